@@ -1,0 +1,71 @@
+/* cmd.c: the table of subcommands, top-level --help/--version, and the shared helpers
+ * for option parsing and error reporting used by every cmd-*.c. */
+#include "cmd.h"
+#include "util.h"
+#include <stdio.h>
+#include <string.h>
+#include "config.h"
+
+static const cmd_entry *const commands[] = {
+    &cmd_run_entry, &cmd_check_entry, &cmd_catalog_entry, &cmd_gen_entry,
+};
+
+static void print_help(FILE *out) {
+  fprintf(out,
+          "sharesim %s: how should we share these GPUs? A discrete-event simulator that\n"
+          "replays a GPU job trace against pools shared by whole-GPU allocation,\n"
+          "time-slicing, MIG, MPS or vGPU.\n\nUsage: sharesim COMMAND [ARGS...]\n\nCommands:\n",
+          PACKAGE_VERSION);
+  for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+    fprintf(out, "  %-9s %s\n", commands[i]->name, commands[i]->summary);
+  fprintf(out, "\nRun 'sharesim COMMAND --help' for a command's options.\n"
+               "Exit codes: 0 success, 1 runtime failure, 2 bad input or usage.\n");
+}
+
+int cmd_main(int argc, char **argv) {
+  if (argc < 2) {
+    print_help(stderr);
+    return 2;
+  }
+  const char *name = argv[1];
+  if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
+    print_help(stdout);
+    return 0;
+  }
+  if (!strcmp(name, "--version")) {
+    printf("sharesim %s\n", PACKAGE_VERSION);
+    return 0;
+  }
+  for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+    if (!strcmp(commands[i]->name, name)) return commands[i]->main(argc - 1, argv + 1);
+  fprintf(stderr, "sharesim: unknown command '%s'; valid commands:", name);
+  for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+    fprintf(stderr, "%s %s", i ? "," : "", commands[i]->name);
+  fprintf(stderr, "\n");
+  return 2;
+}
+
+int cmd_fail(const char *name, const GError *error) {
+  fprintf(stderr, "sharesim %s: %s\n", name, error ? error->message : "failed");
+  if (error && error->domain == SHARESIM_ERROR && error->code == SHARESIM_ERROR_INPUT) return 2;
+  if (error && error->domain == G_OPTION_ERROR) return 2;
+  return 1;
+}
+
+gboolean cmd_parse_options(const cmd_entry *cmd, GOptionEntry *entries, int *argc,
+                           char ***argv, int *exit_code) {
+  g_autofree char *param = g_strdup_printf("- %s", cmd->usage);
+  g_autoptr(GOptionContext) ctx = g_option_context_new(param);
+  g_option_context_set_summary(ctx, cmd->summary);
+  if (entries) g_option_context_add_main_entries(ctx, entries, NULL);
+  g_autofree char *prg = g_strdup_printf("sharesim %s", cmd->name);
+  g_set_prgname(prg);
+  g_autoptr(GError) err = NULL;
+  if (!g_option_context_parse(ctx, argc, argv, &err)) {
+    fprintf(stderr, "sharesim %s: %s\nUsage: sharesim %s %s\n", cmd->name, err->message,
+            cmd->name, cmd->usage);
+    *exit_code = 2;
+    return FALSE;
+  }
+  return TRUE;
+}

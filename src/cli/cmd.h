@@ -1,0 +1,28 @@
+/* cmd.h: the subcommand table. Each cmd-*.c exports one const cmd_entry; adding a
+ * subcommand is one new file plus one row in cmd.c. Only cmd-*.c print to the user and
+ * choose exit codes (0 success, 1 runtime failure, 2 bad input or usage). */
+#pragma once
+#include <glib.h>
+
+typedef struct cmd_entry {
+  const char *name;     /* "run" */
+  const char *usage;    /* "SCENARIO.yaml TRACE.csv [--phases P.csv] ..." */
+  const char *summary;  /* one line for `sharesim --help` */
+  /* argv[0] is the subcommand name; returns the exit code. */
+  int (*main)(int argc, char **argv);
+} cmd_entry;
+
+extern const cmd_entry cmd_run_entry;
+extern const cmd_entry cmd_check_entry;
+extern const cmd_entry cmd_catalog_entry;
+extern const cmd_entry cmd_gen_entry;
+
+int cmd_main(int argc, char **argv);
+
+/* Prints "sharesim NAME: message" (each line of a multi-line message prefixed by
+ * nothing) to stderr and returns the exit code for the error (2 input, 1 runtime). */
+int cmd_fail(const char *name, const GError *error);
+/* Parses GOption flags for a subcommand with a standard --help; returns FALSE and sets
+ * *exit_code (0 after --help, 2 on bad usage) when the caller should return. */
+gboolean cmd_parse_options(const cmd_entry *cmd, GOptionEntry *entries, int *argc,
+                           char ***argv, int *exit_code);

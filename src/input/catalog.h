@@ -1,0 +1,85 @@
+/* catalog.h: the GPU models sharesim knows (memory, SMs, prices, MIG profiles with their
+ * placement rules, vGPU profiles) and the MIG layout algebra: parsing "3g.40gb x2",
+ * checking a layout against the placement rule, enumerating valid maximal layouts.
+ * The tables are data (catalog.c); facts and sources are in docs/gpu-facts.md. */
+#pragma once
+#include <glib.h>
+#include <stdint.h>
+
+#define CATALOG_MAX_MIG_SLOTS 8    /* memory-slice axis width (A30: 4) */
+#define CATALOG_MAX_INSTANCES 8    /* at most 7 GIs per GPU; 8 for headroom */
+
+typedef struct mig_profile {
+  const char *name;        /* "3g.40gb", "1g.10gb+me" */
+  uint8_t compute_slices;  /* g */
+  uint8_t mem_slices;      /* width on the memory-slice axis */
+  uint8_t starts_mask;     /* bit i set: may start at memory slice i */
+  uint8_t max_count;       /* per GPU */
+  gboolean media;          /* "+me": at most one per GPU */
+  double usable_gib;       /* memory the instance gives a process */
+  uint16_t sms;            /* SMs in the instance */
+} mig_profile;
+
+typedef struct vgpu_profile {
+  const char *name;        /* "A100D-20C" */
+  int64_t framebuffer_bytes;
+  uint8_t max_per_gpu;
+} vgpu_profile;
+
+typedef struct gpu_model {
+  const char *name;           /* catalogue name, e.g. "A100-80GB" */
+  const char *description;    /* "NVIDIA A100 SXM4/PCIe 80 GB" */
+  int64_t mem_bytes;          /* memory a process can use on the whole GPU */
+  uint16_t sms;               /* SMs of the whole GPU outside MIG mode */
+  uint16_t sms_mig;           /* SMs usable in MIG mode (0 when not MIG-capable) */
+  double compute_capability;  /* 8.0 for A100: decides the MPS client limit */
+  double price_per_gpu_hour;  /* default on-demand $/GPU-h (gpu-facts.md 7.3) */
+  uint8_t mig_slots;          /* memory-slice axis width; 0 = no MIG */
+  const mig_profile *profiles;
+  guint n_profiles;
+  const vgpu_profile *vgpu_profiles;
+  guint n_vgpu_profiles;
+  const char *sources;        /* source tags, e.g. "[S1][S41]" */
+} gpu_model;
+
+/* One MIG instance of a layout: profile index into model->profiles, start slice. */
+typedef struct mig_instance {
+  uint8_t profile;
+  uint8_t start;
+} mig_instance;
+
+/* A layout: a multiset of profiles, with a feasible placement once validated. */
+typedef struct mig_layout {
+  guint n;
+  mig_instance inst[CATALOG_MAX_INSTANCES];
+} mig_layout;
+
+/* All models, in catalogue order. */
+const gpu_model *catalog_models(guint *n_out);
+/* Exact name or a documented alias ("A100" is not an alias: ambiguous). NULL if unknown. */
+const gpu_model *catalog_find(const char *name);
+/* "T4, L4, ..." for error messages. Owned string. */
+char *catalog_model_names(void);
+/* Index of profile by name in model (-1 if unknown). */
+int catalog_profile_index(const gpu_model *m, const char *name);
+const vgpu_profile *catalog_vgpu_find(const gpu_model *m, const char *name);
+/* MPS client limit: 48 if compute capability >= 7.5 else 16 (device-plugin threshold). */
+guint catalog_mps_client_limit(const gpu_model *m);
+
+/* Parses "3g.40gb x2", "4g.40gb + 2g.20gb + 1g.10gb", "1g.10gb x7" into a layout and
+ * finds a placement for it. On failure returns FALSE with a message that names the
+ * conflicting profiles and, where one exists, a valid alternative. Profiles are placed
+ * largest first, trying every start (exhaustive: at most 7 instances). */
+gboolean catalog_layout_parse(const gpu_model *m, const char *text, mig_layout *out,
+                              char **message);
+/* Validates a multiset given as profile indices; fills placement. */
+gboolean catalog_layout_place(const gpu_model *m, const uint8_t *profiles, guint n,
+                              mig_layout *out);
+/* Canonical text of a layout: profiles sorted by size descending, "3g.40gb x2 + 1g.10gb". */
+char *catalog_layout_to_string(const gpu_model *m, const mig_layout *l);
+/* Every valid maximal layout (nothing more fits), without "+me" profiles, in a stable
+ * order (largest profiles first). Returns a GArray of mig_layout. */
+GArray *catalog_maximal_layouts(const gpu_model *m);
+/* Memory (bytes) of the largest instance in the layout, and total SMs. */
+int64_t catalog_layout_largest_mem(const gpu_model *m, const mig_layout *l);
+int64_t catalog_profile_mem_bytes(const mig_profile *p);

@@ -1,0 +1,2 @@
+/* nvconfig.c: placeholder, filled in by its owner. */
+typedef int nvconfig_placeholder;

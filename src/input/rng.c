@@ -1,0 +1,32 @@
+/* rng.c: derivation of independent, stable random streams from (seed, key, stream), and
+ * thin wrappers over GSL variates. Each job's stream depends on its id, not its position. */
+#include "rng.h"
+#include <gsl/gsl_randist.h>
+
+static uint64_t splitmix64(uint64_t x) {
+  x += UINT64_C(0x9E3779B97F4A7C15);
+  x = (x ^ (x >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+  x = (x ^ (x >> 27)) * UINT64_C(0x94D049BB133111EB);
+  return x ^ (x >> 31);
+}
+
+uint64_t rng_derive(uint64_t seed, const char *key, uint64_t stream) {
+  uint64_t h = UINT64_C(0xcbf29ce484222325); /* FNV-1a 64 */
+  for (const unsigned char *p = (const unsigned char *)(key ? key : ""); *p; p++) {
+    h ^= *p;
+    h *= UINT64_C(0x100000001b3);
+  }
+  return splitmix64(splitmix64(seed) ^ splitmix64(h) ^ splitmix64(stream + 0x5151));
+}
+
+gsl_rng *rng_new(uint64_t seed, const char *key, uint64_t stream) {
+  gsl_rng *r = gsl_rng_alloc(gsl_rng_taus2);
+  uint64_t s = rng_derive(seed, key, stream);
+  /* taus2 takes an unsigned long seed; 0 would mean "default seed" to GSL. */
+  unsigned long ls = (unsigned long)(s ^ (s >> 32));
+  gsl_rng_set(r, ls ? ls : 1);
+  return r;
+}
+
+double rng_exponential(gsl_rng *r, double mean) { return gsl_ran_exponential(r, mean); }
+double rng_uniform(gsl_rng *r) { return gsl_rng_uniform(r); }

@@ -1,0 +1,2 @@
+/* scenario.c: placeholder, filled in by its owner. */
+typedef int scenario_placeholder;

@@ -1,0 +1,104 @@
+/* trace.h: the job trace (SPEC 3.1), phases (3.2) and recorded requests (3.3), parsed,
+ * validated and then frozen. trace.c is the only file that includes csv.h.
+ * Columns are matched by name, in any order; an empty cell means the column's default;
+ * unknown columns are errors unless they start with "x_". Every problem in a file is
+ * reported (diag list, up to its cap) with file:line:column. */
+#pragma once
+#include <glib.h>
+#include <stdint.h>
+#include "util.h"
+#include "diag.h"
+
+typedef enum { JOB_NOTEBOOK = 0, JOB_INFERENCE, JOB_TRAINING, JOB_BATCH, JOB_KIND_COUNT } job_kind;
+typedef enum { RESTART_NEVER = 0, RESTART_ON_FAILURE } restart_policy;
+
+const char *job_kind_name(job_kind k);
+gboolean job_kind_parse(const char *text, job_kind *out);
+
+/* One row of the job trace. Strings are owned by the trace (interned). */
+typedef struct job_spec {
+  const char *id;
+  const char *tenant;         /* default "default" */
+  const char *label;          /* default "" */
+  guint32 line;               /* line in the trace file, for messages */
+  job_kind kind;
+  restart_policy restart;     /* default on-failure for training/inference, never otherwise */
+  guint32 gpus;               /* workers; >= 1 */
+  int32_t priority;           /* higher first; default 0 */
+  guint32 max_batch;          /* default 1 */
+  sim_time submit_ns;
+  sim_time duration_ns;       /* training/batch: work alone on a whole GPU; else wall clock */
+  sim_time burst_ns;          /* notebook mean burst length; default 30 s */
+  sim_time checkpoint_ns;     /* 0 = never checkpoints */
+  int64_t mem_bytes;          /* per worker (inference: the weights) */
+  int64_t kv_bytes;           /* per concurrent request; 0 = none */
+  double gpu_frac;            /* 0 < f <= 1; default 1 */
+  double sm;                  /* 0 < sm <= 1; default by kind (1, 0.5 inference, 0.6 notebook) */
+  double busy;                /* notebook duty cycle; default 0.15 */
+  double rate_rps;            /* inference mean arrival rate (required for inference) */
+  double service_ms;          /* inference time per request alone (required for inference) */
+  double slo_ms;              /* 0 = no SLO */
+  double slo_pct;             /* default 99 */
+  double comm_frac;           /* training; default 0.1 */
+  guint32 phase_first;        /* index into trace->phases */
+  guint32 phase_count;
+  gboolean has_requests;      /* a requests file names this job */
+} job_spec;
+
+/* One phase row: at after_ns after the job starts, the set fields replace the job's. */
+enum {
+  PHASE_SET_MEM = 1 << 0,
+  PHASE_SET_BUSY = 1 << 1,
+  PHASE_SET_SM = 1 << 2,
+  PHASE_SET_RATE = 1 << 3,
+  PHASE_CRASH = 1 << 4,
+};
+typedef struct job_phase {
+  guint32 job;        /* index into trace->jobs */
+  guint32 line;
+  guint32 set;        /* PHASE_SET_* bits */
+  sim_time after_ns;
+  int64_t mem_bytes;
+  double busy, sm, rate_rps;
+} job_phase;
+
+typedef struct trace {
+  char *path;           /* as given */
+  GArray *jobs;         /* job_spec, in file order */
+  GArray *phases;       /* job_phase, sorted by (job, after_ns, line) */
+  char *requests_path;  /* NULL when no requests file; read by trace_requests_* */
+  GHashTable *by_id;    /* id -> GUINT_TO_POINTER(index + 1) */
+  GStringChunk *strings;
+  GHashTable *interned; /* interning table for tenant/label */
+} trace;
+
+/* Loads and validates a job trace. On any problem, adds them all to diags and returns NULL. */
+trace *trace_load(const char *path, diag_list *diags);
+void trace_free(trace *t);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(trace, trace_free)
+
+static inline const job_spec *trace_job(const trace *t, guint i) {
+  return &g_array_index(t->jobs, job_spec, i);
+}
+static inline guint trace_n_jobs(const trace *t) { return t->jobs->len; }
+/* Index of job id, or -1. */
+int64_t trace_find(const trace *t, const char *id);
+
+/* Loads a phases file against a loaded trace (job ids must exist). FALSE on problems. */
+gboolean trace_load_phases(trace *t, const char *path, diag_list *diags);
+
+/* Validates a requests file against the trace (job_id must be an inference job; at_s >= 0
+ * and non-decreasing per job; service_ms > 0 when given) without keeping it in memory,
+ * marks the jobs it names (has_requests) and remembers its path. */
+gboolean trace_check_requests(trace *t, const char *path, diag_list *diags);
+
+/* Streaming reader of a requests file: calls cb for each row in file order.
+ * service_ms is NAN when the cell is empty. Stops early when cb returns FALSE. */
+typedef gboolean (*trace_request_cb)(guint32 job, double at_s, double service_ms, void *ud);
+gboolean trace_requests_foreach(const trace *t, const char *path, trace_request_cb cb,
+                                void *ud, diag_list *diags);
+
+/* Writes a job trace (the header and rows, only the non-default columns that any job
+ * sets) to out; used by gen and import. */
+void trace_write_header(GString *out);
+void trace_write_row(GString *out, const job_spec *j);

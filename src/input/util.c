@@ -1,0 +1,147 @@
+/* util.c: the error domain, seconds<->nanoseconds, and strict parsing of numbers,
+ * durations with units and sizes with units. Owns no state. */
+#include "util.h"
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+G_DEFINE_QUARK(sharesim-error-quark, sharesim_error)
+
+sim_time util_seconds_to_ns(double seconds) {
+  return (sim_time)llround(seconds * 1e9);
+}
+
+double util_ns_to_seconds(sim_time ns) { return (double)ns / 1e9; }
+
+gboolean util_parse_double(const char *text, double *out) {
+  if (!text) return FALSE;
+  while (g_ascii_isspace(*text)) text++;
+  if (!*text) return FALSE;
+  char *end = NULL;
+  errno = 0;
+  double v = g_ascii_strtod(text, &end);
+  if (end == text || errno == ERANGE) return FALSE;
+  while (g_ascii_isspace(*end)) end++;
+  if (*end) return FALSE;
+  if (!isfinite(v)) return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+gboolean util_parse_int64(const char *text, int64_t *out) {
+  if (!text) return FALSE;
+  while (g_ascii_isspace(*text)) text++;
+  if (!*text) return FALSE;
+  char *end = NULL;
+  errno = 0;
+  gint64 v = g_ascii_strtoll(text, &end, 10);
+  if (end == text || errno == ERANGE) return FALSE;
+  while (g_ascii_isspace(*end)) end++;
+  if (*end) return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+/* Splits "12.5ms" into number and unit; unit may be preceded by spaces. */
+static gboolean split_number_unit(const char *text, double *num, const char **unit) {
+  if (!text) return FALSE;
+  while (g_ascii_isspace(*text)) text++;
+  char *end = NULL;
+  errno = 0;
+  double v = g_ascii_strtod(text, &end);
+  if (end == text || errno == ERANGE || !isfinite(v)) return FALSE;
+  /* reject hex and inf/nan spellings that strtod accepts */
+  for (const char *p = text; p < end; p++)
+    if (!(g_ascii_isdigit(*p) || *p == '.' || *p == '-' || *p == '+' || *p == 'e' || *p == 'E'))
+      return FALSE;
+  while (g_ascii_isspace(*end)) end++;
+  *num = v;
+  *unit = end;
+  return TRUE;
+}
+
+gboolean util_parse_duration(const char *text, sim_time bare_unit_ns, sim_time *out_ns,
+                             const char **expected) {
+  static const char *const exp = "a duration with a unit (e.g. 250ms, 90s, 2m, 1h, 7d)";
+  double v;
+  const char *unit;
+  if (expected) *expected = exp;
+  if (!split_number_unit(text, &v, &unit)) return FALSE;
+  double scale;
+  char u[8] = {0};
+  size_t ul = strlen(unit);
+  while (ul > 0 && g_ascii_isspace(unit[ul - 1])) ul--;
+  if (ul >= sizeof u) return FALSE;
+  memcpy(u, unit, ul);
+  if (ul == 0) {
+    if (bare_unit_ns <= 0) return FALSE;
+    scale = (double)bare_unit_ns;
+  } else if (!strcmp(u, "ns")) scale = 1;
+  else if (!strcmp(u, "us")) scale = 1e3;
+  else if (!strcmp(u, "ms")) scale = 1e6;
+  else if (!strcmp(u, "s")) scale = 1e9;
+  else if (!strcmp(u, "m") || !strcmp(u, "min")) scale = 60e9;
+  else if (!strcmp(u, "h")) scale = 3600e9;
+  else if (!strcmp(u, "d")) scale = 86400e9;
+  else return FALSE;
+  double ns = v * scale;
+  if (ns < 0 || ns > 9.2e18) return FALSE;
+  *out_ns = (sim_time)llround(ns);
+  return TRUE;
+}
+
+gboolean util_parse_size(const char *text, gboolean bare_is_gb, int64_t *out_bytes,
+                         const char **expected) {
+  static const char *const exp = "a size with a unit (e.g. 40GB, 37.25GiB, 512MB)";
+  double v;
+  const char *unit;
+  if (expected) *expected = exp;
+  if (!split_number_unit(text, &v, &unit)) return FALSE;
+  char u[8] = {0};
+  size_t ul = strlen(unit);
+  while (ul > 0 && g_ascii_isspace(unit[ul - 1])) ul--;
+  if (ul >= sizeof u) return FALSE;
+  memcpy(u, unit, ul);
+  double scale;
+  if (ul == 0) {
+    if (!bare_is_gb) return FALSE;
+    scale = 1e9;
+  } else if (!g_ascii_strcasecmp(u, "B")) scale = 1;
+  else if (!g_ascii_strcasecmp(u, "KB")) scale = 1e3;
+  else if (!g_ascii_strcasecmp(u, "MB")) scale = 1e6;
+  else if (!g_ascii_strcasecmp(u, "GB")) scale = 1e9;
+  else if (!g_ascii_strcasecmp(u, "TB")) scale = 1e12;
+  else if (!g_ascii_strcasecmp(u, "KiB")) scale = 1024.0;
+  else if (!g_ascii_strcasecmp(u, "MiB")) scale = 1048576.0;
+  else if (!g_ascii_strcasecmp(u, "GiB")) scale = 1073741824.0;
+  else if (!g_ascii_strcasecmp(u, "TiB")) scale = 1099511627776.0;
+  else return FALSE;
+  double b = v * scale;
+  if (b < 0 || b > 9.2e18) return FALSE;
+  *out_bytes = (int64_t)llround(b);
+  return TRUE;
+}
+
+gboolean util_name_is_safe(const char *name) {
+  if (!name || !*name) return FALSE;
+  size_t n = strlen(name);
+  if (n > 64 || name[0] == '.' || name[0] == '-') return FALSE;
+  for (const char *p = name; *p; p++)
+    if (!(g_ascii_isalnum(*p) || *p == '.' || *p == '_' || *p == '-')) return FALSE;
+  return TRUE;
+}
+
+void util_csv_field(GString *out, const char *field) {
+  if (!field) return;
+  if (!strpbrk(field, ",\"\r\n")) {
+    g_string_append(out, field);
+    return;
+  }
+  g_string_append_c(out, '"');
+  for (const char *p = field; *p; p++) {
+    if (*p == '"') g_string_append_c(out, '"');
+    g_string_append_c(out, *p);
+  }
+  g_string_append_c(out, '"');
+}

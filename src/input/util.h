@@ -1,0 +1,50 @@
+/* util.h: the error domain, simulated time, and parsing of the unit-bearing values
+ * (durations such as "90s", sizes such as "40GB") shared by every input reader.
+ * Nothing here knows about jobs, pools or GPUs. */
+#pragma once
+#include <glib.h>
+#include <stdint.h>
+
+/* Simulated time: integer nanoseconds since the trace start. */
+typedef int64_t sim_time;
+#define SIM_NS_PER_S  INT64_C(1000000000)
+#define SIM_NS_PER_MS INT64_C(1000000)
+#define SIM_TIME_NEVER INT64_MAX
+
+#define SHARESIM_ERROR (sharesim_error_quark())
+GQuark sharesim_error_quark(void);
+typedef enum {
+  SHARESIM_ERROR_INPUT = 2,   /* bad input or usage: exit code 2 */
+  SHARESIM_ERROR_RUNTIME = 1, /* could not write, could not spawn: exit code 1 */
+} SharesimErrorCode;
+
+/* Seconds (double) <-> nanoseconds, rounded to the nearest nanosecond. */
+sim_time util_seconds_to_ns(double seconds);
+double util_ns_to_seconds(sim_time ns);
+
+/* Parses a duration with a unit: "250ms", "90s", "2m", "1h", "7d", "1.5h", "30us", "10ns".
+ * A bare number is accepted only when bare_unit_ns > 0 (it is then multiplied by it).
+ * Returns FALSE and sets *expected to a static description on error. */
+gboolean util_parse_duration(const char *text, sim_time bare_unit_ns, sim_time *out_ns,
+                             const char **expected);
+
+/* Parses a size: "40GB", "40 GB", "37.25GiB", "512MB", "512MiB", "1TB".
+ * A bare number is taken as GB (10^9 bytes) when bare_is_gb, else refused. */
+gboolean util_parse_size(const char *text, gboolean bare_is_gb, int64_t *out_bytes,
+                         const char **expected);
+
+/* Strict number parsing of a whole string (no trailing junk, finite). */
+gboolean util_parse_double(const char *text, double *out);
+gboolean util_parse_int64(const char *text, int64_t *out);
+
+/* Formats bytes as GB with two decimals into buf ("79.50"). */
+#define UTIL_GB(bytes) ((double)(bytes) / 1e9)
+#define UTIL_GIB (INT64_C(1073741824))
+#define UTIL_GB_BYTES (INT64_C(1000000000))
+
+/* A name that is safe to use as a file-name component and to show in plots:
+ * [A-Za-z0-9._-], 1..64 characters, not starting with '.' or '-'. */
+gboolean util_name_is_safe(const char *name);
+
+/* Writes a CSV field, quoting when it holds a comma, quote, CR or LF. */
+void util_csv_field(GString *out, const char *field);

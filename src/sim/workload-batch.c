@@ -1,0 +1,2 @@
+/* workload-batch.c: placeholder, filled in by its owner. */
+typedef int workload_batch_placeholder;

@@ -1,0 +1,2 @@
+/* workload.c: placeholder, filled in by its owner. */
+typedef int workload_placeholder;

@@ -1,0 +1,3 @@
+/* test-engine.c */
+#include <criterion/criterion.h>
+Test(engine, placeholder) { cr_assert(1); }

@@ -1,0 +1,3 @@
+/* test-gen.c */
+#include <criterion/criterion.h>
+Test(gen, placeholder) { cr_assert(1); }

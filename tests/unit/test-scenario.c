@@ -1,0 +1,3 @@
+/* test-scenario.c */
+#include <criterion/criterion.h>
+Test(scenario, placeholder) { cr_assert(1); }

@@ -1,0 +1,3 @@
+/* test-sim.c */
+#include <criterion/criterion.h>
+Test(sim, placeholder) { cr_assert(1); }

@@ -1,0 +1,3 @@
+/* test-util.c */
+#include <criterion/criterion.h>
+Test(util, placeholder) { cr_assert(1); }
