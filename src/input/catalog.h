@@ -40,6 +40,10 @@ typedef struct gpu_model {
   const vgpu_profile *vgpu_profiles;
   guint n_vgpu_profiles;
   const char *sources;        /* source tags, e.g. "[S1][S41]" */
+  /* Added by the catalogue owner (appended; existing fields unchanged): */
+  uint8_t mig_compute_slices; /* compute slices in MIG mode (7; A30: 4); 0 = no MIG */
+  uint8_t mig_max_instances;  /* most GPU instances at once (7; A30: 4); 0 = no MIG */
+  const char *notes;          /* which values are derived or unverified (docs/catalog.md) */
 } gpu_model;
 
 /* One MIG instance of a layout: profile index into model->profiles, start slice. */
@@ -56,7 +60,7 @@ typedef struct mig_layout {
 
 /* All models, in catalogue order. */
 const gpu_model *catalog_models(guint *n_out);
-/* Exact name or a documented alias ("A100" is not an alias: ambiguous). NULL if unknown. */
+/* Exact name, case-insensitive; no aliases ("A100" is ambiguous). NULL if unknown. */
 const gpu_model *catalog_find(const char *name);
 /* "T4, L4, ..." for error messages. Owned string. */
 char *catalog_model_names(void);
@@ -83,3 +87,31 @@ GArray *catalog_maximal_layouts(const gpu_model *m);
 /* Memory (bytes) of the largest instance in the layout, and total SMs. */
 int64_t catalog_layout_largest_mem(const gpu_model *m, const mig_layout *l);
 int64_t catalog_profile_mem_bytes(const mig_profile *p);
+
+/* ---- added by the catalogue owner ---------------------------------------------------
+ * Profile tables are in canonical order (compute slices, then memory slices, descending;
+ * a "+me" profile right after its plain twin), so profile index order = size order. A
+ * layout filled by catalog_layout_parse/_place/_validate or catalog_maximal_layouts lists
+ * its instances in that order (equal profiles by ascending start). The placement is one
+ * valid assignment of starts; messages are owned strings (g_free). */
+
+/* Like catalog_layout_place, but on failure sets *message (owned, may be NULL) to the
+ * same explanation catalog_layout_parse gives: the rule broken, the profiles involved,
+ * and a valid alternative. For the scenario reader's YAML-list form. An index out of
+ * range is refused with a message. The layout text in messages is canonical. */
+gboolean catalog_layout_validate(const gpu_model *m, const uint8_t *profiles, guint n,
+                                 mig_layout *out, char **message);
+/* Sum of the SMs of the layout's instances. */
+int64_t catalog_layout_total_sms(const gpu_model *m, const mig_layout *l);
+/* Placement as text, canonical order: "3g.40gb@0 3g.40gb@4". Owned string. */
+char *catalog_layout_placement_string(const gpu_model *m, const mig_layout *l);
+/* Allowed starts of a profile as compact text: "0-6", "0,2,4,6", "0". Owned string. */
+char *catalog_profile_starts_string(const mig_profile *p);
+/* Number of distinct non-empty valid multisets of GPU instances; "+me" profiles are
+ * counted only when include_media (8-slot GPUs: 77 without +me, gpu-facts 1.4). */
+guint catalog_count_valid_layouts(const gpu_model *m, gboolean include_media);
+/* Models whose name contains name, case-insensitively ("A100" -> "A100-40GB, A100-80GB"),
+ * for "did you mean" hints; NULL when none or name is shorter than 2. Owned string. */
+char *catalog_model_suggestions(const char *name);
+/* Allowed MIG-profile names of a model, "7g.80gb, 4g.40gb, ..." (owned; "" if no MIG). */
+char *catalog_profile_names(const gpu_model *m);

@@ -1,2 +1,572 @@
-/* nvconfig.c: placeholder, filled in by its owner. */
-typedef int nvconfig_placeholder;
+/* nvconfig.c: readers of NVIDIA's k8s-device-plugin sharing config and of the
+ * nvidia-mig-parted config (gpu-facts.md section 2), on the YAML tree that scenario.c
+ * builds, and the resolution of a named mig-parted config into the one layout a pool's
+ * GPUs of a given model get. It does not decide a pool's strategy or check replicas
+ * against a GPU model's limits (scenario.c does, with these values). */
+#include "nvconfig.h"
+#include "scenario.h"
+#include <string.h>
+
+/* ======================================================================================
+ * PCI device IDs -> catalogue models
+ * ==================================================================================== */
+
+/* Device IDs as nvidia-mig-parted's deployments/systemd/config-default.yaml groups them in
+ * its device-filter lists (with its comments naming the boards). A800/H800 boards have
+ * the same MIG profiles as their A100/H100 twins and map to those models. The split of
+ * the 80 GB group between A100 (GA100, 0x20xx) and H100 (GH100, 0x23xx) follows the chip
+ * families of the IDs. */
+static const struct {
+  const char *id;
+  const char *model;
+} pci_models[] = {
+    {"0x20B010DE", "A100-40GB"}, /* A100-SXM4-40GB */
+    {"0x20B110DE", "A100-40GB"}, /* A100-PCIE-40GB */
+    {"0x20F110DE", "A100-40GB"}, /* A100-PCIE-40GB */
+    {"0x20F610DE", "A100-40GB"}, /* A800-40GB */
+    {"0x20B210DE", "A100-80GB"}, /* A100-SXM4-80GB */
+    {"0x20B510DE", "A100-80GB"}, /* A100 80GB PCIe */
+    {"0x20F310DE", "A100-80GB"}, /* A800-SXM4-80GB */
+    {"0x20F510DE", "A100-80GB"}, /* A800 80GB PCIe */
+    {"0x20B710DE", "A30"},       /* A30 */
+    {"0x233010DE", "H100-80GB"}, /* H100 SXM5 80GB */
+    {"0x233110DE", "H100-80GB"}, /* H100 PCIe */
+    {"0x232210DE", "H100-80GB"}, /* H800 PCIe */
+    {"0x232410DE", "H100-80GB"}, /* H800 */
+    {"0x232110DE", "H100-NVL-94GB"}, /* H100 NVL */
+    {"0x233A10DE", "H100-NVL-94GB"}, /* H800 NVL */
+    {"0x233510DE", "H200-141GB"}, /* H200 141GB */
+    {"0x233B10DE", "H200-141GB"}, /* H200 NVL */
+    {"0x290110DE", "B200"}, /* B200 */
+};
+
+const char *nvconfig_pci_model(const char *pci_id) {
+  if (!pci_id) return NULL;
+  for (guint i = 0; i < G_N_ELEMENTS(pci_models); i++)
+    if (!g_ascii_strcasecmp(pci_models[i].id, pci_id)) return pci_models[i].model;
+  return NULL;
+}
+
+/* ======================================================================================
+ * Shared helpers
+ * ==================================================================================== */
+
+static char *esc(const char *text) {
+  char *e = g_strescape(text ? text : "", NULL);
+  if (strlen(e) > 80) {
+    e[77] = e[78] = e[79] = '.';
+    e[80] = 0;
+  }
+  return e;
+}
+
+static void check_version(diag_list *d, const char *file, const scenario_yaml *root) {
+  const scenario_yaml *v = scenario_yaml_get(root, "version");
+  if (!v)
+    scenario_yaml_report(d, file, root, "missing required key 'version' (must be v1)");
+  else if (v->type != SCENARIO_YAML_SCALAR || strcmp(v->text, "v1"))
+    scenario_yaml_expected(d, file, v, "version", "v1");
+}
+
+/* ======================================================================================
+ * Device-plugin sharing config
+ * ==================================================================================== */
+
+static const char *const sharing_top_keys[] = {"version", "flags", "resources", "sharing", "imex",
+                                               NULL};
+static const char *const sharing_keys[] = {"timeSlicing", "mps", NULL};
+static const char *const section_keys[] = {"renameByDefault", "failRequestsGreaterThanOne",
+                                           "resources", NULL};
+static const char *const resource_keys[] = {"name", "rename", "devices", "replicas", NULL};
+static const char *const mig_strategies[] = {"none", "single", "mixed", NULL};
+
+const char *nvconfig_sharing_kind_name(nvconfig_sharing_kind k) {
+  switch (k) {
+  case NVCONFIG_SHARING_TIME_SLICING: return "timeSlicing";
+  case NVCONFIG_SHARING_MPS: return "mps";
+  default: return "none";
+  }
+}
+
+static void resource_clear(gpointer data) {
+  nvconfig_resource *r = data;
+  g_free(r->name);
+  g_free(r->mig_profile);
+}
+
+void nvconfig_sharing_free(nvconfig_sharing *c) {
+  if (!c) return;
+  g_free(c->path);
+  g_array_unref(c->resources);
+  g_free(c);
+}
+
+/* A MIG profile as it appears in a resource name: "1g.10gb", "3g.40gb", "1g.10gb+me". */
+static gboolean profile_text_ok(const char *p) {
+  if (!*p || strlen(p) > 32) return FALSE;
+  for (; *p; p++)
+    if (!(g_ascii_isalnum(*p) || *p == '.' || *p == '+' || *p == '-')) return FALSE;
+  return TRUE;
+}
+
+static void parse_resource(nvconfig_sharing *c, diag_list *d, const scenario_yaml *rm,
+                           const char *what, GHashTable *seen) {
+  const char *file = c->path;
+  char w[128];
+  if (rm->type != SCENARIO_YAML_MAP) {
+    scenario_yaml_expected(d, file, rm, what, "a mapping with name and replicas");
+    return;
+  }
+  scenario_yaml_check_keys(d, file, rm, what, resource_keys);
+  nvconfig_resource r = {0};
+  gboolean ok = TRUE;
+  const scenario_yaml *n = scenario_yaml_get(rm, "name");
+  g_snprintf(w, sizeof w, "%s.name", what);
+  if (!n) {
+    scenario_yaml_report(d, file, rm, "%s: missing required key 'name' (e.g. nvidia.com/gpu)",
+                         what);
+    ok = FALSE;
+  } else if (n->type == SCENARIO_YAML_SCALAR && !strcmp(n->text, "nvidia.com/gpu")) {
+    r.name = g_strdup(n->text);
+  } else if (n->type == SCENARIO_YAML_SCALAR && g_str_has_prefix(n->text, "nvidia.com/mig-") &&
+             profile_text_ok(n->text + strlen("nvidia.com/mig-"))) {
+    if (c->kind == NVCONFIG_SHARING_MPS) {
+      scenario_yaml_expected(d, file, n, w, "nvidia.com/gpu (the device plugin supports MPS on "
+                             "full GPUs only)");
+      ok = FALSE;
+    } else {
+      r.name = g_strdup(n->text);
+      r.mig_profile = g_strdup(n->text + strlen("nvidia.com/mig-"));
+    }
+  } else {
+    scenario_yaml_expected(d, file, n, w, "nvidia.com/gpu or nvidia.com/mig-<profile>");
+    ok = FALSE;
+  }
+  if (r.name) {
+    const scenario_yaml *first = g_hash_table_lookup(seen, r.name);
+    if (first) {
+      g_autofree char *e = esc(r.name);
+      scenario_yaml_report(d, file, n, "%s: resource '%s' is listed twice (first at line %u)", w,
+                           e, first->line);
+      ok = FALSE;
+    } else {
+      g_hash_table_insert(seen, n->text, (gpointer)n);
+    }
+  }
+  if ((n = scenario_yaml_get(rm, "rename"))) {
+    g_snprintf(w, sizeof w, "%s.rename", what);
+    if (!scenario_yaml_scalar(d, file, n, w, "a resource name")) ok = FALSE;
+  }
+  if ((n = scenario_yaml_get(rm, "devices"))) {
+    g_snprintf(w, sizeof w, "%s.devices", what);
+    if (n->type != SCENARIO_YAML_SCALAR || strcmp(n->text, "all")) {
+      scenario_yaml_expected(d, file, n, w, "'all' (sharesim shares every GPU of a pool alike)");
+      ok = FALSE;
+    }
+  }
+  g_snprintf(w, sizeof w, "%s.replicas", what);
+  int64_t v;
+  if (!(n = scenario_yaml_get(rm, "replicas"))) {
+    scenario_yaml_report(d, file, rm, "%s: missing required key 'replicas'", what);
+    ok = FALSE;
+  } else if (!scenario_yaml_int(d, file, n, w, 2, G_MAXUINT32, &v)) {
+    ok = FALSE; /* the device plugin refuses fewer than 2 replicas */
+  } else {
+    r.replicas = (guint32)v;
+    r.line = n->line;
+    r.col = n->col;
+  }
+  if (ok) g_array_append_val(c->resources, r);
+  else resource_clear(&r);
+}
+
+static void parse_section(nvconfig_sharing *c, diag_list *d, const scenario_yaml *sec,
+                          const char *what) {
+  const char *file = c->path;
+  char w[128];
+  if (sec->type != SCENARIO_YAML_MAP) {
+    scenario_yaml_expected(d, file, sec, what, "a mapping with resources");
+    return;
+  }
+  scenario_yaml_check_keys(d, file, sec, what, section_keys);
+  const scenario_yaml *n;
+  if ((n = scenario_yaml_get(sec, "renameByDefault"))) {
+    g_snprintf(w, sizeof w, "%s.renameByDefault", what);
+    scenario_yaml_bool(d, file, n, w, &c->rename_by_default);
+  }
+  if ((n = scenario_yaml_get(sec, "failRequestsGreaterThanOne"))) {
+    g_snprintf(w, sizeof w, "%s.failRequestsGreaterThanOne", what);
+    scenario_yaml_bool(d, file, n, w, &c->fail_requests_greater_than_one);
+  }
+  g_snprintf(w, sizeof w, "%s.resources", what);
+  if (!(n = scenario_yaml_get(sec, "resources"))) {
+    scenario_yaml_report(d, file, sec, "%s: missing required key 'resources'", what);
+    return;
+  }
+  if (n->type != SCENARIO_YAML_SEQ || n->items->len == 0) {
+    scenario_yaml_expected(d, file, n, w, "a non-empty list of resources");
+    return;
+  }
+  GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+  for (guint i = 0; i < n->items->len; i++) {
+    char rw[128];
+    g_snprintf(rw, sizeof rw, "%s[%u]", w, i + 1); /* 1-based */
+    parse_resource(c, d, g_ptr_array_index(n->items, i), rw, seen);
+  }
+  g_hash_table_destroy(seen);
+}
+
+nvconfig_sharing *nvconfig_sharing_load(const char *path, diag_list *diags) {
+  g_return_val_if_fail(path && diags, NULL);
+  guint before = diags->count;
+  scenario_yaml *root = scenario_yaml_load(path, diags);
+  if (!root) return NULL;
+  nvconfig_sharing *c = g_new0(nvconfig_sharing, 1);
+  c->path = g_strdup(path);
+  c->resources = g_array_new(FALSE, TRUE, sizeof(nvconfig_resource));
+  g_array_set_clear_func(c->resources, resource_clear);
+  if (root->type != SCENARIO_YAML_MAP) {
+    scenario_yaml_expected(diags, path, root, "device-plugin config",
+                           "a mapping with version and sharing");
+  } else {
+    scenario_yaml_check_keys(diags, path, root, NULL, sharing_top_keys);
+    check_version(diags, path, root);
+    const scenario_yaml *flags = scenario_yaml_get(root, "flags"), *n;
+    if (flags && flags->type != SCENARIO_YAML_MAP)
+      scenario_yaml_expected(diags, path, flags, "flags", "a mapping");
+    if ((n = scenario_yaml_get(flags, "migStrategy"))) {
+      gboolean ok = n->type == SCENARIO_YAML_SCALAR;
+      for (const char *const *s = mig_strategies; ok && *s; s++)
+        if (!strcmp(*s, n->text)) break;
+        else if (!s[1]) ok = FALSE;
+      if (!ok) scenario_yaml_expected(diags, path, n, "flags.migStrategy", "none, single or mixed");
+    }
+    const scenario_yaml *sharing = scenario_yaml_get(root, "sharing");
+    if (sharing && sharing->type != SCENARIO_YAML_MAP) {
+      scenario_yaml_expected(diags, path, sharing, "sharing", "a mapping with timeSlicing or mps");
+    } else if (sharing) {
+      scenario_yaml_check_keys(diags, path, sharing, "sharing", sharing_keys);
+      const scenario_yaml *ts = scenario_yaml_get(sharing, "timeSlicing");
+      const scenario_yaml *mps = scenario_yaml_get(sharing, "mps");
+      if (ts && mps) {
+        scenario_yaml_report(diags, path, scenario_yaml_get_key(sharing, "mps"),
+                             "sharing: timeSlicing and mps are mutually exclusive");
+      } else if (ts || mps) {
+        c->kind = ts ? NVCONFIG_SHARING_TIME_SLICING : NVCONFIG_SHARING_MPS;
+        const scenario_yaml *key = scenario_yaml_get_key(sharing, ts ? "timeSlicing" : "mps");
+        c->line = key->line;
+        c->col = key->col;
+        parse_section(c, diags, ts ? ts : mps, ts ? "sharing.timeSlicing" : "sharing.mps");
+      }
+    }
+  }
+  scenario_yaml_free(root);
+  if (diags->count != before) {
+    nvconfig_sharing_free(c);
+    return NULL;
+  }
+  return c;
+}
+
+/* ======================================================================================
+ * mig-parted config
+ * ==================================================================================== */
+
+static const char *const mig_top_keys[] = {"version", "mig-configs", NULL};
+static const char *const entry_keys[] = {"devices", "device-filter", "mig-enabled", "mig-devices",
+                                         NULL};
+
+static void entry_free(nvconfig_mig_entry *e) {
+  if (!e) return;
+  g_array_unref(e->devices);
+  g_ptr_array_unref(e->device_filter);
+  g_ptr_array_unref(e->profiles);
+  g_array_unref(e->counts);
+  g_free(e);
+}
+
+static void config_free(nvconfig_mig_config *c) {
+  if (!c) return;
+  g_free(c->name);
+  g_ptr_array_unref(c->entries);
+  g_free(c);
+}
+
+void nvconfig_mig_free(nvconfig_mig *c) {
+  if (!c) return;
+  g_free(c->path);
+  g_ptr_array_unref(c->configs);
+  g_free(c);
+}
+
+static gboolean pci_id_ok(const char *s) {
+  if (!g_str_has_prefix(s, "0x") && !g_str_has_prefix(s, "0X")) return FALSE;
+  size_t n = strlen(s + 2);
+  if (n == 0 || n > 8) return FALSE;
+  for (const char *p = s + 2; *p; p++)
+    if (!g_ascii_isxdigit(*p)) return FALSE;
+  return TRUE;
+}
+
+static nvconfig_mig_entry *parse_entry(const char *file, diag_list *d, const scenario_yaml *em,
+                                       const char *what) {
+  char w[192];
+  if (em->type != SCENARIO_YAML_MAP) {
+    scenario_yaml_expected(d, file, em, what, "a mapping with devices, mig-enabled, mig-devices");
+    return NULL;
+  }
+  scenario_yaml_check_keys(d, file, em, what, entry_keys);
+  nvconfig_mig_entry *e = g_new0(nvconfig_mig_entry, 1);
+  e->line = em->line;
+  e->col = em->col;
+  e->devices = g_array_new(FALSE, FALSE, sizeof(guint));
+  e->device_filter = g_ptr_array_new_with_free_func(g_free);
+  e->profiles = g_ptr_array_new_with_free_func(g_free);
+  e->counts = g_array_new(FALSE, FALSE, sizeof(guint32));
+  const scenario_yaml *n;
+
+  g_snprintf(w, sizeof w, "%s.devices", what);
+  if (!(n = scenario_yaml_get(em, "devices"))) {
+    scenario_yaml_report(d, file, em, "%s: missing required key 'devices' (all or a list of GPU "
+                         "indices)", what);
+  } else if (n->type == SCENARIO_YAML_SCALAR && !strcmp(n->text, "all")) {
+    e->all_devices = TRUE;
+  } else if (n->type == SCENARIO_YAML_SEQ && n->items->len > 0) {
+    for (guint i = 0; i < n->items->len; i++) {
+      char iw[208];
+      g_snprintf(iw, sizeof iw, "%s[%u]", w, i + 1);
+      int64_t v;
+      if (scenario_yaml_int(d, file, g_ptr_array_index(n->items, i), iw, 0, 1023, &v)) {
+        guint u = (guint)v;
+        g_array_append_val(e->devices, u);
+      }
+    }
+  } else {
+    scenario_yaml_expected(d, file, n, w, "all or a list of GPU indices, e.g. [0, 1]");
+  }
+
+  if ((n = scenario_yaml_get(em, "device-filter"))) {
+    g_snprintf(w, sizeof w, "%s.device-filter", what);
+    const char *exp = "a PCI device ID such as \"0x20B210DE\" or a list of them";
+    if (n->type == SCENARIO_YAML_SCALAR) {
+      if (pci_id_ok(n->text)) g_ptr_array_add(e->device_filter, g_strdup(n->text));
+      else scenario_yaml_expected(d, file, n, w, exp);
+    } else if (n->type == SCENARIO_YAML_SEQ && n->items->len > 0) {
+      for (guint i = 0; i < n->items->len; i++) {
+        const scenario_yaml *it = g_ptr_array_index(n->items, i);
+        char iw[208];
+        g_snprintf(iw, sizeof iw, "%s[%u]", w, i + 1);
+        if (it->type == SCENARIO_YAML_SCALAR && pci_id_ok(it->text))
+          g_ptr_array_add(e->device_filter, g_strdup(it->text));
+        else
+          scenario_yaml_expected(d, file, it, iw, "a PCI device ID such as \"0x20B210DE\"");
+      }
+    } else {
+      scenario_yaml_expected(d, file, n, w, exp);
+    }
+  }
+
+  g_snprintf(w, sizeof w, "%s.mig-enabled", what);
+  if (!(n = scenario_yaml_get(em, "mig-enabled")))
+    scenario_yaml_report(d, file, em, "%s: missing required key 'mig-enabled'", what);
+  else
+    scenario_yaml_bool(d, file, n, w, &e->mig_enabled);
+
+  if ((n = scenario_yaml_get(em, "mig-devices"))) {
+    g_snprintf(w, sizeof w, "%s.mig-devices", what);
+    if (n->type != SCENARIO_YAML_MAP) {
+      scenario_yaml_expected(d, file, n, w, "a mapping of MIG profile to count, e.g. {\"1g.10gb\": 7}");
+    } else {
+      for (guint i = 0; i + 1 < n->items->len; i += 2) {
+        const scenario_yaml *k = g_ptr_array_index(n->items, i);
+        char iw[240];
+        g_snprintf(iw, sizeof iw, "%s.%s", w, k->text);
+        if (!profile_text_ok(k->text)) {
+          scenario_yaml_expected(d, file, k, w, "a MIG profile name such as \"3g.40gb\"");
+          continue;
+        }
+        int64_t v;
+        if (!scenario_yaml_int(d, file, g_ptr_array_index(n->items, i + 1), iw, 0, 7, &v)) continue;
+        guint32 cnt = (guint32)v;
+        g_ptr_array_add(e->profiles, g_strdup(k->text));
+        g_array_append_val(e->counts, cnt);
+      }
+    }
+  }
+  return e;
+}
+
+nvconfig_mig *nvconfig_mig_load(const char *path, diag_list *diags) {
+  g_return_val_if_fail(path && diags, NULL);
+  guint before = diags->count;
+  scenario_yaml *root = scenario_yaml_load(path, diags);
+  if (!root) return NULL;
+  nvconfig_mig *c = g_new0(nvconfig_mig, 1);
+  c->path = g_strdup(path);
+  c->configs = g_ptr_array_new_with_free_func((GDestroyNotify)config_free);
+  if (root->type != SCENARIO_YAML_MAP) {
+    scenario_yaml_expected(diags, path, root, "mig-parted config",
+                           "a mapping with version and mig-configs");
+  } else {
+    scenario_yaml_check_keys(diags, path, root, NULL, mig_top_keys);
+    check_version(diags, path, root);
+    const scenario_yaml *mcs = scenario_yaml_get(root, "mig-configs");
+    if (!mcs) {
+      scenario_yaml_report(diags, path, root, "missing required key 'mig-configs'");
+    } else if (mcs->type != SCENARIO_YAML_MAP || mcs->items->len == 0) {
+      scenario_yaml_expected(diags, path, mcs, "mig-configs",
+                             "a non-empty mapping of config name to a list of device entries");
+    } else {
+      for (guint i = 0; i + 1 < mcs->items->len; i += 2) {
+        const scenario_yaml *k = g_ptr_array_index(mcs->items, i);
+        const scenario_yaml *list = g_ptr_array_index(mcs->items, i + 1);
+        char w[160];
+        g_snprintf(w, sizeof w, "mig-configs.%s", k->text);
+        nvconfig_mig_config *cfg = g_new0(nvconfig_mig_config, 1);
+        cfg->name = g_strdup(k->text);
+        cfg->line = k->line;
+        cfg->col = k->col;
+        cfg->entries = g_ptr_array_new_with_free_func((GDestroyNotify)entry_free);
+        g_ptr_array_add(c->configs, cfg);
+        if (list->type != SCENARIO_YAML_SEQ || list->items->len == 0) {
+          scenario_yaml_expected(diags, path, list, w, "a non-empty list of device entries");
+          continue;
+        }
+        for (guint j = 0; j < list->items->len; j++) {
+          char ew[192];
+          g_snprintf(ew, sizeof ew, "%s[%u]", w, j + 1);
+          nvconfig_mig_entry *e = parse_entry(path, diags, g_ptr_array_index(list->items, j), ew);
+          if (e) g_ptr_array_add(cfg->entries, e);
+        }
+      }
+    }
+  }
+  scenario_yaml_free(root);
+  if (diags->count != before) {
+    nvconfig_mig_free(c);
+    return NULL;
+  }
+  return c;
+}
+
+const nvconfig_mig_config *nvconfig_mig_find(const nvconfig_mig *c, const char *name) {
+  if (!c || !name) return NULL;
+  for (guint i = 0; i < c->configs->len; i++) {
+    const nvconfig_mig_config *cfg = g_ptr_array_index(c->configs, i);
+    if (!strcmp(cfg->name, name)) return cfg;
+  }
+  return NULL;
+}
+
+char *nvconfig_mig_names(const nvconfig_mig *c) {
+  GString *s = g_string_new(NULL);
+  for (guint i = 0; c && i < c->configs->len; i++) {
+    const nvconfig_mig_config *cfg = g_ptr_array_index(c->configs, i);
+    if (i) g_string_append(s, ", ");
+    g_string_append(s, cfg->name);
+  }
+  return g_string_free(s, FALSE);
+}
+
+/* 1: the device-filter names a PCI ID of m; -1: it names only known IDs of other models;
+ * 0: no filter, or only IDs the table does not know. */
+static int entry_matches(const nvconfig_mig_entry *e, const gpu_model *m) {
+  gboolean known = FALSE;
+  for (guint i = 0; i < e->device_filter->len; i++) {
+    const char *model = nvconfig_pci_model(g_ptr_array_index(e->device_filter, i));
+    if (!model) continue;
+    known = TRUE;
+    if (catalog_find(model) == m) return 1;
+  }
+  return known ? -1 : 0;
+}
+
+static void set_message(char **message, char *text) {
+  if (message) *message = text;
+  else g_free(text);
+}
+
+gboolean nvconfig_mig_layout(const nvconfig_mig_config *cfg, const gpu_model *m,
+                             mig_layout *out, char **message) {
+  if (message) *message = NULL;
+  if (!m->mig_slots) {
+    set_message(message, g_strdup_printf("%s has no MIG", m->name));
+    return FALSE;
+  }
+  const nvconfig_mig_entry *chosen = NULL;
+  mig_layout chosen_l = {0};
+  g_autofree char *chosen_s = NULL;
+  g_autofree char *skipped = NULL; /* why the first unmatched entry did not fit m */
+  for (guint i = 0; i < cfg->entries->len; i++) {
+    const nvconfig_mig_entry *e = g_ptr_array_index(cfg->entries, i);
+    int match = entry_matches(e, m);
+    if (match < 0) continue;
+    if (!e->mig_enabled) {
+      set_message(message, g_strdup_printf("config '%s' disables MIG (mig-enabled: false at "
+                                           "line %u)", cfg->name, e->line));
+      return FALSE;
+    }
+    uint8_t idx[CATALOG_MAX_INSTANCES];
+    guint n = 0;
+    g_autofree char *problem = NULL;
+    for (guint k = 0; k < e->profiles->len && !problem; k++) {
+      const char *prof = g_ptr_array_index(e->profiles, k);
+      guint32 cnt = g_array_index(e->counts, guint32, k);
+      if (cnt == 0) continue;
+      int pi = catalog_profile_index(m, prof);
+      if (pi < 0) {
+        g_autofree char *names = catalog_profile_names(m);
+        g_autofree char *ep = esc(prof);
+        problem = g_strdup_printf("profile '%s' (line %u) does not exist on %s (its profiles: %s)",
+                                  ep, e->line, m->name, names);
+      } else if (n + cnt > CATALOG_MAX_INSTANCES) {
+        problem = g_strdup_printf("more than %d MIG instances (line %u)", CATALOG_MAX_INSTANCES,
+                                  e->line);
+      } else {
+        for (guint j = 0; j < cnt; j++) idx[n++] = (uint8_t)pi;
+      }
+    }
+    mig_layout l = {0};
+    if (!problem && n == 0)
+      problem = g_strdup_printf("config '%s' creates no MIG instances (line %u)", cfg->name,
+                                e->line);
+    if (!problem) {
+      g_autofree char *msg = NULL;
+      if (!catalog_layout_validate(m, idx, n, &l, &msg))
+        problem = g_strdup_printf("line %u: %s", e->line, msg ? msg : "not a valid MIG layout");
+    }
+    if (problem) {
+      /* An entry meant for m (its PCI ID, or no filter and an empty layout) is wrong; an
+       * entry that merely does not fit m may be for another model. */
+      if (match > 0 || n == 0) {
+        set_message(message, g_strdup_printf("config '%s': %s", cfg->name, problem));
+        return FALSE;
+      }
+      if (!skipped) skipped = g_steal_pointer(&problem);
+      continue;
+    }
+    g_autofree char *ls = catalog_layout_to_string(m, &l);
+    if (chosen && strcmp(ls, chosen_s)) {
+      set_message(message, g_strdup_printf("config '%s' gives the GPUs of %s different layouts "
+                                           "(line %u: %s; line %u: %s); a pool has one layout "
+                                           "for all its GPUs", cfg->name, m->name, chosen->line,
+                                           chosen_s, e->line, ls));
+      return FALSE;
+    }
+    if (!chosen) {
+      chosen = e;
+      chosen_l = l;
+      chosen_s = g_steal_pointer(&ls);
+    }
+  }
+  if (!chosen) {
+    set_message(message,
+                skipped ? g_strdup_printf("config '%s' has no entry for %s (%s)", cfg->name,
+                                          m->name, skipped)
+                        : g_strdup_printf("config '%s' has no entry for %s (its device-filter "
+                                          "names other GPU models)", cfg->name, m->name));
+    return FALSE;
+  }
+  *out = chosen_l;
+  return TRUE;
+}

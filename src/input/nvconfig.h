@@ -1,1 +1,89 @@
+/* nvconfig.h: readers of the two NVIDIA configuration files a platform team already has,
+ * so a scenario pool can take its sharing from them (SPEC 3.4, gpu-facts.md section 2):
+ *  - the k8s-device-plugin / GPU Operator sharing config (sharing.timeSlicing or
+ *    sharing.mps: replicas, renameByDefault, failRequestsGreaterThanOne);
+ *  - the nvidia-mig-parted config (named MIG layouts, "mig-configs").
+ * Both are YAML; the YAML tree comes from scenario.c (the only file including yaml.h).
+ * Problems go into a diag list with file:line:column. Loaded objects are owned by the
+ * caller and freed with their *_free; strings inside them belong to the object. */
 #pragma once
+#include <glib.h>
+#include <stdint.h>
+#include "diag.h"
+#include "catalog.h"
+
+/* ---- device-plugin sharing config ------------------------------------------------- */
+
+typedef enum {
+  NVCONFIG_SHARING_NONE = 0,   /* no "sharing" section: every GPU is advertised once */
+  NVCONFIG_SHARING_TIME_SLICING,
+  NVCONFIG_SHARING_MPS,
+} nvconfig_sharing_kind;
+
+typedef struct nvconfig_resource {
+  char *name;          /* "nvidia.com/gpu" or "nvidia.com/mig-1g.10gb" */
+  char *mig_profile;   /* "1g.10gb" for a MIG resource, NULL for nvidia.com/gpu */
+  guint32 replicas;    /* >= 2, as the device plugin requires */
+  guint line, col;     /* position of the replicas value (for range messages) */
+} nvconfig_resource;
+
+typedef struct nvconfig_sharing {
+  char *path;                       /* as given */
+  nvconfig_sharing_kind kind;
+  gboolean rename_by_default;       /* default false */
+  gboolean fail_requests_greater_than_one; /* default false */
+  GArray *resources;                /* nvconfig_resource, file order; empty for NONE */
+  guint line, col;                  /* position of the timeSlicing/mps key (0 for NONE) */
+} nvconfig_sharing;
+
+/* Loads and validates a device-plugin config file (the file itself, i.e. the value of one
+ * ConfigMap key, not the ConfigMap). NULL with every problem in diags. */
+nvconfig_sharing *nvconfig_sharing_load(const char *path, diag_list *diags);
+void nvconfig_sharing_free(nvconfig_sharing *c);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(nvconfig_sharing, nvconfig_sharing_free)
+const char *nvconfig_sharing_kind_name(nvconfig_sharing_kind k); /* "timeSlicing" */
+
+/* ---- mig-parted config ------------------------------------------------------------ */
+
+typedef struct nvconfig_mig_entry {
+  guint line, col;            /* position of the entry's mapping */
+  gboolean all_devices;       /* devices: all */
+  GArray *devices;            /* guint GPU indices when !all_devices */
+  GPtrArray *device_filter;   /* char* PCI IDs as written ("0x20B210DE"); may be empty */
+  gboolean mig_enabled;
+  GPtrArray *profiles;        /* char* profile names of mig-devices, file order */
+  GArray *counts;             /* guint32 count per profile */
+} nvconfig_mig_entry;
+
+typedef struct nvconfig_mig_config {
+  char *name;                 /* "all-balanced" */
+  guint line, col;            /* position of the name */
+  GPtrArray *entries;         /* nvconfig_mig_entry*, file order */
+} nvconfig_mig_config;
+
+typedef struct nvconfig_mig {
+  char *path;                 /* as given */
+  GPtrArray *configs;         /* nvconfig_mig_config*, file order */
+} nvconfig_mig;
+
+/* Loads and validates a mig-parted config (version v1, mig-configs). NULL with every
+ * problem in diags. Profiles are not checked against a GPU model here (one file may
+ * serve several models); nvconfig_mig_layout does that. */
+nvconfig_mig *nvconfig_mig_load(const char *path, diag_list *diags);
+void nvconfig_mig_free(nvconfig_mig *c);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(nvconfig_mig, nvconfig_mig_free)
+/* The named config, NULL if absent. */
+const nvconfig_mig_config *nvconfig_mig_find(const nvconfig_mig *c, const char *name);
+/* "all-disabled, all-balanced, ..." in file order, for error messages. Owned. */
+char *nvconfig_mig_names(const nvconfig_mig *c);
+
+/* The one layout a named config gives every GPU of model m. An entry applies to m when
+ * its device-filter names a PCI ID of m (a small table of known IDs), or when it has no
+ * filter (or only unknown IDs) and all its profiles exist on m. FALSE with *message
+ * (owned) when no entry applies, when the applicable entries disable MIG, create no
+ * instance, give different GPUs different layouts, or break the placement rule. */
+gboolean nvconfig_mig_layout(const nvconfig_mig_config *cfg, const gpu_model *m,
+                             mig_layout *out, char **message);
+/* The catalogue model name of a PCI device ID ("0x20B210DE" -> "A100-80GB"), NULL when
+ * the ID is not in the table. Case-insensitive. */
+const char *nvconfig_pci_model(const char *pci_id);

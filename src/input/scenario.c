@@ -1,2 +1,1661 @@
-/* scenario.c: placeholder, filled in by its owner. */
-typedef int scenario_placeholder;
+/* scenario.c: the scenario YAML (SPEC 3.4). A libyaml event reader builds a small tree with
+ * line/column per node (also used by nvconfig.c for NVIDIA's files); --set overrides are
+ * applied to that tree; validation turns it into a frozen `scenario`, reporting every
+ * problem with file:line:column. The only file that includes yaml.h. It does not decide
+ * whether a strategy is built (share.h) nor check jobs against pools (sim.c). */
+#include "scenario.h"
+#include "nvconfig.h"
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include <yaml.h>
+
+/* ======================================================================================
+ * YAML tree
+ * ==================================================================================== */
+
+static scenario_yaml *ynode_new(scenario_yaml_type type, guint line, guint col) {
+  scenario_yaml *n = g_new0(scenario_yaml, 1);
+  n->type = type;
+  n->line = line;
+  n->col = col;
+  if (type != SCENARIO_YAML_SCALAR)
+    n->items = g_ptr_array_new_with_free_func((GDestroyNotify)scenario_yaml_free);
+  return n;
+}
+
+void scenario_yaml_free(scenario_yaml *n) {
+  if (!n) return;
+  if (n->items) g_ptr_array_unref(n->items); /* depth is bounded by SCENARIO_MAX_DEPTH */
+  g_free(n->text);
+  g_free(n->origin);
+  g_free(n);
+}
+
+/* Escaped, shortened copy of input text for messages. Owned. */
+static char *yesc(const char *text) {
+  char *e = g_strescape(text ? text : "", NULL);
+  if (strlen(e) > 80) {
+    e[77] = e[78] = e[79] = '.';
+    e[80] = 0;
+  }
+  return e;
+}
+
+typedef struct ybuild {
+  const char *file;
+  const char *origin; /* reported instead of positions (override values) */
+  diag_list *d;
+  GPtrArray *stack;   /* open collections, borrowed (owned by the tree) */
+  scenario_yaml *root;
+  gboolean failed;
+} ybuild;
+
+static void yb_error(ybuild *b, guint line, guint col, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
+static void yb_error(ybuild *b, guint line, guint col, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  b->failed = TRUE;
+  if (b->origin) diag_add(b->d, b->file, 0, 0, "%s: %s", b->origin, msg);
+  else diag_add(b->d, b->file, line, col, "%s", msg);
+}
+
+static void yb_syntax_error(ybuild *b, const yaml_parser_t *p, const guchar *buf, gsize len) {
+  guint line, col;
+  if (p->error == YAML_READER_ERROR) {
+    /* Reader errors (bad encoding, control characters) carry a byte offset only. */
+    gsize off = MIN((gsize)p->problem_offset, len);
+    line = 1;
+    gsize line_start = 0;
+    for (gsize i = 0; i < off; i++)
+      if (buf[i] == '\n') {
+        line++;
+        line_start = i + 1;
+      }
+    col = (guint)(off - line_start + 1);
+  } else {
+    line = (guint)p->problem_mark.line + 1;
+    col = (guint)p->problem_mark.column + 1;
+  }
+  GString *msg = g_string_new("YAML syntax error: ");
+  g_string_append(msg, p->problem ? p->problem : "cannot parse");
+  if (p->error == YAML_READER_ERROR && p->problem_value != -1)
+    g_string_append_printf(msg, " (byte 0x%02X)", (unsigned)p->problem_value & 0xFFu);
+  if (p->context)
+    g_string_append_printf(msg, " (%s at line %u)", p->context,
+                           (guint)p->context_mark.line + 1);
+  yb_error(b, line, col, "%s", msg->str);
+  g_string_free(msg, TRUE);
+}
+
+static void yb_check_props(ybuild *b, const yaml_char_t *anchor, const yaml_char_t *tag,
+                           guint line, guint col) {
+  if (anchor) {
+    g_autofree char *e = yesc((const char *)anchor);
+    yb_error(b, line, col, "YAML anchors (&%s) are not supported; write the value out", e);
+  }
+  if (tag) {
+    g_autofree char *e = yesc((const char *)tag);
+    yb_error(b, line, col, "YAML tags (%s) are not supported", e);
+  }
+}
+
+static void yb_add(ybuild *b, scenario_yaml *n) {
+  if (b->stack->len == 0) {
+    if (!b->root) b->root = n;
+    else scenario_yaml_free(n); /* cannot happen: one document only */
+    return;
+  }
+  scenario_yaml *parent = g_ptr_array_index(b->stack, b->stack->len - 1);
+  if (parent->type == SCENARIO_YAML_MAP && parent->items->len % 2 == 0 &&
+      n->type != SCENARIO_YAML_SCALAR)
+    yb_error(b, n->line, n->col, "mapping keys must be plain text, found %s",
+             n->type == SCENARIO_YAML_SEQ ? "a list" : "a mapping");
+  g_ptr_array_add(parent->items, n);
+}
+
+static void yb_check_duplicates(ybuild *b, const scenario_yaml *map) {
+  if (map->items->len < 4) return;
+  GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+  for (guint i = 0; i + 1 < map->items->len; i += 2) {
+    const scenario_yaml *k = g_ptr_array_index(map->items, i);
+    if (k->type != SCENARIO_YAML_SCALAR) continue;
+    const scenario_yaml *first = g_hash_table_lookup(seen, k->text);
+    if (first) {
+      g_autofree char *e = yesc(k->text);
+      yb_error(b, k->line, k->col, "duplicate key '%s' (first at line %u)", e, first->line);
+    } else {
+      g_hash_table_insert(seen, k->text, (gpointer)k);
+    }
+  }
+  g_hash_table_destroy(seen);
+}
+
+/* Parses buf into a tree. Returns NULL with *failed set when a problem was reported, or
+ * NULL with *failed clear when the input holds no document (empty, comments only). */
+static scenario_yaml *yaml_parse(const char *file, const char *origin, const guchar *buf,
+                                 gsize len, diag_list *d, gboolean *failed) {
+  yaml_parser_t p;
+  if (!yaml_parser_initialize(&p)) g_error("libyaml: out of memory");
+  yaml_parser_set_input_string(&p, buf, len);
+  ybuild b = {.file = file, .origin = origin, .d = d, .stack = g_ptr_array_new()};
+  gboolean done = FALSE;
+  int docs = 0;
+  while (!done) {
+    yaml_event_t ev;
+    if (!yaml_parser_parse(&p, &ev)) {
+      yb_syntax_error(&b, &p, buf, len);
+      break;
+    }
+    guint line = (guint)ev.start_mark.line + 1, col = (guint)ev.start_mark.column + 1;
+    scenario_yaml *n;
+    switch (ev.type) {
+    case YAML_STREAM_END_EVENT:
+      done = TRUE;
+      break;
+    case YAML_DOCUMENT_START_EVENT:
+      if (++docs > 1) {
+        yb_error(&b, line, col, "only one YAML document is allowed (found a second one)");
+        done = TRUE;
+      }
+      break;
+    case YAML_ALIAS_EVENT: {
+      g_autofree char *e = yesc((const char *)ev.data.alias.anchor);
+      yb_error(&b, line, col, "YAML aliases (*%s) are not supported; write the value out", e);
+      n = ynode_new(SCENARIO_YAML_SCALAR, line, col);
+      n->text = g_strdup("");
+      yb_add(&b, n);
+      break;
+    }
+    case YAML_SCALAR_EVENT: {
+      yb_check_props(&b, ev.data.scalar.anchor, ev.data.scalar.tag, line, col);
+      n = ynode_new(SCENARIO_YAML_SCALAR, line, col);
+      const char *v = (const char *)ev.data.scalar.value;
+      gsize vl = ev.data.scalar.length;
+      if (memchr(v, 0, vl)) {
+        yb_error(&b, line, col, "a NUL character inside a value is not allowed");
+        n->text = g_strdup("");
+      } else {
+        n->text = g_strndup(v, vl);
+      }
+      yb_add(&b, n);
+      break;
+    }
+    case YAML_SEQUENCE_START_EVENT:
+    case YAML_MAPPING_START_EVENT: {
+      gboolean seq = ev.type == YAML_SEQUENCE_START_EVENT;
+      if (seq) yb_check_props(&b, ev.data.sequence_start.anchor, ev.data.sequence_start.tag, line, col);
+      else yb_check_props(&b, ev.data.mapping_start.anchor, ev.data.mapping_start.tag, line, col);
+      if (b.stack->len >= SCENARIO_MAX_DEPTH) {
+        yb_error(&b, line, col, "nesting deeper than %d levels is not allowed", SCENARIO_MAX_DEPTH);
+        done = TRUE;
+        break;
+      }
+      n = ynode_new(seq ? SCENARIO_YAML_SEQ : SCENARIO_YAML_MAP, line, col);
+      yb_add(&b, n);
+      g_ptr_array_add(b.stack, n);
+      break;
+    }
+    case YAML_SEQUENCE_END_EVENT:
+    case YAML_MAPPING_END_EVENT:
+      if (b.stack->len) {
+        n = g_ptr_array_index(b.stack, b.stack->len - 1);
+        g_ptr_array_set_size(b.stack, b.stack->len - 1);
+        if (n->type == SCENARIO_YAML_MAP) yb_check_duplicates(&b, n);
+      }
+      break;
+    default:
+      break;
+    }
+    yaml_event_delete(&ev);
+  }
+  yaml_parser_delete(&p);
+  g_ptr_array_unref(b.stack);
+  *failed = b.failed;
+  if (b.failed) {
+    scenario_yaml_free(b.root);
+    return NULL;
+  }
+  return b.root;
+}
+
+/* Reads a whole regular file of at most SCENARIO_MAX_FILE_BYTES. */
+static gboolean read_small_file(const char *path, char **data, gsize *len, diag_list *d) {
+  GStatBuf st;
+  if (g_stat(path, &st) != 0) {
+    int e = errno;
+    diag_add(d, path, 0, 0, "cannot read: %s", g_strerror(e));
+    return FALSE;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    diag_add(d, path, 0, 0, "cannot read: not a regular file");
+    return FALSE;
+  }
+  if (st.st_size > SCENARIO_MAX_FILE_BYTES) {
+    diag_add(d, path, 0, 0, "file too large (%" G_GINT64_FORMAT " bytes; at most %d)",
+             (gint64)st.st_size, SCENARIO_MAX_FILE_BYTES);
+    return FALSE;
+  }
+  g_autoptr(GError) err = NULL;
+  if (!g_file_get_contents(path, data, len, &err)) {
+    diag_add(d, path, 0, 0, "cannot read: %s", err->message);
+    return FALSE;
+  }
+  if (*len > SCENARIO_MAX_FILE_BYTES) { /* grew since stat */
+    g_free(*data);
+    *data = NULL;
+    diag_add(d, path, 0, 0, "file too large (at most %d bytes)", SCENARIO_MAX_FILE_BYTES);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+scenario_yaml *scenario_yaml_load(const char *path, diag_list *diags) {
+  g_return_val_if_fail(path && diags, NULL);
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  if (!read_small_file(path, &data, &len, diags)) return NULL;
+  gboolean failed = FALSE;
+  scenario_yaml *root = yaml_parse(path, NULL, (const guchar *)data, len, diags, &failed);
+  if (!root && !failed) diag_add(diags, path, 0, 0, "the file is empty: expected a YAML mapping");
+  return root;
+}
+
+scenario_yaml *scenario_yaml_get_key(const scenario_yaml *map, const char *key) {
+  if (!map || map->type != SCENARIO_YAML_MAP) return NULL;
+  for (guint i = 0; i + 1 < map->items->len; i += 2) {
+    scenario_yaml *k = g_ptr_array_index(map->items, i);
+    if (k->type == SCENARIO_YAML_SCALAR && !strcmp(k->text, key)) return k;
+  }
+  return NULL;
+}
+
+scenario_yaml *scenario_yaml_get(const scenario_yaml *map, const char *key) {
+  if (!map || map->type != SCENARIO_YAML_MAP) return NULL;
+  for (guint i = 0; i + 1 < map->items->len; i += 2) {
+    scenario_yaml *k = g_ptr_array_index(map->items, i);
+    if (k->type == SCENARIO_YAML_SCALAR && !strcmp(k->text, key))
+      return g_ptr_array_index(map->items, i + 1);
+  }
+  return NULL;
+}
+
+const char *scenario_yaml_describe(const scenario_yaml *n) {
+  if (!n) return "nothing";
+  switch (n->type) {
+  case SCENARIO_YAML_SEQ: return "a list";
+  case SCENARIO_YAML_MAP: return "a mapping";
+  default: return n->text;
+  }
+}
+
+static void yreportv(diag_list *d, const char *file, const scenario_yaml *n, const char *fmt,
+                     va_list ap) G_GNUC_PRINTF(4, 0);
+static void yreportv(diag_list *d, const char *file, const scenario_yaml *n, const char *fmt,
+                     va_list ap) {
+  g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+  if (n && n->origin) diag_add(d, file, 0, 0, "%s: %s", n->origin, msg);
+  else if (n) diag_add(d, file, n->line, n->col, "%s", msg);
+  else diag_add(d, file, 0, 0, "%s", msg);
+}
+
+void scenario_yaml_report(diag_list *d, const char *file, const scenario_yaml *n,
+                          const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  yreportv(d, file, n, fmt, ap);
+  va_end(ap);
+}
+
+void scenario_yaml_expected(diag_list *d, const char *file, const scenario_yaml *n,
+                            const char *what, const char *expected) {
+  guint line = n->origin ? 0 : n->line, col = n->origin ? 0 : n->col;
+  if (n->origin) what = n->origin;
+  if (n->type == SCENARIO_YAML_SCALAR)
+    diag_expected(d, file, line, col, what, expected, n->text);
+  else
+    diag_add(d, file, line, col, "%s: expected %s, found %s", what, expected,
+             scenario_yaml_describe(n));
+}
+
+/* Edit distance (Levenshtein), for "did you mean"; strings longer than 64 give 99. */
+static guint edit_distance(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > 64 || lb > 64) return 99;
+  guint row[65], prev[65];
+  for (size_t j = 0; j <= lb; j++) prev[j] = (guint)j;
+  for (size_t i = 1; i <= la; i++) {
+    row[0] = (guint)i;
+    for (size_t j = 1; j <= lb; j++) {
+      guint cost = g_ascii_tolower(a[i - 1]) == g_ascii_tolower(b[j - 1]) ? 0 : 1;
+      guint v = prev[j - 1] + cost;
+      v = MIN(v, prev[j] + 1);
+      v = MIN(v, row[j - 1] + 1);
+      row[j] = v;
+    }
+    memcpy(prev, row, sizeof(guint) * (lb + 1));
+  }
+  return prev[lb];
+}
+
+/* The valid name closest to text, if close enough to be a likely typo. */
+static const char *closest_name(const char *const *valid, const char *text) {
+  const char *best = NULL;
+  guint best_d = 99;
+  for (const char *const *v = valid; *v; v++) {
+    guint dist = edit_distance(*v, text);
+    if (dist < best_d) {
+      best_d = dist;
+      best = *v;
+    }
+  }
+  size_t len = strlen(text);
+  guint limit = len <= 4 ? 1 : len <= 10 ? 2 : 3;
+  return best_d <= limit ? best : NULL;
+}
+
+static gboolean name_in(const char *const *valid, const char *text) {
+  for (const char *const *v = valid; *v; v++)
+    if (!strcmp(*v, text)) return TRUE;
+  return FALSE;
+}
+
+static void report_unknown_key(diag_list *d, const char *file, const scenario_yaml *k,
+                               const char *what, const char *const *valid, const char *noun) {
+  g_autofree char *list = g_strjoinv(", ", (char **)valid);
+  g_autofree char *e = yesc(k->text);
+  const char *sugg = closest_name(valid, k->text);
+  g_autofree char *hint = sugg ? g_strdup_printf(" (did you mean '%s'?)", sugg) : g_strdup("");
+  scenario_yaml_report(d, file, k, "%s%sunknown %s '%s'%s; valid %ss: %s", what ? what : "",
+                       what ? ": " : "", noun, e, hint, noun, list);
+}
+
+gboolean scenario_yaml_check_keys(diag_list *d, const char *file, const scenario_yaml *map,
+                                  const char *what, const char *const *valid) {
+  if (!map || map->type != SCENARIO_YAML_MAP) return TRUE;
+  gboolean ok = TRUE;
+  for (guint i = 0; i + 1 < map->items->len; i += 2) {
+    const scenario_yaml *k = g_ptr_array_index(map->items, i);
+    if (k->type != SCENARIO_YAML_SCALAR || name_in(valid, k->text)) continue;
+    ok = FALSE;
+    report_unknown_key(d, file, k, what, valid, "key");
+  }
+  return ok;
+}
+
+gboolean scenario_yaml_int(diag_list *d, const char *file, const scenario_yaml *n,
+                           const char *what, int64_t min, int64_t max, int64_t *out) {
+  int64_t v;
+  if (n->type == SCENARIO_YAML_SCALAR && util_parse_int64(n->text, &v) && v >= min && v <= max) {
+    *out = v;
+    return TRUE;
+  }
+  g_autofree char *exp =
+      max == INT64_MAX ? g_strdup_printf("an integer >= %" PRId64, min)
+                       : g_strdup_printf("an integer from %" PRId64 " to %" PRId64, min, max);
+  scenario_yaml_expected(d, file, n, what, exp);
+  return FALSE;
+}
+
+gboolean scenario_yaml_bool(diag_list *d, const char *file, const scenario_yaml *n,
+                            const char *what, gboolean *out) {
+  /* YAML 1.2 core spellings, plus the YAML 1.1 yes/no/on/off that NVIDIA's Go readers
+   * accept. */
+  static const char *const yes[] = {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON", NULL};
+  static const char *const no[] = {"false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF", NULL};
+  if (n->type == SCENARIO_YAML_SCALAR) {
+    if (name_in(yes, n->text)) {
+      *out = TRUE;
+      return TRUE;
+    }
+    if (name_in(no, n->text)) {
+      *out = FALSE;
+      return TRUE;
+    }
+  }
+  scenario_yaml_expected(d, file, n, what, "true or false");
+  return FALSE;
+}
+
+const char *scenario_yaml_scalar(diag_list *d, const char *file, const scenario_yaml *n,
+                                 const char *what, const char *expected) {
+  if (n->type == SCENARIO_YAML_SCALAR) return n->text;
+  scenario_yaml_expected(d, file, n, what, expected);
+  return NULL;
+}
+
+/* ======================================================================================
+ * Names of enumerations
+ * ==================================================================================== */
+
+static const char *const strategy_names[STRATEGY_COUNT + 1] = {
+    [STRATEGY_EXCLUSIVE] = "exclusive", [STRATEGY_TIME_SLICING] = "time-slicing",
+    [STRATEGY_MIG] = "mig",             [STRATEGY_MPS] = "mps",
+    [STRATEGY_VGPU] = "vgpu",           [STRATEGY_FRACTIONAL] = "fractional",
+    [STRATEGY_COUNT] = NULL};
+static const char *const oom_names[] = {"all", "offender", "sidecar", NULL};
+static const char *const placement_names[] = {"pack", "spread", NULL};
+static const char *const reconfigure_names[] = {"never", "on-demand", NULL};
+static const char *const drain_names[] = {"wait", "evict", NULL};
+static const char *const scheduler_names[] = {"best-effort", "equal-share", "fixed-share", NULL};
+
+const char *share_strategy_name(share_strategy s) {
+  if ((int)s < 0 || s >= STRATEGY_COUNT) return "unknown";
+  return strategy_names[s];
+}
+
+gboolean share_strategy_parse(const char *text, share_strategy *out) {
+  for (int i = 0; i < STRATEGY_COUNT; i++)
+    if (text && !strcmp(text, strategy_names[i])) {
+      *out = (share_strategy)i;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* ======================================================================================
+ * Validation helpers
+ * ==================================================================================== */
+
+typedef struct vctx {
+  const char *file; /* the scenario path, as given */
+  char *dir;        /* its folder, for relative paths */
+  diag_list *d;
+} vctx;
+
+/* "pools[2].replicas" into a caller buffer. */
+#define WHAT(buf, prefix, key) (g_snprintf((buf), sizeof(buf), "%s.%s", (prefix), (key)), (buf))
+
+static gboolean v_enum(vctx *c, const scenario_yaml *n, const char *what,
+                       const char *const *names, int *out) {
+  if (n->type == SCENARIO_YAML_SCALAR)
+    for (int i = 0; names[i]; i++)
+      if (!strcmp(n->text, names[i])) {
+        *out = i;
+        return TRUE;
+      }
+  g_autofree char *list = g_strjoinv(" | ", (char **)names);
+  g_autofree char *exp = g_strdup_printf("one of %s", list);
+  scenario_yaml_expected(c->d, c->file, n, what, exp);
+  return FALSE;
+}
+
+/* A number within [lo, hi] (lo_open / hi_open make that end exclusive). */
+static gboolean v_number(vctx *c, const scenario_yaml *n, const char *what, const char *expected,
+                         double lo, gboolean lo_open, double hi, gboolean hi_open, double *out) {
+  double v;
+  if (n->type == SCENARIO_YAML_SCALAR && util_parse_double(n->text, &v) &&
+      (lo_open ? v > lo : v >= lo) && (hi_open ? v < hi : v <= hi)) {
+    *out = v;
+    return TRUE;
+  }
+  scenario_yaml_expected(c->d, c->file, n, what, expected);
+  return FALSE;
+}
+
+/* "1024us", "2m", "7d": the largest unit that divides ns exactly. */
+static char *format_duration(sim_time ns) {
+  static const struct { const char *unit; sim_time ns; } units[] = {
+      {"d", 86400 * SIM_NS_PER_S}, {"h", 3600 * SIM_NS_PER_S}, {"m", 60 * SIM_NS_PER_S},
+      {"s", SIM_NS_PER_S}, {"ms", SIM_NS_PER_MS}, {"us", 1000}, {"ns", 1}};
+  for (guint i = 0; i < G_N_ELEMENTS(units); i++)
+    if (ns != 0 && ns % units[i].ns == 0)
+      return g_strdup_printf("%" PRId64 "%s", ns / units[i].ns, units[i].unit);
+  return g_strdup("0s");
+}
+
+static gboolean v_duration(vctx *c, const scenario_yaml *n, const char *what, sim_time min_ns,
+                           sim_time max_ns, sim_time *out) {
+  sim_time ns;
+  if (n->type == SCENARIO_YAML_SCALAR && util_parse_duration(n->text, 0, &ns, NULL) &&
+      ns >= min_ns && ns <= max_ns) {
+    *out = ns;
+    return TRUE;
+  }
+  g_autofree char *lo = format_duration(min_ns), *hi = format_duration(max_ns);
+  g_autofree char *exp = g_strdup_printf(
+      "a duration with a unit from %s to %s (e.g. 250ms, 90s, 2m, 1h, 7d)", lo, hi);
+  scenario_yaml_expected(c->d, c->file, n, what, exp);
+  return FALSE;
+}
+
+static const char *v_string(vctx *c, const scenario_yaml *n, const char *what) {
+  return scenario_yaml_scalar(c->d, c->file, n, what, "text");
+}
+
+/* Path written in the scenario, resolved against the scenario's folder. Owned. */
+static char *resolve_path(const vctx *c, const char *p) {
+  if (g_path_is_absolute(p)) return g_strdup(p);
+  return g_build_filename(c->dir, p, NULL);
+}
+
+/* A path value that must name an existing regular file; returns the resolved path or NULL
+ * after reporting. */
+static char *v_file(vctx *c, const scenario_yaml *n, const char *what) {
+  const char *p = scenario_yaml_scalar(c->d, c->file, n, what, "a file path");
+  if (!p) return NULL;
+  if (!*p) {
+    scenario_yaml_expected(c->d, c->file, n, what, "a file path");
+    return NULL;
+  }
+  char *full = resolve_path(c, p);
+  if (!g_file_test(full, G_FILE_TEST_IS_REGULAR)) {
+    g_autofree char *e = yesc(p), *ef = yesc(full);
+    scenario_yaml_report(c->d, c->file, n, "%s: file not found: '%s' (looked for '%s')", what, e,
+                         ef);
+    g_free(full);
+    return NULL;
+  }
+  return full;
+}
+
+/* ======================================================================================
+ * Pools
+ * ==================================================================================== */
+
+#define SB(s) (1u << (s))
+#define S_ALL (SB(STRATEGY_COUNT) - 1)
+#define S_TS SB(STRATEGY_TIME_SLICING)
+#define S_MIG SB(STRATEGY_MIG)
+#define S_MPS SB(STRATEGY_MPS)
+#define S_VGPU SB(STRATEGY_VGPU)
+#define S_FRAC SB(STRATEGY_FRACTIONAL)
+
+/* Every pool key and the strategies it applies to (data, not code paths). */
+static const struct pool_key {
+  const char *name;
+  guint strategies;
+} pool_keys[] = {
+    {"name", S_ALL},
+    {"gpu", S_ALL},
+    {"nodes", S_ALL},
+    {"gpus_per_node", S_ALL},
+    {"strategy", S_ALL},
+    {"placement", S_ALL},
+    {"price", S_ALL},
+    {"oom", S_ALL},
+    {"replicas", S_TS | S_MPS | S_MIG},
+    {"timeslice", S_TS | S_MIG | S_VGPU | S_FRAC},
+    {"context_switch", S_TS | S_MIG | S_VGPU | S_FRAC},
+    {"failRequestsGreaterThanOne", S_TS | S_MPS | S_MIG},
+    {"renameByDefault", S_TS | S_MPS | S_MIG},
+    {"sharing_config", S_ALL}, /* a config without a sharing section leaves exclusive */
+    {"activeThreadPercentage", S_MPS},
+    {"pinnedMemLimit", S_MPS},
+    {"layout", S_MIG},
+    {"layouts", S_MIG},
+    {"reconfigure", S_MIG},
+    {"drain", S_MIG},
+    {"reconfigure_time", S_MIG},
+    {"mig_config", S_MIG},
+    {"mig_config_name", S_MIG},
+    {"profile", S_VGPU},
+    {"scheduler", S_VGPU},
+    {"vgpu_licence_per_hour", S_VGPU},
+    {"fraction_cap", S_FRAC},
+};
+
+static const char *const *pool_key_names(void) {
+  static const char *names[G_N_ELEMENTS(pool_keys) + 1];
+  if (!names[0]) { /* filled once; identical content if two threads race */
+    for (guint i = 0; i < G_N_ELEMENTS(pool_keys); i++) names[i] = pool_keys[i].name;
+    names[G_N_ELEMENTS(pool_keys)] = NULL;
+  }
+  return names;
+}
+
+static const struct pool_key *pool_key_find(const char *name) {
+  for (guint i = 0; i < G_N_ELEMENTS(pool_keys); i++)
+    if (!strcmp(pool_keys[i].name, name)) return &pool_keys[i];
+  return NULL;
+}
+
+/* "strategy mig" or "strategies time-slicing, mps, mig". Owned. */
+static char *strategies_text(guint mask) {
+  GString *s = g_string_new(NULL);
+  guint n = 0;
+  for (int i = 0; i < STRATEGY_COUNT; i++)
+    if (mask & SB(i)) {
+      if (n++) g_string_append(s, ", ");
+      g_string_append(s, strategy_names[i]);
+    }
+  g_string_prepend(s, n == 1 ? "strategy " : "strategies ");
+  return g_string_free(s, FALSE);
+}
+
+static pool_spec *pool_new(void) {
+  pool_spec *p = g_new0(pool_spec, 1);
+  p->gpus_per_node = SCENARIO_DEFAULT_GPUS_PER_NODE;
+  p->strategy = STRATEGY_EXCLUSIVE;
+  p->placement = PLACEMENT_PACK;
+  p->replicas = 1;
+  p->oom = OOM_ALL;
+  p->timeslice_ns = SCENARIO_DEFAULT_TIMESLICE_NS;
+  p->context_switch_ns = SCENARIO_DEFAULT_CONTEXT_SWITCH_NS;
+  p->pinned_mem_limit_bytes = POOL_PINNED_DEFAULT;
+  p->layouts = g_array_new(FALSE, TRUE, sizeof(mig_layout));
+  p->reconfigure = RECONFIGURE_NEVER;
+  p->drain = DRAIN_WAIT;
+  p->reconfigure_time_ns = SCENARIO_DEFAULT_RECONFIGURE_TIME_NS;
+  p->vgpu_sched = VGPU_BEST_EFFORT;
+  p->vgpu_licence_per_hour = SCENARIO_DEFAULT_VGPU_LICENCE_PER_HOUR;
+  p->fraction_cap = 1.0;
+  return p;
+}
+
+static void pool_free(pool_spec *p) {
+  if (!p) return;
+  g_free(p->name);
+  g_array_unref(p->layouts);
+  g_free(p->sharing_config_path);
+  g_free(p->mig_config_path);
+  g_free(p->mig_config_name);
+  g_free(p);
+}
+
+/* "A30-24GB, A100-40GB, ..." models with MIG. Owned. */
+static char *mig_model_names(void) {
+  guint n = 0;
+  const gpu_model *ms = catalog_models(&n);
+  GString *s = g_string_new(NULL);
+  for (guint i = 0; i < n; i++)
+    if (ms[i].mig_slots) {
+      if (s->len) g_string_append(s, ", ");
+      g_string_append(s, ms[i].name);
+    }
+  return g_string_free(s, FALSE);
+}
+
+static char *vgpu_profile_names(const gpu_model *m) {
+  GString *s = g_string_new(NULL);
+  for (guint i = 0; i < m->n_vgpu_profiles; i++) {
+    if (i) g_string_append(s, ", ");
+    g_string_append(s, m->vgpu_profiles[i].name);
+  }
+  return g_string_free(s, FALSE);
+}
+
+/* One item of the list form of a layout: "3g.40gb", "3g.40gb x2", "3g.40gb x 2". */
+static gboolean parse_layout_item(const char *text, char **profile, guint *count) {
+  g_autofree char *t = g_strstrip(g_strdup(text));
+  *count = 1;
+  char *sp = strrchr(t, ' ');
+  if (sp) {
+    char *num = sp + 1;
+    char *x = sp;
+    while (x > t && x[-1] == ' ') x--;
+    /* "name xN": the number follows an 'x' in the last word; "name x N": the word before */
+    if (num[0] == 'x' || num[0] == 'X') num++;
+    else if (x > t && (x[-1] == 'x' || x[-1] == 'X') && (x - 1 == t || x[-2] == ' ')) x--;
+    else return FALSE;
+    int64_t v;
+    if (!util_parse_int64(num, &v) || v < 1 || v > CATALOG_MAX_INSTANCES) return FALSE;
+    *count = (guint)v;
+    while (x > t && x[-1] == ' ') x--;
+    *x = 0;
+    if (strchr(t, ' ')) return FALSE;
+  }
+  if (!*t) return FALSE;
+  *profile = g_strdup(t);
+  return TRUE;
+}
+
+/* A layout given as a string ("3g.40gb x2 + 1g.10gb") or as a list of profile strings. */
+static gboolean v_layout(vctx *c, const scenario_yaml *n, const char *what, const gpu_model *m,
+                         mig_layout *out) {
+  g_autofree char *msg = NULL;
+  if (n->type == SCENARIO_YAML_SCALAR) {
+    if (catalog_layout_parse(m, n->text, out, &msg)) return TRUE;
+    scenario_yaml_report(c->d, c->file, n, "%s: %s", what,
+                         msg ? msg : "not a valid MIG layout");
+    return FALSE;
+  }
+  if (n->type != SCENARIO_YAML_SEQ || n->items->len == 0) {
+    scenario_yaml_expected(c->d, c->file, n, what,
+                           "a MIG layout such as \"3g.40gb x2\" or a list of profiles");
+    return FALSE;
+  }
+  uint8_t idx[CATALOG_MAX_INSTANCES];
+  guint total = 0;
+  gboolean ok = TRUE;
+  for (guint i = 0; i < n->items->len; i++) {
+    const scenario_yaml *it = g_ptr_array_index(n->items, i);
+    char w[160];
+    g_snprintf(w, sizeof w, "%s[%u]", what, i + 1);
+    g_autofree char *prof = NULL;
+    guint count = 0;
+    if (it->type != SCENARIO_YAML_SCALAR || !parse_layout_item(it->text, &prof, &count)) {
+      scenario_yaml_expected(c->d, c->file, it, w,
+                             "a MIG profile with an optional count, e.g. \"3g.40gb x2\"");
+      ok = FALSE;
+      continue;
+    }
+    int pi = catalog_profile_index(m, prof);
+    if (pi < 0) {
+      g_autofree char *names = catalog_profile_names(m);
+      g_autofree char *exp = g_strdup_printf("a MIG profile of %s (one of: %s)", m->name, names);
+      scenario_yaml_expected(c->d, c->file, it, w, exp);
+      ok = FALSE;
+      continue;
+    }
+    if (total + count > CATALOG_MAX_INSTANCES) {
+      scenario_yaml_report(c->d, c->file, it, "%s: more than %d MIG instances on one GPU", w,
+                           CATALOG_MAX_INSTANCES);
+      return FALSE;
+    }
+    for (guint k = 0; k < count; k++) idx[total++] = (uint8_t)pi;
+  }
+  if (!ok) return FALSE;
+  if (catalog_layout_validate(m, idx, total, out, &msg)) return TRUE;
+  scenario_yaml_report(c->d, c->file, n, "%s: %s", what, msg ? msg : "not a valid MIG layout");
+  return FALSE;
+}
+
+static gboolean layout_in(const gpu_model *m, GArray *layouts, const mig_layout *l) {
+  g_autofree char *s = catalog_layout_to_string(m, l);
+  for (guint i = 0; i < layouts->len; i++) {
+    g_autofree char *t = catalog_layout_to_string(m, &g_array_index(layouts, mig_layout, i));
+    if (!strcmp(s, t)) return TRUE;
+  }
+  return FALSE;
+}
+
+/* Replicas, failRequestsGreaterThanOne and renameByDefault from a device-plugin config,
+ * where the pool does not set them itself. */
+static void pool_apply_sharing(vctx *c, pool_spec *p, const char *prefix,
+                               const scenario_yaml *node, const nvconfig_sharing *sc,
+                               gboolean explicit_replicas, gboolean explicit_fail,
+                               gboolean explicit_rename) {
+  char w[160];
+  if (sc->kind == NVCONFIG_SHARING_NONE) return;
+  if (!explicit_fail) p->fail_requests_greater_than_one = sc->fail_requests_greater_than_one;
+  if (!explicit_rename) p->rename_by_default = sc->rename_by_default;
+  if (explicit_replicas) return;
+  const char *section = nvconfig_sharing_kind_name(sc->kind);
+  const nvconfig_resource *use = NULL;
+  guint use_i = 0;
+  GString *names = g_string_new(NULL);
+  for (guint i = 0; i < sc->resources->len; i++) {
+    const nvconfig_resource *r = &g_array_index(sc->resources, nvconfig_resource, i);
+    if (names->len) g_string_append(names, ", ");
+    g_string_append(names, r->name);
+    gboolean applies = !r->mig_profile;
+    if (p->strategy == STRATEGY_MIG && r->mig_profile && p->has_layout)
+      for (guint k = 0; k < p->layout.n; k++)
+        if (!strcmp(p->gpu->profiles[p->layout.inst[k].profile].name, r->mig_profile))
+          applies = TRUE;
+    if (!applies) continue;
+    if (use && use->replicas != r->replicas) {
+      scenario_yaml_report(c->d, c->file, node,
+                           "%s: %s gives this pool's devices different replicas (%s: %u, %s: "
+                           "%u); a pool has one replicas count",
+                           WHAT(w, prefix, "sharing_config"), sc->path, use->name,
+                           use->replicas, r->name, r->replicas);
+      g_string_free(names, TRUE);
+      return;
+    }
+    if (!use) {
+      use = r;
+      use_i = i;
+    }
+  }
+  if (!use) {
+    if (p->strategy != STRATEGY_MIG || p->has_layout)
+      scenario_yaml_report(c->d, c->file, node,
+                           "%s: %s shares none of this pool's devices (it shares %s; this pool "
+                           "needs %s)",
+                           WHAT(w, prefix, "sharing_config"), sc->path, names->str,
+                           p->strategy == STRATEGY_MIG ? "nvidia.com/mig-<profile> of its layout"
+                                                       : "nvidia.com/gpu");
+    g_string_free(names, TRUE);
+    return;
+  }
+  g_string_free(names, TRUE);
+  guint limit = p->strategy == STRATEGY_MPS && p->gpu ? catalog_mps_client_limit(p->gpu)
+                                                      : SCENARIO_MAX_REPLICAS;
+  if (use->replicas > limit) {
+    char rw[96];
+    g_snprintf(rw, sizeof rw, "sharing.%s.resources[%u].replicas", section, use_i + 1);
+    g_autofree char *exp = g_strdup_printf("an integer from 2 to %u", limit);
+    g_autofree char *found = g_strdup_printf("%u", use->replicas);
+    diag_expected(c->d, sc->path, use->line, use->col, rw, exp, found);
+    return;
+  }
+  p->replicas = use->replicas;
+  p->replicas_set = TRUE;
+}
+
+/* Validates one pool mapping. Always returns a pool (for names in later messages); errors
+ * are in c->d. */
+static pool_spec *validate_pool(vctx *c, guint idx, const scenario_yaml *pm, GHashTable *names) {
+  pool_spec *p = pool_new();
+  char prefix[32], w[160];
+  g_snprintf(prefix, sizeof prefix, "pools[%u]", idx + 1); /* 1-based, as people count */
+  p->line = pm->line;
+  if (pm->type != SCENARIO_YAML_MAP) {
+    scenario_yaml_expected(c->d, c->file, pm, prefix, "a mapping (one pool)");
+    return p;
+  }
+  scenario_yaml_check_keys(c->d, c->file, pm, prefix, pool_key_names());
+  const scenario_yaml *n;
+
+  /* name */
+  if (!(n = scenario_yaml_get(pm, "name"))) {
+    scenario_yaml_report(c->d, c->file, pm, "%s: missing required key 'name'", prefix);
+  } else if (v_string(c, n, WHAT(w, prefix, "name"))) {
+    p->name = g_strdup(n->text);
+    const scenario_yaml *first = g_hash_table_lookup(names, n->text);
+    if (!util_name_is_safe(n->text))
+      scenario_yaml_expected(c->d, c->file, n, w,
+                             "a name of 1 to 64 characters from A-Z a-z 0-9 . _ - (not "
+                             "starting with '.' or '-')");
+    else if (first) {
+      g_autofree char *e = yesc(n->text);
+      scenario_yaml_report(c->d, c->file, n, "%s: duplicate pool name '%s' (first at line %u)",
+                           w, e, first->line);
+    } else {
+      g_hash_table_insert(names, n->text, (gpointer)n);
+    }
+  }
+
+  /* gpu */
+  if (!(n = scenario_yaml_get(pm, "gpu"))) {
+    scenario_yaml_report(c->d, c->file, pm, "%s: missing required key 'gpu' (a model from "
+                         "`sharesim catalog`)", prefix);
+  } else if (v_string(c, n, WHAT(w, prefix, "gpu"))) {
+    p->gpu = catalog_find(n->text);
+    if (!p->gpu) {
+      g_autofree char *list = catalog_model_names();
+      g_autofree char *sugg = catalog_model_suggestions(n->text);
+      g_autofree char *exp = sugg ? g_strdup_printf("a GPU model (did you mean %s? all: %s)",
+                                                    sugg, list)
+                                  : g_strdup_printf("a GPU model (one of: %s)", list);
+      scenario_yaml_expected(c->d, c->file, n, w, exp);
+    }
+  }
+  const gpu_model *m = p->gpu;
+
+  /* strategy: explicit, or implied by the NVIDIA config files, or exclusive */
+  gboolean strategy_ok = TRUE, strategy_explicit = FALSE;
+  share_strategy explicit_strategy = STRATEGY_EXCLUSIVE;
+  const scenario_yaml *strategy_node = scenario_yaml_get(pm, "strategy");
+  if (strategy_node) {
+    int v;
+    if (v_enum(c, strategy_node, WHAT(w, prefix, "strategy"), strategy_names, &v)) {
+      explicit_strategy = (share_strategy)v;
+      strategy_explicit = TRUE;
+    } else {
+      strategy_ok = FALSE;
+    }
+  }
+  g_autoptr(nvconfig_sharing) sc = NULL;
+  const scenario_yaml *sc_node = scenario_yaml_get(pm, "sharing_config");
+  if (sc_node) {
+    g_autofree char *full = v_file(c, sc_node, WHAT(w, prefix, "sharing_config"));
+    if (full) {
+      sc = nvconfig_sharing_load(full, c->d);
+      p->sharing_config_path = g_steal_pointer(&full);
+    }
+  }
+  g_autoptr(nvconfig_mig) mc = NULL;
+  const scenario_yaml *mc_node = scenario_yaml_get(pm, "mig_config");
+  const scenario_yaml *mcn_node = scenario_yaml_get(pm, "mig_config_name");
+  if (mc_node) {
+    g_autofree char *full = v_file(c, mc_node, WHAT(w, prefix, "mig_config"));
+    if (full) {
+      mc = nvconfig_mig_load(full, c->d);
+      p->mig_config_path = g_steal_pointer(&full);
+    }
+  }
+  if (strategy_explicit) {
+    p->strategy = explicit_strategy;
+  } else if (mc_node) {
+    p->strategy = STRATEGY_MIG;
+  } else if (sc && sc->kind == NVCONFIG_SHARING_TIME_SLICING) {
+    p->strategy = STRATEGY_TIME_SLICING;
+  } else if (sc && sc->kind == NVCONFIG_SHARING_MPS) {
+    p->strategy = STRATEGY_MPS;
+  }
+  if (sc && sc->kind != NVCONFIG_SHARING_NONE && strategy_ok) {
+    const char *section = nvconfig_sharing_kind_name(sc->kind);
+    if (sc->kind == NVCONFIG_SHARING_MPS && p->strategy == STRATEGY_MIG) {
+      scenario_yaml_report(c->d, c->file, sc_node,
+                           "%s: %s sets sharing.mps, but the device plugin does not support "
+                           "MPS on MIG devices (use sharing.timeSlicing)",
+                           WHAT(w, prefix, "sharing_config"), sc->path);
+    } else if (!(sc->kind == NVCONFIG_SHARING_MPS && p->strategy == STRATEGY_MPS) &&
+               !(sc->kind == NVCONFIG_SHARING_TIME_SLICING &&
+                 (p->strategy == STRATEGY_TIME_SLICING || p->strategy == STRATEGY_MIG))) {
+      scenario_yaml_report(c->d, c->file, strategy_node ? strategy_node : sc_node,
+                           "%s: '%s' contradicts %s, which sets sharing.%s",
+                           WHAT(w, prefix, "strategy"), share_strategy_name(p->strategy),
+                           sc->path, section);
+    }
+  }
+
+  /* keys that belong to another strategy */
+  gboolean key_ok[G_N_ELEMENTS(pool_keys)];
+  for (guint i = 0; i < G_N_ELEMENTS(pool_keys); i++)
+    key_ok[i] = strategy_ok && (pool_keys[i].strategies & SB(p->strategy));
+  if (strategy_ok)
+    for (guint i = 0; i + 1 < pm->items->len; i += 2) {
+      const scenario_yaml *k = g_ptr_array_index(pm->items, i);
+      const struct pool_key *pk = k->type == SCENARIO_YAML_SCALAR ? pool_key_find(k->text) : NULL;
+      if (!pk || (pk->strategies & SB(p->strategy))) continue;
+      g_autofree char *st = strategies_text(pk->strategies);
+      scenario_yaml_report(c->d, c->file, k,
+                           "%s: key '%s' applies only to %s (this pool's strategy is %s)", prefix,
+                           pk->name, st, share_strategy_name(p->strategy));
+    }
+#define KEY(name) (key_ok[pool_key_find(name) - pool_keys] ? scenario_yaml_get(pm, name) : NULL)
+
+  /* size */
+  int64_t v;
+  if (!(n = scenario_yaml_get(pm, "nodes"))) {
+    scenario_yaml_report(c->d, c->file, pm,
+                         "%s: missing required key 'nodes' (a pool with no GPUs is not allowed)",
+                         prefix);
+  } else if (n->type == SCENARIO_YAML_SCALAR && util_parse_int64(n->text, &v) && v == 0) {
+    scenario_yaml_report(c->d, c->file, n, "%s: a pool with no GPUs is not allowed: expected an "
+                         "integer from 1 to %d, found '0'", WHAT(w, prefix, "nodes"),
+                         SCENARIO_MAX_NODES);
+  } else if (scenario_yaml_int(c->d, c->file, n, WHAT(w, prefix, "nodes"), 1, SCENARIO_MAX_NODES,
+                               &v)) {
+    p->nodes = (guint32)v;
+  }
+  if ((n = scenario_yaml_get(pm, "gpus_per_node"))) {
+    if (n->type == SCENARIO_YAML_SCALAR && util_parse_int64(n->text, &v) && v == 0)
+      scenario_yaml_report(c->d, c->file, n, "%s: a pool with no GPUs is not allowed: expected "
+                           "an integer from 1 to %d, found '0'", WHAT(w, prefix, "gpus_per_node"),
+                           SCENARIO_MAX_GPUS_PER_NODE);
+    else if (scenario_yaml_int(c->d, c->file, n, WHAT(w, prefix, "gpus_per_node"), 1,
+                               SCENARIO_MAX_GPUS_PER_NODE, &v))
+      p->gpus_per_node = (guint32)v;
+  }
+  if (pool_gpus(p) > SCENARIO_MAX_POOL_GPUS)
+    scenario_yaml_report(c->d, c->file, pm, "%s: %" G_GUINT64_FORMAT " GPUs (nodes x "
+                         "gpus_per_node) is more than the %d a pool may have", prefix,
+                         pool_gpus(p), SCENARIO_MAX_POOL_GPUS);
+
+  /* common policies */
+  int e;
+  if ((n = scenario_yaml_get(pm, "placement")) &&
+      v_enum(c, n, WHAT(w, prefix, "placement"), placement_names, &e))
+    p->placement = (placement_policy)e;
+  if ((n = scenario_yaml_get(pm, "oom")) && v_enum(c, n, WHAT(w, prefix, "oom"), oom_names, &e))
+    p->oom = (oom_policy)e;
+  double price_override = 0;
+  if ((n = scenario_yaml_get(pm, "price")))
+    v_number(c, n, WHAT(w, prefix, "price"), "a price in $ per GPU-hour greater than 0", 0, TRUE,
+             INFINITY, FALSE, &price_override);
+  p->price_per_gpu_hour = price_override; /* resolved against prices: later */
+
+  /* MIG layout first: time-slicing replicas inside MIG depend on its profiles */
+  gboolean explicit_layouts = FALSE;
+  if (p->strategy == STRATEGY_MIG && strategy_ok && m && !m->mig_slots) {
+    g_autofree char *list = mig_model_names();
+    scenario_yaml_report(c->d, c->file, strategy_node ? strategy_node : mc_node,
+                         "%s: strategy mig needs a MIG-capable GPU; %s has no MIG (MIG-capable: "
+                         "%s)", WHAT(w, prefix, "strategy"), m->name, list);
+  } else if (p->strategy == STRATEGY_MIG && strategy_ok && m) {
+    if ((n = KEY("layout")) && v_layout(c, n, WHAT(w, prefix, "layout"), m, &p->layout))
+      p->has_layout = TRUE;
+    const scenario_yaml *ls = KEY("layouts");
+    if (ls) {
+      explicit_layouts = TRUE;
+      if (ls->type != SCENARIO_YAML_SEQ) {
+        scenario_yaml_expected(c->d, c->file, ls, WHAT(w, prefix, "layouts"),
+                               "a list of MIG layouts, e.g. [\"3g.40gb x2\", \"7g.80gb\"]");
+      } else {
+        for (guint i = 0; i < ls->items->len; i++) {
+          char lw[64];
+          g_snprintf(lw, sizeof lw, "%s.layouts[%u]", prefix, i + 1);
+          mig_layout l;
+          if (v_layout(c, g_ptr_array_index(ls->items, i), lw, m, &l) &&
+              !layout_in(m, p->layouts, &l))
+            g_array_append_val(p->layouts, l);
+        }
+      }
+    }
+    /* mig-parted config */
+    if (mc_node && !mcn_node) {
+      g_autofree char *list = mc ? nvconfig_mig_names(mc) : g_strdup("?");
+      scenario_yaml_report(c->d, c->file, scenario_yaml_get_key(pm, "mig_config"),
+                           "%s: mig_config needs mig_config_name (configs in that file: %s)",
+                           prefix, list);
+    } else if (mcn_node && !mc_node) {
+      scenario_yaml_report(c->d, c->file, scenario_yaml_get_key(pm, "mig_config_name"),
+                           "%s: mig_config_name needs mig_config (the mig-parted file)", prefix);
+    } else if (mc && v_string(c, mcn_node, WHAT(w, prefix, "mig_config_name"))) {
+      const nvconfig_mig_config *cfg = nvconfig_mig_find(mc, mcn_node->text);
+      p->mig_config_name = g_strdup(mcn_node->text);
+      if (!cfg) {
+        g_autofree char *list = nvconfig_mig_names(mc);
+        g_autofree char *exp = g_strdup_printf("a config of %s (one of: %s)", mc->path, list);
+        scenario_yaml_expected(c->d, c->file, mcn_node, w, exp);
+      } else {
+        mig_layout l;
+        g_autofree char *msg = NULL;
+        if (!nvconfig_mig_layout(cfg, m, &l, &msg)) {
+          scenario_yaml_report(c->d, c->file, mcn_node, "%s: %s: %s", w, mc->path, msg);
+        } else if (!p->has_layout) {
+          p->layout = l;
+          p->has_layout = TRUE;
+        }
+        if (!explicit_layouts)
+          for (guint i = 0; i < mc->configs->len; i++) {
+            const nvconfig_mig_config *o = g_ptr_array_index(mc->configs, i);
+            if (nvconfig_mig_layout(o, m, &l, NULL) && !layout_in(m, p->layouts, &l))
+              g_array_append_val(p->layouts, l);
+          }
+      }
+    }
+    if (!p->has_layout && !scenario_yaml_get(pm, "layout") && !mc_node)
+      scenario_yaml_report(c->d, c->file, pm, "%s: strategy mig needs 'layout' (or 'mig_config' "
+                           "with 'mig_config_name')", prefix);
+    if ((n = KEY("reconfigure")) &&
+        v_enum(c, n, WHAT(w, prefix, "reconfigure"), reconfigure_names, &e))
+      p->reconfigure = (reconfigure_policy)e;
+    if ((n = KEY("drain")) && v_enum(c, n, WHAT(w, prefix, "drain"), drain_names, &e))
+      p->drain = (drain_policy)e;
+    if ((n = KEY("reconfigure_time")))
+      v_duration(c, n, WHAT(w, prefix, "reconfigure_time"), 0, 86400 * SIM_NS_PER_S,
+                 &p->reconfigure_time_ns);
+    /* on-demand without a list: any valid maximal layout of the model is a target */
+    if (p->reconfigure == RECONFIGURE_ON_DEMAND && p->layouts->len == 0 && !explicit_layouts) {
+      GArray *all = catalog_maximal_layouts(m);
+      g_array_append_vals(p->layouts, all->data, all->len);
+      g_array_unref(all);
+    }
+  }
+
+  /* replicas and the device-plugin knobs */
+  gboolean explicit_replicas = FALSE, explicit_fail = FALSE, explicit_rename = FALSE;
+  if ((n = KEY("replicas"))) {
+    int64_t max = p->strategy == STRATEGY_MPS ? (m ? catalog_mps_client_limit(m) : 48)
+                                              : SCENARIO_MAX_REPLICAS;
+    if (scenario_yaml_int(c->d, c->file, n, WHAT(w, prefix, "replicas"), 1, max, &v)) {
+      p->replicas = (guint32)v;
+      p->replicas_set = TRUE;
+    }
+    explicit_replicas = TRUE;
+  }
+  if ((n = KEY("failRequestsGreaterThanOne"))) {
+    scenario_yaml_bool(c->d, c->file, n, WHAT(w, prefix, "failRequestsGreaterThanOne"),
+                       &p->fail_requests_greater_than_one);
+    explicit_fail = TRUE;
+  }
+  if ((n = KEY("renameByDefault"))) {
+    scenario_yaml_bool(c->d, c->file, n, WHAT(w, prefix, "renameByDefault"),
+                       &p->rename_by_default);
+    explicit_rename = TRUE;
+  }
+  if (sc && KEY("sharing_config") && (p->strategy != STRATEGY_MIG || m))
+    pool_apply_sharing(c, p, prefix, sc_node, sc, explicit_replicas, explicit_fail,
+                       explicit_rename);
+
+  /* time slices */
+  if (p->strategy == STRATEGY_VGPU) p->timeslice_ns = SCENARIO_VGPU_TIMESLICE_NS(8);
+  if ((n = KEY("timeslice")))
+    v_duration(c, n, WHAT(w, prefix, "timeslice"), 1000, SIM_NS_PER_S, &p->timeslice_ns);
+  if ((n = KEY("context_switch")))
+    v_duration(c, n, WHAT(w, prefix, "context_switch"), 0, 100 * SIM_NS_PER_MS,
+               &p->context_switch_ns);
+
+  /* MPS */
+  if ((n = KEY("activeThreadPercentage")))
+    v_number(c, n, WHAT(w, prefix, "activeThreadPercentage"),
+             "a percentage greater than 0 and at most 100", 0, TRUE, 100, FALSE,
+             &p->active_thread_percentage);
+  if ((n = KEY("pinnedMemLimit"))) {
+    int64_t bytes;
+    if (n->type == SCENARIO_YAML_SCALAR && !strcmp(n->text, "none"))
+      p->pinned_mem_limit_bytes = POOL_PINNED_NONE;
+    else if (n->type == SCENARIO_YAML_SCALAR && util_parse_size(n->text, FALSE, &bytes, NULL) &&
+             bytes > 0)
+      p->pinned_mem_limit_bytes = bytes;
+    else
+      scenario_yaml_expected(c->d, c->file, n, WHAT(w, prefix, "pinnedMemLimit"),
+                             "a size greater than 0 with a unit (e.g. 10GB, 9.5GiB) or 'none'");
+  }
+
+  /* vGPU */
+  if (p->strategy == STRATEGY_VGPU && strategy_ok && m) {
+    if (!(n = KEY("profile"))) {
+      if (m->n_vgpu_profiles) {
+        g_autofree char *list = vgpu_profile_names(m);
+        scenario_yaml_report(c->d, c->file, pm, "%s: strategy vgpu needs 'profile' (a vGPU "
+                             "profile of %s: %s)", prefix, m->name, list);
+      } else {
+        scenario_yaml_report(c->d, c->file, pm, "%s: strategy vgpu needs a vGPU profile, but "
+                             "the catalogue has none for %s", prefix, m->name);
+      }
+    } else if (v_string(c, n, WHAT(w, prefix, "profile"))) {
+      p->vgpu = catalog_vgpu_find(m, n->text);
+      if (!p->vgpu && m->n_vgpu_profiles) {
+        g_autofree char *list = vgpu_profile_names(m);
+        g_autofree char *exp = g_strdup_printf("a vGPU profile of %s (one of: %s)", m->name, list);
+        scenario_yaml_expected(c->d, c->file, n, w, exp);
+      } else if (!p->vgpu) {
+        scenario_yaml_report(c->d, c->file, n, "%s: the catalogue has no vGPU profiles for %s", w,
+                             m->name);
+      } else if (!KEY("timeslice")) {
+        p->timeslice_ns = SCENARIO_VGPU_TIMESLICE_NS(p->vgpu->max_per_gpu);
+      }
+    }
+  }
+  if ((n = KEY("scheduler")) && v_enum(c, n, WHAT(w, prefix, "scheduler"), scheduler_names, &e))
+    p->vgpu_sched = (vgpu_scheduler)e;
+  if ((n = KEY("vgpu_licence_per_hour")))
+    v_number(c, n, WHAT(w, prefix, "vgpu_licence_per_hour"), "a price in $ per vGPU-hour >= 0", 0,
+             FALSE, INFINITY, FALSE, &p->vgpu_licence_per_hour);
+
+  /* fractional */
+  if ((n = KEY("fraction_cap")))
+    v_number(c, n, WHAT(w, prefix, "fraction_cap"), "a fraction greater than 0 and at most 1", 0,
+             TRUE, 1, FALSE, &p->fraction_cap);
+#undef KEY
+  return p;
+}
+
+/* Position (line, column) of a message "file:L:C: ..." about file; 0 for other messages
+ * (another file, an override), which then sort first, in their original order. */
+static guint64 message_position(const char *msg, const char *file) {
+  size_t fl = strlen(file);
+  if (strncmp(msg, file, fl) || msg[fl] != ':' || !g_ascii_isdigit(msg[fl + 1])) return 0;
+  char *end;
+  guint64 line = g_ascii_strtoull(msg + fl + 1, &end, 10), col = 0;
+  if (*end == ':' && g_ascii_isdigit(end[1])) col = g_ascii_strtoull(end + 1, NULL, 10);
+  return (MIN(line, G_MAXUINT32) << 32) | MIN(col, G_MAXUINT32);
+}
+
+/* Appends src's messages to dst sorted by position in file (a stable sort). */
+static void diag_merge_sorted(diag_list *dst, diag_list *src, const char *file) {
+  GPtrArray *m = src->messages;
+  guint64 *keys = g_new(guint64, m->len);
+  guint *order = g_new(guint, m->len);
+  for (guint i = 0; i < m->len; i++) {
+    keys[i] = message_position(g_ptr_array_index(m, i), file);
+    order[i] = i;
+  }
+  /* insertion sort on indices: stable, and a pool has few messages */
+  for (guint i = 1; i < m->len; i++) {
+    guint v = order[i], j = i;
+    while (j > 0 && keys[order[j - 1]] > keys[v]) {
+      order[j] = order[j - 1];
+      j--;
+    }
+    order[j] = v;
+  }
+  for (guint i = 0; i < m->len; i++)
+    diag_add(dst, NULL, 0, 0, "%s", (const char *)g_ptr_array_index(m, order[i]));
+  if (src->count > m->len) dst->count += src->count - m->len;
+  g_free(keys);
+  g_free(order);
+}
+
+/* ======================================================================================
+ * Top level
+ * ==================================================================================== */
+
+static const char *const top_keys[] = {"name",     "seed",        "horizon",      "interval",
+                                       "pools",    "routing",     "prices",       "crash_rates",
+                                       "interference", "ts_switch_loss", "mps_bandwidth_loss",
+                                       NULL};
+static const char *const route_keys[] = {"kind", "tenant", "label", "pool", NULL};
+
+/* File base name without extension, made safe for file names and plots. Owned. */
+static char *default_name(const char *path) {
+  g_autofree char *base = g_path_get_basename(path);
+  char *dot = strrchr(base, '.');
+  if (dot && dot != base) *dot = 0;
+  GString *s = g_string_new(NULL);
+  for (const char *q = base; *q && s->len < 64; q++)
+    g_string_append_c(s, g_ascii_isalnum(*q) || *q == '.' || *q == '_' || *q == '-' ? *q : '_');
+  if (s->len == 0) g_string_assign(s, "scenario");
+  if (s->str[0] == '.' || s->str[0] == '-') s->str[0] = '_';
+  return g_string_free(s, FALSE);
+}
+
+static char *kind_names(void) {
+  GString *s = g_string_new(NULL);
+  for (int k = 0; k < JOB_KIND_COUNT; k++) {
+    if (k) g_string_append(s, ", ");
+    g_string_append(s, job_kind_name((job_kind)k));
+  }
+  return g_string_free(s, FALSE);
+}
+
+static void validate_prices(vctx *c, scenario *s, const scenario_yaml *n) {
+  if (n->type != SCENARIO_YAML_MAP) {
+    scenario_yaml_expected(c->d, c->file, n, "prices",
+                           "a mapping of GPU model to $ per GPU-hour, e.g. {A100-80GB: 3.43}");
+    return;
+  }
+  for (guint i = 0; i + 1 < n->items->len; i += 2) {
+    const scenario_yaml *k = g_ptr_array_index(n->items, i), *val = g_ptr_array_index(n->items, i + 1);
+    char w[160];
+    g_snprintf(w, sizeof w, "prices.%s", k->text);
+    const gpu_model *m = catalog_find(k->text);
+    if (!m) {
+      g_autofree char *list = catalog_model_names();
+      g_autofree char *exp = g_strdup_printf("a GPU model (one of: %s)", list);
+      scenario_yaml_expected(c->d, c->file, k, "prices", exp);
+      continue;
+    }
+    double price;
+    if (!v_number(c, val, w, "a price in $ per GPU-hour greater than 0", 0, TRUE, INFINITY, FALSE,
+                  &price))
+      continue;
+    if (g_hash_table_contains(s->prices, m->name)) {
+      g_autofree char *e = yesc(k->text);
+      scenario_yaml_report(c->d, c->file, k, "prices: '%s' names %s, which already has a price",
+                           e, m->name);
+      continue;
+    }
+    g_hash_table_insert(s->prices, g_strdup(m->name), g_memdup2(&price, sizeof price));
+  }
+}
+
+static void validate_crash_rates(vctx *c, scenario *s, const scenario_yaml *n) {
+  if (n->type != SCENARIO_YAML_MAP) {
+    scenario_yaml_expected(c->d, c->file, n, "crash_rates",
+                           "a mapping of job kind to crashes per job-hour, e.g. {training: 0.01}");
+    return;
+  }
+  for (guint i = 0; i + 1 < n->items->len; i += 2) {
+    const scenario_yaml *k = g_ptr_array_index(n->items, i), *val = g_ptr_array_index(n->items, i + 1);
+    job_kind kind;
+    if (!job_kind_parse(k->text, &kind)) {
+      g_autofree char *list = kind_names();
+      g_autofree char *exp = g_strdup_printf("a job kind (one of: %s)", list);
+      scenario_yaml_expected(c->d, c->file, k, "crash_rates", exp);
+      continue;
+    }
+    char w[160];
+    g_snprintf(w, sizeof w, "crash_rates.%s", job_kind_name(kind));
+    v_number(c, val, w, "a rate in crashes per job-hour >= 0", 0, FALSE, INFINITY, FALSE,
+             &s->crash_rate_per_hour[kind]);
+  }
+}
+
+static void route_rule_clear(gpointer data) {
+  route_rule *r = data;
+  g_free(r->tenant);
+  g_free(r->label);
+}
+
+static void validate_routing(vctx *c, scenario *s, const scenario_yaml *n) {
+  if (n->type != SCENARIO_YAML_SEQ) {
+    scenario_yaml_expected(c->d, c->file, n, "routing",
+                           "a list of rules, e.g. [{kind: notebook, pool: dev}]");
+    return;
+  }
+  GString *pool_list = g_string_new(NULL);
+  for (guint i = 0; i < s->pools->len; i++) {
+    const pool_spec *p = scenario_pool(s, i);
+    if (!p->name || scenario_pool_index(s, p->name) != (int)i) continue; /* unnamed, repeated */
+    if (pool_list->len) g_string_append(pool_list, ", ");
+    g_string_append(pool_list, p->name);
+  }
+  for (guint i = 0; i < n->items->len; i++) {
+    const scenario_yaml *rm = g_ptr_array_index(n->items, i), *v;
+    char prefix[32], w[160];
+    g_snprintf(prefix, sizeof prefix, "routing[%u]", i + 1);
+    if (rm->type != SCENARIO_YAML_MAP) {
+      scenario_yaml_expected(c->d, c->file, rm, prefix, "a rule mapping, e.g. {kind: notebook, "
+                             "pool: dev}");
+      continue;
+    }
+    scenario_yaml_check_keys(c->d, c->file, rm, prefix, route_keys);
+    route_rule r = {.line = rm->line, .kind = -1};
+    if ((v = scenario_yaml_get(rm, "kind"))) {
+      job_kind k;
+      if (v->type == SCENARIO_YAML_SCALAR && job_kind_parse(v->text, &k)) {
+        r.kind = (int)k;
+      } else {
+        g_autofree char *list = kind_names();
+        g_autofree char *exp = g_strdup_printf("a job kind (one of: %s)", list);
+        scenario_yaml_expected(c->d, c->file, v, WHAT(w, prefix, "kind"), exp);
+      }
+    }
+    if ((v = scenario_yaml_get(rm, "tenant")) && v_string(c, v, WHAT(w, prefix, "tenant")))
+      r.tenant = g_strdup(v->text);
+    if ((v = scenario_yaml_get(rm, "label")) && v_string(c, v, WHAT(w, prefix, "label")))
+      r.label = g_strdup(v->text);
+    gboolean ok = FALSE;
+    if (!(v = scenario_yaml_get(rm, "pool"))) {
+      scenario_yaml_report(c->d, c->file, rm, "%s: missing required key 'pool' (pools: %s)",
+                           prefix, pool_list->str);
+    } else if (v_string(c, v, WHAT(w, prefix, "pool"))) {
+      int pi = scenario_pool_index(s, v->text);
+      if (pi < 0) {
+        g_autofree char *exp = g_strdup_printf("the name of a pool (one of: %s)", pool_list->str);
+        scenario_yaml_expected(c->d, c->file, v, w, exp);
+      } else {
+        r.pool = (guint)pi;
+        ok = TRUE;
+      }
+    }
+    if (ok) g_array_append_val(s->routing, r);
+    else route_rule_clear(&r);
+  }
+  g_string_free(pool_list, TRUE);
+}
+
+static scenario *scenario_new(const char *path) {
+  scenario *s = g_new0(scenario, 1);
+  s->path = g_strdup(path);
+  s->seed = SCENARIO_DEFAULT_SEED;
+  s->interval_ns = SCENARIO_DEFAULT_INTERVAL_NS;
+  s->pools = g_ptr_array_new_with_free_func((GDestroyNotify)pool_free);
+  s->routing = g_array_new(FALSE, TRUE, sizeof(route_rule));
+  g_array_set_clear_func(s->routing, route_rule_clear);
+  s->prices = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+  s->ts_switch_loss = SCENARIO_DEFAULT_TS_SWITCH_LOSS;
+  s->mps_bandwidth_loss = SCENARIO_DEFAULT_MPS_BANDWIDTH_LOSS;
+  return s;
+}
+
+void scenario_free(scenario *s) {
+  if (!s) return;
+  g_free(s->path);
+  g_free(s->name);
+  g_ptr_array_unref(s->pools);
+  g_array_unref(s->routing);
+  g_hash_table_unref(s->prices);
+  g_free(s->interference_path);
+  g_free(s);
+}
+
+static void validate_top(vctx *c, scenario *s, const scenario_yaml *root);
+
+static scenario *validate(const char *path, const scenario_yaml *root, diag_list *d) {
+  vctx c = {.file = path, .dir = g_path_get_dirname(path), .d = d};
+  guint errors_before = d->count;
+  scenario *s = scenario_new(path);
+  if (root->type == SCENARIO_YAML_MAP) validate_top(&c, s, root);
+  else
+    scenario_yaml_expected(d, path, root, "scenario",
+                           "a mapping of scenario keys (name, seed, pools, routing, ...)");
+  g_free(c.dir);
+  if (d->count != errors_before) {
+    scenario_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+static void validate_top(vctx *c, scenario *s, const scenario_yaml *root) {
+  diag_list *d = c->d;
+  const char *path = c->file;
+  scenario_yaml_check_keys(d, path, root, NULL, top_keys);
+  const scenario_yaml *pools = NULL, *routing = NULL;
+  gboolean routing_done = FALSE;
+  /* in file order, so that messages come out in line order; routing needs the pools */
+  for (guint i = 0; i + 1 < root->items->len; i += 2) {
+    const char *key = ((const scenario_yaml *)g_ptr_array_index(root->items, i))->text;
+    const scenario_yaml *n = g_ptr_array_index(root->items, i + 1);
+    if (!strcmp(key, "name")) {
+      if (v_string(c, n, "name")) {
+        if (util_name_is_safe(n->text)) s->name = g_strdup(n->text);
+        else
+          scenario_yaml_expected(d, path, n, "name",
+                                 "a name of 1 to 64 characters from A-Z a-z 0-9 . _ - (not "
+                                 "starting with '.' or '-')");
+      }
+    } else if (!strcmp(key, "seed")) {
+      guint64 seed;
+      if (n->type == SCENARIO_YAML_SCALAR &&
+          g_ascii_string_to_unsigned(n->text, 10, 0, G_MAXUINT64, &seed, NULL))
+        s->seed = seed;
+      else
+        scenario_yaml_expected(d, path, n, "seed", "an integer from 0 to 18446744073709551615");
+    } else if (!strcmp(key, "horizon")) {
+      v_duration(c, n, "horizon", SIM_NS_PER_S, 3650 * 86400 * SIM_NS_PER_S, &s->horizon_ns);
+    } else if (!strcmp(key, "interval")) {
+      v_duration(c, n, "interval", SIM_NS_PER_S, 30 * 86400 * SIM_NS_PER_S, &s->interval_ns);
+    } else if (!strcmp(key, "ts_switch_loss")) {
+      v_number(c, n, "ts_switch_loss", "a number from 0 to less than 1", 0, FALSE, 1, TRUE,
+               &s->ts_switch_loss);
+    } else if (!strcmp(key, "mps_bandwidth_loss")) {
+      v_number(c, n, "mps_bandwidth_loss", "a number from 0 to less than 1", 0, FALSE, 1, TRUE,
+               &s->mps_bandwidth_loss);
+    } else if (!strcmp(key, "interference")) {
+      s->interference_path = v_file(c, n, "interference");
+    } else if (!strcmp(key, "prices")) {
+      validate_prices(c, s, n);
+    } else if (!strcmp(key, "crash_rates")) {
+      validate_crash_rates(c, s, n);
+    } else if (!strcmp(key, "pools")) {
+      pools = n;
+      if (n->type != SCENARIO_YAML_SEQ || n->items->len == 0) {
+        scenario_yaml_expected(d, path, n, "pools", "a non-empty list of pools");
+      } else {
+        GHashTable *names = g_hash_table_new(g_str_hash, g_str_equal);
+        for (guint k = 0; k < n->items->len; k++) {
+          /* a pool's checks depend on each other, so they do not run in line order: collect
+           * its messages and pass them on sorted by position */
+          g_autoptr(diag_list) local = diag_list_new(G_MAXUINT);
+          vctx pc = *c;
+          pc.d = local;
+          g_ptr_array_add(s->pools, validate_pool(&pc, k, g_ptr_array_index(n->items, k), names));
+          diag_merge_sorted(d, local, path);
+        }
+        g_hash_table_destroy(names);
+      }
+      if (routing && !routing_done) {
+        validate_routing(c, s, routing);
+        routing_done = TRUE;
+      }
+    } else if (!strcmp(key, "routing")) {
+      routing = n;
+      if (pools) {
+        validate_routing(c, s, routing);
+        routing_done = TRUE;
+      }
+    }
+  }
+  if (!s->name) s->name = default_name(path);
+  if (!pools)
+    scenario_yaml_report(d, path, root, "missing required key 'pools' (a scenario needs at "
+                         "least one pool)");
+  if (routing && !routing_done) validate_routing(c, s, routing);
+  /* price: pool override > prices[model] > catalogue default */
+  for (guint i = 0; i < s->pools->len; i++) {
+    pool_spec *p = g_ptr_array_index(s->pools, i);
+    if (p->price_per_gpu_hour > 0 || !p->gpu) continue;
+    const double *pm = g_hash_table_lookup(s->prices, p->gpu->name);
+    p->price_per_gpu_hour = pm ? *pm : p->gpu->price_per_gpu_hour;
+  }
+  if (s->pools->len > 1 && !routing) {
+    scenario_yaml_report(d, path, scenario_yaml_get_key(root, "pools"),
+                         "routing: a scenario with %u pools needs routing rules (a rule with "
+                         "only 'pool' catches every job)", s->pools->len);
+  } else if (s->pools->len > 1 && routing->type == SCENARIO_YAML_SEQ &&
+             routing->items->len == 0) {
+    scenario_yaml_report(d, path, routing,
+                         "routing: a scenario with %u pools needs routing rules (a rule with "
+                         "only 'pool' catches every job)", s->pools->len);
+  }
+}
+
+/* ======================================================================================
+ * Overrides (--set KEY=VALUE)
+ * ==================================================================================== */
+
+static void set_origin(scenario_yaml *n, const char *origin) {
+  g_free(n->origin);
+  n->origin = g_strdup(origin);
+  if (n->items)
+    for (guint i = 0; i < n->items->len; i++) set_origin(g_ptr_array_index(n->items, i), origin);
+}
+
+/* Replaces (or adds) key in map with value (taken). */
+static void map_set(scenario_yaml *map, const char *key, scenario_yaml *value, const char *origin) {
+  for (guint i = 0; i + 1 < map->items->len; i += 2) {
+    scenario_yaml *k = g_ptr_array_index(map->items, i);
+    if (k->type == SCENARIO_YAML_SCALAR && !strcmp(k->text, key)) {
+      scenario_yaml_free(g_ptr_array_index(map->items, i + 1));
+      map->items->pdata[i + 1] = value;
+      return;
+    }
+  }
+  scenario_yaml *k = ynode_new(SCENARIO_YAML_SCALAR, 0, 0);
+  k->text = g_strdup(key);
+  k->origin = g_strdup(origin);
+  g_ptr_array_add(map->items, k);
+  g_ptr_array_add(map->items, value);
+}
+
+/* Keys a --set may name at the top level (pools/routing are lists; prices/crash_rates take a
+ * sub-key). */
+static const char *const override_top_keys[] = {"name", "seed", "horizon", "interval",
+                                                "interference", "ts_switch_loss",
+                                                "mps_bandwidth_loss", NULL};
+
+static void apply_override(scenario_yaml *root, const char *file, const char *ov, diag_list *d) {
+  const char *eq = strchr(ov, '=');
+  if (!eq || eq == ov) {
+    g_autofree char *e = yesc(ov);
+    diag_add(d, file, 0, 0, "--set '%s': expected KEY=VALUE (e.g. pools.dev.replicas=8)", e);
+    return;
+  }
+  g_autofree char *key = g_strndup(ov, (gsize)(eq - ov));
+  const char *value = eq + 1;
+  g_autofree char *origin = NULL;
+  {
+    g_autofree char *ek = yesc(key);
+    origin = g_strdup_printf("--set %s", ek);
+  }
+  gboolean failed = FALSE;
+  scenario_yaml *val = yaml_parse(file, origin, (const guchar *)value, strlen(value), d, &failed);
+  if (failed) return;
+  if (!val) {
+    val = ynode_new(SCENARIO_YAML_SCALAR, 0, 0);
+    val->text = g_strdup("");
+  }
+  if (val->type == SCENARIO_YAML_MAP || (val->type == SCENARIO_YAML_SEQ && value[0] != '[')) {
+    diag_add(d, file, 0, 0, "%s: expected a single value or a [list], found %s", origin,
+             scenario_yaml_describe(val));
+    scenario_yaml_free(val);
+    return;
+  }
+  set_origin(val, origin);
+  if (root->type != SCENARIO_YAML_MAP) { /* reported by validation */
+    scenario_yaml_free(val);
+    return;
+  }
+
+  if (name_in(override_top_keys, key)) {
+    map_set(root, key, val, origin);
+    return;
+  }
+  if (g_str_has_prefix(key, "pools.")) {
+    const char *rest = key + strlen("pools.");
+    const char *dot = strrchr(rest, '.');
+    if (dot && dot != rest && dot[1]) {
+      g_autofree char *pname = g_strndup(rest, (gsize)(dot - rest));
+      const char *pkey = dot + 1;
+      if (!pool_key_find(pkey)) {
+        scenario_yaml tmp = {.type = SCENARIO_YAML_SCALAR, .text = (char *)pkey, .origin = origin};
+        report_unknown_key(d, file, &tmp, NULL, pool_key_names(), "pool key");
+        scenario_yaml_free(val);
+        return;
+      }
+      const scenario_yaml *pools = scenario_yaml_get(root, "pools");
+      GString *list = g_string_new(NULL);
+      if (pools && pools->type == SCENARIO_YAML_SEQ)
+        for (guint i = 0; i < pools->items->len; i++) {
+          scenario_yaml *pm = g_ptr_array_index(pools->items, i);
+          const scenario_yaml *nm = scenario_yaml_get(pm, "name");
+          if (!nm || nm->type != SCENARIO_YAML_SCALAR) continue;
+          if (!strcmp(nm->text, pname)) {
+            map_set(pm, pkey, val, origin);
+            g_string_free(list, TRUE);
+            return;
+          }
+          if (list->len) g_string_append(list, ", ");
+          g_string_append(list, nm->text);
+        }
+      g_autofree char *e = yesc(pname), *el = yesc(list->str);
+      diag_add(d, file, 0, 0, "%s: no pool named '%s' (pools: %s)", origin, e,
+               list->len ? el : "none");
+      g_string_free(list, TRUE);
+      scenario_yaml_free(val);
+      return;
+    }
+  }
+  const char *sub = NULL;
+  if (g_str_has_prefix(key, "prices.")) sub = "prices";
+  else if (g_str_has_prefix(key, "crash_rates.")) sub = "crash_rates";
+  if (sub && key[strlen(sub) + 1]) {
+    scenario_yaml *map = scenario_yaml_get(root, sub);
+    if (!map) {
+      map = ynode_new(SCENARIO_YAML_MAP, 0, 0);
+      map->origin = g_strdup(origin);
+      map_set(root, sub, map, origin);
+    }
+    if (map->type == SCENARIO_YAML_MAP) {
+      map_set(map, key + strlen(sub) + 1, val, origin);
+    } else {
+      scenario_yaml_free(val); /* reported by validation */
+    }
+    return;
+  }
+  g_autofree char *list = g_strjoinv(", ", (char **)override_top_keys);
+  diag_add(d, file, 0, 0, "%s: unknown key; expected one of: %s, pools.NAME.KEY, prices.MODEL, "
+           "crash_rates.KIND", origin, list);
+  scenario_yaml_free(val);
+}
+
+/* ======================================================================================
+ * Public entry points
+ * ==================================================================================== */
+
+scenario *scenario_load_with_overrides(const char *path, const char *const *overrides,
+                                       guint n_overrides, diag_list *diags) {
+  g_return_val_if_fail(path && diags, NULL);
+  guint before = diags->count;
+  scenario_yaml *root = scenario_yaml_load(path, diags);
+  if (!root) return NULL;
+  for (guint i = 0; i < n_overrides; i++) apply_override(root, path, overrides[i], diags);
+  /* validated even after a bad override, so that every problem is reported */
+  scenario *s = validate(path, root, diags);
+  scenario_yaml_free(root);
+  if (s && diags->count != before) { /* an override failed */
+    scenario_free(s);
+    s = NULL;
+  }
+  return s;
+}
+
+scenario *scenario_load(const char *path, diag_list *diags) {
+  return scenario_load_with_overrides(path, NULL, 0, diags);
+}
+
+int scenario_pool_index(const scenario *s, const char *name) {
+  if (!name) return -1;
+  for (guint i = 0; i < s->pools->len; i++) {
+    const pool_spec *p = scenario_pool(s, i);
+    if (p->name && !strcmp(p->name, name)) return (int)i;
+  }
+  return -1;
+}
+
+int scenario_route(const scenario *s, const job_spec *j) {
+  if (s->routing->len == 0) return s->pools->len == 1 ? 0 : -1;
+  for (guint i = 0; i < s->routing->len; i++) {
+    const route_rule *r = &g_array_index(s->routing, route_rule, i);
+    if (r->kind >= 0 && r->kind != (int)j->kind) continue;
+    if (r->tenant && g_strcmp0(r->tenant, j->tenant ? j->tenant : "default") != 0) continue;
+    if (r->label && g_strcmp0(r->label, j->label ? j->label : "") != 0) continue;
+    return (int)r->pool;
+  }
+  return -1;
+}

@@ -113,3 +113,93 @@ int scenario_route(const scenario *s, const job_spec *j);
  * "seed=3", "pools.inf.layout=1g.10gb x7". Done on the YAML tree before validation. */
 scenario *scenario_load_with_overrides(const char *path, const char *const *overrides,
                                        guint n_overrides, diag_list *diags);
+
+/* ---- added by the scenario owner ----------------------------------------------------- */
+
+/* Defaults documented in docs/scenario-format.md (with their sources). */
+#define SCENARIO_DEFAULT_SEED 1
+#define SCENARIO_DEFAULT_INTERVAL_NS (60 * SIM_NS_PER_S)
+#define SCENARIO_DEFAULT_GPUS_PER_NODE 8
+/* Driver's default channel-group time slice, gpu-facts 9.6 [S91][S92]. */
+#define SCENARIO_DEFAULT_TIMESLICE_NS (1024 * INT64_C(1000))
+/* Context switch-in cost per turn: an assumption (gpu-facts 9.6 says the switch-in is not
+ * part of the slice but gives no number); 25 us is a few percent of a 1 ms slice. */
+#define SCENARIO_DEFAULT_CONTEXT_SWITCH_NS (25 * INT64_C(1000))
+/* Time-sliced vGPU default slice: 2 ms with at most 8 vGPUs per GPU, else 1 ms
+ * (gpu-facts 5.1 [S17]). */
+#define SCENARIO_VGPU_TIMESLICE_NS(max_per_gpu) \
+  ((max_per_gpu) <= 8 ? 2 * SIM_NS_PER_MS : 1 * SIM_NS_PER_MS)
+#define SCENARIO_DEFAULT_RECONFIGURE_TIME_NS (120 * SIM_NS_PER_S)
+/* NVIDIA AI Enterprise, $4500 per GPU per year (gpu-facts 5.3 [S55]) over 8766 h a year. */
+#define SCENARIO_DEFAULT_VGPU_LICENCE_PER_HOUR (4500.0 / 8766.0)
+/* Noisy-neighbour placeholders, to be calibrated by the interference model's owner.
+ * ts_switch_loss: with n busy time-sliced contexts each gets (1 - loss*(n-1))/n of the GPU.
+ * gpu-facts 7.1 [S19]: four busy tenants lost 16-19 % against an ideal quarter share,
+ * so 3 * loss ~ 0.175 -> loss ~ 0.06 per extra busy context (linear model). */
+#define SCENARIO_DEFAULT_TS_SWITCH_LOSS 0.06
+/* mps_bandwidth_loss: MPS clients contend for memory bandwidth; ~0.1 is a placeholder
+ * near the 7 % throughput loss of two vLLM MPS clients (gpu-facts 7.2 [S60]). */
+#define SCENARIO_DEFAULT_MPS_BANDWIDTH_LOSS 0.10
+/* Sanity caps (not NVIDIA limits): replicas of a time-sliced GPU or MIG instance, nodes per
+ * pool, GPUs per node, GPUs per pool. */
+#define SCENARIO_MAX_REPLICAS 1024
+#define SCENARIO_MAX_NODES 100000
+#define SCENARIO_MAX_GPUS_PER_NODE 1024
+#define SCENARIO_MAX_POOL_GPUS 1000000
+/* Largest scenario or NVIDIA config file read (bytes) and deepest YAML nesting. */
+#define SCENARIO_MAX_FILE_BYTES (8 * 1024 * 1024)
+#define SCENARIO_MAX_DEPTH 64
+
+/* Parses "time-slicing" etc.; FALSE if unknown. */
+gboolean share_strategy_parse(const char *text, share_strategy *out);
+/* Total GPUs of a pool (nodes * gpus_per_node). */
+static inline guint64 pool_gpus(const pool_spec *p) {
+  return (guint64)p->nodes * p->gpus_per_node;
+}
+
+/* ---- YAML tree, shared with nvconfig.c -------------------------------------------------
+ * A small read-only tree built from libyaml events, with 1-based line/column of every
+ * node. Anchors, aliases, tags, several documents, non-scalar keys, duplicate keys, NUL
+ * characters and nesting deeper than SCENARIO_MAX_DEPTH are refused while building. */
+typedef enum { SCENARIO_YAML_SCALAR = 0, SCENARIO_YAML_SEQ, SCENARIO_YAML_MAP } scenario_yaml_type;
+
+typedef struct scenario_yaml {
+  scenario_yaml_type type;
+  guint line, col;            /* 1-based position in the file */
+  char *text;                 /* SCALAR: the value (no NUL inside); NULL otherwise */
+  char *origin;               /* NULL, or "--set KEY" for nodes that came from an override */
+  GPtrArray *items;           /* SEQ: the items; MAP: key, value, key, value ... (keys are
+                               * scalars); NULL for SCALAR. Owns its nodes. */
+} scenario_yaml;
+
+/* Reads and parses a YAML file into a tree; NULL with the problems in diags (empty file,
+ * syntax error, refused constructs). The root may be of any type. Owned. */
+scenario_yaml *scenario_yaml_load(const char *path, diag_list *diags);
+void scenario_yaml_free(scenario_yaml *n);
+/* Value of key in a MAP node, NULL if absent or if map is not a MAP. Borrowed. */
+scenario_yaml *scenario_yaml_get(const scenario_yaml *map, const char *key);
+/* Key node of key in a MAP node (for positions), NULL if absent. Borrowed. */
+scenario_yaml *scenario_yaml_get_key(const scenario_yaml *map, const char *key);
+/* "a list", "a mapping" or the scalar text: what was found, for messages. */
+const char *scenario_yaml_describe(const scenario_yaml *n);
+/* Adds "file:line:col: fmt..." at node n, or "file: --set KEY: fmt..." when n came from an
+ * override. */
+void scenario_yaml_report(diag_list *d, const char *file, const scenario_yaml *n,
+                          const char *fmt, ...) G_GNUC_PRINTF(4, 5);
+/* Adds "<pos>: what: expected X, found 'Y'" at node n (or "found a list"). With an
+ * override origin the "what" is replaced by "--set KEY". */
+void scenario_yaml_expected(diag_list *d, const char *file, const scenario_yaml *n,
+                            const char *what, const char *expected);
+/* Reports every key of map that is not in valid (NULL-terminated): "what: unknown key
+ * 'k' (did you mean 'x'?); valid keys: a, b, c". Returns FALSE if any was unknown. */
+gboolean scenario_yaml_check_keys(diag_list *d, const char *file, const scenario_yaml *map,
+                                  const char *what, const char *const *valid);
+/* Typed scalars; on a wrong type or value they report with scenario_yaml_expected and
+ * return FALSE. Integers: decimal, within [min, max]; the expected text names the range. */
+gboolean scenario_yaml_int(diag_list *d, const char *file, const scenario_yaml *n,
+                           const char *what, int64_t min, int64_t max, int64_t *out);
+gboolean scenario_yaml_bool(diag_list *d, const char *file, const scenario_yaml *n,
+                            const char *what, gboolean *out);
+/* The scalar's text, or NULL after reporting "expected <expected>" for a list/mapping. */
+const char *scenario_yaml_scalar(diag_list *d, const char *file, const scenario_yaml *n,
+                                 const char *what, const char *expected);

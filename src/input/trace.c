@@ -1,2 +1,1153 @@
-/* trace.c: placeholder, filled in by its owner. */
-typedef int trace_placeholder;
+/* trace.c: reads, validates and writes the job trace (SPEC 3.1), the phases file (3.2) and
+ * the recorded-requests file (3.3). The only file that includes csv.h: libcsv splits cells,
+ * this file counts lines, maps columns by name and checks every cell, reporting all
+ * problems with file:line:column. It does not decide how a job behaves (workload-*.c),
+ * keep recorded requests in memory (they are streamed), or print anything (cmd-*.c do). */
+#include "trace.h"
+#include <csv.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ======================================================================================
+ * Line-tracking CSV reader on top of libcsv.
+ *
+ * libcsv reports cells and row ends but not where they are, so the input is fed one
+ * physical line (up to and including its LF) at a time: every callback then happens on
+ * the line being fed. A row starts on the first line that holds something other than
+ * blanks (a quoted cell may carry it over several lines). The first row is the header.
+ * Malformed quoting and over-long cells are reported, the row is dropped and reading
+ * resumes on the next line, so one bad quote does not hide the problems after it.
+ * ====================================================================================== */
+
+#define CSVIN_CHUNK (1u << 20)
+#define CSVIN_MAX_COLUMNS 1024u
+
+typedef struct csv_in csv_in;
+typedef void (*csv_in_row_fn)(csv_in *in, void *ud);
+
+struct csv_in {
+  const char *path;
+  diag_list *diags;
+  struct csv_parser parser;
+  guint64 line;         /* physical line being fed, 1-based (counts LF) */
+  guint64 row_line;     /* line where the current row began; 0 = no row yet */
+  guint64 cur_line;     /* line of the row being delivered */
+  guint64 rows;         /* rows delivered, the header included */
+  GString *buf;         /* the current row's stored cells, each NUL-terminated */
+  GArray *offs;         /* gsize: start of each stored cell in buf */
+  guint nfields;        /* cells in the current row, stored or not */
+  guint max_store;      /* cells stored per row; the rest are only counted */
+  guint nul_col;        /* first cell holding a NUL byte (1-based), 0 = none */
+  gboolean is_header;   /* the row being delivered is the header */
+  gboolean header_bad;  /* the header could not be read: nothing else is */
+  gboolean skip_line;   /* after a malformed cell: ignore the rest of the line */
+  gboolean stop;        /* no more rows wanted */
+  char **header;        /* column names, NULL-terminated */
+  guint ncols;
+  csv_in_row_fn on_row;
+  void *ud;
+};
+
+static guint clamp_line(guint64 line) { return line > G_MAXUINT ? G_MAXUINT : (guint)line; }
+static guint csvin_line(const csv_in *in) { return clamp_line(in->cur_line); }
+
+static const char *csvin_cell(const csv_in *in, guint i) {
+  return in->buf->str + g_array_index(in->offs, gsize, i);
+}
+
+static const char *csvin_col_name(const csv_in *in, guint col) {
+  if (in->header && col >= 1 && col <= in->ncols) return in->header[col - 1];
+  return in->header ? "extra field" : "header";
+}
+
+/* libcsv grows a cell's buffer through this; refusing makes csv_parse stop with
+ * CSV_ENOMEM, which is how a cell longer than TRACE_MAX_FIELD_BYTES is caught before it
+ * can eat the memory. */
+static void *csvin_realloc(void *ptr, size_t size) {
+  if (size > TRACE_MAX_FIELD_BYTES) return NULL;
+  return realloc(ptr, size);
+}
+
+static void csvin_parser_init(csv_in *in) {
+  csv_init(&in->parser, CSV_STRICT | CSV_STRICT_FINI);
+  csv_set_realloc_func(&in->parser, csvin_realloc);
+  csv_set_blk_size(&in->parser, 4096);
+}
+
+static void csvin_clear_row(csv_in *in) {
+  g_string_truncate(in->buf, 0);
+  g_array_set_size(in->offs, 0);
+  in->nfields = 0;
+  in->nul_col = 0;
+  in->row_line = 0;
+}
+
+static void csvin_init(csv_in *in, const char *path, diag_list *diags, csv_in_row_fn on_row,
+                       void *ud) {
+  memset(in, 0, sizeof *in);
+  in->path = path;
+  in->diags = diags;
+  in->buf = g_string_sized_new(256);
+  in->offs = g_array_sized_new(FALSE, FALSE, sizeof(gsize), 32);
+  in->max_store = CSVIN_MAX_COLUMNS;
+  in->on_row = on_row;
+  in->ud = ud;
+  in->line = 1;
+}
+
+static void csvin_clear(csv_in *in) {
+  g_string_free(in->buf, TRUE);
+  g_array_unref(in->offs);
+  g_strfreev(in->header);
+}
+
+static void csvin_on_field(void *s, size_t len, void *data) {
+  csv_in *in = data;
+  if (in->stop) return;
+  if (!in->row_line) in->row_line = in->line;
+  if (in->nfields < G_MAXUINT) in->nfields++;
+  if (in->nfields > in->max_store) return;
+  if (!in->nul_col && len && memchr(s, 0, len)) in->nul_col = in->nfields;
+  gsize off = in->buf->len;
+  g_array_append_val(in->offs, off);
+  g_string_append_len(in->buf, s, (gssize)len);
+  g_string_append_c(in->buf, '\0');
+}
+
+/* Cells are compared and parsed without the blanks around them (libcsv already drops
+ * them around unquoted cells; this also trims quoted ones). */
+static void csvin_trim_cells(csv_in *in) {
+  for (guint i = 0; i < in->offs->len; i++) {
+    gsize *off = &g_array_index(in->offs, gsize, i);
+    char *s = in->buf->str + *off;
+    char *e = s + strlen(s);
+    while (e > s && g_ascii_isspace(e[-1])) *--e = 0;
+    while (g_ascii_isspace(*s)) s++;
+    *off = (gsize)(s - in->buf->str);
+  }
+}
+
+static void csvin_deliver(csv_in *in) {
+  in->cur_line = in->row_line ? in->row_line : in->line;
+  in->rows++;
+  csvin_trim_cells(in);
+  if (in->rows == 1) {
+    if (in->nfields > CSVIN_MAX_COLUMNS) {
+      diag_add(in->diags, in->path, csvin_line(in), 0,
+               "header: expected at most %u columns, found %u", CSVIN_MAX_COLUMNS, in->nfields);
+      in->header_bad = in->stop = TRUE;
+      return;
+    }
+    if (in->nul_col) {
+      diag_expected(in->diags, in->path, csvin_line(in), in->nul_col, "header",
+                    "column names without NUL bytes", csvin_cell(in, in->nul_col - 1));
+      in->header_bad = in->stop = TRUE;
+      return;
+    }
+    in->ncols = in->nfields;
+    in->header = g_new0(char *, in->ncols + 1);
+    for (guint i = 0; i < in->ncols; i++) in->header[i] = g_strdup(csvin_cell(in, i));
+    in->max_store = in->ncols;
+    in->is_header = TRUE;
+    in->on_row(in, in->ud);
+    in->is_header = FALSE;
+    return;
+  }
+  if (in->nfields != in->ncols) {
+    diag_add(in->diags, in->path, csvin_line(in), 0,
+             "expected %u fields as in the header, found %u", in->ncols, in->nfields);
+    return;
+  }
+  if (in->nul_col) {
+    diag_expected(in->diags, in->path, csvin_line(in), in->nul_col,
+                  csvin_col_name(in, in->nul_col), "text without NUL bytes",
+                  csvin_cell(in, in->nul_col - 1));
+    return;
+  }
+  in->on_row(in, in->ud);
+}
+
+static void csvin_on_row(int c, void *data) {
+  csv_in *in = data;
+  (void)c;
+  if (!in->stop) csvin_deliver(in);
+  csvin_clear_row(in);
+}
+
+/* Reports the cell libcsv stopped in, drops the row and starts a fresh parser. */
+static void csvin_malformed(csv_in *in, const char *expected) {
+  guint64 line = in->row_line ? in->row_line : in->line;
+  guint col = in->nfields < G_MAXUINT ? in->nfields + 1 : G_MAXUINT;
+  size_t n = MIN(in->parser.entry_pos, (size_t)100);
+  g_autofree char *found = in->parser.entry_buf ? g_strndup((const char *)in->parser.entry_buf, n)
+                                                : g_strdup("");
+  diag_expected(in->diags, in->path, clamp_line(line), col, csvin_col_name(in, col), expected,
+                found);
+  if (in->rows == 0) in->header_bad = in->stop = TRUE;
+  csv_free(&in->parser);
+  csvin_parser_init(in);
+  csvin_clear_row(in);
+}
+
+static const char *const csvin_bad_quote =
+    "a cell quoted as a whole (\"...\", with \"\" for a quote inside it)";
+
+static void csvin_feed(csv_in *in, const char *s, size_t len) {
+  if (in->skip_line || in->stop) return;
+  if (!in->row_line) {
+    for (size_t i = 0; i < len; i++) {
+      char c = s[i];
+      if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+        in->row_line = in->line;
+        break;
+      }
+    }
+  }
+  size_t done = csv_parse(&in->parser, s, len, csvin_on_field, csvin_on_row, in);
+  int st = csv_error(&in->parser);
+  if (done < len || st != CSV_SUCCESS) {
+    csvin_malformed(in, st == CSV_EPARSE ? csvin_bad_quote
+                                         : "a cell shorter than 1 MiB (1048576 bytes)");
+    in->skip_line = TRUE;
+  }
+}
+
+/* Reads the whole file (or until in->stop). FALSE when it could not be opened or read
+ * (one diag "file: cannot open: <reason>"); problems in the content are only diags. */
+static gboolean csvin_run(csv_in *in) {
+  FILE *f = fopen(in->path, "rb");
+  if (!f) {
+    int e = errno;
+    diag_add(in->diags, in->path, 0, 0, "cannot open: %s", g_strerror(e));
+    return FALSE;
+  }
+  csvin_parser_init(in);
+  char *chunk = g_malloc(CSVIN_CHUNK);
+  gboolean first = TRUE;
+  int read_errno = 0;
+  while (!in->stop) {
+    size_t n = fread(chunk, 1, CSVIN_CHUNK, f);
+    if (n == 0) {
+      if (ferror(f)) read_errno = errno ? errno : EIO;
+      break;
+    }
+    const char *s = chunk, *end = chunk + n;
+    if (first) {
+      first = FALSE;
+      if (n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) s += 3; /* UTF-8 byte order mark */
+    }
+    while (s < end && !in->stop) {
+      const char *nl = memchr(s, '\n', (size_t)(end - s));
+      const char *seg_end = nl ? nl + 1 : end;
+      csvin_feed(in, s, (size_t)(seg_end - s));
+      if (nl) {
+        in->line++;
+        in->skip_line = FALSE;
+      }
+      s = seg_end;
+    }
+  }
+  gboolean ok = TRUE;
+  if (read_errno) {
+    diag_add(in->diags, in->path, 0, 0, "cannot read: %s", g_strerror(read_errno));
+    ok = FALSE;
+  } else if (!in->stop && !in->skip_line) {
+    if (csv_fini(&in->parser, csvin_on_field, csvin_on_row, in) != 0)
+      csvin_malformed(in, "a closing double quote before the end of the file");
+  }
+  csv_free(&in->parser);
+  fclose(f);
+  g_free(chunk);
+  return ok;
+}
+
+/* ======================================================================================
+ * Columns by name.
+ * ====================================================================================== */
+
+typedef struct col_def {
+  const char *name;
+  gboolean required;
+  const char *expected; /* the form of a valid cell, for messages */
+} col_def;
+
+static char *col_list(const col_def *defs, guint n) {
+  GString *s = g_string_new(NULL);
+  for (guint i = 0; i < n; i++) g_string_append_printf(s, "%s, ", defs[i].name);
+  g_string_append(s, "or a name starting with x_");
+  return g_string_free(s, FALSE);
+}
+
+/* Maps the header row: field_of[column] = 0-based field or -1; def_of[field] = column or
+ * -1 (ignored). Reports unknown, duplicate and missing columns. FALSE when the first row
+ * names no known column at all: it is then not a header, one message says so, and the
+ * caller stops reading (every row would only repeat the problem). */
+static gboolean map_header(csv_in *in, const col_def *defs, guint ndefs, int *field_of,
+                           int **def_of_out) {
+  int *def_of = g_new(int, in->ncols ? in->ncols : 1);
+  *def_of_out = def_of;
+  for (guint c = 0; c < ndefs; c++) field_of[c] = -1;
+  guint known = 0;
+  for (guint i = 0; i < in->ncols; i++) {
+    def_of[i] = -1;
+    for (guint c = 0; c < ndefs; c++)
+      if (!strcmp(in->header[i], defs[c].name)) {
+        def_of[i] = (int)c;
+        known++;
+        break;
+      }
+  }
+  if (!known) {
+    GString *names = g_string_new(NULL);
+    for (guint c = 0; c < ndefs; c++) {
+      if (c) g_string_append(names, ",");
+      g_string_append(names, defs[c].name);
+    }
+    g_autofree char *exp = g_strdup_printf("a header row naming the columns (%s)", names->str);
+    g_string_free(names, TRUE);
+    GString *row = g_string_new(NULL);
+    for (guint i = 0; i < in->ncols && row->len < 100; i++) {
+      if (i) g_string_append_c(row, ',');
+      g_string_append(row, in->header[i]);
+    }
+    diag_expected(in->diags, in->path, csvin_line(in), 0, "header", exp, row->str);
+    g_string_free(row, TRUE);
+    return FALSE;
+  }
+  g_autofree char *valid = NULL;
+  for (guint i = 0; i < in->ncols; i++) {
+    int c = def_of[i];
+    const char *name = in->header[i];
+    if (c < 0) {
+      if (g_str_has_prefix(name, "x_")) continue;
+      if (!valid) valid = col_list(defs, ndefs);
+      g_autofree char *exp = g_strdup_printf("one of %s", valid);
+      diag_expected(in->diags, in->path, csvin_line(in), i + 1, "unknown column", exp, name);
+    } else if (field_of[c] >= 0) {
+      g_autofree char *exp =
+          g_strdup_printf("each column once (first at column %d)", field_of[c] + 1);
+      diag_expected(in->diags, in->path, csvin_line(in), i + 1, "duplicate column", exp, name);
+      def_of[i] = -1;
+    } else {
+      field_of[c] = (int)i;
+    }
+  }
+  for (guint c = 0; c < ndefs; c++)
+    if (defs[c].required && field_of[c] < 0)
+      diag_add(in->diags, in->path, csvin_line(in), 0, "missing required column '%s'",
+               defs[c].name);
+  return TRUE;
+}
+
+/* ======================================================================================
+ * Cell values. All accept surrounding blanks; a cell of blanks only is empty.
+ * ====================================================================================== */
+
+static gboolean is_blank(const char *s) {
+  while (g_ascii_isspace(*s)) s++;
+  return *s == 0;
+}
+
+/* Checks "[+-]digits[.digits][e[+-]digits]" (at least one mantissa digit; with
+ * allow_frac FALSE only "[+-]digits"), blanks around allowed. Sets *start just past the
+ * leading blanks. Refuses what strtod would also take: hex, inf, nan, "1e", "1,5". */
+static gboolean scan_number(const char *s, gboolean allow_frac, const char **start) {
+  while (g_ascii_isspace(*s)) s++;
+  *start = s;
+  if (*s == '+' || *s == '-') s++;
+  gsize digits = 0;
+  while (g_ascii_isdigit(*s)) s++, digits++;
+  if (allow_frac) {
+    if (*s == '.') {
+      s++;
+      while (g_ascii_isdigit(*s)) s++, digits++;
+    }
+    if (digits && (*s == 'e' || *s == 'E')) {
+      s++;
+      if (*s == '+' || *s == '-') s++;
+      if (!g_ascii_isdigit(*s)) return FALSE;
+      while (g_ascii_isdigit(*s)) s++;
+    }
+  }
+  if (!digits) return FALSE;
+  while (g_ascii_isspace(*s)) s++;
+  return *s == 0;
+}
+
+/* Parses a decimal number exactly (no binary floating point) into value * 10^9 rounded
+ * to the nearest integer (halves away from zero). Seconds become nanoseconds and GB
+ * become bytes without rounding error, so a value written by fixed9_append reads back
+ * identical. FALSE on bad syntax or when |value * 10^9| > max. */
+static gboolean parse_fixed9(const char *text, int64_t max, int64_t *out) {
+  const char *s;
+  if (!scan_number(text, TRUE, &s)) return FALSE;
+  gboolean neg = FALSE;
+  if (*s == '+' || *s == '-') neg = *s++ == '-';
+  const char *int_part = s;
+  gsize n_int = 0, n_frac = 0;
+  while (g_ascii_isdigit(s[n_int])) n_int++;
+  s += n_int;
+  const char *frac_part = s;
+  if (*s == '.') {
+    frac_part = ++s;
+    while (g_ascii_isdigit(s[n_frac])) n_frac++;
+    s += n_frac;
+  }
+  long exp10 = 0;
+  if (*s == 'e' || *s == 'E') {
+    s++;
+    gboolean eneg = FALSE;
+    if (*s == '+' || *s == '-') eneg = *s++ == '-';
+    for (; g_ascii_isdigit(*s); s++)
+      if (exp10 < 10000000) exp10 = exp10 * 10 + (*s - '0');
+    if (eneg) exp10 = -exp10;
+  }
+  /* value = D * 10^(exp10 - n_frac), D the digit string; wanted: D * 10^shift */
+  long shift = exp10 - (long)n_frac + 9;
+  long n_digits = (long)(n_int + n_frac);
+  long keep = shift < 0 ? n_digits + shift : n_digits; /* digits left of the point */
+  uint64_t limit = (uint64_t)max, r = 0;
+  int round_digit = 0;
+  for (long i = 0; i < n_digits && i <= keep; i++) {
+    int d = (i < (long)n_int ? int_part[i] : frac_part[i - (long)n_int]) - '0';
+    if (i == keep) {
+      round_digit = d;
+      break;
+    }
+    if (r > (limit - (uint64_t)d) / 10) return FALSE;
+    r = r * 10 + (uint64_t)d;
+  }
+  for (long k = 0; k < shift && r; k++) {
+    if (r > limit / 10) return FALSE;
+    r *= 10;
+  }
+  if (round_digit >= 5) {
+    if (r >= limit) return FALSE;
+    r++;
+  }
+  *out = neg ? -(int64_t)r : (int64_t)r;
+  return TRUE;
+}
+
+/* Appends v / 10^9 as the shortest exact decimal: 1500000000 -> "1.5", 0 -> "0". */
+static void fixed9_append(GString *out, int64_t v) {
+  uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+  if (v < 0) g_string_append_c(out, '-');
+  g_string_append_printf(out, "%" PRIu64, u / 1000000000u);
+  uint64_t frac = u % 1000000000u;
+  if (frac) {
+    char b[16];
+    snprintf(b, sizeof b, "%09" PRIu64, frac);
+    size_t n = strlen(b);
+    while (n > 0 && b[n - 1] == '0') n--;
+    b[n] = 0;
+    g_string_append_printf(out, ".%s", b);
+  }
+}
+
+/* Appends the fewest significant digits that read back to exactly v, written without an
+ * exponent when 1e-5 <= |v| < 1e16 (200 -> "200", 0.1 -> "0.1", 1e-7 -> "1e-07"). */
+static void real_append(GString *out, double v) {
+  char buf[G_ASCII_DTOSTR_BUF_SIZE], fmt[16];
+  int prec = 1;
+  for (; prec <= 17; prec++) {
+    snprintf(fmt, sizeof fmt, "%%.%de", prec - 1);
+    g_ascii_formatd(buf, sizeof buf, fmt, v);
+    if (g_ascii_strtod(buf, NULL) == v) break;
+  }
+  const char *e = strchr(buf, 'e');
+  if (isfinite(v) && v != 0 && e) {
+    int exp10 = atoi(e + 1);
+    if (exp10 >= -5 && exp10 < 16) {
+      char plain[G_ASCII_DTOSTR_BUF_SIZE];
+      snprintf(fmt, sizeof fmt, "%%.%df", MAX(0, prec - 1 - exp10));
+      g_ascii_formatd(plain, sizeof plain, fmt, v);
+      if (g_ascii_strtod(plain, NULL) == v) {
+        g_string_append(out, plain);
+        return;
+      }
+    }
+  }
+  if (v == 0) {
+    g_string_append(out, "0");
+    return;
+  }
+  g_string_append(out, buf);
+}
+
+static gboolean parse_real(const char *text, double *out) {
+  const char *s;
+  if (!scan_number(text, TRUE, &s)) return FALSE;
+  errno = 0;
+  double v = g_ascii_strtod(s, NULL);
+  if (!isfinite(v) || (errno == ERANGE && fabs(v) > 1.0)) return FALSE;
+  *out = v + 0.0; /* -0 becomes 0 */
+  return TRUE;
+}
+
+static gboolean parse_int(const char *text, int64_t lo, int64_t hi, int64_t *out) {
+  const char *s;
+  if (!scan_number(text, FALSE, &s)) return FALSE;
+  errno = 0;
+  gint64 v = g_ascii_strtoll(s, NULL, 10);
+  if (errno == ERANGE || v < lo || v > hi) return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+/* lo < v (or lo <= v when lo_incl) and v < hi (or v <= hi when hi_incl). */
+static gboolean parse_range(const char *text, double lo, gboolean lo_incl, double hi,
+                            gboolean hi_incl, double *out) {
+  double v;
+  if (!parse_real(text, &v)) return FALSE;
+  if (lo_incl ? v < lo : v <= lo) return FALSE;
+  if (hi_incl ? v > hi : v >= hi) return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+/* Seconds, >= 0 (or > 0 when positive, judged after rounding to the nanosecond). */
+static gboolean parse_seconds(const char *text, gboolean positive, sim_time *out_ns) {
+  int64_t ns;
+  if (!parse_fixed9(text, TRACE_MAX_TIME_NS, &ns)) return FALSE;
+  if (ns < 0 || (positive && ns == 0)) return FALSE;
+  *out_ns = ns;
+  return TRUE;
+}
+
+/* A size: a bare number is GB (10^9 bytes, exact); or a number with a unit (40GB, 37.25GiB). */
+static gboolean parse_size(const char *text, int64_t *out_bytes) {
+  int64_t b;
+  const char *s;
+  if (scan_number(text, TRUE, &s)) {
+    if (!parse_fixed9(text, TRACE_MAX_BYTES, &b)) return FALSE;
+  } else if (!util_parse_size(text, FALSE, &b, NULL)) {
+    return FALSE;
+  }
+  if (b < 0 || b > TRACE_MAX_BYTES) return FALSE;
+  *out_bytes = b;
+  return TRUE;
+}
+
+/* Valid UTF-8 without control characters. */
+static gboolean valid_text(const char *s) {
+  if (!g_utf8_validate(s, -1, NULL)) return FALSE;
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+    if (*p < 0x20 || *p == 0x7f) return FALSE;
+  return TRUE;
+}
+
+/* ======================================================================================
+ * Kinds and defaults.
+ * ====================================================================================== */
+
+static const char *const kind_names[JOB_KIND_COUNT] = {
+    [JOB_NOTEBOOK] = "notebook", [JOB_INFERENCE] = "inference",
+    [JOB_TRAINING] = "training", [JOB_BATCH] = "batch"};
+
+const char *job_kind_name(job_kind k) {
+  return (unsigned)k < JOB_KIND_COUNT ? kind_names[k] : "unknown";
+}
+
+gboolean job_kind_parse(const char *text, job_kind *out) {
+  if (!text) return FALSE;
+  for (int k = 0; k < JOB_KIND_COUNT; k++)
+    if (!strcmp(text, kind_names[k])) {
+      *out = (job_kind)k;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static const char *const restart_names[] = {[RESTART_NEVER] = "never",
+                                            [RESTART_ON_FAILURE] = "on-failure"};
+
+static double default_sm(job_kind k) {
+  return k == JOB_INFERENCE ? 0.5 : k == JOB_NOTEBOOK ? 0.6 : 1.0;
+}
+
+static restart_policy default_restart(job_kind k) {
+  return k == JOB_TRAINING || k == JOB_INFERENCE ? RESTART_ON_FAILURE : RESTART_NEVER;
+}
+
+void trace_job_init(job_spec *j, job_kind kind) {
+  memset(j, 0, sizeof *j);
+  j->kind = kind;
+  j->tenant = "default";
+  j->label = "";
+  j->gpus = 1;
+  j->max_batch = 1;
+  j->restart = default_restart(kind);
+  j->burst_ns = 30 * SIM_NS_PER_S;
+  j->gpu_frac = 1.0;
+  j->sm = default_sm(kind);
+  j->busy = 0.15;
+  j->slo_pct = 99.0;
+  j->comm_frac = 0.1;
+}
+
+/* ======================================================================================
+ * The job trace.
+ * ====================================================================================== */
+
+enum {
+  C_ID, C_SUBMIT, C_KIND, C_GPUS, C_MEM, C_DURATION, C_TENANT, C_LABEL, C_PRIORITY,
+  C_GPU_FRAC, C_SM, C_BUSY, C_BURST, C_RATE, C_SERVICE, C_SLO_MS, C_SLO_PCT, C_KV,
+  C_MAX_BATCH, C_COMM, C_CHECKPOINT, C_RESTART, C_COUNT
+};
+
+#define EXP_SIZE "a size >= 0 in GB (a number, or with a unit: 40GB, 37.25GiB; at most 10 TB)"
+#define EXP_RATE "requests per second >= 0 (at most 1e9)"
+#define EXP_MS "milliseconds > 0 (at most 1e12)"
+
+static const col_def job_cols[C_COUNT] = {
+    [C_ID] = {"id", TRUE, "a non-empty id (UTF-8, no control characters)"},
+    [C_SUBMIT] = {"submit_s", TRUE, "seconds >= 0 (a decimal number, at most 1e9)"},
+    [C_KIND] = {"kind", TRUE, "one of notebook, inference, training, batch"},
+    [C_GPUS] = {"gpus", TRUE, "an integer from 1 to 100000"},
+    [C_MEM] = {"mem_gb", TRUE, EXP_SIZE},
+    [C_DURATION] = {"duration_s", TRUE, "seconds > 0 (a decimal number, at most 1e9)"},
+    [C_TENANT] = {"tenant", FALSE, "a name (UTF-8, no control characters)"},
+    [C_LABEL] = {"label", FALSE, "a label (UTF-8, no control characters)"},
+    [C_PRIORITY] = {"priority", FALSE, "an integer from -2147483648 to 2147483647"},
+    [C_GPU_FRAC] = {"gpu_frac", FALSE, "a fraction 0 < f <= 1"},
+    [C_SM] = {"sm", FALSE, "a fraction 0 < sm <= 1"},
+    [C_BUSY] = {"busy", FALSE, "a fraction 0 <= busy <= 1"},
+    [C_BURST] = {"burst_s", FALSE, "seconds > 0 (a decimal number, at most 1e9)"},
+    [C_RATE] = {"rate_rps", FALSE, EXP_RATE},
+    [C_SERVICE] = {"service_ms", FALSE, EXP_MS},
+    [C_SLO_MS] = {"slo_ms", FALSE, EXP_MS},
+    [C_SLO_PCT] = {"slo_pct", FALSE, "a percentage 0 < p <= 100"},
+    [C_KV] = {"kv_gb", FALSE, EXP_SIZE},
+    [C_MAX_BATCH] = {"max_batch", FALSE, "an integer from 1 to 65536"},
+    [C_COMM] = {"comm_frac", FALSE, "a fraction 0 <= f < 1"},
+    [C_CHECKPOINT] = {"checkpoint_s", FALSE,
+                      "seconds >= 0, 0 for never (a decimal number, at most 1e9)"},
+    [C_RESTART] = {"restart", FALSE, "never or on-failure"},
+};
+
+typedef struct job_reader {
+  trace *t;
+  int field_of[C_COUNT];
+  int *def_of;
+} job_reader;
+
+static const char *trace_intern(trace *t, const char *s) {
+  const char *p = g_hash_table_lookup(t->interned, s);
+  if (!p) {
+    p = g_string_chunk_insert(t->strings, s);
+    g_hash_table_add(t->interned, (gpointer)p);
+  }
+  return p;
+}
+
+/* Parses one non-empty cell of column col into j. FALSE when invalid. */
+static gboolean job_cell(int col, const char *v, job_spec *j) {
+  int64_t i;
+  switch (col) {
+  case C_ID:
+  case C_TENANT:
+  case C_LABEL: return valid_text(v);
+  case C_SUBMIT: return parse_seconds(v, FALSE, &j->submit_ns);
+  case C_KIND: return job_kind_parse(v, &j->kind);
+  case C_GPUS:
+    if (!parse_int(v, 1, TRACE_MAX_GPUS, &i)) return FALSE;
+    j->gpus = (guint32)i;
+    return TRUE;
+  case C_MEM: return parse_size(v, &j->mem_bytes);
+  case C_DURATION: return parse_seconds(v, TRUE, &j->duration_ns);
+  case C_PRIORITY:
+    if (!parse_int(v, INT32_MIN, INT32_MAX, &i)) return FALSE;
+    j->priority = (int32_t)i;
+    return TRUE;
+  case C_GPU_FRAC: return parse_range(v, 0, FALSE, 1, TRUE, &j->gpu_frac);
+  case C_SM: return parse_range(v, 0, FALSE, 1, TRUE, &j->sm);
+  case C_BUSY: return parse_range(v, 0, TRUE, 1, TRUE, &j->busy);
+  case C_BURST: return parse_seconds(v, TRUE, &j->burst_ns);
+  case C_RATE: return parse_range(v, 0, TRUE, TRACE_MAX_RATE_RPS, TRUE, &j->rate_rps);
+  case C_SERVICE: return parse_range(v, 0, FALSE, TRACE_MAX_MS, TRUE, &j->service_ms);
+  case C_SLO_MS: return parse_range(v, 0, FALSE, TRACE_MAX_MS, TRUE, &j->slo_ms);
+  case C_SLO_PCT: return parse_range(v, 0, FALSE, 100, TRUE, &j->slo_pct);
+  case C_KV: return parse_size(v, &j->kv_bytes);
+  case C_MAX_BATCH:
+    if (!parse_int(v, 1, TRACE_MAX_BATCH, &i)) return FALSE;
+    j->max_batch = (guint32)i;
+    return TRUE;
+  case C_COMM: return parse_range(v, 0, TRUE, 1, FALSE, &j->comm_frac);
+  case C_CHECKPOINT: return parse_seconds(v, FALSE, &j->checkpoint_ns);
+  case C_RESTART:
+    if (!strcmp(v, "never")) j->restart = RESTART_NEVER;
+    else if (!strcmp(v, "on-failure")) j->restart = RESTART_ON_FAILURE;
+    else return FALSE;
+    return TRUE;
+  default: return FALSE;
+  }
+}
+
+static void job_row(csv_in *in, void *ud) {
+  job_reader *r = ud;
+  trace *t = r->t;
+  if (in->is_header) {
+    if (!map_header(in, job_cols, C_COUNT, r->field_of, &r->def_of)) in->stop = TRUE;
+    return;
+  }
+  guint line = csvin_line(in);
+  job_spec j;
+  memset(&j, 0, sizeof j);
+  guint32 have = 0, bad = 0; /* bit per column: valid non-empty cell / invalid cell */
+  const char *cells[C_COUNT] = {0};
+  for (guint f = 0; f < in->ncols; f++) {
+    int col = r->def_of[f];
+    if (col < 0) continue;
+    const char *v = csvin_cell(in, f);
+    cells[col] = v;
+    if (is_blank(v)) {
+      if (!job_cols[col].required) continue;
+    } else if (job_cell(col, v, &j)) {
+      have |= 1u << col;
+      continue;
+    }
+    diag_expected(in->diags, in->path, line, f + 1, job_cols[col].name, job_cols[col].expected,
+                  v);
+    bad |= 1u << col;
+  }
+#define HAVE(c) (have & (1u << (c)))
+  job_kind kind = HAVE(C_KIND) ? j.kind : JOB_BATCH;
+  j.line = line;
+  j.tenant = trace_intern(t, HAVE(C_TENANT) ? cells[C_TENANT] : "default");
+  j.label = trace_intern(t, HAVE(C_LABEL) ? cells[C_LABEL] : "");
+  if (!HAVE(C_GPUS)) j.gpus = 1;
+  if (!HAVE(C_GPU_FRAC)) j.gpu_frac = 1.0;
+  if (!HAVE(C_SM)) j.sm = default_sm(kind);
+  if (!HAVE(C_BUSY)) j.busy = 0.15;
+  if (!HAVE(C_BURST)) j.burst_ns = 30 * SIM_NS_PER_S;
+  if (!HAVE(C_SLO_PCT)) j.slo_pct = 99.0;
+  if (!HAVE(C_MAX_BATCH)) j.max_batch = 1;
+  if (!HAVE(C_COMM)) j.comm_frac = 0.1;
+  if (!HAVE(C_RESTART)) j.restart = default_restart(kind);
+
+  /* Checks across cells, made only when the cells involved are themselves valid. */
+  if (HAVE(C_KIND) && kind == JOB_INFERENCE) {
+    static const struct { int col; const char *expected; } need[] = {
+        {C_RATE, "requests per second >= 0 (required for an inference job)"},
+        {C_SERVICE, "milliseconds > 0 (required for an inference job)"},
+    };
+    for (gsize k = 0; k < G_N_ELEMENTS(need); k++) {
+      int col = need[k].col;
+      if (HAVE(col) || (bad & (1u << col))) continue;
+      diag_expected(in->diags, in->path, line, (guint)(r->field_of[col] + 1),
+                    job_cols[col].name, need[k].expected, cells[col] ? cells[col] : "");
+    }
+  }
+  if (HAVE(C_KIND) && kind == JOB_TRAINING && HAVE(C_GPUS) && j.gpus > 1 && HAVE(C_GPU_FRAC) &&
+      j.gpu_frac < 1.0)
+    diag_expected(in->diags, in->path, line, (guint)(r->field_of[C_GPU_FRAC] + 1), "gpu_frac",
+                  "1 for a training job with gpus > 1 (a gang's workers take whole GPUs)",
+                  cells[C_GPU_FRAC]);
+#undef HAVE
+
+  if (!(have & (1u << C_ID))) return;
+  gpointer prev = g_hash_table_lookup(t->by_id, cells[C_ID]);
+  if (prev) {
+    guint first = g_array_index(t->jobs, job_spec, GPOINTER_TO_UINT(prev) - 1).line;
+    g_autofree char *exp = g_strdup_printf("a unique id (this one is already on line %u)", first);
+    diag_expected(in->diags, in->path, line, (guint)(r->field_of[C_ID] + 1), "id", exp,
+                  cells[C_ID]);
+    return;
+  }
+  if (t->jobs->len >= G_MAXUINT32 - 1) {
+    diag_add(in->diags, in->path, line, 0, "expected at most %u jobs", G_MAXUINT32 - 2);
+    in->stop = TRUE;
+    return;
+  }
+  j.id = g_string_chunk_insert(t->strings, cells[C_ID]);
+  g_array_append_val(t->jobs, j);
+  g_hash_table_insert(t->by_id, (gpointer)j.id, GUINT_TO_POINTER(t->jobs->len));
+}
+
+static trace *trace_new(const char *path) {
+  trace *t = g_new0(trace, 1);
+  t->path = g_strdup(path);
+  t->jobs = g_array_new(FALSE, FALSE, sizeof(job_spec));
+  t->phases = g_array_new(FALSE, FALSE, sizeof(job_phase));
+  t->by_id = g_hash_table_new(g_str_hash, g_str_equal);
+  t->strings = g_string_chunk_new(1 << 16);
+  t->interned = g_hash_table_new(g_str_hash, g_str_equal);
+  return t;
+}
+
+void trace_free(trace *t) {
+  if (!t) return;
+  g_free(t->path);
+  g_array_unref(t->jobs);
+  g_array_unref(t->phases);
+  g_free(t->requests_path);
+  g_hash_table_unref(t->by_id);
+  g_hash_table_unref(t->interned);
+  g_string_chunk_free(t->strings);
+  g_free(t);
+}
+
+/* Reports an empty file (no header row) the same way for the three formats. */
+static void report_empty(csv_in *in, const col_def *defs, guint ndefs) {
+  GString *names = g_string_new(NULL);
+  for (guint c = 0; c < ndefs; c++) {
+    if (c) g_string_append_c(names, ',');
+    g_string_append(names, defs[c].name);
+  }
+  diag_add(in->diags, in->path, 1, 0,
+           "header: expected a header row naming the columns (%s), found an empty file",
+           names->str);
+  g_string_free(names, TRUE);
+}
+
+trace *trace_load(const char *path, diag_list *diags) {
+  g_return_val_if_fail(path != NULL && diags != NULL, NULL);
+  guint errors_before = diags->count;
+  trace *t = trace_new(path);
+  job_reader r = {.t = t};
+  csv_in in;
+  csvin_init(&in, path, diags, job_row, &r);
+  if (csvin_run(&in) && in.rows == 0 && !in.header_bad) report_empty(&in, job_cols, C_COUNT);
+  csvin_clear(&in);
+  g_free(r.def_of);
+  if (diags->count != errors_before) {
+    trace_free(t);
+    return NULL;
+  }
+  return t;
+}
+
+int64_t trace_find(const trace *t, const char *id) {
+  if (!t || !id) return -1;
+  gpointer v = g_hash_table_lookup(t->by_id, id);
+  return v ? (int64_t)GPOINTER_TO_UINT(v) - 1 : -1;
+}
+
+/* ======================================================================================
+ * Phases.
+ * ====================================================================================== */
+
+enum { P_JOB, P_AFTER, P_MEM, P_BUSY, P_SM, P_RATE, P_CRASH, P_COUNT };
+
+static const col_def phase_cols[P_COUNT] = {
+    [P_JOB] = {"job_id", TRUE, "the id of a job in the trace"},
+    [P_AFTER] = {"after_s", TRUE,
+                 "seconds >= 0 after the job starts (a decimal number, at most 1e9)"},
+    [P_MEM] = {"mem_gb", FALSE, EXP_SIZE},
+    [P_BUSY] = {"busy", FALSE, "a fraction 0 <= busy <= 1"},
+    [P_SM] = {"sm", FALSE, "a fraction 0 < sm <= 1"},
+    [P_RATE] = {"rate_rps", FALSE, EXP_RATE},
+    [P_CRASH] = {"crash", FALSE, "0 or 1"},
+};
+
+typedef struct phase_reader {
+  trace *t;
+  int field_of[P_COUNT];
+  int *def_of;
+} phase_reader;
+
+static gboolean phase_cell(const trace *t, int col, const char *v, job_phase *p) {
+  int64_t i;
+  switch (col) {
+  case P_JOB: {
+    int64_t idx = trace_find(t, v);
+    if (idx < 0) return FALSE;
+    p->job = (guint32)idx;
+    return TRUE;
+  }
+  case P_AFTER: return parse_seconds(v, FALSE, &p->after_ns);
+  case P_MEM: p->set |= PHASE_SET_MEM; return parse_size(v, &p->mem_bytes);
+  case P_BUSY: p->set |= PHASE_SET_BUSY; return parse_range(v, 0, TRUE, 1, TRUE, &p->busy);
+  case P_SM: p->set |= PHASE_SET_SM; return parse_range(v, 0, FALSE, 1, TRUE, &p->sm);
+  case P_RATE:
+    p->set |= PHASE_SET_RATE;
+    return parse_range(v, 0, TRUE, TRACE_MAX_RATE_RPS, TRUE, &p->rate_rps);
+  case P_CRASH:
+    if (!parse_int(v, 0, 1, &i)) return FALSE;
+    if (i) p->set |= PHASE_CRASH;
+    return TRUE;
+  default: return FALSE;
+  }
+}
+
+static void phase_row(csv_in *in, void *ud) {
+  phase_reader *r = ud;
+  if (in->is_header) {
+    if (!map_header(in, phase_cols, P_COUNT, r->field_of, &r->def_of)) in->stop = TRUE;
+    return;
+  }
+  guint line = csvin_line(in);
+  job_phase p;
+  memset(&p, 0, sizeof p);
+  p.line = line;
+  guint32 have = 0;
+  gboolean ok = TRUE;
+  const char *cells[P_COUNT] = {0};
+  for (guint f = 0; f < in->ncols; f++) {
+    int col = r->def_of[f];
+    if (col < 0) continue;
+    const char *v = csvin_cell(in, f);
+    cells[col] = v;
+    if (is_blank(v)) {
+      if (!phase_cols[col].required) continue;
+    } else if (phase_cell(r->t, col, v, &p)) {
+      have |= 1u << col;
+      continue;
+    }
+    diag_expected(in->diags, in->path, line, f + 1, phase_cols[col].name,
+                  phase_cols[col].expected, v);
+    ok = FALSE;
+  }
+  if (!(have & (1u << P_JOB))) return;
+  /* Values a job of this kind has no use for are mistakes, not no-ops. */
+  job_kind kind = trace_job(r->t, p.job)->kind;
+  if ((have & (1u << P_BUSY)) && kind != JOB_NOTEBOOK) {
+    g_autofree char *exp = g_strdup_printf(
+        "an empty cell (busy is the notebook duty cycle; job '%s' is %s)",
+        trace_job(r->t, p.job)->id, job_kind_name(kind));
+    diag_expected(in->diags, in->path, line, (guint)(r->field_of[P_BUSY] + 1), "busy", exp,
+                  cells[P_BUSY]);
+    ok = FALSE;
+  }
+  if ((have & (1u << P_RATE)) && kind != JOB_INFERENCE) {
+    g_autofree char *exp = g_strdup_printf(
+        "an empty cell (rate_rps applies to inference jobs; job '%s' is %s)",
+        trace_job(r->t, p.job)->id, job_kind_name(kind));
+    diag_expected(in->diags, in->path, line, (guint)(r->field_of[P_RATE] + 1), "rate_rps", exp,
+                  cells[P_RATE]);
+    ok = FALSE;
+  }
+  if (ok && (have & (1u << P_AFTER))) g_array_append_val(r->t->phases, p);
+}
+
+static gint phase_cmp(gconstpointer a, gconstpointer b) {
+  const job_phase *x = a, *y = b;
+  if (x->job != y->job) return x->job < y->job ? -1 : 1;
+  if (x->after_ns != y->after_ns) return x->after_ns < y->after_ns ? -1 : 1;
+  return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static void phases_index(trace *t) {
+  for (guint i = 0; i < t->jobs->len; i++) {
+    job_spec *j = &g_array_index(t->jobs, job_spec, i);
+    j->phase_first = 0;
+    j->phase_count = 0;
+  }
+  for (guint i = 0; i < t->phases->len; i++) {
+    const job_phase *p = &g_array_index(t->phases, job_phase, i);
+    job_spec *j = &g_array_index(t->jobs, job_spec, p->job);
+    if (!j->phase_count) j->phase_first = i;
+    j->phase_count++;
+  }
+}
+
+gboolean trace_load_phases(trace *t, const char *path, diag_list *diags) {
+  g_return_val_if_fail(t != NULL && path != NULL && diags != NULL, FALSE);
+  guint errors_before = diags->count;
+  g_array_set_size(t->phases, 0);
+  phase_reader r = {.t = t};
+  csv_in in;
+  csvin_init(&in, path, diags, phase_row, &r);
+  if (csvin_run(&in) && in.rows == 0 && !in.header_bad) report_empty(&in, phase_cols, P_COUNT);
+  csvin_clear(&in);
+  g_free(r.def_of);
+  gboolean ok = diags->count == errors_before;
+  if (!ok) g_array_set_size(t->phases, 0);
+  g_array_sort(t->phases, phase_cmp);
+  phases_index(t);
+  return ok;
+}
+
+/* ======================================================================================
+ * Recorded requests: checked and read in one pass each, never held in memory.
+ * ====================================================================================== */
+
+enum { R_JOB, R_AT, R_SERVICE, R_COUNT };
+
+static const col_def request_cols[R_COUNT] = {
+    [R_JOB] = {"job_id", TRUE, "the id of an inference job in the trace"},
+    [R_AT] = {"at_s", TRUE, "seconds >= 0 (a decimal number, at most 1e9)"},
+    [R_SERVICE] = {"service_ms", FALSE, EXP_MS},
+};
+
+typedef struct request_reader {
+  const trace *t;
+  int field_of[R_COUNT];
+  int *def_of;
+  double *last_at;        /* per job: at_s of its last request, -1 = none yet */
+  GString *cached_id;     /* the id of the last row and its job, to skip most lookups */
+  int64_t cached_job;
+  trace_request_cb cb;    /* NULL when only checking */
+  void *ud;
+  gboolean failed;
+} request_reader;
+
+static void request_row(csv_in *in, void *ud) {
+  request_reader *r = ud;
+  if (in->is_header) {
+    if (!map_header(in, request_cols, R_COUNT, r->field_of, &r->def_of)) in->stop = TRUE;
+    return;
+  }
+  guint errors_before = in->diags->count;
+  guint line = csvin_line(in);
+  int fj = r->field_of[R_JOB], fa = r->field_of[R_AT], fs = r->field_of[R_SERVICE];
+  int64_t job = -1;
+  double at = NAN, service = NAN;
+  if (fj >= 0) {
+    const char *v = csvin_cell(in, (guint)fj);
+    if (r->cached_job >= 0 && !strcmp(v, r->cached_id->str)) {
+      job = r->cached_job;
+    } else {
+      const char *id = v;
+      job = trace_find(r->t, id);
+      if (job >= 0 && trace_job(r->t, (guint)job)->kind != JOB_INFERENCE) {
+        g_autofree char *exp =
+            g_strdup_printf("the id of an inference job (job '%s' is %s)", id,
+                            job_kind_name(trace_job(r->t, (guint)job)->kind));
+        diag_expected(in->diags, in->path, line, (guint)fj + 1, "job_id", exp, v);
+        job = -1;
+      } else if (job < 0) {
+        diag_expected(in->diags, in->path, line, (guint)fj + 1, "job_id",
+                      request_cols[R_JOB].expected, v);
+      } else {
+        g_string_assign(r->cached_id, v);
+        r->cached_job = job;
+      }
+    }
+  }
+  if (fa >= 0) {
+    const char *v = csvin_cell(in, (guint)fa);
+    if (!parse_range(v, 0, TRUE, (double)TRACE_MAX_TIME_NS / 1e9, TRUE, &at)) {
+      diag_expected(in->diags, in->path, line, (guint)fa + 1, "at_s", request_cols[R_AT].expected,
+                    v);
+      at = NAN;
+    } else if (job >= 0 && at < r->last_at[job]) {
+      GString *exp = g_string_new("seconds >= ");
+      real_append(exp, r->last_at[job]);
+      g_string_append_printf(exp, " (the time of the previous request of job '%s'; a job's "
+                             "requests must be in time order)", trace_job(r->t, (guint)job)->id);
+      diag_expected(in->diags, in->path, line, (guint)fa + 1, "at_s", exp->str, v);
+      g_string_free(exp, TRUE);
+      at = NAN;
+    }
+  }
+  if (fs >= 0) {
+    const char *v = csvin_cell(in, (guint)fs);
+    if (!is_blank(v) && !parse_range(v, 0, FALSE, TRACE_MAX_MS, TRUE, &service))
+      diag_expected(in->diags, in->path, line, (guint)fs + 1, "service_ms", EXP_MS, v);
+  }
+  if (in->diags->count != errors_before) {
+    r->failed = TRUE;
+    if (r->cb) in->stop = TRUE; /* a run cannot go on with a broken arrival stream */
+    return;
+  }
+  if (job < 0 || isnan(at)) return; /* a missing column, already reported */
+  r->last_at[job] = at;
+  if (r->cb && !r->failed && !r->cb((guint32)job, at, service, r->ud)) in->stop = TRUE;
+}
+
+static gboolean requests_read(const trace *t, const char *path, trace_request_cb cb, void *ud,
+                              diag_list *diags, double **last_at_out) {
+  guint errors_before = diags->count;
+  guint n = trace_n_jobs(t);
+  request_reader r = {.t = t, .cb = cb, .ud = ud, .cached_job = -1};
+  r.last_at = g_new(double, n ? n : 1);
+  for (guint i = 0; i < n; i++) r.last_at[i] = -1.0;
+  r.cached_id = g_string_new(NULL);
+  csv_in in;
+  csvin_init(&in, path, diags, request_row, &r);
+  if (csvin_run(&in) && in.rows == 0 && !in.header_bad)
+    report_empty(&in, request_cols, R_COUNT);
+  csvin_clear(&in);
+  g_free(r.def_of);
+  g_string_free(r.cached_id, TRUE);
+  if (last_at_out) *last_at_out = r.last_at;
+  else g_free(r.last_at);
+  return diags->count == errors_before;
+}
+
+gboolean trace_check_requests(trace *t, const char *path, diag_list *diags) {
+  g_return_val_if_fail(t != NULL && path != NULL && diags != NULL, FALSE);
+  double *last_at = NULL;
+  gboolean ok = requests_read(t, path, NULL, NULL, diags, &last_at);
+  if (ok) {
+    for (guint i = 0; i < trace_n_jobs(t); i++)
+      g_array_index(t->jobs, job_spec, i).has_requests = last_at[i] >= 0;
+    g_free(t->requests_path);
+    t->requests_path = g_strdup(path);
+  }
+  g_free(last_at);
+  return ok;
+}
+
+gboolean trace_requests_foreach(const trace *t, const char *path, trace_request_cb cb, void *ud,
+                                diag_list *diags) {
+  g_return_val_if_fail(t != NULL && cb != NULL && diags != NULL, FALSE);
+  if (!path) path = t->requests_path;
+  if (!path) return TRUE;
+  return requests_read(t, path, cb, ud, diags, NULL);
+}
+
+/* ======================================================================================
+ * Writing.
+ * ====================================================================================== */
+
+void trace_write_header(GString *out) {
+  for (int c = 0; c < C_COUNT; c++) {
+    if (c) g_string_append_c(out, ',');
+    g_string_append(out, job_cols[c].name);
+  }
+  g_string_append_c(out, '\n');
+}
+
+void trace_write_row(GString *out, const job_spec *j) {
+  job_spec d;
+  trace_job_init(&d, j->kind);
+  gboolean inference = j->kind == JOB_INFERENCE;
+  util_csv_field(out, j->id ? j->id : "");
+  g_string_append_c(out, ',');
+  fixed9_append(out, j->submit_ns);
+  g_string_append_printf(out, ",%s,%" G_GUINT32_FORMAT ",", job_kind_name(j->kind), j->gpus);
+  fixed9_append(out, j->mem_bytes);
+  g_string_append_c(out, ',');
+  fixed9_append(out, j->duration_ns);
+  g_string_append_c(out, ',');
+  util_csv_field(out, j->tenant ? j->tenant : "default");
+  g_string_append_c(out, ',');
+  util_csv_field(out, j->label ? j->label : "");
+  g_string_append_c(out, ',');
+  if (j->priority != d.priority) g_string_append_printf(out, "%" G_GINT32_FORMAT, j->priority);
+  g_string_append_c(out, ',');
+  if (j->gpu_frac != d.gpu_frac) real_append(out, j->gpu_frac);
+  g_string_append_c(out, ',');
+  if (j->sm != d.sm) real_append(out, j->sm);
+  g_string_append_c(out, ',');
+  if (j->busy != d.busy) real_append(out, j->busy);
+  g_string_append_c(out, ',');
+  if (j->burst_ns != d.burst_ns) fixed9_append(out, j->burst_ns);
+  g_string_append_c(out, ',');
+  if (inference || j->rate_rps != d.rate_rps) real_append(out, j->rate_rps);
+  g_string_append_c(out, ',');
+  if (inference || j->service_ms != d.service_ms) real_append(out, j->service_ms);
+  g_string_append_c(out, ',');
+  if (j->slo_ms != d.slo_ms) real_append(out, j->slo_ms);
+  g_string_append_c(out, ',');
+  if (j->slo_pct != d.slo_pct) real_append(out, j->slo_pct);
+  g_string_append_c(out, ',');
+  if (j->kv_bytes != d.kv_bytes) fixed9_append(out, j->kv_bytes);
+  g_string_append_c(out, ',');
+  if (j->max_batch != d.max_batch) g_string_append_printf(out, "%" G_GUINT32_FORMAT, j->max_batch);
+  g_string_append_c(out, ',');
+  if (j->comm_frac != d.comm_frac) real_append(out, j->comm_frac);
+  g_string_append_c(out, ',');
+  if (j->checkpoint_ns != d.checkpoint_ns) fixed9_append(out, j->checkpoint_ns);
+  g_string_append_c(out, ',');
+  if (j->restart != d.restart && (unsigned)j->restart < G_N_ELEMENTS(restart_names))
+    g_string_append(out, restart_names[j->restart]);
+  g_string_append_c(out, '\n');
+}

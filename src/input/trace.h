@@ -10,9 +10,21 @@
 #include "diag.h"
 
 typedef enum { JOB_NOTEBOOK = 0, JOB_INFERENCE, JOB_TRAINING, JOB_BATCH, JOB_KIND_COUNT } job_kind;
+
+/* Upper bounds checked when reading (docs/trace-format.md). They keep every sum and product
+ * the simulator forms (submit + duration, gpus * mem, max_batch * kv) far from int64 overflow. */
+#define TRACE_MAX_TIME_NS (INT64_C(1000000000) * INT64_C(1000000000)) /* 1e9 s, about 31.7 years */
+#define TRACE_MAX_BYTES INT64_C(10000000000000)                      /* 10 TB per worker */
+#define TRACE_MAX_GPUS 100000u
+#define TRACE_MAX_BATCH 65536u
+#define TRACE_MAX_RATE_RPS 1e9
+#define TRACE_MAX_MS 1e12                                            /* service_ms, slo_ms */
+#define TRACE_MAX_FIELD_BYTES 1048576                                /* one CSV cell */
 typedef enum { RESTART_NEVER = 0, RESTART_ON_FAILURE } restart_policy;
 
+/* "notebook", "inference", "training", "batch"; "unknown" out of range. */
 const char *job_kind_name(job_kind k);
+/* Exact (case-sensitive) name; FALSE and *out untouched when unknown. */
 gboolean job_kind_parse(const char *text, job_kind *out);
 
 /* One row of the job trace. Strings are owned by the trace (interned). */
@@ -45,6 +57,11 @@ typedef struct job_spec {
   gboolean has_requests;      /* a requests file names this job */
 } job_spec;
 
+/* Fills *j with the SPEC 3.1 defaults for kind: gpus 1, tenant "default" and label ""
+ * (static strings), priority 0, gpu_frac 1, sm by kind, busy 0.15, burst 30 s, slo_pct 99,
+ * max_batch 1, comm_frac 0.1, restart by kind; everything else 0 or NULL. For gen/import. */
+void trace_job_init(job_spec *j, job_kind kind);
+
 /* One phase row: at after_ns after the job starts, the set fields replace the job's. */
 enum {
   PHASE_SET_MEM = 1 << 0,
@@ -72,7 +89,9 @@ typedef struct trace {
   GHashTable *interned; /* interning table for tenant/label */
 } trace;
 
-/* Loads and validates a job trace. On any problem, adds them all to diags and returns NULL. */
+/* Loads and validates a job trace. On any problem, adds them all to diags and returns NULL.
+ * A file with only a header row is a valid trace of zero jobs; an empty file is an error.
+ * Returns an owned trace (free with trace_free). */
 trace *trace_load(const char *path, diag_list *diags);
 void trace_free(trace *t);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(trace, trace_free)
@@ -84,7 +103,8 @@ static inline guint trace_n_jobs(const trace *t) { return t->jobs->len; }
 /* Index of job id, or -1. */
 int64_t trace_find(const trace *t, const char *id);
 
-/* Loads a phases file against a loaded trace (job ids must exist). FALSE on problems. */
+/* Loads a phases file against a loaded trace (job ids must exist), replacing any phases
+ * loaded before. FALSE on problems, leaving the trace with no phases. */
 gboolean trace_load_phases(trace *t, const char *path, diag_list *diags);
 
 /* Validates a requests file against the trace (job_id must be an inference job; at_s >= 0
@@ -92,13 +112,18 @@ gboolean trace_load_phases(trace *t, const char *path, diag_list *diags);
  * marks the jobs it names (has_requests) and remembers its path. */
 gboolean trace_check_requests(trace *t, const char *path, diag_list *diags);
 
-/* Streaming reader of a requests file: calls cb for each row in file order.
- * service_ms is NAN when the cell is empty. Stops early when cb returns FALSE. */
+/* Streaming reader of a requests file (path NULL: t->requests_path): calls cb for each row
+ * in file order. service_ms is NAN when the cell is empty. Stops early when cb returns FALSE
+ * (still TRUE). On a problem in the file, adds it to diags, stops and returns FALSE. */
 typedef gboolean (*trace_request_cb)(guint32 job, double at_s, double service_ms, void *ud);
 gboolean trace_requests_foreach(const trace *t, const char *path, trace_request_cb cb,
                                 void *ud, diag_list *diags);
 
-/* Writes a job trace (the header and rows, only the non-default columns that any job
- * sets) to out; used by gen and import. */
+/* Writes a job trace to out, used by gen and import: the header names every SPEC 3.1
+ * column in SPEC order; a row leaves a cell empty where the value is the kind's default
+ * (tenant, and rate_rps/service_ms of inference jobs, are always written). Times are
+ * decimal seconds, sizes decimal GB, both exact to the nanosecond/byte; other numbers in
+ * the shortest form that reads back to the same double. trace_load of the text gives
+ * back the same values. Each call appends one line ending in "\n". */
 void trace_write_header(GString *out);
 void trace_write_row(GString *out, const job_spec *j);

@@ -1,2 +1,212 @@
-/* report-csv.c: placeholder, filled in by its owner. */
-typedef int report_csv_placeholder;
+/* report-csv.c: the CSV files of a result folder (jobs, pools, gpus, tenants, timeseries,
+ * events) and report_num, the one number format every report shares. One function per
+ * file: a header row, then one row per record in the results' order; columns never move.
+ * It only reads the frozen results; it does not write files (report_write_dir does). */
+#include "report.h"
+#include "util.h"
+#include <math.h>
+
+/* Integers below 2^53 are exact in a double and are printed in full. */
+#define REPORT_EXACT_INT_LIMIT 9007199254740992.0
+
+void report_num(GString *out, double v) {
+  if (!isfinite(v)) return; /* NaN (and infinities) are an empty cell / null */
+  if (v == 0) { /* also turns -0 into 0 */
+    g_string_append_c(out, '0');
+    return;
+  }
+  if (v == trunc(v) && fabs(v) < REPORT_EXACT_INT_LIMIT) {
+    g_string_append_printf(out, "%" G_GINT64_FORMAT, (gint64)v);
+    return;
+  }
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  g_ascii_formatd(buf, sizeof buf, "%.6g", v);
+  g_string_append(out, buf);
+}
+
+/* Row building: every field is followed by a comma; csv_eol turns the last into '\n'. */
+static void csv_s(GString *out, const char *s) {
+  util_csv_field(out, s ? s : "");
+  g_string_append_c(out, ',');
+}
+
+static void csv_n(GString *out, double v) {
+  report_num(out, v);
+  g_string_append_c(out, ',');
+}
+
+static void csv_u(GString *out, guint64 v) {
+  g_string_append_printf(out, "%" G_GUINT64_FORMAT ",", v);
+}
+
+/* A node or GPU index; -1 (not on a GPU) is an empty cell. */
+static void csv_index(GString *out, int v) {
+  if (v >= 0) g_string_append_printf(out, "%d", v);
+  g_string_append_c(out, ',');
+}
+
+static void csv_eol(GString *out) {
+  g_assert(out->len > 0 && out->str[out->len - 1] == ',');
+  out->str[out->len - 1] = '\n';
+}
+
+static double csv_hours(double seconds) { return seconds / 3600.0; }
+
+static double csv_frac(double part, double whole) {
+  return whole > 0 ? part / whole : NAN;
+}
+
+void report_csv_jobs(const results *r, GString *out) {
+  g_string_append(out, "id,kind,tenant,pool,gpus,submit_s,start_s,end_s,wait_s,run_s,"
+                       "slowdown,burst_stretch,outcome,restarts,kills,oom_kills,crashes,"
+                       "work_s,work_done_s,work_lost_s,busy_s,gpu_s_allocated,gpu_ids,"
+                       "reason\n");
+  for (guint i = 0; i < r->jobs->len; i++) {
+    const job_result *j = &g_array_index(r->jobs, job_result, i);
+    csv_s(out, j->id);
+    csv_s(out, j->kind);
+    csv_s(out, j->tenant);
+    csv_s(out, j->pool);
+    csv_u(out, j->gpus);
+    csv_n(out, j->submit_s);
+    csv_n(out, j->start_s);
+    csv_n(out, j->end_s);
+    csv_n(out, j->wait_s);
+    csv_n(out, j->run_s);
+    csv_n(out, j->slowdown);
+    csv_n(out, j->burst_stretch);
+    csv_s(out, job_outcome_name(j->outcome));
+    csv_u(out, j->restarts);
+    csv_u(out, j->kills);
+    csv_u(out, j->oom_kills);
+    csv_u(out, j->crashes);
+    csv_n(out, j->work_s);
+    csv_n(out, j->work_done_s);
+    csv_n(out, j->work_lost_s);
+    csv_n(out, j->busy_s);
+    csv_n(out, j->gpu_s_allocated);
+    csv_s(out, j->gpu_ids);
+    csv_s(out, j->reason);
+    csv_eol(out);
+  }
+}
+
+void report_csv_pools(const results *r, GString *out) {
+  g_string_append(out, "pool,gpu,strategy,gpus,price_per_gpu_hour,provisioned_gpu_h,"
+                       "allocated_gpu_h,busy_gpu_h,sm_active_gpu_h,allocated_frac,busy_frac,"
+                       "sm_active_frac,mem_gb_h,cost,licence_cost,jobs,completed,failed,"
+                       "unplaceable,running,queued,wait_mean_s,wait_p50_s,wait_p95_s,"
+                       "wait_max_s,oom_kills,innocent_victims,crashes,restarts,evictions,"
+                       "reconfigurations,work_lost_gpu_h\n");
+  for (guint i = 0; i < r->pools->len; i++) {
+    const pool_result *p = &g_array_index(r->pools, pool_result, i);
+    csv_s(out, p->name);
+    csv_s(out, p->gpu_model);
+    csv_s(out, p->strategy);
+    csv_u(out, p->gpus);
+    csv_n(out, p->price_per_gpu_hour);
+    csv_n(out, csv_hours(p->provisioned_gpu_s));
+    csv_n(out, csv_hours(p->allocated_gpu_s));
+    csv_n(out, csv_hours(p->busy_gpu_s));
+    csv_n(out, csv_hours(p->sm_active_gpu_s));
+    csv_n(out, csv_frac(p->allocated_gpu_s, p->provisioned_gpu_s));
+    csv_n(out, csv_frac(p->busy_gpu_s, p->provisioned_gpu_s));
+    csv_n(out, csv_frac(p->sm_active_gpu_s, p->provisioned_gpu_s));
+    csv_n(out, csv_hours(p->mem_gb_s));
+    csv_n(out, p->cost);
+    csv_n(out, p->licence_cost);
+    csv_u(out, p->jobs_routed);
+    csv_u(out, p->jobs_completed);
+    csv_u(out, p->jobs_failed);
+    csv_u(out, p->jobs_unplaceable);
+    csv_u(out, p->jobs_running);
+    csv_u(out, p->jobs_queued);
+    csv_n(out, p->wait_mean_s);
+    csv_n(out, p->wait_p50_s);
+    csv_n(out, p->wait_p95_s);
+    csv_n(out, p->wait_max_s);
+    csv_u(out, p->oom_kills);
+    csv_u(out, p->innocent_victims);
+    csv_u(out, p->crashes);
+    csv_u(out, p->restarts);
+    csv_u(out, p->evictions);
+    csv_u(out, p->reconfigurations);
+    csv_n(out, csv_hours(p->work_lost_gpu_s));
+    csv_eol(out);
+  }
+}
+
+void report_csv_gpus(const results *r, GString *out) {
+  g_string_append(out, "pool,node,gpu,allocated_h,busy_h,sm_active_h,allocated_frac,busy_frac,"
+                       "sm_active_frac,mean_mem_gb,peak_mem_gb,jobs_hosted,oom_events\n");
+  for (guint i = 0; i < r->gpus->len; i++) {
+    const gpu_result *g = &g_array_index(r->gpus, gpu_result, i);
+    csv_s(out, g->pool);
+    csv_u(out, g->node);
+    csv_u(out, g->index);
+    csv_n(out, csv_hours(g->allocated_s));
+    csv_n(out, csv_hours(g->busy_s));
+    csv_n(out, csv_hours(g->sm_active_s));
+    csv_n(out, csv_frac(g->allocated_s, r->end_s));
+    csv_n(out, csv_frac(g->busy_s, r->end_s));
+    csv_n(out, csv_frac(g->sm_active_s, r->end_s));
+    csv_n(out, csv_frac(g->mem_gb_s, r->end_s));
+    csv_n(out, g->peak_mem_gb);
+    csv_u(out, g->jobs_hosted);
+    csv_u(out, g->oom_events);
+    csv_eol(out);
+  }
+}
+
+void report_csv_tenants(const results *r, GString *out) {
+  g_string_append(out, "tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share\n");
+  double showback = results_showback_total(r);
+  for (guint i = 0; i < r->tenants->len; i++) {
+    const tenant_result *t = &g_array_index(r->tenants, tenant_result, i);
+    csv_s(out, t->name);
+    csv_u(out, t->jobs);
+    csv_n(out, csv_hours(t->allocated_gpu_s));
+    csv_n(out, csv_hours(t->busy_gpu_s));
+    csv_n(out, t->cost);
+    csv_n(out, csv_frac(t->cost, showback));
+    csv_eol(out);
+  }
+}
+
+void report_csv_timeseries(const results *r, GString *out) {
+  g_string_append(out,
+                  "pool,t_start_s,t_end_s,allocated,busy,sm_active,mem_used_gb,queued,running\n");
+  for (guint i = 0; i < r->timeseries->len; i++) {
+    const ts_row *t = &g_array_index(r->timeseries, ts_row, i);
+    const char *pool =
+        t->pool < r->pools->len ? g_array_index(r->pools, pool_result, t->pool).name : NULL;
+    csv_s(out, pool);
+    csv_n(out, t->t_start_s);
+    csv_n(out, t->t_end_s);
+    csv_n(out, t->allocated);
+    csv_n(out, t->busy);
+    csv_n(out, t->sm_active);
+    csv_n(out, t->mem_used_gb);
+    csv_n(out, t->queued);
+    csv_n(out, t->running);
+    csv_eol(out);
+  }
+}
+
+void report_csv_events(const results *r, GString *out) {
+  g_string_append(out, "t_s,event,job,cause_job,pool,node,gpu,innocent,work_lost_s,detail\n");
+  for (guint i = 0; i < r->events_log->len; i++) {
+    const event_row *e = &g_array_index(r->events_log, event_row, i);
+    csv_n(out, e->t_s);
+    csv_s(out, event_kind_name(e->kind));
+    csv_s(out, e->job);
+    csv_s(out, e->cause_job);
+    csv_s(out, e->pool);
+    csv_index(out, e->node);
+    csv_index(out, e->gpu);
+    csv_u(out, e->innocent ? 1 : 0);
+    csv_n(out, e->work_lost_s);
+    csv_s(out, e->detail);
+    csv_eol(out);
+  }
+}

@@ -1,2 +1,276 @@
-/* report-json.c: placeholder, filled in by its owner. */
-typedef int report_json_placeholder;
+/* report-json.c: summary.json, the machine-readable headline of a run (scenario, seed,
+ * span, totals, per pool, per tenant, outcome counts, engine statistics), built with
+ * json-glib in a fixed member order. NaN and infinities become null (JSON has neither);
+ * doubles are written in their shortest round-trip form. Also report_write_dir, which
+ * assembles the result folder through outdir.c (summary.json is what marks a folder as
+ * a sharesim result). */
+#include "report.h"
+#include "outdir.h"
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+static void json_str(JsonBuilder *b, const char *name, const char *s) {
+  json_builder_set_member_name(b, name);
+  if (!s) {
+    json_builder_add_null_value(b);
+  } else if (g_utf8_validate(s, -1, NULL)) {
+    json_builder_add_string_value(b, s);
+  } else { /* names from inputs may hold any bytes; JSON text must be UTF-8 */
+    char *valid = g_utf8_make_valid(s, -1);
+    json_builder_add_string_value(b, valid);
+    g_free(valid);
+  }
+}
+
+static void json_num(JsonBuilder *b, const char *name, double v) {
+  json_builder_set_member_name(b, name);
+  if (!isfinite(v))
+    json_builder_add_null_value(b);
+  else
+    json_builder_add_double_value(b, v == 0 ? 0.0 : v); /* no "-0" */
+}
+
+static void json_int(JsonBuilder *b, const char *name, guint64 v) {
+  json_builder_set_member_name(b, name);
+  if (v <= (guint64)G_MAXINT64) {
+    json_builder_add_int_value(b, (gint64)v);
+  } else { /* beyond JSON-safe integers: keep every digit as a string */
+    char buf[32];
+    g_snprintf(buf, sizeof buf, "%" G_GUINT64_FORMAT, v);
+    json_builder_add_string_value(b, buf);
+  }
+}
+
+static double json_frac(double part, double whole) { return whole > 0 ? part / whole : NAN; }
+
+static void json_totals(JsonBuilder *b, const results_totals *t) {
+  json_builder_set_member_name(b, "totals");
+  json_builder_begin_object(b);
+  json_int(b, "gpus", t->gpus);
+  json_num(b, "provisioned_gpu_h", t->provisioned_gpu_h);
+  json_num(b, "allocated_gpu_h", t->allocated_gpu_h);
+  json_num(b, "busy_gpu_h", t->busy_gpu_h);
+  json_num(b, "sm_active_gpu_h", t->sm_active_gpu_h);
+  json_num(b, "allocated_frac", t->allocated_frac);
+  json_num(b, "busy_frac", t->busy_frac);
+  json_num(b, "sm_active_frac", t->sm_active_frac);
+  json_num(b, "cost", t->cost);
+  json_num(b, "idle_cost", t->idle_cost);
+  json_num(b, "cost_per_busy_gpu_h", t->cost_per_busy_gpu_h);
+  json_int(b, "jobs", t->jobs);
+  json_int(b, "completed", t->completed);
+  json_int(b, "failed", t->failed);
+  json_int(b, "unplaceable", t->unplaceable);
+  json_int(b, "running", t->running);
+  json_int(b, "queued", t->queued);
+  json_int(b, "not_submitted", t->not_submitted);
+  json_num(b, "wait_mean_s", t->wait_mean_s);
+  json_num(b, "wait_p50_s", t->wait_p50_s);
+  json_num(b, "wait_p95_s", t->wait_p95_s);
+  json_num(b, "wait_max_s", t->wait_max_s);
+  json_int(b, "oom_kills", t->oom_kills);
+  json_int(b, "innocent_victims", t->innocent_victims);
+  json_int(b, "crashes", t->crashes);
+  json_int(b, "restarts", t->restarts);
+  json_int(b, "evictions", t->evictions);
+  json_int(b, "reconfigurations", t->reconfigurations);
+  json_num(b, "work_lost_gpu_h", t->work_lost_gpu_h);
+  json_num(b, "slowdown_mean", t->slowdown_mean);
+  json_builder_end_object(b);
+}
+
+/* Same members, in the same order and units, as the columns of pools.csv. */
+static void json_pools(JsonBuilder *b, const results *r) {
+  json_builder_set_member_name(b, "pools");
+  json_builder_begin_array(b);
+  for (guint i = 0; i < r->pools->len; i++) {
+    const pool_result *p = &g_array_index(r->pools, pool_result, i);
+    json_builder_begin_object(b);
+    json_str(b, "name", p->name);
+    json_str(b, "gpu", p->gpu_model);
+    json_str(b, "strategy", p->strategy);
+    json_int(b, "gpus", p->gpus);
+    json_num(b, "price_per_gpu_hour", p->price_per_gpu_hour);
+    json_num(b, "provisioned_gpu_h", p->provisioned_gpu_s / 3600.0);
+    json_num(b, "allocated_gpu_h", p->allocated_gpu_s / 3600.0);
+    json_num(b, "busy_gpu_h", p->busy_gpu_s / 3600.0);
+    json_num(b, "sm_active_gpu_h", p->sm_active_gpu_s / 3600.0);
+    json_num(b, "allocated_frac", json_frac(p->allocated_gpu_s, p->provisioned_gpu_s));
+    json_num(b, "busy_frac", json_frac(p->busy_gpu_s, p->provisioned_gpu_s));
+    json_num(b, "sm_active_frac", json_frac(p->sm_active_gpu_s, p->provisioned_gpu_s));
+    json_num(b, "mem_gb_h", p->mem_gb_s / 3600.0);
+    json_num(b, "cost", p->cost);
+    json_num(b, "licence_cost", p->licence_cost);
+    json_int(b, "jobs", p->jobs_routed);
+    json_int(b, "completed", p->jobs_completed);
+    json_int(b, "failed", p->jobs_failed);
+    json_int(b, "unplaceable", p->jobs_unplaceable);
+    json_int(b, "running", p->jobs_running);
+    json_int(b, "queued", p->jobs_queued);
+    json_num(b, "wait_mean_s", p->wait_mean_s);
+    json_num(b, "wait_p50_s", p->wait_p50_s);
+    json_num(b, "wait_p95_s", p->wait_p95_s);
+    json_num(b, "wait_max_s", p->wait_max_s);
+    json_int(b, "oom_kills", p->oom_kills);
+    json_int(b, "innocent_victims", p->innocent_victims);
+    json_int(b, "crashes", p->crashes);
+    json_int(b, "restarts", p->restarts);
+    json_int(b, "evictions", p->evictions);
+    json_int(b, "reconfigurations", p->reconfigurations);
+    json_num(b, "work_lost_gpu_h", p->work_lost_gpu_s / 3600.0);
+    json_builder_end_object(b);
+  }
+  json_builder_end_array(b);
+}
+
+static void json_tenants(JsonBuilder *b, const results *r) {
+  double showback = results_showback_total(r);
+  json_builder_set_member_name(b, "tenants");
+  json_builder_begin_array(b);
+  for (guint i = 0; i < r->tenants->len; i++) {
+    const tenant_result *t = &g_array_index(r->tenants, tenant_result, i);
+    json_builder_begin_object(b);
+    json_str(b, "name", t->name);
+    json_int(b, "jobs", t->jobs);
+    json_num(b, "allocated_gpu_h", t->allocated_gpu_s / 3600.0);
+    json_num(b, "busy_gpu_h", t->busy_gpu_s / 3600.0);
+    json_num(b, "cost", t->cost);
+    json_num(b, "cost_share", json_frac(t->cost, showback));
+    json_builder_end_object(b);
+  }
+  json_builder_end_array(b);
+}
+
+/* json-glib prints doubles with "%.17g" (0.1 becomes 0.10000000000000001). Rewrites
+ * every number outside strings that has a fraction or exponent in the shortest form
+ * that reads back as the same double; integers and strings are left as they are. */
+static char *json_shorten_numbers(const char *in) {
+  GString *out = g_string_sized_new(strlen(in));
+  gboolean in_string = FALSE;
+  const char *p = in;
+  while (*p) {
+    if (in_string) {
+      if (*p == '\\' && p[1]) {
+        g_string_append_len(out, p, 2);
+        p += 2;
+        continue;
+      }
+      if (*p == '"') in_string = FALSE;
+      g_string_append_c(out, *p++);
+      continue;
+    }
+    if (*p == '"') {
+      in_string = TRUE;
+      g_string_append_c(out, *p++);
+      continue;
+    }
+    if (*p != '-' && !g_ascii_isdigit(*p)) {
+      g_string_append_c(out, *p++);
+      continue;
+    }
+    const char *start = p;
+    while (*p && strchr("0123456789+-.eE", *p)) p++;
+    char *token = g_strndup(start, (gsize)(p - start));
+    if (!strpbrk(token, ".eE")) {
+      g_string_append(out, token);
+    } else {
+      double v = g_ascii_strtod(token, NULL);
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      for (int prec = 15; prec <= 17; prec++) {
+        char fmt[8];
+        g_snprintf(fmt, sizeof fmt, "%%.%dg", prec);
+        g_ascii_formatd(buf, sizeof buf, fmt, v);
+        if (g_ascii_strtod(buf, NULL) == v) break;
+      }
+      g_string_append(out, buf);
+    }
+    g_free(token);
+  }
+  return g_string_free(out, FALSE);
+}
+
+char *report_json(const results *r, gboolean include_engine_stats) {
+  g_return_val_if_fail(r != NULL, NULL);
+  results_totals t;
+  results_compute_totals(r, &t);
+
+  g_autoptr(JsonBuilder) b = json_builder_new();
+  json_builder_begin_object(b);
+  json_str(b, "scenario", r->scenario_name);
+  json_str(b, "scenario_file", r->scenario_path);
+  json_str(b, "trace_file", r->trace_path);
+  json_int(b, "seed", r->seed);
+  json_num(b, "span_s", r->end_s);
+  json_num(b, "interval_s", r->interval_s);
+  json_totals(b, &t);
+  json_pools(b, r);
+  json_tenants(b, r);
+
+  const guint32 counts[OUTCOME_COUNT] = {
+    [OUTCOME_COMPLETED] = t.completed,     [OUTCOME_FAILED] = t.failed,
+    [OUTCOME_UNPLACEABLE] = t.unplaceable, [OUTCOME_RUNNING] = t.running,
+    [OUTCOME_QUEUED] = t.queued,           [OUTCOME_NOT_SUBMITTED] = t.not_submitted,
+  };
+  json_builder_set_member_name(b, "outcomes");
+  json_builder_begin_object(b);
+  for (int o = 0; o < OUTCOME_COUNT; o++) json_int(b, job_outcome_name(o), counts[o]);
+  json_builder_end_object(b);
+
+  json_builder_set_member_name(b, "engine");
+  json_builder_begin_object(b);
+  json_int(b, "events", r->events);
+  if (include_engine_stats) json_num(b, "wall_s", r->wall_s);
+  json_builder_end_object(b);
+  json_builder_end_object(b);
+
+  g_autoptr(JsonNode) root = json_builder_get_root(b);
+  g_autoptr(JsonGenerator) gen = json_generator_new();
+  json_generator_set_pretty(gen, TRUE);
+  json_generator_set_indent(gen, 2);
+  json_generator_set_root(gen, root);
+  g_autofree char *text = json_generator_to_data(gen, NULL);
+  char *shortened = json_shorten_numbers(text);
+  char *with_newline = g_strconcat(shortened, "\n", NULL);
+  g_free(shortened);
+  return with_newline;
+}
+
+/* The whole result folder. summary.json is written last of all the files so that even
+ * the temporary folder only looks like a sharesim result once it is complete. */
+gboolean report_write_dir(const results *r, const char *dir, gboolean deterministic,
+                          GError **error) {
+  g_return_val_if_fail(r != NULL && dir != NULL, FALSE);
+  static const struct {
+    const char *name;
+    void (*write)(const results *, GString *);
+  } files[] = {
+    {"jobs.csv", report_csv_jobs},
+    {"pools.csv", report_csv_pools},
+    {"gpus.csv", report_csv_gpus},
+    {"tenants.csv", report_csv_tenants},
+    {"timeseries.csv", report_csv_timeseries},
+    {"events.csv", report_csv_events},
+    {"summary.txt", report_text},
+  };
+  outdir *o = outdir_begin(dir, error);
+  if (!o) return FALSE;
+  GString *buf = g_string_new(NULL);
+  gboolean ok = TRUE;
+  for (gsize i = 0; ok && i < G_N_ELEMENTS(files); i++) {
+    g_string_truncate(buf, 0);
+    files[i].write(r, buf);
+    ok = outdir_write(o, files[i].name, buf->str, buf->len, error);
+  }
+  g_string_free(buf, TRUE);
+  if (ok) {
+    char *json = report_json(r, !deterministic);
+    ok = outdir_write(o, "summary.json", json, strlen(json), error);
+    g_free(json);
+  }
+  if (!ok) {
+    outdir_abort(o);
+    return FALSE;
+  }
+  return outdir_commit(o, error);
+}

@@ -1,2 +1,258 @@
-/* report-text.c: placeholder, filled in by its owner. */
-typedef int report_text_placeholder;
+/* report-text.c: the human summary `sharesim run` prints (and summary.txt): headline
+ * totals, then one line per pool. Deterministic: no wall-clock values, numbers formatted
+ * with g_ascii_formatd so the locale never changes the text. It computes nothing of its
+ * own beyond presentation (results_compute_totals does the arithmetic). */
+#include "report.h"
+#include <math.h>
+#include <string.h>
+
+/* Appends v with a printf format ("%.1f") independent of the locale; NaN as "-". */
+static void text_fmt(GString *out, const char *fmt, double v) {
+  if (!isfinite(v)) {
+    g_string_append_c(out, '-');
+    return;
+  }
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  g_ascii_formatd(buf, sizeof buf, fmt, v == 0 ? 0.0 : v);
+  g_string_append(out, buf);
+}
+
+/* Names come from inputs: keep control characters off the terminal. */
+static void text_name(GString *out, const char *s) {
+  for (const char *p = s ? s : ""; *p; p++)
+    g_string_append_c(out, (unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p);
+}
+
+/* "12.3 s", "81 s", "45.5 m", "2.1 h", "3.5 d": at most three digits before the unit. */
+static void text_duration(GString *out, double s) {
+  static const struct { const char *unit; double seconds; } units[] = {
+    {"s", 1}, {"m", 60}, {"h", 3600}, {"d", 86400},
+  };
+  if (!isfinite(s)) {
+    g_string_append_c(out, '-');
+    return;
+  }
+  gsize u = 0;
+  while (u + 1 < G_N_ELEMENTS(units) && fabs(s) / units[u].seconds >= 99.95) u++;
+  double v = s / units[u].seconds;
+  text_fmt(out, fabs(v) >= 99.95 ? "%.0f" : "%.3g", v);
+  g_string_append_printf(out, " %s", units[u].unit);
+}
+
+/* "2.0 days", "5.5 hours", "30.0 minutes", "45.0 seconds" for the simulated span. */
+static void text_span(GString *out, double s) {
+  if (s >= 86400) {
+    text_fmt(out, "%.1f", s / 86400);
+    g_string_append(out, " days");
+  } else if (s >= 3600) {
+    text_fmt(out, "%.1f", s / 3600);
+    g_string_append(out, " hours");
+  } else if (s >= 60) {
+    text_fmt(out, "%.1f", s / 60);
+    g_string_append(out, " minutes");
+  } else {
+    text_fmt(out, "%.1f", s);
+    g_string_append(out, " seconds");
+  }
+}
+
+static void text_percent(GString *out, double frac) {
+  text_fmt(out, "%.1f", frac * 100);
+  if (isfinite(frac)) g_string_append(out, " %");
+}
+
+static void text_money(GString *out, double v) {
+  if (!isfinite(v)) {
+    g_string_append(out, "n/a");
+    return;
+  }
+  g_string_append_c(out, '$');
+  text_fmt(out, "%.2f", v);
+}
+
+/* Pads the text appended since mark to width columns (left or right aligned). */
+static void text_pad(GString *out, gsize mark, gsize width, gboolean right) {
+  gsize len = (gsize)g_utf8_strlen(out->str + mark, -1);
+  if (len >= width) return;
+  if (right)
+    g_string_insert_len(out, (gssize)mark, "                                        ",
+                        (gssize)MIN(width - len, 40));
+  else
+    for (gsize i = len; i < width; i++) g_string_append_c(out, ' ');
+}
+
+static void text_label(GString *out, const char *label) {
+  gsize mark = out->len;
+  g_string_append(out, label);
+  text_pad(out, mark, 18, FALSE);
+}
+
+static void text_jobs(GString *out, const results_totals *t) {
+  text_label(out, "jobs");
+  g_string_append_printf(out, "%u submitted: %u completed", t->jobs - t->not_submitted,
+                         t->completed);
+  const struct { guint32 n; const char *what; } more[] = {
+    {t->failed, "failed"},   {t->unplaceable, "unplaceable"},
+    {t->running, "running"}, {t->queued, "queued"},
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(more); i++)
+    if (more[i].n) g_string_append_printf(out, ", %u %s", more[i].n, more[i].what);
+  if (t->not_submitted)
+    g_string_append_printf(out, "; %u after the horizon", t->not_submitted);
+  g_string_append_c(out, '\n');
+}
+
+static void text_pools(GString *out, const results *r) {
+  gsize name_w = 4, strategy_w = 8;
+  for (guint i = 0; i < r->pools->len; i++) {
+    const pool_result *p = &g_array_index(r->pools, pool_result, i);
+    name_w = MAX(name_w, p->name ? (gsize)g_utf8_strlen(p->name, -1) : 0);
+    strategy_w = MAX(strategy_w, p->strategy ? (gsize)g_utf8_strlen(p->strategy, -1) : 0);
+  }
+  name_w += 2;
+  strategy_w += 2;
+  static const struct { const char *title; gsize width; } cols[] = {
+    {"GPUs", 6}, {"", 0}, {"jobs", 7}, {"alloc", 9}, {"busy", 9}, {"SM", 9},
+    {"wait p95", 10}, {"OOM", 6}, {"cost", 12},
+  };
+  gsize mark = out->len;
+  g_string_append(out, "pool");
+  text_pad(out, mark, name_w, FALSE);
+  for (gsize c = 0; c < G_N_ELEMENTS(cols); c++) {
+    mark = out->len;
+    if (cols[c].width == 0) { /* the strategy column is left-aligned */
+      g_string_append(out, "  strategy");
+      text_pad(out, mark, strategy_w + 2, FALSE);
+      continue;
+    }
+    g_string_append(out, cols[c].title);
+    text_pad(out, mark, cols[c].width, TRUE);
+  }
+  g_string_append_c(out, '\n');
+
+  for (guint i = 0; i < r->pools->len; i++) {
+    const pool_result *p = &g_array_index(r->pools, pool_result, i);
+    double prov = p->provisioned_gpu_s;
+    mark = out->len;
+    text_name(out, p->name);
+    text_pad(out, mark, name_w, FALSE);
+    mark = out->len;
+    g_string_append_printf(out, "%u", p->gpus);
+    text_pad(out, mark, 6, TRUE);
+    mark = out->len;
+    g_string_append(out, "  ");
+    text_name(out, p->strategy);
+    text_pad(out, mark, strategy_w + 2, FALSE);
+    mark = out->len;
+    g_string_append_printf(out, "%u", p->jobs_routed);
+    text_pad(out, mark, 7, TRUE);
+    const double fracs[] = {prov > 0 ? p->allocated_gpu_s / prov : NAN,
+                            prov > 0 ? p->busy_gpu_s / prov : NAN,
+                            prov > 0 ? p->sm_active_gpu_s / prov : NAN};
+    for (gsize f = 0; f < G_N_ELEMENTS(fracs); f++) {
+      mark = out->len;
+      text_percent(out, fracs[f]);
+      text_pad(out, mark, 9, TRUE);
+    }
+    mark = out->len;
+    text_duration(out, p->wait_p95_s);
+    text_pad(out, mark, 10, TRUE);
+    mark = out->len;
+    g_string_append_printf(out, "%u", p->oom_kills);
+    text_pad(out, mark, 6, TRUE);
+    mark = out->len;
+    text_money(out, p->cost);
+    text_pad(out, mark, 12, TRUE);
+    g_string_append_c(out, '\n');
+  }
+}
+
+void report_text(const results *r, GString *out) {
+  g_return_if_fail(r != NULL && out != NULL);
+  results_totals t;
+  results_compute_totals(r, &t);
+
+  g_string_append(out, "sharesim: scenario '");
+  text_name(out, r->scenario_name ? r->scenario_name : "(unnamed)");
+  g_string_append_c(out, '\'');
+  if (r->trace_path) {
+    char *base = g_path_get_basename(r->trace_path);
+    g_string_append(out, " on trace ");
+    text_name(out, base);
+    g_free(base);
+  }
+  g_string_append_printf(out, " (seed %" G_GUINT64_FORMAT "), ", r->seed);
+  text_span(out, r->end_s);
+  g_string_append(out, " simulated\n");
+
+  text_label(out, "GPUs");
+  g_string_append_printf(out, "%u provisioned, ", t.gpus);
+  text_fmt(out, "%.1f", t.provisioned_gpu_h);
+  g_string_append(out, " GPU-h\n");
+
+  text_label(out, "utilisation");
+  g_string_append(out, "allocated ");
+  text_percent(out, t.allocated_frac);
+  g_string_append(out, "   busy ");
+  text_percent(out, t.busy_frac);
+  g_string_append(out, "   SM-active ");
+  text_percent(out, t.sm_active_frac);
+  g_string_append_c(out, '\n');
+
+  text_jobs(out, &t);
+
+  text_label(out, "queue wait");
+  if (isnan(t.wait_mean_s)) {
+    g_string_append(out, "no job started\n");
+  } else {
+    g_string_append(out, "mean ");
+    text_duration(out, t.wait_mean_s);
+    g_string_append(out, "   p50 ");
+    text_duration(out, t.wait_p50_s);
+    g_string_append(out, "   p95 ");
+    text_duration(out, t.wait_p95_s);
+    g_string_append(out, "   max ");
+    text_duration(out, t.wait_max_s);
+    g_string_append_c(out, '\n');
+  }
+
+  if (!isnan(t.slowdown_mean)) {
+    text_label(out, "slowdown");
+    g_string_append(out, "mean ");
+    text_fmt(out, "%.2f", t.slowdown_mean);
+    g_string_append(out, "x over completed training and batch jobs\n");
+  }
+
+  text_label(out, "cost");
+  text_money(out, t.cost);
+  if (t.provisioned_gpu_h > 0) {
+    g_string_append(out, " (");
+    text_money(out, t.cost / t.provisioned_gpu_h);
+    g_string_append(out, "/GPU-h)");
+  }
+  g_string_append(out, "; idle spend ");
+  text_money(out, t.idle_cost);
+  g_string_append(out, "; ");
+  text_money(out, t.cost_per_busy_gpu_h);
+  g_string_append(out, " per busy GPU-h\n");
+
+  text_label(out, "out-of-memory");
+  g_string_append_printf(out, "%u kill%s (%u innocent victim%s); crashes %u; restarts %u; "
+                              "work lost ",
+                         t.oom_kills, t.oom_kills == 1 ? "" : "s", t.innocent_victims,
+                         t.innocent_victims == 1 ? "" : "s", t.crashes, t.restarts);
+  text_fmt(out, "%.1f", t.work_lost_gpu_h);
+  g_string_append(out, " GPU-h\n");
+
+  if (t.reconfigurations || t.evictions) {
+    text_label(out, "reconfiguration");
+    g_string_append_printf(out, "%u reconfiguration%s, %u eviction%s\n", t.reconfigurations,
+                           t.reconfigurations == 1 ? "" : "s", t.evictions,
+                           t.evictions == 1 ? "" : "s");
+  }
+
+  if (r->pools->len) {
+    g_string_append_c(out, '\n');
+    text_pools(out, r);
+  }
+}

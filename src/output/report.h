@@ -1,1 +1,33 @@
+/* report.h: turning frozen results into the files of SPEC 5 and the text summary.
+ * report-text.c (stdout summary), report-csv.c (jobs/pools/gpus/tenants/timeseries/events
+ * CSVs), report-json.c (summary.json). All output is deterministic: fixed column order,
+ * fixed number formatting ("%.6g"-style via one helper), no wall-clock values except in
+ * the text summary's last line and summary.json's "engine" object, which hold run
+ * statistics (events, wall seconds) that bench/run reads. */
 #pragma once
+#include <glib.h>
+#include "results.h"
+
+/* Text summary for stdout (what `sharesim run` prints). */
+void report_text(const results *r, GString *out);
+
+/* summary.json: scenario, seed, span, totals, per-pool, per-tenant, engine stats. Owned. */
+char *report_json(const results *r, gboolean include_engine_stats);
+
+/* CSV files; each appends header + rows to out. */
+void report_csv_jobs(const results *r, GString *out);
+void report_csv_pools(const results *r, GString *out);
+void report_csv_gpus(const results *r, GString *out);
+void report_csv_tenants(const results *r, GString *out);
+void report_csv_timeseries(const results *r, GString *out);
+void report_csv_events(const results *r, GString *out);
+
+/* Writes every file into dir atomically (outdir.h): the folder appears complete or not
+ * at all. Deterministic: the same results give byte-identical files, except that
+ * summary.json's engine.wall_s is left out when deterministic is TRUE. */
+gboolean report_write_dir(const results *r, const char *dir, gboolean deterministic,
+                          GError **error);
+
+/* Number formatting shared by every report: shortest text that round-trips to 6
+ * significant digits, "nan" never written (empty cell instead). */
+void report_num(GString *out, double v);

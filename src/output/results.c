@@ -1,2 +1,185 @@
-/* results.c: placeholder, filled in by its owner. */
-typedef int results_placeholder;
+/* results.c: the container of one run's frozen outcome (allocation, freeing, interned
+ * strings), the names of outcomes and event kinds, and the headline totals derived from
+ * it (sums over pools, fractions of provisioned time, queue-wait percentiles with GSL).
+ * It does not fill the per-job/pool/GPU rows (sim.c does) nor format anything (report-*.c). */
+#include "results.h"
+#include <gsl/gsl_sort_double.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <string.h>
+
+static const char *const results_outcome_names[OUTCOME_COUNT] = {
+  [OUTCOME_COMPLETED] = "completed",     [OUTCOME_FAILED] = "failed",
+  [OUTCOME_UNPLACEABLE] = "unplaceable", [OUTCOME_RUNNING] = "running",
+  [OUTCOME_QUEUED] = "queued",           [OUTCOME_NOT_SUBMITTED] = "not_submitted",
+};
+
+static const char *const results_event_names[EVENT_KIND_COUNT] = {
+  [EVENT_OOM_KILL] = "oom_kill",       [EVENT_CRASH] = "crash",
+  [EVENT_RESTART] = "restart",         [EVENT_EVICTION] = "eviction",
+  [EVENT_RECONFIGURE] = "reconfigure", [EVENT_UNPLACEABLE] = "unplaceable",
+};
+
+const char *job_outcome_name(job_outcome o) {
+  if ((int)o < 0 || o >= OUTCOME_COUNT) return "unknown";
+  return results_outcome_names[o];
+}
+
+const char *event_kind_name(event_kind k) {
+  if ((int)k < 0 || k >= EVENT_KIND_COUNT) return "unknown";
+  return results_event_names[k];
+}
+
+static void results_job_clear(gpointer p) {
+  job_result *j = p;
+  g_clear_pointer(&j->gpu_ids, g_free);
+}
+
+results *results_new(void) {
+  results *r = g_new0(results, 1);
+  r->jobs = g_array_new(FALSE, TRUE, sizeof(job_result));
+  g_array_set_clear_func(r->jobs, results_job_clear);
+  r->gpus = g_array_new(FALSE, TRUE, sizeof(gpu_result));
+  r->pools = g_array_new(FALSE, TRUE, sizeof(pool_result));
+  r->tenants = g_array_new(FALSE, TRUE, sizeof(tenant_result));
+  r->timeseries = g_array_new(FALSE, TRUE, sizeof(ts_row));
+  r->events_log = g_array_new(FALSE, TRUE, sizeof(event_row));
+  r->strings = g_string_chunk_new(4096);
+  return r;
+}
+
+void results_free(results *r) {
+  if (!r) return;
+  g_free(r->scenario_name);
+  g_free(r->scenario_path);
+  g_free(r->trace_path);
+  g_array_unref(r->jobs);
+  g_array_unref(r->gpus);
+  g_array_unref(r->pools);
+  g_array_unref(r->tenants);
+  g_array_unref(r->timeseries);
+  g_array_unref(r->events_log);
+  g_string_chunk_free(r->strings);
+  g_free(r);
+}
+
+/* Equal strings share one copy; NULL stays NULL. */
+const char *results_intern(results *r, const char *s) {
+  g_return_val_if_fail(r != NULL, NULL);
+  if (!s) return NULL;
+  return g_string_chunk_insert_const(r->strings, s);
+}
+
+void results_wait_stats(double *wait_s, gsize n, double *mean_s, double *p50_s,
+                        double *p95_s, double *max_s) {
+  if (n == 0) {
+    *mean_s = *p50_s = *p95_s = *max_s = NAN;
+    return;
+  }
+  gsl_sort(wait_s, 1, n);
+  *mean_s = gsl_stats_mean(wait_s, 1, n);
+  *p50_s = gsl_stats_quantile_from_sorted_data(wait_s, 1, n, 0.5);
+  *p95_s = gsl_stats_quantile_from_sorted_data(wait_s, 1, n, 0.95);
+  *max_s = wait_s[n - 1];
+}
+
+/* A job counts for queue-wait statistics once it has started (first start known). */
+static gboolean results_job_started(const job_result *j) {
+  return isfinite(j->start_s) && isfinite(j->wait_s);
+}
+
+void results_fill_pool_waits(results *r) {
+  g_return_if_fail(r != NULL);
+  guint npools = r->pools->len;
+  if (npools == 0) return;
+  GArray **waits = g_new0(GArray *, npools);
+  for (guint p = 0; p < npools; p++) waits[p] = g_array_new(FALSE, FALSE, sizeof(double));
+  for (guint i = 0; i < r->jobs->len; i++) {
+    const job_result *j = &g_array_index(r->jobs, job_result, i);
+    if (j->pool_index < 0 || (guint)j->pool_index >= npools || !results_job_started(j))
+      continue;
+    g_array_append_val(waits[j->pool_index], j->wait_s);
+  }
+  for (guint p = 0; p < npools; p++) {
+    pool_result *pr = &g_array_index(r->pools, pool_result, p);
+    results_wait_stats((double *)(void *)waits[p]->data, waits[p]->len, &pr->wait_mean_s,
+                       &pr->wait_p50_s, &pr->wait_p95_s, &pr->wait_max_s);
+    g_array_unref(waits[p]);
+  }
+  g_free(waits);
+}
+
+/* part / whole, NAN when whole is not positive (a fraction of nothing is undefined). */
+static double results_frac(double part, double whole) {
+  return whole > 0 ? part / whole : NAN;
+}
+
+void results_compute_totals(const results *r, results_totals *t) {
+  g_return_if_fail(r != NULL && t != NULL);
+  memset(t, 0, sizeof *t);
+
+  double provisioned_s = 0, allocated_s = 0, busy_s = 0, sm_active_s = 0, lost_s = 0;
+  for (guint i = 0; i < r->pools->len; i++) {
+    const pool_result *p = &g_array_index(r->pools, pool_result, i);
+    t->gpus += p->gpus;
+    provisioned_s += p->provisioned_gpu_s;
+    allocated_s += p->allocated_gpu_s;
+    busy_s += p->busy_gpu_s;
+    sm_active_s += p->sm_active_gpu_s;
+    t->cost += p->cost;
+    t->oom_kills += p->oom_kills;
+    t->innocent_victims += p->innocent_victims;
+    t->crashes += p->crashes;
+    t->restarts += p->restarts;
+    t->evictions += p->evictions;
+    t->reconfigurations += p->reconfigurations;
+    lost_s += p->work_lost_gpu_s;
+  }
+  t->provisioned_gpu_h = provisioned_s / 3600.0;
+  t->allocated_gpu_h = allocated_s / 3600.0;
+  t->busy_gpu_h = busy_s / 3600.0;
+  t->sm_active_gpu_h = sm_active_s / 3600.0;
+  t->work_lost_gpu_h = lost_s / 3600.0;
+  t->allocated_frac = results_frac(allocated_s, provisioned_s);
+  t->busy_frac = results_frac(busy_s, provisioned_s);
+  t->sm_active_frac = results_frac(sm_active_s, provisioned_s);
+  /* With nothing provisioned there is nothing allocated either: all spend is idle. */
+  t->idle_cost = isnan(t->allocated_frac) ? t->cost : t->cost * (1.0 - t->allocated_frac);
+  t->cost_per_busy_gpu_h = busy_s > 0 ? t->cost / t->busy_gpu_h : NAN;
+
+  t->jobs = r->jobs->len;
+  double *waits = g_new(double, r->jobs->len ? r->jobs->len : 1);
+  gsize nwaits = 0;
+  double slowdown_sum = 0;
+  guint slowdown_n = 0;
+  for (guint i = 0; i < r->jobs->len; i++) {
+    const job_result *j = &g_array_index(r->jobs, job_result, i);
+    switch (j->outcome) {
+    case OUTCOME_COMPLETED: t->completed++; break;
+    case OUTCOME_FAILED: t->failed++; break;
+    case OUTCOME_UNPLACEABLE: t->unplaceable++; break;
+    case OUTCOME_RUNNING: t->running++; break;
+    case OUTCOME_QUEUED: t->queued++; break;
+    case OUTCOME_NOT_SUBMITTED: t->not_submitted++; break;
+    case OUTCOME_COUNT: break;
+    }
+    if (results_job_started(j)) waits[nwaits++] = j->wait_s;
+    if (j->outcome == OUTCOME_COMPLETED && j->kind && isfinite(j->slowdown) &&
+        (strcmp(j->kind, "training") == 0 || strcmp(j->kind, "batch") == 0)) {
+      slowdown_sum += j->slowdown;
+      slowdown_n++;
+    }
+  }
+  results_wait_stats(waits, nwaits, &t->wait_mean_s, &t->wait_p50_s, &t->wait_p95_s,
+                     &t->wait_max_s);
+  g_free(waits);
+  t->slowdown_mean = slowdown_n ? slowdown_sum / slowdown_n : NAN;
+}
+
+double results_showback_total(const results *r) {
+  g_return_val_if_fail(r != NULL, NAN);
+  double sum = 0;
+  for (guint i = 0; i < r->tenants->len; i++)
+    sum += g_array_index(r->tenants, tenant_result, i).cost;
+  return sum;
+}

@@ -1,1 +1,149 @@
+/* results.h: the frozen outcome of one simulation run, filled by sim.c at the end of the
+ * run and only read afterwards (by report-*.c, compare, plot). Units are in the field
+ * names; times are seconds from the trace start (double) in the results, since the run
+ * is over and these are what the reports print. Everything is owned by the results. */
 #pragma once
+#include <glib.h>
+#include <stdint.h>
+
+typedef enum {
+  OUTCOME_COMPLETED = 0, /* ran its work (training/batch) or its whole session (notebook/inference) */
+  OUTCOME_FAILED,        /* crashed or was killed and does not restart (restart: never, or too many) */
+  OUTCOME_UNPLACEABLE,   /* can never fit its pool (or no routing rule matches) */
+  OUTCOME_RUNNING,       /* still running when the horizon ended the run */
+  OUTCOME_QUEUED,        /* still waiting when the horizon ended the run */
+  OUTCOME_NOT_SUBMITTED, /* submitted after the horizon */
+  OUTCOME_COUNT
+} job_outcome;
+const char *job_outcome_name(job_outcome o);
+
+typedef struct job_result {
+  const char *id, *kind, *tenant, *pool; /* borrowed from trace/scenario, valid while they live */
+  const char *reason;       /* unplaceable/failed reason, or "" (owned by results string chunk) */
+  guint32 gpus;
+  int pool_index;           /* -1 when unrouted */
+  job_outcome outcome;
+  double submit_s;
+  double start_s;           /* first start; NAN if never started */
+  double end_s;             /* NAN if not ended */
+  double wait_s;            /* total time queued over all attempts (until end of run if still queued) */
+  double run_s;             /* wall time resident over all attempts */
+  double work_s;            /* training/batch: work requested (duration_s) */
+  double work_done_s;       /* work completed and kept */
+  double work_lost_s;       /* work lost to kills since the last checkpoint */
+  double slowdown;          /* training/batch: last attempt's run time / work; NAN otherwise */
+  double burst_stretch;     /* notebook: mean burst time / burst work; NAN otherwise */
+  double busy_s;            /* time with compute demand (sum over workers / workers) */
+  double gpu_s_allocated;   /* GPU-seconds allocated (alloc share x residence, summed over workers) */
+  guint32 restarts;
+  guint32 kills;            /* times it was killed (OOM, crash of a neighbour, eviction) */
+  guint32 oom_kills;
+  guint32 crashes;
+  char *gpu_ids;            /* "pool/n0/g3;pool/n1/g0" of the last placement, owned */
+} job_result;
+
+typedef struct gpu_result {
+  const char *pool;
+  guint32 node, index;      /* node within pool, GPU within node */
+  double allocated_s, busy_s, sm_active_s; /* time integrals */
+  double mem_gb_s;          /* integral of memory used (GB x s) */
+  double peak_mem_gb;
+  guint32 jobs_hosted;
+  guint32 oom_events;
+} gpu_result;
+
+typedef struct pool_result {
+  const char *name, *gpu_model, *strategy;
+  guint32 gpus;
+  double price_per_gpu_hour;
+  double provisioned_gpu_s;
+  double allocated_gpu_s, busy_gpu_s, sm_active_gpu_s, mem_gb_s;
+  double cost;              /* provisioned GPU-hours x price (+ licences) */
+  double licence_cost;
+  guint32 jobs_routed, jobs_completed, jobs_failed, jobs_unplaceable, jobs_running, jobs_queued;
+  double wait_mean_s, wait_p50_s, wait_p95_s, wait_max_s; /* over jobs that started */
+  guint32 oom_kills, innocent_victims, crashes, restarts, evictions, reconfigurations;
+  double work_lost_gpu_s;
+} pool_result;
+
+typedef struct tenant_result {
+  const char *name;
+  guint32 jobs;
+  double allocated_gpu_s, busy_gpu_s;
+  double cost;              /* showback: allocated GPU-hours x the pool's price */
+} tenant_result;
+
+typedef struct ts_row {       /* one pool, one interval */
+  guint32 pool;
+  double t_start_s, t_end_s;
+  double allocated, busy, sm_active; /* mean fraction of the pool's GPUs over the interval */
+  double mem_used_gb;       /* mean memory in use over the interval, whole pool */
+  double queued;            /* mean number of queued jobs over the interval */
+  double running;           /* mean number of running jobs */
+} ts_row;
+
+typedef enum {
+  EVENT_OOM_KILL = 0, EVENT_CRASH, EVENT_RESTART, EVENT_EVICTION, EVENT_RECONFIGURE,
+  EVENT_UNPLACEABLE, EVENT_KIND_COUNT
+} event_kind;
+const char *event_kind_name(event_kind k);
+
+typedef struct event_row {
+  double t_s;
+  event_kind kind;
+  const char *job;          /* victim / subject (borrowed) */
+  const char *cause_job;    /* whose allocation or crash caused it, or NULL */
+  const char *pool;
+  int node, gpu;            /* -1 when not on a GPU */
+  gboolean innocent;        /* victim was not the cause */
+  double work_lost_s;
+  const char *detail;       /* owned by results string chunk */
+} event_row;
+
+typedef struct results {
+  char *scenario_name;
+  char *scenario_path, *trace_path;
+  uint64_t seed;
+  double end_s;             /* simulated span [0, end_s] */
+  double interval_s;
+  uint64_t events;          /* engine events processed */
+  double wall_s;            /* wall-clock seconds of the run (NOT written to deterministic files) */
+  GArray *jobs;             /* job_result, trace order */
+  GArray *gpus;             /* gpu_result, pool order then node then index */
+  GArray *pools;            /* pool_result, scenario order */
+  GArray *tenants;          /* tenant_result, sorted by name */
+  GArray *timeseries;       /* ts_row, by pool then time */
+  GArray *events_log;       /* event_row, by time then sequence */
+  GStringChunk *strings;
+} results;
+
+results *results_new(void);
+void results_free(results *r);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(results, results_free)
+const char *results_intern(results *r, const char *s);
+
+/* Headline figures derived from the arrays (used by the text summary, JSON and compare). */
+typedef struct results_totals {
+  guint32 gpus;
+  double provisioned_gpu_h, allocated_gpu_h, busy_gpu_h, sm_active_gpu_h;
+  double allocated_frac, busy_frac, sm_active_frac; /* of provisioned */
+  double cost, idle_cost, cost_per_busy_gpu_h;
+  guint32 jobs, completed, failed, unplaceable, running, queued, not_submitted;
+  double wait_mean_s, wait_p50_s, wait_p95_s, wait_max_s;
+  guint32 oom_kills, innocent_victims, crashes, restarts, evictions, reconfigurations;
+  double work_lost_gpu_h;
+  double slowdown_mean;     /* training/batch completed */
+} results_totals;
+void results_compute_totals(const results *r, results_totals *t);
+
+/* Queue-wait statistics over n values (seconds): mean, median, 95th percentile (GSL's
+ * linear interpolation between order statistics) and maximum. Sorts wait_s in place;
+ * non-finite values must not be passed. All four are NAN when n is 0. */
+void results_wait_stats(double *wait_s, gsize n, double *mean_s, double *p50_s,
+                        double *p95_s, double *max_s);
+/* Fills every pool's wait_mean/p50/p95/max_s from the jobs routed to it (pool_index)
+ * that started, with results_wait_stats. For sim.c, which may also fill them itself. */
+void results_fill_pool_waits(results *r);
+/* Sum of the tenants' showback cost; a tenant's cost_share is its cost over this
+ * (NAN when it is 0), so the shares add up to 1. */
+double results_showback_total(const results *r);

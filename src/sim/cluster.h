@@ -1,1 +1,136 @@
+/* cluster.h: the run-time state of pools, nodes, GPUs, the tasks (one per worker) resident
+ * on them and the jobs they belong to; the placement search over nodes; and the
+ * time-integrated gauges (allocated, busy, SM-active, memory) per GPU and per pool,
+ * bucketed into the time series. The remaining-work (fluid progress) bookkeeping lives
+ * here too, once for every strategy. Event handling is sim.c's. */
 #pragma once
+#include <glib.h>
+#include <gsl/gsl_rng.h>
+#include "util.h"
+#include "scenario.h"
+#include "trace.h"
+#include "results.h"
+#include "engine.h"
+#include "share.h"
+
+typedef enum { JOB_PENDING = 0, JOB_QUEUED, JOB_RUNNING, JOB_DONE } job_state;
+
+struct task {                /* one worker of a job on one GPU */
+  job_run *job;
+  gpu_state *gpu;
+  guint32 worker;
+  guint32 slot;              /* strategy-defined (replica, instance...) */
+  int64_t mem_bytes;         /* current memory of this worker */
+  double alloc_share;        /* fraction of the GPU allocated to it (set by the strategy) */
+  double speed;              /* progress rate relative to alone on a whole GPU (strategy) */
+};
+
+struct gpu_state {
+  pool_state *pool;
+  guint32 index;             /* within the pool */
+  guint32 node, local;       /* node within pool, GPU within node */
+  GPtrArray *residents;      /* task*, in arrival order */
+  int64_t mem_used;
+  guint32 slots_used;
+  /* gauges now, and their integrals (value x ns) since t_last */
+  double g_alloc, g_busy, g_sm;
+  sim_time t_last;
+  double int_alloc, int_busy, int_sm, int_mem; /* mem integral in bytes x ns / 1e9 */
+  int64_t peak_mem;
+  guint32 jobs_hosted, oom_events;
+  void *strategy_data;
+};
+
+typedef struct ts_acc {      /* accumulator of the current time-series bucket */
+  double alloc, busy, sm, mem, queued, running; /* value x ns */
+} ts_acc;
+
+struct pool_state {
+  guint32 index;
+  const pool_spec *spec;
+  const share_ops *ops;
+  gpu_state *gpus;
+  guint32 n_gpus, n_nodes, gpus_per_node, slots_per_gpu;
+  guint32 *node_free;        /* free slots per node */
+  guint32 **bucket_bits;     /* per free-slot count k: bitset of nodes with k free slots */
+  guint32 bucket_words;
+  guint32 free_slots;
+  GSequence *queue;          /* job_run*, by (priority desc, submit, index) */
+  guint32 *queued_by_gpus;   /* histogram of queued jobs by worker count (<= n_gpus) */
+  guint32 n_queued, n_running;
+  gboolean schedule_pending;
+  /* pool gauges = sums of GPU gauges */
+  double sum_alloc, sum_busy, sum_sm;
+  int64_t sum_mem;
+  sim_time t_last;
+  sim_time interval_ns;
+  sim_time bucket_start;
+  ts_acc acc;
+  GArray *ts;                /* ts_row */
+  /* counters */
+  guint32 oom_kills, innocent_victims, crashes, restarts, evictions, reconfigurations;
+  double work_lost_gpu_ns;
+};
+
+struct job_run {
+  const job_spec *spec;
+  guint32 index;
+  int pool;                  /* -1 unrouted */
+  job_state state;
+  job_outcome outcome;
+  task *tasks;               /* n_tasks while running */
+  guint32 n_tasks;
+  /* fluid progress of the current unit of work (training/batch: the job; notebook: a burst) */
+  double work_left_ns;
+  double rate;               /* progress per ns now */
+  sim_time t_last;
+  event_id ev_done, ev_timer, ev_end, ev_phase, ev_ckpt, ev_crash;
+  gboolean active;           /* has compute demand */
+  double duty;               /* fraction of time with compute demand now (0..1) */
+  guint32 next_phase;
+  gboolean crash_phase_fired;
+  /* current values (spec values, changed by phases) */
+  int64_t mem_bytes;
+  double busy, sm, rate_rps;
+  /* lifetimes */
+  sim_time submit, first_start, attempt_start, end, queued_since, session_end;
+  /* accumulators */
+  double wait_ns, run_ns, busy_ns, alloc_gpu_ns;
+  double kept_ns;            /* training/batch work saved by checkpoints (or finished) */
+  double work_lost_ns;
+  double burst_work_ns, burst_stretch_sum;
+  sim_time burst_started;
+  guint32 bursts;
+  guint32 restarts, kills, oom_kills, crashes;
+  gsl_rng *rng;              /* per job, derived from (seed, id): same bursts in every scenario */
+  gsl_rng *rng_faults;       /* separate stream for random crashes, so enabling them moves no burst */
+  GSequenceIter *queue_iter;
+  const char *reason;        /* static or interned text */
+  char *gpu_ids;
+};
+
+/* ---- pools and placement ---- */
+void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec, sim_time interval_ns);
+void cluster_pool_clear(pool_state *p);
+/* Finds GPUs (and slots) for every worker of j per the pool's placement policy, without
+ * changing anything. FALSE if the job does not fit now. */
+gboolean cluster_find_placement(const pool_state *p, const job_run *j, gpu_state **gpus_out,
+                                guint32 *slots_out);
+/* Adds/removes a task on a GPU (slot and memory bookkeeping, node buckets). */
+void cluster_attach(pool_state *p, task *t, gpu_state *g, guint32 slot);
+void cluster_detach(pool_state *p, task *t);
+/* Changes a resident's memory (integrate the GPU first). */
+void cluster_task_set_mem(task *t, int64_t bytes);
+
+/* ---- gauges: call begin before a change on g, end after it ---- */
+void cluster_gpu_integrate(gpu_state *g, sim_time now); /* integrates g and its pool to now */
+void cluster_gpu_update_speeds(gpu_state *g);           /* strategy sets speed, alloc_share */
+void cluster_gpu_update_gauges(gpu_state *g);           /* busy, SM-active, allocated */
+void cluster_pool_integrate(pool_state *p, sim_time now);
+void cluster_pool_finish(pool_state *p, sim_time end);  /* flushes the last bucket */
+
+/* ---- queue ---- */
+void cluster_queue_push(pool_state *p, job_run *j);
+void cluster_queue_remove(pool_state *p, job_run *j);
+/* Smallest worker count among queued jobs (0 when the queue is empty). */
+guint32 cluster_queue_min_gpus(const pool_state *p);

@@ -1,1 +1,29 @@
+/* engine.h: the simulation clock and event schedule. Integer nanoseconds; events run in
+ * (time, sequence) order; cancellation is lazy (a cancelled event stays in the heap and is
+ * skipped when popped). No globals: a process may hold several engines (sweeps, tests). */
 #pragma once
+#include <glib.h>
+#include <stdint.h>
+#include "util.h"
+
+typedef struct engine engine;
+typedef uint64_t event_id;           /* 0 is never a valid id */
+/* ctx is the engine's context pointer (engine_new's argument). */
+typedef void (*engine_handler)(void *ctx, void *obj, uint64_t arg);
+
+engine *engine_new(void *ctx);
+void engine_free(engine *e);
+
+sim_time engine_now(const engine *e);
+/* Schedules handler(ctx, obj, arg) at time t (t >= now: asserted). Returns its id. */
+event_id engine_at(engine *e, sim_time t, engine_handler handler, void *obj, uint64_t arg);
+/* Cancels a scheduled event; cancelling an id that already ran or 0 is a no-op. */
+void engine_cancel(engine *e, event_id id);
+/* Runs the next live event; FALSE when none is left. */
+gboolean engine_step(engine *e);
+/* Runs every live event with time <= limit, then sets the clock to limit (if later). */
+void engine_run_until(engine *e, sim_time limit);
+/* Time of the next live event, or SIM_TIME_NEVER. */
+sim_time engine_next_time(engine *e);
+uint64_t engine_events_run(const engine *e);
+size_t engine_pending(const engine *e); /* heap size, including cancelled entries */

@@ -1,1 +1,52 @@
+/* share.h: the one strategy interface. A strategy decides where a job's workers may go
+ * on a GPU (slots), how fast each resident runs (speed, relative to alone on a whole
+ * GPU), how much of the GPU each resident is allocated (for showback), what the GPU's
+ * busy and SM-active gauges are, and who dies on an out-of-memory or a fault.
+ * Each share-*.c exports one const share_ops; share.c lists them in one table. */
 #pragma once
+#include <glib.h>
+#include "scenario.h"
+
+typedef struct pool_state pool_state;
+typedef struct gpu_state gpu_state;
+typedef struct task task;
+typedef struct job_run job_run;
+
+typedef struct share_ops {
+  share_strategy strategy;
+  const char *name;        /* as in the scenario: "exclusive" */
+  const char *description;
+  gboolean implemented;    /* FALSE: the scenario is refused with an honest error */
+  /* Schedulable slots one GPU offers (exclusive 1, time-slicing/MPS replicas, ...). */
+  guint32 (*slots_per_gpu)(const pool_spec *p);
+  /* Could this job ever run in an empty pool? If not, *reason (owned) says why. */
+  gboolean (*can_ever_fit)(const pool_spec *p, const job_spec *j, char **reason);
+  /* May one worker of j go onto g now? On TRUE *slot is the slot it takes. Workers
+   * already chosen for the same job in this placement attempt are listed in `taken`
+   * (gpu_state* per worker so far) so a strategy can refuse two workers on one GPU. */
+  gboolean (*gpu_accepts)(const pool_state *p, const gpu_state *g, const job_run *j,
+                          gpu_state *const *taken, guint n_taken, guint32 *slot);
+  /* Sets speed and alloc_share of every resident of g (after any change on g). */
+  void (*update_speeds)(const pool_state *p, gpu_state *g);
+  /* Current busy (some kernel running) and SM-active fractions of g. */
+  void (*gauges)(const pool_state *p, const gpu_state *g, double *busy, double *sm_active);
+  /* Memory capacity a resident may use on g before an out-of-memory (whole device by
+   * default; MPS pinned limits and MIG instances are smaller). */
+  int64_t (*mem_capacity)(const pool_state *p, const gpu_state *g, const task *t);
+  /* Who dies when offender's allocation does not fit: appends task* to victims. */
+  void (*oom_victims)(const pool_state *p, gpu_state *g, task *offender, GPtrArray *victims);
+  /* Who dies when t's process faults: appends task* to victims (t itself included). */
+  void (*crash_victims)(const pool_state *p, gpu_state *g, task *t, GPtrArray *victims);
+} share_ops;
+
+/* The registered strategy for s (never NULL: unbuilt ones have implemented = FALSE). */
+const share_ops *share_for(share_strategy s);
+
+/* Defaults a strategy may use in its table. */
+void share_default_gauges(const pool_state *p, const gpu_state *g, double *busy, double *sm);
+int64_t share_default_mem_capacity(const pool_state *p, const gpu_state *g, const task *t);
+void share_default_oom_victims(const pool_state *p, gpu_state *g, task *offender,
+                               GPtrArray *victims);
+void share_default_crash_victims(const pool_state *p, gpu_state *g, task *t, GPtrArray *victims);
+
+extern const share_ops share_exclusive_ops;

@@ -1,2 +1,795 @@
-/* sim.c: placeholder, filled in by its owner. */
-typedef int sim_placeholder;
+/* sim.c: one simulation run. Owns the event handlers (arrivals, scheduling passes,
+ * completions, workload timers, session ends, phases, checkpoints, random crashes), the
+ * kill/restart path (out-of-memory, faults), and the freezing of the run into results.
+ * Speeds come from the strategy (share-*.c), behaviour from the workloads (workload-*.c),
+ * slot/memory/gauge bookkeeping from cluster.c. Prints nothing but the progress bar. */
+#include "sim.h"
+#include "workload.h"
+#include "rng.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+struct sim {
+  const scenario *sc;
+  const trace *tr;
+  engine *eng;
+  pool_state *pools;
+  guint n_pools;
+  job_run *jobs;
+  guint n_jobs;
+  guint32 *arrival_order;
+  guint next_arrival;
+  results *res;
+  gpu_state **scratch_gpus;
+  guint32 *scratch_slots;
+  GPtrArray *scratch_victims;
+  guint64 jobs_done;
+  gboolean progress;
+  gint64 progress_next_us;
+};
+
+static void request_schedule(sim *s, pool_state *p);
+static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const gpu_state *where,
+                     const char *detail);
+
+sim_time sim_now(const sim *s) { return engine_now(s->eng); }
+
+static gboolean is_session_kind(const job_run *j) {
+  return j->spec->kind == JOB_NOTEBOOK || j->spec->kind == JOB_INFERENCE;
+}
+
+/* ---- progress bookkeeping ---- */
+
+static void job_advance(sim *s, job_run *j) {
+  sim_time now = sim_now(s);
+  double dt = (double)(now - j->t_last);
+  if (dt > 0) {
+    if (j->active && j->rate > 0) {
+      j->work_left_ns -= j->rate * dt;
+      if (j->work_left_ns < 0) j->work_left_ns = 0;
+    }
+    double alloc = 0;
+    for (guint32 w = 0; w < j->n_tasks; w++) alloc += j->tasks[w].alloc_share;
+    j->busy_ns += j->duty * (double)j->n_tasks * dt;
+    j->alloc_gpu_ns += alloc * dt;
+  }
+  j->t_last = now;
+}
+
+static void on_work_done(void *ctx, void *obj, uint64_t arg);
+
+static void reschedule_done(sim *s, job_run *j) {
+  engine_cancel(s->eng, j->ev_done);
+  j->ev_done = 0;
+  if (!j->active || j->rate <= 0 || j->state != JOB_RUNNING) return;
+  double dt = ceil(j->work_left_ns / j->rate);
+  if (!(dt < 9e18)) return;
+  sim_time at = sim_now(s) + (sim_time)dt;
+  if (at < sim_now(s)) return; /* overflow: never */
+  j->ev_done = engine_at(s->eng, at, on_work_done, j, 0);
+}
+
+static void job_rerate(sim *s, job_run *j) {
+  const workload_ops *w = workload_for(j->spec->kind);
+  double min_speed = j->n_tasks ? INFINITY : 0;
+  for (guint32 i = 0; i < j->n_tasks; i++)
+    if (j->tasks[i].speed < min_speed) min_speed = j->tasks[i].speed;
+  g_assert(min_speed >= 0 && min_speed <= 1.0 + 1e-9);
+  double rate = w->rate(j, min_speed);
+  if (w->duty) j->duty = w->duty(j, rate);
+  j->rate = rate;
+  reschedule_done(s, j);
+}
+
+/* Before anything changes on g: bring its residents and its integrals up to now. */
+static void gpu_begin(sim *s, gpu_state *g) {
+  for (guint i = 0; i < g->residents->len; i++)
+    job_advance(s, ((task *)g_ptr_array_index(g->residents, i))->job);
+  cluster_gpu_integrate(g, sim_now(s));
+}
+
+/* After a change on g: strategy speeds, residents' rates and completions, gauges. */
+static void gpu_end(sim *s, gpu_state *g) {
+  cluster_gpu_update_speeds(g);
+  for (guint i = 0; i < g->residents->len; i++)
+    job_rerate(s, ((task *)g_ptr_array_index(g->residents, i))->job);
+  cluster_gpu_update_gauges(g);
+}
+
+static void job_begin(sim *s, job_run *j) {
+  job_advance(s, j);
+  for (guint32 w = 0; w < j->n_tasks; w++) gpu_begin(s, j->tasks[w].gpu);
+}
+
+static void job_end(sim *s, job_run *j) {
+  for (guint32 w = 0; w < j->n_tasks; w++) gpu_end(s, j->tasks[w].gpu);
+  if (!j->n_tasks) job_rerate(s, j);
+}
+
+void sim_job_set_demand(sim *s, job_run *j, gboolean active, double duty, double work_ns) {
+  job_begin(s, j);
+  j->active = active;
+  j->duty = duty;
+  if (work_ns >= 0) j->work_left_ns = work_ns;
+  job_end(s, j);
+}
+
+void sim_job_refresh(sim *s, job_run *j) {
+  job_begin(s, j);
+  job_end(s, j);
+}
+
+static void on_timer(void *ctx, void *obj, uint64_t arg) {
+  sim *s = ctx;
+  job_run *j = obj;
+  j->ev_timer = 0;
+  workload_for(j->spec->kind)->on_timer(s, j);
+}
+
+void sim_job_set_timer(sim *s, job_run *j, sim_time at) {
+  engine_cancel(s->eng, j->ev_timer);
+  j->ev_timer = engine_at(s->eng, at < sim_now(s) ? sim_now(s) : at, on_timer, j, 0);
+}
+
+static void on_work_done(void *ctx, void *obj, uint64_t arg) {
+  sim *s = ctx;
+  job_run *j = obj;
+  j->ev_done = 0;
+  job_advance(s, j);
+  j->work_left_ns = 0;
+  workload_for(j->spec->kind)->on_work_done(s, j);
+}
+
+/* ---- events log ---- */
+
+static void log_event(sim *s, event_kind kind, const job_run *j, const job_run *cause,
+                      const gpu_state *g, gboolean innocent, double lost_ns, const char *detail) {
+  event_row e = {
+      .t_s = util_ns_to_seconds(sim_now(s)),
+      .kind = kind,
+      .job = j ? j->spec->id : NULL,
+      .cause_job = cause ? cause->spec->id : NULL,
+      .pool = j && j->pool >= 0 ? scenario_pool(s->sc, (guint)j->pool)->name : NULL,
+      .node = g ? (int)g->node : -1,
+      .gpu = g ? (int)g->local : -1,
+      .innocent = innocent,
+      .work_lost_s = lost_ns / 1e9,
+      .detail = detail ? results_intern(s->res, detail) : "",
+  };
+  g_array_append_val(s->res->events_log, e);
+}
+
+/* ---- releasing, finishing, killing ---- */
+
+static void cancel_job_events(sim *s, job_run *j) {
+  engine_cancel(s->eng, j->ev_done);
+  engine_cancel(s->eng, j->ev_timer);
+  engine_cancel(s->eng, j->ev_end);
+  engine_cancel(s->eng, j->ev_phase);
+  engine_cancel(s->eng, j->ev_ckpt);
+  engine_cancel(s->eng, j->ev_crash);
+  j->ev_done = j->ev_timer = j->ev_end = j->ev_phase = j->ev_ckpt = j->ev_crash = 0;
+}
+
+/* Takes the job off its GPUs (it stops running now). */
+static void job_release(sim *s, job_run *j) {
+  pool_state *p = &s->pools[j->pool];
+  sim_time now = sim_now(s);
+  job_begin(s, j);
+  cancel_job_events(s, j);
+  j->run_ns += (double)(now - j->attempt_start);
+  guint32 n = j->n_tasks;
+  gpu_state *gpus[n ? n : 1];
+  for (guint32 w = 0; w < n; w++) {
+    gpus[w] = j->tasks[w].gpu;
+    cluster_detach(p, &j->tasks[w]);
+  }
+  g_free(j->tasks);
+  j->tasks = NULL;
+  j->n_tasks = 0;
+  j->active = FALSE;
+  j->duty = 0;
+  j->rate = 0;
+  for (guint32 w = 0; w < n; w++) gpu_end(s, gpus[w]);
+  cluster_pool_integrate(p, now);
+  p->n_running--;
+  request_schedule(s, p);
+}
+
+static void job_done(sim *s, job_run *j, job_outcome outcome) {
+  j->state = JOB_DONE;
+  j->outcome = outcome;
+  j->end = sim_now(s);
+  s->jobs_done++;
+  if (j->rng) gsl_rng_free(j->rng);
+  if (j->rng_faults) gsl_rng_free(j->rng_faults);
+  j->rng = j->rng_faults = NULL;
+}
+
+void sim_job_finish(sim *s, job_run *j, job_outcome outcome) {
+  g_assert(j->state == JOB_RUNNING);
+  job_release(s, j);
+  if (outcome == OUTCOME_COMPLETED && !is_session_kind(j)) j->kept_ns = (double)j->spec->duration_ns;
+  job_done(s, j, outcome);
+}
+
+static double work_done_in_attempt(const job_run *j) {
+  if (is_session_kind(j)) return 0;
+  return (double)j->spec->duration_ns - j->work_left_ns;
+}
+
+static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const gpu_state *where,
+                     const char *detail) {
+  pool_state *p = &s->pools[j->pool];
+  job_begin(s, j);
+  double lost = 0;
+  if (!is_session_kind(j)) {
+    lost = work_done_in_attempt(j) - j->kept_ns;
+    if (lost < 0) lost = 0;
+  }
+  gboolean innocent = cause && cause != j;
+  j->work_lost_ns += lost;
+  p->work_lost_gpu_ns += lost * j->spec->gpus;
+  j->kills++;
+  if (why == EVENT_OOM_KILL) {
+    j->oom_kills++;
+    p->oom_kills++;
+  }
+  if (innocent) p->innocent_victims++;
+  if (why == EVENT_EVICTION) p->evictions++;
+  log_event(s, why, j, cause, where, innocent, lost, detail);
+  job_release(s, j);
+  gboolean session_left = !is_session_kind(j) || j->session_end > sim_now(s);
+  if (j->spec->restart == RESTART_ON_FAILURE && j->restarts < SIM_MAX_RESTARTS && session_left) {
+    j->restarts++;
+    p->restarts++;
+    log_event(s, EVENT_RESTART, j, cause, NULL, FALSE, 0, "requeued");
+    cluster_pool_integrate(p, sim_now(s));
+    j->state = JOB_QUEUED;
+    j->queued_since = sim_now(s);
+    cluster_queue_push(p, j);
+    request_schedule(s, p);
+  } else {
+    j->reason = j->spec->restart == RESTART_NEVER ? "killed; restart: never"
+                : !session_left                    ? "killed at the end of its session"
+                                                   : "killed; too many restarts";
+    job_done(s, j, OUTCOME_FAILED);
+  }
+}
+
+/* Kills the jobs owning the tasks in s->scratch_victims (each once). */
+static void kill_victims(sim *s, event_kind why, job_run *cause, const gpu_state *where,
+                         const char *detail) {
+  GPtrArray *jobs = g_ptr_array_new();
+  for (guint i = 0; i < s->scratch_victims->len; i++) {
+    job_run *v = ((task *)g_ptr_array_index(s->scratch_victims, i))->job;
+    gboolean seen = FALSE;
+    for (guint k = 0; k < jobs->len && !seen; k++) seen = g_ptr_array_index(jobs, k) == v;
+    if (!seen) g_ptr_array_add(jobs, v);
+  }
+  g_ptr_array_set_size(s->scratch_victims, 0);
+  for (guint i = 0; i < jobs->len; i++) {
+    job_run *v = g_ptr_array_index(jobs, i);
+    if (v->state == JOB_RUNNING) job_kill(s, v, why, cause, where, detail);
+  }
+  g_ptr_array_unref(jobs);
+}
+
+/* Checks g for an out-of-memory caused by offender's allocation; kills the victims. */
+static gboolean check_oom(sim *s, gpu_state *g, task *offender) {
+  pool_state *p = g->pool;
+  int64_t cap = p->ops->mem_capacity(p, g, offender);
+  gboolean over_client = offender->mem_bytes > cap;
+  gboolean over_device = g->mem_used > p->spec->gpu->mem_bytes;
+  if (!over_client && !over_device) return FALSE;
+  g->oom_events++;
+  job_run *cause = offender->job;
+  char detail[256];
+  snprintf(detail, sizeof detail, "%.2f GB in use on a %.2f GB %s after %s allocated %.2f GB",
+           UTIL_GB(g->mem_used), UTIL_GB(over_client ? cap : p->spec->gpu->mem_bytes),
+           over_client ? "limit" : "GPU", cause->spec->id, UTIL_GB(offender->mem_bytes));
+  p->ops->oom_victims(p, g, offender, s->scratch_victims);
+  kill_victims(s, EVENT_OOM_KILL, cause, g, detail);
+  return TRUE;
+}
+
+static void job_crash(sim *s, job_run *j, const char *why) {
+  pool_state *p = &s->pools[j->pool];
+  j->crashes++;
+  p->crashes++;
+  gpu_state *g = j->tasks[0].gpu;
+  log_event(s, EVENT_CRASH, j, j, g, FALSE, 0, why);
+  p->ops->crash_victims(p, g, &j->tasks[0], s->scratch_victims);
+  kill_victims(s, EVENT_CRASH, j, g, why);
+}
+
+/* ---- phases, checkpoints, random crashes, session ends ---- */
+
+static void schedule_phase(sim *s, job_run *j);
+
+static void on_phase(void *ctx, void *obj, uint64_t arg) {
+  sim *s = ctx;
+  job_run *j = obj;
+  j->ev_phase = 0;
+  const job_phase *ph = &g_array_index(s->tr->phases, job_phase, j->next_phase);
+  j->next_phase++;
+  if (ph->set & (PHASE_SET_BUSY | PHASE_SET_SM | PHASE_SET_RATE)) {
+    if (ph->set & PHASE_SET_BUSY) j->busy = ph->busy;
+    if (ph->set & PHASE_SET_SM) j->sm = ph->sm;
+    if (ph->set & PHASE_SET_RATE) j->rate_rps = ph->rate_rps;
+    const workload_ops *w = workload_for(j->spec->kind);
+    if (w->on_phase) w->on_phase(s, j);
+    else sim_job_refresh(s, j);
+  }
+  if (j->state != JOB_RUNNING) return;
+  if (ph->set & PHASE_SET_MEM) {
+    job_begin(s, j);
+    j->mem_bytes = ph->mem_bytes;
+    for (guint32 w = 0; w < j->n_tasks; w++) cluster_task_set_mem(&j->tasks[w], ph->mem_bytes);
+    job_end(s, j);
+    for (guint32 w = 0; w < j->n_tasks && j->state == JOB_RUNNING; w++)
+      if (check_oom(s, j->tasks[w].gpu, &j->tasks[w])) break;
+  }
+  if (j->state != JOB_RUNNING) return;
+  if ((ph->set & PHASE_CRASH) && !j->crash_phase_fired) {
+    j->crash_phase_fired = TRUE;
+    job_crash(s, j, "process fault (crash phase)");
+    return;
+  }
+  schedule_phase(s, j);
+}
+
+static void schedule_phase(sim *s, job_run *j) {
+  const job_spec *sp = j->spec;
+  if (j->next_phase >= sp->phase_first + sp->phase_count) return;
+  const job_phase *ph = &g_array_index(s->tr->phases, job_phase, j->next_phase);
+  sim_time at = j->attempt_start + ph->after_ns;
+  if (at < j->attempt_start) return; /* overflow */
+  j->ev_phase = engine_at(s->eng, at < sim_now(s) ? sim_now(s) : at, on_phase, j, 0);
+}
+
+static void on_checkpoint(void *ctx, void *obj, uint64_t arg) {
+  sim *s = ctx;
+  job_run *j = obj;
+  job_advance(s, j);
+  j->kept_ns = work_done_in_attempt(j);
+  j->ev_ckpt = engine_at(s->eng, sim_now(s) + j->spec->checkpoint_ns, on_checkpoint, j, 0);
+}
+
+static void schedule_random_crash(sim *s, job_run *j);
+
+static void on_random_crash(void *ctx, void *obj, uint64_t arg) {
+  sim *s = ctx;
+  job_run *j = obj;
+  j->ev_crash = 0;
+  job_crash(s, j, "process fault (crash rate)");
+}
+
+static void schedule_random_crash(sim *s, job_run *j) {
+  double per_hour = s->sc->crash_rate_per_hour[j->spec->kind];
+  if (per_hour <= 0) return;
+  if (!j->rng_faults) j->rng_faults = rng_new(s->sc->seed, j->spec->id, 1);
+  double hours = rng_exponential(j->rng_faults, 1.0 / per_hour);
+  double ns = hours * 3600e9;
+  if (!(ns < 9e18)) return;
+  j->ev_crash = engine_at(s->eng, sim_now(s) + (sim_time)ns, on_random_crash, j, 0);
+}
+
+static void on_session_end(void *ctx, void *obj, uint64_t arg) {
+  sim *s = ctx;
+  job_run *j = obj;
+  j->ev_end = 0;
+  sim_job_finish(s, j, OUTCOME_COMPLETED);
+}
+
+/* ---- placement ---- */
+
+static void format_gpu_ids(job_run *j, const pool_spec *ps) {
+  GString *g = g_string_new(NULL);
+  for (guint32 w = 0; w < j->n_tasks; w++) {
+    if (w) g_string_append_c(g, ';');
+    g_string_append_printf(g, "%s/n%u/g%u", ps->name, j->tasks[w].gpu->node, j->tasks[w].gpu->local);
+  }
+  g_free(j->gpu_ids);
+  j->gpu_ids = g_string_free(g, FALSE);
+}
+
+static gboolean try_start(sim *s, pool_state *p, job_run *j) {
+  if (!cluster_find_placement(p, j, s->scratch_gpus, s->scratch_slots)) return FALSE;
+  sim_time now = sim_now(s);
+  const job_spec *sp = j->spec;
+  cluster_pool_integrate(p, now);
+  cluster_queue_remove(p, j);
+  p->n_running++;
+  j->wait_ns += (double)(now - j->queued_since);
+  guint32 n = sp->gpus;
+  for (guint32 w = 0; w < n; w++) gpu_begin(s, s->scratch_gpus[w]);
+  /* an attempt starts from the trace values; phases apply again from its start */
+  j->mem_bytes = sp->mem_bytes;
+  j->busy = sp->busy;
+  j->sm = sp->sm;
+  j->rate_rps = sp->rate_rps;
+  j->tasks = g_new0(task, n);
+  j->n_tasks = n;
+  for (guint32 w = 0; w < n; w++) {
+    task *t = &j->tasks[w];
+    t->job = j;
+    t->worker = w;
+    t->mem_bytes = j->mem_bytes;
+    cluster_attach(p, t, s->scratch_gpus[w], s->scratch_slots[w]);
+  }
+  j->state = JOB_RUNNING;
+  j->active = FALSE;
+  j->duty = 0;
+  j->rate = 0;
+  j->t_last = now;
+  j->attempt_start = now;
+  if (j->first_start < 0) j->first_start = now;
+  if (is_session_kind(j) && j->session_end < 0) {
+    sim_time e = j->first_start + sp->duration_ns;
+    j->session_end = e < j->first_start ? SIM_TIME_NEVER : e;
+  }
+  format_gpu_ids(j, p->spec);
+  for (guint32 w = 0; w < n; w++) gpu_end(s, j->tasks[w].gpu);
+  if (!j->rng) j->rng = rng_new(s->sc->seed, sp->id, 0);
+  if (is_session_kind(j))
+    j->ev_end = engine_at(s->eng, j->session_end < now ? now : j->session_end, on_session_end, j, 0);
+  workload_for(sp->kind)->on_start(s, j);
+  if (j->state != JOB_RUNNING) return TRUE;
+  j->next_phase = sp->phase_first;
+  schedule_phase(s, j);
+  if (sp->checkpoint_ns > 0 && !is_session_kind(j))
+    j->ev_ckpt = engine_at(s->eng, now + sp->checkpoint_ns, on_checkpoint, j, 0);
+  schedule_random_crash(s, j);
+  /* a strategy that lets memory oversubscribe may be over the limit already */
+  for (guint32 w = 0; w < n && j->state == JOB_RUNNING; w++)
+    if (check_oom(s, j->tasks[w].gpu, &j->tasks[w])) break;
+  return TRUE;
+}
+
+static void on_schedule(void *ctx, void *obj, uint64_t arg) {
+  sim *s = ctx;
+  pool_state *p = obj;
+  p->schedule_pending = FALSE;
+  guint32 min_gpus = cluster_queue_min_gpus(p);
+  GSequenceIter *it = g_sequence_get_begin_iter(p->queue);
+  while (!g_sequence_iter_is_end(it)) {
+    if (p->free_slots == 0 || p->free_slots < min_gpus) break;
+    GSequenceIter *next = g_sequence_iter_next(it);
+    job_run *j = g_sequence_get(it);
+    if (j->spec->gpus <= p->free_slots && try_start(s, p, j)) min_gpus = cluster_queue_min_gpus(p);
+    it = next;
+  }
+}
+
+static void request_schedule(sim *s, pool_state *p) {
+  if (p->schedule_pending || !p->n_queued) return;
+  p->schedule_pending = TRUE;
+  engine_at(s->eng, sim_now(s), on_schedule, p, 0);
+}
+
+/* ---- arrivals ---- */
+
+static void on_arrival(void *ctx, void *obj, uint64_t arg);
+
+static void schedule_next_arrival(sim *s) {
+  if (s->next_arrival >= s->n_jobs) return;
+  guint32 idx = s->arrival_order[s->next_arrival++];
+  engine_at(s->eng, s->jobs[idx].spec->submit_ns, on_arrival, &s->jobs[idx], 0);
+}
+
+static void on_arrival(void *ctx, void *obj, uint64_t arg) {
+  sim *s = ctx;
+  job_run *j = obj;
+  schedule_next_arrival(s);
+  j->submit = sim_now(s);
+  if (j->pool < 0) {
+    j->reason = "no routing rule matches";
+    log_event(s, EVENT_UNPLACEABLE, j, NULL, NULL, FALSE, 0, j->reason);
+    job_done(s, j, OUTCOME_UNPLACEABLE);
+    return;
+  }
+  pool_state *p = &s->pools[j->pool];
+  char *why = NULL;
+  if (!p->ops->can_ever_fit(p->spec, j->spec, &why)) {
+    j->reason = results_intern(s->res, why ? why : "cannot fit");
+    g_free(why);
+    log_event(s, EVENT_UNPLACEABLE, j, NULL, NULL, FALSE, 0, j->reason);
+    job_done(s, j, OUTCOME_UNPLACEABLE);
+    return;
+  }
+  cluster_pool_integrate(p, sim_now(s));
+  j->state = JOB_QUEUED;
+  j->queued_since = sim_now(s);
+  cluster_queue_push(p, j);
+  request_schedule(s, p);
+}
+
+static int arrival_cmp(const void *a, const void *b, void *ud) {
+  const sim *s = ud;
+  guint32 x = *(const guint32 *)a, y = *(const guint32 *)b;
+  sim_time tx = s->jobs[x].spec->submit_ns, ty = s->jobs[y].spec->submit_ns;
+  if (tx != ty) return tx < ty ? -1 : 1;
+  return x < y ? -1 : (x > y);
+}
+
+/* ---- checks shared with `check` ---- */
+
+void sim_check_scenario(const scenario *sc, diag_list *diags) {
+  for (guint i = 0; i < sc->pools->len; i++) {
+    const pool_spec *p = scenario_pool(sc, i);
+    const share_ops *ops = share_for(p->strategy);
+    if (!ops->implemented)
+      diag_add(diags, sc->path, p->line, 0,
+               "pools[%u] '%s': strategy '%s' is not built in this version of sharesim yet "
+               "(built: exclusive)",
+               i + 1, p->name, ops->name);
+  }
+}
+
+void sim_check_jobs(const scenario *sc, const trace *tr, diag_list *diags) {
+  for (guint i = 0; i < trace_n_jobs(tr); i++) {
+    const job_spec *j = trace_job(tr, i);
+    int pi = scenario_route(sc, j);
+    if (pi < 0) {
+      diag_add(diags, tr->path, j->line, 0,
+               "job '%s' (kind %s, tenant %s, label '%s'): no routing rule matches it", j->id,
+               job_kind_name(j->kind), j->tenant, j->label);
+      continue;
+    }
+    const pool_spec *p = scenario_pool(sc, (guint)pi);
+    const share_ops *ops = share_for(p->strategy);
+    if (!ops->implemented) continue;
+    char *why = NULL;
+    if (!ops->can_ever_fit(p, j, &why))
+      diag_add(diags, tr->path, j->line, 0, "job '%s' can never run in pool '%s': %s", j->id,
+               p->name, why ? why : "it does not fit");
+    g_free(why);
+  }
+}
+
+/* ---- progress bar ---- */
+
+static void progress_tick(sim *s, sim_time horizon, gboolean last) {
+  gint64 now_us = g_get_monotonic_time();
+  if (!last && now_us < s->progress_next_us) return;
+  s->progress_next_us = now_us + 200000;
+  double frac = s->n_jobs ? (double)s->jobs_done / s->n_jobs : 1.0;
+  if (horizon > 0) frac = util_ns_to_seconds(sim_now(s)) / util_ns_to_seconds(horizon);
+  if (frac > 1) frac = 1;
+  int width = 30, fill = (int)(frac * width);
+  fprintf(stderr, "\r[%.*s%*s] %5.1f%%  t=%.2fd  %" G_GUINT64_FORMAT "/%u jobs done", fill,
+          "##############################", width - fill, "", frac * 100,
+          util_ns_to_seconds(sim_now(s)) / 86400, s->jobs_done, s->n_jobs);
+  if (last) fputc('\n', stderr);
+  fflush(stderr);
+}
+
+/* ---- freezing results ---- */
+
+static gint cmp_tenant(gconstpointer a, gconstpointer b) {
+  return strcmp(((const tenant_result *)a)->name, ((const tenant_result *)b)->name);
+}
+
+static void fill_results(sim *s, sim_time end) {
+  results *r = s->res;
+  const scenario *sc = s->sc;
+  r->end_s = util_ns_to_seconds(end);
+  r->interval_s = util_ns_to_seconds(sc->interval_ns);
+  r->events = engine_events_run(s->eng);
+  GHashTable *tenants = g_hash_table_new(g_str_hash, g_str_equal);
+  GArray *tarr = g_array_new(FALSE, TRUE, sizeof(tenant_result));
+  for (guint i = 0; i < s->n_jobs; i++) {
+    job_run *j = &s->jobs[i];
+    const job_spec *sp = j->spec;
+    gboolean session = is_session_kind(j);
+    job_result jr = {
+        .id = sp->id,
+        .kind = job_kind_name(sp->kind),
+        .tenant = sp->tenant,
+        .pool = j->pool >= 0 ? scenario_pool(sc, (guint)j->pool)->name : "",
+        .reason = j->reason ? results_intern(r, j->reason) : "",
+        .gpus = sp->gpus,
+        .pool_index = j->pool,
+        .outcome = j->outcome,
+        .submit_s = util_ns_to_seconds(sp->submit_ns),
+        .start_s = j->first_start >= 0 ? util_ns_to_seconds(j->first_start) : NAN,
+        .end_s = j->state == JOB_DONE && j->outcome != OUTCOME_NOT_SUBMITTED ? util_ns_to_seconds(j->end) : NAN,
+        .wait_s = j->wait_ns / 1e9,
+        .run_s = j->run_ns / 1e9,
+        .work_s = session ? NAN : util_ns_to_seconds(sp->duration_ns),
+        .work_done_s = session ? NAN : j->kept_ns / 1e9,
+        .work_lost_s = session ? NAN : j->work_lost_ns / 1e9,
+        .slowdown = NAN,
+        .burst_stretch = j->bursts ? j->burst_stretch_sum / j->bursts : NAN,
+        .busy_s = sp->gpus ? j->busy_ns / 1e9 / sp->gpus : 0,
+        .gpu_s_allocated = j->alloc_gpu_ns / 1e9,
+        .restarts = j->restarts,
+        .kills = j->kills,
+        .oom_kills = j->oom_kills,
+        .crashes = j->crashes,
+        .gpu_ids = j->gpu_ids ? g_strdup(j->gpu_ids) : g_strdup(""),
+    };
+    if (j->outcome == OUTCOME_UNPLACEABLE || j->outcome == OUTCOME_NOT_SUBMITTED) jr.wait_s = NAN;
+    if (!session && j->outcome == OUTCOME_COMPLETED) {
+      double executed = j->kept_ns + j->work_lost_ns;
+      if (executed > 0) jr.slowdown = j->run_ns / executed;
+    }
+    g_array_append_val(r->jobs, jr);
+    if (j->outcome == OUTCOME_NOT_SUBMITTED) continue;
+    gpointer idx;
+    if (!g_hash_table_lookup_extended(tenants, sp->tenant, NULL, &idx)) {
+      tenant_result t = {.name = sp->tenant};
+      g_array_append_val(tarr, t);
+      idx = GUINT_TO_POINTER(tarr->len);
+      g_hash_table_insert(tenants, (gpointer)sp->tenant, idx);
+    }
+    tenant_result *t = &g_array_index(tarr, tenant_result, GPOINTER_TO_UINT(idx) - 1);
+    t->jobs++;
+    t->allocated_gpu_s += j->alloc_gpu_ns / 1e9;
+    t->busy_gpu_s += j->busy_ns / 1e9;
+    if (j->pool >= 0)
+      t->cost += j->alloc_gpu_ns / 1e9 / 3600 * scenario_pool(sc, (guint)j->pool)->price_per_gpu_hour;
+  }
+  for (guint pi = 0; pi < s->n_pools; pi++) {
+    pool_state *p = &s->pools[pi];
+    const pool_spec *ps = p->spec;
+    pool_result pr = {
+        .name = ps->name,
+        .gpu_model = ps->gpu->name,
+        .strategy = share_strategy_name(ps->strategy),
+        .gpus = p->n_gpus,
+        .price_per_gpu_hour = ps->price_per_gpu_hour,
+        .provisioned_gpu_s = (double)p->n_gpus * r->end_s,
+        .oom_kills = p->oom_kills,
+        .innocent_victims = p->innocent_victims,
+        .crashes = p->crashes,
+        .restarts = p->restarts,
+        .evictions = p->evictions,
+        .reconfigurations = p->reconfigurations,
+        .work_lost_gpu_s = p->work_lost_gpu_ns / 1e9,
+    };
+    for (guint32 gi = 0; gi < p->n_gpus; gi++) {
+      gpu_state *g = &p->gpus[gi];
+      gpu_result gr = {
+          .pool = ps->name,
+          .node = g->node,
+          .index = g->local,
+          .allocated_s = g->int_alloc / 1e9,
+          .busy_s = g->int_busy / 1e9,
+          .sm_active_s = g->int_sm / 1e9,
+          .mem_gb_s = g->int_mem / 1e9,
+          .peak_mem_gb = UTIL_GB(g->peak_mem),
+          .jobs_hosted = g->jobs_hosted,
+          .oom_events = g->oom_events,
+      };
+      g_array_append_val(r->gpus, gr);
+      pr.allocated_gpu_s += gr.allocated_s;
+      pr.busy_gpu_s += gr.busy_s;
+      pr.sm_active_gpu_s += gr.sm_active_s;
+      pr.mem_gb_s += gr.mem_gb_s;
+    }
+    pr.cost = pr.provisioned_gpu_s / 3600 * ps->price_per_gpu_hour;
+    g_array_append_val(r->pools, pr);
+    g_array_append_vals(r->timeseries, p->ts->data, p->ts->len);
+  }
+  for (guint i = 0; i < s->n_jobs; i++) {
+    job_run *j = &s->jobs[i];
+    if (j->pool < 0) continue;
+    pool_result *pr = &g_array_index(r->pools, pool_result, j->pool);
+    pr->jobs_routed++;
+    switch (j->outcome) {
+    case OUTCOME_COMPLETED: pr->jobs_completed++; break;
+    case OUTCOME_FAILED: pr->jobs_failed++; break;
+    case OUTCOME_UNPLACEABLE: pr->jobs_unplaceable++; break;
+    case OUTCOME_RUNNING: pr->jobs_running++; break;
+    case OUTCOME_QUEUED: pr->jobs_queued++; break;
+    default: break;
+    }
+  }
+  g_array_sort(tarr, cmp_tenant);
+  g_array_append_vals(r->tenants, tarr->data, tarr->len);
+  g_array_unref(tarr);
+  g_hash_table_destroy(tenants);
+  results_fill_pool_waits(r);
+}
+
+/* ---- the run ---- */
+
+results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GError **error) {
+  g_autoptr(diag_list) diags = diag_list_new(0);
+  sim_check_scenario(sc, diags);
+  if (!diag_to_error(diags, error)) return NULL;
+
+  sim *s = g_new0(sim, 1);
+  s->sc = sc;
+  s->tr = tr;
+  s->eng = engine_new(s);
+  s->res = results_new();
+  s->res->scenario_name = g_strdup(sc->name);
+  s->res->scenario_path = g_strdup(sc->path);
+  s->res->trace_path = g_strdup(tr->path);
+  s->res->seed = sc->seed;
+  s->progress = opt && opt->progress && isatty(2);
+  gint64 t0 = g_get_monotonic_time();
+
+  s->n_pools = sc->pools->len;
+  s->pools = g_new0(pool_state, s->n_pools);
+  guint32 max_gpus = 1;
+  for (guint i = 0; i < s->n_pools; i++) {
+    cluster_pool_init(&s->pools[i], i, scenario_pool(sc, i), sc->interval_ns);
+    max_gpus = MAX(max_gpus, s->pools[i].n_gpus * s->pools[i].slots_per_gpu);
+  }
+  s->n_jobs = trace_n_jobs(tr);
+  s->jobs = g_new0(job_run, s->n_jobs ? s->n_jobs : 1);
+  s->arrival_order = g_new(guint32, s->n_jobs ? s->n_jobs : 1);
+  for (guint i = 0; i < s->n_jobs; i++) {
+    job_run *j = &s->jobs[i];
+    j->spec = trace_job(tr, i);
+    j->index = i;
+    j->pool = scenario_route(sc, j->spec);
+    j->first_start = j->session_end = -1;
+    j->outcome = OUTCOME_NOT_SUBMITTED;
+    s->arrival_order[i] = i;
+  }
+  g_qsort_with_data(s->arrival_order, (gint)s->n_jobs, sizeof(guint32), arrival_cmp, s);
+  s->scratch_gpus = g_new0(gpu_state *, max_gpus + 1);
+  s->scratch_slots = g_new0(guint32, max_gpus + 1);
+  s->scratch_victims = g_ptr_array_new();
+
+  schedule_next_arrival(s);
+  sim_time horizon = sc->horizon_ns;
+  if (horizon > 0) {
+    while (engine_next_time(s->eng) <= horizon && engine_step(s->eng))
+      if (s->progress && (engine_events_run(s->eng) & 0xffff) == 0) progress_tick(s, horizon, FALSE);
+    engine_run_until(s->eng, horizon);
+  } else {
+    while (engine_step(s->eng))
+      if (s->progress && (engine_events_run(s->eng) & 0xffff) == 0) progress_tick(s, 0, FALSE);
+  }
+  if (s->progress) progress_tick(s, horizon, TRUE);
+  sim_time end = sim_now(s);
+
+  /* close the books at `end` */
+  for (guint i = 0; i < s->n_jobs; i++) {
+    job_run *j = &s->jobs[i];
+    if (j->state == JOB_RUNNING) {
+      job_advance(s, j);
+      j->run_ns += (double)(end - j->attempt_start);
+      /* report the progress made so far (kept or not) for jobs cut off by the horizon */
+      if (!is_session_kind(j) && work_done_in_attempt(j) > j->kept_ns) j->kept_ns = work_done_in_attempt(j);
+      j->outcome = OUTCOME_RUNNING;
+    } else if (j->state == JOB_QUEUED) {
+      j->wait_ns += (double)(end - j->queued_since);
+      j->outcome = OUTCOME_QUEUED;
+    }
+  }
+  for (guint i = 0; i < s->n_pools; i++) {
+    pool_state *p = &s->pools[i];
+    for (guint32 g = 0; g < p->n_gpus; g++) cluster_gpu_integrate(&p->gpus[g], end);
+    cluster_pool_finish(p, end);
+  }
+  fill_results(s, end);
+  results *r = s->res;
+  r->wall_s = (double)(g_get_monotonic_time() - t0) / 1e6;
+
+  for (guint i = 0; i < s->n_jobs; i++) {
+    job_run *j = &s->jobs[i];
+    g_free(j->tasks);
+    g_free(j->gpu_ids);
+    if (j->rng) gsl_rng_free(j->rng);
+    if (j->rng_faults) gsl_rng_free(j->rng_faults);
+  }
+  for (guint i = 0; i < s->n_pools; i++) cluster_pool_clear(&s->pools[i]);
+  g_free(s->pools);
+  g_free(s->jobs);
+  g_free(s->arrival_order);
+  g_free(s->scratch_gpus);
+  g_free(s->scratch_slots);
+  g_ptr_array_unref(s->scratch_victims);
+  engine_free(s->eng);
+  g_free(s);
+  return r;
+}

@@ -1,1 +1,39 @@
+/* sim.h: one simulation run: arrivals, routing, queueing and placement, progress and
+ * completions, phases, crashes, out-of-memory kills and restarts, and the freezing of
+ * results. sim_run is the whole public entry; the sim_job_* calls are for workloads. */
 #pragma once
+#include <glib.h>
+#include "scenario.h"
+#include "trace.h"
+#include "results.h"
+#include "cluster.h"
+
+typedef struct sim sim;
+
+typedef struct sim_options {
+  gboolean progress;         /* progress bar on stderr (only when it is a terminal) */
+} sim_options;
+
+/* Runs the scenario on the trace. Returns owned results, or NULL with error set. */
+results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GError **error);
+
+/* Checks that apply to a scenario and trace together, for `check` and `run`: strategies
+ * that are not built yet, jobs no routing rule matches, jobs no pool can ever hold. */
+void sim_check_scenario(const scenario *sc, diag_list *diags);
+void sim_check_jobs(const scenario *sc, const trace *tr, diag_list *diags);
+
+/* Restarts allowed per job before it is failed for good. */
+#define SIM_MAX_RESTARTS 10
+
+/* ---- for workloads ---- */
+sim_time sim_now(const sim *s);
+/* Changes the job's compute demand on all its GPUs: active (wants compute), the duty
+ * (fraction of time with a kernel running) and the work of the unit now starting
+ * (ignored when negative: keep work_left_ns). */
+void sim_job_set_demand(sim *s, job_run *j, gboolean active, double duty, double work_ns);
+/* Re-evaluates the job's rate and duty after its values changed (phases). */
+void sim_job_refresh(sim *s, job_run *j);
+/* Sets (replacing) the workload timer. */
+void sim_job_set_timer(sim *s, job_run *j, sim_time at);
+/* The job ends now with the given outcome; its GPUs are released. */
+void sim_job_finish(sim *s, job_run *j, job_outcome outcome);

@@ -1,2 +1,55 @@
-/* workload-notebook.c: placeholder, filled in by its owner. */
-typedef int workload_notebook_placeholder;
+/* workload-notebook.c: an interactive notebook holds its GPU memory for its whole session
+ * (duration_s of wall clock) and alternates idle gaps with compute bursts. Burst work is
+ * exponential with mean burst_s (seconds alone on a whole GPU); gaps are exponential
+ * with mean burst_s x (1 - busy) / busy, so the long-run busy fraction alone is `busy`.
+ * Draws come from the job's own stream, so the same notebook has the same bursts in
+ * every scenario; a burst slowed by sharing takes longer (its stretch is reported). */
+#include "workload.h"
+#include "sim.h"
+#include "rng.h"
+
+static void start_gap(sim *s, job_run *j) {
+  double b = j->busy;
+  if (b <= 0) {
+    sim_job_set_demand(s, j, FALSE, 0.0, 0);
+    return; /* never computes: idle until the session ends */
+  }
+  double mean_burst_ns = (double)j->spec->burst_ns;
+  double mean_gap_ns = mean_burst_ns * (1.0 - b) / b;
+  double gap = mean_gap_ns > 0 ? rng_exponential(j->rng, mean_gap_ns) : 0;
+  sim_job_set_demand(s, j, FALSE, 0.0, 0);
+  sim_job_set_timer(s, j, sim_now(s) + (sim_time)gap);
+}
+
+static void notebook_on_start(sim *s, job_run *j) { start_gap(s, j); }
+
+/* Gap over: a burst of exponential work starts. */
+static void notebook_on_timer(sim *s, job_run *j) {
+  double work = rng_exponential(j->rng, (double)j->spec->burst_ns);
+  if (work < 1) work = 1;
+  j->burst_work_ns = work;
+  j->burst_started = sim_now(s);
+  sim_job_set_demand(s, j, TRUE, 1.0, work);
+}
+
+static void notebook_on_work_done(sim *s, job_run *j) {
+  double took = (double)(sim_now(s) - j->burst_started);
+  j->burst_stretch_sum += took / j->burst_work_ns;
+  j->bursts++;
+  start_gap(s, j);
+}
+
+static double notebook_rate(const job_run *j, double min_speed) { return min_speed; }
+
+/* A phase changed the duty cycle: it applies from the next gap. */
+static void notebook_on_phase(sim *s, job_run *j) { sim_job_refresh(s, j); }
+
+const workload_ops workload_notebook_ops = {
+    .kind = JOB_NOTEBOOK,
+    .name = "notebook",
+    .on_start = notebook_on_start,
+    .on_work_done = notebook_on_work_done,
+    .on_timer = notebook_on_timer,
+    .rate = notebook_rate,
+    .on_phase = notebook_on_phase,
+};

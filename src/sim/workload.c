@@ -1,2 +1,13 @@
-/* workload.c: placeholder, filled in by its owner. */
-typedef int workload_placeholder;
+/* workload.c: the table of workloads, one per job kind. */
+#include "workload.h"
+
+const workload_ops *workload_for(job_kind k) {
+  static const workload_ops *const table[JOB_KIND_COUNT] = {
+      [JOB_NOTEBOOK] = &workload_notebook_ops,
+      [JOB_INFERENCE] = &workload_inference_ops,
+      [JOB_TRAINING] = &workload_training_ops,
+      [JOB_BATCH] = &workload_batch_ops,
+  };
+  g_assert((int)k >= 0 && k < JOB_KIND_COUNT);
+  return table[k];
+}

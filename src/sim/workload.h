@@ -1,1 +1,36 @@
+/* workload.h: how a trace row behaves once placed. One workload-*.c per job kind, each
+ * exporting one const workload_ops, listed in workload.c. Workloads act only through the
+ * sim_job_* calls of sim.h (demand, timers, completion); the strategies decide speeds. */
 #pragma once
+#include "cluster.h"
+
+typedef struct sim sim;
+
+typedef struct workload_ops {
+  job_kind kind;
+  const char *name;
+  /* An attempt was placed and starts now: set the demand (sim_job_set_demand) and timers. */
+  void (*on_start)(sim *s, job_run *j);
+  /* The current unit of work (work_left_ns) reached zero. */
+  void (*on_work_done)(sim *s, job_run *j);
+  /* The workload's timer (sim_job_set_timer) fired. */
+  void (*on_timer)(sim *s, job_run *j);
+  /* Progress rate of the job given its slowest worker's speed (gang synchronisation). */
+  double (*rate)(const job_run *j, double min_speed);
+  /* Fraction of time with compute demand given the rate (inference: offered load / speed);
+   * NULL: the duty the workload last set stays. */
+  double (*duty)(const job_run *j, double rate);
+  /* A phase changed busy/sm/rate_rps: adjust demand (may be NULL). */
+  void (*on_phase)(sim *s, job_run *j);
+} workload_ops;
+
+const workload_ops *workload_for(job_kind k);
+
+/* Training progress rate for a communication share c and slowest-worker speed s:
+ * 1 / ((1 - c) / s + c); 0 when s is 0. Exposed for tests. */
+double workload_training_rate(double comm_frac, double min_speed);
+
+extern const workload_ops workload_notebook_ops;
+extern const workload_ops workload_inference_ops;
+extern const workload_ops workload_training_ops;
+extern const workload_ops workload_batch_ops;

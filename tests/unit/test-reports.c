@@ -1,3 +1,668 @@
-/* test-reports.c */
+/* test-reports.c: the output layer. A small results built by hand (2 pools, 3 jobs with
+ * NaN fields, 2 tenants, 2 time-series rows, 2 events) checked against golden files in
+ * tests/data/reports/, summary.json parsed back, the totals arithmetic against
+ * hand-computed values, and the all-or-nothing result folder (outdir.c). */
 #include <criterion/criterion.h>
-Test(reports, placeholder) { cr_assert(1); }
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+#include "outdir.h"
+#include "report.h"
+#include "results.h"
+#include "util.h"
+
+#define GOLDEN_DIR TEST_DATA_DIR "/reports"
+
+static job_result reports_job(const char *id, const char *kind, const char *tenant,
+                              const char *pool, int pool_index, guint32 gpus) {
+  job_result j = {0};
+  j.id = id;
+  j.kind = kind;
+  j.tenant = tenant;
+  j.pool = pool;
+  j.pool_index = pool_index;
+  j.gpus = gpus;
+  j.reason = "";
+  j.start_s = j.end_s = j.slowdown = j.burst_stretch = NAN;
+  return j;
+}
+
+/* The fixture every golden file was written from by hand (see the numbers in the
+ * comments: GPU-hours, fractions and costs are chosen to be exact). */
+static results *reports_fixture(void) {
+  results *r = results_new();
+  r->scenario_name = g_strdup("two-pools");
+  r->scenario_path = g_strdup("scenarios/two-pools.yaml");
+  r->trace_path = g_strdup("traces/mixed.csv");
+  r->seed = 7;
+  r->end_s = 86400;
+  r->interval_s = 3600;
+  r->events = 12345;
+  r->wall_s = 0.25;
+
+  pool_result train = {
+    .name = "train", .gpu_model = "A100-80GB", .strategy = "exclusive", .gpus = 2,
+    .price_per_gpu_hour = 3.43, .provisioned_gpu_s = 172800, /* 48 GPU-h */
+    .allocated_gpu_s = 86400, .busy_gpu_s = 43200, .sm_active_gpu_s = 21600,
+    .mem_gb_s = 3456000, .cost = 164.64, .licence_cost = 0, .jobs_routed = 2,
+    .jobs_completed = 1, .jobs_unplaceable = 1, .oom_kills = 1, .innocent_victims = 1,
+    .restarts = 1, .work_lost_gpu_s = 600,
+  };
+  pool_result dev = {
+    .name = "dev", .gpu_model = "L4", .strategy = "time-slicing", .gpus = 1,
+    .price_per_gpu_hour = 0.8, .provisioned_gpu_s = 86400, /* 24 GPU-h */
+    .allocated_gpu_s = 43200, .busy_gpu_s = 8640, .sm_active_gpu_s = 4320,
+    .mem_gb_s = 864000, .cost = 19.2, .jobs_routed = 1, .jobs_running = 1,
+  };
+  g_array_append_val(r->pools, train);
+  g_array_append_val(r->pools, dev);
+
+  job_result j1 = reports_job("j1", "training", "ml", "train", 0, 2);
+  j1.outcome = OUTCOME_COMPLETED;
+  j1.submit_s = 0;
+  j1.start_s = 10;
+  j1.end_s = 3610;
+  j1.wait_s = 10;
+  j1.run_s = 3600;
+  j1.slowdown = 1.2;
+  j1.restarts = j1.kills = j1.oom_kills = 1;
+  j1.work_s = j1.work_done_s = 3000;
+  j1.work_lost_s = 600;
+  j1.busy_s = 3000;
+  j1.gpu_s_allocated = 7200;
+  j1.gpu_ids = g_strdup("train/n0/g0;train/n0/g1");
+  job_result j2 = reports_job("j2", "notebook", "web", "dev", 1, 1);
+  j2.outcome = OUTCOME_RUNNING;
+  j2.submit_s = 5;
+  j2.start_s = 5;
+  j2.wait_s = 0;
+  j2.run_s = 86395;
+  j2.burst_stretch = 1.5;
+  j2.busy_s = 12960.5;
+  j2.gpu_s_allocated = 86395;
+  j2.gpu_ids = g_strdup("dev/n0/g0");
+  job_result j3 = reports_job("j3", "batch", "ml", "train", 0, 4);
+  j3.outcome = OUTCOME_UNPLACEABLE;
+  j3.submit_s = 100;
+  j3.work_s = 600;
+  j3.reason = results_intern(r, "needs 4 GPUs, the pool has 2");
+  g_array_append_val(r->jobs, j1);
+  g_array_append_val(r->jobs, j2);
+  g_array_append_val(r->jobs, j3);
+  results_fill_pool_waits(r);
+
+  gpu_result g[] = {
+    {.pool = "train", .node = 0, .index = 0, .allocated_s = 43200, .busy_s = 21600,
+     .sm_active_s = 10800, .mem_gb_s = 3456000, .peak_mem_gb = 81.5, .jobs_hosted = 2,
+     .oom_events = 1},
+    {.pool = "train", .node = 0, .index = 1, .allocated_s = 43200, .busy_s = 21600,
+     .sm_active_s = 10800, .jobs_hosted = 1},
+    {.pool = "dev", .node = 0, .index = 0, .allocated_s = 43200, .busy_s = 8640,
+     .sm_active_s = 4320, .mem_gb_s = 864000, .peak_mem_gb = 12.5, .jobs_hosted = 1},
+  };
+  g_array_append_vals(r->gpus, g, G_N_ELEMENTS(g));
+
+  tenant_result t[] = {
+    {.name = "ml", .jobs = 2, .allocated_gpu_s = 86400, .busy_gpu_s = 43200, .cost = 75},
+    {.name = "web", .jobs = 1, .allocated_gpu_s = 43200, .busy_gpu_s = 8640, .cost = 25},
+  };
+  g_array_append_vals(r->tenants, t, G_N_ELEMENTS(t));
+
+  ts_row ts[] = {
+    {.pool = 0, .t_start_s = 0, .t_end_s = 3600, .allocated = 0.5, .busy = 0.25,
+     .sm_active = 0.125, .mem_used_gb = 40.5, .queued = 0, .running = 1},
+    {.pool = 1, .t_start_s = 0, .t_end_s = 3600, .allocated = 1, .busy = 0.1,
+     .sm_active = 0.05, .mem_used_gb = 10, .queued = 0.5, .running = 1},
+  };
+  g_array_append_vals(r->timeseries, ts, G_N_ELEMENTS(ts));
+
+  event_row ev[] = {
+    {.t_s = 100, .kind = EVENT_UNPLACEABLE, .job = "j3", .pool = "train", .node = -1,
+     .gpu = -1, .detail = results_intern(r, "needs 4 GPUs")},
+    {.t_s = 1800, .kind = EVENT_OOM_KILL, .job = "j1", .cause_job = "j9", .pool = "train",
+     .node = 0, .gpu = 1, .innocent = TRUE, .work_lost_s = 600,
+     .detail = results_intern(r, "mem 81.5 GB > 80 GB, \"oom: all\"")},
+  };
+  g_array_append_vals(r->events_log, ev, G_N_ELEMENTS(ev));
+  return r;
+}
+
+static char *reports_golden(const char *name) {
+  char *path = g_build_filename(GOLDEN_DIR, name, NULL);
+  char *text = NULL;
+  GError *error = NULL;
+  cr_assert(g_file_get_contents(path, &text, NULL, &error), "%s: %s", path,
+            error ? error->message : "");
+  g_free(path);
+  return text;
+}
+
+static void reports_assert_golden(void (*write)(const results *, GString *), const char *name) {
+  g_autoptr(results) r = reports_fixture();
+  g_autoptr(GString) out = g_string_new(NULL);
+  write(r, out);
+  g_autofree char *want = reports_golden(name);
+  cr_assert_str_eq(out->str, want, "%s differs:\n--- got\n%s--- want\n%s", name, out->str, want);
+}
+
+static char *reports_num(double v) {
+  GString *s = g_string_new(NULL);
+  report_num(s, v);
+  return g_string_free(s, FALSE);
+}
+
+/* ---- names and numbers ----------------------------------------------------------- */
+
+Test(reports, outcome_and_event_names) {
+  cr_assert_str_eq(job_outcome_name(OUTCOME_COMPLETED), "completed");
+  cr_assert_str_eq(job_outcome_name(OUTCOME_FAILED), "failed");
+  cr_assert_str_eq(job_outcome_name(OUTCOME_UNPLACEABLE), "unplaceable");
+  cr_assert_str_eq(job_outcome_name(OUTCOME_RUNNING), "running");
+  cr_assert_str_eq(job_outcome_name(OUTCOME_QUEUED), "queued");
+  cr_assert_str_eq(job_outcome_name(OUTCOME_NOT_SUBMITTED), "not_submitted");
+  cr_assert_str_eq(event_kind_name(EVENT_OOM_KILL), "oom_kill");
+  cr_assert_str_eq(event_kind_name(EVENT_CRASH), "crash");
+  cr_assert_str_eq(event_kind_name(EVENT_RESTART), "restart");
+  cr_assert_str_eq(event_kind_name(EVENT_EVICTION), "eviction");
+  cr_assert_str_eq(event_kind_name(EVENT_RECONFIGURE), "reconfigure");
+  cr_assert_str_eq(event_kind_name(EVENT_UNPLACEABLE), "unplaceable");
+}
+
+Test(reports, intern_shares_equal_strings) {
+  g_autoptr(results) r = results_new();
+  char buf[8] = "pool-a";
+  const char *a = results_intern(r, buf);
+  buf[5] = 'b';
+  const char *b = results_intern(r, buf);
+  cr_assert_str_eq(a, "pool-a");
+  cr_assert_str_eq(b, "pool-b");
+  cr_assert_eq(results_intern(r, "pool-a"), a);
+  cr_assert_null(results_intern(r, NULL));
+}
+
+Test(reports, number_format) {
+  const struct { double v; const char *want; } cases[] = {
+    {0, "0"},          {-0.0, "0"},        {NAN, ""},          {INFINITY, ""},
+    {86400, "86400"},  {123456789, "123456789"},               {-42, "-42"},
+    {0.1, "0.1"},      {1.0 / 3, "0.333333"},                  {1234567.5, "1.23457e+06"},
+    {2.5e-7, "2.5e-07"}, {1e20, "1e+20"},  {-12.345678, "-12.3457"},
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+    g_autofree char *got = reports_num(cases[i].v);
+    cr_assert_str_eq(got, cases[i].want, "case %zu", i);
+  }
+}
+
+/* ---- totals ---------------------------------------------------------------------- */
+
+Test(reports, wait_stats_use_interpolated_quantiles) {
+  double w[] = {30, 0, 10, 20, 100};
+  double mean, p50, p95, max;
+  results_wait_stats(w, G_N_ELEMENTS(w), &mean, &p50, &p95, &max);
+  cr_assert_float_eq(mean, 32.0, 1e-12);
+  cr_assert_float_eq(p50, 20.0, 1e-12);
+  /* sorted 0 10 20 30 100: position 0.95 x 4 = 3.8 -> 30 + 0.8 x (100 - 30) = 86 */
+  cr_assert_float_eq(p95, 86.0, 1e-12);
+  cr_assert_float_eq(max, 100.0, 1e-12);
+  cr_assert_float_eq(w[0], 0.0, 0); /* sorted in place */
+  results_wait_stats(w, 0, &mean, &p50, &p95, &max);
+  cr_assert(isnan(mean) && isnan(p50) && isnan(p95) && isnan(max));
+}
+
+Test(reports, totals_arithmetic) {
+  g_autoptr(results) r = reports_fixture();
+  results_totals t;
+  results_compute_totals(r, &t);
+  cr_assert_eq(t.gpus, 3);
+  cr_assert_float_eq(t.provisioned_gpu_h, 72.0, 1e-9);
+  cr_assert_float_eq(t.allocated_gpu_h, 36.0, 1e-9);
+  cr_assert_float_eq(t.busy_gpu_h, 14.4, 1e-9);
+  cr_assert_float_eq(t.sm_active_gpu_h, 7.2, 1e-9);
+  cr_assert_float_eq(t.allocated_frac, 0.5, 1e-12);
+  cr_assert_float_eq(t.busy_frac, 0.2, 1e-12);
+  cr_assert_float_eq(t.sm_active_frac, 0.1, 1e-12);
+  cr_assert_float_eq(t.cost, 183.84, 1e-9);
+  cr_assert_float_eq(t.idle_cost, 91.92, 1e-9);
+  cr_assert_float_eq(t.cost_per_busy_gpu_h, 183.84 / 14.4, 1e-9);
+  cr_assert_eq(t.jobs, 3);
+  cr_assert_eq(t.completed, 1);
+  cr_assert_eq(t.running, 1);
+  cr_assert_eq(t.unplaceable, 1);
+  cr_assert_eq(t.failed + t.queued + t.not_submitted, 0);
+  /* j1 waited 10 s, j2 0 s, j3 never started: [0, 10] */
+  cr_assert_float_eq(t.wait_mean_s, 5.0, 1e-12);
+  cr_assert_float_eq(t.wait_p50_s, 5.0, 1e-12);
+  cr_assert_float_eq(t.wait_p95_s, 9.5, 1e-12);
+  cr_assert_float_eq(t.wait_max_s, 10.0, 1e-12);
+  cr_assert_eq(t.oom_kills, 1);
+  cr_assert_eq(t.innocent_victims, 1);
+  cr_assert_eq(t.restarts, 1);
+  cr_assert_float_eq(t.work_lost_gpu_h, 600.0 / 3600, 1e-12);
+  cr_assert_float_eq(t.slowdown_mean, 1.2, 1e-12); /* j1 only: j3 never ran */
+  /* per pool, filled from the jobs: train saw j1 (10 s), dev saw j2 (0 s) */
+  const pool_result *train = &g_array_index(r->pools, pool_result, 0);
+  const pool_result *dev = &g_array_index(r->pools, pool_result, 1);
+  cr_assert_float_eq(train->wait_p95_s, 10.0, 1e-12);
+  cr_assert_float_eq(dev->wait_max_s, 0.0, 1e-12);
+  cr_assert_float_eq(results_showback_total(r), 100.0, 1e-12);
+}
+
+Test(reports, totals_of_an_empty_run_are_undefined_not_zero) {
+  g_autoptr(results) r = results_new();
+  results_totals t;
+  results_compute_totals(r, &t);
+  cr_assert_eq(t.gpus, 0);
+  cr_assert_eq(t.jobs, 0);
+  cr_assert(isnan(t.allocated_frac));
+  cr_assert(isnan(t.cost_per_busy_gpu_h));
+  cr_assert(isnan(t.wait_p95_s));
+  cr_assert(isnan(t.slowdown_mean));
+  cr_assert_float_eq(t.idle_cost, 0.0, 0);
+}
+
+Test(reports, cost_per_busy_hour_is_undefined_without_busy_time) {
+  g_autoptr(results) r = results_new();
+  pool_result p = {.name = "idle", .gpus = 4, .provisioned_gpu_s = 4 * 3600.0, .cost = 10};
+  g_array_append_val(r->pools, p);
+  results_totals t;
+  results_compute_totals(r, &t);
+  cr_assert(isnan(t.cost_per_busy_gpu_h));
+  cr_assert_float_eq(t.allocated_frac, 0.0, 0);
+  cr_assert_float_eq(t.idle_cost, 10.0, 1e-12);
+}
+
+/* ---- CSV ------------------------------------------------------------------------- */
+
+Test(reports, jobs_csv) { reports_assert_golden(report_csv_jobs, "jobs.csv"); }
+Test(reports, pools_csv) { reports_assert_golden(report_csv_pools, "pools.csv"); }
+Test(reports, gpus_csv) { reports_assert_golden(report_csv_gpus, "gpus.csv"); }
+Test(reports, tenants_csv) { reports_assert_golden(report_csv_tenants, "tenants.csv"); }
+Test(reports, timeseries_csv) { reports_assert_golden(report_csv_timeseries, "timeseries.csv"); }
+Test(reports, events_csv_quotes_commas_and_quotes) {
+  reports_assert_golden(report_csv_events, "events.csv");
+}
+Test(reports, text_summary) { reports_assert_golden(report_text, "summary.txt"); }
+
+Test(reports, csv_of_an_empty_run_is_the_header_only) {
+  g_autoptr(results) r = results_new();
+  g_autoptr(GString) out = g_string_new(NULL);
+  report_csv_tenants(r, out);
+  cr_assert_str_eq(out->str, "tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share\n");
+}
+
+Test(reports, text_durations_scale_their_unit) {
+  g_autoptr(results) r = results_new();
+  r->end_s = 5400;
+  double waits[] = {0.5, 90, 600, 7560, 400000};
+  for (gsize i = 0; i < G_N_ELEMENTS(waits); i++) {
+    job_result j = reports_job("j", "batch", "t", NULL, -1, 1);
+    j.outcome = OUTCOME_RUNNING;
+    j.start_s = 0;
+    j.wait_s = waits[i];
+    g_array_append_val(r->jobs, j);
+  }
+  g_autoptr(GString) out = g_string_new(NULL);
+  report_text(r, out);
+  /* mean 81630.1 s = 22.7 h, p50 600 s = 10 m, p95 0.95 x 4 = 3.8 -> 7560 + 0.8 x
+   * 392440 = 321512 s = 89.3 h (hours up to 100), max 400000 s = 4.63 d */
+  cr_assert(strstr(out->str, "queue wait        mean 22.7 h   p50 10 m   p95 89.3 h   "
+                             "max 4.63 d\n"),
+            "%s", out->str);
+  cr_assert(strstr(out->str, "(unnamed)' (seed 0), 1.5 hours simulated\n"), "%s", out->str);
+  cr_assert(strstr(out->str, "5 submitted: 0 completed, 5 running\n"), "%s", out->str);
+  cr_assert(strstr(out->str, "allocated -   busy -   SM-active -\n"), "%s", out->str);
+  cr_assert(strstr(out->str, "cost              $0.00; idle spend $0.00; n/a per busy GPU-h\n"),
+            "%s", out->str);
+  cr_assert_null(strstr(out->str, "nan"), "%s", out->str);
+  cr_assert_null(strstr(out->str, "\npool"), "no pool table without pools: %s", out->str);
+}
+
+/* ---- JSON ------------------------------------------------------------------------ */
+
+static JsonObject *reports_parse(JsonParser *parser, const char *text) {
+  GError *error = NULL;
+  cr_assert(json_parser_load_from_data(parser, text, -1, &error), "%s\n%s",
+            error ? error->message : "", text);
+  JsonNode *root = json_parser_get_root(parser);
+  cr_assert(JSON_NODE_HOLDS_OBJECT(root));
+  return json_node_get_object(root);
+}
+
+Test(reports, summary_json_round_trips) {
+  g_autoptr(results) r = reports_fixture();
+  g_autofree char *text = report_json(r, TRUE);
+  g_autoptr(JsonParser) parser = json_parser_new();
+  JsonObject *o = reports_parse(parser, text);
+  cr_assert_str_eq(json_object_get_string_member(o, "scenario"), "two-pools");
+  cr_assert_str_eq(json_object_get_string_member(o, "scenario_file"),
+                   "scenarios/two-pools.yaml");
+  cr_assert_str_eq(json_object_get_string_member(o, "trace_file"), "traces/mixed.csv");
+  cr_assert_eq(json_object_get_int_member(o, "seed"), 7);
+  cr_assert_float_eq(json_object_get_double_member(o, "span_s"), 86400.0, 0);
+  cr_assert_float_eq(json_object_get_double_member(o, "interval_s"), 3600.0, 0);
+
+  JsonObject *t = json_object_get_object_member(o, "totals");
+  cr_assert_eq(json_object_get_int_member(t, "gpus"), 3);
+  cr_assert_float_eq(json_object_get_double_member(t, "allocated_frac"), 0.5, 1e-12);
+  cr_assert_float_eq(json_object_get_double_member(t, "busy_frac"), 0.2, 1e-12);
+  cr_assert_float_eq(json_object_get_double_member(t, "cost"), 183.84, 1e-9);
+  cr_assert_float_eq(json_object_get_double_member(t, "cost_per_busy_gpu_h"), 183.84 / 14.4,
+                     1e-9);
+  cr_assert_float_eq(json_object_get_double_member(t, "wait_p95_s"), 9.5, 1e-12);
+  cr_assert_float_eq(json_object_get_double_member(t, "slowdown_mean"), 1.2, 1e-12);
+  cr_assert_eq(json_object_get_int_member(t, "oom_kills"), 1);
+  cr_assert_eq(json_object_get_size(t), 30, "every results_totals field");
+
+  JsonArray *pools = json_object_get_array_member(o, "pools");
+  cr_assert_eq(json_array_get_length(pools), 2);
+  JsonObject *dev = json_array_get_object_element(pools, 1);
+  cr_assert_str_eq(json_object_get_string_member(dev, "name"), "dev");
+  cr_assert_str_eq(json_object_get_string_member(dev, "strategy"), "time-slicing");
+  cr_assert_float_eq(json_object_get_double_member(dev, "busy_gpu_h"), 2.4, 1e-12);
+  cr_assert_eq(json_object_get_int_member(dev, "running"), 1);
+
+  JsonArray *tenants = json_object_get_array_member(o, "tenants");
+  cr_assert_eq(json_array_get_length(tenants), 2);
+  JsonObject *web = json_array_get_object_element(tenants, 1);
+  cr_assert_str_eq(json_object_get_string_member(web, "name"), "web");
+  cr_assert_float_eq(json_object_get_double_member(web, "cost_share"), 0.25, 1e-12);
+
+  JsonObject *outcomes = json_object_get_object_member(o, "outcomes");
+  cr_assert_eq(json_object_get_int_member(outcomes, "completed"), 1);
+  cr_assert_eq(json_object_get_int_member(outcomes, "running"), 1);
+  cr_assert_eq(json_object_get_int_member(outcomes, "unplaceable"), 1);
+  cr_assert_eq(json_object_get_int_member(outcomes, "not_submitted"), 0);
+
+  JsonObject *engine = json_object_get_object_member(o, "engine");
+  cr_assert_eq(json_object_get_int_member(engine, "events"), 12345);
+  cr_assert_float_eq(json_object_get_double_member(engine, "wall_s"), 0.25, 0);
+
+  /* shortest round-trip numbers, not json-glib's %.17g */
+  cr_assert(strstr(text, "\"busy_frac\" : 0.2,"), "%s", text);
+  cr_assert_null(strstr(text, "0.20000000000000001"));
+}
+
+Test(reports, summary_json_member_order_is_fixed) {
+  g_autoptr(results) r = reports_fixture();
+  g_autofree char *text = report_json(r, FALSE);
+  const char *keys[] = {"\"scenario\"", "\"scenario_file\"", "\"trace_file\"", "\"seed\"",
+                        "\"span_s\"", "\"interval_s\"", "\"totals\"", "\"pools\"",
+                        "\"tenants\"", "\"outcomes\"", "\"engine\""};
+  const char *at = text;
+  for (gsize i = 0; i < G_N_ELEMENTS(keys); i++) {
+    const char *found = strstr(at, keys[i]);
+    cr_assert_not_null(found, "%s missing or out of order", keys[i]);
+    at = found;
+  }
+  cr_assert_eq(text[strlen(text) - 1], '\n');
+}
+
+Test(reports, summary_json_leaves_out_wall_time_when_asked) {
+  g_autoptr(results) r = reports_fixture();
+  g_autofree char *text = report_json(r, FALSE);
+  g_autoptr(JsonParser) parser = json_parser_new();
+  JsonObject *o = reports_parse(parser, text);
+  JsonObject *engine = json_object_get_object_member(o, "engine");
+  cr_assert_eq(json_object_get_int_member(engine, "events"), 12345);
+  cr_assert_not(json_object_has_member(engine, "wall_s"));
+  g_autofree char *again = report_json(r, FALSE);
+  cr_assert_str_eq(text, again);
+}
+
+Test(reports, summary_json_writes_null_for_nan) {
+  g_autoptr(results) r = results_new();
+  r->scenario_name = g_strdup("empty");
+  r->seed = G_MAXUINT64; /* beyond a JSON integer: kept exact as a string */
+  g_autofree char *text = report_json(r, FALSE);
+  cr_assert_null(strstr(text, ": nan"), "%s", text);
+  cr_assert_null(strstr(text, "NaN"), "%s", text);
+  g_autoptr(JsonParser) parser = json_parser_new();
+  JsonObject *o = reports_parse(parser, text);
+  JsonObject *t = json_object_get_object_member(o, "totals");
+  cr_assert(json_object_get_null_member(t, "allocated_frac"));
+  cr_assert(json_object_get_null_member(t, "wait_mean_s"));
+  cr_assert(json_object_get_null_member(t, "cost_per_busy_gpu_h"));
+  cr_assert(json_object_get_null_member(t, "slowdown_mean"));
+  cr_assert(json_object_get_null_member(o, "trace_file"));
+  cr_assert_str_eq(json_object_get_string_member(o, "seed"), "18446744073709551615");
+  cr_assert_eq(json_array_get_length(json_object_get_array_member(o, "pools")), 0);
+}
+
+/* ---- result folders -------------------------------------------------------------- */
+
+/* Removes a test's scratch folder (files and one level of folders are all it holds). */
+static void reports_rm_rf(const char *path) {
+  GDir *d = g_dir_open(path, 0, NULL);
+  if (d) {
+    const char *name;
+    while ((name = g_dir_read_name(d))) {
+      char *child = g_build_filename(path, name, NULL);
+      if (g_file_test(child, G_FILE_TEST_IS_DIR) && !g_file_test(child, G_FILE_TEST_IS_SYMLINK))
+        reports_rm_rf(child);
+      else
+        g_unlink(child);
+      g_free(child);
+    }
+    g_dir_close(d);
+  }
+  g_rmdir(path);
+}
+
+static int reports_cmp_names(gconstpointer a, gconstpointer b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The sorted names in a folder, joined by spaces. */
+static char *reports_listing_sorted(const char *path) {
+  GDir *d = g_dir_open(path, 0, NULL);
+  cr_assert_not_null(d, "cannot list %s", path);
+  GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+  const char *name;
+  while ((name = g_dir_read_name(d))) g_ptr_array_add(names, g_strdup(name));
+  g_dir_close(d);
+  g_ptr_array_sort(names, reports_cmp_names);
+  g_ptr_array_add(names, NULL);
+  char *joined = g_strjoinv(" ", (char **)names->pdata);
+  g_ptr_array_unref(names);
+  return joined;
+}
+
+static char *reports_read(const char *dir, const char *name) {
+  char *path = g_build_filename(dir, name, NULL);
+  char *text = NULL;
+  if (!g_file_get_contents(path, &text, NULL, NULL)) text = NULL;
+  g_free(path);
+  return text;
+}
+
+Test(reports, outdir_commit_creates_the_folder_atomically) {
+  g_autofree char *parent = g_dir_make_tmp("sharesim-reports-XXXXXX", NULL);
+  g_autofree char *dir = g_build_filename(parent, "res", NULL);
+  GError *error = NULL;
+  outdir *o = outdir_begin(dir, &error);
+  cr_assert_not_null(o, "%s", error ? error->message : "");
+  cr_assert(outdir_write(o, "a.txt", "hello\n", 6, &error));
+  cr_assert(outdir_write(o, "b.csv", "x,y\n", 4, &error));
+  /* nothing at DIR until commit; the temporary is a sibling named after it */
+  cr_assert_not(g_file_test(dir, G_FILE_TEST_EXISTS));
+  g_autofree char *tmp_parent = g_path_get_dirname(outdir_tmp_path(o));
+  g_autofree char *tmp_base = g_path_get_basename(outdir_tmp_path(o));
+  cr_assert_str_eq(tmp_parent, parent);
+  cr_assert(g_str_has_prefix(tmp_base, "res.tmp-"), "%s", tmp_base);
+  g_autofree char *in_tmp = reports_read(outdir_tmp_path(o), "a.txt");
+  cr_assert_str_eq(in_tmp, "hello\n");
+  cr_assert(outdir_commit(o, &error), "%s", error ? error->message : "");
+  g_autofree char *listing = reports_listing_sorted(parent);
+  cr_assert_str_eq(listing, "res");
+  g_autofree char *files = reports_listing_sorted(dir);
+  cr_assert_str_eq(files, "a.txt b.csv");
+  g_autofree char *a = reports_read(dir, "a.txt");
+  cr_assert_str_eq(a, "hello\n");
+  reports_rm_rf(parent);
+}
+
+Test(reports, outdir_trailing_slash_names_the_same_folder) {
+  g_autofree char *parent = g_dir_make_tmp("sharesim-reports-XXXXXX", NULL);
+  g_autofree char *dir = g_strconcat(parent, "/res//", NULL);
+  GError *error = NULL;
+  outdir *o = outdir_begin(dir, &error);
+  cr_assert_not_null(o, "%s", error ? error->message : "");
+  cr_assert(outdir_commit(o, &error), "%s", error ? error->message : "");
+  g_autofree char *listing = reports_listing_sorted(parent);
+  cr_assert_str_eq(listing, "res");
+  reports_rm_rf(parent);
+}
+
+Test(reports, outdir_replaces_an_earlier_result) {
+  g_autofree char *parent = g_dir_make_tmp("sharesim-reports-XXXXXX", NULL);
+  g_autofree char *dir = g_build_filename(parent, "res", NULL);
+  GError *error = NULL;
+  outdir *o = outdir_begin(dir, &error);
+  cr_assert(outdir_write(o, "summary.json", "{}\n", 3, &error));
+  cr_assert(outdir_write(o, "old-only.csv", "1\n", 2, &error));
+  g_autofree char *plots = g_build_filename(outdir_tmp_path(o), "plots", NULL);
+  cr_assert(g_mkdir(plots, 0755) == 0);
+  cr_assert(outdir_commit(o, &error), "%s", error ? error->message : "");
+
+  o = outdir_begin(dir, &error);
+  cr_assert(outdir_write(o, "summary.json", "{\"v\": 2}\n", 9, &error));
+  cr_assert(outdir_commit(o, &error), "%s", error ? error->message : "");
+  g_autofree char *listing = reports_listing_sorted(parent);
+  cr_assert_str_eq(listing, "res", "old copy or temporary left behind: %s", listing);
+  g_autofree char *files = reports_listing_sorted(dir);
+  cr_assert_str_eq(files, "summary.json");
+  g_autofree char *s = reports_read(dir, "summary.json");
+  cr_assert_str_eq(s, "{\"v\": 2}\n");
+  reports_rm_rf(parent);
+}
+
+Test(reports, outdir_replaces_an_empty_folder) {
+  g_autofree char *parent = g_dir_make_tmp("sharesim-reports-XXXXXX", NULL);
+  g_autofree char *dir = g_build_filename(parent, "res", NULL);
+  cr_assert(g_mkdir(dir, 0755) == 0);
+  GError *error = NULL;
+  outdir *o = outdir_begin(dir, &error);
+  cr_assert(outdir_write(o, "summary.json", "{}\n", 3, &error));
+  cr_assert(outdir_commit(o, &error), "%s", error ? error->message : "");
+  g_autofree char *files = reports_listing_sorted(dir);
+  cr_assert_str_eq(files, "summary.json");
+  reports_rm_rf(parent);
+}
+
+Test(reports, outdir_refuses_a_folder_that_is_not_a_result) {
+  g_autofree char *parent = g_dir_make_tmp("sharesim-reports-XXXXXX", NULL);
+  g_autofree char *dir = g_build_filename(parent, "mine", NULL);
+  g_autofree char *notes = g_build_filename(dir, "notes.txt", NULL);
+  cr_assert(g_mkdir(dir, 0755) == 0);
+  cr_assert(g_file_set_contents(notes, "keep me\n", -1, NULL));
+  GError *error = NULL;
+  outdir *o = outdir_begin(dir, &error);
+  cr_assert_not_null(o);
+  cr_assert(outdir_write(o, "summary.json", "{}\n", 3, &error));
+  cr_assert_not(outdir_commit(o, &error));
+  cr_assert_not_null(error);
+  cr_assert_eq(error->domain, SHARESIM_ERROR);
+  cr_assert_eq(error->code, SHARESIM_ERROR_INPUT);
+  g_autofree char *want = g_strdup_printf(
+      "refusing to replace %s: it exists and is not a sharesim result folder", dir);
+  cr_assert_str_eq(error->message, want);
+  g_clear_error(&error);
+  /* untouched, and no temporary left beside it */
+  g_autofree char *listing = reports_listing_sorted(parent);
+  cr_assert_str_eq(listing, "mine");
+  g_autofree char *files = reports_listing_sorted(dir);
+  cr_assert_str_eq(files, "notes.txt");
+  g_autofree char *kept = reports_read(dir, "notes.txt");
+  cr_assert_str_eq(kept, "keep me\n");
+  reports_rm_rf(parent);
+}
+
+Test(reports, outdir_refuses_a_plain_file) {
+  g_autofree char *parent = g_dir_make_tmp("sharesim-reports-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename(parent, "results.txt", NULL);
+  cr_assert(g_file_set_contents(path, "data\n", -1, NULL));
+  GError *error = NULL;
+  g_autoptr(results) r = reports_fixture();
+  cr_assert_not(report_write_dir(r, path, TRUE, &error));
+  cr_assert_eq(error->code, SHARESIM_ERROR_INPUT);
+  cr_assert(strstr(error->message, "refusing to replace"), "%s", error->message);
+  g_clear_error(&error);
+  g_autofree char *kept = reports_read(parent, "results.txt");
+  cr_assert_str_eq(kept, "data\n");
+  g_autofree char *listing = reports_listing_sorted(parent);
+  cr_assert_str_eq(listing, "results.txt");
+  reports_rm_rf(parent);
+}
+
+Test(reports, outdir_abort_leaves_nothing) {
+  g_autofree char *parent = g_dir_make_tmp("sharesim-reports-XXXXXX", NULL);
+  g_autofree char *dir = g_build_filename(parent, "res", NULL);
+  GError *error = NULL;
+  outdir *o = outdir_begin(dir, &error);
+  cr_assert(outdir_write(o, "a.txt", "x", 1, &error));
+  g_autofree char *sub = g_build_filename(outdir_tmp_path(o), "plots", NULL);
+  cr_assert(g_mkdir(sub, 0755) == 0);
+  g_autofree char *inner = g_build_filename(sub, "u.gp", NULL);
+  cr_assert(g_file_set_contents(inner, "plot 1\n", -1, NULL));
+  outdir_abort(o);
+  g_autofree char *listing = reports_listing_sorted(parent);
+  cr_assert_str_eq(listing, "");
+  reports_rm_rf(parent);
+}
+
+Test(reports, outdir_errors_name_the_path) {
+  g_autofree char *parent = g_dir_make_tmp("sharesim-reports-XXXXXX", NULL);
+  g_autofree char *dir = g_build_filename(parent, "missing", "res", NULL);
+  GError *error = NULL;
+  cr_assert_null(outdir_begin(dir, &error));
+  cr_assert_eq(error->code, SHARESIM_ERROR_RUNTIME);
+  cr_assert(strstr(error->message, dir), "%s", error->message);
+  cr_assert(strstr(error->message, "No such file or directory"), "%s", error->message);
+  g_clear_error(&error);
+  cr_assert_null(outdir_begin(".", &error));
+  cr_assert_eq(error->code, SHARESIM_ERROR_INPUT);
+  g_clear_error(&error);
+
+  g_autofree char *ok = g_build_filename(parent, "res", NULL);
+  outdir *o = outdir_begin(ok, &error);
+  cr_assert_not(outdir_write(o, "../escape.txt", "x", 1, &error));
+  cr_assert(strstr(error->message, "not a plain file name"), "%s", error->message);
+  g_clear_error(&error);
+  outdir_abort(o);
+  g_autofree char *listing = reports_listing_sorted(parent);
+  cr_assert_str_eq(listing, "");
+  reports_rm_rf(parent);
+}
+
+Test(reports, write_dir_writes_every_file_deterministically) {
+  g_autofree char *parent = g_dir_make_tmp("sharesim-reports-XXXXXX", NULL);
+  g_autofree char *dir = g_build_filename(parent, "run", NULL);
+  g_autoptr(results) r = reports_fixture();
+  GError *error = NULL;
+  cr_assert(report_write_dir(r, dir, TRUE, &error), "%s", error ? error->message : "");
+  g_autofree char *files = reports_listing_sorted(dir);
+  cr_assert_str_eq(files, "events.csv gpus.csv jobs.csv pools.csv summary.json summary.txt "
+                          "tenants.csv timeseries.csv");
+  const char *golden[] = {"jobs.csv", "pools.csv", "gpus.csv", "tenants.csv",
+                          "timeseries.csv", "events.csv", "summary.txt"};
+  for (gsize i = 0; i < G_N_ELEMENTS(golden); i++) {
+    g_autofree char *got = reports_read(dir, golden[i]);
+    g_autofree char *want = reports_golden(golden[i]);
+    cr_assert_str_eq(got, want, "%s", golden[i]);
+  }
+  g_autofree char *first = reports_read(dir, "summary.json");
+  cr_assert_null(strstr(first, "wall_s"));
+  /* a second run with a different wall time gives byte-identical files */
+  r->wall_s = 99;
+  cr_assert(report_write_dir(r, dir, TRUE, &error), "%s", error ? error->message : "");
+  g_autofree char *second = reports_read(dir, "summary.json");
+  cr_assert_str_eq(first, second);
+  /* non-deterministic mode keeps the wall time */
+  cr_assert(report_write_dir(r, dir, FALSE, &error), "%s", error ? error->message : "");
+  g_autofree char *third = reports_read(dir, "summary.json");
+  cr_assert(strstr(third, "\"wall_s\" : 99"), "%s", third);
+  g_autofree char *listing = reports_listing_sorted(parent);
+  cr_assert_str_eq(listing, "run");
+  reports_rm_rf(parent);
+}

@@ -1,3 +1,271 @@
-/* test-sim.c */
-#include <criterion/criterion.h>
-Test(sim, placeholder) { cr_assert(1); }
+/* test-sim.c: hand-computable runs of the whole simulator on whole GPUs: queueing order,
+ * gangs, backfilling, notebooks' duty cycle, inference load, crashes with checkpoints,
+ * out-of-memory, placement policies, horizons, conservation of GPU-seconds, determinism. */
+#include "testutil.h"
+#include "report.h"
+#include "workload.h"
+
+static const char *one_gpu =
+    "name: one-gpu\nseed: 7\npools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n"
+    "    gpus_per_node: 1\n    strategy: exclusive\n";
+static const char *four_gpus =
+    "name: four\npools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n"
+    "    gpus_per_node: 4\n    strategy: exclusive\n";
+
+Test(sim, two_batch_jobs_on_one_gpu_queue_in_order) {
+  results *r = tu_run(one_gpu,
+                      "id,submit_s,kind,gpus,mem_gb,duration_s\n"
+                      "a,0,batch,1,10,100\n"
+                      "b,10,batch,1,10,50\n",
+                      NULL);
+  const job_result *a = tu_job(r, "a"), *b = tu_job(r, "b");
+  cr_assert_eq(a->outcome, OUTCOME_COMPLETED);
+  TU_NEAR(a->start_s, 0, 0);
+  TU_NEAR(a->end_s, 100, 0);
+  TU_NEAR(a->wait_s, 0, 0);
+  TU_NEAR(b->start_s, 100, 0);
+  TU_NEAR(b->end_s, 150, 0);
+  TU_NEAR(b->wait_s, 90, 0);
+  TU_NEAR(b->slowdown, 1.0, 1e-12);
+  TU_NEAR(r->end_s, 150, 0);
+  const pool_result *p = &g_array_index(r->pools, pool_result, 0);
+  TU_NEAR(p->allocated_gpu_s, 150, 1e-6);
+  TU_NEAR(p->busy_gpu_s, 150, 1e-6);
+  TU_NEAR(p->provisioned_gpu_s, 150, 1e-6);
+  TU_NEAR(p->wait_mean_s, 45, 1e-9);
+  results_free(r);
+}
+
+Test(sim, gang_waits_for_four_free_gpus_while_a_small_job_backfills) {
+  results *r = tu_run(four_gpus,
+                      "id,submit_s,kind,gpus,mem_gb,duration_s\n"
+                      "single,0,batch,1,10,100\n"
+                      "gang,10,training,4,10,50\n"
+                      "small,20,batch,1,10,10\n",
+                      NULL);
+  const job_result *g = tu_job(r, "gang"), *s = tu_job(r, "small");
+  TU_NEAR(g->start_s, 100, 0);
+  TU_NEAR(g->end_s, 150, 0);
+  TU_NEAR(g->wait_s, 90, 0);
+  cr_assert_eq(g->gpus, 4);
+  TU_NEAR(s->start_s, 20, 0);
+  TU_NEAR(s->end_s, 30, 0);
+  /* allocated GPU-seconds add up: 100 + 4 x 50 + 10 */
+  const pool_result *p = &g_array_index(r->pools, pool_result, 0);
+  TU_NEAR(p->allocated_gpu_s, 310, 1e-6);
+  TU_NEAR(p->provisioned_gpu_s, 600, 1e-6);
+  results_free(r);
+}
+
+Test(sim, priority_goes_first_then_submit_order) {
+  results *r = tu_run(one_gpu,
+                      "id,submit_s,kind,gpus,mem_gb,duration_s,priority\n"
+                      "first,0,batch,1,1,100,0\n"
+                      "low,1,batch,1,1,10,0\n"
+                      "high,2,batch,1,1,10,5\n",
+                      NULL);
+  TU_NEAR(tu_job(r, "high")->start_s, 100, 0);
+  TU_NEAR(tu_job(r, "low")->start_s, 110, 0);
+  results_free(r);
+}
+
+Test(sim, jobs_that_can_never_fit_are_unplaceable_at_once) {
+  results *r = tu_run(four_gpus,
+                      "id,submit_s,kind,gpus,mem_gb,duration_s\n"
+                      "toobig,5,training,8,10,50\n"
+                      "toofat,6,batch,1,90,50\n"
+                      "fine,7,batch,1,79,50\n",
+                      NULL);
+  cr_assert_eq(tu_job(r, "toobig")->outcome, OUTCOME_UNPLACEABLE);
+  cr_assert(strstr(tu_job(r, "toobig")->reason, "needs 8 GPUs"));
+  cr_assert_eq(tu_job(r, "toofat")->outcome, OUTCOME_UNPLACEABLE);
+  cr_assert(strstr(tu_job(r, "toofat")->reason, "90.00 GB"));
+  cr_assert_eq(tu_job(r, "fine")->outcome, OUTCOME_COMPLETED);
+  guint unplaceable_events = 0;
+  for (guint i = 0; i < r->events_log->len; i++)
+    unplaceable_events += g_array_index(r->events_log, event_row, i).kind == EVENT_UNPLACEABLE;
+  cr_assert_eq(unplaceable_events, 2);
+  results_free(r);
+}
+
+Test(sim, notebook_busy_fraction_matches_its_duty_cycle) {
+  /* 2000 h session, bursts of 30 s mean at duty 0.2: ~48,000 bursts */
+  results *r = tu_run(one_gpu,
+                      "id,submit_s,kind,gpus,mem_gb,duration_s,busy,burst_s\n"
+                      "nb,0,notebook,1,20,7200000,0.2,30\n",
+                      NULL);
+  const job_result *nb = tu_job(r, "nb");
+  cr_assert_eq(nb->outcome, OUTCOME_COMPLETED);
+  TU_NEAR(nb->run_s, 7200000, 0);
+  double frac = nb->busy_s / nb->run_s;
+  cr_assert(fabs(frac - 0.2) <= 0.002, "busy fraction %.5f not within 1%% of 0.2", frac);
+  TU_NEAR(nb->burst_stretch, 1.0, 1e-6); /* alone on a whole GPU: no stretch */
+  const pool_result *p = &g_array_index(r->pools, pool_result, 0);
+  TU_NEAR(p->busy_gpu_s, nb->busy_s, 1e-3);
+  TU_NEAR(p->sm_active_gpu_s, nb->busy_s * 0.6, 1e-3); /* default notebook sm 0.6 */
+  TU_NEAR(p->allocated_gpu_s, 7200000, 1e-3);
+  results_free(r);
+}
+
+Test(sim, inference_keeps_its_gpu_busy_at_the_offered_load) {
+  results *r = tu_run(one_gpu,
+                      "id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms,sm\n"
+                      "svc,100,inference,1,30,3600,10,30,0.5\n",
+                      NULL);
+  const job_result *s = tu_job(r, "svc");
+  TU_NEAR(s->start_s, 100, 0);
+  TU_NEAR(s->end_s, 3700, 0);
+  TU_NEAR(s->busy_s, 0.3 * 3600, 1e-6);
+  const pool_result *p = &g_array_index(r->pools, pool_result, 0);
+  TU_NEAR(p->busy_gpu_s, 1080, 1e-6);
+  TU_NEAR(p->sm_active_gpu_s, 540, 1e-6);
+  TU_NEAR(p->provisioned_gpu_s, 3700, 1e-6);
+  results_free(r);
+}
+
+Test(sim, crash_loses_work_since_the_last_checkpoint_and_restarts) {
+  results *r = tu_run(one_gpu,
+                      "id,submit_s,kind,gpus,mem_gb,duration_s,checkpoint_s,restart\n"
+                      "t,0,training,1,10,100,30,on-failure\n",
+                      "job_id,after_s,crash\nt,50,1\n");
+  const job_result *t = tu_job(r, "t");
+  cr_assert_eq(t->outcome, OUTCOME_COMPLETED);
+  cr_assert_eq(t->restarts, 1);
+  cr_assert_eq(t->crashes, 1);
+  TU_NEAR(t->work_lost_s, 20, 1e-6);     /* checkpoint at 30 s, crash at 50 s */
+  TU_NEAR(t->end_s, 120, 1e-6);          /* 50 s, then 70 s of remaining work */
+  TU_NEAR(t->work_done_s, 100, 1e-6);
+  TU_NEAR(t->run_s, 120, 1e-6);
+  guint crashes = 0, restarts = 0;
+  for (guint i = 0; i < r->events_log->len; i++) {
+    const event_row *e = &g_array_index(r->events_log, event_row, i);
+    crashes += e->kind == EVENT_CRASH;
+    restarts += e->kind == EVENT_RESTART;
+  }
+  cr_assert_eq(crashes, 2, "the crash itself and the kill it caused");
+  cr_assert_eq(restarts, 1);
+  results_free(r);
+}
+
+Test(sim, memory_growth_past_the_gpu_is_an_oom_of_the_offender) {
+  results *r = tu_run(one_gpu,
+                      "id,submit_s,kind,gpus,mem_gb,duration_s,restart\n"
+                      "grow,0,batch,1,40,100,never\n",
+                      "job_id,after_s,mem_gb\ngrow,10,90\n");
+  const job_result *g = tu_job(r, "grow");
+  cr_assert_eq(g->outcome, OUTCOME_FAILED);
+  cr_assert_eq(g->oom_kills, 1);
+  TU_NEAR(g->end_s, 10, 0);
+  TU_NEAR(g->work_lost_s, 10, 1e-6);
+  const pool_result *p = &g_array_index(r->pools, pool_result, 0);
+  cr_assert_eq(p->oom_kills, 1);
+  cr_assert_eq(p->innocent_victims, 0);
+  results_free(r);
+}
+
+Test(sim, pack_fills_a_node_spread_balances_nodes) {
+  const char *csv = "id,submit_s,kind,gpus,mem_gb,duration_s\n"
+                    "a,0,batch,1,1,100\nb,0,batch,1,1,100\n";
+  const char *pack = "pools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 2\n    gpus_per_node: 2\n"
+                     "    strategy: exclusive\n    placement: pack\n";
+  const char *spread = "pools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 2\n    gpus_per_node: 2\n"
+                       "    strategy: exclusive\n    placement: spread\n";
+  results *r = tu_run(pack, csv, NULL);
+  cr_assert_str_eq(tu_job(r, "a")->gpu_ids, "p/n0/g0");
+  cr_assert_str_eq(tu_job(r, "b")->gpu_ids, "p/n0/g1");
+  results_free(r);
+  r = tu_run(spread, csv, NULL);
+  cr_assert_str_eq(tu_job(r, "a")->gpu_ids, "p/n0/g0");
+  cr_assert_str_eq(tu_job(r, "b")->gpu_ids, "p/n1/g0");
+  results_free(r);
+}
+
+Test(sim, horizon_cuts_the_run) {
+  const char *yaml = "name: h\nhorizon: 60s\npools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n"
+                     "    gpus_per_node: 1\n    strategy: exclusive\n";
+  results *r = tu_run(yaml,
+                      "id,submit_s,kind,gpus,mem_gb,duration_s\n"
+                      "long,0,batch,1,1,100\nwaiting,10,batch,1,1,10\nlate,70,batch,1,1,10\n",
+                      NULL);
+  TU_NEAR(r->end_s, 60, 0);
+  cr_assert_eq(tu_job(r, "long")->outcome, OUTCOME_RUNNING);
+  TU_NEAR(tu_job(r, "long")->work_done_s, 60, 1e-6);
+  cr_assert_eq(tu_job(r, "waiting")->outcome, OUTCOME_QUEUED);
+  TU_NEAR(tu_job(r, "waiting")->wait_s, 50, 0);
+  cr_assert_eq(tu_job(r, "late")->outcome, OUTCOME_NOT_SUBMITTED);
+  results_free(r);
+}
+
+Test(sim, gpu_seconds_add_up_across_jobs_gpus_pools_and_time_series) {
+  const char *yaml = "name: mix\nseed: 3\ninterval: 600s\npools:\n"
+                     "  - name: a\n    gpu: A100-80GB\n    nodes: 2\n    gpus_per_node: 4\n    strategy: exclusive\n"
+                     "  - name: b\n    gpu: H100-80GB\n    nodes: 1\n    gpus_per_node: 8\n    strategy: exclusive\n"
+                     "routing:\n  - {kind: notebook, pool: b}\n  - {kind: inference, pool: b}\n  - {pool: a}\n";
+  GString *csv = g_string_new("id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms,busy\n");
+  for (int i = 0; i < 300; i++) {
+    const char *kinds[] = {"batch", "training", "notebook", "inference"};
+    const char *k = kinds[i % 4];
+    int gpus = (i % 4 == 1) ? 1 + (i % 3) : 1;
+    g_string_append_printf(csv, "j%d,%d,%s,%d,%d,%d,%s,%s,%s\n", i, i * 37 % 5000, k, gpus, 5 + i % 50,
+                           200 + (i * 131) % 3000, i % 4 == 3 ? "5" : "", i % 4 == 3 ? "40" : "",
+                           i % 4 == 2 ? "0.3" : "");
+  }
+  results *r = tu_run(yaml, csv->str, NULL);
+  g_string_free(csv, TRUE);
+  double jobs_alloc = 0, jobs_busy = 0, gpus_alloc = 0, gpus_busy = 0, pools_alloc = 0, ts_alloc = 0;
+  for (guint i = 0; i < r->jobs->len; i++) {
+    const job_result *j = &g_array_index(r->jobs, job_result, i);
+    cr_assert_eq(j->outcome, OUTCOME_COMPLETED, "job %s: %s", j->id, job_outcome_name(j->outcome));
+    jobs_alloc += j->gpu_s_allocated;
+    jobs_busy += j->busy_s * j->gpus;
+  }
+  for (guint i = 0; i < r->gpus->len; i++) {
+    const gpu_result *g = &g_array_index(r->gpus, gpu_result, i);
+    gpus_alloc += g->allocated_s;
+    gpus_busy += g->busy_s;
+    cr_assert(g->busy_s <= g->allocated_s + 1e-6);
+    cr_assert(g->allocated_s <= r->end_s + 1e-6);
+  }
+  for (guint i = 0; i < r->pools->len; i++) pools_alloc += g_array_index(r->pools, pool_result, i).allocated_gpu_s;
+  for (guint i = 0; i < r->timeseries->len; i++) {
+    const ts_row *t = &g_array_index(r->timeseries, ts_row, i);
+    const pool_result *p = &g_array_index(r->pools, pool_result, t->pool);
+    ts_alloc += t->allocated * p->gpus * (t->t_end_s - t->t_start_s);
+  }
+  TU_NEAR(gpus_alloc, jobs_alloc, 1e-6 * jobs_alloc);
+  TU_NEAR(pools_alloc, jobs_alloc, 1e-6 * jobs_alloc);
+  TU_NEAR(ts_alloc, jobs_alloc, 1e-6 * jobs_alloc);
+  TU_NEAR(gpus_busy, jobs_busy, 1e-6 * jobs_busy);
+  /* work done = work requested for every completed training/batch job */
+  for (guint i = 0; i < r->jobs->len; i++) {
+    const job_result *j = &g_array_index(r->jobs, job_result, i);
+    if (!isnan(j->work_s)) TU_NEAR(j->work_done_s, j->work_s, 1e-6);
+  }
+  results_free(r);
+}
+
+Test(sim, same_inputs_and_seed_give_identical_results) {
+  const char *yaml = "name: det\nseed: 11\npools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 2\n"
+                     "    gpus_per_node: 2\n    strategy: exclusive\n";
+  const char *csv = "id,submit_s,kind,gpus,mem_gb,duration_s,busy,burst_s\n"
+                    "n1,0,notebook,1,10,20000,0.3,20\nn2,5,notebook,1,10,20000,0.1,60\n"
+                    "b1,7,batch,2,10,3000,,\nt1,9,training,2,10,5000,,\n";
+  results *r1 = tu_run(yaml, csv, NULL), *r2 = tu_run(yaml, csv, NULL);
+  GString *a = g_string_new(NULL), *b = g_string_new(NULL);
+  report_csv_jobs(r1, a);
+  report_csv_timeseries(r1, a);
+  report_csv_jobs(r2, b);
+  report_csv_timeseries(r2, b);
+  cr_assert_str_eq(a->str, b->str);
+  g_string_free(a, TRUE);
+  g_string_free(b, TRUE);
+  results_free(r1);
+  results_free(r2);
+}
+
+Test(sim, training_rate_follows_the_communication_share) {
+  TU_NEAR(workload_training_rate(0.1, 1.0), 1.0, 1e-12);
+  TU_NEAR(workload_training_rate(0.1, 0.5), 1.0 / (0.9 / 0.5 + 0.1), 1e-12);
+  TU_NEAR(workload_training_rate(0.0, 0.25), 0.25, 1e-12);
+  TU_NEAR(workload_training_rate(0.3, 0.0), 0.0, 0);
+}

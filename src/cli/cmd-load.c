@@ -1,0 +1,41 @@
+/* cmd-load.c: the shared input path of `run` and `check` (and later compare, sweep,
+ * size): scenario, trace, phases and requests loaded and every problem printed. */
+#include "cmd-load.h"
+#include "sim.h"
+#include <stdio.h>
+
+int cmd_print_diags(const char *name, const diag_list *d) {
+  for (guint i = 0; i < d->messages->len; i++)
+    fprintf(stderr, "%s\n", (const char *)g_ptr_array_index(d->messages, i));
+  if (d->count > d->messages->len)
+    fprintf(stderr, "... and %u more problems\n", d->count - d->messages->len);
+  fprintf(stderr, "sharesim %s: %u problem%s found\n", name, d->count, d->count == 1 ? "" : "s");
+  return 2;
+}
+
+gboolean cmd_load_inputs(const char *name, const char *scenario_path, const char *trace_path,
+                         const char *phases_path, const char *requests_path,
+                         const char *const *overrides, guint n_overrides, cmd_inputs *out) {
+  g_autoptr(diag_list) d = diag_list_new(0);
+  out->sc = n_overrides ? scenario_load_with_overrides(scenario_path, overrides, n_overrides, d)
+                        : scenario_load(scenario_path, d);
+  if (out->sc) sim_check_scenario(out->sc, d);
+  if (trace_path) {
+    out->tr = trace_load(trace_path, d);
+    if (out->tr && phases_path) trace_load_phases(out->tr, phases_path, d);
+    if (out->tr && requests_path) trace_check_requests(out->tr, requests_path, d);
+  }
+  if (diag_has_errors(d)) {
+    cmd_print_diags(name, d);
+    cmd_inputs_clear(out);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+void cmd_inputs_clear(cmd_inputs *in) {
+  if (in->sc) scenario_free(in->sc);
+  if (in->tr) trace_free(in->tr);
+  in->sc = NULL;
+  in->tr = NULL;
+}

@@ -1,2 +1,0 @@
-/* metrics.c: placeholder, filled in by its owner. */
-typedef int metrics_placeholder;

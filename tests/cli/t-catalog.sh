@@ -1,0 +1,62 @@
+# t-catalog.sh: 'sharesim catalog' lists models, shows one model's MIG profiles and
+# maximal layouts, checks layouts, writes JSON, and refuses unknown models with exit 2.
+
+run catalog; expect_rc 0; expect_err_empty
+expect_out_contains "A100-80GB"
+expect_out_contains "H100-NVL-94GB"
+expect_out_contains "8 slots"
+expect_out_contains "4 slots"
+expect_out_contains "T4                15.00    16.11   40 no             -   7.5   48     0.53"
+cp out.txt list1.txt
+run catalog; expect_same_files out.txt list1.txt
+
+run catalog A100-80GB; expect_rc 0; expect_err_empty
+expect_out_contains "SMs                 108 (98 in MIG mode)"
+expect_out_contains "3g.40gb x2"
+expect_out_contains "4g.40gb + 3g.40gb"
+expect_out_contains "1g.10gb x7"
+expect_out_contains "Valid maximal MIG layouts (28; without +me)"
+expect_out_contains "  3g.40gb       3          4 0,4        2      39.25   42"
+expect_out_contains "3g.40gb x2                                 39.25   84  3g.40gb@0 3g.40gb@4"
+expect_out_contains "A100D-20C"
+cp out.txt a1.txt
+run catalog a100-80gb; expect_rc 0; expect_same_files out.txt a1.txt
+
+run catalog A30; expect_rc 0
+expect_out_contains "Valid maximal MIG layouts (4; without +me)"
+expect_out_contains "2g.12gb + 1g.6gb x2"
+
+run catalog T4; expect_rc 0
+expect_out_contains "not supported"
+expect_out_contains "MPS client limit    48"
+
+run catalog A100; expect_rc 2
+expect_err_contains "unknown GPU model 'A100' (did you mean A100-40GB, A100-80GB?)"
+expect_err_contains "valid models: T4, L4, A10, A30, A100-40GB, A100-80GB"
+run catalog NoSuchGPU; expect_rc 2; expect_err_contains "unknown GPU model 'NoSuchGPU'"
+run catalog A100-80GB H100-80GB; expect_rc 2
+run catalog --no-such-flag; expect_rc 2
+
+run catalog A100-80GB --layout "3g.40gb x2"; expect_rc 0
+expect_out_contains "placement   3g.40gb@0 3g.40gb@4"
+run catalog A100-80GB --layout "4g.40gb x2"; expect_rc 2
+expect_err_contains "4g.40gb may appear at most once (max count 1);"
+expect_err_contains "; a valid layout with these profiles: 4g.40gb + 3g.40gb"
+run catalog A100-80GB --layout "3g.40gb x2 + 1g.10gb"; expect_rc 2
+expect_err_contains "3g.40gb x2 uses memory slices 0-7, leaving none for 1g.10gb"
+expect_err_contains "1g.10gb (it can start at 0-6)"
+run catalog T4 --layout "1g.5gb"; expect_rc 2; expect_err_contains "T4 does not support MIG"
+run catalog --layout "3g.40gb x2"; expect_rc 2
+
+run catalog --json; expect_rc 0
+expect_out_contains '"name" : "B200"'
+expect_out_contains '"price_per_gpu_hour" : 3.43'
+run catalog H100-80GB --json; expect_rc 0
+expect_out_contains '"maximal_layouts"'
+expect_out_contains '"layout" : "1g.10gb x7"'
+expect_out_contains '"usable_gib" : 79.25'
+if command -v python3 >/dev/null 2>&1; then
+  n=$(python3 -c 'import json; print(len(json.load(open("out.txt"))["maximal_layouts"]))' \
+    2>/dev/null)
+  expect_eq "$n" "28" "maximal layouts in JSON"
+fi
