@@ -123,7 +123,8 @@ static int cmd_gen_main(int argc, char **argv) {
       {"profile", 0, 0, G_OPTION_ARG_STRING, &a.profile,
        "workload profile ('list' shows them)", "NAME"},
       {"gpus", 0, 0, G_OPTION_ARG_STRING, &a.gpus,
-       "GPUs whose capacity --load refers to; also caps gang sizes at half of it (default 16)", "N"},
+       "GPUs whose capacity --load refers to; also caps gang sizes at half of it (default 16)",
+       "N"},
       {"days", 0, 0, G_OPTION_ARG_STRING, &a.days,
        "length of the arrival window in days, or with a unit: 36h (default 2)", "D"},
       {"seed", 0, 0, G_OPTION_ARG_STRING, &a.seed, "random seed (default 1)", "S"},
@@ -164,7 +165,8 @@ static int cmd_gen_main(int argc, char **argv) {
   if (ok) {
     ok = cmd_gen_flush(&sink) && fflush(stdout) == 0 && !ferror(stdout);
     if (!ok)
-      g_set_error(&err, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "could not write the trace to stdout");
+      g_set_error(&err, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME,
+                  "could not write the trace to stdout");
   }
   g_string_free(sink.buf, TRUE);
   cmd_gen_args_clear(&a);

@@ -146,12 +146,14 @@ static void mixed_training_sample(gsl_rng *r, const gen_ctx *ctx, job_spec *j) {
   j->duration_ns = gen_whole_seconds(
       gen_lognormal_clamped(r, TR_DUR_MEDIAN_S, TR_DUR_SIGMA, TR_DUR_MIN_S, TR_DUR_MAX_S));
   j->mem_bytes =
-      gen_gb_to_bytes(gen_lognormal_clamped(r, t->mem_median_gb, t->mem_sigma, 2.0, GEN_MAX_MEM_GB));
+      gen_gb_to_bytes(gen_lognormal_clamped(r, t->mem_median_gb, t->mem_sigma, 2.0,
+                                            GEN_MAX_MEM_GB));
   j->sm = mixed_beta_in(r, 2, 2, 0.1, 1.0);
   /* Non-overlapped communication share of a step: 10 % (ResNet-101) to 32 % (VGG-16). */
   double comm = gen_round_to(gsl_ran_flat(r, 0.10, 0.32), 0.01);
   if (j->gpus > 1) j->comm_frac = comm;
-  double ck = mixed_ckpt_s[gen_discrete(r, ctx, mixed_ckpt_weight, G_N_ELEMENTS(mixed_ckpt_weight))];
+  double ck =
+      mixed_ckpt_s[gen_discrete(r, ctx, mixed_ckpt_weight, G_N_ELEMENTS(mixed_ckpt_weight))];
   j->checkpoint_ns = (sim_time)ck * SIM_NS_PER_S;
 }
 

@@ -114,14 +114,16 @@ gboolean gen_parse_mix(const char *text, double mix[JOB_KIND_COUNT], GError **er
     if (seen[k]) return gen_fail(error, "--mix: '%s' is given twice", name);
     double v;
     if (!util_parse_double(value, &v) || !(v >= 0) || v > 1e9)
-      return gen_fail(error, "--mix: expected a share >= 0 for %s, found '%s'", name, value);
+      return gen_fail(error, "--mix: expected a share from 0 to 1e9 for %s, found '%s'", name,
+                      value);
     seen[k] = TRUE;
     out[k] = v;
   }
   double sum = 0;
   for (int k = 0; k < JOB_KIND_COUNT; k++) sum += out[k];
   if (!(sum > 0))
-    return gen_fail(error, "--mix: at least one share must be above 0, found '%s'", text ? text : "");
+    return gen_fail(error, "--mix: at least one share must be above 0, found '%s'",
+                    text ? text : "");
   for (int k = 0; k < JOB_KIND_COUNT; k++) mix[k] = out[k] / sum;
   return TRUE;
 }

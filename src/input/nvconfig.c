@@ -375,7 +375,8 @@ static nvconfig_mig_entry *parse_entry(const char *file, diag_list *d, const sce
   if ((n = scenario_yaml_get(em, "mig-devices"))) {
     g_snprintf(w, sizeof w, "%s.mig-devices", what);
     if (n->type != SCENARIO_YAML_MAP) {
-      scenario_yaml_expected(d, file, n, w, "a mapping of MIG profile to count, e.g. {\"1g.10gb\": 7}");
+      scenario_yaml_expected(d, file, n, w,
+                             "a mapping of MIG profile to count, e.g. {\"1g.10gb\": 7}");
     } else {
       for (guint i = 0; i + 1 < n->items->len; i += 2) {
         const scenario_yaml *k = g_ptr_array_index(n->items, i);
@@ -527,18 +528,21 @@ gboolean nvconfig_mig_layout(const nvconfig_mig_config *cfg, const gpu_model *m,
       }
     }
     mig_layout l = {0};
-    if (!problem && n == 0)
-      problem = g_strdup_printf("config '%s' creates no MIG instances (line %u)", cfg->name,
-                                e->line);
+    gboolean empty = !problem && n == 0;
+    if (empty) {
+      set_message(message, g_strdup_printf("config '%s' creates no MIG instances (line %u)",
+                                           cfg->name, e->line));
+      return FALSE;
+    }
     if (!problem) {
       g_autofree char *msg = NULL;
       if (!catalog_layout_validate(m, idx, n, &l, &msg))
         problem = g_strdup_printf("line %u: %s", e->line, msg ? msg : "not a valid MIG layout");
     }
     if (problem) {
-      /* An entry meant for m (its PCI ID, or no filter and an empty layout) is wrong; an
-       * entry that merely does not fit m may be for another model. */
-      if (match > 0 || n == 0) {
+      /* An entry meant for m (by its PCI ID) is wrong; one without a filter that does not
+       * fit m may be meant for another model. */
+      if (match > 0) {
         set_message(message, g_strdup_printf("config '%s': %s", cfg->name, problem));
         return FALSE;
       }

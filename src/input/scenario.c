@@ -189,8 +189,10 @@ static scenario_yaml *yaml_parse(const char *file, const char *origin, const guc
     case YAML_SEQUENCE_START_EVENT:
     case YAML_MAPPING_START_EVENT: {
       gboolean seq = ev.type == YAML_SEQUENCE_START_EVENT;
-      if (seq) yb_check_props(&b, ev.data.sequence_start.anchor, ev.data.sequence_start.tag, line, col);
-      else yb_check_props(&b, ev.data.mapping_start.anchor, ev.data.mapping_start.tag, line, col);
+      if (seq)
+        yb_check_props(&b, ev.data.sequence_start.anchor, ev.data.sequence_start.tag, line, col);
+      else
+        yb_check_props(&b, ev.data.mapping_start.anchor, ev.data.mapping_start.tag, line, col);
       if (b.stack->len >= SCENARIO_MAX_DEPTH) {
         yb_error(&b, line, col, "nesting deeper than %d levels is not allowed", SCENARIO_MAX_DEPTH);
         done = TRUE;
@@ -406,8 +408,10 @@ gboolean scenario_yaml_bool(diag_list *d, const char *file, const scenario_yaml 
                             const char *what, gboolean *out) {
   /* YAML 1.2 core spellings, plus the YAML 1.1 yes/no/on/off that NVIDIA's Go readers
    * accept. */
-  static const char *const yes[] = {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON", NULL};
-  static const char *const no[] = {"false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF", NULL};
+  static const char *const yes[] = {"true", "True", "TRUE", "yes", "Yes", "YES",
+                                    "on",   "On",   "ON",   NULL};
+  static const char *const no[] = {"false", "False", "FALSE", "no", "No", "NO",
+                                   "off",   "Off",   "OFF",   NULL};
   if (n->type == SCENARIO_YAML_SCALAR) {
     if (name_in(yes, n->text)) {
       *out = TRUE;
@@ -530,7 +534,7 @@ static const char *v_string(vctx *c, const scenario_yaml *n, const char *what) {
 
 /* Path written in the scenario, resolved against the scenario's folder. Owned. */
 static char *resolve_path(const vctx *c, const char *p) {
-  if (g_path_is_absolute(p)) return g_strdup(p);
+  if (g_path_is_absolute(p) || !strcmp(c->dir, ".")) return g_strdup(p);
   return g_build_filename(c->dir, p, NULL);
 }
 
@@ -600,11 +604,14 @@ static const struct pool_key {
     {"fraction_cap", S_FRAC},
 };
 
+/* The names of pool_keys, NULL-terminated (built once; sweeps load from several threads). */
 static const char *const *pool_key_names(void) {
   static const char *names[G_N_ELEMENTS(pool_keys) + 1];
-  if (!names[0]) { /* filled once; identical content if two threads race */
+  static gsize done = 0;
+  if (g_once_init_enter(&done)) {
     for (guint i = 0; i < G_N_ELEMENTS(pool_keys); i++) names[i] = pool_keys[i].name;
     names[G_N_ELEMENTS(pool_keys)] = NULL;
+    g_once_init_leave(&done, 1);
   }
   return names;
 }
@@ -1055,7 +1062,7 @@ static pool_spec *validate_pool(vctx *c, guint idx, const scenario_yaml *pm, GHa
           }
       }
     }
-    if (!p->has_layout && !scenario_yaml_get(pm, "layout") && !mc_node)
+    if (!p->has_layout && !scenario_yaml_get(pm, "layout") && !mc_node && !mcn_node)
       scenario_yaml_report(c->d, c->file, pm, "%s: strategy mig needs 'layout' (or 'mig_config' "
                            "with 'mig_config_name')", prefix);
     if ((n = KEY("reconfigure")) &&
@@ -1238,7 +1245,8 @@ static void validate_prices(vctx *c, scenario *s, const scenario_yaml *n) {
     return;
   }
   for (guint i = 0; i + 1 < n->items->len; i += 2) {
-    const scenario_yaml *k = g_ptr_array_index(n->items, i), *val = g_ptr_array_index(n->items, i + 1);
+    const scenario_yaml *k = g_ptr_array_index(n->items, i);
+    const scenario_yaml *val = g_ptr_array_index(n->items, i + 1);
     char w[160];
     g_snprintf(w, sizeof w, "prices.%s", k->text);
     const gpu_model *m = catalog_find(k->text);
@@ -1269,7 +1277,8 @@ static void validate_crash_rates(vctx *c, scenario *s, const scenario_yaml *n) {
     return;
   }
   for (guint i = 0; i + 1 < n->items->len; i += 2) {
-    const scenario_yaml *k = g_ptr_array_index(n->items, i), *val = g_ptr_array_index(n->items, i + 1);
+    const scenario_yaml *k = g_ptr_array_index(n->items, i);
+    const scenario_yaml *val = g_ptr_array_index(n->items, i + 1);
     job_kind kind;
     if (!job_kind_parse(k->text, &kind)) {
       g_autofree char *list = kind_names();
@@ -1303,6 +1312,7 @@ static void validate_routing(vctx *c, scenario *s, const scenario_yaml *n) {
     if (pool_list->len) g_string_append(pool_list, ", ");
     g_string_append(pool_list, p->name);
   }
+  if (!pool_list->len) g_string_assign(pool_list, "none");
   for (guint i = 0; i < n->items->len; i++) {
     const scenario_yaml *rm = g_ptr_array_index(n->items, i), *v;
     char prefix[32], w[160];

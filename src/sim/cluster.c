@@ -69,8 +69,9 @@ void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec, sim_
     bucket_set(p, slots_per_node, n, TRUE);
   }
   p->free_slots = slots_per_node * p->n_nodes;
-  p->queue = g_sequence_new(NULL);
+  p->queue_by_gpus = g_new0(GSequence *, p->n_gpus + 2);
   p->queued_by_gpus = g_new0(guint32, p->n_gpus + 2);
+  p->queue_sizes = g_array_new(FALSE, FALSE, sizeof(guint32));
   p->interval_ns = interval_ns > 0 ? interval_ns : 60 * SIM_NS_PER_S;
   p->ts = g_array_new(FALSE, FALSE, sizeof(ts_row));
 }
@@ -83,8 +84,11 @@ void cluster_pool_clear(pool_state *p) {
   for (guint32 k = 0; k <= slots_per_node; k++) g_free(p->bucket_bits[k]);
   g_free(p->bucket_bits);
   g_free(p->node_free);
-  g_sequence_free(p->queue);
+  for (guint32 k = 0; k < p->n_gpus + 2; k++)
+    if (p->queue_by_gpus[k]) g_sequence_free(p->queue_by_gpus[k]);
+  g_free(p->queue_by_gpus);
   g_free(p->queued_by_gpus);
+  g_array_unref(p->queue_sizes);
   if (p->ts) g_array_unref(p->ts);
   memset(p, 0, sizeof *p);
 }
@@ -248,24 +252,38 @@ void cluster_gpu_update_gauges(gpu_state *g) {
 
 /* ---- queue ---- */
 
+gboolean cluster_queue_before(const job_run *a, const job_run *b) {
+  return queue_cmp(a, b, NULL) < 0;
+}
+
+guint32 cluster_queue_class(const pool_state *p, guint32 gpus) { return MIN(gpus, p->n_gpus + 1); }
+
 void cluster_queue_push(pool_state *p, job_run *j) {
-  j->queue_iter = g_sequence_insert_sorted(p->queue, j, queue_cmp, NULL);
-  guint32 k = MIN(j->spec->gpus, p->n_gpus + 1);
-  p->queued_by_gpus[k]++;
+  guint32 k = cluster_queue_class(p, j->spec->gpus);
+  if (!p->queue_by_gpus[k]) p->queue_by_gpus[k] = g_sequence_new(NULL);
+  j->queue_iter = g_sequence_insert_sorted(p->queue_by_gpus[k], j, queue_cmp, NULL);
+  if (p->queued_by_gpus[k]++ == 0) {
+    guint pos = 0;
+    while (pos < p->queue_sizes->len && g_array_index(p->queue_sizes, guint32, pos) < k) pos++;
+    g_array_insert_val(p->queue_sizes, pos, k);
+  }
   p->n_queued++;
 }
 
 void cluster_queue_remove(pool_state *p, job_run *j) {
   g_sequence_remove(j->queue_iter);
   j->queue_iter = NULL;
-  guint32 k = MIN(j->spec->gpus, p->n_gpus + 1);
-  p->queued_by_gpus[k]--;
+  guint32 k = cluster_queue_class(p, j->spec->gpus);
+  if (--p->queued_by_gpus[k] == 0) {
+    for (guint pos = 0; pos < p->queue_sizes->len; pos++)
+      if (g_array_index(p->queue_sizes, guint32, pos) == k) {
+        g_array_remove_index(p->queue_sizes, pos);
+        break;
+      }
+  }
   p->n_queued--;
 }
 
 guint32 cluster_queue_min_gpus(const pool_state *p) {
-  if (!p->n_queued) return 0;
-  for (guint32 k = 1; k <= p->n_gpus + 1; k++)
-    if (p->queued_by_gpus[k]) return k;
-  return 0;
+  return p->queue_sizes->len ? g_array_index(p->queue_sizes, guint32, 0) : 0;
 }

@@ -55,8 +55,12 @@ struct pool_state {
   guint32 **bucket_bits;     /* per free-slot count k: bitset of nodes with k free slots */
   guint32 bucket_words;
   guint32 free_slots;
-  GSequence *queue;          /* job_run*, by (priority desc, submit, index) */
-  guint32 *queued_by_gpus;   /* histogram of queued jobs by worker count (<= n_gpus) */
+  /* The queue, split by worker count so that a scheduling pass never walks jobs that
+   * cannot fit: queue_by_gpus[k] holds the jobs with k workers, each ordered by
+   * (priority desc, submit, index); queue_sizes lists the k with queued jobs, ascending. */
+  GSequence **queue_by_gpus; /* n_gpus + 2 entries, created on first use */
+  guint32 *queued_by_gpus;   /* jobs per worker count */
+  GArray *queue_sizes;       /* guint32, ascending */
   guint32 n_queued, n_running;
   gboolean schedule_pending;
   /* pool gauges = sums of GPU gauges */
@@ -134,3 +138,7 @@ void cluster_queue_push(pool_state *p, job_run *j);
 void cluster_queue_remove(pool_state *p, job_run *j);
 /* Smallest worker count among queued jobs (0 when the queue is empty). */
 guint32 cluster_queue_min_gpus(const pool_state *p);
+/* Queue order: TRUE if a goes before b (priority desc, submit, trace index). */
+gboolean cluster_queue_before(const job_run *a, const job_run *b);
+/* Size class of a worker count (the index into queue_by_gpus). */
+guint32 cluster_queue_class(const pool_state *p, guint32 gpus);

@@ -42,6 +42,7 @@ const share_ops share_exclusive_ops = {
     .name = "exclusive",
     .description = "whole GPUs: one worker per GPU, no sharing",
     .implemented = TRUE,
+    .fit_by_size_only = TRUE,
     .slots_per_gpu = exclusive_slots,
     .can_ever_fit = exclusive_can_ever_fit,
     .gpu_accepts = exclusive_gpu_accepts,

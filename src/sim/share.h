@@ -17,6 +17,10 @@ typedef struct share_ops {
   const char *name;        /* as in the scenario: "exclusive" */
   const char *description;
   gboolean implemented;    /* FALSE: the scenario is refused with an honest error */
+  /* TRUE when whether a job fits depends only on its worker count (exclusive): then
+   * when the first queued job of a size does not fit, no later one of that size does,
+   * and the scheduling pass skips the rest of that size. */
+  gboolean fit_by_size_only;
   /* Schedulable slots one GPU offers (exclusive 1, time-slicing/MPS replicas, ...). */
   guint32 (*slots_per_gpu)(const pool_spec *p);
   /* Could this job ever run in an empty pool? If not, *reason (owned) says why. */

@@ -300,7 +300,7 @@ static void job_crash(sim *s, job_run *j, const char *why) {
   j->crashes++;
   p->crashes++;
   gpu_state *g = j->tasks[0].gpu;
-  log_event(s, EVENT_CRASH, j, j, g, FALSE, 0, why);
+  /* one events.csv row per victim (the faulting job is a victim too, not innocent) */
   p->ops->crash_victims(p, g, &j->tasks[0], s->scratch_victims);
   kill_victims(s, EVENT_CRASH, j, g, why);
 }
@@ -449,18 +449,42 @@ static gboolean try_start(sim *s, pool_state *p, job_run *j) {
   return TRUE;
 }
 
+/* A scheduling pass: places every queued job that fits, in queue order (priority, then
+ * submission), as a k-way merge of the per-size queues. Sizes larger than the free slots
+ * are skipped; with a size-only strategy, a size whose first job does not fit is done. */
 static void on_schedule(void *ctx, void *obj, uint64_t arg) {
   sim *s = ctx;
   pool_state *p = obj;
   p->schedule_pending = FALSE;
-  guint32 min_gpus = cluster_queue_min_gpus(p);
-  GSequenceIter *it = g_sequence_get_begin_iter(p->queue);
-  while (!g_sequence_iter_is_end(it)) {
-    if (p->free_slots == 0 || p->free_slots < min_gpus) break;
-    GSequenceIter *next = g_sequence_iter_next(it);
-    job_run *j = g_sequence_get(it);
-    if (j->spec->gpus <= p->free_slots && try_start(s, p, j)) min_gpus = cluster_queue_min_gpus(p);
-    it = next;
+  guint n = p->queue_sizes->len;
+  if (!n) return;
+  guint32 *sizes = g_newa(guint32, n);
+  GSequenceIter **cur = g_newa(GSequenceIter *, n);
+  gboolean *live = g_newa(gboolean, n);
+  for (guint c = 0; c < n; c++) {
+    sizes[c] = g_array_index(p->queue_sizes, guint32, c);
+    cur[c] = g_sequence_get_begin_iter(p->queue_by_gpus[sizes[c]]);
+    live[c] = TRUE;
+  }
+  for (;;) {
+    int best = -1;
+    job_run *bj = NULL;
+    for (guint c = 0; c < n; c++) {
+      if (!live[c] || sizes[c] > p->free_slots || g_sequence_iter_is_end(cur[c])) {
+        live[c] = FALSE;
+        continue;
+      }
+      job_run *j = g_sequence_get(cur[c]);
+      if (!bj || cluster_queue_before(j, bj)) {
+        bj = j;
+        best = (int)c;
+      }
+    }
+    if (best < 0) break;
+    GSequenceIter *next = g_sequence_iter_next(cur[best]);
+    if (try_start(s, p, bj)) cur[best] = next;
+    else if (p->ops->fit_by_size_only) live[best] = FALSE;
+    else cur[best] = next;
   }
 }
 

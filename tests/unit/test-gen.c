@@ -393,7 +393,7 @@ Test(gen, option_errors_name_the_option) {
   g_autofree char *m2 = tg_error_of_mix("training=0.5,training=0.5");
   cr_assert(strstr(m2, "'training' is given twice"), "%s", m2);
   g_autofree char *m3 = tg_error_of_mix("batch=-1");
-  cr_assert(strstr(m3, "expected a share >= 0 for batch, found '-1'"), "%s", m3);
+  cr_assert(strstr(m3, "expected a share from 0 to 1e9 for batch, found '-1'"), "%s", m3);
   g_autofree char *m4 = tg_error_of_mix("batch=0,training=0");
   cr_assert(strstr(m4, "at least one share must be above 0"), "%s", m4);
   g_autofree char *m5 = tg_error_of_mix("training");

@@ -1,0 +1,81 @@
+# t-run.sh: `sharesim run` and `sharesim check` end to end on small inputs: the result
+# folder, determinism, unplaceable jobs, phases (crash, OOM), refused strategies, and
+# that bad input writes nothing.
+run run "$DATA/run/two-pools.yaml" "$DATA/run/small.csv" -o res1
+expect_rc 0
+expect_out_contains "scenario 'two-pools'"
+expect_out_contains "utilisation"
+expect_err_contains "1 job can never run"
+for f in summary.json summary.txt jobs.csv pools.csv gpus.csv tenants.csv timeseries.csv events.csv; do
+  expect_file "res1/$f"
+done
+expect_eq "$(grep -c '' res1/jobs.csv)" "7" "jobs.csv has a header and 6 rows"
+expect_eq "$(grep '^huge,' res1/jobs.csv | grep -c unplaceable)" "1" "gang of 8 on 4 GPUs is unplaceable"
+expect_eq "$(grep '^b2,' res1/jobs.csv | cut -d, -f7,8,9)" "10,60,0" "b2 runs beside b1: start,end,wait"
+expect_eq "$(grep '^g1,' res1/jobs.csv | cut -d, -f7,8,9)" "100,300,80" "the gang of 4 waits until b1 frees the last GPU"
+expect_eq "$(head -1 res1/jobs.csv | cut -d, -f1-11)" "id,kind,tenant,pool,gpus,submit_s,start_s,end_s,wait_s,run_s,slowdown" "jobs.csv columns"
+expect_eq "$(ls -d res1.tmp-* 2>/dev/null | wc -l)" "0" "no temporary folder left"
+
+# same inputs and seed: byte-identical folders
+run run "$DATA/run/two-pools.yaml" "$DATA/run/small.csv" -o res2 -q
+expect_rc 0
+if diff -r res1 res2 >/dev/null; then pass; else fail "result folders differ"; fi
+# a rerun replaces an earlier result folder
+run run "$DATA/run/two-pools.yaml" "$DATA/run/small.csv" -o res2 -q
+expect_rc 0
+expect_file res2/summary.json
+
+# phases: b1 crashes at 50 s (batch: restart never by default); nb1 grows past its GPU and is killed by OOM
+run run "$DATA/run/two-pools.yaml" "$DATA/run/small.csv" --phases "$DATA/run/phases.csv" -o res3 -q
+expect_rc 0
+expect_eq "$(grep -c ',crash,b1,' res3/events.csv)" "1" "b1 crash logged"
+expect_eq "$(grep -c ',oom_kill,nb1,nb1,' res3/events.csv)" "1" "nb1 OOM logged"
+expect_eq "$(grep '^b1,' res3/jobs.csv | cut -d, -f13,14)" "failed,0" "b1 fails: batch jobs do not restart by default"
+expect_eq "$(grep '^nb1,' res3/jobs.csv | cut -d, -f13,14,16)" "failed,0,1" "nb1 killed by its OOM, no restart for notebooks by default"
+
+# the summary JSON carries the engine's event count for the benchmark
+expect_eq "$(grep -c '"events"' res1/summary.json)" "1" "engine.events in summary.json"
+
+# check: problems are errors; a clean scenario says ok
+run check "$DATA/run/two-pools.yaml" "$DATA/run/small.csv"
+expect_rc 2
+expect_err_contains "small.csv:7: job 'huge' can never run in pool 'train': needs 8 GPUs; pool 'train' has 4"
+run check "$DATA/run/unrouted.yaml" "$DATA/run/small.csv"
+expect_rc 2
+expect_err_contains "small.csv:2: job 'b1' (kind batch, tenant alpha, label ''): no routing rule matches it"
+run check "$DATA/run/two-pools.yaml"
+expect_rc 0
+expect_out_contains "ok"
+
+# a strategy that is not built yet is refused honestly, and nothing is written
+run run "$DATA/run/future-strategy.yaml" "$DATA/run/small.csv" -o res4
+expect_rc 2
+expect_err_contains "strategy 'time-slicing' is not built in this version of sharesim yet"
+expect_no_path res4
+
+# bad input: exit 2, nothing half-written
+printf 'id,submit_s,kind,gpus,mem_gb,duration_s\nx,abc,batch,1,1,1\n' > bad.csv
+run run "$DATA/run/two-pools.yaml" bad.csv -o res5
+expect_rc 2
+expect_err_contains "bad.csv:2:2:"
+expect_no_path res5
+run run "$DATA/run/two-pools.yaml" no-such-file.csv -o res6
+expect_rc 2
+expect_no_path res6
+run run "$DATA/run/two-pools.yaml"
+expect_rc 2
+expect_err_contains "expected SCENARIO.yaml and TRACE.csv"
+run run --no-such-flag
+expect_rc 2
+
+# a folder that is not a sharesim result is never replaced
+mkdir keep && echo precious > keep/file.txt
+run run "$DATA/run/two-pools.yaml" "$DATA/run/small.csv" -o keep
+expect_rc 2
+expect_err_contains "refusing to replace"
+expect_eq "$(cat keep/file.txt)" "precious" "user data untouched"
+
+# no progress bar when stderr is not a terminal
+run run "$DATA/run/two-pools.yaml" "$DATA/run/small.csv" -q
+expect_rc 0
+if grep -q '\[#' err.txt; then fail "progress bar printed to a non-terminal"; else pass; fi
