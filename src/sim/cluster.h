@@ -23,6 +23,10 @@ struct task {                /* one worker of a job on one GPU */
   int64_t mem_bytes;         /* current memory of this worker */
   double alloc_share;        /* fraction of the GPU allocated to it (set by the strategy) */
   double speed;              /* progress rate relative to alone on a whole GPU (strategy) */
+  /* Mean extra wait (ns) before a request that arrives while this task is idle gets the
+   * GPU, set by the strategy (time-slicing: waiting for a turn behind other active
+   * contexts; 0 when the task runs whenever it wants). Used by request-level models. */
+  double turn_wait_ns;
 };
 
 struct gpu_state {
@@ -110,6 +114,7 @@ struct job_run {
   gsl_rng *rng_faults;       /* separate stream for random crashes, so enabling them moves no burst */
   GSequenceIter *queue_iter;
   const char *reason;        /* static or interned text */
+  void *workload_data;       /* owned by the workload (workload_ops.on_done frees it) */
   char *gpu_ids;
 };
 

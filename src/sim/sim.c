@@ -46,6 +46,8 @@ static void job_advance(sim *s, job_run *j) {
   sim_time now = sim_now(s);
   double dt = (double)(now - j->t_last);
   if (dt > 0) {
+    const workload_ops *wl = workload_for(j->spec->kind);
+    if (wl->advance && j->state == JOB_RUNNING) wl->advance(s, j, j->t_last, now);
     if (j->active && j->rate > 0) {
       j->work_left_ns -= j->rate * dt;
       if (j->work_left_ns < 0) j->work_left_ns = 0;
@@ -178,6 +180,8 @@ static void job_release(sim *s, job_run *j) {
   pool_state *p = &s->pools[j->pool];
   sim_time now = sim_now(s);
   job_begin(s, j);
+  const workload_ops *wl = workload_for(j->spec->kind);
+  if (wl->on_stop) wl->on_stop(s, j);
   cancel_job_events(s, j);
   j->run_ns += (double)(now - j->attempt_start);
   guint32 n = j->n_tasks;
@@ -203,6 +207,8 @@ static void job_done(sim *s, job_run *j, job_outcome outcome) {
   j->outcome = outcome;
   j->end = sim_now(s);
   s->jobs_done++;
+  const workload_ops *wl = workload_for(j->spec->kind);
+  if (wl->on_done) wl->on_done(s, j);
   if (j->rng) gsl_rng_free(j->rng);
   if (j->rng_faults) gsl_rng_free(j->rng_faults);
   j->rng = j->rng_faults = NULL;
@@ -642,6 +648,8 @@ static void fill_results(sim *s, sim_time end) {
       if (executed > 0) jr.slowdown = j->run_ns / executed;
     }
     g_array_append_val(r->jobs, jr);
+    const workload_ops *wl = workload_for(sp->kind);
+    if (wl->report) wl->report(s, j, r);
     if (j->outcome == OUTCOME_NOT_SUBMITTED) continue;
     gpointer idx;
     if (!g_hash_table_lookup_extended(tenants, sp->tenant, NULL, &idx)) {
@@ -801,6 +809,8 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
 
   for (guint i = 0; i < s->n_jobs; i++) {
     job_run *j = &s->jobs[i];
+    const workload_ops *wl = workload_for(j->spec->kind);
+    if (j->workload_data && wl->on_done) wl->on_done(s, j);
     g_free(j->tasks);
     g_free(j->gpu_ids);
     if (j->rng) gsl_rng_free(j->rng);

@@ -22,6 +22,17 @@ typedef struct workload_ops {
   double (*duty)(const job_run *j, double rate);
   /* A phase changed busy/sm/rate_rps: adjust demand (may be NULL). */
   void (*on_phase)(sim *s, job_run *j);
+  /* Called before the job's progress is advanced from j->t_last to `to` with the speeds,
+   * duty and turn waits still in force over that interval (request-level models run their
+   * recurrence here). May be NULL. */
+  void (*advance)(sim *s, job_run *j, sim_time from, sim_time to);
+  /* The attempt stops now (finished, killed or evicted), before the job leaves its GPUs.
+   * May be NULL. */
+  void (*on_stop)(sim *s, job_run *j);
+  /* The job is done for good, or the run is over: free workload_data. May be NULL. */
+  void (*on_done)(sim *s, job_run *j);
+  /* Adds the job's own rows to the results (e.g. services.csv rows). May be NULL. */
+  void (*report)(const sim *s, const job_run *j, results *r);
 } workload_ops;
 
 const workload_ops *workload_for(job_kind k);
