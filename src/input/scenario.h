@@ -132,14 +132,15 @@ scenario *scenario_load_with_overrides(const char *path, const char *const *over
 #define SCENARIO_DEFAULT_RECONFIGURE_TIME_NS (120 * SIM_NS_PER_S)
 /* NVIDIA AI Enterprise, $4500 per GPU per year (gpu-facts 5.3 [S55]) over 8766 h a year. */
 #define SCENARIO_DEFAULT_VGPU_LICENCE_PER_HOUR (4500.0 / 8766.0)
-/* Noisy-neighbour placeholders, to be calibrated by the interference model's owner.
+/* Noisy-neighbour defaults (docs/models.md, "Noisy neighbours").
  * ts_switch_loss: with n busy time-sliced contexts each gets (1 - loss*(n-1))/n of the GPU.
  * gpu-facts 7.1 [S19]: four busy tenants lost 16-19 % against an ideal quarter share,
  * so 3 * loss ~ 0.175 -> loss ~ 0.06 per extra busy context (linear model). */
 #define SCENARIO_DEFAULT_TS_SWITCH_LOSS 0.06
-/* mps_bandwidth_loss: MPS clients contend for memory bandwidth; ~0.1 is a placeholder
- * near the 7 % throughput loss of two vLLM MPS clients (gpu-facts 7.2 [S60]). */
-#define SCENARIO_DEFAULT_MPS_BANDWIDTH_LOSS 0.10
+/* mps_bandwidth_loss: each other active MPS client costs this share of speed (shared
+ * memory bandwidth): two vLLM clients on one A100 lost 7.5 % of throughput against a
+ * dedicated GPU each (gpu-facts 7.2 [S60]), so 0.075 per extra active client. */
+#define SCENARIO_DEFAULT_MPS_BANDWIDTH_LOSS 0.075
 /* Sanity caps (not NVIDIA limits): replicas of a time-sliced GPU or MIG instance, nodes per
  * pool, GPUs per node, GPUs per pool. */
 #define SCENARIO_MAX_REPLICAS 1024

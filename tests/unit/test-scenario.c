@@ -199,7 +199,7 @@ Test(scenario, defaults_of_every_optional_key) {
   cr_expect_eq(s->interval_ns, 60 * SIM_NS_PER_S);
   cr_expect_null(s->interference_path);
   cr_expect_float_eq(s->ts_switch_loss, 0.06, 1e-12);
-  cr_expect_float_eq(s->mps_bandwidth_loss, 0.10, 1e-12);
+  cr_expect_float_eq(s->mps_bandwidth_loss, 0.075, 1e-12);
   for (int k = 0; k < JOB_KIND_COUNT; k++) cr_expect_eq(s->crash_rate_per_hour[k], 0.0);
   cr_expect_eq(g_hash_table_size(s->prices), 0);
   const pool_spec *p = scenario_pool(s, 0);

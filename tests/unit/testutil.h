@@ -37,9 +37,12 @@ static inline results *tu_run(const char *yaml, const char *csv, const char *pha
   GError *err = NULL;
   results *r = sim_run(sc, tr, NULL, &err);
   cr_assert_not_null(r, "sim_run failed: %s", err ? err->message : "?");
-  /* results borrow strings from scenario and trace: keep them alive for the test */
-  (void)sc;
-  (void)tr;
+  /* results borrow strings from scenario and trace: keep them alive (and reachable, so
+   * LeakSanitizer does not count them) until the test process ends */
+  static GPtrArray *keep = NULL;
+  if (!keep) keep = g_ptr_array_new();
+  g_ptr_array_add(keep, sc);
+  g_ptr_array_add(keep, tr);
   return r;
 }
 
