@@ -9,7 +9,7 @@
 
 static int cmd_run_main(int argc, char **argv) {
   g_autofree char *phases = NULL, *requests = NULL, *outdir = NULL;
-  gboolean quiet = FALSE, no_progress = FALSE;
+  gboolean quiet = FALSE, no_progress = FALSE, dcgm = FALSE;
   g_auto(GStrv) sets = NULL;
   GOptionEntry entries[] = {
       {"phases", 0, 0, G_OPTION_ARG_FILENAME, &phases, "Phases file (SPEC 3.2)", "P.csv"},
@@ -18,12 +18,17 @@ static int cmd_run_main(int argc, char **argv) {
       {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a scenario key, e.g. pools.dev.nodes=4 (repeatable)", "KEY=VALUE"},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Do not print the summary", NULL},
       {"no-progress", 0, 0, G_OPTION_ARG_NONE, &no_progress, "Never show the progress bar", NULL},
+      {"dcgm", 0, 0, G_OPTION_ARG_NONE, &dcgm, "Also write the per-GPU series as DCGM metrics (dcgm.csv, dcgm.prom) into DIR", NULL},
       {NULL}};
   int rc;
   if (!cmd_parse_options(&cmd_run_entry, entries, &argc, &argv, &rc)) return rc;
   if (argc != 3) {
     fprintf(stderr, "sharesim run: expected SCENARIO.yaml and TRACE.csv, got %d argument%s\n"
                     "Usage: sharesim run %s\n", argc - 1, argc == 2 ? "" : "s", cmd_run_entry.usage);
+    return 2;
+  }
+  if (dcgm && !outdir) {
+    fprintf(stderr, "sharesim run: --dcgm writes dcgm.csv and dcgm.prom into the result folder: give -o DIR\n");
     return 2;
   }
   cmd_inputs in = {0};
@@ -35,7 +40,7 @@ static int cmd_run_main(int argc, char **argv) {
   if (unfit->count)
     fprintf(stderr, "sharesim run: warning: %u job%s can never run (outcome 'unplaceable' in jobs.csv), e.g.\n  %s\n",
             unfit->count, unfit->count == 1 ? "" : "s", (const char *)g_ptr_array_index(unfit->messages, 0));
-  sim_options opt = {.progress = !no_progress};
+  sim_options opt = {.progress = !no_progress, .gpu_series = dcgm};
   g_autoptr(GError) err = NULL;
   g_autoptr(results) res = sim_run(in.sc, in.tr, &opt, &err);
   if (!res) {

@@ -16,6 +16,11 @@ extern const cmd_entry cmd_run_entry;
 extern const cmd_entry cmd_check_entry;
 extern const cmd_entry cmd_catalog_entry;
 extern const cmd_entry cmd_gen_entry;
+extern const cmd_entry cmd_import_entry;
+extern const cmd_entry cmd_compare_entry;
+extern const cmd_entry cmd_sweep_entry;
+extern const cmd_entry cmd_size_entry;
+extern const cmd_entry cmd_plot_entry;
 
 int cmd_main(int argc, char **argv);
 

@@ -12,6 +12,10 @@
 
 static const gen_profile *const gen_profile_table[] = {
     &gen_profile_mixed,
+    &gen_profile_dev_notebooks,
+    &gen_profile_inference_fleet,
+    &gen_profile_training_heavy,
+    &gen_profile_openb_like,
 };
 
 /* Relative submission rate of GPU jobs per hour of the day (0 = 00:00-01:00) and per

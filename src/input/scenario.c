@@ -1213,7 +1213,7 @@ static void diag_merge_sorted(diag_list *dst, diag_list *src, const char *file) 
 static const char *const top_keys[] = {"name",     "seed",        "horizon",      "interval",
                                        "pools",    "routing",     "prices",       "crash_rates",
                                        "interference", "ts_switch_loss", "mps_bandwidth_loss",
-                                       NULL};
+                                       "inference", NULL};
 static const char *const route_keys[] = {"kind", "tenant", "label", "pool", NULL};
 
 /* File base name without extension, made safe for file names and plots. Owned. */
@@ -1293,6 +1293,51 @@ static void validate_crash_rates(vctx *c, scenario *s, const scenario_yaml *n) {
   }
 }
 
+static const char *const service_dist_names[SERVICE_DIST_COUNT + 1] = {
+    "deterministic", "exponential", "lognormal", NULL};
+
+const char *service_dist_name(service_dist d) {
+  return (int)d >= 0 && d < SERVICE_DIST_COUNT ? service_dist_names[d] : "unknown";
+}
+
+/* inference: {service_dist, service_cv, daily_amplitude, peak_hour}; messages in line order */
+static void validate_inference_keys(vctx *c, scenario *s, const scenario_yaml *n);
+static void validate_inference(vctx *c, scenario *s, const scenario_yaml *n) {
+  g_autoptr(diag_list) local = diag_list_new(G_MAXUINT);
+  vctx lc = *c;
+  lc.d = local;
+  validate_inference_keys(&lc, s, n);
+  diag_merge_sorted(c->d, local, c->file);
+}
+
+static void validate_inference_keys(vctx *c, scenario *s, const scenario_yaml *n) {
+  static const char *const keys[] = {"service_dist", "service_cv", "daily_amplitude",
+                                     "peak_hour", NULL};
+  if (n->type != SCENARIO_YAML_MAP) {
+    scenario_yaml_expected(c->d, c->file, n, "inference",
+                           "a mapping, e.g. {service_dist: exponential, daily_amplitude: 0.3}");
+    return;
+  }
+  scenario_yaml_check_keys(c->d, c->file, n, "inference", keys);
+  scenario_inference *in = &s->inference;
+  const scenario_yaml *v;
+  int dist;
+  if ((v = scenario_yaml_get(n, "service_dist")) &&
+      v_enum(c, v, "inference.service_dist", service_dist_names, &dist))
+    in->dist = (service_dist)dist;
+  if ((v = scenario_yaml_get(n, "service_cv")))
+    v_number(c, v, "inference.service_cv", "a coefficient of variation from 0 to 10", 0, FALSE,
+             10, FALSE, &in->service_cv);
+  if ((v = scenario_yaml_get(n, "daily_amplitude")))
+    v_number(c, v, "inference.daily_amplitude", "a number from 0 to 1", 0, FALSE, 1, FALSE,
+             &in->daily_amplitude);
+  double hour;
+  if ((v = scenario_yaml_get(n, "peak_hour")) &&
+      v_number(c, v, "inference.peak_hour", "an hour of the day from 0 to less than 24", 0,
+               FALSE, 24, TRUE, &hour))
+    in->peak_ns = (sim_time)llround(hour * 3600.0 * 1e9);
+}
+
 static void route_rule_clear(gpointer data) {
   route_rule *r = data;
   g_free(r->tenant);
@@ -1369,6 +1414,8 @@ static scenario *scenario_new(const char *path) {
   s->prices = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
   s->ts_switch_loss = SCENARIO_DEFAULT_TS_SWITCH_LOSS;
   s->mps_bandwidth_loss = SCENARIO_DEFAULT_MPS_BANDWIDTH_LOSS;
+  s->inference.service_cv = 1.0;
+  s->inference.peak_ns = 14 * 3600 * SIM_NS_PER_S;
   return s;
 }
 
@@ -1442,6 +1489,8 @@ static void validate_top(vctx *c, scenario *s, const scenario_yaml *root) {
       validate_prices(c, s, n);
     } else if (!strcmp(key, "crash_rates")) {
       validate_crash_rates(c, s, n);
+    } else if (!strcmp(key, "inference")) {
+      validate_inference(c, s, n);
     } else if (!strcmp(key, "pools")) {
       pools = n;
       if (n->type != SCENARIO_YAML_SEQ || n->items->len == 0) {
@@ -1604,6 +1653,7 @@ static void apply_override(scenario_yaml *root, const char *file, const char *ov
   const char *sub = NULL;
   if (g_str_has_prefix(key, "prices.")) sub = "prices";
   else if (g_str_has_prefix(key, "crash_rates.")) sub = "crash_rates";
+  else if (g_str_has_prefix(key, "inference.")) sub = "inference";
   if (sub && key[strlen(sub) + 1]) {
     scenario_yaml *map = scenario_yaml_get(root, sub);
     if (!map) {
@@ -1620,7 +1670,7 @@ static void apply_override(scenario_yaml *root, const char *file, const char *ov
   }
   g_autofree char *list = g_strjoinv(", ", (char **)override_top_keys);
   diag_add(d, file, 0, 0, "%s: unknown key; expected one of: %s, pools.NAME.KEY, prices.MODEL, "
-           "crash_rates.KIND", origin, list);
+           "crash_rates.KIND, inference.KEY", origin, list);
   scenario_yaml_free(val);
 }
 

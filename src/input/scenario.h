@@ -78,6 +78,22 @@ typedef struct route_rule {
   guint pool;                   /* index into scenario->pools */
 } route_rule;
 
+/* Request-level inference settings (top-level `inference:` key, docs/scenario-format.md). */
+typedef enum {
+  SERVICE_DIST_DETERMINISTIC = 0, /* every request needs exactly service_ms (default) */
+  SERVICE_DIST_EXPONENTIAL,       /* exponential with mean service_ms */
+  SERVICE_DIST_LOGNORMAL,         /* lognormal with mean service_ms and CV service_cv */
+  SERVICE_DIST_COUNT
+} service_dist;
+const char *service_dist_name(service_dist d); /* "deterministic", ... */
+
+typedef struct scenario_inference {
+  service_dist dist;            /* default deterministic */
+  double service_cv;            /* lognormal coefficient of variation; default 1 */
+  double daily_amplitude;       /* 0 <= A <= 1: rate x (1 + A cos(2 pi (t - peak) / 1 d)); default 0 */
+  sim_time peak_ns;             /* time of day of the peak, from trace time 0; default 14 h */
+} scenario_inference;
+
 typedef struct scenario {
   char *path;
   char *name;                   /* default: file name without extension */
@@ -92,6 +108,7 @@ typedef struct scenario {
   /* noisy-neighbour model parameters (docs/models.md); defaults from gpu-facts 7.1 */
   double ts_switch_loss;        /* time-slicing efficiency loss per extra busy context */
   double mps_bandwidth_loss;    /* MPS loss factor to shared memory bandwidth */
+  scenario_inference inference; /* request-level inference model settings */
 } scenario;
 
 /* Loads and validates; NULL with every problem in diags. Paths inside the scenario

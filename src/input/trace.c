@@ -50,6 +50,11 @@ struct csv_in {
   guint ncols;
   csv_in_row_fn on_row;
   void *ud;
+  /* Raw mode (trace_csv_foreach): every row, the header included, goes to on_row as it
+   * is; rows that cannot be split go there too, with raw_error set, instead of diags. */
+  gboolean raw;
+  gboolean raw_no_header;  /* raw: the first row is data, not a header */
+  const char *raw_error;   /* raw: why the row being delivered could not be read */
 };
 
 static guint clamp_line(guint64 line) { return line > G_MAXUINT ? G_MAXUINT : (guint)line; }
@@ -131,10 +136,16 @@ static void csvin_trim_cells(csv_in *in) {
   }
 }
 
+static void csvin_deliver_raw(csv_in *in);
+
 static void csvin_deliver(csv_in *in) {
   in->cur_line = in->row_line ? in->row_line : in->line;
   in->rows++;
   csvin_trim_cells(in);
+  if (in->raw) {
+    csvin_deliver_raw(in);
+    return;
+  }
   if (in->rows == 1) {
     if (in->nfields > CSVIN_MAX_COLUMNS) {
       diag_add(in->diags, in->path, csvin_line(in), 0,
@@ -185,9 +196,22 @@ static void csvin_malformed(csv_in *in, const char *expected) {
   size_t n = MIN(in->parser.entry_pos, (size_t)100);
   g_autofree char *found = in->parser.entry_buf ? g_strndup((const char *)in->parser.entry_buf, n)
                                                 : g_strdup("");
-  diag_expected(in->diags, in->path, clamp_line(line), col, csvin_col_name(in, col), expected,
-                found);
-  if (in->rows == 0) in->header_bad = in->stop = TRUE;
+  if (in->raw) {
+    g_autofree char *esc = g_strescape(found, NULL);
+    if (strlen(esc) > 80) strcpy(esc + 77, "...");
+    g_autofree char *msg =
+        g_strdup_printf("column %u: expected %s, found '%s'", col, expected, esc);
+    csvin_clear_row(in);
+    in->cur_line = line;
+    in->rows++;
+    in->raw_error = msg;
+    in->on_row(in, in->ud);
+    in->raw_error = NULL;
+  } else {
+    diag_expected(in->diags, in->path, clamp_line(line), col, csvin_col_name(in, col), expected,
+                  found);
+    if (in->rows == 0) in->header_bad = in->stop = TRUE;
+  }
   csv_free(&in->parser);
   csvin_parser_init(in);
   csvin_clear_row(in);
@@ -262,6 +286,56 @@ static gboolean csvin_run(csv_in *in) {
   csv_free(&in->parser);
   fclose(f);
   g_free(chunk);
+  return ok;
+}
+
+/* ---- raw rows for importers (trace_csv_foreach) ---- */
+
+typedef struct csv_raw {
+  trace_csv_row_fn cb;
+  void *ud;
+  GPtrArray *cells;  /* const char* into in->buf, rebuilt per row */
+} csv_raw;
+
+static void csvin_deliver_raw(csv_in *in) {
+  csv_raw *r = in->ud;
+  g_ptr_array_set_size(r->cells, 0);
+  g_autofree char *err = NULL;
+  if (in->nfields > in->max_store)
+    err = g_strdup_printf("expected at most %u cells, found %u", CSVIN_MAX_COLUMNS, in->nfields);
+  else if (in->nul_col)
+    err = g_strdup_printf("column %u: expected text without NUL bytes", in->nul_col);
+  else
+    for (guint i = 0; i < in->offs->len; i++) g_ptr_array_add(r->cells, (gpointer)csvin_cell(in, i));
+  in->raw_error = err;
+  in->on_row(in, in->ud);
+  in->raw_error = NULL;
+}
+
+static void csvin_raw_row(csv_in *in, void *ud) {
+  csv_raw *r = ud;
+  trace_csv_row row = {
+      .path = in->path,
+      .line = csvin_line(in),
+      .header = in->rows == 1 && !in->raw_no_header,
+      .error = in->raw_error,
+      .n = in->raw_error ? 0 : r->cells->len,
+      .cells = in->raw_error ? NULL : (const char *const *)r->cells->pdata,
+  };
+  if (!r->cb(&row, r->ud)) in->stop = TRUE;
+}
+
+gboolean trace_csv_foreach(const char *path, guint flags, trace_csv_row_fn cb, void *ud,
+                           diag_list *diags) {
+  g_return_val_if_fail(path != NULL && cb != NULL && diags != NULL, FALSE);
+  csv_raw r = {.cb = cb, .ud = ud, .cells = g_ptr_array_new()};
+  csv_in in;
+  csvin_init(&in, path, diags, csvin_raw_row, &r);
+  in.raw = TRUE;
+  in.raw_no_header = (flags & TRACE_CSV_NO_HEADER) != 0;
+  gboolean ok = csvin_run(&in);
+  csvin_clear(&in);
+  g_ptr_array_unref(r.cells);
   return ok;
 }
 
@@ -1091,6 +1165,174 @@ gboolean trace_requests_foreach(const trace *t, const char *path, trace_request_
   if (!path) path = t->requests_path;
   if (!path) return TRUE;
   return requests_read(t, path, cb, ud, diags, NULL);
+}
+
+/* ---- one job's requests as a pull stream (for the request-level inference model) ------
+ * The file was checked by trace_check_requests; this reader only re-reads it lazily,
+ * feeding libcsv a small chunk at a time and keeping the rows of one job, so memory is
+ * bounded by what one chunk can hold, never by the file. */
+
+#define REQCUR_CHUNK 16384u
+
+struct trace_request_cursor {
+  FILE *f;
+  char *path, *job_id;
+  gsize job_id_len;
+  struct csv_parser parser;
+  char *chunk;
+  gboolean started, eof;
+  GError *error;
+  guint64 rows;              /* rows seen, header included */
+  int col_job, col_at, col_svc;
+  /* the row being read */
+  guint field;
+  gboolean match, at_ok, svc_bad;
+  double at_s, svc_ms, last_at_s;
+  /* rows of the job not yet handed out: (at_s, service_ms) pairs from buf[2 x head] */
+  double *buf;
+  guint head, len, cap;
+};
+
+static void reqcur_fail(trace_request_cursor *c, const char *what) {
+  if (!c->error)
+    c->error = g_error_new(SHARESIM_ERROR, SHARESIM_ERROR_INPUT, "%s: row %" G_GUINT64_FORMAT
+                           " of the requests file: %s (the file changed after it was checked?)",
+                           c->path, c->rows, what);
+  c->eof = TRUE;
+}
+
+static void reqcur_field(void *s, size_t len, void *data) {
+  trace_request_cursor *c = data;
+  const char *v = s ? s : "";
+  guint i = c->field++;
+  if (c->rows == 0) { /* header */
+    while (len && g_ascii_isspace(*v)) v++, len--;
+    while (len && g_ascii_isspace(v[len - 1])) len--;
+    if (len == 6 && !memcmp(v, "job_id", 6)) c->col_job = (int)i;
+    else if (len == 4 && !memcmp(v, "at_s", 4)) c->col_at = (int)i;
+    else if (len == 10 && !memcmp(v, "service_ms", 10)) c->col_svc = (int)i;
+    return;
+  }
+  if ((int)i == c->col_job) {
+    while (len && g_ascii_isspace(*v)) v++, len--;
+    while (len && g_ascii_isspace(v[len - 1])) len--;
+    c->match = len == c->job_id_len && !memcmp(v, c->job_id, len);
+    return;
+  }
+  /* the job cell usually comes first: parse numbers only for rows that may be the job's */
+  if (c->col_job < (int)i && !c->match) return;
+  if ((int)i == c->col_at) {
+    c->at_ok = len < 4096 && !memchr(v, 0, len) &&
+               parse_range(v, 0, TRUE, (double)TRACE_MAX_TIME_NS / 1e9, TRUE, &c->at_s);
+  } else if ((int)i == c->col_svc) {
+    if (is_blank(v)) c->svc_ms = NAN;
+    else if (len >= 4096 || !parse_range(v, 0, FALSE, TRACE_MAX_MS, TRUE, &c->svc_ms))
+      c->svc_bad = TRUE;
+  }
+}
+
+static void reqcur_row(int term, void *data) {
+  trace_request_cursor *c = data;
+  gboolean header = c->rows == 0;
+  c->rows++;
+  if (header) {
+    if (c->col_job < 0 || c->col_at < 0) reqcur_fail(c, "no job_id or at_s column");
+  } else if (c->match && !c->eof) {
+    if (!c->at_ok) reqcur_fail(c, "at_s is not a time in seconds");
+    else if (c->svc_bad) reqcur_fail(c, "service_ms is not a positive number");
+    else if (c->at_s < c->last_at_s) reqcur_fail(c, "at_s goes back in time");
+    else {
+      /* rows are only added while the buffer is empty (head 0): it grows linearly, by at
+       * most the rows of one chunk */
+      guint k = c->head + c->len;
+      if (k + 1 > c->cap) {
+        c->cap = MAX(64u, c->cap * 2);
+        c->buf = g_renew(double, c->buf, 2 * (gsize)c->cap);
+      }
+      c->buf[2 * k] = c->at_s;
+      c->buf[2 * k + 1] = c->svc_ms;
+      c->len++;
+      c->last_at_s = c->at_s;
+    }
+  }
+  c->field = 0;
+  c->match = c->at_ok = c->svc_bad = FALSE;
+  c->svc_ms = NAN;
+}
+
+trace_request_cursor *trace_request_cursor_open(const char *path, const char *job_id,
+                                                GError **error) {
+  g_return_val_if_fail(path != NULL && job_id != NULL, NULL);
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    int e = errno;
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "%s: cannot open: %s", path,
+                g_strerror(e));
+    return NULL;
+  }
+  trace_request_cursor *c = g_new0(trace_request_cursor, 1);
+  c->f = f;
+  c->path = g_strdup(path);
+  c->job_id = g_strdup(job_id);
+  c->job_id_len = strlen(job_id);
+  c->col_job = c->col_at = c->col_svc = -1;
+  c->svc_ms = NAN;
+  c->last_at_s = 0;
+  c->chunk = g_malloc(REQCUR_CHUNK);
+  csv_init(&c->parser, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL);
+  csv_set_realloc_func(&c->parser, csvin_realloc);
+  return c;
+}
+
+/* Reads chunks until at least one row of the job is buffered or the file ends. */
+static void reqcur_fill(trace_request_cursor *c) {
+  c->head = 0;
+  while (c->len == 0 && !c->eof) {
+    size_t n = fread(c->chunk, 1, REQCUR_CHUNK, c->f);
+    const char *s = c->chunk;
+    if (n == 0) {
+      if (ferror(c->f)) reqcur_fail(c, "cannot read the file");
+      else if (csv_fini(&c->parser, reqcur_field, reqcur_row, c) != 0)
+        reqcur_fail(c, "unterminated quoted cell");
+      c->eof = TRUE;
+      break;
+    }
+    if (!c->started) {
+      c->started = TRUE;
+      if (n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) s += 3, n -= 3;
+    }
+    if (csv_parse(&c->parser, s, n, reqcur_field, reqcur_row, c) != n)
+      reqcur_fail(c, "malformed CSV");
+  }
+}
+
+gboolean trace_request_cursor_next(trace_request_cursor *c, double *at_s, double *service_ms) {
+  g_return_val_if_fail(c != NULL, FALSE);
+  if (c->len == 0) reqcur_fill(c);
+  if (c->len == 0) return FALSE;
+  *at_s = c->buf[2 * c->head];
+  *service_ms = c->buf[2 * c->head + 1];
+  c->head++;
+  c->len--;
+  return TRUE;
+}
+
+const GError *trace_request_cursor_error(const trace_request_cursor *c) {
+  return c ? c->error : NULL;
+}
+
+gsize trace_request_cursor_buffered(const trace_request_cursor *c) { return c ? c->len : 0; }
+
+void trace_request_cursor_free(trace_request_cursor *c) {
+  if (!c) return;
+  csv_free(&c->parser);
+  fclose(c->f);
+  g_free(c->chunk);
+  g_free(c->buf);
+  g_free(c->path);
+  g_free(c->job_id);
+  if (c->error) g_error_free(c->error);
+  g_free(c);
 }
 
 /* ======================================================================================

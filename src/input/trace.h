@@ -119,6 +119,24 @@ typedef gboolean (*trace_request_cb)(guint32 job, double at_s, double service_ms
 gboolean trace_requests_foreach(const trace *t, const char *path, trace_request_cb cb,
                                 void *ud, diag_list *diags);
 
+/* ---- one job's recorded requests as a pull stream (added for the inference model) -----
+ * Reads the requests file (already checked by trace_check_requests) lazily, a 16 KiB chunk
+ * at a time, keeping only the rows of job_id: memory is bounded by one chunk's rows, never
+ * by the file. Each open cursor reads the whole file once (rows of other jobs are skipped).
+ * A row that no longer reads (the file changed after the check) ends the stream, with
+ * trace_request_cursor_error set. */
+typedef struct trace_request_cursor trace_request_cursor;
+/* NULL with *error when the file cannot be opened. Owned. */
+trace_request_cursor *trace_request_cursor_open(const char *path, const char *job_id,
+                                                GError **error);
+/* The job's next request in file order: TRUE with at_s and service_ms (NAN when the cell
+ * is empty); FALSE at the end of the file or after an error. */
+gboolean trace_request_cursor_next(trace_request_cursor *c, double *at_s, double *service_ms);
+const GError *trace_request_cursor_error(const trace_request_cursor *c);
+/* Rows read ahead and not handed out yet (for tests of the memory bound). */
+gsize trace_request_cursor_buffered(const trace_request_cursor *c);
+void trace_request_cursor_free(trace_request_cursor *c);
+
 /* Writes a job trace to out, used by gen and import: the header names every SPEC 3.1
  * column in SPEC order; a row leaves a cell empty where the value is the kind's default
  * (tenant, and rate_rps/service_ms of inference jobs, are always written). Times are
@@ -127,3 +145,25 @@ gboolean trace_requests_foreach(const trace *t, const char *path, trace_request_
  * back the same values. Each call appends one line ending in "\n". */
 void trace_write_header(GString *out);
 void trace_write_row(GString *out, const job_spec *j);
+
+/* ---- streaming CSV rows for importers (added for `sharesim import`) --------------------
+ * Reads any CSV file one row at a time in bounded memory with the same reader as the
+ * trace (BOM, CRLF, quoted cells over several lines, cells trimmed, at most 1024 cells of
+ * at most 1 MiB each), and hands every row to cb, the header row included (header TRUE),
+ * without checking columns: the importer maps them. A row that cannot be split (broken
+ * quoting, an over-long cell, a NUL byte, too many cells) is delivered with error set (a
+ * message without the file:line prefix) and no cells; reading then resumes on the next
+ * line. cb returns FALSE to stop. Returns FALSE only when the file cannot be opened or
+ * read (one diag); an empty file delivers no rows. */
+typedef struct trace_csv_row {
+  const char *path;
+  guint line;                 /* where the row starts, 1-based */
+  gboolean header;            /* the first row, unless TRACE_CSV_NO_HEADER */
+  const char *error;          /* NULL, or why the row could not be read */
+  guint n;                    /* cells */
+  const char *const *cells;   /* borrowed for the call */
+} trace_csv_row;
+typedef gboolean (*trace_csv_row_fn)(const trace_csv_row *row, void *ud);
+#define TRACE_CSV_NO_HEADER 1u
+gboolean trace_csv_foreach(const char *path, guint flags, trace_csv_row_fn cb, void *ud,
+                           diag_list *diags);

@@ -1,5 +1,5 @@
 /* report-csv.c: the CSV files of a result folder (jobs, pools, gpus, tenants, timeseries,
- * events) and report_num, the one number format every report shares. One function per
+ * services, events) and report_num, the one number format every report shares. One function per
  * file: a header row, then one row per record in the results' order; columns never move.
  * It only reads the frozen results; it does not write files (report_write_dir does). */
 #include "report.h"
@@ -60,7 +60,7 @@ void report_csv_jobs(const results *r, GString *out) {
   g_string_append(out, "id,kind,tenant,pool,gpus,submit_s,start_s,end_s,wait_s,run_s,"
                        "slowdown,burst_stretch,outcome,restarts,kills,oom_kills,crashes,"
                        "work_s,work_done_s,work_lost_s,busy_s,gpu_s_allocated,gpu_ids,"
-                       "reason\n");
+                       "reason,straggler_delay_s,straggler_wait_gpu_s\n");
   for (guint i = 0; i < r->jobs->len; i++) {
     const job_result *j = &g_array_index(r->jobs, job_result, i);
     csv_s(out, j->id);
@@ -87,6 +87,8 @@ void report_csv_jobs(const results *r, GString *out) {
     csv_n(out, j->gpu_s_allocated);
     csv_s(out, j->gpu_ids);
     csv_s(out, j->reason);
+    csv_n(out, j->straggler_delay_s);
+    csv_n(out, j->straggler_wait_gpu_s);
     csv_eol(out);
   }
 }
@@ -97,7 +99,7 @@ void report_csv_pools(const results *r, GString *out) {
                        "sm_active_frac,mem_gb_h,cost,licence_cost,jobs,completed,failed,"
                        "unplaceable,running,queued,wait_mean_s,wait_p50_s,wait_p95_s,"
                        "wait_max_s,oom_kills,innocent_victims,crashes,restarts,evictions,"
-                       "reconfigurations,work_lost_gpu_h\n");
+                       "reconfigurations,work_lost_gpu_h,straggler_wait_gpu_h,drain_gpu_h,down_gpu_h,vgpu_h\n");
   for (guint i = 0; i < r->pools->len; i++) {
     const pool_result *p = &g_array_index(r->pools, pool_result, i);
     csv_s(out, p->name);
@@ -132,6 +134,10 @@ void report_csv_pools(const results *r, GString *out) {
     csv_u(out, p->evictions);
     csv_u(out, p->reconfigurations);
     csv_n(out, csv_hours(p->work_lost_gpu_s));
+    csv_n(out, csv_hours(p->straggler_wait_gpu_s));
+    csv_n(out, csv_hours(p->drain_gpu_s));
+    csv_n(out, csv_hours(p->down_gpu_s));
+    csv_n(out, csv_hours(p->vgpu_s));
     csv_eol(out);
   }
 }
@@ -175,7 +181,8 @@ void report_csv_tenants(const results *r, GString *out) {
 
 void report_csv_timeseries(const results *r, GString *out) {
   g_string_append(out,
-                  "pool,t_start_s,t_end_s,allocated,busy,sm_active,mem_used_gb,queued,running\n");
+                  "pool,t_start_s,t_end_s,allocated,busy,sm_active,mem_used_gb,queued,running,"
+                  "slo_violations\n");
   for (guint i = 0; i < r->timeseries->len; i++) {
     const ts_row *t = &g_array_index(r->timeseries, ts_row, i);
     const char *pool =
@@ -189,6 +196,36 @@ void report_csv_timeseries(const results *r, GString *out) {
     csv_n(out, t->mem_used_gb);
     csv_n(out, t->queued);
     csv_n(out, t->running);
+    csv_u(out, t->slo_violations);
+    csv_eol(out);
+  }
+}
+
+/* One row per inference service (trace order); latencies in ms; met is 1/0, empty when
+ * the service has no SLO or no request. */
+void report_csv_services(const results *r, GString *out) {
+  g_string_append(out, "id,pool,requests,served,dropped,mean_ms,p50_ms,p95_ms,p99_ms,max_ms,"
+                       "slo_ms,slo_pct,attainment_pct,met,violations,violation_minutes,"
+                       "busy_frac\n");
+  for (guint i = 0; i < r->services->len; i++) {
+    const service_result *s = &g_array_index(r->services, service_result, i);
+    csv_s(out, s->id);
+    csv_s(out, s->pool);
+    csv_u(out, s->requests);
+    csv_u(out, s->served);
+    csv_u(out, s->dropped);
+    csv_n(out, s->mean_ms);
+    csv_n(out, s->p50_ms);
+    csv_n(out, s->p95_ms);
+    csv_n(out, s->p99_ms);
+    csv_n(out, s->max_ms);
+    csv_n(out, s->slo_ms);
+    csv_n(out, s->slo_pct);
+    csv_n(out, s->attainment_pct);
+    csv_n(out, s->met >= 0 ? (double)s->met : NAN);
+    csv_u(out, s->violations);
+    csv_n(out, s->met >= 0 ? s->violation_minutes : NAN);
+    csv_n(out, s->busy_frac);
     csv_eol(out);
   }
 }

@@ -77,6 +77,8 @@ static void json_totals(JsonBuilder *b, const results_totals *t) {
   json_int(b, "reconfigurations", t->reconfigurations);
   json_num(b, "work_lost_gpu_h", t->work_lost_gpu_h);
   json_num(b, "slowdown_mean", t->slowdown_mean);
+  json_num(b, "straggler_delay_h", t->straggler_delay_h);
+  json_num(b, "straggler_wait_gpu_h", t->straggler_wait_gpu_h);
   json_builder_end_object(b);
 }
 
@@ -119,6 +121,10 @@ static void json_pools(JsonBuilder *b, const results *r) {
     json_int(b, "evictions", p->evictions);
     json_int(b, "reconfigurations", p->reconfigurations);
     json_num(b, "work_lost_gpu_h", p->work_lost_gpu_s / 3600.0);
+    json_num(b, "straggler_wait_gpu_h", p->straggler_wait_gpu_s / 3600.0);
+    json_num(b, "drain_gpu_h", p->drain_gpu_s / 3600.0);
+    json_num(b, "down_gpu_h", p->down_gpu_s / 3600.0);
+    json_num(b, "vgpu_h", p->vgpu_s / 3600.0);
     json_builder_end_object(b);
   }
   json_builder_end_array(b);
@@ -140,6 +146,43 @@ static void json_tenants(JsonBuilder *b, const results *r) {
     json_builder_end_object(b);
   }
   json_builder_end_array(b);
+}
+
+/* The SLO headline of the inference services: counts, overall attainment, and the
+ * services that missed their target, worst first (at most REPORT_SLO_WORST). */
+#define REPORT_SLO_WORST 5
+static void json_slo(JsonBuilder *b, const results *r) {
+  results_slo t;
+  results_slo_summary(r, &t);
+  json_builder_set_member_name(b, "slo");
+  json_builder_begin_object(b);
+  json_int(b, "services", t.services);
+  json_int(b, "judged", t.judged);
+  json_int(b, "met", t.met);
+  json_int(b, "missed", t.judged - t.met);
+  json_int(b, "requests", t.requests);
+  json_int(b, "violations", t.violations);
+  json_num(b, "attainment_pct", t.attainment_pct);
+  json_num(b, "violation_minutes", t.violation_minutes);
+  guint idx[REPORT_SLO_WORST];
+  guint n = results_slo_worst(r, REPORT_SLO_WORST, idx);
+  json_builder_set_member_name(b, "worst");
+  json_builder_begin_array(b);
+  for (guint i = 0; i < n; i++) {
+    const service_result *s = &g_array_index(r->services, service_result, idx[i]);
+    json_builder_begin_object(b);
+    json_str(b, "id", s->id);
+    json_str(b, "pool", s->pool);
+    json_num(b, "attainment_pct", s->attainment_pct);
+    json_num(b, "slo_pct", s->slo_pct);
+    json_num(b, "slo_ms", s->slo_ms);
+    json_num(b, "p99_ms", s->p99_ms);
+    json_num(b, "violation_minutes", s->violation_minutes);
+    json_int(b, "dropped", s->dropped);
+    json_builder_end_object(b);
+  }
+  json_builder_end_array(b);
+  json_builder_end_object(b);
 }
 
 /* json-glib prints doubles with "%.17g" (0.1 becomes 0.10000000000000001). Rewrites
@@ -206,6 +249,7 @@ char *report_json(const results *r, gboolean include_engine_stats) {
   json_totals(b, &t);
   json_pools(b, r);
   json_tenants(b, r);
+  json_slo(b, r);
 
   const guint32 counts[OUTCOME_COUNT] = {
     [OUTCOME_COMPLETED] = t.completed,     [OUTCOME_FAILED] = t.failed,
@@ -250,6 +294,7 @@ gboolean report_write_dir(const results *r, const char *dir, gboolean determinis
     {"gpus.csv", report_csv_gpus},
     {"tenants.csv", report_csv_tenants},
     {"timeseries.csv", report_csv_timeseries},
+    {"services.csv", report_csv_services},
     {"events.csv", report_csv_events},
     {"summary.txt", report_text},
   };
@@ -261,6 +306,14 @@ gboolean report_write_dir(const results *r, const char *dir, gboolean determinis
     g_string_truncate(buf, 0);
     files[i].write(r, buf);
     ok = outdir_write(o, files[i].name, buf->str, buf->len, error);
+  }
+  if (ok && r->gpu_series_on) { /* run --dcgm */
+    g_string_truncate(buf, 0);
+    report_dcgm_csv(r, buf);
+    ok = outdir_write(o, "dcgm.csv", buf->str, buf->len, error);
+    g_string_truncate(buf, 0);
+    if (ok) report_dcgm_openmetrics(r, buf);
+    if (ok) ok = outdir_write(o, "dcgm.prom", buf->str, buf->len, error);
   }
   g_string_free(buf, TRUE);
   if (ok) {

@@ -167,6 +167,90 @@ static void text_pools(GString *out, const results *r) {
   }
 }
 
+/* The inference services' SLOs: how many met their target, overall attainment, and the
+ * worst services that missed it (at most three lines). */
+static void text_slo(GString *out, const results *r) {
+  results_slo t;
+  results_slo_summary(r, &t);
+  if (!t.services) return;
+  text_label(out, "SLO");
+  if (!t.judged) {
+    g_string_append_printf(out, "%u inference service%s, none with an SLO and requests\n",
+                           t.services, t.services == 1 ? "" : "s");
+    return;
+  }
+  g_string_append_printf(out, "%u of %u service%s met their target; ", t.met, t.judged,
+                         t.judged == 1 ? "" : "s");
+  text_fmt(out, "%.2f", t.attainment_pct);
+  g_string_append_printf(out, " %% of %" G_GUINT64_FORMAT " requests within SLO; ", t.requests);
+  text_fmt(out, "%.0f", t.violation_minutes);
+  g_string_append(out, " violation minutes\n");
+  guint idx[3];
+  guint n = results_slo_worst(r, G_N_ELEMENTS(idx), idx);
+  for (guint i = 0; i < n; i++) {
+    const service_result *s = &g_array_index(r->services, service_result, idx[i]);
+    text_label(out, i == 0 ? "  worst" : "");
+    text_name(out, s->id);
+    g_string_append(out, ": ");
+    text_fmt(out, "%.2f", s->attainment_pct);
+    g_string_append(out, " % within ");
+    text_fmt(out, "%g", s->slo_ms);
+    g_string_append(out, " ms (target ");
+    text_fmt(out, "%g", s->slo_pct);
+    g_string_append(out, " %), p99 ");
+    text_fmt(out, "%.1f", s->p99_ms);
+    g_string_append(out, " ms, ");
+    text_fmt(out, "%.0f", s->violation_minutes);
+    g_string_append(out, " violation min");
+    if (s->dropped) g_string_append_printf(out, ", %" G_GUINT64_FORMAT " dropped", s->dropped);
+    g_string_append_c(out, '\n');
+  }
+}
+
+/* Finance view: each tenant's showback (cost by allocated GPU time) and share, the
+ * largest first (ties by name), at most three, then the rest summed. */
+static void text_showback(GString *out, const results *r) {
+  double total = results_showback_total(r);
+  if (!r->tenants->len || !(total > 0)) return;
+  guint n = r->tenants->len;
+  guint *order = g_new(guint, n);
+  for (guint i = 0; i < n; i++) order[i] = i;
+  for (guint i = 1; i < n; i++) /* insertion sort: tenants are few, and it is stable */
+    for (guint j = i; j > 0; j--) {
+      const tenant_result *a = &g_array_index(r->tenants, tenant_result, order[j - 1]);
+      const tenant_result *b = &g_array_index(r->tenants, tenant_result, order[j]);
+      if (!(b->cost > a->cost)) break;
+      guint tmp = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = tmp;
+    }
+  text_label(out, "showback");
+  double rest = 0;
+  for (guint i = 0; i < n; i++) {
+    const tenant_result *tr = &g_array_index(r->tenants, tenant_result, order[i]);
+    if (i >= 3 && n > 4) {
+      rest += isfinite(tr->cost) ? tr->cost : 0;
+      continue;
+    }
+    if (i) g_string_append(out, "; ");
+    text_name(out, tr->name);
+    g_string_append_c(out, ' ');
+    text_money(out, tr->cost);
+    g_string_append(out, " (");
+    text_percent(out, tr->cost / total);
+    g_string_append_c(out, ')');
+  }
+  if (n > 4) {
+    g_string_append_printf(out, "; %u other tenants ", n - 3);
+    text_money(out, rest);
+    g_string_append(out, " (");
+    text_percent(out, rest / total);
+    g_string_append_c(out, ')');
+  }
+  g_string_append_c(out, '\n');
+  g_free(order);
+}
+
 void report_text(const results *r, GString *out) {
   g_return_if_fail(r != NULL && out != NULL);
   results_totals t;
@@ -235,6 +319,7 @@ void report_text(const results *r, GString *out) {
   g_string_append(out, "; ");
   text_money(out, t.cost_per_busy_gpu_h);
   g_string_append(out, " per busy GPU-h\n");
+  text_showback(out, r);
 
   text_label(out, "out-of-memory");
   g_string_append_printf(out, "%u kill%s (%u innocent victim%s); crashes %u; restarts %u; "
@@ -250,6 +335,8 @@ void report_text(const results *r, GString *out) {
                            t.reconfigurations == 1 ? "" : "s", t.evictions,
                            t.evictions == 1 ? "" : "s");
   }
+
+  text_slo(out, r);
 
   if (r->pools->len) {
     g_string_append_c(out, '\n');

@@ -20,7 +20,13 @@ void report_csv_pools(const results *r, GString *out);
 void report_csv_gpus(const results *r, GString *out);
 void report_csv_tenants(const results *r, GString *out);
 void report_csv_timeseries(const results *r, GString *out);
+void report_csv_services(const results *r, GString *out);
 void report_csv_events(const results *r, GString *out);
+
+/* The per-GPU series (results.gpu_series) as DCGM exporter metrics (report-dcgm.c):
+ * CSV one sample per row, and OpenMetrics text. */
+void report_dcgm_csv(const results *r, GString *out);
+void report_dcgm_openmetrics(const results *r, GString *out);
 
 /* Writes every file into dir atomically (outdir.h): the folder appears complete or not
  * at all. Deterministic: the same results give byte-identical files, except that

@@ -3,6 +3,7 @@
  * it (sums over pools, fractions of provisioned time, queue-wait percentiles with GSL).
  * It does not fill the per-job/pool/GPU rows (sim.c does) nor format anything (report-*.c). */
 #include "results.h"
+#include "histogram.h"
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
@@ -35,6 +36,11 @@ static void results_job_clear(gpointer p) {
   g_clear_pointer(&j->gpu_ids, g_free);
 }
 
+static void results_service_clear(gpointer p) {
+  service_result *s = p;
+  g_clear_pointer(&s->latency_ns, histogram_free);
+}
+
 results *results_new(void) {
   results *r = g_new0(results, 1);
   r->jobs = g_array_new(FALSE, TRUE, sizeof(job_result));
@@ -44,6 +50,10 @@ results *results_new(void) {
   r->tenants = g_array_new(FALSE, TRUE, sizeof(tenant_result));
   r->timeseries = g_array_new(FALSE, TRUE, sizeof(ts_row));
   r->events_log = g_array_new(FALSE, TRUE, sizeof(event_row));
+  r->services = g_array_new(FALSE, TRUE, sizeof(service_result));
+  g_array_set_clear_func(r->services, results_service_clear);
+  r->gpu_series = g_array_new(FALSE, FALSE, sizeof(gpu_series_row));
+  r->gpu_series_jobs = g_array_new(FALSE, FALSE, sizeof(guint32));
   r->strings = g_string_chunk_new(4096);
   return r;
 }
@@ -59,6 +69,9 @@ void results_free(results *r) {
   g_array_unref(r->tenants);
   g_array_unref(r->timeseries);
   g_array_unref(r->events_log);
+  g_array_unref(r->services);
+  g_array_unref(r->gpu_series);
+  g_array_unref(r->gpu_series_jobs);
   g_string_chunk_free(r->strings);
   g_free(r);
 }
@@ -134,6 +147,7 @@ void results_compute_totals(const results *r, results_totals *t) {
     t->evictions += p->evictions;
     t->reconfigurations += p->reconfigurations;
     lost_s += p->work_lost_gpu_s;
+    t->straggler_wait_gpu_h += p->straggler_wait_gpu_s / 3600.0;
   }
   t->provisioned_gpu_h = provisioned_s / 3600.0;
   t->allocated_gpu_h = allocated_s / 3600.0;
@@ -164,6 +178,7 @@ void results_compute_totals(const results *r, results_totals *t) {
     case OUTCOME_COUNT: break;
     }
     if (results_job_started(j)) waits[nwaits++] = j->wait_s;
+    if (isfinite(j->straggler_delay_s)) t->straggler_delay_h += j->straggler_delay_s / 3600.0;
     if (j->outcome == OUTCOME_COMPLETED && j->kind && isfinite(j->slowdown) &&
         (strcmp(j->kind, "training") == 0 || strcmp(j->kind, "batch") == 0)) {
       slowdown_sum += j->slowdown;
@@ -182,4 +197,53 @@ double results_showback_total(const results *r) {
   for (guint i = 0; i < r->tenants->len; i++)
     sum += g_array_index(r->tenants, tenant_result, i).cost;
   return sum;
+}
+
+/* ---- SLO headline (inference services) ---- */
+
+static gboolean results_service_judged(const service_result *s) {
+  return s->met >= 0 && isfinite(s->attainment_pct);
+}
+
+void results_slo_summary(const results *r, results_slo *out) {
+  g_return_if_fail(r != NULL && out != NULL);
+  memset(out, 0, sizeof *out);
+  out->services = r->services->len;
+  for (guint i = 0; i < r->services->len; i++) {
+    const service_result *s = &g_array_index(r->services, service_result, i);
+    if (!results_service_judged(s)) continue;
+    out->judged++;
+    if (s->met == 1) out->met++;
+    out->requests += s->requests;
+    out->violations += s->violations;
+    out->violation_minutes += s->violation_minutes;
+  }
+  out->attainment_pct = out->requests
+                            ? 100.0 * (double)(out->requests - out->violations) / (double)out->requests
+                            : NAN;
+}
+
+static gint results_worse(gconstpointer a, gconstpointer b, gpointer ud) {
+  const results *r = ud;
+  guint x = *(const guint *)a, y = *(const guint *)b;
+  const service_result *sx = &g_array_index(r->services, service_result, x);
+  const service_result *sy = &g_array_index(r->services, service_result, y);
+  if (sx->attainment_pct != sy->attainment_pct) return sx->attainment_pct < sy->attainment_pct ? -1 : 1;
+  if (sx->violation_minutes != sy->violation_minutes)
+    return sx->violation_minutes > sy->violation_minutes ? -1 : 1;
+  return x < y ? -1 : (x > y);
+}
+
+guint results_slo_worst(const results *r, guint n, guint *idx_out) {
+  g_return_val_if_fail(r != NULL && (n == 0 || idx_out != NULL), 0);
+  GArray *missed = g_array_new(FALSE, FALSE, sizeof(guint));
+  for (guint i = 0; i < r->services->len; i++) {
+    const service_result *s = &g_array_index(r->services, service_result, i);
+    if (results_service_judged(s) && s->met == 0) g_array_append_val(missed, i);
+  }
+  g_array_sort_with_data(missed, results_worse, (gpointer)r);
+  guint k = MIN(n, missed->len);
+  for (guint i = 0; i < k; i++) idx_out[i] = g_array_index(missed, guint, i);
+  g_array_unref(missed);
+  return k;
 }

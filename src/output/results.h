@@ -39,6 +39,8 @@ typedef struct job_result {
   guint32 kills;            /* times it was killed (OOM, crash of a neighbour, eviction) */
   guint32 oom_kills;
   guint32 crashes;
+  double straggler_delay_s;     /* training gangs: wall time lost to the slowest worker */
+  double straggler_wait_gpu_s; /* GPU-seconds faster workers spent waiting for it */
   char *gpu_ids;            /* "pool/n0/g3;pool/n1/g0" of the last placement, owned */
 } job_result;
 
@@ -64,6 +66,10 @@ typedef struct pool_result {
   double wait_mean_s, wait_p50_s, wait_p95_s, wait_max_s; /* over jobs that started */
   guint32 oom_kills, innocent_victims, crashes, restarts, evictions, reconfigurations;
   double work_lost_gpu_s;
+  double straggler_wait_gpu_s;
+  double drain_gpu_s;       /* MIG: GPU-seconds draining for a reconfiguration (no new placements) */
+  double down_gpu_s;        /* MIG: GPU-seconds down while the layout was rewritten */
+  double vgpu_s;            /* vGPU: vGPU-seconds held by running VMs (licensed time) */
 } pool_result;
 
 typedef struct tenant_result {
@@ -80,7 +86,39 @@ typedef struct ts_row {       /* one pool, one interval */
   double mem_used_gb;       /* mean memory in use over the interval, whole pool */
   double queued;            /* mean number of queued jobs over the interval */
   double running;           /* mean number of running jobs */
+  guint64 slo_violations;   /* inference requests of the pool's services that missed their
+                             * SLO (or were dropped), by arrival interval (docs/models.md) */
 } ts_row;
+
+/* One inference service (services.csv), filled by workload-inference.c's report hook.
+ * Latencies are of served requests; a dropped request (arrived while the service was down
+ * or could not hold one more request in memory, or was cut off by a kill) counts as a
+ * request that missed its SLO. */
+typedef struct service_result {
+  const char *id, *pool;    /* borrowed from trace/scenario ("" when never routed) */
+  guint64 requests;         /* served + dropped */
+  guint64 served, dropped;
+  guint64 violations;       /* requests over slo_ms, dropped ones included (0 without SLO) */
+  double mean_ms, p50_ms, p95_ms, p99_ms, max_ms; /* NAN when nothing was served */
+  double slo_ms;            /* NAN when the service has no SLO */
+  double slo_pct;           /* target share of requests within slo_ms */
+  double attainment_pct;    /* share of requests within slo_ms; NAN without SLO or requests */
+  int met;                  /* 1 when attainment >= slo_pct, 0 when not, -1 undefined */
+  double violation_minutes; /* minutes of the interval grid whose attainment was below target */
+  guint32 violation_intervals;
+  double busy_frac;         /* measured share of its up time with a request in service */
+  struct histogram *latency_ns; /* served latencies (histogram.h), owned; NULL if never run */
+} service_result;
+
+/* One GPU, one interval in which it was allocated (run --dcgm: sim_options.gpu_series):
+ * the means over the interval, and the jobs resident at some time in it. */
+typedef struct gpu_series_row {
+  guint32 pool, node, gpu;  /* gpu: index within its node */
+  double t_start_s, t_end_s;
+  double allocated, busy, sm_active, mem_gb; /* mem_gb: the mean; peak_mem_gb: the largest */
+  double peak_mem_gb;
+  guint32 jobs_first, jobs_n; /* r->gpu_series_jobs[first .. first + n): indices into r->jobs */
+} gpu_series_row;
 
 typedef enum {
   EVENT_OOM_KILL = 0, EVENT_CRASH, EVENT_RESTART, EVENT_EVICTION, EVENT_RECONFIGURE,
@@ -114,6 +152,10 @@ typedef struct results {
   GArray *tenants;          /* tenant_result, sorted by name */
   GArray *timeseries;       /* ts_row, by pool then time */
   GArray *events_log;       /* event_row, by time then sequence */
+  GArray *services;         /* service_result, trace order (inference jobs) */
+  GArray *gpu_series;       /* gpu_series_row by pool, then time, then GPU; empty unless asked */
+  GArray *gpu_series_jobs;  /* guint32 */
+  gboolean gpu_series_on;   /* the run recorded them: the result folder gets dcgm.csv/.prom */
   GStringChunk *strings;
 } results;
 
@@ -132,6 +174,7 @@ typedef struct results_totals {
   double wait_mean_s, wait_p50_s, wait_p95_s, wait_max_s;
   guint32 oom_kills, innocent_victims, crashes, restarts, evictions, reconfigurations;
   double work_lost_gpu_h;
+  double straggler_delay_h, straggler_wait_gpu_h;
   double slowdown_mean;     /* training/batch completed */
 } results_totals;
 void results_compute_totals(const results *r, results_totals *t);
@@ -147,3 +190,17 @@ void results_fill_pool_waits(results *r);
 /* Sum of the tenants' showback cost; a tenant's cost_share is its cost over this
  * (NAN when it is 0), so the shares add up to 1. */
 double results_showback_total(const results *r);
+
+/* SLO headline over r->services: services, those with an SLO and at least one request
+ * (judged), those of them that met their target, and all their requests and violations
+ * (attainment_pct over every judged request; NAN when none). */
+typedef struct results_slo {
+  guint32 services, judged, met;
+  guint64 requests, violations;
+  double attainment_pct;
+  double violation_minutes;
+} results_slo;
+void results_slo_summary(const results *r, results_slo *out);
+/* Up to n judged services that missed their target, worst first (lowest attainment, then
+ * most violation minutes, then trace order), as indices into r->services. Returns how many. */
+guint results_slo_worst(const results *r, guint n, guint *idx_out);

@@ -40,8 +40,10 @@ static gint queue_cmp(gconstpointer a, gconstpointer b, gpointer ud) {
   return x->index < y->index ? -1 : (x->index > y->index);
 }
 
-void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec, sim_time interval_ns) {
+void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec,
+                       const share_params *params, sim_time interval_ns) {
   memset(p, 0, sizeof *p);
+  p->params = params;
   p->index = index;
   p->spec = spec;
   p->ops = share_for(spec->strategy);
@@ -74,11 +76,18 @@ void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec, sim_
   p->queue_sizes = g_array_new(FALSE, FALSE, sizeof(guint32));
   p->interval_ns = interval_ns > 0 ? interval_ns : 60 * SIM_NS_PER_S;
   p->ts = g_array_new(FALSE, FALSE, sizeof(ts_row));
+  if (p->ops->init_pool) p->ops->init_pool(p);
 }
 
 void cluster_pool_clear(pool_state *p) {
   if (!p->gpus) return;
-  for (guint32 i = 0; i < p->n_gpus; i++) g_ptr_array_unref(p->gpus[i].residents);
+  if (p->ops->free_pool) p->ops->free_pool(p);
+  for (guint32 i = 0; i < p->n_gpus; i++) {
+    g_ptr_array_unref(p->gpus[i].residents);
+    if (p->gpus[i].ser_jobs) g_array_unref(p->gpus[i].ser_jobs);
+  }
+  if (p->gpu_series) g_array_unref(p->gpu_series);
+  if (p->gpu_series_jobs) g_array_unref(p->gpu_series_jobs);
   g_free(p->gpus);
   guint32 slots_per_node = p->slots_per_gpu * p->gpus_per_node;
   for (guint32 k = 0; k <= slots_per_node; k++) g_free(p->bucket_bits[k]);
@@ -95,23 +104,37 @@ void cluster_pool_clear(pool_state *p) {
 
 /* ---- placement ---- */
 
-/* Tries to take up to `want` workers on node n; appends to gpus_out/slots_out from *got. */
+/* Tries to take up to `want` workers on node n, at most per_gpu_max per GPU (counting
+ * workers already taken in this attempt); appends to gpus_out/slots_out from *got. */
 static void take_on_node(const pool_state *p, const job_run *j, guint32 n, guint32 want,
-                         gpu_state **gpus_out, guint32 *slots_out, guint32 *got) {
+                         guint32 per_gpu_max, gpu_state **gpus_out, guint32 *slots_out,
+                         guint32 *got) {
   guint32 base = n * p->gpus_per_node;
   guint32 need_end = *got + want;
-  /* A GPU may take several workers only if the strategy accepts it (taken list). */
   for (guint32 l = 0; l < p->gpus_per_node && *got < need_end; l++) {
     gpu_state *g = &p->gpus[base + l];
-    guint32 slot;
-    while (*got < need_end &&
+    guint32 here = 0, slot;
+    for (guint32 k = 0; k < *got; k++) here += gpus_out[k] == g;
+    while (*got < need_end && here < per_gpu_max &&
            p->ops->gpu_accepts(p, g, j, (gpu_state *const *)gpus_out, *got, &slot)) {
       gpus_out[*got] = g;
       slots_out[*got] = slot;
       (*got)++;
-      if (p->slots_per_gpu == 1) break;
+      here++;
     }
   }
+}
+
+/* Workers go to distinct GPUs first; only a strategy that accepts several workers of one
+ * job on a GPU (time-slicing, MPS replicas) gets a second round that stacks them. */
+static void take_spread_then_stacked(const pool_state *p, const job_run *j, const guint32 *nodes,
+                                     guint n_nodes, guint32 need, gpu_state **gpus_out,
+                                     guint32 *slots_out, guint32 *got) {
+  for (guint i = 0; i < n_nodes && *got < need; i++)
+    take_on_node(p, j, nodes[i], need - *got, 1, gpus_out, slots_out, got);
+  if (p->slots_per_gpu > 1)
+    for (guint i = 0; i < n_nodes && *got < need; i++)
+      take_on_node(p, j, nodes[i], need - *got, G_MAXUINT32, gpus_out, slots_out, got);
 }
 
 gboolean cluster_find_placement(const pool_state *p, const job_run *j, gpu_state **gpus_out,
@@ -128,19 +151,25 @@ gboolean cluster_find_placement(const pool_state *p, const job_run *j, gpu_state
       guint32 k = spread ? slots_per_node - step : step;
       if (k < need) { if (spread) break; else continue; }
       for (int n = bucket_first(p, k, 0); n >= 0; n = bucket_first(p, k, (guint32)n + 1)) {
+        guint32 node = (guint32)n;
         got = 0;
-        take_on_node(p, j, (guint32)n, need, gpus_out, slots_out, &got);
+        take_spread_then_stacked(p, j, &node, 1, need, gpus_out, slots_out, &got);
         if (got == need) return TRUE;
       }
     }
   }
-  /* Several nodes (a gang larger than a node, or fragmentation): fill from the nodes with
-   * the most free slots first, so the gang touches as few nodes as possible. */
+  /* Several nodes (a gang larger than a node, or fragmentation): the nodes with the most
+   * free slots first, so the gang touches as few nodes as possible. */
+  GArray *order = g_array_new(FALSE, FALSE, sizeof(guint32));
+  for (guint32 k = slots_per_node; k >= 1; k--)
+    for (int n = bucket_first(p, k, 0); n >= 0; n = bucket_first(p, k, (guint32)n + 1)) {
+      guint32 node = (guint32)n;
+      g_array_append_val(order, node);
+    }
   got = 0;
-  for (guint32 k = slots_per_node; k >= 1 && got < need; k--) {
-    for (int n = bucket_first(p, k, 0); n >= 0 && got < need; n = bucket_first(p, k, (guint32)n + 1))
-      take_on_node(p, j, (guint32)n, need - got, gpus_out, slots_out, &got);
-  }
+  take_spread_then_stacked(p, j, (const guint32 *)order->data, order->len, need, gpus_out,
+                           slots_out, &got);
+  g_array_unref(order);
   return got == need;
 }
 
@@ -151,8 +180,15 @@ void cluster_attach(pool_state *p, task *t, gpu_state *g, guint32 slot) {
   g->mem_used += t->mem_bytes;
   p->sum_mem += t->mem_bytes;
   if (g->mem_used > g->peak_mem) g->peak_mem = g->mem_used;
+  if (g->mem_used > g->ser_peak_mem) g->ser_peak_mem = g->mem_used;
   g->slots_used++;
   g->jobs_hosted++;
+  if (g->ser_jobs) {
+    gboolean seen = FALSE;
+    for (guint i = 0; i < g->ser_jobs->len && !seen; i++)
+      seen = g_array_index(g->ser_jobs, guint32, i) == t->job->index;
+    if (!seen) g_array_append_val(g->ser_jobs, t->job->index);
+  }
   node_free_change(p, g->node, -1);
 }
 
@@ -174,6 +210,7 @@ void cluster_task_set_mem(task *t, int64_t bytes) {
   g->mem_used += delta;
   g->pool->sum_mem += delta;
   if (g->mem_used > g->peak_mem) g->peak_mem = g->mem_used;
+  if (g->mem_used > g->ser_peak_mem) g->ser_peak_mem = g->mem_used;
 }
 
 /* ---- gauges and time series ---- */
@@ -189,12 +226,55 @@ void cluster_pool_integrate(pool_state *p, sim_time now) {
     p->acc.mem += (double)p->sum_mem * dt;
     p->acc.queued += (double)p->n_queued * dt;
     p->acc.running += (double)p->n_running * dt;
+    p->drain_gpu_ns += (double)p->n_draining * dt;
+    p->down_gpu_ns += (double)p->n_down * dt;
     p->t_last = upto;
     if (upto == bucket_end) {
       cluster_pool_finish(p, bucket_end);
       p->bucket_start = bucket_end;
     }
   }
+}
+
+/* Per-GPU series: one row per GPU allocated at some time in the interval ending at `end`
+ * (its gauges integrated up to `end` first), then the interval restarts. */
+static void record_gpus(pool_state *p, sim_time end) {
+  double span = (double)(end - p->bucket_start);
+  for (guint32 i = 0; i < p->n_gpus; i++) {
+    gpu_state *g = &p->gpus[i];
+    cluster_gpu_integrate(g, end);
+    double alloc = g->int_alloc - g->ser_alloc;
+    if (alloc > 0 || g->ser_jobs->len) {
+      gpu_series_row row = {
+          .pool = p->index, .node = g->node, .gpu = g->local,
+          .t_start_s = util_ns_to_seconds(p->bucket_start), .t_end_s = util_ns_to_seconds(end),
+          .allocated = alloc / span, .busy = (g->int_busy - g->ser_busy) / span,
+          .sm_active = (g->int_sm - g->ser_sm) / span, .mem_gb = (g->int_mem - g->ser_mem) / span,
+          .peak_mem_gb = UTIL_GB(g->ser_peak_mem),
+          .jobs_first = p->gpu_series_jobs->len, .jobs_n = g->ser_jobs->len,
+      };
+      g_array_append_vals(p->gpu_series_jobs, g->ser_jobs->data, g->ser_jobs->len);
+      g_array_append_val(p->gpu_series, row);
+    }
+    g->ser_alloc = g->int_alloc;
+    g->ser_busy = g->int_busy;
+    g->ser_sm = g->int_sm;
+    g->ser_mem = g->int_mem;
+    g->ser_peak_mem = g->mem_used;
+    g_array_set_size(g->ser_jobs, 0);
+    for (guint k = 0; k < g->residents->len; k++) {
+      guint32 ji = ((const task *)g_ptr_array_index(g->residents, k))->job->index;
+      gboolean seen = FALSE;
+      for (guint m = 0; m < g->ser_jobs->len && !seen; m++) seen = g_array_index(g->ser_jobs, guint32, m) == ji;
+      if (!seen) g_array_append_val(g->ser_jobs, ji);
+    }
+  }
+}
+
+void cluster_pool_record_gpus(pool_state *p) {
+  p->gpu_series = g_array_new(FALSE, FALSE, sizeof(gpu_series_row));
+  p->gpu_series_jobs = g_array_new(FALSE, FALSE, sizeof(guint32));
+  for (guint32 i = 0; i < p->n_gpus; i++) p->gpus[i].ser_jobs = g_array_new(FALSE, FALSE, sizeof(guint32));
 }
 
 /* Emits the row of the current bucket ending at `end` and resets the accumulator. */
@@ -213,9 +293,11 @@ void cluster_pool_finish(pool_state *p, sim_time end) {
       .mem_used_gb = p->acc.mem / span / 1e9,
       .queued = p->acc.queued / span,
       .running = p->acc.running / span,
+      .slo_violations = p->acc.slo_violations,
   };
   g_array_append_val(p->ts, r);
   memset(&p->acc, 0, sizeof p->acc);
+  if (p->gpu_series) record_gpus(p, end);
   p->bucket_start = end;
 }
 

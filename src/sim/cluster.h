@@ -43,16 +43,23 @@ struct gpu_state {
   int64_t peak_mem;
   guint32 jobs_hosted, oom_events;
   void *strategy_data;
+  /* per-GPU series (cluster_pool_record_gpus): integrals at the last interval close, and
+   * the jobs (indices) resident at some time in the current interval; NULL if not recorded */
+  double ser_alloc, ser_busy, ser_sm, ser_mem;
+  int64_t ser_peak_mem;      /* largest memory in use in the current interval */
+  GArray *ser_jobs;
 };
 
 typedef struct ts_acc {      /* accumulator of the current time-series bucket */
   double alloc, busy, sm, mem, queued, running; /* value x ns */
+  guint64 slo_violations;    /* count, added by request-level workloads (workload-inference.c) */
 } ts_acc;
 
 struct pool_state {
   guint32 index;
   const pool_spec *spec;
   const share_ops *ops;
+  const share_params *params;
   gpu_state *gpus;
   guint32 n_gpus, n_nodes, gpus_per_node, slots_per_gpu;
   guint32 *node_free;        /* free slots per node */
@@ -75,9 +82,18 @@ struct pool_state {
   sim_time bucket_start;
   ts_acc acc;
   GArray *ts;                /* ts_row */
+  GArray *gpu_series;        /* gpu_series_row, NULL unless cluster_pool_record_gpus */
+  GArray *gpu_series_jobs;   /* guint32 job indices of those rows */
+  /* GPUs taken out of service by the strategy (MIG reconfiguration): how many are
+   * draining (no new placements, residents leaving) or down now, and their integrals
+   * (GPU x ns), kept by cluster_pool_integrate; change the counts after integrating */
+  guint32 n_draining, n_down;
+  double drain_gpu_ns, down_gpu_ns;
+  void *strategy_data;       /* owned by the strategy (share_ops.init_pool/free_pool) */
   /* counters */
   guint32 oom_kills, innocent_victims, crashes, restarts, evictions, reconfigurations;
   double work_lost_gpu_ns;
+  double straggler_wait_gpu_ns;
 };
 
 struct job_run {
@@ -106,6 +122,7 @@ struct job_run {
   double wait_ns, run_ns, busy_ns, alloc_gpu_ns;
   double kept_ns;            /* training/batch work saved by checkpoints (or finished) */
   double work_lost_ns;
+  double straggler_delay_ns, straggler_wait_gpu_ns;
   double burst_work_ns, burst_stretch_sum;
   sim_time burst_started;
   guint32 bursts;
@@ -119,7 +136,8 @@ struct job_run {
 };
 
 /* ---- pools and placement ---- */
-void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec, sim_time interval_ns);
+void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec,
+                       const share_params *params, sim_time interval_ns);
 void cluster_pool_clear(pool_state *p);
 /* Finds GPUs (and slots) for every worker of j per the pool's placement policy, without
  * changing anything. FALSE if the job does not fit now. */
@@ -137,6 +155,9 @@ void cluster_gpu_update_speeds(gpu_state *g);           /* strategy sets speed, 
 void cluster_gpu_update_gauges(gpu_state *g);           /* busy, SM-active, allocated */
 void cluster_pool_integrate(pool_state *p, sim_time now);
 void cluster_pool_finish(pool_state *p, sim_time end);  /* flushes the last bucket */
+/* Also record one gpu_series_row per GPU and interval in which it was allocated (for the
+ * DCGM export); call after cluster_pool_init, before the run. */
+void cluster_pool_record_gpus(pool_state *p);
 
 /* ---- queue ---- */
 void cluster_queue_push(pool_state *p, job_run *j);

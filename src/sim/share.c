@@ -4,6 +4,7 @@
  * scenario naming them gets an honest error instead of a silent fallback. */
 #include "share.h"
 #include "cluster.h"
+#include "interference.h"
 
 static guint32 one_slot(const pool_spec *p) { return 1; }
 
@@ -12,11 +13,6 @@ static guint32 one_slot(const pool_spec *p) { return 1; }
    .slots_per_gpu = one_slot}
 
 static const share_ops unbuilt[STRATEGY_COUNT] = {
-    [STRATEGY_TIME_SLICING] = UNBUILT(STRATEGY_TIME_SLICING, "time-slicing",
-                                      "replicas per GPU taking equal turns (not built yet)"),
-    [STRATEGY_MIG] = UNBUILT(STRATEGY_MIG, "mig", "MIG partitions (not built yet)"),
-    [STRATEGY_MPS] = UNBUILT(STRATEGY_MPS, "mps", "MPS clients (not built yet)"),
-    [STRATEGY_VGPU] = UNBUILT(STRATEGY_VGPU, "vgpu", "time-sliced vGPU profiles (not built yet)"),
     [STRATEGY_FRACTIONAL] = UNBUILT(STRATEGY_FRACTIONAL, "fractional",
                                     "fractional GPU shares (not built yet)"),
 };
@@ -24,6 +20,11 @@ static const share_ops unbuilt[STRATEGY_COUNT] = {
 const share_ops *share_for(share_strategy s) {
   switch (s) {
   case STRATEGY_EXCLUSIVE: return &share_exclusive_ops;
+  case STRATEGY_TIME_SLICING: return &share_timeslice_ops;
+  case STRATEGY_MPS: return &share_mps_ops;
+  case STRATEGY_FRACTIONAL: return &share_fractional_ops;
+  case STRATEGY_MIG: return &share_mig_ops;
+  case STRATEGY_VGPU: return &share_vgpu_ops;
   default: break;
   }
   g_assert((int)s >= 0 && s < STRATEGY_COUNT);
@@ -72,4 +73,48 @@ void share_default_oom_victims(const pool_state *p, gpu_state *g, task *offender
 
 void share_default_crash_victims(const pool_state *p, gpu_state *g, task *t, GPtrArray *victims) {
   g_ptr_array_add(victims, t);
+}
+
+/* ---- noisy-neighbour model (docs/models.md, "Noisy neighbours") ---- */
+
+double share_timeslice_speed(double own, double others, double switch_loss) {
+  double u = own + others;
+  if (u <= 1.0) return 1.0;
+  double eff = 1.0 - switch_loss * (u - 1.0);
+  if (eff < 0.5) eff = 0.5;
+  return eff / u;
+}
+
+double share_mps_speed(double sm, double cap, double others_sm, double others_active,
+                       double bw_loss) {
+  if (sm <= 0) return 1.0;
+  double want = sm < cap ? sm : cap;
+  double total = want + others_sm;
+  double granted = total > 1.0 ? want / total : want;
+  double bw = 1.0 - bw_loss * others_active;
+  if (bw < 0.3) bw = 0.3;
+  double speed = granted / sm * bw;
+  return speed > 1.0 ? 1.0 : speed;
+}
+
+const char *share_job_label(const job_run *j) {
+  return j->spec->label && *j->spec->label ? j->spec->label : job_kind_name(j->spec->kind);
+}
+
+gboolean share_table_speed(const pool_state *p, const gpu_state *g, const task *t, double *speed) {
+  const interference_table *tab = p->params ? p->params->interference : NULL;
+  if (!tab) return FALSE;
+  double v = 1.0;
+  guint neighbours = 0;
+  for (guint i = 0; i < g->residents->len; i++) {
+    const task *o = g_ptr_array_index(g->residents, i);
+    if (o->job == t->job || o->job->duty <= 0) continue;
+    double s;
+    if (!interference_lookup(tab, share_job_label(t->job), share_job_label(o->job), &s)) return FALSE;
+    v *= 1.0 - o->job->duty * (1.0 - s);
+    neighbours++;
+  }
+  if (!neighbours) return FALSE;
+  *speed = v > 1.0 ? 1.0 : v;
+  return TRUE;
 }

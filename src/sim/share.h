@@ -11,6 +11,14 @@ typedef struct pool_state pool_state;
 typedef struct gpu_state gpu_state;
 typedef struct task task;
 typedef struct job_run job_run;
+typedef struct sim sim;
+
+/* Model parameters every strategy may read (from the scenario; docs/models.md). */
+typedef struct share_params {
+  double ts_switch_loss;      /* time-slicing: efficiency lost per extra busy context */
+  double mps_bandwidth_loss;  /* MPS: speed lost per other active client */
+  const struct interference_table *interference; /* measured pair speeds, or NULL */
+} share_params;
 
 typedef struct share_ops {
   share_strategy strategy;
@@ -41,10 +49,38 @@ typedef struct share_ops {
   void (*oom_victims)(const pool_state *p, gpu_state *g, task *offender, GPtrArray *victims);
   /* Who dies when t's process faults: appends task* to victims (t itself included). */
   void (*crash_victims)(const pool_state *p, gpu_state *g, task *t, GPtrArray *victims);
+  /* ---- optional hooks (NULL: nothing to do); MIG reconfiguration uses them ---- */
+  /* After cluster_pool_init built the GPUs: set p->strategy_data and each GPU's
+   * strategy_data. free_pool releases them (cluster_pool_clear calls it first). */
+  void (*init_pool)(pool_state *p);
+  void (*free_pool)(pool_state *p);
+  /* Called by the scheduling pass, in queue order, for each queued job it tried and could
+   * not place now. May change GPU states and schedule events (sim.h), but must not start
+   * or kill jobs from inside the pass (schedule an event at now for that). */
+  void (*on_unplaced)(sim *s, pool_state *p, job_run *j);
+  /* Called after a job's worker left g (finish, kill, eviction); g's speeds and gauges are
+   * already updated. */
+  void (*on_release)(sim *s, pool_state *p, gpu_state *g);
 } share_ops;
 
 /* The registered strategy for s (never NULL: unbuilt ones have implemented = FALSE). */
 const share_ops *share_for(share_strategy s);
+
+/* ---- the noisy-neighbour model shared by the time-shared strategies ---- */
+/* Time-slicing: speed of a context whose own GPU-time demand is own (1 while it runs
+ * kernels back to back) next to others whose demands add up to others:
+ * min(1, 1/U) x max(0.5, 1 - loss x (U - 1)) with U = own + others. */
+double share_timeslice_speed(double own, double others, double switch_loss);
+/* MPS: speed of a client with SM demand sm capped at cap, next to other clients whose
+ * duty-weighted capped SM demands add up to others_sm and whose duties add up to
+ * others_active: (granted SMs / sm) x max(0.3, 1 - bw_loss x others_active). */
+double share_mps_speed(double sm, double cap, double others_sm, double others_active,
+                       double bw_loss);
+/* Measured pair speeds override the model when every active neighbour of t has an entry:
+ * prod over neighbours j of (1 - d_j x (1 - s_tj)). FALSE when the table cannot say. */
+gboolean share_table_speed(const pool_state *p, const gpu_state *g, const task *t, double *speed);
+/* Label used to match a job in the interference table (its label, else its kind). */
+const char *share_job_label(const job_run *j);
 
 /* Defaults a strategy may use in its table. */
 void share_default_gauges(const pool_state *p, const gpu_state *g, double *busy, double *sm);
@@ -54,3 +90,8 @@ void share_default_oom_victims(const pool_state *p, gpu_state *g, task *offender
 void share_default_crash_victims(const pool_state *p, gpu_state *g, task *t, GPtrArray *victims);
 
 extern const share_ops share_exclusive_ops;
+extern const share_ops share_timeslice_ops;
+extern const share_ops share_mps_ops;
+extern const share_ops share_fractional_ops;
+extern const share_ops share_mig_ops;
+extern const share_ops share_vgpu_ops;

@@ -6,6 +6,7 @@
 #include "sim.h"
 #include "workload.h"
 #include "rng.h"
+#include "interference.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,6 +29,8 @@ struct sim {
   guint64 jobs_done;
   gboolean progress;
   gint64 progress_next_us;
+  share_params params;
+  interference_table *interference;
 };
 
 static void request_schedule(sim *s, pool_state *p);
@@ -35,12 +38,36 @@ static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const g
                      const char *detail);
 
 sim_time sim_now(const sim *s) { return engine_now(s->eng); }
+const scenario *sim_scenario(const sim *s) { return s->sc; }
+const trace *sim_trace(const sim *s) { return s->tr; }
 
 static gboolean is_session_kind(const job_run *j) {
   return j->spec->kind == JOB_NOTEBOOK || j->spec->kind == JOB_INFERENCE;
 }
 
 /* ---- progress bookkeeping ---- */
+
+/* A synchronous gang advances at its slowest worker's speed. Over dt, the straggler
+ * delay is the time lost against every worker at the best worker's speed, and each faster
+ * worker waits, per step, (1-c)/s_min - (1-c)/s_w out of a step of (1-c)/s_min + c. */
+static void straggler_advance(job_run *j, double dt) {
+  const workload_ops *w = workload_for(j->spec->kind);
+  double s_min = INFINITY, s_max = 0;
+  for (guint32 i = 0; i < j->n_tasks; i++) {
+    double sp = j->tasks[i].speed;
+    if (sp < s_min) s_min = sp;
+    if (sp > s_max) s_max = sp;
+  }
+  if (!(s_min > 0) || s_max - s_min < 1e-12) return;
+  double r_max = w->rate(j, s_max);
+  if (r_max > 0) j->straggler_delay_ns += dt * (1.0 - j->rate / r_max);
+  double c = j->spec->kind == JOB_TRAINING ? j->spec->comm_frac : 0.0;
+  double step = (1.0 - c) / s_min + c;
+  for (guint32 i = 0; i < j->n_tasks; i++) {
+    double sp = j->tasks[i].speed;
+    j->straggler_wait_gpu_ns += dt * ((1.0 - c) / s_min - (1.0 - c) / sp) / step;
+  }
+}
 
 static void job_advance(sim *s, job_run *j) {
   sim_time now = sim_now(s);
@@ -52,6 +79,7 @@ static void job_advance(sim *s, job_run *j) {
       j->work_left_ns -= j->rate * dt;
       if (j->work_left_ns < 0) j->work_left_ns = 0;
     }
+    if (j->n_tasks > 1 && j->active && j->rate > 0) straggler_advance(j, dt);
     double alloc = 0;
     for (guint32 w = 0; w < j->n_tasks; w++) alloc += j->tasks[w].alloc_share;
     j->busy_ns += j->duty * (double)j->n_tasks * dt;
@@ -163,6 +191,21 @@ static void log_event(sim *s, event_kind kind, const job_run *j, const job_run *
   g_array_append_val(s->res->events_log, e);
 }
 
+void sim_log_event(sim *s, event_kind kind, const pool_state *p, const gpu_state *g,
+                   const job_run *j, const job_run *cause, const char *detail) {
+  event_row e = {
+      .t_s = util_ns_to_seconds(sim_now(s)),
+      .kind = kind,
+      .job = j ? j->spec->id : NULL,
+      .cause_job = cause ? cause->spec->id : NULL,
+      .pool = p ? p->spec->name : NULL,
+      .node = g ? (int)g->node : -1,
+      .gpu = g ? (int)g->local : -1,
+      .detail = detail ? results_intern(s->res, detail) : "",
+  };
+  g_array_append_val(s->res->events_log, e);
+}
+
 /* ---- releasing, finishing, killing ---- */
 
 static void cancel_job_events(sim *s, job_run *j) {
@@ -199,6 +242,12 @@ static void job_release(sim *s, job_run *j) {
   for (guint32 w = 0; w < n; w++) gpu_end(s, gpus[w]);
   cluster_pool_integrate(p, now);
   p->n_running--;
+  if (p->ops->on_release)
+    for (guint32 w = 0; w < n; w++) {
+      gboolean seen = FALSE; /* once per GPU, even with several workers on it */
+      for (guint32 k = 0; k < w && !seen; k++) seen = gpus[k] == gpus[w];
+      if (!seen) p->ops->on_release(s, p, gpus[w]);
+    }
   request_schedule(s, p);
 }
 
@@ -248,7 +297,11 @@ static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const g
   log_event(s, why, j, cause, where, innocent, lost, detail);
   job_release(s, j);
   gboolean session_left = !is_session_kind(j) || j->session_end > sim_now(s);
-  if (j->spec->restart == RESTART_ON_FAILURE && j->restarts < SIM_MAX_RESTARTS && session_left) {
+  /* an evicted job did not fail: it goes back to the queue whatever its restart policy
+   * (evictions are bounded by the reconfigurations that cause them) */
+  gboolean evicted = why == EVENT_EVICTION;
+  if (session_left && (evicted || (j->spec->restart == RESTART_ON_FAILURE &&
+                                   j->restarts < SIM_MAX_RESTARTS))) {
     j->restarts++;
     p->restarts++;
     log_event(s, EVENT_RESTART, j, cause, NULL, FALSE, 0, "requeued");
@@ -488,8 +541,12 @@ static void on_schedule(void *ctx, void *obj, uint64_t arg) {
     }
     if (best < 0) break;
     GSequenceIter *next = g_sequence_iter_next(cur[best]);
-    if (try_start(s, p, bj)) cur[best] = next;
-    else if (p->ops->fit_by_size_only) live[best] = FALSE;
+    if (try_start(s, p, bj)) {
+      cur[best] = next;
+      continue;
+    }
+    if (p->ops->on_unplaced) p->ops->on_unplaced(s, p, bj);
+    if (p->ops->fit_by_size_only) live[best] = FALSE;
     else cur[best] = next;
   }
 }
@@ -498,6 +555,25 @@ static void request_schedule(sim *s, pool_state *p) {
   if (p->schedule_pending || !p->n_queued) return;
   p->schedule_pending = TRUE;
   engine_at(s->eng, sim_now(s), on_schedule, p, 0);
+}
+
+/* ---- for strategies ---- */
+
+void sim_request_schedule(sim *s, pool_state *p) { request_schedule(s, p); }
+
+event_id sim_at(sim *s, sim_time at, engine_handler handler, void *obj, uint64_t arg) {
+  return engine_at(s->eng, at < sim_now(s) ? sim_now(s) : at, handler, obj, arg);
+}
+
+gboolean sim_try_start(sim *s, pool_state *p, job_run *j) {
+  g_return_val_if_fail(j->state == JOB_QUEUED && j->pool == (int)p->index, FALSE);
+  return try_start(s, p, j);
+}
+
+void sim_evict_gpu(sim *s, gpu_state *g, const char *detail) {
+  for (guint i = 0; i < g->residents->len; i++)
+    g_ptr_array_add(s->scratch_victims, g_ptr_array_index(g->residents, i));
+  kill_victims(s, EVENT_EVICTION, NULL, g, detail);
 }
 
 /* ---- arrivals ---- */
@@ -548,14 +624,23 @@ static int arrival_cmp(const void *a, const void *b, void *ud) {
 /* ---- checks shared with `check` ---- */
 
 void sim_check_scenario(const scenario *sc, diag_list *diags) {
+  GString *built = g_string_new(NULL);
+  for (int k = 0; k < STRATEGY_COUNT; k++)
+    if (share_for((share_strategy)k)->implemented)
+      g_string_append_printf(built, "%s%s", built->len ? ", " : "", share_for((share_strategy)k)->name);
   for (guint i = 0; i < sc->pools->len; i++) {
     const pool_spec *p = scenario_pool(sc, i);
     const share_ops *ops = share_for(p->strategy);
     if (!ops->implemented)
       diag_add(diags, sc->path, p->line, 0,
                "pools[%u] '%s': strategy '%s' is not built in this version of sharesim yet "
-               "(built: exclusive)",
-               i + 1, p->name, ops->name);
+               "(built: %s)",
+               i + 1, p->name, ops->name, built->str);
+  }
+  g_string_free(built, TRUE);
+  if (sc->interference_path) {
+    interference_table *t = interference_load(sc->interference_path, diags);
+    interference_free(t);
   }
 }
 
@@ -640,16 +725,20 @@ static void fill_results(sim *s, sim_time end) {
         .kills = j->kills,
         .oom_kills = j->oom_kills,
         .crashes = j->crashes,
-        .gpu_ids = j->gpu_ids ? g_strdup(j->gpu_ids) : g_strdup(""),
+        .straggler_delay_s = j->spec->gpus > 1 && !session ? j->straggler_delay_ns / 1e9 : NAN,
+        .straggler_wait_gpu_s = j->spec->gpus > 1 && !session ? j->straggler_wait_gpu_ns / 1e9 : NAN,
+        .gpu_ids = j->gpu_ids ? j->gpu_ids : g_strdup(""), /* ownership moves to the results */
     };
     if (j->outcome == OUTCOME_UNPLACEABLE || j->outcome == OUTCOME_NOT_SUBMITTED) jr.wait_s = NAN;
     if (!session && j->outcome == OUTCOME_COMPLETED) {
       double executed = j->kept_ns + j->work_lost_ns;
       if (executed > 0) jr.slowdown = j->run_ns / executed;
     }
+    j->gpu_ids = NULL;
     g_array_append_val(r->jobs, jr);
     const workload_ops *wl = workload_for(sp->kind);
     if (wl->report) wl->report(s, j, r);
+    if (j->pool >= 0) s->pools[j->pool].straggler_wait_gpu_ns += j->straggler_wait_gpu_ns;
     if (j->outcome == OUTCOME_NOT_SUBMITTED) continue;
     gpointer idx;
     if (!g_hash_table_lookup_extended(tenants, sp->tenant, NULL, &idx)) {
@@ -664,6 +753,8 @@ static void fill_results(sim *s, sim_time end) {
     t->busy_gpu_s += j->busy_ns / 1e9;
     if (j->pool >= 0)
       t->cost += j->alloc_gpu_ns / 1e9 / 3600 * scenario_pool(sc, (guint)j->pool)->price_per_gpu_hour;
+    if (j->pool >= 0 && scenario_pool(sc, (guint)j->pool)->strategy == STRATEGY_VGPU)
+      t->cost += j->run_ns / 1e9 / 3600 * sp->gpus * scenario_pool(sc, (guint)j->pool)->vgpu_licence_per_hour;
   }
   for (guint pi = 0; pi < s->n_pools; pi++) {
     pool_state *p = &s->pools[pi];
@@ -682,6 +773,9 @@ static void fill_results(sim *s, sim_time end) {
         .evictions = p->evictions,
         .reconfigurations = p->reconfigurations,
         .work_lost_gpu_s = p->work_lost_gpu_ns / 1e9,
+        .straggler_wait_gpu_s = p->straggler_wait_gpu_ns / 1e9,
+        .drain_gpu_s = p->drain_gpu_ns / 1e9,
+        .down_gpu_s = p->down_gpu_ns / 1e9,
     };
     for (guint32 gi = 0; gi < p->n_gpus; gi++) {
       gpu_state *g = &p->gpus[gi];
@@ -704,8 +798,22 @@ static void fill_results(sim *s, sim_time end) {
       pr.mem_gb_s += gr.mem_gb_s;
     }
     pr.cost = pr.provisioned_gpu_s / 3600 * ps->price_per_gpu_hour;
+    if (ps->strategy == STRATEGY_VGPU) {
+      /* one licence per running vGPU (VM): vGPU-hours x the licence price */
+      for (guint i = 0; i < s->n_jobs; i++)
+        if (s->jobs[i].pool == (int)pi) pr.vgpu_s += s->jobs[i].run_ns / 1e9 * s->jobs[i].spec->gpus;
+      pr.licence_cost = pr.vgpu_s / 3600 * ps->vgpu_licence_per_hour;
+      pr.cost += pr.licence_cost;
+    }
     g_array_append_val(r->pools, pr);
     g_array_append_vals(r->timeseries, p->ts->data, p->ts->len);
+    for (guint k = 0; p->gpu_series && k < p->gpu_series->len; k++) {
+      gpu_series_row row = g_array_index(p->gpu_series, gpu_series_row, k);
+      row.jobs_first += r->gpu_series_jobs->len; /* this pool's jobs go after those before */
+      g_array_append_val(r->gpu_series, row);
+    }
+    if (p->gpu_series)
+      g_array_append_vals(r->gpu_series_jobs, p->gpu_series_jobs->data, p->gpu_series_jobs->len);
   }
   for (guint i = 0; i < s->n_jobs; i++) {
     job_run *j = &s->jobs[i];
@@ -745,13 +853,29 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
   s->res->trace_path = g_strdup(tr->path);
   s->res->seed = sc->seed;
   s->progress = opt && opt->progress && isatty(2);
+  s->res->gpu_series_on = opt && opt->gpu_series;
   gint64 t0 = g_get_monotonic_time();
 
+  s->params.ts_switch_loss = sc->ts_switch_loss;
+  s->params.mps_bandwidth_loss = sc->mps_bandwidth_loss;
+  if (sc->interference_path) {
+    g_autoptr(diag_list) d = diag_list_new(0);
+    s->interference = interference_load(sc->interference_path, d);
+    if (!s->interference) {
+      diag_to_error(d, error);
+      engine_free(s->eng);
+      results_free(s->res);
+      g_free(s);
+      return NULL;
+    }
+    s->params.interference = s->interference;
+  }
   s->n_pools = sc->pools->len;
   s->pools = g_new0(pool_state, s->n_pools);
   guint32 max_gpus = 1;
   for (guint i = 0; i < s->n_pools; i++) {
-    cluster_pool_init(&s->pools[i], i, scenario_pool(sc, i), sc->interval_ns);
+    cluster_pool_init(&s->pools[i], i, scenario_pool(sc, i), &s->params, sc->interval_ns);
+    if (opt && opt->gpu_series) cluster_pool_record_gpus(&s->pools[i]);
     max_gpus = MAX(max_gpus, s->pools[i].n_gpus * s->pools[i].slots_per_gpu);
   }
   s->n_jobs = trace_n_jobs(tr);
@@ -824,6 +948,7 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
   g_free(s->scratch_slots);
   g_ptr_array_unref(s->scratch_victims);
   engine_free(s->eng);
+  interference_free(s->interference);
   g_free(s);
   return r;
 }

@@ -12,6 +12,7 @@ typedef struct sim sim;
 
 typedef struct sim_options {
   gboolean progress;         /* progress bar on stderr (only when it is a terminal) */
+  gboolean gpu_series;       /* record results->gpu_series (per GPU and interval; run --dcgm) */
 } sim_options;
 
 /* Runs the scenario on the trace. Returns owned results, or NULL with error set. */
@@ -27,6 +28,10 @@ void sim_check_jobs(const scenario *sc, const trace *tr, diag_list *diags);
 
 /* ---- for workloads ---- */
 sim_time sim_now(const sim *s);
+/* The scenario and trace being run (request-level models read their settings and the
+ * requests file). */
+const scenario *sim_scenario(const sim *s);
+const trace *sim_trace(const sim *s);
 /* Changes the job's compute demand on all its GPUs: active (wants compute), the duty
  * (fraction of time with a kernel running) and the work of the unit now starting
  * (ignored when negative: keep work_left_ns). */
@@ -37,3 +42,19 @@ void sim_job_refresh(sim *s, job_run *j);
 void sim_job_set_timer(sim *s, job_run *j, sim_time at);
 /* The job ends now with the given outcome; its GPUs are released. */
 void sim_job_finish(sim *s, job_run *j, job_outcome outcome);
+
+/* ---- for strategies (MIG reconfiguration: share-mig.c) ---- */
+/* Schedules handler(sim, obj, arg) at `at` (now if earlier). */
+event_id sim_at(sim *s, sim_time at, engine_handler handler, void *obj, uint64_t arg);
+/* Asks for a scheduling pass of p at the current instant (after same-time events). */
+void sim_request_schedule(sim *s, pool_state *p);
+/* Tries to place the queued job j (of pool p) now; TRUE if it started. Not from inside a
+ * scheduling pass. */
+gboolean sim_try_start(sim *s, pool_state *p, job_run *j);
+/* Kills every job with a worker on g as an eviction (events.csv `eviction` rows, work
+ * since the last checkpoint lost); evicted jobs go back to their queue whatever their
+ * restart policy. Not from inside a scheduling pass. */
+void sim_evict_gpu(sim *s, gpu_state *g, const char *detail);
+/* Appends an events.csv row at the current time (j, cause, g may be NULL). */
+void sim_log_event(sim *s, event_kind kind, const pool_state *p, const gpu_state *g,
+                   const job_run *j, const job_run *cause, const char *detail);

@@ -1,22 +1,637 @@
-/* workload-inference.c: an inference service stays resident for its lifetime (duration_s
- * of wall clock) and keeps its GPU busy for the offered load: duty = rate_rps x service_ms
- * / 1000 / speed, capped at 1 (a slower GPU needs longer per request). The per-request
- * latency model (queueing, batching, SLOs) is a separate model; this is the fluid view
- * the utilisation figures need. */
+/* workload-inference.c: an inference service, request by request. Requests arrive (Poisson
+ * at rate_rps with an optional daily cycle, or recorded in a requests file), queue FCFS
+ * for up to c concurrent slots (max_batch, limited by the KV-cache memory the service has),
+ * wait for a time-slicing turn when they find the service idle, and are served at the
+ * speed the strategy gives; latencies go into a bounded histogram and SLO counters per
+ * time-series interval. Between two events the speed is constant, so advance() runs a
+ * Kiefer-Wolfowitz recurrence over the requests of the interval: no engine event and no
+ * allocation per request. It does not decide speeds or turn waits (the strategies do). */
 #include "workload.h"
 #include "sim.h"
+#include "rng.h"
+#include "histogram.h"
+#include <gsl/gsl_randist.h>
+#include <math.h>
 
+#define INF_DAY_NS 86400e9
+/* Time constant of the smoothed duty estimate (docs/models.md, "Inference services"). */
+#define INF_DUTY_TAU_NS 60e9
+/* Random streams of a service (rng_new(seed, id, stream)); 0 is sim.c's, 1 the faults'. */
+#define INF_STREAM_ARRIVALS 2
+#define INF_STREAM_SERVICE 3
+#define INF_STREAM_TURNS 4
+
+typedef struct inf_carry { /* a request in service across an event boundary */
+  double end_ns, arrival_ns;
+} inf_carry;
+
+typedef struct inf_state {
+  /* model settings */
+  service_dist dist;
+  double work_mean_ns;       /* service_ms at speed 1 */
+  double ln_mu, ln_sigma;    /* lognormal parameters for the mean and CV */
+  double slo_ns;             /* INFINITY without an SLO */
+  double allowed_frac;       /* 1 - slo_pct / 100: share of an interval's requests that may miss */
+  gboolean has_slo;
+  double amp, peak_ns;       /* daily cycle */
+  double rate_rps;           /* arrival rate in force */
+  double gap_mean_ns;        /* mean gap between candidate arrivals: 1e9 / (rate x (1 + amp)) */
+  gboolean fast_poisson;     /* Poisson without a daily cycle: the inner loop draws inline */
+  gsl_rng *r_arr, *r_svc, *r_turn;
+  gboolean recorded;         /* arrivals come from the requests file */
+  trace_request_cursor *cur; /* its reader (NULL once finished or if it could not open) */
+  /* the next request not yet started: arrival, and work (NAN: drawn when it starts) */
+  gboolean has_next;
+  double next_a, next_w;
+  /* the c slots as a min-heap of the times they come free, in ns from the trace start */
+  guint32 c, heap_cap;
+  double *heap;
+  double busy_until;         /* latest end of a started request */
+  double gate;               /* a time-slicing turn: nothing starts before it */
+  double ps;                 /* start of the busy period in progress */
+  double v_prev;             /* speed the in-flight requests' end times were computed with */
+  inf_carry *carry;          /* in flight at the last boundary (at most c) */
+  guint32 n_carry, carry_cap;
+  gboolean up;               /* an attempt is running */
+  /* duty estimate: kappa = measured busy x speed / offered load (1 for one slot) */
+  double kappa;
+  double busy_ns, up_ns;     /* measured time with a request in service, and time up */
+  /* results */
+  histogram *lat;
+  guint64 served, dropped, violations;
+  /* interval grid of the time series (by arrival) */
+  pool_state *pool;
+  double interval_ns;
+  guint64 bucket;
+  double bucket_end;
+  guint64 b_n, b_viol;
+  guint32 viol_buckets;
+  gboolean finalised;
+} inf_state;
+
+/* ---- settings and draws ---- */
+
+static void inf_set_rate(inf_state *st, double rate_rps) {
+  st->rate_rps = rate_rps > 0 && isfinite(rate_rps) ? rate_rps : 0;
+  st->gap_mean_ns = st->rate_rps > 0 ? 1e9 / (st->rate_rps * (1.0 + st->amp)) : INFINITY;
+  st->fast_poisson = !st->recorded && st->amp == 0;
+}
+
+static inline double inf_draw_work(inf_state *st) {
+  switch (st->dist) {
+  case SERVICE_DIST_EXPONENTIAL: return gsl_ran_exponential(st->r_svc, st->work_mean_ns);
+  case SERVICE_DIST_LOGNORMAL: return gsl_ran_lognormal(st->r_svc, st->ln_mu, st->ln_sigma);
+  default: return st->work_mean_ns;
+  }
+}
+
+/* Next Poisson arrival after t (thinning for the daily cycle). */
+static double inf_poisson_after(inf_state *st, double t) {
+  if (st->rate_rps <= 0) return INFINITY;
+  for (;;) {
+    t += gsl_ran_exponential(st->r_arr, st->gap_mean_ns);
+    if (st->amp == 0 || !isfinite(t)) return t;
+    double rel = 1.0 + st->amp * cos(2.0 * G_PI * (t - st->peak_ns) / INF_DAY_NS);
+    if (gsl_rng_uniform(st->r_arr) * (1.0 + st->amp) < rel) return t;
+  }
+}
+
+/* Moves to the request after next_a (has_next FALSE when there is none). */
+static void inf_next_arrival(inf_state *st) {
+  if (st->recorded) {
+    double at_s, svc_ms;
+    st->has_next = st->cur && trace_request_cursor_next(st->cur, &at_s, &svc_ms);
+    if (st->has_next) {
+      st->next_a = at_s * 1e9;
+      st->next_w = isnan(svc_ms) ? NAN : svc_ms * 1e6;
+    }
+    return;
+  }
+  st->next_a = inf_poisson_after(st, st->next_a);
+  st->next_w = NAN;
+  st->has_next = isfinite(st->next_a);
+}
+
+/* ---- the interval grid ---- */
+
+static void inf_pool_add(inf_state *st, guint64 bucket, guint64 n) {
+  pool_state *p = st->pool;
+  if (!n || !p) return;
+  /* the pool's rows are one per interval from time 0, emitted as its clock passes them;
+   * the pool is integrated up to the current instant before any of these calls */
+  if (bucket < p->ts->len) g_array_index(p->ts, ts_row, bucket).slo_violations += n;
+  else p->acc.slo_violations += n;
+}
+
+static void inf_close_bucket(inf_state *st) {
+  if (st->b_n && st->has_slo &&
+      (double)st->b_viol > st->allowed_frac * (double)st->b_n * (1.0 + 1e-12))
+    st->viol_buckets++;
+  inf_pool_add(st, st->bucket, st->b_viol);
+  st->b_n = st->b_viol = 0;
+}
+
+/* Closes the current interval and moves to the one holding time t. */
+static __attribute__((noinline)) void inf_move_bucket(inf_state *st, double t) {
+  inf_close_bucket(st);
+  double k = floor(t / st->interval_ns);
+  st->bucket = k > 0 ? (guint64)k : 0;
+  st->bucket_end = ((double)st->bucket + 1.0) * st->interval_ns;
+}
+
+static inline void inf_record(inf_state *st, double lat_ns) {
+  histogram_add(st->lat, lat_ns);
+  guint64 miss = lat_ns > st->slo_ns;
+  st->served++;
+  st->violations += miss;
+  st->b_n++;
+  st->b_viol += miss;
+}
+
+static void inf_drop_one(inf_state *st) {
+  st->dropped++;
+  st->b_n++;
+  if (st->has_slo) {
+    st->violations++;
+    st->b_viol++;
+  }
+}
+
+/* The requests arriving before t were not served: counted as dropped. */
+static void inf_drop_until(inf_state *st, double t) {
+  while (st->has_next && st->next_a < t) {
+    if (st->next_a >= st->bucket_end) inf_move_bucket(st, st->next_a);
+    inf_drop_one(st);
+    inf_next_arrival(st);
+  }
+}
+
+/* The requests arriving before t are let go uncounted (cut off by the end of the session
+ * or of the run: neither served nor dropped). */
+static void inf_skip_until(inf_state *st, double t) {
+  while (st->has_next && st->next_a < t) inf_next_arrival(st);
+}
+
+/* ---- slots ---- */
+
+static void inf_heap_replace_top(double *h, guint32 n, double v) {
+  guint32 i = 0;
+  for (;;) {
+    guint32 l = 2 * i + 1;
+    if (l >= n) break;
+    guint32 m = l + 1 < n && h[l + 1] < h[l] ? l + 1 : l;
+    if (h[m] >= v) break;
+    h[i] = h[m];
+    i = m;
+  }
+  h[i] = v;
+}
+
+static int inf_cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Changes the slot count to c at time from: new slots are free at from; when shrinking,
+ * the slots that come free first go (the in-flight requests themselves are in carry). */
+static void inf_resize(inf_state *st, guint32 c, double from) {
+  if (c == st->c) return;
+  if (c > st->heap_cap) {
+    st->heap_cap = MAX(c, st->heap_cap * 2);
+    st->heap = g_renew(double, st->heap, st->heap_cap);
+  }
+  if (c > st->c) {
+    for (guint32 i = st->c; i < c; i++) st->heap[i] = from; /* below or equal to every slot */
+  } else {
+    qsort(st->heap, st->c, sizeof(double), inf_cmp_double);
+    memmove(st->heap, st->heap + (st->c - c), c * sizeof(double));
+  }
+  /* an ascending array is a min-heap; new slots at from sort first */
+  qsort(st->heap, c, sizeof(double), inf_cmp_double);
+  st->c = c;
+}
+
+/* Concurrency the service has now: max_batch, and with kv_gb the requests whose KV cache
+ * fits beside the weights in the memory this worker may use (its limit, and what the other
+ * residents leave of the device), on the tightest worker. */
+static guint32 inf_capacity(const job_run *j) {
+  guint32 c = MAX(j->spec->max_batch, 1u);
+  int64_t kv = j->spec->kv_bytes;
+  if (kv <= 0) return c;
+  for (guint32 w = 0; w < j->n_tasks; w++) {
+    const task *t = &j->tasks[w];
+    const gpu_state *g = t->gpu;
+    const pool_state *p = g->pool;
+    int64_t limit = p->ops->mem_capacity(p, g, t);
+    int64_t left = p->spec->gpu->mem_bytes - (g->mem_used - t->mem_bytes);
+    int64_t have = MIN(limit, left) - t->mem_bytes;
+    int64_t n = have > 0 ? have / kv : 0;
+    if (n < (int64_t)c) c = (guint32)n;
+  }
+  return c;
+}
+
+/* Before serving [from, to) at speed v: the in-flight requests' end times were computed at
+ * v_prev; their remaining work now goes at v (or not at all when v is 0). */
+static void inf_rescale(inf_state *st, double from, double to, double v) {
+  if (st->busy_until > from) {
+    if (!(v > 0)) {
+      double dt = to - from;
+      for (guint32 i = 0; i < st->c; i++)
+        if (st->heap[i] > from) st->heap[i] += dt;
+      for (guint32 i = 0; i < st->n_carry; i++) st->carry[i].end_ns += dt;
+      st->busy_until += dt;
+      return;
+    }
+    if (v != st->v_prev) {
+      double k = st->v_prev / v;
+      for (guint32 i = 0; i < st->c; i++)
+        if (st->heap[i] > from) st->heap[i] = from + (st->heap[i] - from) * k;
+      for (guint32 i = 0; i < st->n_carry; i++)
+        st->carry[i].end_ns = from + (st->carry[i].end_ns - from) * k;
+      st->busy_until = from + (st->busy_until - from) * k;
+    }
+  }
+  if (v > 0) st->v_prev = v;
+  /* slots free before from are free at from (clamping keeps the heap order) */
+  if (st->c && st->heap[0] < from)
+    for (guint32 i = 0; i < st->c; i++)
+      if (st->heap[i] < from) st->heap[i] = from;
+}
+
+/* A request still in service at the end of the interval. In flight there are at most the
+ * largest slot count so far plus the requests orphaned by shrinking it, so the array grows
+ * (rarely) rather than being sized by c. */
+static __attribute__((noinline)) void inf_carry_push(inf_state *st, double end_ns, double arrival_ns) {
+  if (st->n_carry == st->carry_cap) {
+    st->carry_cap = MAX(16u, st->carry_cap * 2);
+    st->carry = g_renew(inf_carry, st->carry, st->carry_cap);
+  }
+  st->carry[st->n_carry].end_ns = end_ns;
+  st->carry[st->n_carry].arrival_ns = arrival_ns;
+  st->n_carry++;
+}
+
+/* Requests in flight at the last boundary that end by to. */
+static void inf_finish_carried(inf_state *st, double to) {
+  for (guint32 i = 0; i < st->n_carry;) {
+    inf_carry *k = &st->carry[i];
+    if (k->end_ns <= to) {
+      inf_record(st, k->end_ns - k->arrival_ns);
+      *k = st->carry[--st->n_carry];
+    } else {
+      i++;
+    }
+  }
+}
+
+/* The recurrence over the requests that start in [from, to) at speed v; returns the time
+ * in [from, to) with at least one request in service. `single` specialises one slot. The
+ * hot state lives in locals (the histogram's moments and the SLO counters included) and is
+ * written back at the end and around the rare out-of-line calls. */
+static inline double inf_serve_loop(inf_state *st, double from, double to, double v,
+                                    double turn_mean_ns, const gboolean single,
+                                    const gboolean turns) {
+  const double inv_v = 1.0 / v;
+  double *h = st->heap;
+  const guint32 c = st->c;
+  histogram *lat = st->lat;
+  gsl_rng *r_arr = st->r_arr;
+  const double gap = st->gap_mean_ns, slo = st->slo_ns, work = st->work_mean_ns;
+  const gboolean fast_arr = st->fast_poisson;
+  const gboolean fixed_work = fast_arr && st->dist == SERVICE_DIST_DETERMINISTIC;
+  double bu = st->busy_until, gate = st->gate;
+  double ps = st->ps < from ? from : st->ps;
+  double busy = 0;
+  double a = st->next_a, bucket_end = st->bucket_end;
+  gboolean more = st->has_next;
+  guint64 n = 0, miss = 0, b_n = st->b_n, b_viol = st->b_viol;
+  double sum = 0, lo = INFINITY, hi = -INFINITY;
+  /* one slot serves one request at a time: its busy time is the sum of its service
+   * periods (no branch on idle gaps), starting with what the carried request has left */
+  if (single && bu > from) busy = (bu < to ? bu : to) - from;
+  while (more && a < to) {
+    double mf = h[0];
+    double start = a > mf ? a : mf;
+    start = start < gate ? gate : start;
+    if (turns && bu <= a && gate <= a) {
+      /* the service was idle: the request waits for its context's turn (uniform on
+       * [0, 2 x mean], docs/models.md) */
+      gate = a + 2.0 * turn_mean_ns * gsl_rng_uniform(st->r_turn);
+      start = gate;
+    }
+    if (start >= to) break; /* it waits into the next interval: not consumed */
+    if (G_UNLIKELY(a >= bucket_end)) {
+      st->b_n = b_n;
+      st->b_viol = b_viol;
+      inf_move_bucket(st, a);
+      b_n = b_viol = 0;
+      bucket_end = st->bucket_end;
+    }
+    double w;
+    if (fixed_work) w = work;
+    else if (isnan(st->next_w)) w = inf_draw_work(st);
+    else w = st->next_w;
+    double end = start + w * inv_v;
+    if (single) {
+      h[0] = bu = end;
+      busy += (end < to ? end : to) - start;
+    } else {
+      inf_heap_replace_top(h, c, end);
+      if (start > bu) { /* the busy period before ended; a new one starts */
+        if (bu > ps) busy += bu - ps;
+        ps = start;
+      }
+      bu = end > bu ? end : bu;
+    }
+    if (G_LIKELY(end <= to)) {
+      double l = end - a;
+      histogram_count_bucket(lat, l, 1);
+      guint64 m = l > slo;
+      n++;
+      sum += l;
+      lo = l < lo ? l : lo;
+      hi = l > hi ? l : hi;
+      miss += m;
+      b_n++;
+      b_viol += m;
+    } else {
+      inf_carry_push(st, end, a);
+    }
+    if (fast_arr) {
+      a += gsl_ran_exponential(r_arr, gap);
+    } else {
+      st->next_a = a;
+      inf_next_arrival(st);
+      a = st->next_a;
+      more = st->has_next;
+    }
+  }
+  histogram_add_moments(lat, n, sum, lo, hi);
+  st->served += n;
+  st->violations += miss;
+  st->b_n = b_n;
+  st->b_viol = b_viol;
+  st->next_a = a;
+  if (!single && bu > ps) busy += (bu < to ? bu : to) - ps;
+  st->ps = bu < to ? bu : to;
+  st->busy_until = bu;
+  st->gate = gate;
+  return busy;
+}
+
+/* ---- the workload hooks ---- */
+
+static double inf_offered(const job_run *j) {
+  double o = j->rate_rps * j->spec->service_ms / 1000.0;
+  return o > 0 && isfinite(o) ? o : 0;
+}
+
+/* Duty for the coming interval at progress rate `rate`: kappa x offered load / rate, capped
+ * at 1 (kappa = 1 before anything was measured: the fluid view). */
 static double inference_duty(const job_run *j, double rate) {
-  double offered = j->rate_rps * j->spec->service_ms / 1000.0;
+  const inf_state *st = j->workload_data;
+  double offered = inf_offered(j) * (st ? st->kappa : 1.0);
   if (offered <= 0) return 0;
   if (rate <= 0) return 1.0;
   double d = offered / rate;
   return d > 1.0 ? 1.0 : d;
 }
 
+static void inference_advance(sim *s, job_run *j, sim_time from_t, sim_time to_t) {
+  inf_state *st = j->workload_data;
+  if (!st || !st->up || to_t <= from_t || !j->n_tasks) return;
+  double from = (double)from_t, to = (double)to_t, dt = to - from;
+  cluster_pool_integrate(st->pool, to_t);
+  double v = j->rate;
+  double turn = 0;
+  for (guint32 w = 0; w < j->n_tasks; w++)
+    if (j->tasks[w].turn_wait_ns > turn) turn = j->tasks[w].turn_wait_ns;
+  inf_rescale(st, from, to, v);
+  inf_resize(st, inf_capacity(j), from);
+  inf_finish_carried(st, to);
+  double busy;
+  if (st->c == 0) {
+    /* no room for one request's KV cache: the requests are refused */
+    inf_drop_until(st, to);
+    busy = st->busy_until > from ? MIN(st->busy_until, to) - from : 0;
+    st->ps = MIN(st->busy_until, to);
+  } else if (v > 0) {
+    gboolean single = st->c == 1, turns = turn > 0;
+    busy = single && !turns   ? inf_serve_loop(st, from, to, v, turn, TRUE, FALSE)
+           : single           ? inf_serve_loop(st, from, to, v, turn, TRUE, TRUE)
+           : !turns           ? inf_serve_loop(st, from, to, v, turn, FALSE, FALSE)
+                              : inf_serve_loop(st, from, to, v, turn, FALSE, TRUE);
+  } else { /* stalled: requests wait; those in flight keep their demand */
+    busy = st->busy_until > from ? dt : 0;
+    st->ps = to;
+  }
+  st->busy_ns += busy;
+  st->up_ns += dt;
+  /* The measured busy fraction feeds the duty the neighbours see from the next event on:
+   * kappa (busy x speed per unit of offered load) is smoothed over INF_DUTY_TAU_NS and
+   * inference_duty uses it when sim.c re-rates the job. j->duty itself is left alone here,
+   * so that the job's and its GPU's busy time keep adding up to the same figure. */
+  double offered = inf_offered(j);
+  if (offered > 0 && v > 0) {
+    double obs = busy / dt * v / offered;
+    double alpha = -expm1(-dt / INF_DUTY_TAU_NS);
+    st->kappa += alpha * (obs - st->kappa);
+  }
+}
+
+/* Prior of kappa before anything is measured: M/M/c's busy fraction 1 - P0 per unit of
+ * offered load a (1 for one slot; below 1 when c > 1 slots overlap); 1 / a (busy all the
+ * time) when the load is at or above c. P0 in log space, so large c and a do not overflow. */
+static double inf_kappa_prior(guint32 c, double a) {
+  if (!(a > 0) || c <= 1) return 1.0;
+  if (a >= (double)c) return 1.0 / a;
+  double la = log(a), top = -INFINITY;
+  for (guint32 k = 0; k <= c; k++) {
+    double lt = k * la - lgamma(k + 1.0) - (k == c ? log1p(-a / c) : 0);
+    if (lt > top) top = lt;
+  }
+  double sum = 0;
+  for (guint32 k = 0; k <= c; k++)
+    sum += exp(k * la - lgamma(k + 1.0) - (k == c ? log1p(-a / c) : 0) - top);
+  double p0 = exp(-top) / sum;
+  return (1.0 - p0) / a;
+}
+
+static void inf_state_free_run(inf_state *st) {
+  g_clear_pointer(&st->r_arr, gsl_rng_free);
+  g_clear_pointer(&st->r_svc, gsl_rng_free);
+  g_clear_pointer(&st->r_turn, gsl_rng_free);
+  g_clear_pointer(&st->cur, trace_request_cursor_free);
+  g_clear_pointer(&st->heap, g_free);
+  g_clear_pointer(&st->carry, g_free);
+  st->c = st->heap_cap = st->n_carry = st->carry_cap = 0;
+}
+
+static inf_state *inf_state_new(sim *s, job_run *j) {
+  const scenario *sc = sim_scenario(s);
+  const trace *tr = sim_trace(s);
+  const job_spec *sp = j->spec;
+  inf_state *st = g_new0(inf_state, 1);
+  const scenario_inference *in = &sc->inference;
+  st->dist = in->dist;
+  st->work_mean_ns = sp->service_ms * 1e6;
+  double cv = in->service_cv;
+  st->ln_sigma = sqrt(log1p(cv * cv));
+  st->ln_mu = log(st->work_mean_ns) - st->ln_sigma * st->ln_sigma / 2.0;
+  st->has_slo = sp->slo_ms > 0;
+  st->slo_ns = st->has_slo ? sp->slo_ms * 1e6 : INFINITY;
+  st->allowed_frac = 1.0 - sp->slo_pct / 100.0;
+  st->amp = in->daily_amplitude;
+  st->peak_ns = (double)in->peak_ns;
+  st->r_arr = rng_new(sc->seed, sp->id, INF_STREAM_ARRIVALS);
+  st->r_svc = rng_new(sc->seed, sp->id, INF_STREAM_SERVICE);
+  st->r_turn = rng_new(sc->seed, sp->id, INF_STREAM_TURNS);
+  st->recorded = sp->has_requests;
+  if (st->recorded && tr->requests_path) {
+    /* a file that vanished since it was checked gives no arrivals */
+    st->cur = trace_request_cursor_open(tr->requests_path, sp->id, NULL);
+  }
+  st->lat = histogram_new();
+  st->pool = j->tasks[0].gpu->pool;
+  st->interval_ns = (double)st->pool->interval_ns;
+  st->bucket = 0;
+  st->bucket_end = st->interval_ns;
+  st->gate = -INFINITY;
+  inf_set_rate(st, j->rate_rps);
+  if (st->recorded) {
+    st->next_a = 0;
+    inf_next_arrival(st);
+  } else {
+    st->next_a = inf_poisson_after(st, (double)sim_now(s));
+    st->next_w = NAN;
+    st->has_next = isfinite(st->next_a);
+  }
+  return st;
+}
+
 static void inference_on_start(sim *s, job_run *j) {
+  inf_state *st = j->workload_data;
+  double now = (double)sim_now(s);
+  if (!st) {
+    j->workload_data = st = inf_state_new(s, j);
+    st->kappa = inf_kappa_prior(inf_capacity(j), inf_offered(j));
+  }
+  /* requests that came while the service was not up (before its first start, or while
+   * it waited to restart) found no server */
+  inf_drop_until(st, now);
+  if (!st->recorded && st->rate_rps != (j->rate_rps > 0 ? j->rate_rps : 0)) {
+    /* an attempt starts from the trace's rate again (phases apply anew) */
+    inf_set_rate(st, j->rate_rps);
+    st->next_a = inf_poisson_after(st, now);
+    st->next_w = NAN;
+    st->has_next = isfinite(st->next_a);
+  }
+  st->c = 0;
+  st->n_carry = 0;
+  inf_resize(st, inf_capacity(j), now);
+  st->busy_until = st->ps = now;
+  st->gate = -INFINITY;
+  st->v_prev = j->rate > 0 ? j->rate : 1.0;
+  st->up = TRUE;
   /* no unit of work ends: the service ends with its session (sim.c's session end) */
   sim_job_set_demand(s, j, FALSE, 0.0, 0);
+}
+
+/* The attempt stops (after advance() brought it to now). A kill drops the requests in
+ * flight and waiting; the end of the session (or of the run) only cuts them off. */
+static void inf_stop(inf_state *st, double now, gboolean killed) {
+  if (!st->up) return;
+  if (killed) {
+    for (guint32 i = 0; i < st->n_carry; i++) inf_drop_one(st);
+    inf_drop_until(st, now);
+  } else {
+    inf_skip_until(st, now);
+  }
+  st->n_carry = 0;
+  st->up = FALSE;
+}
+
+static void inference_on_stop(sim *s, job_run *j) {
+  inf_state *st = j->workload_data;
+  if (!st) return;
+  sim_time now = sim_now(s);
+  inf_stop(st, (double)now, now < j->session_end);
+}
+
+/* Closes the books of the service at now (once): the last interval, the streams. */
+static void inf_finalise(inf_state *st, double now, gboolean queued) {
+  if (st->finalised) return;
+  if (st->up) inf_stop(st, now, FALSE);
+  else if (queued) inf_drop_until(st, now); /* waiting to restart when the run ended */
+  inf_close_bucket(st);
+  inf_state_free_run(st);
+  st->finalised = TRUE;
+}
+
+static void inference_on_done(sim *s, job_run *j) {
+  inf_state *st = j->workload_data;
+  if (!st) return;
+  if (!st->finalised) { /* done for good: keep the figures for the report */
+    inf_finalise(st, (double)sim_now(s), FALSE);
+    return;
+  }
+  histogram_free(st->lat);
+  g_free(st);
+  j->workload_data = NULL;
+}
+
+static void inference_on_phase(sim *s, job_run *j) {
+  inf_state *st = j->workload_data;
+  sim_job_refresh(s, j); /* serves up to now with the old rate's arrivals */
+  if (!st || st->recorded) return;
+  double old = st->rate_rps;
+  inf_set_rate(st, j->rate_rps);
+  if (old == st->rate_rps) return;
+  /* Poisson arrivals are memoryless: the next one is drawn again from now */
+  st->next_a = inf_poisson_after(st, (double)sim_now(s));
+  st->next_w = NAN;
+  st->has_next = isfinite(st->next_a);
+}
+
+static void inference_report(const sim *s, const job_run *j, results *r) {
+  const scenario *sc = sim_scenario(s);
+  inf_state *st = j->workload_data;
+  const job_spec *sp = j->spec;
+  service_result sr = {
+      .id = sp->id,
+      .pool = j->pool >= 0 ? scenario_pool(sc, (guint)j->pool)->name : "",
+      .mean_ms = NAN, .p50_ms = NAN, .p95_ms = NAN, .p99_ms = NAN, .max_ms = NAN,
+      .slo_ms = sp->slo_ms > 0 ? sp->slo_ms : NAN,
+      .slo_pct = sp->slo_pct,
+      .attainment_pct = NAN,
+      .met = -1,
+      .busy_frac = NAN,
+  };
+  if (st) {
+    inf_finalise(st, (double)sim_now(s), j->state == JOB_QUEUED);
+    sr.served = st->served;
+    sr.dropped = st->dropped;
+    sr.requests = st->served + st->dropped;
+    sr.violations = st->violations;
+    if (st->served) {
+      const histogram *h = st->lat;
+      sr.mean_ms = histogram_mean(h) / 1e6;
+      sr.p50_ms = histogram_quantile(h, 0.50) / 1e6;
+      sr.p95_ms = histogram_quantile(h, 0.95) / 1e6;
+      sr.p99_ms = histogram_quantile(h, 0.99) / 1e6;
+      sr.max_ms = histogram_max(h) / 1e6;
+    }
+    if (st->has_slo && sr.requests) {
+      sr.attainment_pct = 100.0 * (double)(sr.requests - sr.violations) / (double)sr.requests;
+      sr.met = sr.attainment_pct >= sp->slo_pct * (1.0 - 1e-12) ? 1 : 0;
+      sr.violation_intervals = st->viol_buckets;
+      sr.violation_minutes = st->viol_buckets * st->interval_ns / 60e9;
+    }
+    sr.busy_frac = st->up_ns > 0 ? st->busy_ns / st->up_ns : NAN;
+    sr.latency_ns = histogram_copy(st->lat);
+  }
+  g_array_append_val(r->services, sr);
 }
 
 static void inference_on_work_done(sim *s, job_run *j) {}
@@ -31,4 +646,9 @@ const workload_ops workload_inference_ops = {
     .on_timer = inference_on_timer,
     .rate = inference_rate,
     .duty = inference_duty,
+    .on_phase = inference_on_phase,
+    .advance = inference_advance,
+    .on_stop = inference_on_stop,
+    .on_done = inference_on_done,
+    .report = inference_report,
 };

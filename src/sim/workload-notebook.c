@@ -41,8 +41,12 @@ static void notebook_on_work_done(sim *s, job_run *j) {
 
 static double notebook_rate(const job_run *j, double min_speed) { return min_speed; }
 
-/* A phase changed the duty cycle: it applies from the next gap. */
-static void notebook_on_phase(sim *s, job_run *j) { sim_job_refresh(s, j); }
+/* A phase changed the duty cycle: it applies from the next gap; a notebook that was idle
+ * for good (busy 0, no gap running) starts a gap now. */
+static void notebook_on_phase(sim *s, job_run *j) {
+  if (!j->active && !j->ev_timer && j->busy > 0) start_gap(s, j);
+  else sim_job_refresh(s, j);
+}
 
 const workload_ops workload_notebook_ops = {
     .kind = JOB_NOTEBOOK,

@@ -352,7 +352,7 @@ Test(reports, summary_json_round_trips) {
   cr_assert_float_eq(json_object_get_double_member(t, "wait_p95_s"), 9.5, 1e-12);
   cr_assert_float_eq(json_object_get_double_member(t, "slowdown_mean"), 1.2, 1e-12);
   cr_assert_eq(json_object_get_int_member(t, "oom_kills"), 1);
-  cr_assert_eq(json_object_get_size(t), 30, "every results_totals field");
+  cr_assert_eq(json_object_get_size(t), 32, "every results_totals field");
 
   JsonArray *pools = json_object_get_array_member(o, "pools");
   cr_assert_eq(json_array_get_length(pools), 2);
@@ -642,8 +642,8 @@ Test(reports, write_dir_writes_every_file_deterministically) {
   GError *error = NULL;
   cr_assert(report_write_dir(r, dir, TRUE, &error), "%s", error ? error->message : "");
   g_autofree char *files = reports_listing_sorted(dir);
-  cr_assert_str_eq(files, "events.csv gpus.csv jobs.csv pools.csv summary.json summary.txt "
-                          "tenants.csv timeseries.csv");
+  cr_assert_str_eq(files, "events.csv gpus.csv jobs.csv pools.csv services.csv summary.json "
+                          "summary.txt tenants.csv timeseries.csv");
   const char *golden[] = {"jobs.csv", "pools.csv", "gpus.csv", "tenants.csv",
                           "timeseries.csv", "events.csv", "summary.txt"};
   for (gsize i = 0; i < G_N_ELEMENTS(golden); i++) {

@@ -269,3 +269,15 @@ Test(sim, training_rate_follows_the_communication_share) {
   TU_NEAR(workload_training_rate(0.0, 0.25), 0.25, 1e-12);
   TU_NEAR(workload_training_rate(0.3, 0.0), 0.0, 0);
 }
+
+Test(sim, a_notebook_that_starts_idle_begins_bursting_when_a_phase_raises_busy) {
+  results *r = tu_run(one_gpu,
+                      "id,submit_s,kind,gpus,mem_gb,duration_s,busy,burst_s\n"
+                      "nb,0,notebook,1,10,360000,0,30\n",
+                      "job_id,after_s,busy\nnb,3600,0.5\n");
+  const job_result *nb = tu_job(r, "nb");
+  /* idle for the first hour, then half busy for 99 hours */
+  double frac = nb->busy_s / (360000 - 3600);
+  cr_assert(fabs(frac - 0.5) < 0.02, "busy fraction after the phase %.4f", frac);
+  results_free(r);
+}

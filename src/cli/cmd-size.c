@@ -1,0 +1,328 @@
+/* cmd-size.c: `sharesim size SCENARIO.yaml TRACE.csv --pool NAME [--slo PCT] [--max-oom N]
+ * [--max-wait-p95 DUR] [--min N] [--max N] [-o DIR]`: the smallest `nodes` of one pool
+ * meeting the constraints. Each probe runs the scenario in this process with
+ * pools.NAME.nodes overridden, writes the result folder (kept under -o DIR, else in a
+ * temporary folder) and judges it from the files, as compare reads them; the search and
+ * the judging are sizing.c's. */
+#include "cmd.h"
+#include "cmd-load.h"
+#include "figures.h"
+#include "outdir.h"
+#include "report.h"
+#include "sim.h"
+#include "sizing.h"
+#include "studydir.h"
+#include "util.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct size_probe_result {
+  guint32 nodes;
+  gboolean pass;
+  run_figures *fig;   /* owned */
+  char *why;          /* failures, "" when it passed; owned */
+} size_probe_result;
+
+typedef struct size_ctx {
+  const char *scenario_path, *pool;
+  const char *const *sets;     /* user --set overrides */
+  guint n_sets;
+  const trace *tr;
+  const char *work;            /* folder the runs are written into */
+  sizing_constraints cons;
+  gboolean progress;
+  gboolean slo_unreported;     /* some probe had no service reporting SLO attainment */
+  GArray *runs;                /* size_probe_result, in probe order */
+} size_ctx;
+
+static sizing_verdict size_probe(guint32 nodes, gpointer user, GError **error) {
+  size_ctx *c = user;
+  g_autofree char *ov = g_strdup_printf("pools.%s.nodes=%u", c->pool, nodes);
+  GPtrArray *sets = g_ptr_array_new();
+  for (guint i = 0; i < c->n_sets; i++) g_ptr_array_add(sets, (char *)c->sets[i]);
+  g_ptr_array_add(sets, ov);
+  g_autoptr(diag_list) d = diag_list_new(0);
+  g_autoptr(scenario) sc = scenario_load_with_overrides(c->scenario_path,
+                                                        (const char *const *)sets->pdata,
+                                                        sets->len, d);
+  g_ptr_array_free(sets, TRUE);
+  if (sc) sim_check_scenario(sc, d);
+  if (!sc || diag_has_errors(d)) {
+    diag_to_error(d, error);
+    return SIZING_ERROR;
+  }
+  sim_options opt = {.progress = c->progress};
+  g_autoptr(results) res = sim_run(sc, c->tr, &opt, error);
+  if (!res) return SIZING_ERROR;
+  g_autofree char *name = g_strdup_printf("nodes-%u", nodes);
+  g_autofree char *dir = g_build_filename(c->work, name, NULL);
+  if (!report_write_dir(res, dir, TRUE, error)) return SIZING_ERROR;
+  run_figures *f = figures_load(dir, error);
+  if (!f) return SIZING_ERROR;
+  GString *why = g_string_new(NULL);
+  gboolean slo_applied = TRUE;
+  gboolean pass = sizing_check(f, c->pool, &c->cons, why, &slo_applied);
+  if (!slo_applied) c->slo_unreported = TRUE;
+  size_probe_result r = {nodes, pass, f, g_string_free(why, FALSE)};
+  g_array_append_val(c->runs, r);
+  return pass ? SIZING_PASS : SIZING_FAIL;
+}
+
+static void size_result_clear(gpointer p) {
+  size_probe_result *r = p;
+  figures_free(r->fig);
+  g_free(r->why);
+}
+
+static const char *size_figure_key(const char *pool, const char *member, char *buf, gsize len) {
+  g_snprintf(buf, len, "pool:%s:%s", pool, member);
+  return buf;
+}
+
+/* The table of runs (text) and size.csv. */
+static void size_tables(const size_ctx *c, GString *text, GString *csv) {
+  static const struct { const char *member, *title; } cols[] = {
+    {"gpus", "GPUs"}, {"wait_p95_s", "wait p95"}, {"oom_kills", "OOM"},
+    {"unplaceable", "unplaceable"}, {"busy_frac", "busy"}, {"cost", "pool cost"},
+  };
+  guint ncols = 3 + G_N_ELEMENTS(cols) + 1;
+  GPtrArray *cells = g_ptr_array_new_with_free_func(g_free);
+  g_ptr_array_add(cells, g_strdup("run"));
+  g_ptr_array_add(cells, g_strdup("nodes"));
+  g_ptr_array_add(cells, g_strdup("meets"));
+  for (guint k = 0; k < G_N_ELEMENTS(cols); k++) g_ptr_array_add(cells, g_strdup(cols[k].title));
+  g_ptr_array_add(cells, g_strdup("why not"));
+  g_string_append(csv, "run,nodes,meets");
+  for (guint k = 0; k < G_N_ELEMENTS(cols); k++) g_string_append_printf(csv, ",%s", cols[k].member);
+  g_string_append(csv, ",cost,slo_min_attainment,why_not\n");
+  char key[512];
+  for (guint i = 0; i < c->runs->len; i++) {
+    const size_probe_result *r = &g_array_index(c->runs, size_probe_result, i);
+    g_ptr_array_add(cells, g_strdup_printf("%u", i + 1));
+    g_ptr_array_add(cells, g_strdup_printf("%u", r->nodes));
+    g_ptr_array_add(cells, g_strdup(r->pass ? "yes" : "no"));
+    g_string_append_printf(csv, "%u,%u,%s", i + 1, r->nodes, r->pass ? "yes" : "no");
+    for (guint k = 0; k < G_N_ELEMENTS(cols); k++) {
+      const figure *fig = figures_find(r->fig, size_figure_key(c->pool, cols[k].member, key, sizeof key));
+      GString *cell = g_string_new(NULL);
+      figures_format(cell, fig ? fig->unit : FIGURE_NUMBER, fig ? fig->value : NAN);
+      g_ptr_array_add(cells, g_string_free(cell, FALSE));
+      g_string_append_c(csv, ',');
+      report_num(csv, fig ? fig->value : NAN);
+    }
+    g_ptr_array_add(cells, g_strdup(r->why));
+    g_string_append_c(csv, ',');
+    report_num(csv, figures_value(r->fig, "cost"));
+    g_string_append_c(csv, ',');
+    report_num(csv, figures_min_attainment(r->fig, c->pool, NULL));
+    g_string_append_c(csv, ',');
+    util_csv_field(csv, r->why);
+    g_string_append_c(csv, '\n');
+  }
+  gsize *width = g_new0(gsize, ncols);
+  for (guint i = 0; i < cells->len; i++)
+    width[i % ncols] = MAX(width[i % ncols], (gsize)g_utf8_strlen(g_ptr_array_index(cells, i), -1));
+  for (guint i = 0; i < cells->len; i++) {
+    guint col = i % ncols;
+    const char *cell = g_ptr_array_index(cells, i);
+    gsize pad = width[col] - (gsize)g_utf8_strlen(cell, -1);
+    gboolean left = col == 2 || col + 1 == ncols; /* "meets" and "why not" */
+    g_string_append(text, "  ");
+    if (!left) g_string_append_printf(text, "%*s", (int)pad, "");
+    g_string_append(text, cell);
+    if (left) g_string_append_printf(text, "%*s", (int)pad, "");
+    if (col + 1 == ncols) {
+      while (text->len && text->str[text->len - 1] == ' ') g_string_truncate(text, text->len - 1);
+      g_string_append_c(text, '\n');
+    }
+  }
+  g_free(width);
+  g_ptr_array_free(cells, TRUE);
+}
+
+static int cmd_size_main(int argc, char **argv) {
+  g_autofree char *pool = NULL, *slo = NULL, *max_wait = NULL, *out = NULL, *phases = NULL,
+                  *requests = NULL;
+  g_auto(GStrv) sets = NULL;
+  gint64 max_oom = -1, min_nodes = 1, max_nodes = 0;
+  gboolean no_progress = FALSE;
+  GOptionEntry entries[] = {
+      {"pool", 0, 0, G_OPTION_ARG_STRING, &pool, "The pool to size (required)", "NAME"},
+      {"slo", 0, 0, G_OPTION_ARG_STRING, &slo, "Every inference service of the pool meets its SLO for at least PCT % of requests", "PCT"},
+      {"max-oom", 0, 0, G_OPTION_ARG_INT64, &max_oom, "At most N out-of-memory kills in the pool", "N"},
+      {"max-wait-p95", 0, 0, G_OPTION_ARG_STRING, &max_wait, "The pool's 95th-percentile queue wait at most DUR (e.g. 10m)", "DUR"},
+      {"min", 0, 0, G_OPTION_ARG_INT64, &min_nodes, "Smallest number of nodes to try (default 1)", "N"},
+      {"max", 0, 0, G_OPTION_ARG_INT64, &max_nodes, "Largest number of nodes to try (default max(64, 8 x the scenario's))", "N"},
+      {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override another scenario key first (repeatable)", "KEY=VALUE"},
+      {"phases", 0, 0, G_OPTION_ARG_FILENAME, &phases, "Phases file (SPEC 3.2)", "P.csv"},
+      {"requests", 0, 0, G_OPTION_ARG_FILENAME, &requests, "Recorded inference requests (SPEC 3.3)", "R.csv"},
+      {"output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Keep every run (DIR/nodes-N/) with size.csv and size.txt", "DIR"},
+      {"no-progress", 0, 0, G_OPTION_ARG_NONE, &no_progress, "Never show the progress bar", NULL},
+      {NULL}};
+  int rc;
+  if (!cmd_parse_options(&cmd_size_entry, entries, &argc, &argv, &rc)) return rc;
+  if (argc != 3) {
+    fprintf(stderr, "sharesim size: expected SCENARIO.yaml and TRACE.csv, got %d argument%s\n"
+                    "Usage: sharesim size %s\n", argc - 1, argc == 2 ? "" : "s", cmd_size_entry.usage);
+    return 2;
+  }
+  if (!pool) {
+    fprintf(stderr, "sharesim size: --pool NAME is required\n");
+    return 2;
+  }
+  sizing_constraints cons = {NAN, max_oom, NAN};
+  if (max_oom < -1) {
+    fprintf(stderr, "sharesim size: --max-oom %" G_GINT64_FORMAT ": expected 0 or more\n", max_oom);
+    return 2;
+  }
+  if (slo) {
+    g_autofree char *t = g_strstrip(g_strdup(slo));
+    gsize len = strlen(t);
+    if (len && t[len - 1] == '%') t[len - 1] = '\0';
+    double v;
+    if (!util_parse_double(g_strstrip(t), &v) || !(v > 0 && v <= 100)) {
+      g_autofree char *shown = figures_clean_text(slo);
+      fprintf(stderr, "sharesim size: --slo '%s': expected a percentage above 0 and at most 100 (e.g. 99)\n", shown);
+      return 2;
+    }
+    cons.min_slo = v / 100;
+  }
+  if (max_wait) {
+    sim_time ns;
+    const char *expected = NULL;
+    if (!util_parse_duration(max_wait, SIM_NS_PER_S, &ns, &expected) || ns < 0) {
+      g_autofree char *shown = figures_clean_text(max_wait);
+      fprintf(stderr, "sharesim size: --max-wait-p95 '%s': expected %s\n", shown,
+              expected ? expected : "a duration such as 10m");
+      return 2;
+    }
+    cons.max_wait_p95_s = util_ns_to_seconds(ns);
+  }
+
+  guint n_sets = sets ? g_strv_length(sets) : 0;
+  cmd_inputs in = {0};
+  if (!cmd_load_inputs("size", argv[1], argv[2], phases, requests, (const char *const *)sets,
+                       n_sets, &in))
+    return 2;
+  int pi = scenario_pool_index(in.sc, pool);
+  if (pi < 0) {
+    g_autofree char *shown = figures_clean_text(pool);
+    fprintf(stderr, "sharesim size: --pool '%s': no such pool in %s; pools:", shown, argv[1]);
+    for (guint i = 0; i < in.sc->pools->len; i++)
+      fprintf(stderr, "%s %s", i ? "," : "", scenario_pool(in.sc, i)->name);
+    fprintf(stderr, "\n");
+    cmd_inputs_clear(&in);
+    return 2;
+  }
+  const pool_spec *ps = scenario_pool(in.sc, (guint)pi);
+  gint64 cap = MAX(1, SCENARIO_MAX_POOL_GPUS / MAX(1u, ps->gpus_per_node));
+  cap = MIN(cap, SCENARIO_MAX_NODES);
+  if (max_nodes == 0) max_nodes = MIN(cap, MAX(64, 8 * (gint64)ps->nodes));
+  if (min_nodes < 1 || max_nodes < min_nodes || max_nodes > cap) {
+    fprintf(stderr, "sharesim size: --min %" G_GINT64_FORMAT " --max %" G_GINT64_FORMAT
+                    ": expected 1 <= min <= max <= %" G_GINT64_FORMAT " nodes\n",
+            min_nodes, max_nodes, cap);
+    cmd_inputs_clear(&in);
+    return 2;
+  }
+  guint32 gpus_per_node = ps->gpus_per_node;
+  g_autofree char *scen_name = g_strdup(in.sc->name);
+
+  g_autoptr(GError) err = NULL;
+  outdir *od = NULL;
+  g_autofree char *scratch = NULL, *work = NULL;
+  if (out) {
+    od = outdir_begin(out, &err);
+    if (!od) {
+      cmd_inputs_clear(&in);
+      return cmd_fail("size", err);
+    }
+    work = g_strdup(outdir_tmp_path(od));
+  } else {
+    scratch = g_dir_make_tmp("sharesim-size-XXXXXX", &err);
+    if (!scratch) {
+      cmd_inputs_clear(&in);
+      return cmd_fail("size", err);
+    }
+    work = g_strdup(scratch);
+  }
+  size_ctx c = {argv[1], pool, (const char *const *)sets, n_sets, in.tr, work, cons,
+                !no_progress, FALSE, g_array_new(FALSE, TRUE, sizeof(size_probe_result))};
+  g_array_set_clear_func(c.runs, size_result_clear);
+  guint32 answer = 0;
+  rc = 0;
+  if (!sizing_search((guint32)min_nodes, (guint32)max_nodes, size_probe, &c, &answer, NULL, &err))
+    rc = cmd_fail("size", err);
+
+  if (rc == 0) {
+    GString *text = g_string_new(NULL), *csv = g_string_new(NULL);
+    g_autofree char *trace_base = g_path_get_basename(argv[2]);
+    g_autofree char *ctrace = figures_clean_text(trace_base);
+    g_string_append_printf(text, "size: pool '%s' of scenario '%s' on trace %s\n", pool, scen_name, ctrace);
+    g_string_append(text, "constraints: ");
+    sizing_describe(&cons, text);
+    g_string_append_printf(text, "\nsearch: %u to %" G_GINT64_FORMAT " nodes of %u GPUs, doubling "
+                                 "then bisection, assuming the constraints are monotone (if n nodes "
+                                 "meet them, more nodes do too): %u run%s\n",
+                           (guint)min_nodes, max_nodes, gpus_per_node, c.runs->len,
+                           c.runs->len == 1 ? "" : "s");
+    if (c.slo_unreported)
+      g_string_append_printf(text, "note: --slo not applied: no inference service of pool '%s' "
+                                   "reports SLO attainment (services.csv absent or without an "
+                                   "attainment column)\n", pool);
+    g_string_append_c(text, '\n');
+    size_tables(&c, text, csv);
+    g_string_append_c(text, '\n');
+    if (answer) {
+      gboolean below = FALSE;
+      for (guint i = 0; i < c.runs->len; i++)
+        below |= g_array_index(c.runs, size_probe_result, i).nodes == answer - 1;
+      g_string_append_printf(text, "smallest size: %u node%s (%" G_GUINT64_FORMAT " GPUs) in pool '%s'",
+                             answer, answer == 1 ? "" : "s", (guint64)answer * gpus_per_node, pool);
+      if (answer == (guint32)min_nodes)
+        g_string_append_printf(text, ": %u node%s meet%s the constraints, the lower end of the search\n",
+                               answer, answer == 1 ? "" : "s", answer == 1 ? "s" : "");
+      else if (below)
+        g_string_append_printf(text, ": %u node%s meet%s the constraints and %u do%s not\n",
+                               answer, answer == 1 ? "" : "s", answer == 1 ? "s" : "",
+                               answer - 1, answer - 1 == 1 ? "es" : "");
+      else
+        g_string_append_c(text, '\n');
+    } else {
+      g_string_append_printf(text, "no size from %u to %" G_GINT64_FORMAT " nodes meets the "
+                                   "constraints (try a larger --max, or looser constraints)\n",
+                             (guint)min_nodes, max_nodes);
+      rc = 1;
+    }
+    gboolean written = FALSE;
+    if (od) {
+      gboolean ok = outdir_write(od, "size.txt", text->str, text->len, &err) &&
+                    outdir_write(od, "size.csv", csv->str, csv->len, &err);
+      if (ok)
+        ok = studydir_commit(od, out, "size.csv", &err);
+      else
+        outdir_abort(od);
+      od = NULL;
+      if (!ok) rc = cmd_fail("size", err);
+      written = ok;
+    }
+    fwrite(text->str, 1, text->len, stdout);
+    if (written) printf("runs written to %s/\n", out);
+    g_string_free(text, TRUE);
+    g_string_free(csv, TRUE);
+  }
+  if (od) outdir_abort(od);
+  if (scratch) studydir_remove_tree(scratch, NULL);
+  g_array_free(c.runs, TRUE);
+  cmd_inputs_clear(&in);
+  return rc;
+}
+
+const cmd_entry cmd_size_entry = {
+    .name = "size",
+    .usage = "SCENARIO.yaml TRACE.csv --pool NAME [--slo PCT] [--max-oom N] [--max-wait-p95 DUR] "
+             "[--min N] [--max N] [-o DIR]",
+    .summary = "smallest pool size (nodes) that meets SLO, OOM and queue-wait constraints",
+    .main = cmd_size_main,
+};

@@ -1,0 +1,464 @@
+/* cmd-sweep.c: `sharesim sweep SCENARIO.yaml TRACE.csv --set KEY=V1,V2,... [-j N] [-o DIR]`:
+ * runs every point of the grid as its own `sharesim run` process (this very binary,
+ * exec'd with an argument vector, never through a shell), at most N at a time, each into
+ * DIR/points/NAME; resumes by skipping finished points; then writes DIR/sweep.csv.
+ * Also --slurm (write an array-job script instead of running), --point (one point, for
+ * that script) and --collect (sweep.csv from finished points). The grid, manifest and
+ * tables are sweep.c's. */
+#include "cmd.h"
+#include "cmd-load.h"
+#include "sim.h"
+#include "studydir.h"
+#include "figures.h"
+#include "sweep.h"
+#include "util.h"
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+/* The arguments of `sharesim run` for point p (without the program name). */
+static GPtrArray *sweep_run_args(const sweep_spec *s, guint p, const char *dir) {
+  GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
+  g_ptr_array_add(a, g_strdup("run"));
+  g_ptr_array_add(a, g_strdup(s->scenario));
+  g_ptr_array_add(a, g_strdup(s->trace));
+  if (s->phases) {
+    g_ptr_array_add(a, g_strdup("--phases"));
+    g_ptr_array_add(a, g_strdup(s->phases));
+  }
+  if (s->requests) {
+    g_ptr_array_add(a, g_strdup("--requests"));
+    g_ptr_array_add(a, g_strdup(s->requests));
+  }
+  g_auto(GStrv) ov = sweep_grid_overrides(s->grid, p);
+  for (guint k = 0; ov[k]; k++) {
+    g_ptr_array_add(a, g_strdup("--set"));
+    g_ptr_array_add(a, g_strdup(ov[k]));
+  }
+  g_ptr_array_add(a, g_strdup("-o"));
+  g_ptr_array_add(a, sweep_point_dir(dir, g_ptr_array_index(s->names, p)));
+  g_ptr_array_add(a, g_strdup("-q"));
+  g_ptr_array_add(a, g_strdup("--no-progress"));
+  return a;
+}
+
+/* Every point's scenario is loaded and checked before anything runs (exit 2 on bad
+ * values), and the trace once. */
+static gboolean sweep_check_inputs(const sweep_spec *s) {
+  g_autoptr(diag_list) d = diag_list_new(0);
+  for (guint p = 0; p < s->grid->n_points; p++) {
+    g_auto(GStrv) ov = sweep_grid_overrides(s->grid, p);
+    scenario *sc = scenario_load_with_overrides(s->scenario, (const char *const *)ov,
+                                                g_strv_length(ov), d);
+    if (sc) {
+      sim_check_scenario(sc, d);
+      scenario_free(sc);
+    }
+    if (diag_has_errors(d)) break; /* the same problem would repeat for every point */
+  }
+  if (diag_has_errors(d)) {
+    cmd_print_diags("sweep", d);
+    return FALSE;
+  }
+  cmd_inputs in = {0};
+  if (!cmd_load_inputs("sweep", s->scenario, s->trace, s->phases, s->requests, NULL, 0, &in))
+    return FALSE;
+  cmd_inputs_clear(&in);
+  return TRUE;
+}
+
+/* ---- running points locally ---- */
+
+typedef struct sweep_job {
+  GPid pid;
+  guint point;
+  char *log_path;     /* the child's stderr */
+} sweep_job;
+
+static void sweep_child_setup(gpointer parent) {
+#ifdef __linux__
+  /* die with the sweep: a killed sweep leaves no point running behind it */
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != (pid_t)GPOINTER_TO_INT(parent)) _exit(1);
+#else
+  (void)parent;
+#endif
+}
+
+static gboolean sweep_spawn(const sweep_spec *s, guint p, const char *dir, sweep_job *job,
+                            GError **error) {
+  GPtrArray *args = sweep_run_args(s, p, dir);
+  g_ptr_array_insert(args, 0, g_strdup("/proc/self/exe"));
+  g_ptr_array_add(args, NULL);
+  int fd = g_file_open_tmp("sharesim-sweep-XXXXXX.log", &job->log_path, error);
+  gboolean ok = fd >= 0;
+  if (ok) {
+    ok = g_spawn_async_with_pipes_and_fds(
+        NULL, (const char *const *)args->pdata, NULL,
+        G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDIN_FROM_DEV_NULL | G_SPAWN_STDOUT_TO_DEV_NULL,
+        sweep_child_setup, GINT_TO_POINTER((int)getpid()), -1, -1, fd, NULL, NULL, 0, &job->pid,
+        NULL, NULL, NULL, error);
+    close(fd);
+  }
+  job->point = p;
+  g_ptr_array_free(args, TRUE);
+  return ok;
+}
+
+static void sweep_progress(gboolean show, guint done, guint total, guint running) {
+  if (!show) return;
+  const int width = 30;
+  int filled = total ? (int)((guint64)done * width / total) : width;
+  fprintf(stderr, "\rsweep [%.*s%*s] %u/%u points, %u running ", filled,
+          "==============================", width - filled, "", done, total, running);
+  fflush(stderr);
+}
+
+/* Runs the unfinished points, at most jobs at a time. Returns the number that failed
+ * (their stderr printed); -1 when a process could not be started. */
+static int sweep_run_points(const sweep_spec *s, const char *dir, guint jobs, gboolean show) {
+  GArray *todo = g_array_new(FALSE, FALSE, sizeof(guint));
+  for (guint p = 0; p < s->grid->n_points; p++)
+    if (!sweep_point_done(dir, g_ptr_array_index(s->names, p))) g_array_append_val(todo, p);
+  guint total = s->grid->n_points, done = total - todo->len, next = 0, running = 0;
+  sweep_job *slots = g_new0(sweep_job, jobs);
+  int failed = 0;
+  gboolean spawn_error = FALSE;
+  sweep_progress(show, done, total, 0);
+  while (next < todo->len || running > 0) {
+    while (!spawn_error && running < jobs && next < todo->len) {
+      guint slot = 0;
+      while (slots[slot].pid) slot++;
+      g_autoptr(GError) err = NULL;
+      if (!sweep_spawn(s, g_array_index(todo, guint, next), dir, &slots[slot], &err)) {
+        fprintf(stderr, "%ssharesim sweep: cannot start a run: %s\n", show ? "\n" : "", err->message);
+        g_clear_pointer(&slots[slot].log_path, g_free);
+        slots[slot].pid = 0;
+        spawn_error = TRUE;
+        break;
+      }
+      next++;
+      running++;
+    }
+    if (running == 0) break;
+    int status = 0;
+    pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    guint slot;
+    for (slot = 0; slot < jobs && slots[slot].pid != pid; slot++) {}
+    if (slot == jobs) continue; /* not one of ours */
+    running--;
+    sweep_job *job = &slots[slot];
+    const char *name = g_ptr_array_index(s->names, job->point);
+    gboolean ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && sweep_point_done(dir, name);
+    if (ok) {
+      done++;
+    } else {
+      failed++;
+      g_autofree char *log = NULL;
+      g_file_get_contents(job->log_path, &log, NULL, NULL);
+      fprintf(stderr, "%ssharesim sweep: point %s failed (%s %d):\n%s", show ? "\n" : "", name,
+              WIFEXITED(status) ? "exit code" : "signal",
+              WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? WTERMSIG(status) : 0,
+              log && *log ? log : "(no message)\n");
+    }
+    g_unlink(job->log_path);
+    g_clear_pointer(&job->log_path, g_free);
+    g_spawn_close_pid(job->pid);
+    job->pid = 0;
+    sweep_progress(show, done, total, running);
+  }
+  if (show) fprintf(stderr, "\n");
+  g_free(slots);
+  g_array_free(todo, TRUE);
+  return spawn_error ? -1 : failed;
+}
+
+/* ---- the folder ---- */
+
+static gboolean sweep_write_file(const char *dir, const char *name, const char *text, gsize len,
+                                 GError **error) {
+  g_autofree char *path = g_build_filename(dir, name, NULL);
+  return g_file_set_contents(path, text, (gssize)len, error);
+}
+
+/* Creates DIR (and DIR/points) or checks that it holds this very sweep. */
+static int sweep_prepare_dir(const char *dir, const char *manifest) {
+  g_autofree char *mpath = g_build_filename(dir, "sweep.json", NULL);
+  if (g_file_test(dir, G_FILE_TEST_EXISTS)) {
+    if (!g_file_test(dir, G_FILE_TEST_IS_DIR)) {
+      fprintf(stderr, "sharesim sweep: %s exists and is not a folder\n", dir);
+      return 2;
+    }
+    g_autofree char *old = NULL;
+    if (g_file_get_contents(mpath, &old, NULL, NULL)) {
+      if (strcmp(old, manifest)) {
+        fprintf(stderr, "sharesim sweep: %s holds another sweep (different inputs, input "
+                        "contents or grid; see its sweep.json): use another -o folder, or "
+                        "remove it to start again\n", dir);
+        return 2;
+      }
+    } else {
+      GDir *d = g_dir_open(dir, 0, NULL);
+      gboolean empty = d && g_dir_read_name(d) == NULL;
+      if (d) g_dir_close(d);
+      if (!empty) {
+        fprintf(stderr, "sharesim sweep: refusing to use %s: it exists and is not a sweep "
+                        "folder (no sweep.json)\n", dir);
+        return 2;
+      }
+    }
+  }
+  g_autofree char *points = g_build_filename(dir, "points", NULL);
+  if (g_mkdir_with_parents(points, 0755) != 0) {
+    int e = errno;
+    fprintf(stderr, "sharesim sweep: cannot create %s: %s\n", points, g_strerror(e));
+    return 1;
+  }
+  g_autoptr(GError) err = NULL;
+  if (!sweep_write_file(dir, "sweep.json", manifest, strlen(manifest), &err))
+    return cmd_fail("sweep", err);
+  return 0;
+}
+
+static int sweep_write_csv(const sweep_spec *s, const char *dir, gboolean print_csv,
+                           gboolean quiet, gboolean partial_ok) {
+  g_autoptr(GError) err = NULL;
+  GString *csv = g_string_new(NULL);
+  GPtrArray *missing = g_ptr_array_new_with_free_func(g_free);
+  int rc = 0;
+  if (!sweep_csv(s, dir, csv, missing, &err)) {
+    rc = cmd_fail("sweep", err);
+  } else if (missing->len && !partial_ok) {
+    fprintf(stderr, "sharesim sweep: %u point%s not finished; sweep.csv not written\n",
+            missing->len, missing->len == 1 ? "" : "s");
+    rc = 1;
+  } else if (!sweep_write_file(dir, "sweep.csv", csv->str, csv->len, &err)) {
+    rc = cmd_fail("sweep", err);
+  } else {
+    if (missing->len) {
+      fprintf(stderr, "sharesim sweep: %u of %u points not finished, left out of sweep.csv:",
+              missing->len, s->grid->n_points);
+      for (guint i = 0; i < missing->len && i < 20; i++)
+        fprintf(stderr, " %s", (const char *)g_ptr_array_index(missing, i));
+      fprintf(stderr, "%s\n", missing->len > 20 ? " ..." : "");
+      rc = 1;
+    }
+    if (!quiet) {
+      if (print_csv) {
+        fwrite(csv->str, 1, csv->len, stdout);
+      } else {
+        GString *text = g_string_new(NULL);
+        if (sweep_text(s, dir, text, &err))
+          fwrite(text->str, 1, text->len, stdout);
+        else
+          rc = cmd_fail("sweep", err);
+        g_string_free(text, TRUE);
+      }
+    }
+  }
+  g_ptr_array_free(missing, TRUE);
+  g_string_free(csv, TRUE);
+  return rc;
+}
+
+static int sweep_write_slurm(const sweep_spec *s, const char *dir) {
+  g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+  g_autofree char *absdir = g_canonicalize_filename(dir, NULL);
+  if (!exe) {
+    fprintf(stderr, "sharesim sweep: cannot find this program's path (/proc/self/exe)\n");
+    return 1;
+  }
+  g_autofree char *qexe = g_shell_quote(exe), *qdir = g_shell_quote(absdir);
+  g_autofree char *shown_dir = figures_clean_text(absdir); /* a comment line: no line breaks */
+  GString *sh = g_string_new(NULL);
+  g_string_append_printf(sh,
+      "#!/bin/bash\n"
+      "# sweep.sbatch: runs the %u points of this sweep as a Slurm array job, one point per\n"
+      "# task (written by sharesim sweep --slurm). Submit it from any folder:\n"
+      "#   sbatch sweep.sbatch\n"
+      "# then, when the tasks are done, build sweep.csv:\n"
+      "#   sharesim sweep --collect %s\n"
+      "# A task whose point is already finished does nothing, so resubmitting is safe.\n"
+      "#SBATCH --job-name=sharesim-sweep\n"
+      "#SBATCH --array=1-%u\n"
+      "#SBATCH --ntasks=1\n"
+      "#SBATCH --cpus-per-task=1\n"
+      "set -eu\n"
+      "exec %s sweep --point \"$SLURM_ARRAY_TASK_ID\" %s\n",
+      s->grid->n_points, shown_dir, s->grid->n_points, qexe, qdir);
+  g_autoptr(GError) err = NULL;
+  g_autofree char *path = g_build_filename(dir, "sweep.sbatch", NULL);
+  int rc = 0;
+  if (!g_file_set_contents(path, sh->str, (gssize)sh->len, &err) || g_chmod(path, 0755) != 0) {
+    rc = err ? cmd_fail("sweep", err) : 1;
+  } else {
+    printf("wrote %s for %u points (array 1-%u) and the manifest %s/sweep.json\n"
+           "submit:  sbatch %s\n"
+           "collect: sharesim sweep --collect %s\n",
+           path, s->grid->n_points, s->grid->n_points, dir, path, dir);
+  }
+  g_string_free(sh, TRUE);
+  return rc;
+}
+
+/* --point N DIR: one point of the manifest, in this process. */
+static int sweep_one_point(const char *dir, gint64 point) {
+  g_autoptr(GError) err = NULL;
+  g_autoptr(sweep_spec) s = sweep_manifest_load(dir, &err);
+  if (!s) return cmd_fail("sweep", err);
+  if (point < 1 || point > (gint64)s->grid->n_points) {
+    fprintf(stderr, "sharesim sweep: --point %" G_GINT64_FORMAT ": expected 1 to %u\n", point,
+            s->grid->n_points);
+    return 2;
+  }
+  guint p = (guint)(point - 1);
+  g_autofree char *absdir = g_canonicalize_filename(dir, NULL);
+  if (sweep_point_done(absdir, g_ptr_array_index(s->names, p))) {
+    printf("point %s already finished\n", (const char *)g_ptr_array_index(s->names, p));
+    return 0;
+  }
+  if (g_chdir(s->cwd) != 0) { /* the manifest's paths are relative to it */
+    int e = errno;
+    fprintf(stderr, "sharesim sweep: cannot enter %s: %s\n", s->cwd, g_strerror(e));
+    return 1;
+  }
+  GPtrArray *args = sweep_run_args(s, p, absdir);
+  int argc = (int)args->len;
+  /* option parsing rearranges the vector it is given: hand it a copy, free the strings
+   * from the array */
+  char **argv = g_new0(char *, args->len + 1);
+  memcpy(argv, args->pdata, args->len * sizeof(char *));
+  int rc = cmd_run_entry.main(argc, argv);
+  g_free(argv);
+  g_ptr_array_free(args, TRUE);
+  return rc;
+}
+
+static int cmd_sweep_main(int argc, char **argv) {
+  g_auto(GStrv) sets = NULL;
+  g_autofree char *out = NULL, *phases = NULL, *requests = NULL, *collect = NULL, *format = NULL;
+  gint jobs = 0;
+  gint64 point = 0;
+  gboolean slurm = FALSE, no_progress = FALSE, quiet = FALSE;
+  GOptionEntry entries[] = {
+      {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "A scenario key and its values, e.g. pools.dev.nodes=1,2,4 (repeatable: the grid is every combination)", "KEY=V1,V2,..."},
+      {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Points run at once (default: the number of processors)", "N"},
+      {"output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "The sweep folder (resumable); without it the sweep runs in a temporary folder", "DIR"},
+      {"phases", 0, 0, G_OPTION_ARG_FILENAME, &phases, "Phases file (SPEC 3.2)", "P.csv"},
+      {"requests", 0, 0, G_OPTION_ARG_FILENAME, &requests, "Recorded inference requests (SPEC 3.3)", "R.csv"},
+      {"format", 0, 0, G_OPTION_ARG_STRING, &format, "What to print: text (default) or csv (sweep.csv)", "FORMAT"},
+      {"slurm", 0, 0, G_OPTION_ARG_NONE, &slurm, "Write DIR/sweep.sbatch (a Slurm array job) instead of running", NULL},
+      {"collect", 0, 0, G_OPTION_ARG_FILENAME, &collect, "Build DIR/sweep.csv from the finished points of DIR", "DIR"},
+      {"point", 0, 0, G_OPTION_ARG_INT64, &point, "Run point N of the sweep folder given as argument (for the Slurm script)", "N"},
+      {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing on stdout", NULL},
+      {"no-progress", 0, 0, G_OPTION_ARG_NONE, &no_progress, "Never show the progress bar", NULL},
+      {NULL}};
+  int rc;
+  if (!cmd_parse_options(&cmd_sweep_entry, entries, &argc, &argv, &rc)) return rc;
+  gboolean print_csv = FALSE;
+  if (format && !strcmp(format, "csv")) print_csv = TRUE;
+  else if (format && strcmp(format, "text")) {
+    g_autofree char *shown = figures_clean_text(format);
+    fprintf(stderr, "sharesim sweep: --format '%s': expected text or csv\n", shown);
+    return 2;
+  }
+
+  if (point) {
+    if (argc != 2) {
+      fprintf(stderr, "sharesim sweep: --point N expects the sweep folder as its one argument\n");
+      return 2;
+    }
+    return sweep_one_point(argv[1], point);
+  }
+  if (collect) {
+    if (argc != 1) {
+      fprintf(stderr, "sharesim sweep: --collect DIR takes no other argument\n");
+      return 2;
+    }
+    g_autoptr(GError) err = NULL;
+    g_autoptr(sweep_spec) s = sweep_manifest_load(collect, &err);
+    if (!s) return cmd_fail("sweep", err);
+    return sweep_write_csv(s, collect, print_csv, quiet, TRUE);
+  }
+  if (argc != 3) {
+    fprintf(stderr, "sharesim sweep: expected SCENARIO.yaml and TRACE.csv, got %d argument%s\n"
+                    "Usage: sharesim sweep %s\n", argc - 1, argc == 2 ? "" : "s", cmd_sweep_entry.usage);
+    return 2;
+  }
+  if (!sets || !sets[0]) {
+    fprintf(stderr, "sharesim sweep: expected at least one --set KEY=V1,V2,...\n");
+    return 2;
+  }
+  if (jobs < 0 || jobs > 1024) {
+    fprintf(stderr, "sharesim sweep: -j %d: expected 1 to 1024\n", jobs);
+    return 2;
+  }
+  if (jobs == 0) jobs = (gint)MAX(1u, MIN(g_get_num_processors(), 1024u));
+  if (slurm && !out) {
+    fprintf(stderr, "sharesim sweep: --slurm needs -o DIR (the folder the cluster writes into)\n");
+    return 2;
+  }
+
+  g_autoptr(GError) err = NULL;
+  sweep_grid *grid = sweep_grid_parse((const char *const *)sets, g_strv_length(sets), &err);
+  if (!grid) return cmd_fail("sweep", err);
+  g_autoptr(sweep_spec) s = sweep_spec_new(argv[1], argv[2], phases, requests, grid, &err);
+  if (!s) return cmd_fail("sweep", err);
+  if (!sweep_check_inputs(s)) return 2;
+
+  g_autofree char *scratch = NULL;
+  const char *dir = out;
+  if (!dir) {
+    scratch = g_dir_make_tmp("sharesim-sweep-XXXXXX", &err);
+    if (!scratch) return cmd_fail("sweep", err);
+    dir = scratch;
+  }
+  g_autofree char *manifest = sweep_manifest(s);
+  rc = sweep_prepare_dir(dir, manifest);
+  if (rc == 0 && slurm) return sweep_write_slurm(s, dir);
+  if (rc == 0) {
+    g_autofree char *points = g_build_filename(dir, "points", NULL);
+    studydir_clean_temporaries(points, (const char *const *)s->names->pdata);
+    guint before = 0;
+    for (guint p = 0; p < s->grid->n_points; p++)
+      before += sweep_point_done(dir, g_ptr_array_index(s->names, p));
+    if (before)
+      fprintf(stderr, "sharesim sweep: %u of %u points already finished in %s, skipped\n",
+              before, s->grid->n_points, dir);
+    gboolean show = !no_progress && isatty(STDERR_FILENO);
+    int failed = sweep_run_points(s, dir, (guint)jobs, show);
+    studydir_clean_temporaries(points, (const char *const *)s->names->pdata);
+    if (failed != 0) {
+      if (failed > 0)
+        fprintf(stderr, "sharesim sweep: %d point%s failed; the others are kept: fix the "
+                        "problem and run the same command again to finish\n",
+                failed, failed == 1 ? "" : "s");
+      rc = 1;
+    } else {
+      rc = sweep_write_csv(s, dir, print_csv, quiet, FALSE);
+      if (rc == 0 && out && !quiet && !print_csv) printf("sweep written to %s/ (sweep.csv, points/)\n", out);
+    }
+  }
+  if (scratch) studydir_remove_tree(scratch, NULL);
+  return rc;
+}
+
+const cmd_entry cmd_sweep_entry = {
+    .name = "sweep",
+    .usage = "SCENARIO.yaml TRACE.csv --set KEY=V1,V2,... [--set ...] [-j N] [-o DIR] [--slurm]"
+             "  |  --collect DIR  |  --point N DIR",
+    .summary = "grid of scenario variants, run in parallel, one summary row per point; resumable",
+    .main = cmd_sweep_main,
+};

@@ -1,0 +1,304 @@
+/* import.c: the context every importer writes into: output buffers flushed to the
+ * caller's sink files in large writes, the bad-row policy (--skip-bad or fail with every
+ * problem), format options as text, the stderr notes, and small helpers (number cells,
+ * header lookup, node inventories written as a scenario). It does not open, rename or
+ * delete files (cmd-import.c does, so that nothing half-written is left) nor know any
+ * format. */
+#include "import.h"
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#define IMPORT_FLUSH_BYTES (1u << 20)
+#define IMPORT_SKIPPED_KEPT 10
+
+import_ctx *import_ctx_new(const char *const *files, guint n_files, gboolean skip_bad) {
+  import_ctx *c = g_new0(import_ctx, 1);
+  c->files = files;
+  c->n_files = n_files;
+  c->skip_bad = skip_bad;
+  c->diags = diag_list_new(0);
+  c->skipped_diags = diag_list_new(IMPORT_SKIPPED_KEPT);
+  c->options = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+                                     (GDestroyNotify)g_ptr_array_unref);
+  c->notes = g_ptr_array_new_with_free_func(g_free);
+  c->buf[IMPORT_OUT_TRACE] = g_string_sized_new(IMPORT_FLUSH_BYTES + 4096);
+  return c;
+}
+
+void import_ctx_free(import_ctx *c) {
+  if (!c) return;
+  for (int i = 0; i < IMPORT_OUT_COUNT; i++)
+    if (c->buf[i]) g_string_free(c->buf[i], TRUE);
+  diag_list_free(c->diags);
+  diag_list_free(c->skipped_diags);
+  g_hash_table_unref(c->options);
+  g_ptr_array_unref(c->notes);
+  g_free(c);
+}
+
+void import_request_out(import_ctx *c, import_out which, FILE *sink) {
+  g_return_if_fail((unsigned)which < IMPORT_OUT_COUNT);
+  if (!c->buf[which]) c->buf[which] = g_string_sized_new(64 * 1024);
+  c->sink[which] = sink;
+  if (which == IMPORT_OUT_PHASES && !c->phases_header) {
+    g_string_append(c->buf[which], "job_id,after_s,mem_gb,busy,sm,rate_rps\n");
+    c->phases_header = TRUE;
+  }
+}
+
+gboolean import_wants(const import_ctx *c, import_out which) {
+  return (unsigned)which < IMPORT_OUT_COUNT && c->buf[which] != NULL;
+}
+
+void import_option_add(import_ctx *c, const char *name, const char *value) {
+  GPtrArray *a = g_hash_table_lookup(c->options, name);
+  if (!a) {
+    a = g_ptr_array_new_with_free_func(g_free);
+    g_hash_table_insert(c->options, g_strdup(name), a);
+  }
+  g_ptr_array_add(a, g_strdup(value));
+}
+
+const char *import_option(const import_ctx *c, const char *name) {
+  GPtrArray *a = g_hash_table_lookup(c->options, name);
+  return a && a->len ? g_ptr_array_index(a, a->len - 1) : NULL;
+}
+
+GPtrArray *import_option_all(const import_ctx *c, const char *name) {
+  return g_hash_table_lookup(c->options, name);
+}
+
+const char *import_out_text(const import_ctx *c, import_out which) {
+  return import_wants(c, which) ? c->buf[which]->str : NULL;
+}
+
+gboolean import_flush(import_ctx *c, gboolean force) {
+  for (int i = 0; i < IMPORT_OUT_COUNT; i++) {
+    GString *b = c->buf[i];
+    if (!b || !c->sink[i] || !b->len || (!force && b->len < IMPORT_FLUSH_BYTES)) continue;
+    if (!c->write_failed && fwrite(b->str, 1, b->len, c->sink[i]) != b->len)
+      c->write_failed = TRUE;
+    g_string_truncate(b, 0);
+  }
+  return !c->write_failed;
+}
+
+void import_trace_header(import_ctx *c, const char *const *extra, guint n_extra) {
+  GString *b = c->buf[IMPORT_OUT_TRACE];
+  trace_write_header(b);
+  if (n_extra) {
+    g_string_truncate(b, b->len - 1); /* the newline */
+    for (guint i = 0; i < n_extra; i++) {
+      g_string_append_c(b, ',');
+      util_csv_field(b, extra[i]);
+    }
+    g_string_append_c(b, '\n');
+  }
+  c->trace_header_extra = TRUE;
+}
+
+void import_emit_job(import_ctx *c, const job_spec *j, const char *const *extra,
+                     guint n_extra) {
+  if (!c->trace_header_extra) import_trace_header(c, NULL, 0);
+  GString *b = c->buf[IMPORT_OUT_TRACE];
+  trace_write_row(b, j);
+  if (n_extra) {
+    g_string_truncate(b, b->len - 1);
+    for (guint i = 0; i < n_extra; i++) {
+      g_string_append_c(b, ',');
+      if (extra[i]) util_csv_field(b, extra[i]);
+    }
+    g_string_append_c(b, '\n');
+  }
+  c->jobs_written++;
+  c->lines_written[IMPORT_OUT_TRACE]++;
+  import_flush(c, FALSE);
+}
+
+/* Shortest text that reads back to v (finite), e.g. 0.25 -> "0.25", 1e-7 -> "1e-07". */
+static void import_real(GString *out, double v) {
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  for (int prec = 1; prec <= 17; prec++) {
+    char fmt[8];
+    g_snprintf(fmt, sizeof fmt, "%%.%dg", prec);
+    g_ascii_formatd(buf, sizeof buf, fmt, v);
+    if (g_ascii_strtod(buf, NULL) == v) break;
+  }
+  g_string_append(out, buf);
+}
+
+/* Decimal seconds (or GB) from an integer count of 1e-9 units, exact. */
+static void import_fixed9(GString *out, int64_t v) {
+  if (v < 0) {
+    g_string_append_c(out, '-');
+    v = -v;
+  }
+  g_string_append_printf(out, "%" G_GINT64_FORMAT, v / 1000000000);
+  int64_t frac = v % 1000000000;
+  if (frac) {
+    char b[16];
+    g_snprintf(b, sizeof b, "%09" G_GINT64_FORMAT, frac);
+    size_t n = strlen(b);
+    while (n > 0 && b[n - 1] == '0') n--;
+    b[n] = 0;
+    g_string_append_printf(out, ".%s", b);
+  }
+}
+
+void import_emit_phase(import_ctx *c, const char *job_id, const job_phase *ph) {
+  GString *b = c->buf[IMPORT_OUT_PHASES];
+  if (!b) return;
+  util_csv_field(b, job_id);
+  g_string_append_c(b, ',');
+  import_fixed9(b, ph->after_ns);
+  g_string_append_c(b, ',');
+  if (ph->set & PHASE_SET_MEM) import_fixed9(b, ph->mem_bytes);
+  g_string_append_c(b, ',');
+  if (ph->set & PHASE_SET_BUSY) import_real(b, ph->busy);
+  g_string_append_c(b, ',');
+  if (ph->set & PHASE_SET_SM) import_real(b, ph->sm);
+  g_string_append_c(b, ',');
+  if (ph->set & PHASE_SET_RATE) import_real(b, ph->rate_rps);
+  g_string_append_c(b, '\n');
+  c->lines_written[IMPORT_OUT_PHASES]++;
+  import_flush(c, FALSE);
+}
+
+void import_append(import_ctx *c, import_out which, const char *text) {
+  if (!import_wants(c, which)) return;
+  g_string_append(c->buf[which], text);
+  import_flush(c, FALSE);
+}
+
+gboolean import_bad_row(import_ctx *c, const char *file, guint line, guint col,
+                        const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  if (c->skip_bad) {
+    c->rows_skipped++;
+    diag_add(c->skipped_diags, file, line, col, "%s", msg);
+    return TRUE;
+  }
+  c->rows_bad++;
+  diag_add(c->diags, file, line, col, "%s", msg);
+  return FALSE;
+}
+
+void import_note(import_ctx *c, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  g_ptr_array_add(c->notes, g_strdup_vprintf(fmt, ap));
+  va_end(ap);
+}
+
+gboolean import_ok(const import_ctx *c) { return !diag_has_errors(c->diags) && !c->write_failed; }
+
+/* ---- cells ---- */
+
+gboolean import_parse_number(const char *text, double *out) {
+  if (!text) return FALSE;
+  while (g_ascii_isspace(*text)) text++;
+  const char *p = text;
+  if (*p == '+' || *p == '-') p++;
+  if (!g_ascii_isdigit(*p) && !(*p == '.' && g_ascii_isdigit(p[1]))) return FALSE;
+  char *end = NULL;
+  errno = 0;
+  double v = g_ascii_strtod(text, &end);
+  if (end == text) return FALSE;
+  while (g_ascii_isspace(*end)) end++;
+  if (*end || !isfinite(v) || errno == ERANGE) return FALSE;
+  *out = v + 0.0;
+  return TRUE;
+}
+
+int import_column(const trace_csv_row *header, const char *name) {
+  for (guint i = 0; i < header->n; i++)
+    if (!strcmp(header->cells[i], name)) return (int)i;
+  return -1;
+}
+
+char *import_file_stem(const char *path) {
+  g_autofree char *base = g_path_get_basename(path);
+  char *dot = strrchr(base, '.');
+  if (dot && dot != base) *dot = 0;
+  return g_strdup(base);
+}
+
+/* ---- inventories ---- */
+
+void import_inventory_init(import_inventory *inv, const char *source) {
+  memset(inv, 0, sizeof *inv);
+  inv->source = source;
+  inv->by_model = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+}
+
+void import_inventory_clear(import_inventory *inv) {
+  if (inv->by_model) g_hash_table_unref(inv->by_model);
+  inv->by_model = NULL;
+}
+
+void import_inventory_add(import_inventory *inv, const char *model, guint64 gpus_per_node) {
+  inv->nodes++;
+  if (!gpus_per_node) return;
+  inv->gpu_nodes++;
+  inv->gpus += gpus_per_node;
+  char *key = g_strdup_printf("%s x %" G_GUINT64_FORMAT, model && *model ? model : "?",
+                              gpus_per_node);
+  guint64 *n = g_hash_table_lookup(inv->by_model, key);
+  if (n) {
+    (*n)++;
+    g_free(key);
+  } else {
+    n = g_new(guint64, 1);
+    *n = 1;
+    g_hash_table_insert(inv->by_model, key, n);
+  }
+}
+
+static gint import_strcmp(gconstpointer a, gconstpointer b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void import_inventory_write_scenario(import_ctx *c, const import_inventory *inv,
+                                     const char *name, const char *gpu, const char *strategy) {
+  if (!import_wants(c, IMPORT_OUT_SCENARIO)) return;
+  GString *s = g_string_new(NULL);
+  g_autofree char *base = g_path_get_basename(inv->source);
+  g_string_append_printf(s,
+                         "# Made by `sharesim import` from %s: %" G_GUINT64_FORMAT
+                         " nodes, %" G_GUINT64_FORMAT " with GPUs, %" G_GUINT64_FORMAT
+                         " GPUs.\n# GPU nodes by model x GPUs per node:\n",
+                         base, inv->nodes, inv->gpu_nodes, inv->gpus);
+  GPtrArray *keys = g_ptr_array_new();
+  GHashTableIter it;
+  gpointer k, v;
+  g_hash_table_iter_init(&it, inv->by_model);
+  while (g_hash_table_iter_next(&it, &k, &v)) g_ptr_array_add(keys, k);
+  g_ptr_array_sort(keys, import_strcmp);
+  for (guint i = 0; i < keys->len; i++) {
+    const char *key = g_ptr_array_index(keys, i);
+    g_autofree char *esc = g_strescape(key, NULL);
+    g_string_append_printf(s, "#   %s: %" G_GUINT64_FORMAT " nodes\n", esc,
+                           *(guint64 *)g_hash_table_lookup(inv->by_model, key));
+  }
+  g_ptr_array_unref(keys);
+  g_string_append_printf(
+      s,
+      "# A pool's nodes are all alike and a job routes to one pool, so the GPUs form one\n"
+      "# pool of single-GPU nodes (the GPU count is exact; node boundaries are not kept).\n"
+      "# The GPU model is a stand-in from the catalogue (docs/traces.md).\n"
+      "name: %s\n"
+      "pools:\n"
+      "  - name: %s\n"
+      "    gpu: %s\n"
+      "    nodes: %" G_GUINT64_FORMAT "\n"
+      "    gpus_per_node: 1\n"
+      "    strategy: %s\n",
+      name, name, gpu, inv->gpus ? inv->gpus : 1, strategy);
+  import_append(c, IMPORT_OUT_SCENARIO, s->str);
+  g_string_free(s, TRUE);
+}

@@ -1,0 +1,343 @@
+/* compare.c: building and printing the comparison of several runs (sharesim compare):
+ * the union of their figures in section order, values, differences to the baseline and
+ * the saving in money. It reads figures only (figures.h); running the scenarios and
+ * writing the folder are cmd-compare.c's. */
+#include "compare.h"
+#include "report.h"
+#include "util.h"
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+static void compare_row_clear(gpointer p) {
+  compare_row *r = p;
+  g_free(r->key);
+  g_free(r->label);
+}
+
+typedef struct compare_seen {
+  const figure *fig;
+  guint first;    /* order of first appearance over all runs */
+} compare_seen;
+
+/* Known figures (fixed order below 100) first, in that order; pool figures, tenants and
+ * figures added by later models in order of first appearance over the runs. */
+static guint compare_rank(const figure *fig) {
+  return fig->section != FIGURE_SECTION_POOLS && fig->order < 100 ? fig->order : G_MAXUINT;
+}
+
+static gint compare_seen_cmp(gconstpointer a, gconstpointer b) {
+  const compare_seen *x = a, *y = b;
+  if (x->fig->section != y->fig->section) return x->fig->section < y->fig->section ? -1 : 1;
+  guint rx = compare_rank(x->fig), ry = compare_rank(y->fig);
+  if (rx != ry) return rx < ry ? -1 : 1;
+  if (x->first != y->first) return x->first < y->first ? -1 : 1;
+  return 0;
+}
+
+static char *compare_unique_name(GPtrArray *names, const run_figures *f, guint index) {
+  const char *name = *f->scenario ? f->scenario : "scenario";
+  gboolean taken = FALSE;
+  for (guint i = 0; i < names->len; i++) taken |= !strcmp(g_ptr_array_index(names, i), name);
+  if (!taken) return figures_clean_text(name);
+  g_autofree char *base = g_path_get_basename(f->dir);
+  g_autofree char *clean_base = figures_clean_text(base);
+  g_autofree char *alt = g_strdup_printf("%s (%s)", name, clean_base);
+  taken = FALSE;
+  for (guint i = 0; i < names->len; i++) taken |= !strcmp(g_ptr_array_index(names, i), alt);
+  if (!taken) return figures_clean_text(alt);
+  return g_strdup_printf("%s #%u", alt, index + 1);
+}
+
+compare_table *compare_build(GPtrArray *runs) {
+  g_return_val_if_fail(runs != NULL && runs->len > 0, NULL);
+  compare_table *t = g_new0(compare_table, 1);
+  t->runs = runs;
+  t->names = g_ptr_array_new_with_free_func(g_free);
+  t->rows = g_array_new(FALSE, TRUE, sizeof(compare_row));
+  g_array_set_clear_func(t->rows, compare_row_clear);
+
+  const run_figures *base = g_ptr_array_index(runs, 0);
+  double base_cost = figures_value(base, "cost");
+  for (guint i = 0; i < runs->len; i++) {
+    run_figures *f = g_ptr_array_index(runs, i);
+    g_ptr_array_add(t->names, compare_unique_name(t->names, f, i));
+    double cost = figures_value(f, "cost");
+    if (!isnan(base_cost) && !isnan(cost)) {
+      figures_set(f, "saving", base_cost - cost);
+      figures_set(f, "saving_frac", base_cost != 0 ? (base_cost - cost) / base_cost : NAN);
+    }
+    figures_sort(f);
+  }
+
+  /* the union of keys, first appearance wins */
+  GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+  GArray *order = g_array_new(FALSE, FALSE, sizeof(compare_seen));
+  for (guint i = 0; i < runs->len; i++) {
+    const run_figures *f = g_ptr_array_index(runs, i);
+    for (guint k = 0; k < f->figures->len; k++) {
+      const figure *fig = &g_array_index(f->figures, figure, k);
+      if (g_hash_table_contains(seen, fig->key)) continue;
+      g_hash_table_add(seen, fig->key);
+      compare_seen s = {fig, order->len};
+      g_array_append_val(order, s);
+    }
+  }
+  g_array_sort(order, compare_seen_cmp);
+  for (guint k = 0; k < order->len; k++) {
+    const figure *fig = g_array_index(order, compare_seen, k).fig;
+    compare_row row = {
+      .key = g_strdup(fig->key), .label = g_strdup(fig->label), .unit = fig->unit,
+      .section = fig->section, .detail = fig->detail,
+    };
+    g_array_append_val(t->rows, row);
+  }
+  g_array_free(order, TRUE);
+  g_hash_table_destroy(seen);
+  return t;
+}
+
+void compare_free(compare_table *t) {
+  if (!t) return;
+  g_ptr_array_set_free_func(t->runs, (GDestroyNotify)figures_free);
+  g_ptr_array_free(t->runs, TRUE);
+  g_ptr_array_free(t->names, TRUE);
+  g_array_free(t->rows, TRUE);
+  g_free(t);
+}
+
+double compare_value(const compare_table *t, guint r, guint i) {
+  g_return_val_if_fail(r < t->rows->len && i < t->runs->len, NAN);
+  return figures_value(g_ptr_array_index(t->runs, i), g_array_index(t->rows, compare_row, r).key);
+}
+
+double compare_delta(const compare_table *t, guint r, guint i) {
+  double v = compare_value(t, r, i), b = compare_value(t, r, 0);
+  return isfinite(v) && isfinite(b) ? v - b : NAN;
+}
+
+int compare_row_index(const compare_table *t, const char *key) {
+  for (guint r = 0; r < t->rows->len; r++)
+    if (!strcmp(g_array_index(t->rows, compare_row, r).key, key)) return (int)r;
+  return -1;
+}
+
+/* ---- text ---- */
+
+static gsize compare_width(const char *s) { return (gsize)g_utf8_strlen(s, -1); }
+
+static void compare_pad(GString *out, const char *s, gsize width, gboolean right) {
+  gsize w = compare_width(s);
+  if (right)
+    for (gsize i = w; i < width; i++) g_string_append_c(out, ' ');
+  g_string_append(out, s);
+  if (!right)
+    for (gsize i = w; i < width; i++) g_string_append_c(out, ' ');
+}
+
+void compare_text(const compare_table *t, gboolean brief, GString *out) {
+  guint n = t->runs->len;
+  const run_figures *base = g_ptr_array_index(t->runs, 0);
+  g_autofree char *trace = g_path_get_basename(*base->trace_file ? base->trace_file : "?");
+  g_autofree char *ctrace = figures_clean_text(trace);
+  g_string_append_printf(out, "compare: %u run%s on trace %s; differences against the baseline '%s'\n",
+                         n, n == 1 ? "" : "s", ctrace, (const char *)g_ptr_array_index(t->names, 0));
+  for (guint i = 1; i < n; i++) {
+    const run_figures *f = g_ptr_array_index(t->runs, i);
+    if (strcmp(f->trace_file, base->trace_file))
+      g_string_append_printf(out, "note: '%s' ran on a different trace (%s)\n",
+                             (const char *)g_ptr_array_index(t->names, i), f->trace_file);
+  }
+  g_string_append_c(out, '\n');
+
+  /* cells: [row][column]; columns: label, value 0, then (value i, delta i) */
+  guint cols = 1 + 1 + 2 * (n - 1);
+  GPtrArray *cells = g_ptr_array_new_with_free_func(g_free);
+  gsize *width = g_new0(gsize, cols);
+  GArray *lines = g_array_new(FALSE, FALSE, sizeof(int)); /* row index, or -1 - section */
+  figure_section section = FIGURE_SECTION_COUNT;
+  /* header */
+  g_ptr_array_add(cells, g_strdup(""));
+  for (guint i = 0; i < n; i++) {
+    g_ptr_array_add(cells, g_strdup(g_ptr_array_index(t->names, i)));
+    if (i) g_ptr_array_add(cells, g_strdup("vs baseline"));
+  }
+  int header = -1000;
+  g_array_append_val(lines, header);
+  for (guint r = 0; r < t->rows->len; r++) {
+    const compare_row *row = &g_array_index(t->rows, compare_row, r);
+    if (row->detail) continue;
+    if (brief && (row->section == FIGURE_SECTION_POOLS || g_str_has_prefix(row->key, "tenant:")))
+      continue;
+    if (row->section != section) {
+      section = row->section;
+      int s = -1 - (int)section;
+      g_array_append_val(lines, s);
+    }
+    int ri = (int)r;
+    g_array_append_val(lines, ri);
+    g_ptr_array_add(cells, g_strconcat("  ", row->label, NULL));
+    for (guint i = 0; i < n; i++) {
+      GString *c = g_string_new(NULL);
+      figures_format(c, row->unit, compare_value(t, r, i));
+      g_ptr_array_add(cells, g_string_free(c, FALSE));
+      if (i) {
+        c = g_string_new(NULL);
+        figures_format_delta(c, row->unit, compare_value(t, r, i), compare_value(t, r, 0));
+        g_ptr_array_add(cells, g_string_free(c, FALSE));
+      }
+    }
+  }
+  for (guint k = 0; k < cells->len; k++)
+    width[k % cols] = MAX(width[k % cols], compare_width(g_ptr_array_index(cells, k)));
+  guint row_cells = 0;
+  for (guint l = 0; l < lines->len; l++) {
+    int what = g_array_index(lines, int, l);
+    if (what < 0 && what != -1000) {
+      g_string_append(out, figures_section_name((figure_section)(-1 - what)));
+      g_string_append_c(out, '\n');
+      continue;
+    }
+    GString *line = g_string_new(NULL);
+    for (guint c = 0; c < cols; c++) {
+      const char *s = g_ptr_array_index(cells, row_cells * cols + c);
+      if (c) g_string_append(line, "  ");
+      compare_pad(line, s, width[c], c > 0);
+    }
+    while (line->len && line->str[line->len - 1] == ' ') g_string_truncate(line, line->len - 1);
+    g_string_append(out, line->str);
+    g_string_append_c(out, '\n');
+    g_string_free(line, TRUE);
+    row_cells++;
+  }
+  g_array_free(lines, TRUE);
+  g_free(width);
+  g_ptr_array_free(cells, TRUE);
+}
+
+/* ---- CSV ---- */
+
+void compare_csv(const compare_table *t, GString *out) {
+  guint n = t->runs->len;
+  g_string_append(out, "section,key,figure,unit");
+  for (guint i = 0; i < n; i++) {
+    g_string_append_c(out, ',');
+    util_csv_field(out, g_ptr_array_index(t->names, i));
+  }
+  for (guint i = 1; i < n; i++) {
+    g_autofree char *h = g_strconcat("delta:", (const char *)g_ptr_array_index(t->names, i), NULL);
+    g_string_append_c(out, ',');
+    util_csv_field(out, h);
+  }
+  g_string_append_c(out, '\n');
+  for (guint r = 0; r < t->rows->len; r++) {
+    const compare_row *row = &g_array_index(t->rows, compare_row, r);
+    util_csv_field(out, figures_section_name(row->section));
+    g_string_append_c(out, ',');
+    util_csv_field(out, row->key);
+    g_string_append_c(out, ',');
+    util_csv_field(out, row->label);
+    g_string_append_c(out, ',');
+    util_csv_field(out, figures_unit_name(row->unit));
+    for (guint i = 0; i < n; i++) {
+      g_string_append_c(out, ',');
+      report_num(out, compare_value(t, r, i));
+    }
+    for (guint i = 1; i < n; i++) {
+      g_string_append_c(out, ',');
+      report_num(out, compare_delta(t, r, i));
+    }
+    g_string_append_c(out, '\n');
+  }
+}
+
+/* ---- JSON ---- */
+
+void compare_json(const compare_table *t, GString *out) {
+  guint n = t->runs->len;
+  g_string_append(out, "{\n  \"baseline\": ");
+  figures_json_string(out, g_ptr_array_index(t->names, 0));
+  g_string_append(out, ",\n  \"runs\": [");
+  for (guint i = 0; i < n; i++) {
+    const run_figures *f = g_ptr_array_index(t->runs, i);
+    g_string_append(out, i ? ",\n    {" : "\n    {");
+    g_string_append(out, "\"name\": ");
+    figures_json_string(out, g_ptr_array_index(t->names, i));
+    g_string_append(out, ", \"scenario\": ");
+    figures_json_string(out, f->scenario);
+    g_string_append(out, ", \"folder\": ");
+    figures_json_string(out, f->dir);
+    g_string_append(out, ", \"scenario_file\": ");
+    figures_json_string(out, f->scenario_file);
+    g_string_append(out, ", \"trace_file\": ");
+    figures_json_string(out, f->trace_file);
+    g_string_append_printf(out, ", \"seed\": %" G_GUINT64_FORMAT "}", f->seed);
+  }
+  g_string_append(out, "\n  ],\n  \"figures\": [");
+  for (guint r = 0; r < t->rows->len; r++) {
+    const compare_row *row = &g_array_index(t->rows, compare_row, r);
+    g_string_append(out, r ? ",\n    {" : "\n    {");
+    g_string_append(out, "\"key\": ");
+    figures_json_string(out, row->key);
+    g_string_append(out, ", \"label\": ");
+    figures_json_string(out, row->label);
+    g_string_append(out, ", \"unit\": ");
+    figures_json_string(out, figures_unit_name(row->unit));
+    g_string_append(out, ", \"section\": ");
+    figures_json_string(out, figures_section_name(row->section));
+    g_string_append(out, ", \"values\": [");
+    for (guint i = 0; i < n; i++) {
+      if (i) g_string_append(out, ", ");
+      figures_json_number(out, compare_value(t, r, i));
+    }
+    g_string_append(out, "], \"deltas\": [");
+    for (guint i = 0; i < n; i++) {
+      if (i) g_string_append(out, ", ");
+      figures_json_number(out, i ? compare_delta(t, r, i) : NAN);
+    }
+    g_string_append(out, "]}");
+  }
+  g_string_append(out, "\n  ]\n}\n");
+}
+
+/* ---- reading a compare folder back ---- */
+
+/* The runs of an earlier compare folder, from its compare.json ("folder" entries are
+ * relative to it when they were written by compare -o). */
+gboolean compare_load_dir(const char *dir, GPtrArray *runs, GError **error) {
+  g_autofree char *path = g_build_filename(dir, "compare.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new();
+  GError *local = NULL;
+  if (!json_parser_load_from_mapped_file(parser, path, &local)) {
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT, "%s: %s", path, local->message);
+    g_error_free(local);
+    return FALSE;
+  }
+  JsonNode *root = json_parser_get_root(parser);
+  JsonObject *o = root && JSON_NODE_HOLDS_OBJECT(root) ? json_node_get_object(root) : NULL;
+  JsonNode *list = o ? json_object_get_member(o, "runs") : NULL;
+  if (!list || !JSON_NODE_HOLDS_ARRAY(list)) {
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT, "%s: no \"runs\" list", path);
+    return FALSE;
+  }
+  JsonArray *a = json_node_get_array(list);
+  for (guint i = 0; i < json_array_get_length(a); i++) {
+    JsonNode *e = json_array_get_element(a, i);
+    JsonObject *r = JSON_NODE_HOLDS_OBJECT(e) ? json_node_get_object(e) : NULL;
+    JsonNode *fn = r ? json_object_get_member(r, "folder") : NULL;
+    const char *folder = fn && JSON_NODE_HOLDS_VALUE(fn) &&
+                                 json_node_get_value_type(fn) == G_TYPE_STRING
+                             ? json_node_get_string(fn)
+                             : NULL;
+    if (!folder) {
+      g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT, "%s: run %u has no folder", path, i + 1);
+      return FALSE;
+    }
+    g_autofree char *inside = g_build_filename(dir, folder, NULL);
+    const char *use = !g_path_is_absolute(folder) && g_file_test(inside, G_FILE_TEST_IS_DIR) ? inside : folder;
+    run_figures *f = figures_load(use, error);
+    if (!f) return FALSE;
+    g_ptr_array_add(runs, f);
+  }
+  return TRUE;
+}

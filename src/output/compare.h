@@ -1,0 +1,46 @@
+/* compare.h: the side-by-side table of several runs' headline figures with each run's
+ * difference to the first (the baseline), as text, CSV or JSON (compare.txt/.csv/.json).
+ * The rows are the union of the runs' figures (figures.h), so figures that later models
+ * add to summary.json appear without a change here; a run without a figure shows "-".
+ * The finance rows add each run's saving against the baseline (baseline cost - cost). */
+#pragma once
+#include <glib.h>
+#include "figures.h"
+
+typedef struct compare_row {
+  char *key, *label;          /* owned */
+  figure_unit unit;
+  figure_section section;
+  gboolean detail;            /* CSV/JSON only */
+} compare_row;
+
+typedef struct compare_table {
+  GPtrArray *runs;            /* run_figures*, owned; runs->pdata[0] is the baseline */
+  GPtrArray *names;           /* column name per run (unique, cleaned), owned */
+  GArray *rows;               /* compare_row */
+} compare_table;
+
+/* Takes ownership of the runs (at least one). Column names are the scenario names,
+ * made unique with the folder name and then "#N" when two runs share one. Adds the
+ * "saving" figure to every run. */
+compare_table *compare_build(GPtrArray *runs);
+void compare_free(compare_table *t);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(compare_table, compare_free)
+
+/* Value of row r for run i (NAN when the run lacks it) and its difference to the
+ * baseline (NAN when either is missing). */
+double compare_value(const compare_table *t, guint r, guint i);
+double compare_delta(const compare_table *t, guint r, guint i);
+/* Index of the row with key, or -1. */
+int compare_row_index(const compare_table *t, const char *key);
+
+/* The aligned table; brief leaves out the per-pool and per-tenant rows. */
+void compare_text(const compare_table *t, gboolean brief, GString *out);
+/* section,key,figure,unit, one value column per run, then "delta:NAME" per other run. */
+void compare_csv(const compare_table *t, GString *out);
+void compare_json(const compare_table *t, GString *out);
+
+/* Appends (to runs, run_figures* owned by it) the runs of an earlier compare folder, as
+ * its compare.json lists them: a relative "folder" is looked up inside dir first (compare
+ * -o writes the runs there), then as given. FALSE with error when one is unreadable. */
+gboolean compare_load_dir(const char *dir, GPtrArray *runs, GError **error);

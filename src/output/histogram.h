@@ -1,0 +1,93 @@
+/* histogram.h: a log-bucketed histogram of non-negative values (latencies in ns) whose
+ * quantiles have a bounded relative error and whose memory does not grow with the number
+ * of values. Each power of two [2^e, 2^(e+1)) is split into HISTOGRAM_SUB_BUCKETS equal
+ * buckets, so a bucket is at most 1/64 of its lower edge wide and its midpoint is within
+ * HISTOGRAM_MAX_REL_ERROR (1/128 = 0.78 %) of every value in it. Octaves are allocated
+ * on first use: at most 64 octaves of 64 counters (32 KiB) whatever the count. Count,
+ * sum, minimum and maximum are exact. Values below 1 share one bucket (they are reported
+ * as the exact minimum), values of 2^63 and above the top one.
+ * The struct is public only so that histogram_add can be inlined into the inference
+ * model's inner loop; use the functions, not the fields. */
+#pragma once
+#include <glib.h>
+#include <stdint.h>
+#include <string.h>
+
+#define HISTOGRAM_SUB_BITS 6
+#define HISTOGRAM_SUB_BUCKETS (1u << HISTOGRAM_SUB_BITS)
+#define HISTOGRAM_OCTAVES 64
+#define HISTOGRAM_MAX_REL_ERROR (1.0 / (2.0 * HISTOGRAM_SUB_BUCKETS))
+
+typedef struct histogram {
+  guint64 count;
+  guint64 below_one;                      /* values in [0, 1) */
+  double sum, min, max;
+  guint64 *octave[HISTOGRAM_OCTAVES];     /* NULL until a value falls in it */
+} histogram;
+
+histogram *histogram_new(void);
+void histogram_free(histogram *h);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(histogram, histogram_free)
+/* Owned deep copy. */
+histogram *histogram_copy(const histogram *h);
+
+/* Allocates an octave (out of line: rare). */
+guint64 *histogram_octave_alloc(histogram *h, guint e);
+
+/* Counts n copies of v in its bucket only. For inner loops: the caller keeps the count,
+ * sum, minimum and maximum of what it counted and adds them with histogram_add_moments
+ * before anything reads h. v must be >= 0 and not NaN (not checked, for speed; a negative
+ * value counts as below one, NaN in the top bucket; neither corrupts memory). */
+static inline void histogram_count_bucket(histogram *h, double v, guint64 n) {
+  if (v < 1.0) {
+    h->below_one += n;
+    return;
+  }
+  uint64_t bits;
+  memcpy(&bits, &v, sizeof bits);
+  guint e = (guint)(bits >> 52) - 1023u; /* v >= 1: exponent 0 .. 1023 */
+  guint sub = (guint)(bits >> (52 - HISTOGRAM_SUB_BITS)) & (HISTOGRAM_SUB_BUCKETS - 1);
+  if (e >= HISTOGRAM_OCTAVES) {
+    e = HISTOGRAM_OCTAVES - 1;
+    sub = HISTOGRAM_SUB_BUCKETS - 1;
+  }
+  guint64 *o = h->octave[e];
+  if (G_UNLIKELY(!o)) o = histogram_octave_alloc(h, e);
+  o[sub] += n;
+}
+
+/* Adds the moments of values already counted with histogram_count_bucket. */
+static inline void histogram_add_moments(histogram *h, guint64 n, double sum, double min,
+                                         double max) {
+  h->count += n;
+  h->sum += sum;
+  if (min < h->min) h->min = min;
+  if (max > h->max) h->max = max;
+}
+
+/* Adds n copies of v (v >= 0, not NaN). */
+static inline void histogram_add_n(histogram *h, double v, guint64 n) {
+  histogram_count_bucket(h, v, n);
+  histogram_add_moments(h, n, v * (double)n, v, v);
+}
+
+static inline void histogram_add(histogram *h, double v) { histogram_add_n(h, v, 1); }
+
+/* Adds every value of from into into. */
+void histogram_merge(histogram *into, const histogram *from);
+
+guint64 histogram_count(const histogram *h);
+/* Exact mean, minimum and maximum; NAN when empty. */
+double histogram_mean(const histogram *h);
+double histogram_min(const histogram *h);
+double histogram_max(const histogram *h);
+/* Nearest-rank q-quantile (0 <= q <= 1): the midpoint of the bucket holding the value of
+ * rank ceil(q x count) (at least 1), clamped to [min, max], so within
+ * HISTOGRAM_MAX_REL_ERROR of that value when it is >= 1; ranks 1 and count are the exact
+ * minimum and maximum. NAN when empty. */
+double histogram_quantile(const histogram *h, double q);
+/* Share of values <= x, counted by bucket (a bucket counts when its midpoint is <= x);
+ * exact when x is at or above the maximum. NAN when empty. */
+double histogram_fraction_at_most(const histogram *h, double x);
+/* Bytes held (the struct and its octaves). */
+gsize histogram_memory_bytes(const histogram *h);

@@ -1,0 +1,460 @@
+/* sweep.c: the grid of a sweep (parsing --set lists, grid order, point names), its
+ * manifest (sweep.json) and the tables built from finished points (sweep.csv and the
+ * printed summary). It runs nothing: cmd-sweep.c spawns the points, locally or through
+ * Slurm, and decides when to build the table. */
+#include "sweep.h"
+#include "report.h"
+#include "util.h"
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- grid ---- */
+
+static void sweep_values_free(gpointer p) { g_ptr_array_free(p, TRUE); }
+
+static sweep_grid *sweep_grid_new(void) {
+  sweep_grid *g = g_new0(sweep_grid, 1);
+  g->keys = g_ptr_array_new_with_free_func(g_free);
+  g->values = g_ptr_array_new_with_free_func(sweep_values_free);
+  g->n_points = 1;
+  return g;
+}
+
+void sweep_grid_free(sweep_grid *g) {
+  if (!g) return;
+  g_ptr_array_free(g->keys, TRUE);
+  g_ptr_array_free(g->values, TRUE);
+  g_free(g);
+}
+
+/* Adds an axis; FALSE with error when the grid would grow too large. */
+static gboolean sweep_grid_add(sweep_grid *g, const char *key, GPtrArray *values, GError **error) {
+  if (values->len == 0 || (guint64)g->n_points * values->len > SWEEP_MAX_POINTS) {
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
+                "--set %s: the grid would have more than %u points", key, SWEEP_MAX_POINTS);
+    g_ptr_array_free(values, TRUE);
+    return FALSE;
+  }
+  g->n_points *= values->len;
+  g_ptr_array_add(g->keys, g_strdup(key));
+  g_ptr_array_add(g->values, values);
+  return TRUE;
+}
+
+/* Splits at commas outside brackets, braces and quotes; trims each value. */
+static GPtrArray *sweep_split_values(const char *text) {
+  GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+  int depth = 0;
+  char quote = 0;
+  const char *start = text;
+  for (const char *p = text;; p++) {
+    if (*p == '\0' || (*p == ',' && depth == 0 && !quote)) {
+      char *v = g_strndup(start, (gsize)(p - start));
+      g_ptr_array_add(out, g_strstrip(v));
+      if (*p == '\0') break;
+      start = p + 1;
+      continue;
+    }
+    if (quote) {
+      if (*p == quote) quote = 0;
+    } else if (*p == '"' || *p == '\'') {
+      quote = *p;
+    } else if (*p == '[' || *p == '{') {
+      depth++;
+    } else if ((*p == ']' || *p == '}') && depth > 0) {
+      depth--;
+    }
+  }
+  return out;
+}
+
+sweep_grid *sweep_grid_parse(const char *const *sets, guint n_sets, GError **error) {
+  g_autoptr(sweep_grid) g = sweep_grid_new();
+  for (guint i = 0; i < n_sets; i++) {
+    const char *eq = strchr(sets[i], '=');
+    g_autofree char *shown = figures_clean_text(sets[i]);
+    if (!eq) {
+      g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
+                  "--set '%s': expected KEY=V1,V2,... (e.g. pools.dev.nodes=1,2,4)", shown);
+      return NULL;
+    }
+    g_autofree char *key = g_strstrip(g_strndup(sets[i], (gsize)(eq - sets[i])));
+    if (!*key) {
+      g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT, "--set '%s': empty key", shown);
+      return NULL;
+    }
+    for (guint k = 0; k < g->keys->len; k++)
+      if (!strcmp(g_ptr_array_index(g->keys, k), key)) {
+        g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
+                    "--set '%s': key given twice (list all its values in one --set)", shown);
+        return NULL;
+      }
+    GPtrArray *values = sweep_split_values(eq + 1);
+    for (guint v = 0; v < values->len; v++)
+      if (!*(const char *)g_ptr_array_index(values, v)) {
+        g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
+                    "--set '%s': value %u is empty (expected KEY=V1,V2,...)", shown, v + 1);
+        g_ptr_array_free(values, TRUE);
+        return NULL;
+      }
+    if (!sweep_grid_add(g, key, values, error)) return NULL;
+  }
+  return g_steal_pointer(&g);
+}
+
+/* Index of key k's value at point p: the last key varies fastest. */
+static guint sweep_grid_digit(const sweep_grid *g, guint k, guint p) {
+  guint stride = 1;
+  for (guint j = g->keys->len; j-- > k + 1;)
+    stride *= ((GPtrArray *)g_ptr_array_index(g->values, j))->len;
+  guint n = ((GPtrArray *)g_ptr_array_index(g->values, k))->len;
+  return (p / stride) % n;
+}
+
+const char *sweep_grid_value(const sweep_grid *g, guint k, guint p) {
+  g_return_val_if_fail(k < g->keys->len && p < g->n_points, NULL);
+  GPtrArray *values = g_ptr_array_index(g->values, k);
+  return g_ptr_array_index(values, sweep_grid_digit(g, k, p));
+}
+
+char **sweep_grid_overrides(const sweep_grid *g, guint p) {
+  char **out = g_new0(char *, g->keys->len + 1);
+  for (guint k = 0; k < g->keys->len; k++)
+    out[k] = g_strdup_printf("%s=%s", (const char *)g_ptr_array_index(g->keys, k),
+                             sweep_grid_value(g, k, p));
+  return out;
+}
+
+static void sweep_name_part(GString *out, const char *text, gsize max) {
+  gsize start = out->len;
+  for (const char *q = text; *q && out->len - start < max; q++) {
+    char c = g_ascii_isalnum(*q) || *q == '.' || *q == '-' ? *q : '_';
+    if (c == '_' && out->len > start && out->str[out->len - 1] == '_') continue;
+    g_string_append_c(out, c);
+  }
+}
+
+char *sweep_grid_point_name(const sweep_grid *g, guint p) {
+  guint width = 1;
+  for (guint n = g->n_points; n >= 10; n /= 10) width++;
+  GString *s = g_string_new(NULL);
+  g_string_append_printf(s, "%0*u", (int)width, p + 1);
+  for (guint k = 0; k < g->keys->len && s->len < 64; k++) {
+    const char *key = g_ptr_array_index(g->keys, k);
+    const char *dot = strrchr(key, '.');
+    g_string_append_c(s, '_');
+    sweep_name_part(s, dot && dot[1] ? dot + 1 : key, 24);
+    g_string_append_c(s, '-');
+    sweep_name_part(s, sweep_grid_value(g, k, p), 24);
+  }
+  if (s->len > 64) g_string_truncate(s, 64);
+  return g_string_free(s, FALSE);
+}
+
+/* ---- spec and manifest ---- */
+
+static char *sweep_sha256(const char *path, GError **error) {
+  FILE *f = g_fopen(path, "rb");
+  if (!f) {
+    int e = errno;
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT, "cannot read %s: %s", path,
+                g_strerror(e));
+    return NULL;
+  }
+  GChecksum *c = g_checksum_new(G_CHECKSUM_SHA256);
+  guchar buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) g_checksum_update(c, buf, (gssize)n);
+  gboolean bad = ferror(f) != 0;
+  fclose(f);
+  char *hex = bad ? NULL : g_strdup(g_checksum_get_string(c));
+  g_checksum_free(c);
+  if (bad)
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT, "cannot read %s: read error", path);
+  return hex;
+}
+
+void sweep_spec_free(sweep_spec *s) {
+  if (!s) return;
+  g_free(s->scenario);
+  g_free(s->trace);
+  g_free(s->phases);
+  g_free(s->requests);
+  g_free(s->cwd);
+  g_free(s->scenario_sha256);
+  g_free(s->trace_sha256);
+  g_free(s->phases_sha256);
+  g_free(s->requests_sha256);
+  sweep_grid_free(s->grid);
+  if (s->names) g_ptr_array_free(s->names, TRUE);
+  g_free(s);
+}
+
+static void sweep_spec_name_points(sweep_spec *s) {
+  s->names = g_ptr_array_new_with_free_func(g_free);
+  for (guint p = 0; p < s->grid->n_points; p++)
+    g_ptr_array_add(s->names, sweep_grid_point_name(s->grid, p));
+}
+
+sweep_spec *sweep_spec_new(const char *scenario, const char *trace, const char *phases,
+                           const char *requests, sweep_grid *grid, GError **error) {
+  g_autoptr(sweep_spec) s = g_new0(sweep_spec, 1);
+  s->grid = grid;
+  s->scenario = g_strdup(scenario);
+  s->trace = g_strdup(trace);
+  s->phases = g_strdup(phases);
+  s->requests = g_strdup(requests);
+  s->cwd = g_get_current_dir();
+  sweep_spec_name_points(s);
+  if (!(s->scenario_sha256 = sweep_sha256(scenario, error))) return NULL;
+  if (!(s->trace_sha256 = sweep_sha256(trace, error))) return NULL;
+  if (phases && !(s->phases_sha256 = sweep_sha256(phases, error))) return NULL;
+  if (requests && !(s->requests_sha256 = sweep_sha256(requests, error))) return NULL;
+  return g_steal_pointer(&s);
+}
+
+static void sweep_json_member(GString *out, const char *name, const char *value, gboolean last) {
+  g_string_append(out, "  ");
+  figures_json_string(out, name);
+  g_string_append(out, ": ");
+  if (value)
+    figures_json_string(out, value);
+  else
+    g_string_append(out, "null");
+  g_string_append(out, last ? "\n" : ",\n");
+}
+
+char *sweep_manifest(const sweep_spec *s) {
+  GString *out = g_string_new("{\n  \"sharesim_sweep\": 1,\n");
+  sweep_json_member(out, "cwd", s->cwd, FALSE);
+  sweep_json_member(out, "scenario", s->scenario, FALSE);
+  sweep_json_member(out, "scenario_sha256", s->scenario_sha256, FALSE);
+  sweep_json_member(out, "trace", s->trace, FALSE);
+  sweep_json_member(out, "trace_sha256", s->trace_sha256, FALSE);
+  sweep_json_member(out, "phases", s->phases, FALSE);
+  sweep_json_member(out, "phases_sha256", s->phases_sha256, FALSE);
+  sweep_json_member(out, "requests", s->requests, FALSE);
+  sweep_json_member(out, "requests_sha256", s->requests_sha256, FALSE);
+  g_string_append(out, "  \"axes\": [");
+  for (guint k = 0; k < s->grid->keys->len; k++) {
+    GPtrArray *values = g_ptr_array_index(s->grid->values, k);
+    g_string_append(out, k ? ",\n    {\"key\": " : "\n    {\"key\": ");
+    figures_json_string(out, g_ptr_array_index(s->grid->keys, k));
+    g_string_append(out, ", \"values\": [");
+    for (guint v = 0; v < values->len; v++) {
+      if (v) g_string_append(out, ", ");
+      figures_json_string(out, g_ptr_array_index(values, v));
+    }
+    g_string_append(out, "]}");
+  }
+  g_string_append(out, "\n  ],\n  \"points\": [");
+  for (guint p = 0; p < s->grid->n_points; p++) {
+    g_string_append(out, p ? ",\n    {\"name\": " : "\n    {\"name\": ");
+    figures_json_string(out, g_ptr_array_index(s->names, p));
+    g_string_append(out, ", \"set\": [");
+    g_auto(GStrv) ov = sweep_grid_overrides(s->grid, p);
+    for (guint k = 0; ov[k]; k++) {
+      if (k) g_string_append(out, ", ");
+      figures_json_string(out, ov[k]);
+    }
+    g_string_append(out, "]}");
+  }
+  g_string_append(out, "\n  ]\n}\n");
+  return g_string_free(out, FALSE);
+}
+
+static char *sweep_json_dup(JsonObject *o, const char *member) {
+  JsonNode *n = json_object_get_member(o, member);
+  if (!n || !JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_STRING) return NULL;
+  return g_strdup(json_node_get_string(n));
+}
+
+sweep_spec *sweep_manifest_load(const char *dir, GError **error) {
+  g_autofree char *path = g_build_filename(dir, "sweep.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new();
+  GError *local = NULL;
+  if (!json_parser_load_from_mapped_file(parser, path, &local)) {
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
+                "%s: not a sweep folder (no readable sweep.json: %s)", dir, local->message);
+    g_error_free(local);
+    return NULL;
+  }
+  JsonNode *root = json_parser_get_root(parser);
+  JsonObject *o = root && JSON_NODE_HOLDS_OBJECT(root) ? json_node_get_object(root) : NULL;
+  JsonNode *axes = o ? json_object_get_member(o, "axes") : NULL;
+  g_autoptr(sweep_spec) s = g_new0(sweep_spec, 1);
+  if (o) {
+    s->cwd = sweep_json_dup(o, "cwd");
+    s->scenario = sweep_json_dup(o, "scenario");
+    s->trace = sweep_json_dup(o, "trace");
+    s->phases = sweep_json_dup(o, "phases");
+    s->requests = sweep_json_dup(o, "requests");
+    s->scenario_sha256 = sweep_json_dup(o, "scenario_sha256");
+    s->trace_sha256 = sweep_json_dup(o, "trace_sha256");
+    s->phases_sha256 = sweep_json_dup(o, "phases_sha256");
+    s->requests_sha256 = sweep_json_dup(o, "requests_sha256");
+  }
+  if (!o || !s->cwd || !s->scenario || !s->trace || !axes || !JSON_NODE_HOLDS_ARRAY(axes)) {
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
+                "%s: not a sharesim sweep manifest (expected cwd, scenario, trace and axes)", path);
+    return NULL;
+  }
+  s->grid = sweep_grid_new();
+  JsonArray *a = json_node_get_array(axes);
+  for (guint k = 0; k < json_array_get_length(a); k++) {
+    JsonNode *e = json_array_get_element(a, k);
+    JsonObject *ax = JSON_NODE_HOLDS_OBJECT(e) ? json_node_get_object(e) : NULL;
+    g_autofree char *key = ax ? sweep_json_dup(ax, "key") : NULL;
+    JsonNode *vals = ax ? json_object_get_member(ax, "values") : NULL;
+    if (!key || !vals || !JSON_NODE_HOLDS_ARRAY(vals)) {
+      g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
+                  "%s: axis %u: expected {\"key\": ..., \"values\": [...]}", path, k + 1);
+      return NULL;
+    }
+    JsonArray *va = json_node_get_array(vals);
+    GPtrArray *values = g_ptr_array_new_with_free_func(g_free);
+    for (guint v = 0; v < json_array_get_length(va); v++) {
+      JsonNode *vn = json_array_get_element(va, v);
+      if (!JSON_NODE_HOLDS_VALUE(vn) || json_node_get_value_type(vn) != G_TYPE_STRING) {
+        g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
+                    "%s: axis %u: values must be strings", path, k + 1);
+        g_ptr_array_free(values, TRUE);
+        return NULL;
+      }
+      g_ptr_array_add(values, g_strdup(json_node_get_string(vn)));
+    }
+    if (!sweep_grid_add(s->grid, key, values, error)) return NULL;
+  }
+  sweep_spec_name_points(s);
+  return g_steal_pointer(&s);
+}
+
+char *sweep_point_dir(const char *dir, const char *name) {
+  return g_build_filename(dir, "points", name, NULL);
+}
+
+gboolean sweep_point_done(const char *dir, const char *name) {
+  g_autofree char *p = g_build_filename(dir, "points", name, "summary.json", NULL);
+  return g_file_test(p, G_FILE_TEST_IS_REGULAR);
+}
+
+/* ---- tables ---- */
+
+/* Loads the finished points (NULL entries for the others). */
+static GPtrArray *sweep_load_points(const sweep_spec *s, const char *dir, GPtrArray *missing,
+                                    GError **error) {
+  GPtrArray *runs = g_ptr_array_new_with_free_func((GDestroyNotify)figures_free);
+  for (guint p = 0; p < s->grid->n_points; p++) {
+    const char *name = g_ptr_array_index(s->names, p);
+    if (!sweep_point_done(dir, name)) {
+      if (missing) g_ptr_array_add(missing, g_strdup(name));
+      g_ptr_array_add(runs, NULL);
+      continue;
+    }
+    g_autofree char *pd = sweep_point_dir(dir, name);
+    run_figures *f = figures_load(pd, error);
+    if (!f) {
+      g_ptr_array_free(runs, TRUE);
+      return NULL;
+    }
+    g_ptr_array_add(runs, f);
+  }
+  return runs;
+}
+
+gboolean sweep_csv(const sweep_spec *s, const char *dir, GString *out, GPtrArray *missing,
+                   GError **error) {
+  GPtrArray *runs = sweep_load_points(s, dir, missing, error);
+  if (!runs) return FALSE;
+  /* columns: every figure key, first appearance first */
+  GPtrArray *keys = g_ptr_array_new();
+  GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+  for (guint p = 0; p < runs->len; p++) {
+    const run_figures *f = g_ptr_array_index(runs, p);
+    for (guint i = 0; f && i < f->figures->len; i++) {
+      const figure *fig = &g_array_index(f->figures, figure, i);
+      if (g_hash_table_contains(seen, fig->key)) continue;
+      g_hash_table_add(seen, fig->key);
+      g_ptr_array_add(keys, fig->key);
+    }
+  }
+  g_string_append(out, "point");
+  for (guint k = 0; k < s->grid->keys->len; k++) {
+    g_string_append_c(out, ',');
+    util_csv_field(out, g_ptr_array_index(s->grid->keys, k));
+  }
+  for (guint i = 0; i < keys->len; i++) {
+    g_string_append_c(out, ',');
+    util_csv_field(out, g_ptr_array_index(keys, i));
+  }
+  g_string_append_c(out, '\n');
+  for (guint p = 0; p < runs->len; p++) {
+    const run_figures *f = g_ptr_array_index(runs, p);
+    if (!f) continue;
+    util_csv_field(out, g_ptr_array_index(s->names, p));
+    for (guint k = 0; k < s->grid->keys->len; k++) {
+      g_string_append_c(out, ',');
+      util_csv_field(out, sweep_grid_value(s->grid, k, p));
+    }
+    for (guint i = 0; i < keys->len; i++) {
+      g_string_append_c(out, ',');
+      report_num(out, figures_value(f, g_ptr_array_index(keys, i)));
+    }
+    g_string_append_c(out, '\n');
+  }
+  g_hash_table_destroy(seen);
+  g_ptr_array_free(keys, TRUE);
+  g_ptr_array_free(runs, TRUE);
+  return TRUE;
+}
+
+gboolean sweep_text(const sweep_spec *s, const char *dir, GString *out, GError **error) {
+  static const char *const cols[] = {"gpus", "allocated_frac", "busy_frac", "completed",
+                                     "wait_p95_s", "oom_kills", "cost"};
+  static const char *const titles[] = {"GPUs", "alloc", "busy", "done", "wait p95", "OOM", "cost"};
+  GPtrArray *runs = sweep_load_points(s, dir, NULL, error);
+  if (!runs) return FALSE;
+  guint nk = s->grid->keys->len, ncols = 1 + nk + G_N_ELEMENTS(cols);
+  GPtrArray *cells = g_ptr_array_new_with_free_func(g_free);
+  g_ptr_array_add(cells, g_strdup("point"));
+  for (guint k = 0; k < nk; k++)
+    g_ptr_array_add(cells, figures_clean_text(g_ptr_array_index(s->grid->keys, k)));
+  for (guint c = 0; c < G_N_ELEMENTS(cols); c++) g_ptr_array_add(cells, g_strdup(titles[c]));
+  for (guint p = 0; p < runs->len; p++) {
+    const run_figures *f = g_ptr_array_index(runs, p);
+    g_ptr_array_add(cells, g_strdup(g_ptr_array_index(s->names, p)));
+    for (guint k = 0; k < nk; k++)
+      g_ptr_array_add(cells, figures_clean_text(sweep_grid_value(s->grid, k, p)));
+    for (guint c = 0; c < G_N_ELEMENTS(cols); c++) {
+      GString *cell = g_string_new(NULL);
+      const figure *fig = f ? figures_find(f, cols[c]) : NULL;
+      if (!f)
+        g_string_append(cell, c == 0 ? "(not run)" : "");
+      else
+        figures_format(cell, fig ? fig->unit : FIGURE_NUMBER, fig ? fig->value : NAN);
+      g_ptr_array_add(cells, g_string_free(cell, FALSE));
+    }
+  }
+  gsize *width = g_new0(gsize, ncols);
+  for (guint i = 0; i < cells->len; i++)
+    width[i % ncols] = MAX(width[i % ncols], (gsize)g_utf8_strlen(g_ptr_array_index(cells, i), -1));
+  for (guint i = 0; i < cells->len; i++) {
+    guint c = i % ncols;
+    const char *cell = g_ptr_array_index(cells, i);
+    gsize pad = width[c] - (gsize)g_utf8_strlen(cell, -1);
+    gboolean right = c > nk;
+    if (c) g_string_append(out, "  ");
+    if (right) g_string_append_printf(out, "%*s", (int)pad, "");
+    g_string_append(out, cell);
+    if (!right && c + 1 < ncols) g_string_append_printf(out, "%*s", (int)pad, "");
+    if (c + 1 == ncols) g_string_append_c(out, '\n');
+  }
+  g_free(width);
+  g_ptr_array_free(cells, TRUE);
+  g_ptr_array_free(runs, TRUE);
+  return TRUE;
+}

@@ -1,0 +1,69 @@
+/* sweep.h: a sweep's grid of scenario variants and its folder. The grid is the cartesian
+ * product of "--set KEY=V1,V2,..." lists, in grid order: the first key varies slowest.
+ * The folder holds sweep.json (the manifest: inputs, their SHA-256, the grid, the
+ * points), points/NAME/ (one result folder per point, written atomically by `run`, so a
+ * point is finished exactly when points/NAME/summary.json exists) and sweep.csv (one row
+ * per point, built from the finished folders in grid order). Running the points is
+ * cmd-sweep.c's. */
+#pragma once
+#include <glib.h>
+#include "figures.h"
+
+/* Most points a grid may have (and values per key). */
+#define SWEEP_MAX_POINTS 100000u
+
+typedef struct sweep_grid {
+  GPtrArray *keys;        /* char*, owned, in --set order */
+  GPtrArray *values;      /* per key: GPtrArray of char* (owned) */
+  guint n_points;
+} sweep_grid;
+
+/* Parses the --set arguments. Values are split at commas outside [], {} and quotes
+ * (so "pools.x.layouts=[a, b],[c]" gives two values) and trimmed. Errors
+ * (SHARESIM_ERROR_INPUT): no '=', empty key or value, a key given twice, too many points. */
+sweep_grid *sweep_grid_parse(const char *const *sets, guint n_sets, GError **error);
+void sweep_grid_free(sweep_grid *g);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(sweep_grid, sweep_grid_free)
+/* Value of key k at point p. Borrowed. */
+const char *sweep_grid_value(const sweep_grid *g, guint k, guint p);
+/* The overrides of point p: "KEY=VALUE" per key. Owned (g_strfreev). */
+char **sweep_grid_overrides(const sweep_grid *g, guint p);
+/* The point's folder name: the 1-based index zero-padded to the width of n_points, then
+ * "_KEY-VALUE" per key (KEY's last dotted component; characters other than A-Z a-z 0-9
+ * . - become '_'), cut to 64 characters: always util_name_is_safe. Owned. */
+char *sweep_grid_point_name(const sweep_grid *g, guint p);
+
+/* What a sweep runs: inputs as given on the command line (relative to cwd) and the
+ * grid. */
+typedef struct sweep_spec {
+  char *scenario, *trace, *phases, *requests; /* phases/requests may be NULL */
+  char *cwd;                                  /* absolute folder the paths are relative to */
+  char *scenario_sha256, *trace_sha256, *phases_sha256, *requests_sha256;
+  sweep_grid *grid;
+  GPtrArray *names;                           /* point names, char*, owned */
+} sweep_spec;
+
+/* Builds the spec (hashing the input files). NULL with error when a file cannot be read. */
+sweep_spec *sweep_spec_new(const char *scenario, const char *trace, const char *phases,
+                           const char *requests, sweep_grid *grid /* taken */, GError **error);
+void sweep_spec_free(sweep_spec *s);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(sweep_spec, sweep_spec_free)
+/* The manifest text (sweep.json): deterministic for the same spec. Owned. */
+char *sweep_manifest(const sweep_spec *s);
+/* Reads DIR/sweep.json back. NULL with error (SHARESIM_ERROR_INPUT) when it is missing
+ * or not a sweep manifest. */
+sweep_spec *sweep_manifest_load(const char *dir, GError **error);
+
+/* DIR/points/NAME */
+char *sweep_point_dir(const char *dir, const char *name);
+/* The point is finished: DIR/points/NAME/summary.json exists. */
+gboolean sweep_point_done(const char *dir, const char *name);
+
+/* sweep.csv from the finished points, in grid order: "point", the swept keys, then every
+ * figure key that any point has (in order of first appearance). Points not finished are
+ * left out and their names added to missing (when not NULL). FALSE with error when a
+ * finished point cannot be read. */
+gboolean sweep_csv(const sweep_spec *s, const char *dir, GString *out, GPtrArray *missing,
+                   GError **error);
+/* An aligned text table of the headline figures per point (what `sweep` prints). */
+gboolean sweep_text(const sweep_spec *s, const char *dir, GString *out, GError **error);

@@ -1,0 +1,143 @@
+/* share-fractional.c: fractional GPU sharing as production layers do it (Alibaba GPU
+ * share / cGPU, HAMi, Run:ai fractions): a job asks for gpu_frac of one GPU and gets that
+ * share of its memory as a hard limit (going over kills only itself) and of its compute
+ * as a guarantee; compute its neighbours leave idle may be borrowed, up to fraction_cap
+ * beyond its share. Workers are packed onto GPUs while the shares sum to at most 1, at most
+ * FRACTIONAL_SLOTS jobs per GPU. The speed model is in docs/models.md ("Fractional GPUs").
+ * Exports share_fractional_ops only. */
+#include "cluster.h"
+
+/* Most residents one GPU takes (5 % granularity; HAMi's default split count is 10). It
+ * also bounds the free-slot buckets of cluster.c, which grow with slots per node. */
+#define FRACTIONAL_SLOTS 20u
+#define FRACTIONAL_EPS 1e-9
+
+static guint32 fractional_slots(const pool_spec *p) { return FRACTIONAL_SLOTS; }
+
+static int64_t fractional_limit(const pool_spec *p, double frac) {
+  return (int64_t)((double)p->gpu->mem_bytes * frac);
+}
+
+static gboolean fractional_can_ever_fit(const pool_spec *p, const job_spec *j, char **reason) {
+  guint64 total = (guint64)p->nodes * p->gpus_per_node;
+  if (j->gpus > total) {
+    *reason = g_strdup_printf("needs %u GPUs; pool '%s' has %" G_GUINT64_FORMAT, j->gpus, p->name,
+                              total);
+    return FALSE;
+  }
+  if (j->mem_bytes > fractional_limit(p, j->gpu_frac)) {
+    *reason = g_strdup_printf("needs %.2f GB per worker; its share %g of a %s holds %.2f GB",
+                              UTIL_GB(j->mem_bytes), j->gpu_frac, p->gpu->name,
+                              UTIL_GB(fractional_limit(p, j->gpu_frac)));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static double fractional_used(const gpu_state *g) {
+  double used = 0;
+  for (guint i = 0; i < g->residents->len; i++)
+    used += ((const task *)g_ptr_array_index(g->residents, i))->job->spec->gpu_frac;
+  return used;
+}
+
+static gboolean fractional_gpu_accepts(const pool_state *p, const gpu_state *g, const job_run *j,
+                                       gpu_state *const *taken, guint n_taken, guint32 *slot) {
+  for (guint i = 0; i < n_taken; i++)
+    if (taken[i] == g) return FALSE; /* one worker of a job per GPU */
+  if (g->slots_used >= p->slots_per_gpu) return FALSE;
+  if (fractional_used(g) + j->spec->gpu_frac > 1.0 + FRACTIONAL_EPS) return FALSE;
+  *slot = g->slots_used;
+  return TRUE;
+}
+
+/* Compute each resident gets while it is active (fraction of the whole GPU):
+ *   want_i = sm_i, guarantee_i = min(want_i, f_i) x scale, where scale shrinks the
+ *   guarantees to the capacity C when they exceed it (C = 1, or 1 - context_switch /
+ *   timeslice when two or more residents have work: enforcing shares switches contexts);
+ *   the spare capacity S = C - sum_j duty_j x guarantee_j is lent by water-filling:
+ *   borrow_i = min(want_i - guarantee_i, fraction_cap, L) with sum_i duty_i x borrow_i = S;
+ *   speed_i = (guarantee_i + borrow_i) / want_i. */
+static void fractional_update_speeds(const pool_state *p, gpu_state *g) {
+  guint n = g->residents->len;
+  double cap = p->spec->fraction_cap;
+  double active = 0, sum_guar = 0;
+  for (guint i = 0; i < n; i++) {
+    const job_run *j = ((task *)g_ptr_array_index(g->residents, i))->job;
+    if (j->duty > 0) active += 1;
+    sum_guar += MIN(j->sm, j->spec->gpu_frac);
+  }
+  double c = 1.0;
+  if (active >= 2 && p->spec->timeslice_ns > 0) {
+    double loss = (double)p->spec->context_switch_ns / (double)p->spec->timeslice_ns;
+    c = 1.0 - CLAMP(loss, 0.0, 0.5);
+  }
+  double scale = sum_guar > c ? c / sum_guar : 1.0;
+  double spare = c;
+  for (guint i = 0; i < n; i++) {
+    const job_run *j = ((task *)g_ptr_array_index(g->residents, i))->job;
+    spare -= j->duty * MIN(j->sm, j->spec->gpu_frac) * scale;
+  }
+  if (spare < 0) spare = 0;
+  /* water level L: sum_i duty_i x min(extra_i, L) = spare, by bisection (extra_i <= 1) */
+  double lo = 0, hi = 1;
+  double total_extra = 0;
+  for (guint i = 0; i < n; i++) {
+    const job_run *j = ((task *)g_ptr_array_index(g->residents, i))->job;
+    double extra = MIN(j->sm - MIN(j->sm, j->spec->gpu_frac) * scale, cap);
+    if (extra > 0) total_extra += j->duty * extra;
+  }
+  double level = 1.0;
+  if (total_extra > spare) {
+    for (int it = 0; it < 50; it++) {
+      double mid = 0.5 * (lo + hi), got = 0;
+      for (guint i = 0; i < n; i++) {
+        const job_run *j = ((task *)g_ptr_array_index(g->residents, i))->job;
+        double extra = MIN(j->sm - MIN(j->sm, j->spec->gpu_frac) * scale, cap);
+        if (extra > 0) got += j->duty * MIN(extra, mid);
+      }
+      if (got > spare) hi = mid;
+      else lo = mid;
+    }
+    level = lo;
+  }
+  for (guint i = 0; i < n; i++) {
+    task *t = g_ptr_array_index(g->residents, i);
+    const job_run *j = t->job;
+    double guar = MIN(j->sm, j->spec->gpu_frac) * scale;
+    double extra = MIN(j->sm - guar, cap);
+    double got = guar + (extra > 0 ? MIN(extra, level) : 0);
+    double sp = j->sm > 0 ? got / j->sm : 1.0;
+    t->speed = CLAMP(sp, 0.0, 1.0);
+    t->alloc_share = j->spec->gpu_frac;
+    t->turn_wait_ns = 0;
+  }
+}
+
+static int64_t fractional_mem_capacity(const pool_state *p, const gpu_state *g, const task *t) {
+  return fractional_limit(p->spec, t->job->spec->gpu_frac);
+}
+
+/* Over its own limit the job's allocation fails and it dies alone; the limits partition
+ * the device, so the device itself cannot run out. */
+static void fractional_oom_victims(const pool_state *p, gpu_state *g, task *offender,
+                                   GPtrArray *victims) {
+  g_ptr_array_add(victims, offender);
+}
+
+const share_ops share_fractional_ops = {
+    .strategy = STRATEGY_FRACTIONAL,
+    .name = "fractional",
+    .description = "fractional GPUs: a memory share as a hard limit, a compute share as a "
+                   "guarantee, idle compute lent up to fraction_cap",
+    .implemented = TRUE,
+    .fit_by_size_only = FALSE,
+    .slots_per_gpu = fractional_slots,
+    .can_ever_fit = fractional_can_ever_fit,
+    .gpu_accepts = fractional_gpu_accepts,
+    .update_speeds = fractional_update_speeds,
+    .gauges = share_default_gauges,
+    .mem_capacity = fractional_mem_capacity,
+    .oom_victims = fractional_oom_victims,
+    .crash_victims = share_default_crash_victims,
+};

@@ -1,0 +1,584 @@
+/* share-mig.c: NVIDIA MIG. Each GPU carries a layout of GPU instances with their own SMs
+ * and memory; a worker goes on the smallest free instance whose memory holds it (the
+ * device plugin's mixed strategy), runs at its instance's SM share untouched by the other
+ * instances, fails alone when it outgrows the instance, and may share the instance with
+ * `replicas` time-sliced neighbours. On demand, a GPU is drained, taken down for
+ * reconfigure_time and brought back with another allowed layout (docs/models.md, "MIG").
+ * It does not model CI subdivision, MPS inside instances or per-GPU layouts. Exports
+ * share_mig_ops only. */
+#include "sim.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef enum { MIG_UP = 0, MIG_DRAINING, MIG_DOWN } mig_phase;
+
+/* A waiting job a reconfiguration was started (or joined) for, and how many of its
+ * workers the new layout is counted on to hold. */
+typedef struct mig_claim {
+  job_run *job;
+  guint32 workers;
+} mig_claim;
+
+/* One layout a GPU of the pool may have: the initial one and the allowed targets. */
+typedef struct mig_shape {
+  mig_layout layout;
+  char *text;                           /* canonical, "3g.40gb x2" */
+  int64_t mem[CATALOG_MAX_INSTANCES];   /* usable bytes per instance */
+  guint32 sms[CATALOG_MAX_INSTANCES];
+  guint32 slices[CATALOG_MAX_INSTANCES];
+  int64_t largest;
+  gboolean target;                      /* listed in `layouts` */
+} mig_shape;
+
+typedef struct mig_gpu {
+  guint32 shape;                        /* index into mig_pool.shapes */
+  guint32 target;                       /* while draining or down */
+  mig_phase phase;
+  sim_time drain_start, down_start;
+  GArray *claims;                       /* mig_claim, while draining or down */
+} mig_gpu;
+
+typedef struct mig_pool {
+  GArray *shapes;                       /* mig_shape; [0] is the initial layout */
+  guint32 *up_with;                     /* GPUs up per shape */
+  GPtrArray *busy;                      /* gpu_state* draining or down, in start order */
+  mig_gpu *gpus;
+} mig_pool;
+
+static guint32 mig_replicas(const pool_spec *p) { return p->replicas ? p->replicas : 1; }
+
+static int64_t inst_mem(const gpu_model *m, const mig_layout *l, guint i) {
+  return catalog_profile_mem_bytes(&m->profiles[l->inst[i].profile]);
+}
+
+/* Instances of l whose memory holds mem bytes. */
+static guint32 layout_holders(const gpu_model *m, const mig_layout *l, int64_t mem) {
+  guint32 n = 0;
+  for (guint i = 0; i < l->n; i++) n += inst_mem(m, l, i) >= mem;
+  return n;
+}
+
+/* The layouts a GPU of the pool may have: the initial one, and with on-demand
+ * reconfiguration the allowed targets. i = 0 is the initial layout. */
+static guint n_usable(const pool_spec *p) {
+  return 1 + (p->reconfigure == RECONFIGURE_ON_DEMAND ? p->layouts->len : 0);
+}
+static const mig_layout *usable(const pool_spec *p, guint i) {
+  return i == 0 ? &p->layout : &g_array_index(p->layouts, mig_layout, i - 1);
+}
+
+/* Every worker a GPU can hold under any usable layout, so that cluster.c's free-slot
+ * counts are an upper bound (never an undercount); gpu_accepts does the real check. */
+static guint32 mig_slots(const pool_spec *p) {
+  guint32 most = 1;
+  for (guint i = 0; i < n_usable(p); i++) most = MAX(most, usable(p, i)->n);
+  return most * mig_replicas(p);
+}
+
+static char *usable_list(const pool_spec *p) {
+  GString *s = g_string_new(NULL);
+  for (guint i = 0; i < n_usable(p); i++) {
+    g_autofree char *t = catalog_layout_to_string(p->gpu, usable(p, i));
+    g_string_append_printf(s, "%s%s", i ? ", " : "", t);
+  }
+  return g_string_free(s, FALSE);
+}
+
+/* Best fit of l for a worker of mem bytes: the memory of its smallest instance that holds
+ * the worker (INT64_MAX if none) and how many instances hold it. */
+static void layout_fit(const gpu_model *m, const mig_layout *l, int64_t mem, int64_t *fit,
+                       guint32 *holders) {
+  *fit = INT64_MAX;
+  *holders = 0;
+  for (guint i = 0; i < l->n; i++) {
+    int64_t b = inst_mem(m, l, i);
+    if (b < mem) continue;
+    (*holders)++;
+    if (b < *fit) *fit = b;
+  }
+}
+
+/* The reconfiguration target rule (mig_on_unplaced): the smallest holding instance wins,
+ * then more holding instances; earlier candidates win ties. */
+static gboolean fit_better(int64_t fit, guint32 n, int64_t best_fit, guint32 best_n) {
+  return fit < best_fit || (fit == best_fit && n > best_n);
+}
+
+/* Workers of mem bytes one GPU can take in the layouts this job may ever see: the initial
+ * layout if it holds them (a reconfiguration is never started for them then), else the
+ * target a reconfiguration would choose (0 with reconfigure: never). */
+static guint32 per_gpu_capacity(const pool_spec *p, int64_t mem) {
+  const gpu_model *m = p->gpu;
+  guint32 n = layout_holders(m, &p->layout, mem);
+  if (n || p->reconfigure != RECONFIGURE_ON_DEMAND) return n * mig_replicas(p);
+  int64_t best_fit = INT64_MAX;
+  guint32 best_n = 0;
+  for (guint i = 0; i < p->layouts->len; i++) {
+    int64_t fit;
+    guint32 h;
+    layout_fit(m, &g_array_index(p->layouts, mig_layout, i), mem, &fit, &h);
+    if (h && (!best_n || fit_better(fit, h, best_fit, best_n))) {
+      best_fit = fit;
+      best_n = h;
+    }
+  }
+  return best_n * mig_replicas(p);
+}
+
+static gboolean mig_can_ever_fit(const pool_spec *p, const job_spec *j, char **reason) {
+  const gpu_model *m = p->gpu;
+  guint32 rep = mig_replicas(p);
+  if (p->fail_requests_greater_than_one && rep > 1 && j->gpus > 1) {
+    *reason = g_strdup_printf("asks for %u shared MIG devices and pool '%s' sets "
+                              "failRequestsGreaterThanOne (the device plugin rejects it: "
+                              "UnexpectedAdmissionError)", j->gpus, p->name);
+    return FALSE;
+  }
+  int64_t largest = 0;
+  for (guint i = 0; i < n_usable(p); i++)
+    largest = MAX(largest, catalog_layout_largest_mem(m, usable(p, i)));
+  gboolean on_demand = p->reconfigure == RECONFIGURE_ON_DEMAND && p->layouts->len;
+  if (j->mem_bytes > largest) {
+    g_autofree char *list = usable_list(p);
+    if (on_demand)
+      *reason = g_strdup_printf("needs %.2f GB per worker; the largest MIG instance of any layout "
+                                "pool '%s' may take (%s) holds %.2f GB",
+                                UTIL_GB(j->mem_bytes), p->name, list, UTIL_GB(largest));
+    else
+      *reason = g_strdup_printf("needs %.2f GB per worker; the largest MIG instance of pool '%s' "
+                                "(layout %s; reconfigure: never) holds %.2f GB",
+                                UTIL_GB(j->mem_bytes), p->name, list, UTIL_GB(largest));
+    return FALSE;
+  }
+  guint64 most = (guint64)per_gpu_capacity(p, j->mem_bytes) * pool_gpus(p);
+  if (j->gpus > most) {
+    *reason = g_strdup_printf("needs %u workers of %.2f GB; pool '%s' has room for at most %"
+                              G_GUINT64_FORMAT " MIG %s that large",
+                              j->gpus, UTIL_GB(j->mem_bytes), p->name, most,
+                              rep > 1 ? "replicas" : "instances");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* ---- per-pool state ---- */
+
+static void shape_fill(const gpu_model *m, const mig_layout *l, mig_shape *sh) {
+  memset(sh, 0, sizeof *sh);
+  sh->layout = *l;
+  sh->text = catalog_layout_to_string(m, l);
+  for (guint i = 0; i < l->n; i++) {
+    const mig_profile *pr = &m->profiles[l->inst[i].profile];
+    sh->mem[i] = catalog_profile_mem_bytes(pr);
+    sh->sms[i] = pr->sms;
+    sh->slices[i] = pr->compute_slices;
+    sh->largest = MAX(sh->largest, sh->mem[i]);
+  }
+}
+
+static void mig_init_pool(pool_state *p) {
+  const pool_spec *ps = p->spec;
+  mig_pool *mp = g_new0(mig_pool, 1);
+  mp->shapes = g_array_new(FALSE, TRUE, sizeof(mig_shape));
+  for (guint i = 0; i < n_usable(ps); i++) {
+    mig_shape sh;
+    shape_fill(ps->gpu, usable(ps, i), &sh);
+    sh.target = i > 0;
+    gboolean dup = FALSE; /* the initial layout may be listed among the targets too */
+    for (guint k = 0; k < mp->shapes->len && !dup; k++) {
+      mig_shape *o = &g_array_index(mp->shapes, mig_shape, k);
+      if (!strcmp(o->text, sh.text)) {
+        o->target |= sh.target;
+        dup = TRUE;
+      }
+    }
+    if (dup) g_free(sh.text);
+    else g_array_append_val(mp->shapes, sh);
+  }
+  mp->up_with = g_new0(guint32, mp->shapes->len);
+  mp->up_with[0] = p->n_gpus;
+  mp->busy = g_ptr_array_new();
+  mp->gpus = g_new0(mig_gpu, p->n_gpus);
+  for (guint32 i = 0; i < p->n_gpus; i++) {
+    mp->gpus[i].claims = g_array_new(FALSE, FALSE, sizeof(mig_claim));
+    p->gpus[i].strategy_data = &mp->gpus[i];
+  }
+  p->strategy_data = mp;
+}
+
+static void mig_free_pool(pool_state *p) {
+  mig_pool *mp = p->strategy_data;
+  if (!mp) return;
+  for (guint k = 0; k < mp->shapes->len; k++) g_free(g_array_index(mp->shapes, mig_shape, k).text);
+  g_array_unref(mp->shapes);
+  for (guint32 i = 0; i < p->n_gpus; i++) {
+    g_array_unref(mp->gpus[i].claims);
+    p->gpus[i].strategy_data = NULL;
+  }
+  g_free(mp->gpus);
+  g_free(mp->up_with);
+  g_ptr_array_unref(mp->busy);
+  g_free(mp);
+  p->strategy_data = NULL;
+}
+
+static const mig_shape *gpu_shape(const pool_state *p, const gpu_state *g) {
+  const mig_pool *mp = p->strategy_data;
+  const mig_gpu *mg = g->strategy_data;
+  return &g_array_index(mp->shapes, mig_shape, mg->shape);
+}
+
+/* ---- placement ---- */
+
+/* Next instance for a worker of mem bytes given the workers per instance in used[]: the
+ * instance with the least memory that holds it and has a free replica; among equals the
+ * emptiest, then the fewest compute slices, then the lowest index. -1 if none. */
+static int pick_instance(const mig_shape *sh, guint32 replicas, const guint32 *used, int64_t mem) {
+  int best = -1;
+  for (guint i = 0; i < sh->layout.n; i++) {
+    if (sh->mem[i] < mem || used[i] >= replicas) continue;
+    if (best >= 0) {
+      const guint b = (guint)best;
+      if (sh->mem[i] != sh->mem[b]) {
+        if (sh->mem[i] > sh->mem[b]) continue;
+      } else if (used[i] != used[b]) {
+        if (used[i] > used[b]) continue;
+      } else if (sh->slices[i] >= sh->slices[b]) {
+        continue;
+      }
+    }
+    best = (int)i;
+  }
+  return best;
+}
+
+static void count_used(const gpu_state *g, guint32 *used) {
+  memset(used, 0, CATALOG_MAX_INSTANCES * sizeof *used);
+  for (guint i = 0; i < g->residents->len; i++) {
+    const task *t = g_ptr_array_index(g->residents, i);
+    if (t->slot < CATALOG_MAX_INSTANCES) used[t->slot]++;
+  }
+}
+
+/* Workers of this job already chosen on g in this attempt took instances by the same
+ * rule, so replaying the rule for them tells which instances they took. */
+static gboolean mig_gpu_accepts(const pool_state *p, const gpu_state *g, const job_run *j,
+                                gpu_state *const *taken, guint n_taken, guint32 *slot) {
+  const mig_gpu *mg = g->strategy_data;
+  if (mg->phase != MIG_UP) return FALSE;
+  const mig_shape *sh = gpu_shape(p, g);
+  guint32 rep = mig_replicas(p->spec), used[CATALOG_MAX_INSTANCES];
+  count_used(g, used);
+  int64_t mem = j->spec->mem_bytes; /* an attempt starts from the trace values */
+  for (guint i = 0; i < n_taken; i++) {
+    if (taken[i] != g) continue;
+    int k = pick_instance(sh, rep, used, mem);
+    if (k < 0) return FALSE;
+    used[k]++;
+  }
+  int k = pick_instance(sh, rep, used, mem);
+  if (k < 0) return FALSE;
+  *slot = (guint32)k;
+  return TRUE;
+}
+
+/* ---- speeds, memory, faults ---- */
+
+/* Alone in its instance a job runs at min(1, instance SMs / (sm x whole-GPU SMs)); the
+ * other instances do not change it. Time-sliced replicas inside one instance take turns
+ * as under time-slicing (share_timeslice_speed), scaled by the instance's speed. */
+static void mig_update_speeds(const pool_state *p, gpu_state *g) {
+  const mig_shape *sh = gpu_shape(p, g);
+  const gpu_model *m = p->spec->gpu;
+  double duty[CATALOG_MAX_INSTANCES] = {0};
+  for (guint i = 0; i < g->residents->len; i++) {
+    const task *t = g_ptr_array_index(g->residents, i);
+    duty[t->slot] += t->job->duty;
+  }
+  double rep = (double)mig_replicas(p->spec);
+  double compute = m->mig_compute_slices ? m->mig_compute_slices : 7;
+  sim_time slice = p->spec->timeslice_ns, sw = p->spec->context_switch_ns;
+  for (guint i = 0; i < g->residents->len; i++) {
+    task *t = g_ptr_array_index(g->residents, i);
+    g_assert(t->slot < sh->layout.n);
+    double sm = t->job->sm > 0 ? t->job->sm : 1.0;
+    double alone = (double)sh->sms[t->slot] / (sm * (double)m->sms);
+    if (alone > 1.0) alone = 1.0;
+    double others = duty[t->slot] - t->job->duty;
+    if (others < 1e-12) others = 0;
+    t->speed = alone * share_timeslice_speed(1.0, others, p->params->ts_switch_loss);
+    t->alloc_share = (double)sh->slices[t->slot] / compute / rep;
+    t->turn_wait_ns = others > 0 ? others * (double)slice / 2.0 + (double)sw : 0.0;
+  }
+}
+
+/* The instance's memory less what its other residents (time-sliced replicas) hold: an
+ * allocation past it fails inside the instance. */
+static int64_t mig_mem_capacity(const pool_state *p, const gpu_state *g, const task *t) {
+  const mig_shape *sh = gpu_shape(p, g);
+  int64_t others = 0;
+  for (guint i = 0; i < g->residents->len; i++) {
+    const task *o = g_ptr_array_index(g->residents, i);
+    if (o != t && o->slot == t->slot) others += o->mem_bytes;
+  }
+  return sh->mem[t->slot] - others;
+}
+
+/* Alone in its instance the offender fails alone; replicas sharing an instance follow the
+ * pool's oom policy among themselves (nothing outside the instance is touched). */
+static void mig_oom_victims(const pool_state *p, gpu_state *g, task *offender, GPtrArray *victims) {
+  GPtrArray *inst = g_ptr_array_new();
+  for (guint i = 0; i < g->residents->len; i++) {
+    task *t = g_ptr_array_index(g->residents, i);
+    if (t->slot == offender->slot) g_ptr_array_add(inst, t);
+  }
+  switch (inst->len > 1 ? p->spec->oom : OOM_OFFENDER) {
+  case OOM_ALL:
+    for (guint i = 0; i < inst->len; i++) g_ptr_array_add(victims, g_ptr_array_index(inst, i));
+    break;
+  case OOM_SIDECAR: {
+    guint before = victims->len;
+    for (guint i = 0; i < inst->len; i++) {
+      task *t = g_ptr_array_index(inst, i);
+      if (t->mem_bytes > t->job->spec->mem_bytes) g_ptr_array_add(victims, t);
+    }
+    if (victims->len == before) g_ptr_array_add(victims, offender);
+    break;
+  }
+  case OOM_OFFENDER:
+    g_ptr_array_add(victims, offender);
+    break;
+  }
+  g_ptr_array_unref(inst);
+}
+
+/* A fault kills the faulting process only: other instances are isolated (their own
+ * memory and engines), and time-sliced replicas inside the instance keep their own
+ * address spaces, as under plain time-slicing (docs/models.md). */
+static void mig_crash_victims(const pool_state *p, gpu_state *g, task *t, GPtrArray *victims) {
+  g_ptr_array_add(victims, t);
+}
+
+/* ---- reconfiguration ---- */
+
+static gboolean claim_live(const mig_claim *c, const pool_state *p) {
+  return c->job->state == JOB_QUEUED && c->job->pool == (int)p->index;
+}
+
+/* When the GPU should be empty if nothing is evicted: the latest expected end of its
+ * residents (sessions: their end; training/batch: work left at the current rate). */
+static double expected_empty(const gpu_state *g, sim_time now) {
+  double last = (double)now;
+  for (guint i = 0; i < g->residents->len; i++) {
+    const job_run *j = ((const task *)g_ptr_array_index(g->residents, i))->job;
+    double end = INFINITY;
+    if ((j->spec->kind == JOB_NOTEBOOK || j->spec->kind == JOB_INFERENCE) && j->session_end >= 0)
+      end = (double)j->session_end;
+    else if (j->rate > 0) {
+      double left = j->work_left_ns - j->rate * (double)(now - j->t_last);
+      end = (double)now + (left > 0 ? left : 0) / j->rate;
+    }
+    if (end > last) last = end;
+  }
+  return last;
+}
+
+static void mig_on_up(void *ctx, void *obj, uint64_t arg);
+
+static void go_down(sim *s, pool_state *p, gpu_state *g) {
+  mig_pool *mp = p->strategy_data;
+  mig_gpu *mg = g->strategy_data;
+  sim_time now = sim_now(s);
+  cluster_pool_integrate(p, now);
+  p->n_draining--;
+  p->n_down++;
+  p->reconfigurations++;
+  mg->phase = MIG_DOWN;
+  mg->down_start = now;
+  const mig_shape *from = &g_array_index(mp->shapes, mig_shape, mg->shape);
+  const mig_shape *to = &g_array_index(mp->shapes, mig_shape, mg->target);
+  const job_run *cause = mg->claims->len ? g_array_index(mg->claims, mig_claim, 0).job : NULL;
+  char detail[512];
+  snprintf(detail, sizeof detail, "layout %s -> %s; drained %.3f s (drain: %s); down %.3f s",
+           from->text, to->text, util_ns_to_seconds(now - mg->drain_start),
+           p->spec->drain == DRAIN_EVICT ? "evict" : "wait",
+           util_ns_to_seconds(p->spec->reconfigure_time_ns));
+  sim_log_event(s, EVENT_RECONFIGURE, p, g, NULL, cause, detail);
+  sim_at(s, now + p->spec->reconfigure_time_ns, mig_on_up, g, 0);
+}
+
+static void mig_on_evict(void *ctx, void *obj, uint64_t arg) {
+  sim *s = ctx;
+  gpu_state *g = obj;
+  pool_state *p = g->pool;
+  mig_pool *mp = p->strategy_data;
+  mig_gpu *mg = g->strategy_data;
+  if (mg->phase != MIG_DRAINING || !g->residents->len) return;
+  char detail[512];
+  snprintf(detail, sizeof detail, "evicted to reconfigure %s/n%u/g%u from %s to %s",
+           p->spec->name, g->node, g->local,
+           g_array_index(mp->shapes, mig_shape, mg->shape).text,
+           g_array_index(mp->shapes, mig_shape, mg->target).text);
+  sim_evict_gpu(s, g, detail); /* the last departure takes the GPU down (mig_on_release) */
+}
+
+static gint claim_order(gconstpointer a, gconstpointer b) {
+  const job_run *x = *(job_run *const *)a, *y = *(job_run *const *)b;
+  return cluster_queue_before(x, y) ? -1 : cluster_queue_before(y, x) ? 1 : 0;
+}
+
+/* Back up with the new layout: the waiting jobs it was made for are tried first (in
+ * queue order), then a scheduling pass places whatever else fits. */
+static void mig_on_up(void *ctx, void *obj, uint64_t arg) {
+  sim *s = ctx;
+  gpu_state *g = obj;
+  pool_state *p = g->pool;
+  mig_pool *mp = p->strategy_data;
+  mig_gpu *mg = g->strategy_data;
+  cluster_pool_integrate(p, sim_now(s));
+  p->n_down--;
+  mg->phase = MIG_UP;
+  mg->shape = mg->target;
+  mp->up_with[mg->shape]++;
+  g_ptr_array_remove(mp->busy, g);
+  GPtrArray *first = g_ptr_array_new();
+  for (guint i = 0; i < mg->claims->len; i++) {
+    const mig_claim *c = &g_array_index(mg->claims, mig_claim, i);
+    if (claim_live(c, p) && !g_ptr_array_find(first, c->job, NULL)) g_ptr_array_add(first, c->job);
+  }
+  g_array_set_size(mg->claims, 0);
+  g_ptr_array_sort(first, claim_order);
+  for (guint i = 0; i < first->len; i++) {
+    job_run *j = g_ptr_array_index(first, i);
+    if (j->state == JOB_QUEUED) sim_try_start(s, p, j);
+  }
+  g_ptr_array_unref(first);
+  sim_request_schedule(s, p);
+}
+
+static void mig_on_release(sim *s, pool_state *p, gpu_state *g) {
+  mig_gpu *mg = g->strategy_data;
+  if (mg->phase == MIG_DRAINING && !g->residents->len) go_down(s, p, g);
+}
+
+static void start_reconfig(sim *s, pool_state *p, gpu_state *g, guint32 target, job_run *j,
+                           guint32 workers) {
+  mig_pool *mp = p->strategy_data;
+  mig_gpu *mg = g->strategy_data;
+  sim_time now = sim_now(s);
+  cluster_pool_integrate(p, now);
+  p->n_draining++;
+  mp->up_with[mg->shape]--;
+  mg->phase = MIG_DRAINING;
+  mg->target = target;
+  mg->drain_start = now;
+  mig_claim c = {j, workers};
+  g_array_append_val(mg->claims, c);
+  g_ptr_array_add(mp->busy, g);
+  if (!g->residents->len) go_down(s, p, g);
+  else if (p->spec->drain == DRAIN_EVICT) sim_at(s, now, mig_on_evict, g, 0); /* not inside the pass */
+}
+
+/* The allowed layout for a job of mem bytes: the one whose smallest instance that holds
+ * the job is smallest (best fit), then the one holding most such workers, then the first
+ * listed. -1 if no allowed layout holds it. */
+static int best_target(const pool_state *p, const mig_pool *mp, int64_t mem) {
+  int best = -1;
+  int64_t best_fit = INT64_MAX;
+  guint32 best_n = 0;
+  for (guint k = 0; k < mp->shapes->len; k++) {
+    const mig_shape *sh = &g_array_index(mp->shapes, mig_shape, k);
+    if (!sh->target) continue;
+    int64_t fit;
+    guint32 n;
+    layout_fit(p->spec->gpu, &sh->layout, mem, &fit, &n);
+    if (n && (best < 0 || fit_better(fit, n, best_fit, best_n))) {
+      best = (int)k;
+      best_fit = fit;
+      best_n = n;
+    }
+  }
+  return best;
+}
+
+/* A queued job did not fit. With on-demand reconfiguration: if no reconfiguration in
+ * progress is already for it, it joins one whose new layout has room it is not yet
+ * counted on for; otherwise GPUs whose current layout cannot hold it are reconfigured,
+ * least work to drain first (fewest residents, then soonest empty, then lowest index),
+ * until the new layouts can hold all its workers. Load alone never reshapes a GPU: a GPU
+ * whose layout already holds the job is never a candidate. */
+static void mig_on_unplaced(sim *s, pool_state *p, job_run *j) {
+  const pool_spec *ps = p->spec;
+  if (ps->reconfigure != RECONFIGURE_ON_DEMAND || j->state != JOB_QUEUED) return;
+  mig_pool *mp = p->strategy_data;
+  int64_t mem = j->spec->mem_bytes;
+  guint32 rep = mig_replicas(ps), need = j->spec->gpus, got = 0;
+  for (guint b = 0; b < mp->busy->len; b++) {
+    const mig_gpu *mg = ((gpu_state *)g_ptr_array_index(mp->busy, b))->strategy_data;
+    for (guint i = 0; i < mg->claims->len; i++)
+      if (g_array_index(mg->claims, mig_claim, i).job == j) return; /* already served */
+  }
+  for (guint b = 0; b < mp->busy->len && got < need; b++) {
+    mig_gpu *mg = ((gpu_state *)g_ptr_array_index(mp->busy, b))->strategy_data;
+    const mig_shape *to = &g_array_index(mp->shapes, mig_shape, mg->target);
+    guint32 room = layout_holders(ps->gpu, &to->layout, mem) * rep, counted = 0;
+    for (guint i = 0; i < mg->claims->len; i++) {
+      const mig_claim *c = &g_array_index(mg->claims, mig_claim, i);
+      if (claim_live(c, p)) counted += c->workers;
+    }
+    if (room > counted) {
+      mig_claim c = {j, MIN(room - counted, need - got)};
+      g_array_append_val(mg->claims, c);
+      got += c.workers;
+    }
+  }
+  if (got >= need) return;
+  int target = best_target(p, mp, mem);
+  if (target < 0) return;
+  gboolean candidates = FALSE; /* quick test: some GPU is up with a layout too small */
+  for (guint k = 0; k < mp->shapes->len && !candidates; k++)
+    candidates = mp->up_with[k] > 0 && g_array_index(mp->shapes, mig_shape, k).largest < mem;
+  if (!candidates) return;
+  const mig_shape *to = &g_array_index(mp->shapes, mig_shape, target);
+  guint32 per_gpu = layout_holders(ps->gpu, &to->layout, mem) * rep;
+  sim_time now = sim_now(s);
+  while (got < need) {
+    gpu_state *best = NULL;
+    double best_end = 0;
+    for (guint32 i = 0; i < p->n_gpus; i++) {
+      gpu_state *g = &p->gpus[i];
+      const mig_gpu *mg = g->strategy_data;
+      if (mg->phase != MIG_UP || gpu_shape(p, g)->largest >= mem) continue;
+      if (best && g->residents->len > best->residents->len) continue;
+      double end = expected_empty(g, now);
+      if (best && g->residents->len == best->residents->len && end >= best_end) continue;
+      best = g;
+      best_end = end;
+    }
+    if (!best) break;
+    guint32 w = MIN(per_gpu, need - got);
+    start_reconfig(s, p, best, (guint32)target, j, w);
+    got += w;
+  }
+}
+
+const share_ops share_mig_ops = {
+    .strategy = STRATEGY_MIG,
+    .name = "mig",
+    .description = "MIG instances with their own SMs and memory; layouts reconfigured on demand",
+    .implemented = TRUE,
+    .fit_by_size_only = FALSE,
+    .slots_per_gpu = mig_slots,
+    .can_ever_fit = mig_can_ever_fit,
+    .gpu_accepts = mig_gpu_accepts,
+    .update_speeds = mig_update_speeds,
+    .gauges = share_default_gauges,
+    .mem_capacity = mig_mem_capacity,
+    .oom_victims = mig_oom_victims,
+    .crash_victims = mig_crash_victims,
+    .init_pool = mig_init_pool,
+    .free_pool = mig_free_pool,
+    .on_unplaced = mig_on_unplaced,
+    .on_release = mig_on_release,
+};

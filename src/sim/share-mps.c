@@ -1,0 +1,107 @@
+/* share-mps.c: NVIDIA MPS as the device plugin sets it up: `replicas` clients per GPU,
+ * each capped at activeThreadPercentage of the SMs (default 100/replicas) and at
+ * pinnedMemLimit of memory (default total/replicas; `none` for no limit). Active clients
+ * run concurrently: they gain where jobs leave SMs idle and lose to shared memory
+ * bandwidth. A client over its own memory limit fails alone; a fatal fault in any client
+ * kills every client of the GPU (the shared fault domain). Exports share_mps_ops only. */
+#include "cluster.h"
+
+static guint32 mps_slots(const pool_spec *p) { return p->replicas ? p->replicas : 1; }
+
+static double mps_cap(const pool_spec *p) {
+  double pct = p->active_thread_percentage > 0 ? p->active_thread_percentage
+                                               : (double)(100 / mps_slots(p)); /* integer division, as the plugin */
+  return pct / 100.0;
+}
+
+static int64_t mps_limit(const pool_spec *p) {
+  if (p->pinned_mem_limit_bytes == POOL_PINNED_NONE) return p->gpu->mem_bytes;
+  if (p->pinned_mem_limit_bytes == POOL_PINNED_DEFAULT) return p->gpu->mem_bytes / mps_slots(p);
+  return p->pinned_mem_limit_bytes;
+}
+
+static gboolean mps_can_ever_fit(const pool_spec *p, const job_spec *j, char **reason) {
+  guint64 clients = (guint64)p->nodes * p->gpus_per_node * mps_slots(p);
+  if (j->gpus > clients) {
+    *reason = g_strdup_printf("needs %u MPS clients; pool '%s' has %" G_GUINT64_FORMAT, j->gpus, p->name,
+                              clients);
+    return FALSE;
+  }
+  if (j->mem_bytes > mps_limit(p)) {
+    *reason = g_strdup_printf("needs %.2f GB per worker; an MPS client of pool '%s' may pin %.2f GB "
+                              "(pinnedMemLimit)",
+                              UTIL_GB(j->mem_bytes), p->name, UTIL_GB(mps_limit(p)));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean mps_gpu_accepts(const pool_state *p, const gpu_state *g, const job_run *j,
+                                gpu_state *const *taken, guint n_taken, guint32 *slot) {
+  guint32 used = g->slots_used;
+  for (guint i = 0; i < n_taken; i++)
+    if (taken[i] == g) used++;
+  if (used >= p->slots_per_gpu) return FALSE;
+  *slot = used;
+  return TRUE;
+}
+
+static void mps_update_speeds(const pool_state *p, gpu_state *g) {
+  double cap = mps_cap(p->spec);
+  double total_sm = 0, total_active = 0;
+  for (guint i = 0; i < g->residents->len; i++) {
+    const job_run *j = ((task *)g_ptr_array_index(g->residents, i))->job;
+    double want = j->sm < cap ? j->sm : cap;
+    total_sm += j->duty * want;
+    total_active += j->duty;
+  }
+  for (guint i = 0; i < g->residents->len; i++) {
+    task *t = g_ptr_array_index(g->residents, i);
+    const job_run *j = t->job;
+    double want = j->sm < cap ? j->sm : cap;
+    double others_sm = total_sm - j->duty * want, others_active = total_active - j->duty;
+    if (others_sm < 1e-12) others_sm = 0;
+    if (others_active < 1e-12) others_active = 0;
+    double sp;
+    if (!share_table_speed(p, g, t, &sp))
+      sp = share_mps_speed(j->sm, cap, others_sm, others_active, p->params->mps_bandwidth_loss);
+    t->speed = sp;
+    t->alloc_share = 1.0 / p->slots_per_gpu;
+    t->turn_wait_ns = 0; /* clients run concurrently: no turn to wait for */
+  }
+}
+
+static int64_t mps_mem_capacity(const pool_state *p, const gpu_state *g, const task *t) {
+  return mps_limit(p->spec);
+}
+
+/* Over its own pinned limit: the client alone fails (its allocation returns out of
+ * memory). Over the device with no limits: the pool's oom policy. */
+static void mps_oom_victims(const pool_state *p, gpu_state *g, task *offender, GPtrArray *victims) {
+  if (offender->mem_bytes > mps_limit(p->spec)) {
+    g_ptr_array_add(victims, offender);
+    return;
+  }
+  share_default_oom_victims(p, g, offender, victims);
+}
+
+/* A fatal fault is reported to every client of the GPU, which must all exit. */
+static void mps_crash_victims(const pool_state *p, gpu_state *g, task *t, GPtrArray *victims) {
+  for (guint i = 0; i < g->residents->len; i++) g_ptr_array_add(victims, g_ptr_array_index(g->residents, i));
+}
+
+const share_ops share_mps_ops = {
+    .strategy = STRATEGY_MPS,
+    .name = "mps",
+    .description = "MPS clients running concurrently, capped by thread percentage and pinned memory",
+    .implemented = TRUE,
+    .fit_by_size_only = TRUE,
+    .slots_per_gpu = mps_slots,
+    .can_ever_fit = mps_can_ever_fit,
+    .gpu_accepts = mps_gpu_accepts,
+    .update_speeds = mps_update_speeds,
+    .gauges = share_default_gauges,
+    .mem_capacity = mps_mem_capacity,
+    .oom_victims = mps_oom_victims,
+    .crash_victims = mps_crash_victims,
+};

@@ -1,0 +1,79 @@
+/* share-timeslice.c: time-slicing as the NVIDIA device plugin sets it up. A GPU offers
+ * `replicas` schedulable copies; the scheduler counts replicas, never memory. Active
+ * contexts take equal turns (idle ones take none), losing a little to every context
+ * switch; memory is not isolated (oom policy decides who dies); a crash kills only the
+ * faulting process. Speeds come from the shared noisy-neighbour model in share.c.
+ * Exports share_timeslice_ops only. */
+#include "cluster.h"
+
+static guint32 ts_slots(const pool_spec *p) { return p->replicas ? p->replicas : 1; }
+
+static gboolean ts_can_ever_fit(const pool_spec *p, const job_spec *j, char **reason) {
+  guint64 replicas = (guint64)p->nodes * p->gpus_per_node * ts_slots(p);
+  if (p->fail_requests_greater_than_one && j->gpus > 1) {
+    *reason = g_strdup_printf("asks for %u shared GPUs and pool '%s' sets failRequestsGreaterThanOne "
+                              "(the device plugin rejects it: UnexpectedAdmissionError)",
+                              j->gpus, p->name);
+    return FALSE;
+  }
+  if (j->gpus > replicas) {
+    *reason = g_strdup_printf("needs %u replicas; pool '%s' has %" G_GUINT64_FORMAT, j->gpus, p->name,
+                              replicas);
+    return FALSE;
+  }
+  /* the scheduler does not look at memory, but a worker larger than the card can never run */
+  if (j->mem_bytes > p->gpu->mem_bytes) {
+    *reason = g_strdup_printf("needs %.2f GB per worker; a %s holds %.2f GB", UTIL_GB(j->mem_bytes),
+                              p->gpu->name, UTIL_GB(p->gpu->mem_bytes));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* A replica is free: that is all the device plugin checks. Several workers of one job may
+ * land on the same card (as they do for real) unless failRequestsGreaterThanOne refused
+ * the job already. */
+static gboolean ts_gpu_accepts(const pool_state *p, const gpu_state *g, const job_run *j,
+                               gpu_state *const *taken, guint n_taken, guint32 *slot) {
+  guint32 used = g->slots_used;
+  for (guint i = 0; i < n_taken; i++)
+    if (taken[i] == g) used++;
+  if (used >= p->slots_per_gpu) return FALSE;
+  *slot = used;
+  return TRUE;
+}
+
+static void ts_update_speeds(const pool_state *p, gpu_state *g) {
+  double total = 0;
+  for (guint i = 0; i < g->residents->len; i++)
+    total += ((task *)g_ptr_array_index(g->residents, i))->job->duty;
+  sim_time slice = p->spec->timeslice_ns, sw = p->spec->context_switch_ns;
+  for (guint i = 0; i < g->residents->len; i++) {
+    task *t = g_ptr_array_index(g->residents, i);
+    double others = total - t->job->duty;
+    if (others < 1e-12) others = 0;
+    double sp;
+    if (!share_table_speed(p, g, t, &sp)) sp = share_timeslice_speed(1.0, others, p->params->ts_switch_loss);
+    t->speed = sp;
+    t->alloc_share = 1.0 / p->slots_per_gpu;
+    /* a request arriving while t is idle waits, on average, half a slice behind each busy
+     * context, plus one switch-in (gpu-facts 9.6) */
+    t->turn_wait_ns = others > 0 ? others * (double)slice / 2.0 + (double)sw : 0.0;
+  }
+}
+
+const share_ops share_timeslice_ops = {
+    .strategy = STRATEGY_TIME_SLICING,
+    .name = "time-slicing",
+    .description = "replicas per GPU taking equal turns; shared memory, no memory isolation",
+    .implemented = TRUE,
+    .fit_by_size_only = TRUE,
+    .slots_per_gpu = ts_slots,
+    .can_ever_fit = ts_can_ever_fit,
+    .gpu_accepts = ts_gpu_accepts,
+    .update_speeds = ts_update_speeds,
+    .gauges = share_default_gauges,
+    .mem_capacity = share_default_mem_capacity,
+    .oom_victims = share_default_oom_victims,
+    .crash_victims = share_default_crash_victims,
+};

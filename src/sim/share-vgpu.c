@@ -1,0 +1,115 @@
+/* share-vgpu.c: time-sliced NVIDIA vGPU (C-series profiles). A GPU hosts the profile's
+ * max_per_gpu virtual GPUs, one VM (one worker) each; memory is partitioned (each vGPU its
+ * frame buffer, a hard limit) and compute is time-sliced by the pool's scheduler:
+ * best-effort, equal-share or fixed-share (gpu-facts 5.1; docs/models.md, "vGPU"). A fault
+ * or an out-of-memory stays inside its VM. It does not model MIG-backed vGPUs, mixed-size
+ * profiles on one GPU or live migration. Exports share_vgpu_ops only. */
+#include "cluster.h"
+
+static guint32 vgpu_per_gpu(const pool_spec *p) {
+  return p->vgpu && p->vgpu->max_per_gpu ? p->vgpu->max_per_gpu : 1;
+}
+
+/* The frame buffer a VM may use (never more than the card has). */
+static int64_t vgpu_framebuffer(const pool_spec *p) {
+  int64_t fb = p->vgpu ? p->vgpu->framebuffer_bytes : p->gpu->mem_bytes;
+  return MIN(fb, p->gpu->mem_bytes);
+}
+
+static gboolean vgpu_can_ever_fit(const pool_spec *p, const job_spec *j, char **reason) {
+  guint64 gpus = pool_gpus(p);
+  if (j->gpus > gpus) {
+    *reason = g_strdup_printf("needs %u vGPUs on distinct GPUs; pool '%s' has %" G_GUINT64_FORMAT
+                              " GPUs", j->gpus, p->name, gpus);
+    return FALSE;
+  }
+  if (j->mem_bytes > vgpu_framebuffer(p)) {
+    *reason = g_strdup_printf("needs %.2f GB per worker; each %s vGPU of pool '%s' has %.2f GB of "
+                              "frame buffer", UTIL_GB(j->mem_bytes), p->vgpu ? p->vgpu->name : "?",
+                              p->name, UTIL_GB(vgpu_framebuffer(p)));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* A free vGPU, and no other VM of the same job on this GPU (a multi-GPU job's workers are
+ * separate VMs on separate cards). */
+static gboolean vgpu_gpu_accepts(const pool_state *p, const gpu_state *g, const job_run *j,
+                                 gpu_state *const *taken, guint n_taken, guint32 *slot) {
+  if (g->slots_used >= p->slots_per_gpu) return FALSE;
+  for (guint i = 0; i < n_taken; i++)
+    if (taken[i] == g) return FALSE;
+  *slot = g->slots_used;
+  return TRUE;
+}
+
+/* With U the summed duty of the VMs on the card, n the VMs on it (running vGPUs), M the
+ * profile's vGPUs per GPU and eff = max(0.5, 1 - L (U - 1)) when U > 1 (else 1), the
+ * time-slicing efficiency of share_timeslice_speed:
+ *   best-effort  share_timeslice_speed(1, U - own, L)   idle VMs' cycles are used
+ *   equal-share  eff / n                                 a lone busy VM gets 1/n
+ *   fixed-share  eff / M                                 a lone busy VM gets 1/M
+ * A request arriving while its VM is idle waits half a slice behind each VM whose turn
+ * comes first (busy ones for best-effort, every running one for equal-share, every vGPU
+ * for fixed-share) plus one switch-in. */
+static void vgpu_update_speeds(const pool_state *p, gpu_state *g) {
+  const pool_spec *ps = p->spec;
+  double u = 0, n = (double)g->residents->len, m = (double)vgpu_per_gpu(ps);
+  double loss = p->params->ts_switch_loss;
+  for (guint i = 0; i < g->residents->len; i++) u += ((task *)g_ptr_array_index(g->residents, i))->job->duty;
+  double eff = 1.0;
+  if (u > 1.0) {
+    eff = 1.0 - loss * (u - 1.0);
+    if (eff < 0.5) eff = 0.5;
+  }
+  double slice = (double)ps->timeslice_ns, sw = (double)ps->context_switch_ns;
+  for (guint i = 0; i < g->residents->len; i++) {
+    task *t = g_ptr_array_index(g->residents, i);
+    double others = u - t->job->duty;
+    if (others < 1e-12) others = 0;
+    double sp, ahead;
+    switch (ps->vgpu_sched) {
+    case VGPU_EQUAL_SHARE:
+      sp = eff / n;
+      ahead = n - 1;
+      break;
+    case VGPU_FIXED_SHARE:
+      sp = eff / m;
+      ahead = m - 1;
+      break;
+    case VGPU_BEST_EFFORT:
+    default:
+      if (!share_table_speed(p, g, t, &sp)) sp = share_timeslice_speed(1.0, others, loss);
+      ahead = others;
+      break;
+    }
+    t->speed = sp > 1.0 ? 1.0 : sp;
+    t->alloc_share = 1.0 / m;
+    t->turn_wait_ns = ahead > 0 ? ahead * slice / 2.0 + sw : 0.0;
+  }
+}
+
+static int64_t vgpu_mem_capacity(const pool_state *p, const gpu_state *g, const task *t) {
+  return vgpu_framebuffer(p->spec);
+}
+
+/* A VM cannot allocate past its frame buffer: only the offender fails. */
+static void vgpu_oom_victims(const pool_state *p, gpu_state *g, task *offender, GPtrArray *victims) {
+  g_ptr_array_add(victims, offender);
+}
+
+const share_ops share_vgpu_ops = {
+    .strategy = STRATEGY_VGPU,
+    .name = "vgpu",
+    .description = "time-sliced vGPU profiles: partitioned frame buffer, scheduler-shared compute",
+    .implemented = TRUE,
+    .fit_by_size_only = TRUE,
+    .slots_per_gpu = vgpu_per_gpu,
+    .can_ever_fit = vgpu_can_ever_fit,
+    .gpu_accepts = vgpu_gpu_accepts,
+    .update_speeds = vgpu_update_speeds,
+    .gauges = share_default_gauges,
+    .mem_capacity = vgpu_mem_capacity,
+    .oom_victims = vgpu_oom_victims,
+    .crash_victims = share_default_crash_victims,
+};

@@ -1,0 +1,109 @@
+# t-import.sh: `sharesim import` and `run --dcgm` on the real binary: the format table,
+# bad rows (file:line, exit 2, nothing written) and --skip-bad, the openb pod list replayed
+# under fractional and exclusive sharing, and the DCGM round trip (run -> dcgm.csv ->
+# import -> run) within the tolerances of docs/traces.md.
+
+# ---- the command and its table ----
+run import; expect_rc 2; expect_err_contains "Usage: sharesim import FORMAT FILE..."
+run import list; expect_rc 0; expect_out_contains "alibaba-openb"
+run import --help; expect_rc 0; expect_out_contains "--kind-rule"
+run import nope x.csv; expect_rc 2
+expect_err_contains "unknown format 'nope'; valid formats: dcgm, alibaba-openb, alibaba-pai"
+run import dcgm; expect_rc 2; expect_err_contains "expected at least one input file"
+run import dcgm --no-such-option x.csv; expect_rc 2
+run import dcgm "$DATA/import/dcgm-bad.csv" --window 0s; expect_rc 2
+expect_err_contains "--window: expected a duration from 1s to 1d"
+
+# ---- bad rows: every problem with file:line:col, exit 2, nothing written ----
+run import alibaba-openb "$DATA/import/openb-bad.csv"; expect_rc 2
+expect_err_contains "openb-bad.csv:3:4: num_gpu: expected a whole number of GPUs"
+expect_err_contains "openb-bad.csv:8: expected 11 fields as in the header, found 10"
+expect_err_contains "sharesim import: 6 problems found"
+expect_eq "$(wc -c < out.txt | tr -d ' ')" 0 "nothing on stdout after bad rows"
+run import alibaba-openb "$DATA/import/openb-bad.csv" -o bad.csv; expect_rc 2
+expect_no_path bad.csv
+expect_eq "$(ls -A | grep -c tmp)" 0 "no temporary file left behind"
+
+# ---- --skip-bad: counted on stderr, the good rows written ----
+run import alibaba-openb "$DATA/import/openb-bad.csv" --skip-bad; expect_rc 0
+expect_err_contains "skipped 6 bad rows (--skip-bad)"
+expect_err_contains "openb-bad.csv:6:7: qos: expected a qos class with a kind"
+expect_eq "$(wc -l < out.txt | tr -d ' ')" 3 "header and two pods"
+cp out.txt good.csv
+run check "$SCEN/baseline-exclusive.yaml" good.csv; expect_rc 0
+
+# ---- outputs: -o and a second output are written whole, never over an input ----
+run import dcgm "$DATA/import/dcgm-range.json" -o d.csv --phases-out d.csv; expect_rc 2
+expect_err_contains "name the same file"
+run import dcgm "$DATA/import/dcgm-range.json" -o d.csv --phases-out dp.csv; expect_rc 0
+expect_file d.csv; expect_file dp.csv
+expect_err_contains "2 jobs written, 2 phase rows"
+expect_eq "$(head -1 dp.csv)" "job_id,after_s,mem_gb,busy,sm,rate_rps" "phases header"
+
+# ---- the bundled example export imports (both forms) ----
+if [ -f "$TRACES/dcgm-example.csv" ]; then
+  run import dcgm "$TRACES/dcgm-example.csv" -o ex.csv --phases-out exp.csv; expect_rc 0
+  expect_err_contains "notebook"
+  run import dcgm "$TRACES/dcgm-example.json" -o exj.csv; expect_rc 0
+else
+  skip_test "traces/dcgm-example.csv absent"
+fi
+
+# ---- run --dcgm needs a folder ----
+sharesim_gen() { "$SHARESIM" gen "$@" 2>/dev/null; }
+sharesim_gen --profile mixed --gpus 16 --days 1 --seed 4 > gen.csv
+cat > rt.yaml <<'EOF'
+name: roundtrip
+pools:
+  - name: p
+    gpu: A100-80GB
+    nodes: 4
+    gpus_per_node: 8
+    strategy: exclusive
+EOF
+run run rt.yaml gen.csv --dcgm; expect_rc 2; expect_err_contains "--dcgm writes dcgm.csv and dcgm.prom into the result folder"
+
+# ---- the DCGM round trip: run -> dcgm.csv -> import -> run; headline figures agree ----
+run run rt.yaml gen.csv --dcgm -o r1 -q; expect_rc 0
+expect_file r1/dcgm.csv; expect_file r1/dcgm.prom
+expect_eq "$(tail -1 r1/dcgm.prom)" "# EOF" "OpenMetrics ends with # EOF"
+expect_eq "$(head -1 r1/dcgm.csv)" "timestamp,metric,value,Hostname,gpu,UUID,pod,namespace,pool" "dcgm.csv header"
+run import dcgm r1/dcgm.csv --kind-rule 'notebook=pod:nb-*' --kind-rule 'inference=pod:inf-*' \
+  --kind-rule 'training=pod:tr-*' --kind-rule 'batch=pod:bt-*' --window 1m \
+  -o rt.csv --phases-out rt-phases.csv
+expect_rc 0
+run run rt.yaml rt.csv --phases rt-phases.csv -o r2 -q; expect_rc 0
+# pools.csv columns: allocated_gpu_h 7, busy_gpu_h 8, sm_active_gpu_h 9, mem_gb_h 13, jobs 16
+within() { # within NAME COL TOL: relative difference of pools.csv column COL between r1 and r2
+  a=$(sed -n 2p r1/pools.csv | cut -d, -f"$2"); b=$(sed -n 2p r2/pools.csv | cut -d, -f"$2")
+  if awk -v a="$a" -v b="$b" -v t="$3" 'BEGIN { d = (b - a) / a; if (d < 0) d = -d; exit !(d <= t) }'; then
+    pass; else fail "round trip $1: $a -> $b, more than $3 apart"; fi
+}
+within allocated 7 0.03
+within busy 8 0.05
+within sm-active 9 0.05
+within memory 13 0.05
+expect_eq "$(sed -n 2p r2/pools.csv | cut -d, -f16)" "$(sed -n 2p r1/pools.csv | cut -d, -f16)" "jobs after the round trip"
+
+# ---- the openb pod list replayed under fractional and exclusive sharing ----
+OB="$SHARED_TRACES/alibaba-gpu-v2023-openb"
+if [ -f "$OB/openb_pod_list_default.csv" ]; then
+  run import alibaba-openb "$OB/openb_pod_list_default.csv" --nodes "$OB/openb_node_list_gpu_node.csv" \
+    --scenario-out openb.yaml -o openb.csv
+  expect_rc 0
+  expect_err_contains "8152 rows read, 6203 jobs written"
+  expect_err_contains "7064 GPU pods, 3078 of them asking for part of one GPU"
+  expect_err_contains "nodes: 1213 listed, 1213 with GPUs, 6212 GPUs"
+  expect_eq "$(wc -l < openb.csv | tr -d ' ')" 6204 "header and 6,203 jobs"
+  run check openb.yaml openb.csv; expect_rc 0
+  sed 's/strategy: fractional/strategy: exclusive/' openb.yaml > openb-exclusive.yaml
+  run run openb.yaml openb.csv -o ofrac -q; expect_rc 0
+  run run openb-exclusive.yaml openb.csv -o oexcl -q; expect_rc 0
+  expect_eq "$(sed -n 2p ofrac/pools.csv | cut -d, -f17)" 6203 "all pods complete under fractional"
+  expect_eq "$(sed -n 2p oexcl/pools.csv | cut -d, -f17)" 6203 "all pods complete under exclusive"
+  fa=$(sed -n 2p ofrac/pools.csv | cut -d, -f7); ea=$(sed -n 2p oexcl/pools.csv | cut -d, -f7)
+  if awk -v f="$fa" -v e="$ea" 'BEGIN { exit !(f < e) }'; then pass; else
+    fail "fractional should hold fewer GPU-hours than exclusive: $fa vs $ea"; fi
+else
+  skip_test "shared traces absent"
+fi

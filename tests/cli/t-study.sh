@@ -1,0 +1,197 @@
+# t-study.sh: the what-if study commands against the real binary on a 14-job trace:
+# compare (scenarios and folders, deltas and the saving), sweep (-j 1 = -j 4, SIGKILL then
+# resume gives the same bytes, Slurm script, --point and --collect), size (the answer of
+# an exhaustive scan), plot (real gnuplot: PNG size from IHDR, SVG text; names made of
+# gnuplot syntax run nothing; without gnuplot: data and scripts, exit 0).
+A="$DATA/study/study-a.yaml"; B="$DATA/study/study-b.yaml"; T="$DATA/study/study.csv"
+
+# field N (1-based) of the row of a CSV whose first fields match PREFIX
+csv_field() { grep "^$2" "$1" | head -1 | cut -d, -f"$3"; }
+# awk arithmetic check: prints ok when |a - b| <= 1e-9 * max(1, |b|)
+near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; if (m < 1) m = 1; print (d <= 1e-9 * m) ? "ok" : "off" }'; }
+
+# ---- compare: scenarios ----
+run compare "$A" "$B" "$T" -o cmp --no-progress
+expect_rc 0
+expect_out_contains "differences against the baseline 'study-a'"
+expect_out_contains "results written to cmp/"
+for f in compare.txt compare.csv compare.json study-a/summary.json study-b/summary.json study-b/jobs.csv; do
+  expect_file "cmp/$f"
+done
+expect_eq "$(csv_field cmp/compare.csv capacity,gpus, 5-7)" "6,10,4" "GPUs provisioned 6 -> 10"
+expect_eq "$(csv_field cmp/compare.csv pools,pool:train:gpus, 5-7)" "4,8,4" "train pool 4 -> 8 GPUs"
+# the deltas are the differences of the runs' own totals
+ca=$(grep '"cost"' cmp/study-a/summary.json | head -1 | tr -dc '0-9.')
+cb=$(grep '"cost"' cmp/study-b/summary.json | head -1 | tr -dc '0-9.')
+expect_eq "$(near "$(csv_field cmp/compare.csv finance,cost, 7)" "$(awk -v a="$ca" -v b="$cb" 'BEGIN { printf "%.6g", b - a }')")" "ok" "cost delta = cost_b - cost_a"
+expect_eq "$(near "$(csv_field cmp/compare.csv finance,saving, 6)" "$(awk -v a="$ca" -v b="$cb" 'BEGIN { printf "%.6g", a - b }')")" "ok" "saving = baseline cost - cost"
+# 12 jobs of 100 s on 4 GPUs wait 0/100/200 s (p95 200 s); on 8 GPUs 0/100 s (p95 100 s)
+expect_eq "$(csv_field cmp/compare.csv jobs,wait_p95_s, 5-7)" "200,100,-100" "queue wait p95"
+expect_eq "$(csv_field cmp/compare.csv jobs,wait_mean_s, 5-6)" "85.7143,28.5714" "mean waits over 14 jobs: 1200/14 and 400/14"
+expect_out_contains "-1.67 m (-50.0 %)"
+expect_eq "$(grep -c '"key"' cmp/compare.json)" "$(($(grep -c '' cmp/compare.csv) - 1))" "one JSON figure per CSV row"
+# rerun replaces the earlier compare folder; a foreign folder is refused
+run compare "$A" "$B" "$T" -o cmp --no-progress -q
+expect_rc 0
+expect_eq "$(ls -d cmp.* 2>/dev/null | wc -l)" "0" "no temporary or old folder left"
+mkdir keep && echo precious > keep/f
+run compare "$A" "$B" "$T" -o keep
+expect_rc 2
+expect_err_contains "refusing to replace keep"
+expect_eq "$(cat keep/f)" "precious" "user data untouched"
+
+# ---- compare: folders give the same table ----
+run compare cmp/study-a cmp/study-b --format csv
+expect_rc 0
+expect_same_files out.txt cmp/compare.csv
+run compare cmp --format csv
+expect_rc 0
+expect_same_files out.txt cmp/compare.csv
+run compare cmp/study-a nowhere
+expect_rc 2
+expect_err_contains "nowhere"
+run compare "$A" "$T" --format yaml
+expect_rc 2
+expect_err_contains "expected text, csv or json"
+
+# ---- sweep: -j 1 and -j 4 give the same bytes ----
+SETS="--set pools.train.nodes=1,2,3 --set pools.dev.placement=pack,spread"
+run sweep "$A" "$T" $SETS -j 1 -o sw1 --no-progress
+expect_rc 0
+expect_out_contains "sweep written to sw1/"
+expect_eq "$(grep -c '' sw1/sweep.csv)" "7" "header and 6 points"
+expect_eq "$(head -1 sw1/sweep.csv | cut -d, -f1-4)" "point,pools.train.nodes,pools.dev.placement,gpus" "sweep.csv columns"
+expect_eq "$(sed -n 2p sw1/sweep.csv | cut -d, -f1-4)" "1_nodes-1_placement-pack,1,pack,6" "first point"
+expect_eq "$(sed -n 7p sw1/sweep.csv | cut -d, -f1-4)" "6_nodes-3_placement-spread,3,spread,14" "last point"
+expect_eq "$(ls sw1/points | wc -l)" "6" "one folder per point"
+run sweep "$A" "$T" $SETS -j 4 -o sw4 -q
+expect_rc 0
+expect_same_files sw1/sweep.csv sw4/sweep.csv
+if diff -r sw1 sw4 >/dev/null; then pass; else fail "sweep folders differ between -j 1 and -j 4"; fi
+expect_err_empty
+
+# ---- sweep: killed with SIGKILL, then resumed ----
+"$SHARESIM" sweep "$A" "$T" $SETS -j 1 -o swk -q --no-progress >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ ! -f swk/points/2_nodes-1_placement-spread/summary.json ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i + 1)); done
+kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+sleep 0.2
+done_before=$(ls swk/points/*/summary.json 2>/dev/null | wc -l)
+if [ "$done_before" -ge 2 ] && [ "$done_before" -lt 6 ] && [ ! -f swk/sweep.csv ]; then pass; else fail "the sweep was not killed midway ($done_before points, sweep.csv: $(ls swk))"; fi
+run sweep "$A" "$T" $SETS -j 2 -o swk -q
+expect_rc 0
+expect_err_contains "already finished in swk, skipped"
+expect_same_files sw1/sweep.csv swk/sweep.csv
+if diff -r sw1 swk >/dev/null; then pass; else fail "resumed sweep differs from an uninterrupted one"; fi
+# a different grid in the same folder is refused
+run sweep "$A" "$T" --set pools.train.nodes=1,2 -o swk
+expect_rc 2
+expect_err_contains "holds another sweep"
+# bad values are found before anything runs
+run sweep "$A" "$T" --set pools.train.nodes=1,0 -o swbad
+expect_rc 2
+expect_err_contains "--set pools.train.nodes"
+expect_no_path swbad
+run sweep "$A" "$T" --set pools.train.nodes
+expect_rc 2
+expect_err_contains "expected KEY=V1,V2"
+
+# ---- sweep on Slurm: script, --point, --collect ----
+run sweep "$A" "$T" $SETS -o sws --slurm
+expect_rc 0
+expect_file sws/sweep.sbatch
+expect_eq "$(grep -c '^#SBATCH --array=1-6$' sws/sweep.sbatch)" "1" "array of 6 tasks"
+expect_eq "$(grep -c 'sweep --point "$SLURM_ARRAY_TASK_ID"' sws/sweep.sbatch)" "1" "each task runs its point"
+run sweep --point 1 sws
+expect_rc 0
+run sweep --point 7 sws
+expect_rc 2
+run sweep --collect sws
+expect_rc 1
+expect_err_contains "5 of 6 points not finished"
+for i in 2 3 4 5 6; do (SLURM_ARRAY_TASK_ID=$i bash sws/sweep.sbatch >/dev/null 2>&1); done
+run sweep --collect sws -q
+expect_rc 0
+expect_same_files sw1/sweep.csv sws/sweep.csv
+if diff -r sw1/points sws/points >/dev/null; then pass; else fail "Slurm points differ from local ones"; fi
+
+# ---- size: the answer of an exhaustive scan ----
+for limit in 150s 50s; do
+  run size "$A" "$T" --pool train --max-wait-p95 "$limit" --max 6 --no-progress
+  expect_rc 0
+  got=$(sed -n 's/^smallest size: \([0-9]*\) node.*/\1/p' out.txt)
+  lim=$(echo "$limit" | tr -d s)
+  want=""
+  for n in 1 2 3 4 5 6; do
+    "$SHARESIM" run "$A" "$T" --set pools.train.nodes=$n -o scan$n -q 2>/dev/null
+    w=$(grep '^train,' scan$n/pools.csv | cut -d, -f"$(head -1 scan$n/pools.csv | tr ',' '\n' | grep -n '^wait_p95_s$' | cut -d: -f1)")
+    if [ -z "$want" ] && awk -v w="$w" -v l="$lim" 'BEGIN { exit !(w <= l) }'; then want=$n; fi
+  done
+  expect_eq "$got" "$want" "size --max-wait-p95 $limit = exhaustive scan"
+done
+expect_out_contains "3 nodes meet the constraints and 2 do not"
+run size "$A" "$T" --pool train --max-wait-p95 1s --max 2 --no-progress
+expect_rc 1
+expect_out_contains "no size from 1 to 2 nodes meets the constraints"
+run size "$A" "$T" --pool gpu-farm
+expect_rc 2
+expect_err_contains "no such pool"
+run size "$A" "$T" --pool dev --slo 150
+expect_rc 2
+expect_err_contains "--slo '150'"
+run size "$A" "$T" --pool train --max-wait-p95 150s -o sz --no-progress
+expect_rc 0
+expect_file sz/size.csv
+expect_file sz/nodes-2/summary.json
+expect_eq "$(grep -c ',yes,' sz/size.csv)" "$(grep -c '  yes' sz/size.txt)" "size.csv and size.txt agree"
+
+# ---- plot ----
+if command -v gnuplot >/dev/null 2>&1; then
+  run plot cmp/study-a --format png,svg --size 640x400
+  expect_rc 0
+  expect_file cmp/study-a/plots/utilisation.png
+  expect_file cmp/study-a/plots/utilisation.gp
+  expect_file cmp/study-a/plots/utilisation.dat
+  # IHDR: width and height, big-endian, at bytes 16-23
+  expect_eq "$(od -An -tu1 -j16 -N8 cmp/study-a/plots/utilisation.png | tr -s ' ' | sed 's/^ //')" "0 0 2 128 0 0 1 144" "PNG is 640x400"
+  expect_eq "$(grep -c 'SM-active' cmp/study-a/plots/utilisation.svg)" "1" "SVG names the series"
+  run plot cmp -o cmpplots
+  expect_rc 0
+  for f in compare-utilisation compare-cost compare-wait compare-faults compare-busy study-a/utilisation study-b/cost; do
+    expect_file "cmpplots/$f.png"
+  done
+  run plot sw1
+  expect_rc 0
+  for f in sweep-busy sweep-cost sweep-wait; do expect_file "sw1/plots/$f.png"; done
+
+  # names made of gnuplot syntax are drawn as text and run nothing
+  printf 'id,submit_s,kind,gpus,mem_gb,duration_s,tenant\nj1,0,batch,1,10,100,"x'"'"'); system(""touch pwned1"") #"\nj2,5,batch,1,10,50,`touch pwned2`\n' > evil.csv
+  run run "$A" evil.csv -o evil -q
+  expect_rc 0
+  sed 's/"scenario" : "study-a"/"scenario" : "q'"'"'\\nsystem(\\"touch pwned3\\")\\n`touch pwned4`"/' evil/summary.json > s.json && mv s.json evil/summary.json
+  expect_eq "$(grep -c 'pwned3' evil/summary.json)" "1" "scenario renamed"
+  run plot evil --format svg
+  expect_rc 0
+  for m in pwned1 pwned2 pwned3 pwned4; do expect_no_path "$m"; expect_no_path "evil/plots/$m"; done
+  expect_eq "$(grep -c 'system(&quot;touch pwned1&quot;)\|system("touch pwned1")' evil/plots/showback.svg)" "1" "tenant drawn as text"
+else
+  skip_test "gnuplot not installed: chart rendering not checked"
+fi
+
+# without gnuplot: data and scripts, a warning, exit 0
+saved_path=$PATH
+PATH=/nonexistent
+run plot cmp/study-b -o nognuplot
+PATH=$saved_path
+expect_rc 0
+expect_err_contains "gnuplot not found on PATH"
+expect_file nognuplot/utilisation.gp
+expect_file nognuplot/utilisation.dat
+expect_file nognuplot/common.gp
+expect_no_path nognuplot/utilisation.png
+run plot nowhere
+expect_rc 2
+run plot cmp/study-a --format gif
+expect_rc 2
+expect_err_contains "unknown format 'gif'"

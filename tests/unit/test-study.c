@@ -1,0 +1,733 @@
+/* test-study.c: the what-if study modules: reading result files back (table, figures),
+ * the comparison table and its arithmetic, sweep grids, names and manifests, the sizing
+ * search against an exhaustive scan, and the charts: every one rendered by the real
+ * gnuplot (PNG size from its IHDR chunk, SVG parsed with GMarkup and searched for the
+ * series names), with names made of gnuplot syntax drawn as text and running nothing. */
+#include <criterion/criterion.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+#include "compare.h"
+#include "figures.h"
+#include "plot.h"
+#include "report.h"
+#include "sizing.h"
+#include "studydir.h"
+#include "sweep.h"
+#include "table.h"
+#include "testutil.h"
+
+#define STUDY_DATA TEST_DATA_DIR "/study"
+
+static char *study_tmpdir(void) {
+  char *d = g_dir_make_tmp("sharesim-study-XXXXXX", NULL);
+  cr_assert_not_null(d);
+  return d;
+}
+
+static char *study_write(const char *dir, const char *name, const char *text) {
+  char *p = g_build_filename(dir, name, NULL);
+  cr_assert(g_file_set_contents(p, text, -1, NULL));
+  return p;
+}
+
+/* ---- table ---- */
+
+static gboolean study_count_rows(const char *const *cells, guint n, gpointer user) {
+  (*(guint *)user)++;
+  return TRUE;
+}
+
+Test(table, quotes_crlf_bom_and_embedded_newlines) {
+  g_autofree char *dir = study_tmpdir();
+  g_autofree char *p = study_write(dir, "t.csv",
+      "\xEF\xBB\xBFname,value,note\r\n"
+      "a,1,\"x, \"\"quoted\"\"\"\r\n"
+      "\"b\nc\",2.5,\r\n"
+      "\r\n"
+      "short\n");
+  g_autoptr(GError) err = NULL;
+  g_autoptr(table) t = table_load(p, &err);
+  cr_assert_not_null(t, "%s", err ? err->message : "");
+  cr_assert_eq(t->n_columns, 3);
+  cr_assert_str_eq(t->header[0], "name"); /* BOM skipped */
+  cr_assert_eq(t->rows->len, 3);          /* the blank line is not a row */
+  cr_assert_str_eq(table_cell(t, 0, 2), "x, \"quoted\"");
+  cr_assert_str_eq(table_cell(t, 1, 0), "b\nc");
+  cr_assert_float_eq(table_number(t, 1, 1), 2.5, 1e-12);
+  cr_assert(isnan(table_number(t, 1, 2)));
+  cr_assert_str_eq(table_cell(t, 2, 2), ""); /* beyond the row's end */
+  cr_assert_eq(table_column(t, "value"), 1);
+  cr_assert_eq(table_column(t, "nope"), -1);
+  cr_assert_eq(table_column_containing(t, "alu"), 1);
+  guint rows = 0;
+  cr_assert(table_foreach(p, NULL, study_count_rows, &rows, NULL));
+  cr_assert_eq(rows, 3);
+}
+
+Test(table, empty_and_missing_files_are_errors) {
+  g_autofree char *dir = study_tmpdir();
+  g_autofree char *p = study_write(dir, "empty.csv", "");
+  GError *err = NULL;
+  cr_assert_null(table_load(p, &err));
+  cr_assert_str_eq(err->message + strlen(err->message) - strlen("empty file (no header row)"),
+                   "empty file (no header row)");
+  g_clear_error(&err);
+  g_autofree char *missing = g_build_filename(dir, "missing.csv", NULL);
+  cr_assert_null(table_load(missing, &err));
+  cr_assert(g_error_matches(err, G_FILE_ERROR, G_FILE_ERROR_NOENT));
+  g_clear_error(&err);
+}
+
+/* ---- figures ---- */
+
+/* A summary.json as report-json.c writes it, plus members later models may add. */
+static const char study_summary_a[] =
+    "{\"scenario\": \"base\", \"trace_file\": \"t.csv\", \"seed\": 4, \"span_s\": 7200,\n"
+    " \"totals\": {\"gpus\": 32, \"allocated_frac\": 0.25, \"busy_frac\": 0.125,\n"
+    "   \"cost\": 1000, \"idle_cost\": 750, \"cost_per_busy_gpu_h\": 12.5, \"wait_p95_s\": 600,\n"
+    "   \"oom_kills\": 3, \"slowdown_mean\": null, \"straggler_new_gpu_h\": 1.5},\n"
+    " \"pools\": [{\"name\": \"dev\", \"gpus\": 16, \"cost\": 400, \"wait_p95_s\": 60,\n"
+    "   \"oom_kills\": 2, \"unplaceable\": 0, \"queued\": 0}],\n"
+    " \"tenants\": [{\"name\": \"team a\", \"cost\": 600}, {\"name\": \"team-b\", \"cost\": 400}],\n"
+    " \"slo\": {\"met\": 2, \"attainment_pct\": 99.5, \"worst\": []},\n"
+    " \"service_classes\": [{\"name\": \"chat\", \"slo_attainment\": 0.97, \"label\": \"x\"}],\n"
+    " \"outcomes\": {\"completed\": 9}, \"engine\": {\"events\": 5}}\n";
+
+static const char study_summary_b[] =
+    "{\"scenario\": \"lean\", \"trace_file\": \"t.csv\", \"seed\": 4, \"span_s\": 7200,\n"
+    " \"totals\": {\"gpus\": 24, \"allocated_frac\": 0.3, \"busy_frac\": 0.15,\n"
+    "   \"cost\": 750, \"idle_cost\": 525, \"cost_per_busy_gpu_h\": 10, \"wait_p95_s\": 900,\n"
+    "   \"oom_kills\": 5, \"slowdown_mean\": 1.25},\n"
+    " \"pools\": [{\"name\": \"dev\", \"gpus\": 8, \"cost\": 150, \"wait_p95_s\": 300,\n"
+    "   \"oom_kills\": 4, \"unplaceable\": 1, \"queued\": 0}],\n"
+    " \"tenants\": [{\"name\": \"team a\", \"cost\": 450}, {\"name\": \"team-c\", \"cost\": 300}]}\n";
+
+Test(figures, known_generic_and_null_members) {
+  g_autoptr(GError) err = NULL;
+  g_autoptr(run_figures) f = figures_parse("dir-a", study_summary_a, sizeof study_summary_a - 1, &err);
+  cr_assert_not_null(f, "%s", err ? err->message : "");
+  cr_assert_str_eq(f->scenario, "base");
+  cr_assert_eq(f->seed, 4);
+  cr_assert_float_eq(figures_value(f, "busy_frac"), 0.125, 1e-12);
+  const figure *g = figures_find(f, "gpus");
+  cr_assert_str_eq(g->label, "GPUs provisioned");
+  cr_assert_eq(g->section, FIGURE_SECTION_CAPACITY);
+  cr_assert(isnan(figures_value(f, "slowdown_mean")));          /* null: present, NAN */
+  cr_assert_not_null(figures_find(f, "slowdown_mean"));
+  const figure *extra = figures_find(f, "straggler_new_gpu_h"); /* added by a later model */
+  cr_assert_not_null(extra);
+  cr_assert_eq(extra->unit, FIGURE_GPU_HOURS);
+  cr_assert_eq(extra->section, FIGURE_SECTION_OTHER);
+  cr_assert_float_eq(figures_value(f, "pool:dev:gpus"), 16, 1e-12);
+  cr_assert_float_eq(figures_value(f, "tenant:team a:cost"), 600, 1e-12);
+  cr_assert_float_eq(figures_value(f, "slo:attainment_pct"), 99.5, 1e-12);
+  cr_assert_eq(figures_find(f, "slo:attainment_pct")->unit, FIGURE_PERCENT);
+  const figure *cls = figures_find(f, "service_classes:chat:slo_attainment");
+  cr_assert_not_null(cls);
+  cr_assert_eq(cls->unit, FIGURE_FRACTION);
+  cr_assert_eq(cls->section, FIGURE_SECTION_SERVICES);
+  cr_assert_null(figures_find(f, "outcomes:completed")); /* repeats totals: skipped */
+  cr_assert_null(figures_find(f, "engine:events"));
+  /* sections in order */
+  for (guint i = 1; i < f->figures->len; i++)
+    cr_assert(g_array_index(f->figures, figure, i - 1).section <=
+              g_array_index(f->figures, figure, i).section);
+}
+
+Test(figures, not_a_summary_is_an_input_error) {
+  GError *err = NULL;
+  cr_assert_null(figures_parse("d", "[1, 2]", 6, &err));
+  cr_assert(g_error_matches(err, SHARESIM_ERROR, SHARESIM_ERROR_INPUT));
+  g_clear_error(&err);
+  cr_assert_null(figures_parse("d", "{\"x\": 1}", 8, &err));
+  cr_assert(strstr(err->message, "no \"totals\" object") != NULL);
+  g_clear_error(&err);
+  cr_assert_null(figures_parse("d", "{\"totals\": ", 11, &err));
+  cr_assert(strstr(err->message, "not valid JSON") != NULL);
+  g_clear_error(&err);
+  g_autofree char *dir = study_tmpdir();
+  cr_assert_null(figures_load(dir, &err));
+  cr_assert(strstr(err->message, "not a sharesim result folder") != NULL);
+  g_clear_error(&err);
+}
+
+Test(figures, services_csv_attainment_in_percent_or_share) {
+  g_autofree char *dir = study_tmpdir();
+  g_autofree char *s = study_write(dir, "summary.json", study_summary_a);
+  g_autofree char *c = study_write(dir, "services.csv",
+      "id,pool,p99_ms,slo_pct,attainment_pct\n"
+      "svc-1,dev,12,99,99.5\n"
+      "svc-2,dev,40,99,97.25\n"
+      "svc-3,other,5,90,100\n"
+      "svc-4,dev,,,\n");
+  g_autoptr(GError) err = NULL;
+  g_autoptr(run_figures) f = figures_load(dir, &err);
+  cr_assert_not_null(f, "%s", err ? err->message : "");
+  cr_assert(f->services_file && f->services_slo);
+  cr_assert_eq(f->services->len, 4);
+  cr_assert_float_eq(figures_value(f, "services:count"), 4, 1e-12);
+  cr_assert_float_eq(figures_value(f, "services:with_slo"), 3, 1e-12);
+  cr_assert_float_eq(figures_value(f, "services:meeting_target"), 2, 1e-12); /* svc-1, svc-3 */
+  cr_assert_float_eq(figures_value(f, "services:min_attainment"), 0.9725, 1e-12);
+  const char *worst = NULL;
+  cr_assert_float_eq(figures_min_attainment(f, "other", &worst), 1.0, 1e-12);
+  cr_assert_str_eq(worst, "svc-3");
+  cr_assert_float_eq(figures_min_attainment(f, "dev", &worst), 0.9725, 1e-12);
+  cr_assert_str_eq(worst, "svc-2");
+}
+
+static char *study_fmt(figure_unit u, double v) {
+  GString *s = g_string_new(NULL);
+  figures_format(s, u, v);
+  return g_string_free(s, FALSE);
+}
+
+static char *study_delta(figure_unit u, double v, double base) {
+  GString *s = g_string_new(NULL);
+  figures_format_delta(s, u, v, base);
+  return g_string_free(s, FALSE);
+}
+
+Test(figures, formatting_values_and_differences) {
+  struct { figure_unit u; double v; const char *want; } values[] = {
+    {FIGURE_COUNT, 32, "32"},           {FIGURE_FRACTION, 0.2720, "27.2 %"},
+    {FIGURE_PERCENT, 99.5, "99.5 %"},   {FIGURE_SECONDS, 30422.97, "8.45 h"},
+    {FIGURE_SECONDS, 45, "45 s"},       {FIGURE_MONEY, 13486.58, "$13486.58"},
+    {FIGURE_MONEY, -1.5, "-$1.50"},     {FIGURE_MONEY_PER_HOUR, 19.916, "$19.92/GPU-h"},
+    {FIGURE_GPU_HOURS, 3931.94, "3931.9 GPU-h"}, {FIGURE_RATIO, 1.2, "1.20x"},
+    {FIGURE_HOURS, 0.5, "0.50 h"},      {FIGURE_COUNT, NAN, "-"},
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(values); i++) {
+    g_autofree char *got = study_fmt(values[i].u, values[i].v);
+    cr_assert_str_eq(got, values[i].want, "value %zu: %s", i, got);
+  }
+  struct { figure_unit u; double v, base; const char *want; } deltas[] = {
+    {FIGURE_COUNT, 24, 32, "-8 (-25.0 %)"},
+    {FIGURE_FRACTION, 0.3627, 0.2720, "+9.1 pp"},
+    {FIGURE_MONEY, 10114.94, 13486.58, "-$3371.64 (-25.0 %)"},
+    {FIGURE_SECONDS, 600, 0, "+10 m"},
+    {FIGURE_COUNT, 5, 5, "0"},
+    {FIGURE_COUNT, 5, NAN, "-"},
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(deltas); i++) {
+    g_autofree char *got = study_delta(deltas[i].u, deltas[i].v, deltas[i].base);
+    cr_assert_str_eq(got, deltas[i].want, "delta %zu: %s", i, got);
+  }
+  g_autofree char *clean = figures_clean_text("a\nb\x01" "c\xff");
+  cr_assert_str_eq(clean, "a?b?c\xef\xbf\xbd");
+  GString *js = g_string_new(NULL);
+  figures_json_string(js, "q\"\\\n\x02");
+  cr_assert_str_eq(js->str, "\"q\\\"\\\\\\n\\u0002\"");
+  g_string_free(js, TRUE);
+}
+
+/* ---- compare ---- */
+
+static compare_table *study_compare_ab(void) {
+  GPtrArray *runs = g_ptr_array_new();
+  g_ptr_array_add(runs, figures_parse("a", study_summary_a, sizeof study_summary_a - 1, NULL));
+  g_ptr_array_add(runs, figures_parse("b", study_summary_b, sizeof study_summary_b - 1, NULL));
+  cr_assert_not_null(g_ptr_array_index(runs, 0));
+  cr_assert_not_null(g_ptr_array_index(runs, 1));
+  return compare_build(runs);
+}
+
+Test(compare, deltas_and_saving_arithmetic) {
+  g_autoptr(compare_table) t = study_compare_ab();
+  int gpus = compare_row_index(t, "gpus"), cost = compare_row_index(t, "cost"),
+      saving = compare_row_index(t, "saving"), busy = compare_row_index(t, "busy_frac"),
+      pool_gpus = compare_row_index(t, "pool:dev:gpus"), extra = compare_row_index(t, "straggler_new_gpu_h"),
+      tenant_c = compare_row_index(t, "tenant:team-c:cost");
+  cr_assert(gpus >= 0 && cost >= 0 && saving >= 0 && busy >= 0 && pool_gpus >= 0 && extra >= 0 &&
+            tenant_c >= 0);
+  cr_assert_float_eq(compare_delta(t, gpus, 1), -8, 1e-12);
+  cr_assert_float_eq(compare_delta(t, cost, 1), -250, 1e-12);
+  cr_assert_float_eq(compare_value(t, saving, 0), 0, 1e-12);
+  cr_assert_float_eq(compare_value(t, saving, 1), 250, 1e-12);   /* baseline cost - cost */
+  cr_assert_float_eq(compare_delta(t, busy, 1), 0.025, 1e-12);
+  cr_assert_float_eq(compare_delta(t, pool_gpus, 1), -8, 1e-12);
+  cr_assert(isnan(compare_value(t, extra, 1)));  /* b lacks it */
+  cr_assert(isnan(compare_delta(t, extra, 1)));
+  cr_assert(isnan(compare_value(t, tenant_c, 0)));
+  cr_assert_float_eq(compare_value(t, tenant_c, 1), 300, 1e-12);
+  int rfrac = compare_row_index(t, "saving_frac");
+  cr_assert_float_eq(compare_value(t, rfrac, 1), 0.25, 1e-12);
+  /* rows are grouped by section: capacity first, finance last */
+  cr_assert_eq(g_array_index(t->rows, compare_row, 0).section, FIGURE_SECTION_CAPACITY);
+  cr_assert_eq(g_array_index(t->rows, compare_row, t->rows->len - 1).section, FIGURE_SECTION_FINANCE);
+}
+
+Test(compare, csv_json_and_text_outputs) {
+  g_autoptr(compare_table) t = study_compare_ab();
+  GString *csv = g_string_new(NULL), *json = g_string_new(NULL), *text = g_string_new(NULL);
+  compare_csv(t, csv);
+  compare_json(t, json);
+  compare_text(t, FALSE, text);
+  cr_assert(g_str_has_prefix(csv->str, "section,key,figure,unit,base,lean,delta:lean\n"), "%s", csv->str);
+  cr_assert(strstr(csv->str, "\ncapacity,gpus,GPUs provisioned,count,32,24,-8\n") != NULL);
+  cr_assert(strstr(csv->str, "\nfinance,cost,cost of the set-up,$,1000,750,-250\n") != NULL);
+  cr_assert(strstr(csv->str, "\nfinance,saving,saving against the baseline,$,0,250,250\n") != NULL);
+  cr_assert(strstr(csv->str, "\nother figures,straggler_new_gpu_h,straggler_new_gpu_h,GPU-h,1.5,,\n") != NULL);
+  cr_assert(strstr(csv->str, "\nfinance,tenant:team a:cost,showback: team a,$,600,450,-150\n") != NULL);
+  g_autoptr(JsonParser) p = json_parser_new();
+  cr_assert(json_parser_load_from_data(p, json->str, -1, NULL), "%s", json->str);
+  cr_assert(strstr(json->str, "{\"key\": \"gpus\", \"label\": \"GPUs provisioned\", \"unit\": "
+                              "\"count\", \"section\": \"capacity\", \"values\": [32, 24], "
+                              "\"deltas\": [null, -8]}") != NULL, "%s", json->str);
+  cr_assert(strstr(text->str, "differences against the baseline 'base'") != NULL);
+  cr_assert(strstr(text->str, "-$250.00 (-25.0 %)") != NULL, "%s", text->str);
+  cr_assert(strstr(text->str, "+2.5 pp") != NULL);
+  cr_assert(strstr(text->str, "allocated GPU-hours") == NULL); /* detail rows: CSV only */
+  cr_assert(strstr(text->str, "showback: team a") != NULL);
+  cr_assert(strstr(text->str, "pool dev: GPUs") != NULL);
+  g_string_truncate(text, 0);
+  compare_text(t, TRUE, text);
+  cr_assert(strstr(text->str, "showback: team a") == NULL);
+  cr_assert(strstr(text->str, "pool dev: GPUs") == NULL);
+  cr_assert(strstr(text->str, "saving against the baseline") != NULL);
+  g_string_free(csv, TRUE);
+  g_string_free(json, TRUE);
+  g_string_free(text, TRUE);
+}
+
+Test(compare, duplicate_names_are_made_unique) {
+  GPtrArray *runs = g_ptr_array_new();
+  g_ptr_array_add(runs, figures_parse("x/one", study_summary_a, sizeof study_summary_a - 1, NULL));
+  g_ptr_array_add(runs, figures_parse("x/two", study_summary_a, sizeof study_summary_a - 1, NULL));
+  g_autoptr(compare_table) t = compare_build(runs);
+  cr_assert_str_eq(g_ptr_array_index(t->names, 0), "base");
+  cr_assert_str_eq(g_ptr_array_index(t->names, 1), "base (two)");
+}
+
+/* ---- sweep ---- */
+
+Test(sweep, grid_order_and_value_splitting) {
+  const char *sets[] = {"pools.dev.nodes=1, 2,4", "pools.inf.layouts=[\"3g.40gb x2\", \"7g.80gb\"],[1g.10gb x7]"};
+  g_autoptr(GError) err = NULL;
+  g_autoptr(sweep_grid) g = sweep_grid_parse(sets, 2, &err);
+  cr_assert_not_null(g, "%s", err ? err->message : "");
+  cr_assert_eq(g->n_points, 6);
+  cr_assert_str_eq(sweep_grid_value(g, 0, 0), "1");
+  cr_assert_str_eq(sweep_grid_value(g, 1, 0), "[\"3g.40gb x2\", \"7g.80gb\"]");
+  cr_assert_str_eq(sweep_grid_value(g, 1, 1), "[1g.10gb x7]");
+  cr_assert_str_eq(sweep_grid_value(g, 0, 1), "1"); /* the last key varies fastest */
+  cr_assert_str_eq(sweep_grid_value(g, 0, 2), "2");
+  cr_assert_str_eq(sweep_grid_value(g, 0, 5), "4");
+  g_auto(GStrv) ov = sweep_grid_overrides(g, 3);
+  cr_assert_str_eq(ov[0], "pools.dev.nodes=2");
+  cr_assert_str_eq(ov[1], "pools.inf.layouts=[1g.10gb x7]");
+  cr_assert_null(ov[2]);
+  g_autofree char *n0 = sweep_grid_point_name(g, 0), *n5 = sweep_grid_point_name(g, 5);
+  cr_assert_str_eq(n0, "1_nodes-1_layouts-_3g.40gb_x2_7g.80gb_");
+  cr_assert_str_eq(n5, "6_nodes-4_layouts-_1g.10gb_x7_");
+  cr_assert(util_name_is_safe(n0) && util_name_is_safe(n5));
+}
+
+Test(sweep, bad_sets_are_input_errors) {
+  const char *bad[][2] = {{"nodes", "expected KEY=V1,V2"}, {"=1,2", "empty key"},
+                          {"a=1,,2", "value 2 is empty"}, {"a=", "value 1 is empty"}};
+  for (gsize i = 0; i < G_N_ELEMENTS(bad); i++) {
+    GError *err = NULL;
+    cr_assert_null(sweep_grid_parse(&bad[i][0], 1, &err));
+    cr_assert(g_error_matches(err, SHARESIM_ERROR, SHARESIM_ERROR_INPUT));
+    cr_assert(strstr(err->message, bad[i][1]) != NULL, "%s", err->message);
+    g_clear_error(&err);
+  }
+  const char *twice[] = {"a=1", "a=2"};
+  GError *err = NULL;
+  cr_assert_null(sweep_grid_parse(twice, 2, &err));
+  cr_assert(strstr(err->message, "key given twice") != NULL);
+  g_clear_error(&err);
+  const char *huge[] = {"a=1,2,3,4,5,6,7,8,9,10", "b=1,2,3,4,5,6,7,8,9,10", "c=1,2,3,4,5,6,7,8,9,10",
+                        "d=1,2,3,4,5,6,7,8,9,10", "e=1,2,3,4,5,6,7,8,9,10", "f=1,2"};
+  cr_assert_null(sweep_grid_parse(huge, 6, &err));
+  cr_assert(strstr(err->message, "more than 100000 points") != NULL, "%s", err->message);
+  g_clear_error(&err);
+}
+
+Test(sweep, manifest_round_trip_and_csv_from_points) {
+  const char *sets[] = {"pools.dev.nodes=1,2"};
+  sweep_grid *g = sweep_grid_parse(sets, 1, NULL);
+  g_autoptr(GError) err = NULL;
+  g_autoptr(sweep_spec) s = sweep_spec_new(STUDY_DATA "/study-a.yaml", STUDY_DATA "/study.csv",
+                                           NULL, NULL, g, &err);
+  cr_assert_not_null(s, "%s", err ? err->message : "");
+  cr_assert_eq(strlen(s->scenario_sha256), 64);
+  g_autofree char *dir = study_tmpdir();
+  g_autofree char *m = sweep_manifest(s);
+  g_autofree char *mp = study_write(dir, "sweep.json", m);
+  g_autoptr(sweep_spec) back = sweep_manifest_load(dir, &err);
+  cr_assert_not_null(back, "%s", err ? err->message : "");
+  g_autofree char *m2 = sweep_manifest(back);
+  cr_assert_str_eq(m, m2);
+  /* point 2 finished, point 1 not */
+  g_autofree char *p2 = sweep_point_dir(dir, g_ptr_array_index(s->names, 1));
+  cr_assert_eq(g_mkdir_with_parents(p2, 0755), 0);
+  g_autofree char *sj = study_write(p2, "summary.json", study_summary_b);
+  cr_assert(!sweep_point_done(dir, g_ptr_array_index(s->names, 0)));
+  cr_assert(sweep_point_done(dir, g_ptr_array_index(s->names, 1)));
+  GString *csv = g_string_new(NULL);
+  GPtrArray *missing = g_ptr_array_new_with_free_func(g_free);
+  cr_assert(sweep_csv(s, dir, csv, missing, &err));
+  cr_assert_eq(missing->len, 1);
+  cr_assert_str_eq(g_ptr_array_index(missing, 0), "1_nodes-1");
+  cr_assert(g_str_has_prefix(csv->str, "point,pools.dev.nodes,gpus,allocated_frac,"), "%s", csv->str);
+  cr_assert(strstr(csv->str, "\n2_nodes-2,2,24,0.3,") != NULL, "%s", csv->str);
+  cr_assert_eq(strchr(strchr(csv->str, '\n') + 1, '\n')[1], '\0'); /* header and one row */
+  g_string_free(csv, TRUE);
+  g_ptr_array_free(missing, TRUE);
+  /* a temporary left by a killed run is cleaned, other folders are not */
+  g_autofree char *tmp = g_build_filename(dir, "points", "1_nodes-1.tmp-Ab3xYz", NULL);
+  g_autofree char *keep = g_build_filename(dir, "points", "1_nodes-1.tmp-keep", NULL);
+  cr_assert_eq(g_mkdir_with_parents(tmp, 0755), 0);
+  cr_assert_eq(g_mkdir_with_parents(keep, 0755), 0);
+  g_autofree char *points = g_build_filename(dir, "points", NULL);
+  cr_assert_eq(studydir_clean_temporaries(points, (const char *const *)s->names->pdata), 1);
+  cr_assert(!g_file_test(tmp, G_FILE_TEST_EXISTS));
+  cr_assert(g_file_test(keep, G_FILE_TEST_IS_DIR));
+  cr_assert(studydir_remove_tree(dir, NULL));
+}
+
+/* ---- sizing ---- */
+
+typedef struct study_probe {
+  guint32 threshold;      /* sizes >= threshold pass */
+  guint calls;
+  GHashTable *seen;
+} study_probe;
+
+static sizing_verdict study_probe_fn(guint32 nodes, gpointer user, GError **error) {
+  study_probe *p = user;
+  p->calls++;
+  cr_assert(!g_hash_table_contains(p->seen, GUINT_TO_POINTER(nodes)), "size %u probed twice", nodes);
+  g_hash_table_add(p->seen, GUINT_TO_POINTER(nodes));
+  return nodes >= p->threshold ? SIZING_PASS : SIZING_FAIL;
+}
+
+Test(sizing, search_equals_exhaustive_scan) {
+  for (guint32 min = 1; min <= 5; min++)
+    for (guint32 max = min; max <= 40; max++)
+      for (guint32 th = 1; th <= 45; th++) {
+        study_probe p = {th, 0, g_hash_table_new(NULL, NULL)};
+        guint32 answer = 99, exhaustive = 0;
+        for (guint32 n = min; n <= max && !exhaustive; n++)
+          if (n >= th) exhaustive = n;
+        GArray *probes = g_array_new(FALSE, FALSE, sizeof(sizing_probe));
+        cr_assert(sizing_search(min, max, study_probe_fn, &p, &answer, probes, NULL));
+        cr_assert_eq(answer, exhaustive, "min %u max %u threshold %u: %u != %u", min, max, th,
+                     answer, exhaustive);
+        cr_assert_eq(probes->len, p.calls);
+        /* doubling then bisection: about 2 log2(max) runs, never a linear scan */
+        guint bound = 2 * (guint)ceil(log2((double)max + 1)) + 2;
+        cr_assert(p.calls <= bound, "%u probes for max %u", p.calls, max);
+        if (answer && answer > min) { /* justified: answer passes, answer - 1 fails */
+          gboolean pass_seen = FALSE, fail_below = FALSE;
+          for (guint i = 0; i < probes->len; i++) {
+            sizing_probe pr = g_array_index(probes, sizing_probe, i);
+            pass_seen |= pr.nodes == answer && pr.pass;
+            fail_below |= pr.nodes == answer - 1 && !pr.pass;
+          }
+          cr_assert(pass_seen && fail_below);
+        }
+        g_array_free(probes, TRUE);
+        g_hash_table_destroy(p.seen);
+      }
+}
+
+static sizing_verdict study_probe_error(guint32 nodes, gpointer user, GError **error) {
+  if (nodes >= 4) {
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "run %u failed", nodes);
+    return SIZING_ERROR;
+  }
+  return SIZING_FAIL;
+}
+
+Test(sizing, probe_errors_stop_the_search) {
+  guint32 answer = 7;
+  GError *err = NULL;
+  cr_assert(!sizing_search(1, 64, study_probe_error, NULL, &answer, NULL, &err));
+  cr_assert_str_eq(err->message, "run 4 failed");
+  cr_assert_eq(answer, 0);
+  g_clear_error(&err);
+}
+
+Test(sizing, check_names_every_failure) {
+  g_autoptr(run_figures) f = figures_parse("b", study_summary_b, sizeof study_summary_b - 1, NULL);
+  sizing_constraints c = {NAN, 3, 120};
+  GString *why = g_string_new(NULL);
+  gboolean slo_applied = FALSE;
+  cr_assert(!sizing_check(f, "dev", &c, why, &slo_applied));
+  cr_assert_str_eq(why->str, "1 job never fits; queue wait p95 5 m > 2 m; 4 OOM kills > 3");
+  cr_assert(slo_applied);
+  sizing_constraints loose = {0.99, 10, 600};
+  g_string_truncate(why, 0);
+  g_autoptr(run_figures) a = figures_parse("a", study_summary_a, sizeof study_summary_a - 1, NULL);
+  cr_assert(sizing_check(a, "dev", &loose, why, &slo_applied));
+  cr_assert_str_eq(why->str, "");
+  cr_assert(!slo_applied); /* no services.csv: the SLO cannot be judged */
+  GString *d = g_string_new(NULL);
+  sizing_describe(&loose, d);
+  cr_assert_str_eq(d->str, "every job fits and none is left queued at the end; queue wait p95 "
+                           "<= 10 m; OOM kills <= 10; SLO attainment >= 99.0 % for every service");
+  g_string_free(d, TRUE);
+  g_string_free(why, TRUE);
+}
+
+/* ---- plot ---- */
+
+Test(plot, quoting_keeps_text_inert) {
+  GString *s = g_string_new(NULL);
+  plot_quote(s, "a'b\nsystem(\"x\")\r`y` @z \\");
+  cr_assert_str_eq(s->str, "'a''b system(\"x\") `y` @z \\'");
+  g_string_truncate(s, 0);
+  GString *long_text = g_string_new(NULL);
+  for (int i = 0; i < 300; i++) g_string_append_c(long_text, 'x');
+  plot_quote(s, long_text->str);
+  cr_assert_eq(s->len, 202);
+  g_string_free(long_text, TRUE);
+  g_string_free(s, TRUE);
+}
+
+Test(plot, formats_and_templates) {
+  g_auto(GStrv) f = plot_parse_formats("svg, png", NULL);
+  cr_assert_str_eq(f[0], "svg");
+  cr_assert_str_eq(f[1], "png");
+  cr_assert_null(f[2]);
+  GError *err = NULL;
+  cr_assert_null(plot_parse_formats("png,gif", &err));
+  cr_assert(strstr(err->message, "unknown format 'gif'") != NULL);
+  g_clear_error(&err);
+  cr_assert_null(plot_parse_formats("png,png", &err));
+  cr_assert(strstr(err->message, "repeated format 'png'") != NULL);
+  g_clear_error(&err);
+  static const char *const names[] = {"common.gp", "terminal.gp", "utilisation.gp", "memory.gp",
+      "memory-peak.gp", "queue.gp", "wait.gp", "cost.gp", "showback.gp", "slo.gp", "latency.gp",
+      "compare-utilisation.gp", "compare-cost.gp", "compare-wait.gp", "compare-faults.gp",
+      "compare-busy.gp", "sweep.gp"};
+  for (gsize i = 0; i < G_N_ELEMENTS(names); i++) {
+    const char *t = plot_template_text(names[i]);
+    cr_assert_not_null(t, "%s", names[i]);
+    cr_assert(strstr(t, "system(") == NULL && strchr(t, '`') == NULL, "%s runs commands", names[i]);
+  }
+}
+
+/* Width and height from a PNG's IHDR chunk; FALSE when it is not a PNG. */
+static gboolean study_png_size(const char *path, guint32 *w, guint32 *h) {
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  if (!g_file_get_contents(path, &data, &len, NULL) || len < 24) return FALSE;
+  if (memcmp(data, "\x89PNG\r\n\x1a\n", 8) || memcmp(data + 12, "IHDR", 4)) return FALSE;
+  const guchar *p = (const guchar *)data + 16;
+  *w = (guint32)p[0] << 24 | (guint32)p[1] << 16 | (guint32)p[2] << 8 | p[3];
+  *h = (guint32)p[4] << 24 | (guint32)p[5] << 16 | (guint32)p[6] << 8 | p[7];
+  return TRUE;
+}
+
+static void study_svg_text(GMarkupParseContext *c, const gchar *text, gsize len, gpointer user,
+                           GError **error) {
+  g_string_append_len(user, text, (gssize)len);
+  g_string_append_c(user, '\n');
+}
+
+/* The text of an SVG file (NULL when it does not parse as XML). */
+static char *study_svg_text_of(const char *path) {
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  if (!g_file_get_contents(path, &data, &len, NULL)) return NULL;
+  GMarkupParser parser = {.text = study_svg_text};
+  GString *text = g_string_new(NULL);
+  GMarkupParseContext *ctx = g_markup_parse_context_new(&parser, 0, text, NULL);
+  gboolean ok = g_markup_parse_context_parse(ctx, data, (gssize)len, NULL) &&
+                g_markup_parse_context_end_parse(ctx, NULL);
+  g_markup_parse_context_free(ctx);
+  if (!ok) {
+    g_string_free(text, TRUE);
+    return NULL;
+  }
+  return g_string_free(text, FALSE);
+}
+
+/* Checks every image of rep: PNGs of the asked size, SVGs that parse. Returns the
+ * number of PNGs. */
+static guint study_check_images(const plot_report *rep, guint w, guint h) {
+  guint pngs = 0;
+  for (guint i = 0; i < rep->images->len; i++) {
+    const char *p = g_ptr_array_index(rep->images, i);
+    if (g_str_has_suffix(p, ".png")) {
+      guint32 pw = 0, ph = 0;
+      cr_assert(study_png_size(p, &pw, &ph), "%s is not a PNG", p);
+      cr_assert_eq(pw, w, "%s: width %u", p, pw);
+      cr_assert_eq(ph, h, "%s: height %u", p, ph);
+      pngs++;
+    } else if (g_str_has_suffix(p, ".svg")) {
+      g_autofree char *t = study_svg_text_of(p);
+      cr_assert_not_null(t, "%s does not parse as XML", p);
+    }
+  }
+  return pngs;
+}
+
+static void study_assert_svg_has(const char *dir, const char *chart, const char *const *texts) {
+  g_autofree char *file = g_strdup_printf("%s.svg", chart);
+  g_autofree char *p = g_build_filename(dir, file, NULL);
+  g_autofree char *t = study_svg_text_of(p);
+  cr_assert_not_null(t, "%s missing or not XML", p);
+  for (guint i = 0; texts[i]; i++)
+    cr_assert(strstr(t, texts[i]) != NULL, "%s lacks '%s'", p, texts[i]);
+}
+
+/* Runs the study scenario with tenants named in gnuplot syntax, writes the result folder
+ * and renames the scenario (in summary.json) to more gnuplot syntax. */
+static char *study_evil_run(const char *root, const char *name, const char *marker_dir) {
+  g_autofree char *yaml = NULL, *csv = NULL;
+  cr_assert(g_file_get_contents(STUDY_DATA "/study-a.yaml", &yaml, NULL, NULL));
+  cr_assert(g_file_get_contents(STUDY_DATA "/study.csv", &csv, NULL, NULL));
+  g_autofree char *touch1 = g_strdup_printf("\"x'); system(\"\"touch %s/pwned1\"\") #\"", marker_dir);
+  g_autofree char *touch2 = g_strdup_printf("`touch %s/pwned2`", marker_dir);
+  /* the tenant cells: alpha -> touch1, beta -> touch2 */
+  GString *t = g_string_new(csv);
+  g_autofree char *c1 = g_strdup_printf(",%s,", touch1), *c2 = g_strdup_printf(",%s,", touch2);
+  g_string_replace(t, ",alpha,", c1, 0);
+  g_string_replace(t, ",beta,", c2, 0);
+  results *r = tu_run(yaml, t->str, NULL);
+  g_string_free(t, TRUE);
+  char *dir = g_build_filename(root, name, NULL);
+  g_autoptr(GError) err = NULL;
+  cr_assert(report_write_dir(r, dir, TRUE, &err), "%s", err ? err->message : "");
+  results_free(r);
+  g_autofree char *sp = g_build_filename(dir, "summary.json", NULL);
+  g_autofree char *js = NULL;
+  cr_assert(g_file_get_contents(sp, &js, NULL, NULL));
+  GString *j = g_string_new(js);
+  g_autofree char *evil = g_strdup_printf("\"scenario\" : \"%s'\\nsystem(\\\"touch %s/pwned3\\\")\\n`touch %s/pwned4` \\\\\"",
+                                          name, marker_dir, marker_dir);
+  cr_assert(g_string_replace(j, "\"scenario\" : \"study-a\"", evil, 1) == 1);
+  cr_assert(g_file_set_contents(sp, j->str, (gssize)j->len, NULL));
+  g_string_free(j, TRUE);
+  return dir;
+}
+
+static void study_assert_no_marker(const char *marker_dir) {
+  for (int i = 1; i <= 4; i++) {
+    g_autofree char *m = g_strdup_printf("%s/pwned%d", marker_dir, i);
+    cr_assert(!g_file_test(m, G_FILE_TEST_EXISTS), "%s was created: a name ran a command", m);
+  }
+}
+
+Test(plot, every_chart_rendered_and_names_drawn_as_text, .timeout = 120) {
+  g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
+  if (!gnuplot) cr_skip_test("gnuplot is not installed (Debian: gnuplot-nox)");
+  g_autofree char *root = study_tmpdir();
+  g_autofree char *marker_dir = g_build_filename(root, "markers", NULL);
+  cr_assert_eq(g_mkdir(marker_dir, 0755), 0);
+  g_autofree char *run_a = study_evil_run(root, "evil-a", marker_dir);
+  g_autofree char *run_b = study_evil_run(root, "evil-b", marker_dir);
+
+  char *formats[] = {"png", "svg", NULL};
+  plot_options opt = {formats, 640, 400, gnuplot};
+  plot_report rep;
+  plot_report_init(&rep);
+  g_autofree char *out = g_build_filename(root, "plots-a", NULL);
+  g_autoptr(GError) err = NULL;
+  cr_assert(plot_run(run_a, out, &opt, &rep, &err), "%s", err ? err->message : "");
+  for (guint i = 0; i < rep.failed->len; i++)
+    cr_log_error("%s", (const char *)g_ptr_array_index(rep.failed, i));
+  cr_assert_eq(rep.failed->len, 0);
+  cr_assert_eq(rep.skipped->len, 0, "skipped: %s",
+               rep.skipped->len ? (const char *)g_ptr_array_index(rep.skipped, 0) : "");
+  /* utilisation (cluster, train, dev), memory, queue, slo, memory-peak, wait, cost,
+   * showback, latency: 11 charts in 2 formats */
+  cr_assert_eq(rep.images->len, 22);
+  cr_assert_eq(study_check_images(&rep, 640, 400), 11);
+  study_assert_svg_has(out, "utilisation", (const char *const[]){"allocated", "busy", "SM-active", NULL});
+  study_assert_svg_has(out, "memory", (const char *const[]){"train in use", "dev capacity", NULL});
+  study_assert_svg_has(out, "queue", (const char *const[]){"train", "dev", NULL});
+  study_assert_svg_has(out, "wait", (const char *const[]){"train", NULL});
+  study_assert_svg_has(out, "cost", (const char *const[]){"busy", "not allocated (idle spend)", NULL});
+  study_assert_svg_has(out, "latency", (const char *const[]){"svc", NULL});
+  /* the names are drawn as text, quotes and all */
+  g_autofree char *t1 = g_strdup_printf("x'); system(\"touch %s/pwned1\") #", marker_dir);
+  g_autofree char *t2 = g_strdup_printf("`touch %s/pwned2`", marker_dir);
+  study_assert_svg_has(out, "showback", (const char *const[]){t1, t2, "gamma", NULL});
+  g_autofree char *title = g_strdup_printf("evil-a'?system(\"touch %s/pwned3\")?`touch %s/pwned4`",
+                                           marker_dir, marker_dir);
+  study_assert_svg_has(out, "utilisation", (const char *const[]){title, NULL});
+  /* the data and scripts stay beside the images */
+  g_autofree char *gp = g_build_filename(out, "showback.gp", NULL);
+  g_autofree char *dat = g_build_filename(out, "showback.dat", NULL);
+  g_autofree char *common = g_build_filename(out, "common.gp", NULL);
+  cr_assert(g_file_test(gp, G_FILE_TEST_IS_REGULAR) && g_file_test(dat, G_FILE_TEST_IS_REGULAR) &&
+            g_file_test(common, G_FILE_TEST_IS_REGULAR));
+
+  /* comparison charts */
+  plot_report_clear(&rep);
+  plot_report_init(&rep);
+  GPtrArray *runs = g_ptr_array_new();
+  g_ptr_array_add(runs, figures_load(run_a, NULL));
+  g_ptr_array_add(runs, figures_load(run_b, NULL));
+  g_autoptr(compare_table) t = compare_build(runs);
+  g_autofree char *cout = g_build_filename(root, "plots-compare", NULL);
+  cr_assert(plot_compare((const run_figures *const *)t->runs->pdata,
+                         (const char *const *)t->names->pdata, 2, cout, &opt, &rep, &err));
+  cr_assert_eq(rep.failed->len, 0);
+  cr_assert_eq(rep.images->len, 10); /* utilisation, cost, wait, faults, busy over time */
+  cr_assert_eq(study_check_images(&rep, 640, 400), 5);
+  g_autofree char *na = figures_clean_text(g_ptr_array_index(t->names, 0));
+  study_assert_svg_has(cout, "compare-utilisation", (const char *const[]){"allocated", "SM-active", na, NULL});
+  study_assert_svg_has(cout, "compare-busy", (const char *const[]){"busy", NULL});
+  study_assert_svg_has(cout, "compare-cost", (const char *const[]){"baseline", NULL});
+
+  /* sweep charts: two finished points */
+  plot_report_clear(&rep);
+  plot_report_init(&rep);
+  const char *sets[] = {"pools.train.nodes=1,2"};
+  sweep_grid *g = sweep_grid_parse(sets, 1, NULL);
+  g_autoptr(sweep_spec) s = sweep_spec_new(STUDY_DATA "/study-a.yaml", STUDY_DATA "/study.csv",
+                                           NULL, NULL, g, NULL);
+  g_autofree char *sdir = g_build_filename(root, "sweep", NULL);
+  g_autofree char *points = g_build_filename(sdir, "points", NULL);
+  cr_assert_eq(g_mkdir_with_parents(points, 0755), 0);
+  for (guint p = 0; p < 2; p++) {
+    g_autofree char *pd = sweep_point_dir(sdir, g_ptr_array_index(s->names, p));
+    cr_assert_eq(g_rename(p ? run_b : run_a, pd), 0);
+  }
+  g_autofree char *swout = g_build_filename(sdir, "plots", NULL);
+  cr_assert(plot_sweep(s, sdir, swout, &opt, &rep, &err), "%s", err ? err->message : "");
+  cr_assert_eq(rep.failed->len, 0);
+  cr_assert_eq(rep.images->len, 12); /* allocated, busy, cost, wait, oom, slo */
+  cr_assert_eq(study_check_images(&rep, 640, 400), 6);
+  study_assert_svg_has(swout, "sweep-cost", (const char *const[]){"pools.train.nodes", NULL});
+  plot_report_clear(&rep);
+  study_assert_no_marker(marker_dir);
+  cr_assert(studydir_remove_tree(root, NULL));
+}
+
+Test(plot, without_gnuplot_data_and_scripts_are_written) {
+  g_autofree char *root = study_tmpdir();
+  g_autofree char *dir = g_build_filename(root, "run", NULL);
+  results *r = tu_run("name: tiny\npools:\n  - {name: p, gpu: A100-80GB, nodes: 1, gpus_per_node: 2, strategy: exclusive}\n",
+                      "id,submit_s,kind,gpus,mem_gb,duration_s\nj1,0,batch,1,10,120\nj2,30,batch,2,10,60\n",
+                      NULL);
+  cr_assert(report_write_dir(r, dir, TRUE, NULL));
+  results_free(r);
+  char *formats[] = {"png", NULL};
+  plot_options opt = {formats, 500, 300, NULL};
+  plot_report rep;
+  plot_report_init(&rep);
+  g_autofree char *out = g_build_filename(root, "out", NULL);
+  cr_assert(plot_run(dir, out, &opt, &rep, NULL));
+  cr_assert_eq(rep.images->len, 0);
+  cr_assert_eq(rep.failed->len, 0);
+  /* one pool: no per-pool utilisation chart; no services: no latency, no SLO series */
+  cr_assert_geq(rep.scripts->len, 7);
+  g_autofree char *dat = g_build_filename(out, "utilisation.dat", NULL);
+  g_autofree char *text = NULL;
+  cr_assert(g_file_get_contents(dat, &text, NULL, NULL));
+  /* j1 alone for 30 s, then j2 waits for both GPUs until j1 ends at 120 s: the first
+   * minute is half allocated and busy on average (j1 on one GPU of two) */
+  cr_assert(g_str_has_prefix(text, "# time, allocated %, busy %, SM-active %\n0 50 50 50\n"), "%s", text);
+  plot_report_clear(&rep);
+  cr_assert(studydir_remove_tree(root, NULL));
+}
