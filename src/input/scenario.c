@@ -1311,8 +1311,9 @@ static void validate_inference(vctx *c, scenario *s, const scenario_yaml *n) {
 }
 
 static void validate_inference_keys(vctx *c, scenario *s, const scenario_yaml *n) {
-  static const char *const keys[] = {"service_dist", "service_cv", "daily_amplitude",
+  static const char *const keys[] = {"model", "service_dist", "service_cv", "daily_amplitude",
                                      "peak_hour", NULL};
+  static const char *const model_names[] = {"requests", "fluid", NULL};
   if (n->type != SCENARIO_YAML_MAP) {
     scenario_yaml_expected(c->d, c->file, n, "inference",
                            "a mapping, e.g. {service_dist: exponential, daily_amplitude: 0.3}");
@@ -1321,7 +1322,9 @@ static void validate_inference_keys(vctx *c, scenario *s, const scenario_yaml *n
   scenario_yaml_check_keys(c->d, c->file, n, "inference", keys);
   scenario_inference *in = &s->inference;
   const scenario_yaml *v;
-  int dist;
+  int dist, model;
+  if ((v = scenario_yaml_get(n, "model")) && v_enum(c, v, "inference.model", model_names, &model))
+    in->fluid = model == 1;
   if ((v = scenario_yaml_get(n, "service_dist")) &&
       v_enum(c, v, "inference.service_dist", service_dist_names, &dist))
     in->dist = (service_dist)dist;

@@ -92,6 +92,7 @@ typedef struct scenario_inference {
   double service_cv;            /* lognormal coefficient of variation; default 1 */
   double daily_amplitude;       /* 0 <= A <= 1: rate x (1 + A cos(2 pi (t - peak) / 1 d)); default 0 */
   sim_time peak_ns;             /* time of day of the peak, from trace time 0; default 14 h */
+  gboolean fluid;               /* model: fluid (offered load only, no requests); default requests */
 } scenario_inference;
 
 typedef struct scenario {

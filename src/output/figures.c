@@ -20,6 +20,7 @@ static const struct figures_known {
 } figures_known[] = {
   {"gpus", "GPUs provisioned", FIGURE_COUNT, FIGURE_SECTION_CAPACITY, FALSE},
   {"provisioned_gpu_h", "GPU-hours provisioned", FIGURE_GPU_HOURS, FIGURE_SECTION_CAPACITY, FALSE},
+  {"span_s", "simulated span", FIGURE_SECONDS, FIGURE_SECTION_CAPACITY, FALSE},
   {"allocated_frac", "allocated", FIGURE_FRACTION, FIGURE_SECTION_UTILISATION, FALSE},
   {"busy_frac", "busy", FIGURE_FRACTION, FIGURE_SECTION_UTILISATION, FALSE},
   {"sm_active_frac", "SM-active", FIGURE_FRACTION, FIGURE_SECTION_UTILISATION, FALSE},
@@ -372,6 +373,7 @@ run_figures *figures_parse(const char *dir, const char *json, gsize len, GError 
   double seed = figures_json_value(json_object_get_member(o, "seed"), &is_num);
   f->seed = isfinite(seed) && seed >= 0 && seed < 1.8e19 ? (uint64_t)seed : 0;
   f->span_s = figures_json_value(json_object_get_member(o, "span_s"), &is_num);
+  if (is_num) figures_set(f, "span_s", f->span_s); /* cost and GPU-hours are over it */
   figures_read_totals(f, json_node_get_object(totals));
   JsonNode *pools = json_object_get_member(o, "pools");
   if (pools && JSON_NODE_HOLDS_ARRAY(pools)) figures_read_pools(f, json_node_get_array(pools));

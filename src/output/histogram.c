@@ -28,7 +28,8 @@ histogram *histogram_copy(const histogram *h) {
   histogram *c = g_new0(histogram, 1);
   *c = *h;
   for (guint e = 0; e < HISTOGRAM_OCTAVES; e++)
-    if (h->octave[e]) c->octave[e] = g_memdup2(h->octave[e], HISTOGRAM_SUB_BUCKETS * sizeof(guint64));
+    if (h->octave[e])
+      c->octave[e] = g_memdup2(h->octave[e], HISTOGRAM_SUB_BUCKETS * sizeof(guint64));
   return c;
 }
 

@@ -218,9 +218,8 @@ void results_slo_summary(const results *r, results_slo *out) {
     out->violations += s->violations;
     out->violation_minutes += s->violation_minutes;
   }
-  out->attainment_pct = out->requests
-                            ? 100.0 * (double)(out->requests - out->violations) / (double)out->requests
-                            : NAN;
+  double n = (double)out->requests;
+  out->attainment_pct = out->requests ? 100.0 * (n - (double)out->violations) / n : NAN;
 }
 
 static gint results_worse(gconstpointer a, gconstpointer b, gpointer ud) {
@@ -228,7 +227,8 @@ static gint results_worse(gconstpointer a, gconstpointer b, gpointer ud) {
   guint x = *(const guint *)a, y = *(const guint *)b;
   const service_result *sx = &g_array_index(r->services, service_result, x);
   const service_result *sy = &g_array_index(r->services, service_result, y);
-  if (sx->attainment_pct != sy->attainment_pct) return sx->attainment_pct < sy->attainment_pct ? -1 : 1;
+  if (sx->attainment_pct != sy->attainment_pct)
+    return sx->attainment_pct < sy->attainment_pct ? -1 : 1;
   if (sx->violation_minutes != sy->violation_minutes)
     return sx->violation_minutes > sy->violation_minutes ? -1 : 1;
   return x < y ? -1 : (x > y);

@@ -346,9 +346,14 @@ static gboolean check_oom(sim *s, gpu_state *g, task *offender) {
   g->oom_events++;
   job_run *cause = offender->job;
   char detail[256];
-  snprintf(detail, sizeof detail, "%.2f GB in use on a %.2f GB %s after %s allocated %.2f GB",
-           UTIL_GB(g->mem_used), UTIL_GB(over_client ? cap : p->spec->gpu->mem_bytes),
-           over_client ? "limit" : "GPU", cause->spec->id, UTIL_GB(offender->mem_bytes));
+  if (over_client) /* a per-client limit (MPS, MIG instance, vGPU, fraction): the GPU total
+                    * is not the figure that overflowed */
+    snprintf(detail, sizeof detail, "%s allocated %.2f GB where its limit leaves it %.2f GB",
+             cause->spec->id, UTIL_GB(offender->mem_bytes), UTIL_GB(cap));
+  else
+    snprintf(detail, sizeof detail, "%.2f GB in use on a %.2f GB GPU after %s allocated %.2f GB",
+             UTIL_GB(g->mem_used), UTIL_GB(p->spec->gpu->mem_bytes), cause->spec->id,
+             UTIL_GB(offender->mem_bytes));
   p->ops->oom_victims(p, g, offender, s->scratch_victims);
   kill_victims(s, EVENT_OOM_KILL, cause, g, detail);
   return TRUE;

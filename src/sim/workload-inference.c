@@ -50,7 +50,7 @@ typedef struct inf_state {
   double gate;               /* a time-slicing turn: nothing starts before it */
   double ps;                 /* start of the busy period in progress */
   double v_prev;             /* speed the in-flight requests' end times were computed with */
-  inf_carry *carry;          /* in flight at the last boundary (at most c) */
+  inf_carry *carry;          /* in flight at the last boundary */
   guint32 n_carry, carry_cap;
   gboolean up;               /* an attempt is running */
   /* duty estimate: kappa = measured busy x speed / offered load (1 for one slot) */
@@ -262,7 +262,8 @@ static void inf_rescale(inf_state *st, double from, double to, double v) {
 /* A request still in service at the end of the interval. In flight there are at most the
  * largest slot count so far plus the requests orphaned by shrinking it, so the array grows
  * (rarely) rather than being sized by c. */
-static __attribute__((noinline)) void inf_carry_push(inf_state *st, double end_ns, double arrival_ns) {
+static __attribute__((noinline)) void inf_carry_push(inf_state *st, double end_ns,
+                                                      double arrival_ns) {
   if (st->n_carry == st->carry_cap) {
     st->carry_cap = MAX(16u, st->carry_cap * 2);
     st->carry = g_renew(inf_carry, st->carry, st->carry_cap);
@@ -388,7 +389,8 @@ static double inf_offered(const job_run *j) {
 }
 
 /* Duty for the coming interval at progress rate `rate`: kappa x offered load / rate, capped
- * at 1 (kappa = 1 before anything was measured: the fluid view). */
+ * at 1 (kappa: measured busy time per unit of offered load, from M/M/c's before any
+ * measurement; 1 for one slot, which is the fluid view). */
 static double inference_duty(const job_run *j, double rate) {
   const inf_state *st = j->workload_data;
   double offered = inf_offered(j) * (st ? st->kappa : 1.0);
@@ -513,13 +515,20 @@ static inf_state *inf_state_new(sim *s, job_run *j) {
 static void inference_on_start(sim *s, job_run *j) {
   inf_state *st = j->workload_data;
   double now = (double)sim_now(s);
+  if (!st && sim_scenario(s)->inference.fluid) {
+    /* inference.model: fluid: the offered load only (no requests, no latencies) */
+    sim_job_set_demand(s, j, FALSE, 0.0, 0);
+    return;
+  }
   if (!st) {
     j->workload_data = st = inf_state_new(s, j);
     st->kappa = inf_kappa_prior(inf_capacity(j), inf_offered(j));
   }
   /* requests that came while the service was not up (before its first start, or while
-   * it waited to restart) found no server */
-  inf_drop_until(st, now);
+   * it waited to restart) found no server; none count after its session was over */
+  double session_end = j->session_end >= 0 ? (double)j->session_end : INFINITY;
+  inf_drop_until(st, MIN(now, session_end));
+  inf_skip_until(st, now);
   if (!st->recorded && st->rate_rps != (j->rate_rps > 0 ? j->rate_rps : 0)) {
     /* an attempt starts from the trace's rate again (phases apply anew) */
     inf_set_rate(st, j->rate_rps);
@@ -560,10 +569,10 @@ static void inference_on_stop(sim *s, job_run *j) {
 }
 
 /* Closes the books of the service at now (once): the last interval, the streams. */
-static void inf_finalise(inf_state *st, double now, gboolean queued) {
+static void inf_finalise(inf_state *st, double now, gboolean queued, double session_end) {
   if (st->finalised) return;
   if (st->up) inf_stop(st, now, FALSE);
-  else if (queued) inf_drop_until(st, now); /* waiting to restart when the run ended */
+  else if (queued) inf_drop_until(st, MIN(now, session_end)); /* waiting to restart at the end */
   inf_close_bucket(st);
   inf_state_free_run(st);
   st->finalised = TRUE;
@@ -573,7 +582,7 @@ static void inference_on_done(sim *s, job_run *j) {
   inf_state *st = j->workload_data;
   if (!st) return;
   if (!st->finalised) { /* done for good: keep the figures for the report */
-    inf_finalise(st, (double)sim_now(s), FALSE);
+    inf_finalise(st, (double)sim_now(s), FALSE, INFINITY);
     return;
   }
   histogram_free(st->lat);
@@ -609,7 +618,8 @@ static void inference_report(const sim *s, const job_run *j, results *r) {
       .busy_frac = NAN,
   };
   if (st) {
-    inf_finalise(st, (double)sim_now(s), j->state == JOB_QUEUED);
+    inf_finalise(st, (double)sim_now(s), j->state == JOB_QUEUED,
+                 j->session_end >= 0 ? (double)j->session_end : INFINITY);
     sr.served = st->served;
     sr.dropped = st->dropped;
     sr.requests = st->served + st->dropped;

@@ -13,7 +13,8 @@
   "seed: 11\npools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n    gpus_per_node: 1\n" \
   strategy_lines
 
-#define TRACE_HEAD "id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms,slo_ms,max_batch,kv_gb\n"
+#define TRACE_HEAD \
+  "id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms,slo_ms,max_batch,kv_gb\n"
 
 static const service_result *inf_service(const results *r, const char *id) {
   for (guint i = 0; i < r->services->len; i++) {
@@ -48,7 +49,8 @@ static results *inf_run_requests(const char *yaml, const char *csv, const char *
 }
 
 #define REL_NEAR(got, want, tol)                                                              \
-  cr_assert(fabs((double)(got) - (double)(want)) <= (tol) * fabs((double)(want)), "%s = %.6g, expected %.6g within %g %%", \
+  cr_assert(fabs((double)(got) - (double)(want)) <= (tol) * fabs((double)(want)),                \
+            "%s = %.6g, expected %.6g within %g %%", \
             #got, (double)(got), (double)(want), 100.0 * (tol))
 
 /* ---- queueing theory ---- */
@@ -68,7 +70,7 @@ static double erlang_c(guint c, double a) {
 static double mmc_tail(guint c, double lambda, double mu, double t) {
   double C = erlang_c(c, lambda / mu), theta = c * mu - lambda;
   double sum_tail = fabs(theta - mu) < 1e-12 ? (1 + mu * t) * exp(-mu * t)
-                                              : (theta * exp(-mu * t) - mu * exp(-theta * t)) / (theta - mu);
+                        : (theta * exp(-mu * t) - mu * exp(-theta * t)) / (theta - mu);
   return (1 - C) * exp(-mu * t) + C * sum_tail;
 }
 
@@ -244,6 +246,35 @@ Test(inference, requests_before_the_service_starts_are_dropped) {
   results_free(r);
 }
 
+Test(inference, a_kill_drops_the_requests_in_flight_and_waiting) {
+  /* 1 s per request; at 100 s the service crashes (restart: on-failure, at once): the
+   * request in service since 99.5 s and the one waiting since 99.7 s are dropped */
+  const char *yaml = POOL1("");
+  g_autofree char *sp = tu_write_temp("kill.yaml", yaml);
+  g_autofree char *tp =
+      tu_write_temp("kill.csv", TRACE_HEAD "svc,0,inference,1,10,200,1,1000,1500,,\n");
+  g_autofree char *pp = tu_write_temp("kill-phases.csv", "job_id,after_s,crash\nsvc,100,1\n");
+  g_autofree char *rp = tu_write_temp("kill-req.csv", "job_id,at_s\nsvc,10\nsvc,99.5\nsvc,99.7\n"
+                                                      "svc,101\nsvc,101.2\n");
+  g_autoptr(diag_list) d = diag_list_new(0);
+  scenario *sc = scenario_load(sp, d);
+  trace *tr = trace_load(tp, d);
+  cr_assert(tr && trace_load_phases(tr, pp, d) && trace_check_requests(tr, rp, d));
+  results *r = sim_run(sc, tr, NULL, NULL);
+  cr_assert_not_null(r);
+  const service_result *s = inf_service(r, "svc");
+  cr_assert_eq(tu_job(r, "svc")->restarts, 1);
+  cr_assert_eq(s->requests, 5);
+  cr_assert_eq(s->dropped, 2);
+  cr_assert_eq(s->served, 3);
+  /* 10 s: 1000 ms; 101 s: 1000 ms; 101.2 s waits 0.8 s: 1800 ms (over the 1500 ms SLO) */
+  cr_assert_float_eq(s->mean_ms, (1000 + 1000 + 1800) / 3.0, 1e-9);
+  cr_assert_eq(s->violations, 3);
+  results_free(r);
+  scenario_free(sc);
+  trace_free(tr);
+}
+
 Test(inference, streaming_reader_keeps_one_job_and_bounded_memory) {
   GString *text = g_string_new("x_note,at_s,job_id\n");
   for (int i = 0; i < 200000; i++)
@@ -267,6 +298,17 @@ Test(inference, streaming_reader_keeps_one_job_and_bounded_memory) {
   cr_assert_null(trace_request_cursor_error(c));
   /* a 16 KiB chunk holds a few hundred of these rows: never the whole file */
   cr_assert_lt(most, 2000, "%zu rows buffered", most);
+  trace_request_cursor_free(c);
+  /* a file that changed after it was checked ends the stream with an error, no crash */
+  g_autofree char *bad = tu_write_temp("stream-bad.csv", "job_id,at_s\nmine,1\nmine,x\nmine,3\n"
+                                                         "mine,\"unterminated\n");
+  c = trace_request_cursor_open(bad, "mine", NULL);
+  cr_assert(trace_request_cursor_next(c, &at, &svc));
+  cr_assert_float_eq(at, 1, 0);
+  cr_assert_not(trace_request_cursor_next(c, &at, &svc));
+  cr_assert_not_null(trace_request_cursor_error(c));
+  cr_assert(strstr(trace_request_cursor_error(c)->message, "row 3 of the requests file: at_s"),
+            "%s", trace_request_cursor_error(c)->message);
   trace_request_cursor_free(c);
   GError *err = NULL;
   cr_assert_null(trace_request_cursor_open("/nonexistent/requests.csv", "x", &err));
@@ -432,7 +474,8 @@ Test(inference, import_azure_llm_derives_service_times_from_tokens) {
   cr_assert_eq(j->max_batch, 8);
   cr_assert_float_eq(j->slo_ms, 1500, 0);
   /* the requests file reads back against the trace */
-  g_autofree char *rp = tu_write_temp("azure-demo-req.csv", import_out_text(c, IMPORT_OUT_REQUESTS));
+  g_autofree char *rp =
+      tu_write_temp("azure-demo-req.csv", import_out_text(c, IMPORT_OUT_REQUESTS));
   cr_assert(trace_check_requests(t, rp, d));
   cr_assert(j->has_requests);
 }
@@ -451,7 +494,8 @@ Test(inference, import_azure_llm_reports_bad_rows) {
   g_autoptr(import_ctx) c = inf_import(files, 1, FALSE, NULL, TRUE);
   g_autofree char *msgs = diag_join(c->diags);
   cr_assert_eq(c->diags->count, 4, "%s", msgs);
-  cr_assert(strstr(msgs, "_bad.csv:3:1: TIMESTAMP: expected a time at or after the previous"), "%s", msgs);
+  cr_assert(strstr(msgs, "_bad.csv:3:1: TIMESTAMP: expected a time at or after the previous"),
+            "%s", msgs);
   cr_assert(strstr(msgs, "_bad.csv:4:1: TIMESTAMP: expected a time as YYYY-MM-DD"), "%s", msgs);
   cr_assert(strstr(msgs, "_bad.csv:5:2: ContextTokens: expected a whole number of tokens >= 0, "
                          "found '-1'"), "%s", msgs);
@@ -511,13 +555,14 @@ Test(inference, scenario_inference_keys_are_checked) {
       ":11:14: inference.peak_hour: expected an hour of the day from 0 to less than 24, found "
       "'24'",
       ":12:3: inference: unknown key 'peek_hour' (did you mean 'peak_hour'?); valid keys: "
-      "service_dist, service_cv, daily_amplitude, peak_hour"};
+      "model, service_dist, service_cv, daily_amplitude, peak_hour"};
   for (guint i = 0; i < G_N_ELEMENTS(want); i++) {
     const char *msg = g_ptr_array_index(d->messages, i);
     cr_assert(g_str_has_suffix(msg, want[i]), "message %u: %s", i, msg);
   }
   /* good values, and --set overrides */
-  g_autofree char *q = tu_write_temp("inf-good.yaml", POOL1("inference: {service_dist: lognormal}\n"));
+  g_autofree char *q =
+      tu_write_temp("inf-good.yaml", POOL1("inference: {service_dist: lognormal}\n"));
   const char *ov[] = {"inference.service_cv=0.5", "inference.peak_hour=9.5",
                       "inference.daily_amplitude=0.25"};
   g_autoptr(scenario) sc = scenario_load_with_overrides(q, ov, 3, d);

@@ -281,3 +281,18 @@ Test(sim, a_notebook_that_starts_idle_begins_bursting_when_a_phase_raises_busy) 
   cr_assert(fabs(frac - 0.5) < 0.02, "busy fraction after the phase %.4f", frac);
   results_free(r);
 }
+
+Test(sim, fluid_inference_keeps_the_offered_load_without_simulating_requests) {
+  const char *yaml = "name: fluid\ninference:\n  model: fluid\npools:\n  - name: p\n    gpu: A100-80GB\n"
+                     "    nodes: 1\n    gpus_per_node: 1\n    strategy: exclusive\n";
+  results *r = tu_run(yaml,
+                      "id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms,slo_ms\n"
+                      "svc,0,inference,1,30,3600,10,30,100\n",
+                      NULL);
+  TU_NEAR(tu_job(r, "svc")->busy_s, 1080, 1e-6);
+  cr_assert_eq(r->services->len, 1);
+  const service_result *sr = &g_array_index(r->services, service_result, 0);
+  cr_assert_eq(sr->requests, 0, "no request is simulated in the fluid model");
+  cr_assert(isnan(sr->p99_ms));
+  results_free(r);
+}
