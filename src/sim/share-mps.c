@@ -36,16 +36,6 @@ static gboolean mps_can_ever_fit(const pool_spec *p, const job_spec *j, char **r
   return TRUE;
 }
 
-static gboolean mps_gpu_accepts(const pool_state *p, const gpu_state *g, const job_run *j,
-                                gpu_state *const *taken, guint n_taken, guint32 *slot) {
-  guint32 used = g->slots_used;
-  for (guint i = 0; i < n_taken; i++)
-    if (taken[i] == g) used++;
-  if (used >= p->slots_per_gpu) return FALSE;
-  *slot = used;
-  return TRUE;
-}
-
 static void mps_update_speeds(const pool_state *p, gpu_state *g) {
   double cap = mps_cap(p->spec);
   double total_sm = 0, total_active = 0;
@@ -98,7 +88,7 @@ const share_ops share_mps_ops = {
     .fit_by_size_only = TRUE,
     .slots_per_gpu = mps_slots,
     .can_ever_fit = mps_can_ever_fit,
-    .gpu_accepts = mps_gpu_accepts,
+    .gpu_accepts = share_replica_accepts,
     .update_speeds = mps_update_speeds,
     .gauges = share_default_gauges,
     .mem_capacity = mps_mem_capacity,

@@ -30,19 +30,6 @@ static gboolean ts_can_ever_fit(const pool_spec *p, const job_spec *j, char **re
   return TRUE;
 }
 
-/* A replica is free: that is all the device plugin checks. Several workers of one job may
- * land on the same card (as they do for real) unless failRequestsGreaterThanOne refused
- * the job already. */
-static gboolean ts_gpu_accepts(const pool_state *p, const gpu_state *g, const job_run *j,
-                               gpu_state *const *taken, guint n_taken, guint32 *slot) {
-  guint32 used = g->slots_used;
-  for (guint i = 0; i < n_taken; i++)
-    if (taken[i] == g) used++;
-  if (used >= p->slots_per_gpu) return FALSE;
-  *slot = used;
-  return TRUE;
-}
-
 static void ts_update_speeds(const pool_state *p, gpu_state *g) {
   double total = 0;
   for (guint i = 0; i < g->residents->len; i++)
@@ -70,7 +57,7 @@ const share_ops share_timeslice_ops = {
     .fit_by_size_only = TRUE,
     .slots_per_gpu = ts_slots,
     .can_ever_fit = ts_can_ever_fit,
-    .gpu_accepts = ts_gpu_accepts,
+    .gpu_accepts = share_replica_accepts,
     .update_speeds = ts_update_speeds,
     .gauges = share_default_gauges,
     .mem_capacity = share_default_mem_capacity,

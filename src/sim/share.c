@@ -45,6 +45,16 @@ void share_default_gauges(const pool_state *p, const gpu_state *g, double *busy,
   *sm = s > 1.0 ? 1.0 : s;
 }
 
+gboolean share_replica_accepts(const pool_state *p, const gpu_state *g, const job_run *j,
+                               gpu_state *const *taken, guint n_taken, guint32 *slot) {
+  guint32 used = g->slots_used;
+  for (guint i = 0; i < n_taken; i++)
+    if (taken[i] == g) used++;
+  if (used >= p->slots_per_gpu) return FALSE;
+  *slot = used;
+  return TRUE;
+}
+
 int64_t share_default_mem_capacity(const pool_state *p, const gpu_state *g, const task *t) {
   return p->spec->gpu->mem_bytes;
 }

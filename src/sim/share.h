@@ -83,6 +83,11 @@ gboolean share_table_speed(const pool_state *p, const gpu_state *g, const task *
 const char *share_job_label(const job_run *j);
 
 /* Defaults a strategy may use in its table. */
+/* A replica is free on g (counting workers of this job already taken there): all the
+ * device plugin checks for time-slicing and MPS; several workers of one job may share a
+ * card, as they do for real. */
+gboolean share_replica_accepts(const pool_state *p, const gpu_state *g, const job_run *j,
+                               gpu_state *const *taken, guint n_taken, guint32 *slot);
 void share_default_gauges(const pool_state *p, const gpu_state *g, double *busy, double *sm);
 int64_t share_default_mem_capacity(const pool_state *p, const gpu_state *g, const task *t);
 void share_default_oom_victims(const pool_state *p, gpu_state *g, task *offender,
