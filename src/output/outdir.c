@@ -27,7 +27,7 @@ static void outdir_free(outdir *o) {
 
 /* Removes path and, if it is a folder (not a symbolic link to one), everything in it.
  * Only called on folders this file created or recognised as a sharesim result. */
-static gboolean outdir_remove_tree(const char *path, GError **error) {
+gboolean outdir_remove_tree(const char *path, GError **error) {
   GStatBuf st;
   if (g_lstat(path, &st) != 0) {
     int e = errno;

@@ -12,3 +12,6 @@ gboolean outdir_write(outdir *o, const char *name, const char *data, gsize len, 
 const char *outdir_tmp_path(const outdir *o);
 gboolean outdir_commit(outdir *o, GError **error); /* frees o */
 void outdir_abort(outdir *o);                       /* frees o; removes the temporary */
+/* Removes path and, if it is a folder (not a symbolic link to one), everything in it.
+ * For folders the caller created or recognised as its own; ENOENT is success. */
+gboolean outdir_remove_tree(const char *path, GError **error);

@@ -2,6 +2,7 @@
  * and removing the temporaries a killed writer leaves. It never removes a folder it has
  * not recognised: a study folder by its marker, a temporary by its outdir.c name. */
 #include "studydir.h"
+#include "outdir.h"
 #include "util.h"
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -9,39 +10,7 @@
 #include <sys/stat.h>
 
 gboolean studydir_remove_tree(const char *path, GError **error) {
-  GStatBuf st;
-  if (g_lstat(path, &st) != 0) {
-    int e = errno;
-    if (e == ENOENT) return TRUE;
-    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "cannot remove %s: %s", path,
-                g_strerror(e));
-    return FALSE;
-  }
-  if (S_ISDIR(st.st_mode)) {
-    GError *local = NULL;
-    GDir *dir = g_dir_open(path, 0, &local);
-    if (!dir) {
-      g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "cannot remove %s: %s", path,
-                  local->message);
-      g_error_free(local);
-      return FALSE;
-    }
-    const char *name;
-    gboolean ok = TRUE;
-    while (ok && (name = g_dir_read_name(dir)) != NULL) {
-      g_autofree char *child = g_build_filename(path, name, NULL);
-      ok = studydir_remove_tree(child, error);
-    }
-    g_dir_close(dir);
-    if (!ok) return FALSE;
-    if (g_rmdir(path) == 0) return TRUE;
-  } else if (g_unlink(path) == 0) {
-    return TRUE;
-  }
-  int e = errno;
-  g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "cannot remove %s: %s", path,
-              g_strerror(e));
-  return FALSE;
+  return outdir_remove_tree(path, error);
 }
 
 static gboolean studydir_has_file(const char *dir, const char *name) {

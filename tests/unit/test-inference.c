@@ -27,25 +27,7 @@ static const service_result *inf_service(const results *r, const char *id) {
 
 /* Like tu_run, with a requests file. */
 static results *inf_run_requests(const char *yaml, const char *csv, const char *requests_csv) {
-  g_autofree char *sp = tu_write_temp("inf-scenario.yaml", yaml);
-  g_autofree char *tp = tu_write_temp("inf-trace.csv", csv);
-  g_autofree char *rp = tu_write_temp("inf-requests.csv", requests_csv);
-  g_autoptr(diag_list) d = diag_list_new(0);
-  scenario *sc = scenario_load(sp, d);
-  trace *tr = sc ? trace_load(tp, d) : NULL;
-  if (tr) trace_check_requests(tr, rp, d);
-  if (diag_has_errors(d)) {
-    g_autofree char *msg = diag_join(d);
-    cr_assert_fail("input problems: %s", msg);
-  }
-  GError *err = NULL;
-  results *r = sim_run(sc, tr, NULL, &err);
-  cr_assert_not_null(r, "sim_run failed: %s", err ? err->message : "?");
-  static GPtrArray *keep = NULL;
-  if (!keep) keep = g_ptr_array_new();
-  g_ptr_array_add(keep, sc);
-  g_ptr_array_add(keep, tr);
-  return r;
+  return tu_run_full(yaml, csv, NULL, requests_csv);
 }
 
 #define REL_NEAR(got, want, tol)                                                              \

@@ -3,6 +3,7 @@
  * YAML constructs that are refused, --set overrides, device-plugin and mig-parted files,
  * and first-match routing. */
 #include <criterion/criterion.h>
+#include "testutil.h"
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
@@ -14,31 +15,9 @@
 
 /* ---- helpers ------------------------------------------------------------------------ */
 
-static char *tmp_dir;
-
-static void setup(void) { tmp_dir = g_dir_make_tmp("test-scenario-XXXXXX", NULL); }
-
-static void teardown(void) {
-  if (!tmp_dir) return;
-  GDir *d = g_dir_open(tmp_dir, 0, NULL);
-  const char *name;
-  while (d && (name = g_dir_read_name(d))) {
-    g_autofree char *p = g_build_filename(tmp_dir, name, NULL);
-    g_unlink(p);
-  }
-  if (d) g_dir_close(d);
-  g_rmdir(tmp_dir);
-  g_free(tmp_dir);
-  tmp_dir = NULL;
-}
-
-TestSuite(scenario, .init = setup, .fini = teardown);
-
-static char *write_tmp(const char *name, const char *data, gssize len) {
-  char *path = g_build_filename(tmp_dir, name, NULL);
-  cr_assert(g_file_set_contents(path, data, len, NULL));
-  return path;
-}
+#define tmp_dir tu_tmp_dir
+#define write_tmp tu_write_tmp
+TestSuite(scenario, .init = tu_tmp_setup, .fini = tu_tmp_teardown);
 
 /* Loads scenario text written to tmp_dir/s.yaml. */
 static scenario *load_text(const char *text, diag_list **d, char **path) {

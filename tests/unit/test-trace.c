@@ -2,6 +2,7 @@
  * values and defaults, every kind of bad input with its exact message, the diag cap,
  * CRLF/BOM/quoting, and the write -> load round trip. */
 #include <criterion/criterion.h>
+#include "testutil.h"
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
@@ -11,32 +12,9 @@
 
 /* ---- helpers ------------------------------------------------------------------------ */
 
-static char *tmp_dir;
-
-static void setup(void) { tmp_dir = g_dir_make_tmp("test-trace-XXXXXX", NULL); }
-
-static void teardown(void) {
-  if (!tmp_dir) return;
-  GDir *d = g_dir_open(tmp_dir, 0, NULL);
-  const char *name;
-  while (d && (name = g_dir_read_name(d))) {
-    g_autofree char *p = g_build_filename(tmp_dir, name, NULL);
-    g_unlink(p);
-  }
-  if (d) g_dir_close(d);
-  g_rmdir(tmp_dir);
-  g_free(tmp_dir);
-  tmp_dir = NULL;
-}
-
-TestSuite(trace, .init = setup, .fini = teardown);
-
-/* Writes len bytes (or the C string when len < 0) to tmp_dir/name; returns the path. */
-static char *write_tmp(const char *name, const char *data, gssize len) {
-  char *path = g_build_filename(tmp_dir, name, NULL);
-  cr_assert(g_file_set_contents(path, data, len, NULL));
-  return path;
-}
+#define tmp_dir tu_tmp_dir
+#define write_tmp tu_write_tmp
+TestSuite(trace, .init = tu_tmp_setup, .fini = tu_tmp_teardown);
 
 /* Asserts that d holds exactly these messages, each being path followed by the suffix. */
 static void expect_msgs(const diag_list *d, const char *path, const char *const *suffix, guint n) {

@@ -19,8 +19,10 @@ static inline char *tu_write_temp(const char *name, const char *text) {
   return path;
 }
 
-/* Loads scenario/trace/phases text and runs; fails the test on input errors. */
-static inline results *tu_run(const char *yaml, const char *csv, const char *phases_csv) {
+/* Loads scenario/trace text (and phases and requests text when not NULL) and runs; fails
+ * the test on input errors. */
+static inline results *tu_run_full(const char *yaml, const char *csv, const char *phases_csv,
+                                   const char *requests_csv) {
   g_autofree char *sp = tu_write_temp("scenario.yaml", yaml);
   g_autofree char *tp = tu_write_temp("trace.csv", csv);
   g_autoptr(diag_list) d = diag_list_new(0);
@@ -29,6 +31,10 @@ static inline results *tu_run(const char *yaml, const char *csv, const char *pha
   if (tr && phases_csv) {
     g_autofree char *pp = tu_write_temp("phases.csv", phases_csv);
     trace_load_phases(tr, pp, d);
+  }
+  if (tr && requests_csv) {
+    g_autofree char *rp = tu_write_temp("requests.csv", requests_csv);
+    trace_check_requests(tr, rp, d);
   }
   if (diag_has_errors(d)) {
     g_autofree char *msg = diag_join(d);
@@ -44,6 +50,33 @@ static inline results *tu_run(const char *yaml, const char *csv, const char *pha
   g_ptr_array_add(keep, sc);
   g_ptr_array_add(keep, tr);
   return r;
+}
+
+static inline results *tu_run(const char *yaml, const char *csv, const char *phases_csv) {
+  return tu_run_full(yaml, csv, phases_csv, NULL);
+}
+
+/* A fresh temporary folder per test (suite .init/.fini): tu_tmp_dir, emptied and removed
+ * after the test; tu_write_tmp writes len bytes (or a C string when len < 0) into it. */
+static char *tu_tmp_dir;
+static inline void tu_tmp_setup(void) { tu_tmp_dir = g_dir_make_tmp("sharesim-unit-XXXXXX", NULL); }
+static inline void tu_tmp_teardown(void) {
+  if (!tu_tmp_dir) return;
+  GDir *d = g_dir_open(tu_tmp_dir, 0, NULL);
+  const char *name;
+  while (d && (name = g_dir_read_name(d))) {
+    g_autofree char *p = g_build_filename(tu_tmp_dir, name, NULL);
+    g_unlink(p);
+  }
+  if (d) g_dir_close(d);
+  g_rmdir(tu_tmp_dir);
+  g_free(tu_tmp_dir);
+  tu_tmp_dir = NULL;
+}
+static inline char *tu_write_tmp(const char *name, const char *data, gssize len) {
+  char *path = g_build_filename(tu_tmp_dir, name, NULL);
+  cr_assert(g_file_set_contents(path, data, len, NULL));
+  return path;
 }
 
 static inline const job_result *tu_job(const results *r, const char *id) {
