@@ -53,3 +53,16 @@ if [ -f "$TRACES/mixed-small.csv" ]; then
     fail "traces/README.md lacks the command for mixed-small.csv"
   fi
 fi
+
+# every profile makes a trace that sharesim accepts, the same bytes for the same seed
+for prof in dev-notebooks inference-fleet training-heavy openb-like; do
+  run gen --profile "$prof" --jobs 60 --seed 4
+  expect_rc 0
+  cp out.txt "p-$prof.csv"
+  expect_eq "$(grep -c '' "p-$prof.csv")" "61" "$prof: header and 60 rows"
+  run gen --profile "$prof" --jobs 60 --seed 4
+  expect_same_files out.txt "p-$prof.csv"
+  printf 'name: any\npools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 16\n    gpus_per_node: 8\n    strategy: exclusive\n' > any.yaml
+  run check any.yaml "p-$prof.csv"
+  expect_rc 0
+done
