@@ -60,6 +60,7 @@ void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec,
     g->node = i / p->gpus_per_node;
     g->local = i % p->gpus_per_node;
     g->residents = g_ptr_array_new();
+    g->slots_cap = p->slots_per_gpu;
   }
   guint32 slots_per_node = p->slots_per_gpu * p->gpus_per_node;
   p->bucket_words = (p->n_nodes + 31) / 32;
@@ -173,6 +174,18 @@ gboolean cluster_find_placement(const pool_state *p, const job_run *j, gpu_state
   return got == need;
 }
 
+/* Free slots g adds to its node's count: capacity less residents, never below 0. */
+static guint32 gpu_free(const gpu_state *g) {
+  return g->slots_used < g->slots_cap ? g->slots_cap - g->slots_used : 0;
+}
+
+void cluster_gpu_set_capacity(pool_state *p, gpu_state *g, guint32 slots) {
+  guint32 before = gpu_free(g);
+  g->slots_cap = MIN(slots, p->slots_per_gpu);
+  int delta = (int)gpu_free(g) - (int)before;
+  if (delta) node_free_change(p, g->node, delta);
+}
+
 void cluster_attach(pool_state *p, task *t, gpu_state *g, guint32 slot) {
   t->gpu = g;
   t->slot = slot;
@@ -181,6 +194,7 @@ void cluster_attach(pool_state *p, task *t, gpu_state *g, guint32 slot) {
   p->sum_mem += t->mem_bytes;
   if (g->mem_used > g->peak_mem) g->peak_mem = g->mem_used;
   if (g->mem_used > g->ser_peak_mem) g->ser_peak_mem = g->mem_used;
+  guint32 free_before = gpu_free(g);
   g->slots_used++;
   g->jobs_hosted++;
   if (g->ser_jobs) {
@@ -189,7 +203,7 @@ void cluster_attach(pool_state *p, task *t, gpu_state *g, guint32 slot) {
       seen = g_array_index(g->ser_jobs, guint32, i) == t->job->index;
     if (!seen) g_array_append_val(g->ser_jobs, t->job->index);
   }
-  node_free_change(p, g->node, -1);
+  if (free_before) node_free_change(p, g->node, -1);
 }
 
 void cluster_detach(pool_state *p, task *t) {
@@ -198,8 +212,9 @@ void cluster_detach(pool_state *p, task *t) {
   g_assert(removed);
   g->mem_used -= t->mem_bytes;
   p->sum_mem -= t->mem_bytes;
+  guint32 free_before = gpu_free(g);
   g->slots_used--;
-  node_free_change(p, g->node, +1);
+  if (gpu_free(g) != free_before) node_free_change(p, g->node, +1);
   t->gpu = NULL;
 }
 

@@ -36,6 +36,8 @@ struct gpu_state {
   GPtrArray *residents;      /* task*, in arrival order */
   int64_t mem_used;
   guint32 slots_used;
+  guint32 slots_cap;         /* slots it offers now (slots_per_gpu unless the strategy
+                              * lowers it: cluster_gpu_set_capacity) */
   /* gauges now, and their integrals (value x ns) since t_last */
   double g_alloc, g_busy, g_sm;
   sim_time t_last;
@@ -146,6 +148,10 @@ gboolean cluster_find_placement(const pool_state *p, const job_run *j, gpu_state
 /* Adds/removes a task on a GPU (slot and memory bookkeeping, node buckets). */
 void cluster_attach(pool_state *p, task *t, gpu_state *g, guint32 slot);
 void cluster_detach(pool_state *p, task *t);
+/* Sets the slots g offers now (at most slots_per_gpu), so that the free-slot counts that
+ * prune placement stay close to what gpu_accepts allows (MIG: the instances of the current
+ * layout, 0 while draining or down). The counts stay an upper bound either way. */
+void cluster_gpu_set_capacity(pool_state *p, gpu_state *g, guint32 slots);
 /* Changes a resident's memory (integrate the GPU first). */
 void cluster_task_set_mem(task *t, int64_t bytes);
 

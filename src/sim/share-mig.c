@@ -35,7 +35,7 @@ typedef struct mig_gpu {
   guint32 shape;                        /* index into mig_pool.shapes */
   guint32 target;                       /* while draining or down */
   mig_phase phase;
-  sim_time drain_start, down_start;
+  sim_time drain_start;
   GArray *claims;                       /* mig_claim, while draining or down */
 } mig_gpu;
 
@@ -43,6 +43,8 @@ typedef struct mig_pool {
   GArray *shapes;                       /* mig_shape; [0] is the initial layout */
   guint32 *up_with;                     /* GPUs up per shape */
   GPtrArray *busy;                      /* gpu_state* draining or down, in start order */
+  GHashTable *claimed;                  /* job_run* -> claims it has on busy GPUs */
+  GArray *sizes;                        /* int64_t: distinct instance memories, ascending */
   mig_gpu *gpus;
 } mig_pool;
 
@@ -68,20 +70,31 @@ static const mig_layout *usable(const pool_spec *p, guint i) {
   return i == 0 ? &p->layout : &g_array_index(p->layouts, mig_layout, i - 1);
 }
 
-/* Every worker a GPU can hold under any usable layout, so that cluster.c's free-slot
- * counts are an upper bound (never an undercount); gpu_accepts does the real check. */
+/* Every worker a GPU can hold under any usable layout: the size of cluster.c's free-slot
+ * buckets. Each GPU's capacity is then set to its current layout's instances x replicas
+ * (cluster_gpu_set_capacity; 0 while draining or down), so the free counts are exact for a
+ * job that fits the smallest instance and an upper bound for others; gpu_accepts does the
+ * real check. */
 static guint32 mig_slots(const pool_spec *p) {
   guint32 most = 1;
   for (guint i = 0; i < n_usable(p); i++) most = MAX(most, usable(p, i)->n);
   return most * mig_replicas(p);
 }
 
+/* "1g.10gb x7, 3g.40gb x2": the usable layouts, each once. Owned. */
 static char *usable_list(const pool_spec *p) {
+  GPtrArray *seen = g_ptr_array_new_with_free_func(g_free);
   GString *s = g_string_new(NULL);
   for (guint i = 0; i < n_usable(p); i++) {
-    g_autofree char *t = catalog_layout_to_string(p->gpu, usable(p, i));
-    g_string_append_printf(s, "%s%s", i ? ", " : "", t);
+    char *t = catalog_layout_to_string(p->gpu, usable(p, i));
+    if (g_ptr_array_find_with_equal_func(seen, t, g_str_equal, NULL)) {
+      g_free(t);
+      continue;
+    }
+    g_string_append_printf(s, "%s%s", seen->len ? ", " : "", t);
+    g_ptr_array_add(seen, t);
   }
+  g_ptr_array_unref(seen);
   return g_string_free(s, FALSE);
 }
 
@@ -196,15 +209,28 @@ static void mig_init_pool(pool_state *p) {
     if (dup) g_free(sh.text);
     else g_array_append_val(mp->shapes, sh);
   }
+  mp->sizes = g_array_new(FALSE, FALSE, sizeof(int64_t));
+  for (guint k = 0; k < mp->shapes->len; k++) {
+    const mig_shape *sh = &g_array_index(mp->shapes, mig_shape, k);
+    for (guint i = 0; i < sh->layout.n; i++) {
+      guint pos = 0;
+      while (pos < mp->sizes->len && g_array_index(mp->sizes, int64_t, pos) < sh->mem[i]) pos++;
+      if (pos == mp->sizes->len || g_array_index(mp->sizes, int64_t, pos) != sh->mem[i])
+        g_array_insert_val(mp->sizes, pos, sh->mem[i]);
+    }
+  }
+  mp->claimed = g_hash_table_new(g_direct_hash, g_direct_equal);
   mp->up_with = g_new0(guint32, mp->shapes->len);
   mp->up_with[0] = p->n_gpus;
   mp->busy = g_ptr_array_new();
   mp->gpus = g_new0(mig_gpu, p->n_gpus);
+  p->strategy_data = mp;
+  guint32 slots = ps->layout.n * mig_replicas(ps);
   for (guint32 i = 0; i < p->n_gpus; i++) {
     mp->gpus[i].claims = g_array_new(FALSE, FALSE, sizeof(mig_claim));
     p->gpus[i].strategy_data = &mp->gpus[i];
+    cluster_gpu_set_capacity(p, &p->gpus[i], slots); /* the instances it has */
   }
-  p->strategy_data = mp;
 }
 
 static void mig_free_pool(pool_state *p) {
@@ -219,6 +245,8 @@ static void mig_free_pool(pool_state *p) {
   g_free(mp->gpus);
   g_free(mp->up_with);
   g_ptr_array_unref(mp->busy);
+  g_hash_table_destroy(mp->claimed);
+  g_array_unref(mp->sizes);
   g_free(mp);
   p->strategy_data = NULL;
 }
@@ -362,6 +390,23 @@ static void mig_crash_victims(const pool_state *p, gpu_state *g, task *t, GPtrAr
 
 /* ---- reconfiguration ---- */
 
+static void claim_add(mig_pool *mp, mig_gpu *mg, job_run *j, guint32 workers) {
+  mig_claim c = {j, workers};
+  g_array_append_val(mg->claims, c);
+  guint n = GPOINTER_TO_UINT(g_hash_table_lookup(mp->claimed, j));
+  g_hash_table_insert(mp->claimed, j, GUINT_TO_POINTER(n + 1));
+}
+
+static void claims_clear(mig_pool *mp, mig_gpu *mg) {
+  for (guint i = 0; i < mg->claims->len; i++) {
+    job_run *j = g_array_index(mg->claims, mig_claim, i).job;
+    guint n = GPOINTER_TO_UINT(g_hash_table_lookup(mp->claimed, j));
+    if (n > 1) g_hash_table_insert(mp->claimed, j, GUINT_TO_POINTER(n - 1));
+    else g_hash_table_remove(mp->claimed, j);
+  }
+  g_array_set_size(mg->claims, 0);
+}
+
 static gboolean claim_live(const mig_claim *c, const pool_state *p) {
   return c->job->state == JOB_QUEUED && c->job->pool == (int)p->index;
 }
@@ -395,7 +440,6 @@ static void go_down(sim *s, pool_state *p, gpu_state *g) {
   p->n_down++;
   p->reconfigurations++;
   mg->phase = MIG_DOWN;
-  mg->down_start = now;
   const mig_shape *from = &g_array_index(mp->shapes, mig_shape, mg->shape);
   const mig_shape *to = &g_array_index(mp->shapes, mig_shape, mg->target);
   const job_run *cause = mg->claims->len ? g_array_index(mg->claims, mig_claim, 0).job : NULL;
@@ -441,13 +485,14 @@ static void mig_on_up(void *ctx, void *obj, uint64_t arg) {
   mg->phase = MIG_UP;
   mg->shape = mg->target;
   mp->up_with[mg->shape]++;
+  cluster_gpu_set_capacity(p, g, gpu_shape(p, g)->layout.n * mig_replicas(p->spec));
   g_ptr_array_remove(mp->busy, g);
   GPtrArray *first = g_ptr_array_new();
   for (guint i = 0; i < mg->claims->len; i++) {
     const mig_claim *c = &g_array_index(mg->claims, mig_claim, i);
     if (claim_live(c, p) && !g_ptr_array_find(first, c->job, NULL)) g_ptr_array_add(first, c->job);
   }
-  g_array_set_size(mg->claims, 0);
+  claims_clear(mp, mg);
   g_ptr_array_sort(first, claim_order);
   for (guint i = 0; i < first->len; i++) {
     job_run *j = g_ptr_array_index(first, i);
@@ -472,9 +517,9 @@ static void start_reconfig(sim *s, pool_state *p, gpu_state *g, guint32 target, 
   mp->up_with[mg->shape]--;
   mg->phase = MIG_DRAINING;
   mg->target = target;
+  cluster_gpu_set_capacity(p, g, 0); /* no new placements */
   mg->drain_start = now;
-  mig_claim c = {j, workers};
-  g_array_append_val(mg->claims, c);
+  claim_add(mp, mg, j, workers);
   g_ptr_array_add(mp->busy, g);
   if (!g->residents->len) go_down(s, p, g);
   else if (p->spec->drain == DRAIN_EVICT) sim_at(s, now, mig_on_evict, g, 0); /* not inside the pass */
@@ -513,33 +558,29 @@ static void mig_on_unplaced(sim *s, pool_state *p, job_run *j) {
   if (ps->reconfigure != RECONFIGURE_ON_DEMAND || j->state != JOB_QUEUED) return;
   mig_pool *mp = p->strategy_data;
   int64_t mem = j->spec->mem_bytes;
+  gboolean candidates = FALSE; /* some GPU is up with a layout too small for the job */
+  for (guint k = 0; k < mp->shapes->len && !candidates; k++)
+    candidates = mp->up_with[k] > 0 && g_array_index(mp->shapes, mig_shape, k).largest < mem;
+  if (!candidates || g_hash_table_contains(mp->claimed, j)) return; /* waits for load / served */
   guint32 rep = mig_replicas(ps), need = j->spec->gpus, got = 0;
-  for (guint b = 0; b < mp->busy->len; b++) {
-    const mig_gpu *mg = ((gpu_state *)g_ptr_array_index(mp->busy, b))->strategy_data;
-    for (guint i = 0; i < mg->claims->len; i++)
-      if (g_array_index(mg->claims, mig_claim, i).job == j) return; /* already served */
-  }
   for (guint b = 0; b < mp->busy->len && got < need; b++) {
     mig_gpu *mg = ((gpu_state *)g_ptr_array_index(mp->busy, b))->strategy_data;
     const mig_shape *to = &g_array_index(mp->shapes, mig_shape, mg->target);
     guint32 room = layout_holders(ps->gpu, &to->layout, mem) * rep, counted = 0;
+    if (!room) continue;
     for (guint i = 0; i < mg->claims->len; i++) {
       const mig_claim *c = &g_array_index(mg->claims, mig_claim, i);
       if (claim_live(c, p)) counted += c->workers;
     }
     if (room > counted) {
-      mig_claim c = {j, MIN(room - counted, need - got)};
-      g_array_append_val(mg->claims, c);
-      got += c.workers;
+      guint32 w = MIN(room - counted, need - got);
+      claim_add(mp, mg, j, w);
+      got += w;
     }
   }
   if (got >= need) return;
   int target = best_target(p, mp, mem);
   if (target < 0) return;
-  gboolean candidates = FALSE; /* quick test: some GPU is up with a layout too small */
-  for (guint k = 0; k < mp->shapes->len && !candidates; k++)
-    candidates = mp->up_with[k] > 0 && g_array_index(mp->shapes, mig_shape, k).largest < mem;
-  if (!candidates) return;
   const mig_shape *to = &g_array_index(mp->shapes, mig_shape, target);
   guint32 per_gpu = layout_holders(ps->gpu, &to->layout, mem) * rep;
   sim_time now = sim_now(s);
@@ -563,6 +604,15 @@ static void mig_on_unplaced(sim *s, pool_state *p, job_run *j) {
   }
 }
 
+/* Index of the smallest instance size (of any layout the pool may use) that holds the
+ * job: which instances hold a job depends on this rank only (sizes are discrete). */
+static guint32 mig_fit_rank(const pool_state *p, const job_run *j) {
+  const mig_pool *mp = p->strategy_data;
+  guint32 r = 0;
+  while (r < mp->sizes->len && g_array_index(mp->sizes, int64_t, r) < j->spec->mem_bytes) r++;
+  return r;
+}
+
 const share_ops share_mig_ops = {
     .strategy = STRATEGY_MIG,
     .name = "mig",
@@ -581,4 +631,5 @@ const share_ops share_mig_ops = {
     .free_pool = mig_free_pool,
     .on_unplaced = mig_on_unplaced,
     .on_release = mig_on_release,
+    .fit_rank = mig_fit_rank,
 };

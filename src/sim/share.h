@@ -61,6 +61,12 @@ typedef struct share_ops {
   /* Called after a job's worker left g (finish, kill, eviction); g's speeds and gauges are
    * already updated. */
   void (*on_release)(sim *s, pool_state *p, gpu_state *g);
+  /* For strategies that are not fit_by_size_only but whose fit is monotone in a rank (MIG:
+   * the smallest instance size that holds the job): among queued jobs with the same worker
+   * count, if a job of rank r does not fit now, no job of rank >= r does, and when a job of
+   * rank 0 does not fit, none does. The scheduling pass then skips the placement search for
+   * them (on_unplaced is still called for the jobs it walks). */
+  guint32 (*fit_rank)(const pool_state *p, const job_run *j);
 } share_ops;
 
 /* The registered strategy for s (never NULL: unbuilt ones have implemented = FALSE). */

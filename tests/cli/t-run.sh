@@ -47,17 +47,13 @@ run check "$DATA/run/two-pools.yaml"
 expect_rc 0
 expect_out_contains "ok"
 
-# a strategy that is not built yet is refused honestly, and nothing is written
-# (vgpu here; once every strategy is built this check has nothing left to refuse)
-run check "$DATA/run/future-strategy.yaml"
-if [ "$RC" = 0 ]; then
-  skip_test "vgpu is built: no unbuilt strategy left to refuse"
-else
-  run run "$DATA/run/future-strategy.yaml" "$DATA/run/small.csv" -o res4
-  expect_rc 2
-  expect_err_contains "strategy 'vgpu' is not built in this version of sharesim yet"
-  expect_no_path res4
-fi
+# a strategy sharesim does not know is refused with the valid names, and nothing is written
+printf 'name: future\npools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n    strategy: timeslicing\n' > unknown-strategy.yaml
+run run unknown-strategy.yaml "$DATA/run/small.csv" -o res4
+expect_rc 2
+expect_err_contains "unknown-strategy.yaml:6:15:"
+expect_err_contains "time-slicing"
+expect_no_path res4
 
 # bad input: exit 2, nothing half-written
 printf 'id,submit_s,kind,gpus,mem_gb,duration_s\nx,abc,batch,1,1,1\n' > bad.csv

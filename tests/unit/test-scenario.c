@@ -1063,10 +1063,11 @@ Test(scenario, bundled_nvidia_example_takes_its_sharing_from_the_files) {
     g_autofree char *all = diag_join(d);
     cr_assert_fail("%s", all);
   }
-  cr_assert_eq(s->pools->len, 4);
+  cr_assert_eq(s->pools->len, 5);
   guint64 gpus = 0;
   for (guint i = 0; i < s->pools->len; i++) gpus += pool_gpus(scenario_pool(s, i));
-  cr_expect_eq(gpus, 40);
+  cr_expect_eq(gpus, 56);
+  cr_expect_eq(scenario_pool(s, 4)->strategy, STRATEGY_EXCLUSIVE);
   const pool_spec *dev = scenario_pool(s, 0), *embed = scenario_pool(s, 1);
   const pool_spec *inf = scenario_pool(s, 2), *sh = scenario_pool(s, 3);
   cr_expect_eq(dev->strategy, STRATEGY_TIME_SLICING);
@@ -1086,6 +1087,8 @@ Test(scenario, bundled_nvidia_example_takes_its_sharing_from_the_files) {
   job_spec j = job(JOB_INFERENCE, "t", "embeddings");
   cr_expect_eq(scenario_route(s, &j), 1);
   j = job(JOB_BATCH, "t", "");
+  cr_expect_eq(scenario_route(s, &j), 4);
+  j = job(JOB_INFERENCE, "team-01", "");
   cr_expect_eq(scenario_route(s, &j), 3);
 }
 
