@@ -310,6 +310,6 @@ static int cmd_import_main(int argc, char **argv) {
 const cmd_entry cmd_import_entry = {
     .name = "import",
     .usage = "FORMAT FILE... [--skip-bad] [-o TRACE.csv] [options] > TRACE.csv",
-    .summary = "convert recorded or public traces (DCGM/Prometheus, Alibaba openb and PAI)",
+    .summary = "convert recorded or public traces (DCGM/Prometheus, Alibaba openb and PAI, Azure LLM)",
     .main = cmd_import_main,
 };

@@ -873,3 +873,19 @@ GArray *catalog_maximal_layouts(const gpu_model *m) {
   enum_rec(m, 0, &cur, FALSE, maximal_visit, a);
   return a;
 }
+
+static void all_visit(const gpu_model *m, const multiset *c, const mig_layout *l,
+                      gpointer data) {
+  (void)m;
+  (void)c;
+  g_array_append_val((GArray *)data, *l);
+}
+
+GArray *catalog_valid_layouts(const gpu_model *m) {
+  GArray *a = g_array_new(FALSE, TRUE, sizeof(mig_layout));
+  if (!m || !m->mig_slots || m->n_profiles > MAXP) return a;
+  multiset cur;
+  memset(&cur, 0, sizeof cur);
+  enum_rec(m, 0, &cur, FALSE, all_visit, a);
+  return a;
+}

@@ -110,6 +110,11 @@ char *catalog_profile_starts_string(const mig_profile *p);
 /* Number of distinct non-empty valid multisets of GPU instances; "+me" profiles are
  * counted only when include_media (8-slot GPUs: 77 without +me, gpu-facts 1.4). */
 guint catalog_count_valid_layouts(const gpu_model *m, gboolean include_media);
+/* Every valid non-empty layout (multiset of GPU instances), without "+me" profiles, in
+ * the same stable order as catalog_maximal_layouts (descending counts, largest profiles
+ * first); its length is catalog_count_valid_layouts(m, FALSE). Empty for non-MIG models.
+ * Returns a GArray of mig_layout (g_array_unref). */
+GArray *catalog_valid_layouts(const gpu_model *m);
 /* Models whose name contains name, case-insensitively ("A100" -> "A100-40GB, A100-80GB"),
  * for "did you mean" hints; NULL when none or name is shorter than 2. Owned string. */
 char *catalog_model_suggestions(const char *name);
