@@ -1,6 +1,6 @@
 /* cmd-catalog.c: the 'catalog' subcommand. Prints the GPU models, one model's facts, its
- * MIG profiles and every valid maximal MIG layout, its vGPU profiles, or checks one
- * layout (--layout), as text or JSON (--json). It only formats what catalog.c knows; it
+ * MIG profiles and every valid maximal MIG layout (--all: every valid layout), its vGPU
+ * profiles, or checks one layout (--layout), as text or JSON (--json). It only formats what catalog.c knows; it
  * holds no GPU facts of its own. Output is deterministic (catalogue order). */
 #include "cmd.h"
 #include "catalog.h"
@@ -10,10 +10,13 @@
 #include <string.h>
 
 static gboolean opt_json = FALSE;
+static gboolean opt_all = FALSE;
 static char *opt_layout = NULL;
 
 static GOptionEntry catalog_options[] = {
     {"json", 0, 0, G_OPTION_ARG_NONE, &opt_json, "Write JSON instead of text", NULL},
+    {"all", 0, 0, G_OPTION_ARG_NONE, &opt_all,
+     "List every valid MIG layout of GPU, not only the maximal ones", NULL},
     {"layout", 0, 0, G_OPTION_ARG_STRING, &opt_layout,
      "Check a MIG layout on GPU, e.g. \"3g.40gb x2\", and show its placement", "TEXT"},
     {NULL, 0, 0, 0, NULL, NULL, NULL},
@@ -57,7 +60,44 @@ static void text_models(FILE *out) {
                "'sharesim catalog MODEL', docs/catalog.md.\n");
 }
 
-static void text_model(FILE *out, const gpu_model *m) {
+/* Canonical texts of the maximal layouts of m, for marking them in the --all view. */
+static GHashTable *maximal_set(const gpu_model *m) {
+  GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GArray) mx = catalog_maximal_layouts(m);
+  for (guint k = 0; k < mx->len; k++)
+    g_hash_table_add(h, catalog_layout_to_string(m, &g_array_index(mx, mig_layout, k)));
+  return h;
+}
+
+/* The maximal layouts (default) or every valid layout (all), one line each. */
+static void text_layouts(FILE *out, const gpu_model *m, gboolean all) {
+  g_autoptr(GArray) ls = all ? catalog_valid_layouts(m) : catalog_maximal_layouts(m);
+  g_autoptr(GHashTable) maximal = maximal_set(m);
+  guint n_valid = catalog_count_valid_layouts(m, FALSE);
+  if (all)
+    fprintf(out, "\nAll valid MIG layouts (%u; without +me), largest profiles first; 'maximal' "
+                 "marks the %u\nto which no further profile can be added.\n",
+            ls->len, g_hash_table_size(maximal));
+  else
+    fprintf(out, "\nValid maximal MIG layouts (%u of %u valid; without +me): nothing more fits. "
+                 "Default view;\n'sharesim catalog %s --all' lists all %u.\n",
+            ls->len, n_valid, m->name, n_valid);
+  fprintf(out, "largest_GiB: memory of the largest instance, the biggest model the layout can "
+               "hold;\nlargest_GB: the same in GB (10^9 bytes), the unit of mem_gb in traces.\n");
+  fprintf(out, "  %-36s %11s %4s %10s%s  %s\n", "layout", "largest_GiB", "SMs", "largest_GB",
+          all ? " maximal" : "", "placement");
+  for (guint k = 0; k < ls->len; k++) {
+    const mig_layout *l = &g_array_index(ls, mig_layout, k);
+    g_autofree char *t = catalog_layout_to_string(m, l);
+    g_autofree char *pl = catalog_layout_placement_string(m, l);
+    int64_t big = catalog_layout_largest_mem(m, l);
+    const char *mark = !all ? "" : g_hash_table_contains(maximal, t) ? "     yes" : "       -";
+    fprintf(out, "  %-36s %11.2f %4" G_GINT64_FORMAT " %10.2f%s  %s\n", t, gib(big),
+            catalog_layout_total_sms(m, l), UTIL_GB(big), mark, pl);
+  }
+}
+
+static void text_model(FILE *out, const gpu_model *m, gboolean all) {
   fprintf(out, "%s  %s\n", m->name, m->description);
   fprintf(out, "  %-19s %.2f GiB (%.2f GB)\n", "memory", gib(m->mem_bytes), UTIL_GB(m->mem_bytes));
   if (m->mig_slots)
@@ -86,18 +126,7 @@ static void text_model(FILE *out, const gpu_model *m) {
               p->mem_slices, st, p->max_count, p->usable_gib, p->sms,
               p->media ? "  media extensions; one per GPU" : "");
     }
-    g_autoptr(GArray) ls = catalog_maximal_layouts(m);
-    fprintf(out, "\nValid maximal MIG layouts (%u; without +me). largest_GiB: memory of the "
-                 "largest instance,\nthe biggest model the layout can hold.\n",
-            ls->len);
-    fprintf(out, "  %-36s %11s %4s  %s\n", "layout", "largest_GiB", "SMs", "placement");
-    for (guint k = 0; k < ls->len; k++) {
-      const mig_layout *l = &g_array_index(ls, mig_layout, k);
-      g_autofree char *t = catalog_layout_to_string(m, l);
-      g_autofree char *pl = catalog_layout_placement_string(m, l);
-      fprintf(out, "  %-36s %11.2f %4" G_GINT64_FORMAT "  %s\n", t,
-              gib(catalog_layout_largest_mem(m, l)), catalog_layout_total_sms(m, l), pl);
-    }
+    text_layouts(out, m, all);
   }
   if (m->n_vgpu_profiles) {
     fprintf(out, "\nvGPU time-sliced profiles (C-series)\n");
@@ -118,8 +147,8 @@ static void text_layout(FILE *out, const gpu_model *m, const mig_layout *l) {
   fprintf(out, "model       %s\n", m->name);
   fprintf(out, "placement   %s\n", pl);
   fprintf(out, "instances   %u\n", l->n);
-  fprintf(out, "largest     %.2f GiB (the biggest model it can hold)\n",
-          gib(catalog_layout_largest_mem(m, l)));
+  fprintf(out, "largest     %.2f GiB = %.2f GB (the biggest model it can hold)\n",
+          gib(catalog_layout_largest_mem(m, l)), UTIL_GB(catalog_layout_largest_mem(m, l)));
   fprintf(out, "SMs         %" G_GINT64_FORMAT " of %u in MIG mode\n",
           catalog_layout_total_sms(m, l), m->sms_mig);
 }
@@ -184,10 +213,11 @@ static void json_layout(JsonBuilder *b, const gpu_model *m, const mig_layout *l)
   json_builder_end_array(b);
   j_int(b, "largest_mem_bytes", catalog_layout_largest_mem(m, l));
   j_num(b, "largest_gib", gib(catalog_layout_largest_mem(m, l)));
+  j_num(b, "largest_gb", UTIL_GB(catalog_layout_largest_mem(m, l)));
   j_int(b, "total_sms", catalog_layout_total_sms(m, l));
 }
 
-static void json_model_full(JsonBuilder *b, const gpu_model *m) {
+static void json_model_full(JsonBuilder *b, const gpu_model *m, gboolean all) {
   json_model_facts(b, m);
   json_builder_set_member_name(b, "mig_profiles");
   json_builder_begin_array(b);
@@ -219,6 +249,23 @@ static void json_model_full(JsonBuilder *b, const gpu_model *m) {
     json_builder_end_object(b);
   }
   json_builder_end_array(b);
+  j_int(b, "valid_layout_count", catalog_count_valid_layouts(m, FALSE));
+  if (all) {
+    /* every valid layout, each marked maximal or not */
+    g_autoptr(GHashTable) maximal = maximal_set(m);
+    g_autoptr(GArray) vs = catalog_valid_layouts(m);
+    json_builder_set_member_name(b, "valid_layouts");
+    json_builder_begin_array(b);
+    for (guint k = 0; k < vs->len; k++) {
+      const mig_layout *l = &g_array_index(vs, mig_layout, k);
+      g_autofree char *t = catalog_layout_to_string(m, l);
+      json_builder_begin_object(b);
+      json_layout(b, m, l);
+      j_bool(b, "maximal", g_hash_table_contains(maximal, t));
+      json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+  }
   json_builder_set_member_name(b, "vgpu_profiles");
   json_builder_begin_array(b);
   for (guint i = 0; i < m->n_vgpu_profiles; i++) {
@@ -298,6 +345,7 @@ static void json_print(FILE *out, JsonBuilder *b) {
 
 static int cmd_catalog_main(int argc, char **argv) {
   opt_json = FALSE;
+  opt_all = FALSE;
   g_clear_pointer(&opt_layout, g_free);
   int rc = 0;
   if (!cmd_parse_options(&cmd_catalog_entry, catalog_options, &argc, &argv, &rc)) {
@@ -310,7 +358,17 @@ static int cmd_catalog_main(int argc, char **argv) {
                     "Usage: sharesim catalog %s\n", argc - 1, cmd_catalog_entry.usage);
     return 2;
   }
+  if (opt_all && layout_text) {
+    fprintf(stderr, "sharesim catalog: --all lists every layout and --layout checks one; "
+                    "give one of them\n");
+    return 2;
+  }
   if (argc < 2) {
+    if (opt_all) {
+      fprintf(stderr, "sharesim catalog: --all needs a GPU model, as in "
+                      "'sharesim catalog A100-80GB --all'\n");
+      return 2;
+    }
     if (layout_text) {
       fprintf(stderr, "sharesim catalog: --layout needs a GPU model, as in "
                       "'sharesim catalog A100-80GB --layout \"3g.40gb x2\"'\n");
@@ -369,18 +427,18 @@ static int cmd_catalog_main(int argc, char **argv) {
   if (opt_json) {
     g_autoptr(JsonBuilder) b = json_builder_new();
     json_builder_begin_object(b);
-    json_model_full(b, m);
+    json_model_full(b, m, opt_all);
     json_builder_end_object(b);
     json_print(stdout, b);
   } else {
-    text_model(stdout, m);
+    text_model(stdout, m, opt_all);
   }
   return 0;
 }
 
 const cmd_entry cmd_catalog_entry = {
     .name = "catalog",
-    .usage = "[GPU] [--layout TEXT] [--json]",
+    .usage = "[GPU] [--all | --layout TEXT] [--json]",
     .summary = "GPU models, memory, MIG profiles and valid layouts",
     .main = cmd_catalog_main,
 };

@@ -102,7 +102,7 @@ typedef struct pai_reader {
   /* counts */
   guint64 cpu_tasks, not_started, not_ended, whole_rounded, sensor_rows, job_rows, machines;
   guint64 tasks_with_sensor;
-  guint64 frac_gangs;    /* multi-worker tasks on part of a GPU, written as batch */
+  guint64 frac_gangs;    /* multi-worker tasks whose workers each hold part of a GPU */
 } pai_reader;
 
 /* ---- which table a file is ---- */
@@ -345,15 +345,10 @@ static void pai_task_row(pai_reader *r, const trace_csv_row *row) {
     return;
   }
   if (per_inst > 1.0 && per_inst != whole) r->whole_rounded++;
-  /* the trace keeps training gangs to whole GPUs; a gang on GPU shares is written as a
-   * batch job, which also advances at its slowest worker (docs/traces.md) */
-  job_kind kind = r->kind;
-  if (kind == JOB_TRAINING && gpus > 1 && per_inst < 1.0) {
-    kind = JOB_BATCH;
-    r->frac_gangs++;
-  }
+  /* a gang on GPU shares keeps its kind: each worker asks for gpu_frac of a GPU */
+  if (gpus > 1 && per_inst < 1.0) r->frac_gangs++;
   job_spec j;
-  trace_job_init(&j, kind);
+  trace_job_init(&j, r->kind);
   g_autofree char *id = g_strdup_printf("%s/%s", job, task);
   j.id = id;
   j.gpus = (guint32)gpus;
@@ -375,7 +370,7 @@ static void pai_task_row(pai_reader *r, const trace_csv_row *row) {
     }
   }
   j.mem_bytes = MAX((int64_t)llround(mem_gb * 1e3) * 1000000, 1000000);
-  if (kind == JOB_INFERENCE) {
+  if (j.kind == JOB_INFERENCE) {
     j.service_ms = 100;
     j.rate_rps = 1;
   }
@@ -415,8 +410,8 @@ static void pai_minibatch_emit(pai_reader *r) {
   guint workers = g_hash_table_size(r->mb_workers);
   if (!workers) return;
   job_spec j;
-  trace_job_init(&j, workers > 1 ? JOB_BATCH : JOB_TRAINING); /* see pai_task_row */
-  if (workers > 1) r->frac_gangs++;
+  trace_job_init(&j, JOB_TRAINING);
+  if (workers > 1 && r->mb_gpu_pct < 100.0) r->frac_gangs++;
   g_autofree char *id = import_file_stem(r->file->path);
   j.id = id;
   j.gpus = workers;
@@ -560,8 +555,9 @@ static gboolean pai_run(import_ctx *c, GError **error) {
                    " tasks never started, %" G_GUINT64_FORMAT " tasks without an end time",
                 r.cpu_tasks, r.not_started, r.not_ended);
   if (r.frac_gangs)
-    import_note(c, "%" G_GUINT64_FORMAT " gangs whose workers hold part of a GPU written as batch "
-                   "jobs (a training gang takes whole GPUs in the trace format)",
+    import_note(c, "%" G_GUINT64_FORMAT " gangs whose workers each hold part of a GPU "
+                   "(gpu_frac < 1 per worker; strategy fractional places them as such, "
+                   "exclusive gives each worker a whole GPU)",
                 r.frac_gangs);
   if (r.whole_rounded)
     import_note(c, "%" G_GUINT64_FORMAT " tasks asked for more than one GPU per instance but not "

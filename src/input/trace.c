@@ -817,11 +817,9 @@ static void job_row(csv_in *in, void *ud) {
                     job_cols[col].name, need[k].expected, cells[col] ? cells[col] : "");
     }
   }
-  if (HAVE(C_KIND) && kind == JOB_TRAINING && HAVE(C_GPUS) && j.gpus > 1 && HAVE(C_GPU_FRAC) &&
-      j.gpu_frac < 1.0)
-    diag_expected(in->diags, in->path, line, (guint)(r->field_of[C_GPU_FRAC] + 1), "gpu_frac",
-                  "1 for a training job with gpus > 1 (a gang's workers take whole GPUs)",
-                  cells[C_GPU_FRAC]);
+  /* gpu_frac < 1 is allowed for any kind and worker count: each worker of a gang asks for
+   * gpu_frac of a GPU (real PAI gangs hold 20-50 % per worker); strategies other than
+   * fractional give each worker what they always give (exclusive: a whole GPU). */
 #undef HAVE
 
   if (!(have & (1u << C_ID))) return;

@@ -1,5 +1,5 @@
 /* histogram.c: the log-bucketed latency histogram (histogram.h): allocation, merging,
- * exact moments and bucket-midpoint quantiles. It knows nothing of services or SLOs
+ * exact moments, bucket-midpoint quantiles and the buckets in order (for CDFs). It knows nothing of services or SLOs
  * (workload-inference.c counts those); it keeps no values, only bucket counts, so its
  * memory is bounded by 64 octaves whatever the number of values. */
 #include "histogram.h"
@@ -94,6 +94,16 @@ double histogram_fraction_at_most(const histogram *h, double x) {
       if (histogram_mid(e, s) <= x) n += o[s];
   }
   return (double)n / (double)h->count;
+}
+
+void histogram_foreach_bucket(const histogram *h, histogram_bucket_fn fn, gpointer user) {
+  if (h->below_one) fn(1.0, h->below_one, user);
+  for (guint e = 0; e < HISTOGRAM_OCTAVES; e++) {
+    const guint64 *o = h->octave[e];
+    if (!o) continue;
+    for (guint s = 0; s < HISTOGRAM_SUB_BUCKETS; s++)
+      if (o[s]) fn(ldexp(1.0 + (double)(s + 1) / HISTOGRAM_SUB_BUCKETS, (int)e), o[s], user);
+  }
 }
 
 gsize histogram_memory_bytes(const histogram *h) {

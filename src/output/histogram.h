@@ -89,5 +89,13 @@ double histogram_quantile(const histogram *h, double q);
 /* Share of values <= x, counted by bucket (a bucket counts when its midpoint is <= x);
  * exact when x is at or above the maximum. NAN when empty. */
 double histogram_fraction_at_most(const histogram *h, double x);
+/* Calls fn once per non-empty bucket, in increasing order of value, with the bucket's
+ * upper edge and its count: 1 for the values below one, 2^e x (1 + (s + 1) / 64) for
+ * sub-bucket s of octave e. Every value counted in a bucket is below its edge and at or
+ * above the edges of the buckets before it (except in the top bucket, which also holds the
+ * values of 2^64 and above), so (edge, counts so far / count) are points of the exact
+ * distribution function. At most 64 x 64 + 1 calls. */
+typedef void (*histogram_bucket_fn)(double upper_edge, guint64 n, gpointer user);
+void histogram_foreach_bucket(const histogram *h, histogram_bucket_fn fn, gpointer user);
 /* Bytes held (the struct and its octaves). */
 gsize histogram_memory_bytes(const histogram *h);

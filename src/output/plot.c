@@ -820,8 +820,134 @@ static double plot_percentile_column(const char *name, double *to_ms) {
   return pct;
 }
 
+/* latency.csv streamed: the rows of the first PLOT_MAX_SERVICES services, in order of
+ * first appearance. At most PLOT_MAX_LATENCY_POINTS points per service (the file has at
+ * most 64 x 64 + 1 per service; more means it was edited). */
+#define PLOT_MAX_LATENCY_POINTS 5000
+typedef struct plot_latency_acc {
+  int c_service, c_ms, c_frac;
+  GPtrArray *raw;      /* char*, owned: service names as in the file */
+  GPtrArray *data;     /* GString* per service: "ms share%" lines */
+  GArray *points;      /* guint per service */
+  gboolean more;       /* a service beyond the first PLOT_MAX_SERVICES */
+} plot_latency_acc;
+
+static gboolean plot_latency_row(const char *const *cells, guint n, gpointer user) {
+  plot_latency_acc *a = user;
+  if ((guint)a->c_service >= n || (guint)a->c_ms >= n || (guint)a->c_frac >= n) return TRUE;
+  double ms, frac;
+  if (!util_parse_double(cells[a->c_ms], &ms) || !isfinite(ms) || ms <= 0) return TRUE;
+  if (!util_parse_double(cells[a->c_frac], &frac) || !(frac >= 0 && frac <= 1)) return TRUE;
+  guint i;
+  for (i = 0; i < a->raw->len; i++)
+    if (!strcmp(g_ptr_array_index(a->raw, i), cells[a->c_service])) break;
+  if (i == a->raw->len) {
+    if (a->raw->len >= PLOT_MAX_SERVICES) {
+      a->more = TRUE;
+      return TRUE;
+    }
+    guint zero = 0;
+    g_ptr_array_add(a->raw, g_strdup(cells[a->c_service]));
+    g_ptr_array_add(a->data, g_string_new(NULL));
+    g_array_append_val(a->points, zero);
+  }
+  guint *np = &g_array_index(a->points, guint, i);
+  if (*np >= PLOT_MAX_LATENCY_POINTS) return TRUE;
+  (*np)++;
+  GString *d = g_ptr_array_index(a->data, i);
+  plot_num(d, ms);
+  g_string_append_c(d, ' ');
+  plot_num(d, 100 * frac);
+  g_string_append_c(d, '\n');
+  return TRUE;
+}
+
+static void plot_string_free(gpointer s) { g_string_free(s, TRUE); }
+
+/* The latency CDF of each service from latency.csv; FALSE in *drawn when the folder has no
+ * usable latency.csv (an older result folder: the percentiles of services.csv are drawn
+ * instead). The SLO targets come from services.csv (id, slo_ms, slo_pct). */
+static gboolean plot_latency_cdf(const plot_ctx *c, const char *run_dir, const char *scenario,
+                                 gboolean *drawn, GError **error) {
+  *drawn = FALSE;
+  g_autofree char *path = g_build_filename(run_dir, "latency.csv", NULL);
+  plot_latency_acc a = {-1, -1, -1, g_ptr_array_new_with_free_func(g_free),
+                        g_ptr_array_new_with_free_func(plot_string_free),
+                        g_array_new(FALSE, FALSE, sizeof(guint)), FALSE};
+  char **header = NULL;
+  /* first pass: the header only (the callback needs the column numbers) */
+  if (table_foreach(path, &header, NULL, NULL, NULL)) {
+    for (guint i = 0; header[i]; i++) {
+      if (!strcmp(header[i], "service")) a.c_service = (int)i;
+      if (!strcmp(header[i], "latency_ms")) a.c_ms = (int)i;
+      if (!strcmp(header[i], "cum_frac")) a.c_frac = (int)i;
+    }
+    g_strfreev(header);
+  }
+  gboolean ok = TRUE;
+  if (a.c_service >= 0 && a.c_ms >= 0 && a.c_frac >= 0) {
+    *drawn = TRUE;
+    table_foreach(path, NULL, plot_latency_row, &a, NULL);
+  }
+  if (*drawn && a.raw->len == 0) {
+    plot_skip(c, "latency", "no inference service served a request (latency.csv has no rows)");
+  } else if (*drawn) {
+    if (a.more)
+      plot_skip(c, "latency", "more than 12 services: the first 12 of latency.csv are drawn");
+    g_autofree char *spath = g_build_filename(run_dir, "services.csv", NULL);
+    g_autoptr(table) t = table_load(spath, NULL);
+    int c_id = t ? table_column(t, "id") : -1, c_slo = t ? table_column(t, "slo_ms") : -1,
+        c_pct = t ? table_column(t, "slo_pct") : -1;
+    GString *data = g_string_new("# one block per service: latency (ms), share of served "
+                                 "requests faster (%)\n");
+    GString *slo = g_string_new(NULL);
+    guint n_slo = 0;
+    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+    for (guint i = 0; i < a.raw->len; i++) {
+      const char *raw = g_ptr_array_index(a.raw, i);
+      if (i > 0) g_string_append(data, "\n\n");
+      g_string_append_len(data, ((GString *)g_ptr_array_index(a.data, i))->str,
+                          (gssize)((GString *)g_ptr_array_index(a.data, i))->len);
+      g_ptr_array_add(names, figures_clean_text(raw));
+      for (guint r = 0; t && c_id >= 0 && r < t->rows->len; r++) {
+        if (strcmp(table_cell(t, r, c_id), raw)) continue;
+        double ms = table_number(t, r, c_slo), pct = table_number(t, r, c_pct);
+        if (ms > 0 && pct >= 0 && pct <= 100) {
+          plot_num(slo, ms);
+          g_string_append_c(slo, ' ');
+          plot_num(slo, pct);
+          g_string_append_printf(slo, " %u\n", i + 1);
+          n_slo++;
+        }
+        break;
+      }
+    }
+    if (n_slo > 0) {
+      g_string_append(data, "\n\n# SLO targets: latency (ms), share (%), service number\n");
+      g_string_append_len(data, slo->str, (gssize)slo->len);
+    }
+    GString *vars = g_string_new(NULL);
+    plot_array(vars, "series", (const char *const *)names->pdata, names->len);
+    g_string_append_printf(vars, "n_slo = %u\n", n_slo);
+    g_autofree char *title = g_strdup_printf("Request latency per service: %s", scenario);
+    ok = plot_write(c, "latency.dat", data, error) &&
+         plot_chart(c, "latency", "latency-cdf.gp", title, vars, error);
+    g_string_free(vars, TRUE);
+    g_ptr_array_free(names, TRUE);
+    g_string_free(slo, TRUE);
+    g_string_free(data, TRUE);
+  }
+  g_ptr_array_free(a.raw, TRUE);
+  g_ptr_array_free(a.data, TRUE);
+  g_array_free(a.points, TRUE);
+  return ok;
+}
+
 static gboolean plot_latency(const plot_ctx *c, const char *run_dir, const char *scenario,
                              GError **error) {
+  gboolean drawn = FALSE;
+  if (!plot_latency_cdf(c, run_dir, scenario, &drawn, error)) return FALSE;
+  if (drawn) return TRUE;
   g_autofree char *path = g_build_filename(run_dir, "services.csv", NULL);
   g_autoptr(table) t = table_load(path, NULL);
   if (!t || t->rows->len == 0) {

@@ -1,8 +1,9 @@
 /* report-csv.c: the CSV files of a result folder (jobs, pools, gpus, tenants, timeseries,
- * services, events) and report_num, the one number format every report shares. One function per
+ * services, latency, events) and report_num, the one number format every report shares. One function per
  * file: a header row, then one row per record in the results' order; columns never move.
  * It only reads the frozen results; it does not write files (report_write_dir does). */
 #include "report.h"
+#include "histogram.h"
 #include "util.h"
 #include <math.h>
 
@@ -227,6 +228,33 @@ void report_csv_services(const results *r, GString *out) {
     csv_n(out, s->met >= 0 ? s->violation_minutes : NAN);
     csv_n(out, s->busy_frac);
     csv_eol(out);
+  }
+}
+
+typedef struct csv_latency_acc {
+  GString *out;
+  const char *id;
+  guint64 seen, total;
+} csv_latency_acc;
+
+static void csv_latency_bucket(double upper_edge_ns, guint64 n, gpointer user) {
+  csv_latency_acc *a = user;
+  a->seen += n;
+  csv_s(a->out, a->id);
+  csv_n(a->out, upper_edge_ns / 1e6);
+  csv_n(a->out, a->seen == a->total ? 1.0 : (double)a->seen / (double)a->total);
+  csv_eol(a->out);
+}
+
+/* The latency distribution of each service that served requests, from its histogram:
+ * at most 64 x 64 + 1 rows per service whatever the number of requests. */
+void report_csv_latency(const results *r, GString *out) {
+  g_string_append(out, "service,latency_ms,cum_frac\n");
+  for (guint i = 0; i < r->services->len; i++) {
+    const service_result *s = &g_array_index(r->services, service_result, i);
+    if (!s->latency_ns || histogram_count(s->latency_ns) == 0) continue;
+    csv_latency_acc a = {out, s->id, 0, histogram_count(s->latency_ns)};
+    histogram_foreach_bucket(s->latency_ns, csv_latency_bucket, &a);
   }
 }
 

@@ -295,6 +295,7 @@ gboolean report_write_dir(const results *r, const char *dir, gboolean determinis
     {"tenants.csv", report_csv_tenants},
     {"timeseries.csv", report_csv_timeseries},
     {"services.csv", report_csv_services},
+    {"latency.csv", report_csv_latency},
     {"events.csv", report_csv_events},
     {"summary.txt", report_text},
   };

@@ -1,6 +1,6 @@
 /* report.h: turning frozen results into the files of SPEC 5 and the text summary.
- * report-text.c (stdout summary), report-csv.c (jobs/pools/gpus/tenants/timeseries/events
- * CSVs), report-json.c (summary.json). All output is deterministic: fixed column order,
+ * report-text.c (stdout summary), report-csv.c (jobs/pools/gpus/tenants/timeseries/services/
+ * latency/events CSVs), report-json.c (summary.json). All output is deterministic: fixed column order,
  * fixed number formatting ("%.6g"-style via one helper), no wall-clock values except in
  * the text summary's last line and summary.json's "engine" object, which hold run
  * statistics (events, wall seconds) that bench/run reads. */
@@ -21,6 +21,10 @@ void report_csv_gpus(const results *r, GString *out);
 void report_csv_tenants(const results *r, GString *out);
 void report_csv_timeseries(const results *r, GString *out);
 void report_csv_services(const results *r, GString *out);
+/* latency.csv: service,latency_ms,cum_frac; for each service with served requests
+ * (services.csv order), one row per non-empty latency histogram bucket: its upper edge
+ * and the share of served requests below it (histogram_foreach_bucket). */
+void report_csv_latency(const results *r, GString *out);
 void report_csv_events(const results *r, GString *out);
 
 /* The per-GPU series (results.gpu_series) as DCGM exporter metrics (report-dcgm.c):

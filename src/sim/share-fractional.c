@@ -3,9 +3,11 @@
  * share of its memory as a hard limit (going over kills only itself) and of its compute
  * as a guarantee; compute its neighbours leave idle may be borrowed, up to fraction_cap
  * beyond its share. Workers are packed onto GPUs while the shares sum to at most 1, at most
- * FRACTIONAL_SLOTS jobs per GPU. The speed model is in docs/models.md ("Fractional GPUs").
+ * FRACTIONAL_SLOTS residents per GPU; a gang's workers each take gpu_frac of a GPU, on
+ * distinct GPUs when there are free ones, else several on one (as a device plugin allows). The speed model is in docs/models.md ("Fractional GPUs").
  * Exports share_fractional_ops only. */
 #include "cluster.h"
+#include <math.h>
 
 /* Most residents one GPU takes (5 % granularity; HAMi's default split count is 10). It
  * also bounds the free-slot buckets of cluster.c, which grow with slots per node. */
@@ -18,11 +20,23 @@ static int64_t fractional_limit(const pool_spec *p, double frac) {
   return (int64_t)((double)p->gpu->mem_bytes * frac);
 }
 
+/* Workers of one job an empty GPU takes: shares summing to at most 1, at most the slots. */
+static guint64 fractional_workers_per_gpu(const job_spec *j) {
+  double k = floor((1.0 + FRACTIONAL_EPS) / j->gpu_frac);
+  return k >= FRACTIONAL_SLOTS ? FRACTIONAL_SLOTS : (k < 1 ? 1 : (guint64)k);
+}
+
 static gboolean fractional_can_ever_fit(const pool_spec *p, const job_spec *j, char **reason) {
   guint64 total = (guint64)p->nodes * p->gpus_per_node;
-  if (j->gpus > total) {
-    *reason = g_strdup_printf("needs %u GPUs; pool '%s' has %" G_GUINT64_FORMAT, j->gpus, p->name,
-                              total);
+  guint64 per_gpu = fractional_workers_per_gpu(j);
+  if (j->gpus > total * per_gpu) {
+    if (per_gpu == 1)
+      *reason = g_strdup_printf("needs %u GPUs; pool '%s' has %" G_GUINT64_FORMAT, j->gpus,
+                                p->name, total);
+    else
+      *reason = g_strdup_printf("needs %u workers of %g GPU; pool '%s' has %" G_GUINT64_FORMAT
+                                " GPUs, room for %" G_GUINT64_FORMAT,
+                                j->gpus, j->gpu_frac, p->name, total, total * per_gpu);
     return FALSE;
   }
   if (j->mem_bytes > fractional_limit(p, j->gpu_frac)) {
@@ -43,11 +57,13 @@ static double fractional_used(const gpu_state *g) {
 
 static gboolean fractional_gpu_accepts(const pool_state *p, const gpu_state *g, const job_run *j,
                                        gpu_state *const *taken, guint n_taken, guint32 *slot) {
+  /* workers of this job already chosen for g in this attempt count like residents */
+  guint32 here = 0;
   for (guint i = 0; i < n_taken; i++)
-    if (taken[i] == g) return FALSE; /* one worker of a job per GPU */
-  if (g->slots_used >= p->slots_per_gpu) return FALSE;
-  if (fractional_used(g) + j->spec->gpu_frac > 1.0 + FRACTIONAL_EPS) return FALSE;
-  *slot = g->slots_used;
+    if (taken[i] == g) here++;
+  if (g->slots_used + here >= p->slots_per_gpu) return FALSE;
+  if (fractional_used(g) + (here + 1) * j->spec->gpu_frac > 1.0 + FRACTIONAL_EPS) return FALSE;
+  *slot = g->slots_used + here;
   return TRUE;
 }
 

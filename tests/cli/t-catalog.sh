@@ -15,16 +15,37 @@ expect_out_contains "SMs                 108 (98 in MIG mode)"
 expect_out_contains "3g.40gb x2"
 expect_out_contains "4g.40gb + 3g.40gb"
 expect_out_contains "1g.10gb x7"
-expect_out_contains "Valid maximal MIG layouts (28; without +me)"
+expect_out_contains "Valid maximal MIG layouts (28 of 77 valid; without +me): nothing more fits. Default view;"
+expect_out_contains "'sharesim catalog A100-80GB --all' lists all 77."
+expect_out_contains "largest_GB: the same in GB (10^9 bytes)"
 expect_out_contains "  3g.40gb       3          4 0,4        2      39.25   42"
-expect_out_contains "3g.40gb x2                                 39.25   84  3g.40gb@0 3g.40gb@4"
+expect_out_contains "3g.40gb x2                                 39.25   84      42.14  3g.40gb@0 3g.40gb@4"
+expect_out_contains "7g.80gb                                    79.00   98      84.83  7g.80gb@0"
+expect_eq "$(grep -c '^  4g.40gb + 2g.20gb  ' out.txt)" "0" "non-maximal layout in the default view"
+expect_eq "$(grep -c '@' out.txt)" "28" "maximal layout lines"
 expect_out_contains "A100D-20C"
 cp out.txt a1.txt
 run catalog a100-80gb; expect_rc 0; expect_same_files out.txt a1.txt
 
 run catalog A30; expect_rc 0
-expect_out_contains "Valid maximal MIG layouts (4; without +me)"
+expect_out_contains "Valid maximal MIG layouts (4 of 9 valid; without +me)"
 expect_out_contains "2g.12gb + 1g.6gb x2"
+
+# --all: every valid layout (77 on 8-slot GPUs), maximal ones marked, GiB and GB
+run catalog A100-80GB --all; expect_rc 0; expect_err_empty
+expect_out_contains "All valid MIG layouts (77; without +me), largest profiles first; 'maximal' marks the 28"
+expect_out_contains "  layout                               largest_GiB  SMs largest_GB maximal  placement"
+expect_out_contains "  4g.40gb + 2g.20gb                          39.25   84      42.14       -  4g.40gb@0 2g.20gb@4"
+expect_out_contains "  3g.40gb x2                                 39.25   84      42.14     yes  3g.40gb@0 3g.40gb@4"
+expect_out_contains "  1g.10gb                                     9.50   14      10.20       -  1g.10gb@0"
+expect_eq "$(grep -c '@' out.txt)" "77" "valid layout lines"
+expect_eq "$(grep -c '     yes  ' out.txt)" "28" "maximal marks"
+run catalog A30 --all; expect_rc 0
+expect_out_contains "All valid MIG layouts (9; without +me)"
+expect_out_contains "  2g.12gb                                    11.69   28      12.55       -  2g.12gb@0"
+run catalog --all; expect_rc 2; expect_err_contains "--all needs a GPU model"
+run catalog A100-80GB --all --layout "7g.80gb"; expect_rc 2
+expect_err_contains "--all lists every layout and --layout checks one"
 
 run catalog T4; expect_rc 0
 expect_out_contains "not supported"
@@ -39,6 +60,7 @@ run catalog --no-such-flag; expect_rc 2
 
 run catalog A100-80GB --layout "3g.40gb x2"; expect_rc 0
 expect_out_contains "placement   3g.40gb@0 3g.40gb@4"
+expect_out_contains "largest     39.25 GiB = 42.14 GB (the biggest model it can hold)"
 run catalog A100-80GB --layout "4g.40gb x2"; expect_rc 2
 expect_err_contains "4g.40gb may appear at most once (max count 1);"
 expect_err_contains "; a valid layout with these profiles: 4g.40gb + 3g.40gb"
@@ -59,4 +81,14 @@ if command -v python3 >/dev/null 2>&1; then
   n=$(python3 -c 'import json; print(len(json.load(open("out.txt"))["maximal_layouts"]))' \
     2>/dev/null)
   expect_eq "$n" "28" "maximal layouts in JSON"
+fi
+expect_out_contains '"largest_gb" : 10.468982784'
+expect_out_contains '"valid_layout_count" : 77'
+expect_eq "$(grep -c '"valid_layouts"' out.txt)" "0" "valid_layouts without --all"
+run catalog H100-80GB --json --all; expect_rc 0
+expect_out_contains '"valid_layouts"'
+if command -v python3 >/dev/null 2>&1; then
+  r=$(python3 -c 'import json; d=json.load(open("out.txt")); v=d["valid_layouts"]; print(len(v), sum(x["maximal"] for x in v), v[13]["layout"], v[13]["largest_gb"])' \
+    2>/dev/null)
+  expect_eq "$r" "77 28 3g.40gb x2 42.412802048" "valid layouts in JSON"
 fi

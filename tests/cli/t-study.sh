@@ -156,6 +156,11 @@ if command -v gnuplot >/dev/null 2>&1; then
   # IHDR: width and height, big-endian, at bytes 16-23
   expect_eq "$(od -An -tu1 -j16 -N8 cmp/study-a/plots/utilisation.png | tr -s ' ' | sed 's/^ //')" "0 0 2 128 0 0 1 144" "PNG is 640x400"
   expect_eq "$(grep -c 'SM-active' cmp/study-a/plots/utilisation.svg)" "1" "SVG names the series"
+  # latency: the CDF drawn from latency.csv (last row of a service: cumulative share 1)
+  expect_eq "$(head -1 cmp/study-a/latency.csv)" "service,latency_ms,cum_frac" "latency.csv header"
+  expect_eq "$(tail -1 cmp/study-a/latency.csv | cut -d, -f1,3)" "svc,1" "latency.csv ends at share 1"
+  expect_eq "$(grep -c 'from plots/latency-cdf.gp' cmp/study-a/plots/latency.gp)" "1" "latency drawn as a CDF"
+  expect_eq "$(grep -c '>svc<' cmp/study-a/plots/latency.svg)" "1" "latency SVG names the service"
   run plot cmp -o cmpplots
   expect_rc 0
   for f in compare-utilisation compare-cost compare-wait compare-faults compare-busy study-a/utilisation study-b/cost; do

@@ -190,6 +190,67 @@ Test(catalog, a30_has_4_maximal_layouts) {
   cr_assert_eq(catalog_count_valid_layouts(m, FALSE), 9);
 }
 
+Test(catalog, valid_layouts_lists_all_77_in_stable_order) {
+  for (guint i = 0; i < G_N_ELEMENTS(eight_slot); i++) {
+    const gpu_model *m = model(eight_slot[i]);
+    g_autoptr(GArray) all = catalog_valid_layouts(m);
+    cr_assert_eq(all->len, 77, "%s", m->name);
+    g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    for (guint k = 0; k < all->len; k++) {
+      const mig_layout *l = &g_array_index(all, mig_layout, k);
+      cr_assert(l->n >= 1 && l->n <= 7, "%s #%u has %u instances", m->name, k, l->n);
+      uint8_t idx[CATALOG_MAX_INSTANCES];
+      for (guint j = 0; j < l->n; j++) {
+        cr_assert(!m->profiles[l->inst[j].profile].media, "%s #%u uses +me", m->name, k);
+        idx[j] = l->inst[j].profile;
+      }
+      mig_layout again;
+      cr_assert(catalog_layout_place(m, idx, l->n, &again), "%s #%u not valid", m->name, k);
+      char *t = catalog_layout_to_string(m, l);
+      cr_assert(!g_hash_table_contains(seen, t), "%s: %s listed twice", m->name, t);
+      g_hash_table_add(seen, t);
+    }
+    /* every maximal layout is among them */
+    g_autoptr(GArray) maximal = catalog_maximal_layouts(m);
+    for (guint k = 0; k < maximal->len; k++) {
+      g_autofree char *t = catalog_layout_to_string(m, &g_array_index(maximal, mig_layout, k));
+      cr_assert(g_hash_table_contains(seen, t), "%s: maximal %s missing", m->name, t);
+    }
+  }
+  const gpu_model *m = model("A100-80GB");
+  g_autoptr(GArray) all = catalog_valid_layouts(m);
+  const struct { guint k; const char *text; double gib; } want[] = {
+      {0, "7g.80gb", 79.0},       {4, "4g.40gb + 2g.20gb", 39.25}, {13, "3g.40gb x2", 39.25},
+      {53, "2g.20gb", 19.5},      {70, "1g.10gb x7", 9.5},         {76, "1g.10gb", 9.5},
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(want); i++) {
+    const mig_layout *l = &g_array_index(all, mig_layout, want[i].k);
+    g_autofree char *t = catalog_layout_to_string(m, l);
+    cr_assert_str_eq(t, want[i].text, "#%u", want[i].k);
+    cr_assert_float_eq((double)catalog_layout_largest_mem(m, l) / (double)UTIL_GIB, want[i].gib,
+                       1e-9, "%s", t);
+  }
+  /* 3g.40gb x2: 39.25 GiB = 42144366592 bytes, 42.14 GB */
+  cr_assert_eq(catalog_layout_largest_mem(m, &g_array_index(all, mig_layout, 13)), 42144366592);
+}
+
+Test(catalog, valid_layouts_of_a30_and_non_mig_models) {
+  const gpu_model *m = model("A30");
+  g_autoptr(GArray) all = catalog_valid_layouts(m);
+  cr_assert_eq(all->len, 9);
+  const char *want[] = {"4g.24gb",     "2g.12gb x2", "2g.12gb + 1g.6gb x2",
+                        "2g.12gb + 1g.6gb", "2g.12gb",    "1g.6gb x4",
+                        "1g.6gb x3",   "1g.6gb x2",  "1g.6gb"};
+  for (guint k = 0; k < 9; k++) {
+    g_autofree char *t = catalog_layout_to_string(m, &g_array_index(all, mig_layout, k));
+    cr_assert_str_eq(t, want[k]);
+  }
+  g_autoptr(GArray) none = catalog_valid_layouts(model("T4"));
+  cr_assert_eq(none->len, 0);
+  g_autoptr(GArray) null_model = catalog_valid_layouts(NULL);
+  cr_assert_eq(null_model->len, 0);
+}
+
 Test(catalog, non_mig_models_have_no_layouts) {
   cr_assert_eq(catalog_count_valid_layouts(model("T4"), FALSE), 0);
   g_autoptr(GArray) none = catalog_maximal_layouts(model("L4"));

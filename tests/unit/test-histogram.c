@@ -119,3 +119,74 @@ Test(histogram, memory_does_not_grow_with_the_count) {
   cr_assert_eq(histogram_quantile(h, 1), 1e300);
   gsl_rng_free(rng);
 }
+
+typedef struct hist_bucket_acc {
+  GArray *edges;   /* double */
+  GArray *counts;  /* guint64 */
+} hist_bucket_acc;
+
+static void hist_bucket_collect(double upper_edge, guint64 n, gpointer user) {
+  hist_bucket_acc *a = user;
+  g_array_append_val(a->edges, upper_edge);
+  g_array_append_val(a->counts, n);
+}
+
+Test(histogram, buckets_in_order_with_their_upper_edges) {
+  g_autoptr(histogram) h = histogram_new();
+  hist_bucket_acc a = {g_array_new(FALSE, FALSE, sizeof(double)),
+                       g_array_new(FALSE, FALSE, sizeof(guint64))};
+  histogram_foreach_bucket(h, hist_bucket_collect, &a);
+  cr_assert_eq(a.edges->len, 0, "an empty histogram has no bucket");
+  histogram_add(h, 16777216);           /* 2^24: octave 24, sub-bucket 0 */
+  histogram_add(h, 0.25);               /* below one */
+  histogram_add_n(h, 1048576, 2);       /* 2^20: octave 20, sub-bucket 0 */
+  histogram_add(h, 1049576);            /* 2^20 + 1000: same bucket */
+  histogram_add(h, 5e6);                /* 5e6 / 2^22 = 1.192: sub-bucket 12 of octave 22 */
+  histogram_foreach_bucket(h, hist_bucket_collect, &a);
+  const double edges[] = {1, 1064960 /* 2^20 x 65/64 */, 5046272 /* 2^22 x 77/64 */,
+                          17039360 /* 2^24 x 65/64 */};
+  const guint64 counts[] = {1, 3, 1, 1};
+  cr_assert_eq(a.edges->len, G_N_ELEMENTS(edges));
+  for (guint i = 0; i < G_N_ELEMENTS(edges); i++) {
+    cr_assert_eq(g_array_index(a.edges, double, i), edges[i], "bucket %u: edge %.17g", i,
+                 g_array_index(a.edges, double, i));
+    cr_assert_eq(g_array_index(a.counts, guint64, i), counts[i], "bucket %u", i);
+  }
+  g_array_free(a.edges, TRUE);
+  g_array_free(a.counts, TRUE);
+}
+
+Test(histogram, bucket_edges_give_the_exact_distribution_function) {
+  const gsize n = 20000;
+  double *v = g_new(double, n);
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_taus2);
+  gsl_rng_set(rng, 11);
+  g_autoptr(histogram) h = histogram_new();
+  for (gsize i = 0; i < n; i++) {
+    v[i] = gsl_ran_lognormal(rng, log(5e6), 1.5);
+    histogram_add(h, v[i]);
+  }
+  qsort(v, n, sizeof *v, hist_cmp);
+  hist_bucket_acc a = {g_array_new(FALSE, FALSE, sizeof(double)),
+                       g_array_new(FALSE, FALSE, sizeof(guint64))};
+  histogram_foreach_bucket(h, hist_bucket_collect, &a);
+  cr_assert_leq(a.edges->len, HISTOGRAM_OCTAVES * HISTOGRAM_SUB_BUCKETS + 1);
+  guint64 seen = 0;
+  gsize below = 0;
+  double prev = 0;
+  for (guint i = 0; i < a.edges->len; i++) {
+    double edge = g_array_index(a.edges, double, i);
+    cr_assert_gt(edge, prev, "edges increase");
+    prev = edge;
+    seen += g_array_index(a.counts, guint64, i);
+    while (below < n && v[below] < edge) below++;
+    /* exactly the values below the edge have been counted so far */
+    cr_assert_eq(seen, below, "edge %.17g: %" G_GUINT64_FORMAT " counted, %zu below", edge,
+                 seen, below);
+  }
+  cr_assert_eq(seen, n);
+  g_array_free(a.edges, TRUE);
+  g_array_free(a.counts, TRUE);
+  gsl_rng_free(rng);
+  g_free(v);
+}

@@ -246,7 +246,7 @@ Test(import_pai, tables_with_official_headers_and_without) {
   cr_expect_eq(c->jobs_written, 2);
   g_autoptr(trace) t = ti_trace(import_out_text(c, IMPORT_OUT_TRACE), NULL);
   const job_spec *w = ti_job(t, "j1/worker");
-  cr_expect_eq(w->kind, JOB_BATCH); /* a gang on GPU shares */
+  cr_expect_eq(w->kind, JOB_TRAINING); /* a gang on GPU shares stays a training gang */
   cr_expect_eq(w->gpus, 2);
   cr_expect_float_eq(w->gpu_frac, 0.5, 1e-12);
   cr_expect_eq(w->submit_ns, 900 * SIM_NS_PER_S);    /* job submission */
@@ -259,6 +259,9 @@ Test(import_pai, tables_with_official_headers_and_without) {
   cr_expect_eq(tf->gpus, 8);
   cr_expect_float_eq(tf->gpu_frac, 1.0, 1e-12);
   cr_expect_eq(tf->mem_bytes, INT64_C(16000000000)); /* no sensor: 16 GB per GPU */
+  g_autofree char *notes = ti_notes(c);
+  cr_expect(strstr(notes, "1 gangs whose workers each hold part of a GPU (gpu_frac < 1 per "
+                          "worker;"), "%s", notes);
 }
 
 Test(import_pai, real_minibatch_files_and_machine_spec) {
@@ -273,7 +276,7 @@ Test(import_pai, real_minibatch_files_and_machine_spec) {
   cr_expect_eq(c->jobs_written, 2);
   g_autoptr(trace) t = ti_trace(import_out_text(c, IMPORT_OUT_TRACE), NULL);
   const job_spec *j1 = ti_job(t, "job_1_norm");
-  cr_expect_eq(j1->kind, JOB_BATCH);
+  cr_expect_eq(j1->kind, JOB_TRAINING); /* 10 workers at 25 % of a GPU each */
   cr_expect_eq(j1->gpus, 10);
   cr_expect_float_eq(j1->gpu_frac, 0.25, 1e-12);
   cr_expect_eq(j1->duration_ns, 1494 * SIM_NS_PER_S); /* last step 2,988 x 0.5 s */

@@ -7,6 +7,7 @@
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
+#include "histogram.h"
 #include "outdir.h"
 #include "report.h"
 #include "results.h"
@@ -282,6 +283,36 @@ Test(reports, timeseries_csv) { reports_assert_golden(report_csv_timeseries, "ti
 Test(reports, events_csv_quotes_commas_and_quotes) {
   reports_assert_golden(report_csv_events, "events.csv");
 }
+/* latency.csv from hand-built histograms: one row per non-empty bucket (upper edge in
+ * ms, share of served requests below it), services in order, none for a service that
+ * served nothing. */
+Test(reports, latency_csv) {
+  g_autoptr(results) r = results_new();
+  service_result a = {.id = "chat", .pool = "infer", .served = 5, .requests = 5};
+  a.latency_ns = histogram_new();
+  histogram_add(a.latency_ns, 0.25);          /* below 1 ns: edge 1 ns */
+  histogram_add_n(a.latency_ns, 1048576, 2);  /* 2^20 ns: edge 2^20 x 65/64 = 1064960 ns */
+  histogram_add(a.latency_ns, 1049576);       /* same bucket */
+  histogram_add(a.latency_ns, 16777216);      /* 2^24 ns: edge 17039360 ns */
+  service_result idle = {.id = "idle", .pool = "infer", .requests = 2, .dropped = 2};
+  idle.latency_ns = histogram_new();          /* nothing served: no rows */
+  service_result never = {.id = "never", .pool = ""}; /* never run: no histogram */
+  service_result b = {.id = "embed,v2", .pool = "infer", .served = 3, .requests = 3};
+  b.latency_ns = histogram_new();
+  histogram_add_n(b.latency_ns, 5e6, 3);      /* 5e6 / 2^22 = 1.19: edge 2^22 x 77/64 */
+  g_array_append_val(r->services, a);
+  g_array_append_val(r->services, idle);
+  g_array_append_val(r->services, never);
+  g_array_append_val(r->services, b);
+  g_autoptr(GString) out = g_string_new(NULL);
+  report_csv_latency(r, out);
+  cr_assert_str_eq(out->str, "service,latency_ms,cum_frac\n"
+                             "chat,1e-06,0.2\n"
+                             "chat,1.06496,0.8\n"
+                             "chat,17.0394,1\n"
+                             "\"embed,v2\",5.04627,1\n");
+}
+
 Test(reports, text_summary) { reports_assert_golden(report_text, "summary.txt"); }
 
 Test(reports, csv_of_an_empty_run_is_the_header_only) {
@@ -642,8 +673,10 @@ Test(reports, write_dir_writes_every_file_deterministically) {
   GError *error = NULL;
   cr_assert(report_write_dir(r, dir, TRUE, &error), "%s", error ? error->message : "");
   g_autofree char *files = reports_listing_sorted(dir);
-  cr_assert_str_eq(files, "events.csv gpus.csv jobs.csv pools.csv services.csv summary.json "
-                          "summary.txt tenants.csv timeseries.csv");
+  cr_assert_str_eq(files, "events.csv gpus.csv jobs.csv latency.csv pools.csv services.csv "
+                          "summary.json summary.txt tenants.csv timeseries.csv");
+  g_autofree char *latency = reports_read(dir, "latency.csv");
+  cr_assert_str_eq(latency, "service,latency_ms,cum_frac\n", "no service: the header only");
   const char *golden[] = {"jobs.csv", "pools.csv", "gpus.csv", "tenants.csv",
                           "timeseries.csv", "events.csv", "summary.txt"};
   for (gsize i = 0; i < G_N_ELEMENTS(golden); i++) {

@@ -504,7 +504,7 @@ Test(plot, formats_and_templates) {
   g_clear_error(&err);
   static const char *const names[] = {"common.gp", "terminal.gp", "utilisation.gp", "memory.gp",
       "memory-peak.gp", "queue.gp", "wait.gp", "cost.gp", "showback.gp", "slo.gp", "latency.gp",
-      "compare-utilisation.gp", "compare-cost.gp", "compare-wait.gp", "compare-faults.gp",
+      "latency-cdf.gp", "compare-utilisation.gp", "compare-cost.gp", "compare-wait.gp", "compare-faults.gp",
       "compare-busy.gp", "sweep.gp"};
   for (gsize i = 0; i < G_N_ELEMENTS(names); i++) {
     const char *t = plot_template_text(names[i]);
@@ -646,7 +646,57 @@ Test(plot, every_chart_rendered_and_names_drawn_as_text, .timeout = 120) {
   study_assert_svg_has(out, "queue", (const char *const[]){"train", "dev", NULL});
   study_assert_svg_has(out, "wait", (const char *const[]){"train", NULL});
   study_assert_svg_has(out, "cost", (const char *const[]){"busy", "not allocated (idle spend)", NULL});
-  study_assert_svg_has(out, "latency", (const char *const[]){"svc", NULL});
+  /* latency: the CDF of latency.csv, one line per service, and the SLO target */
+  study_assert_svg_has(out, "latency", (const char *const[]){"svc", "SLO target", NULL});
+  {
+    g_autofree char *lgp = g_build_filename(out, "latency.gp", NULL);
+    g_autofree char *ldat = g_build_filename(out, "latency.dat", NULL);
+    g_autofree char *lcsv = g_build_filename(run_a, "latency.csv", NULL);
+    g_autofree char *gtext = NULL, *dtext = NULL, *ctext = NULL;
+    cr_assert(g_file_get_contents(lgp, &gtext, NULL, NULL));
+    cr_assert(g_file_get_contents(ldat, &dtext, NULL, NULL));
+    cr_assert(g_file_get_contents(lcsv, &ctext, NULL, NULL));
+    cr_assert(strstr(gtext, "from plots/latency-cdf.gp") != NULL, "%s", gtext);
+    cr_assert(strstr(gtext, "n_slo = 1\n") != NULL, "%s", gtext);
+    /* every row of latency.csv is a point: latency in ms, share in % */
+    g_auto(GStrv) rows = g_strsplit(ctext, "\n", -1);
+    guint n_rows = 0;
+    for (guint i = 1; rows[i] && *rows[i]; i++) {
+      g_auto(GStrv) cells = g_strsplit(rows[i], ",", -1);
+      cr_assert_str_eq(cells[0], "svc");
+      double ms = g_ascii_strtod(cells[1], NULL), frac = g_ascii_strtod(cells[2], NULL);
+      GString *want = g_string_new(NULL);
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      g_string_append_printf(want, "\n%s ", g_ascii_formatd(buf, sizeof buf, "%.6g", ms));
+      g_string_append_printf(want, "%s\n", g_ascii_formatd(buf, sizeof buf, "%.6g", 100 * frac));
+      cr_assert(strstr(dtext, want->str) != NULL, "latency.dat lacks '%s'", want->str);
+      g_string_free(want, TRUE);
+      n_rows++;
+    }
+    cr_assert_gt(n_rows, 10, "%u rows", n_rows);
+    cr_assert(g_str_has_suffix(rows[n_rows], ",1"), "last row %s", rows[n_rows]);
+    /* the study's SLO: 100 ms for 99 % of the requests of service 1 */
+    cr_assert(g_str_has_suffix(dtext, "\n100 99 1\n"), "%s", dtext);
+
+    /* an older result folder without latency.csv: the percentiles of services.csv */
+    cr_assert_eq(g_unlink(lcsv), 0);
+    plot_options nog = {formats, 640, 400, NULL};
+    plot_report r2;
+    plot_report_init(&r2);
+    g_autofree char *out2 = g_build_filename(root, "plots-old", NULL);
+    cr_assert(plot_run(run_a, out2, &nog, &r2, &err), "%s", err ? err->message : "");
+    cr_assert_eq(r2.skipped->len, 0);
+    g_autofree char *ogp = g_build_filename(out2, "latency.gp", NULL);
+    g_autofree char *odat = g_build_filename(out2, "latency.dat", NULL);
+    g_autofree char *otext = NULL, *odtext = NULL;
+    cr_assert(g_file_get_contents(ogp, &otext, NULL, NULL));
+    cr_assert(g_file_get_contents(odat, &odtext, NULL, NULL));
+    cr_assert(strstr(otext, "from plots/latency.gp") != NULL, "%s", otext);
+    cr_assert(strstr(otext, "series[1] = 'svc'") != NULL, "%s", otext);
+    cr_assert(g_str_has_prefix(odtext, "# percentile (%), then the latency (ms) of each service\n50 "),
+              "%s", odtext);
+    plot_report_clear(&r2);
+  }
   /* the names are drawn as text, quotes and all */
   g_autofree char *t1 = g_strdup_printf("x'); system(\"touch %s/pwned1\") #", marker_dir);
   g_autofree char *t2 = g_strdup_printf("`touch %s/pwned2`", marker_dir);

@@ -341,10 +341,15 @@ Test(trace, bad_cells_exact_messages) {
 
 Test(trace, cross_field_checks) {
   const char *hdr = "id,submit_s,kind,gpus,mem_gb,duration_s,gpu_frac,rate_rps,service_ms";
-  expect_row(hdr, "t,0,training,4,10,60,0.5,,",
-             ":2:7: gpu_frac: expected 1 for a training job with gpus > 1 (a gang's workers "
-             "take whole GPUs), found '0.5'");
+  /* a training gang may ask for a fraction per worker (PAI: 10 workers at 25 %) */
+  expect_row(hdr, "t,0,training,4,10,60,0.5,,", NULL);
+  expect_row(hdr, "t,0,training,10,4,60,0.25,,", NULL);
   expect_row(hdr, "t,0,training,1,10,60,0.5,,", NULL); /* one worker may share a GPU */
+  /* a fraction out of range is still refused, for gangs as for single workers */
+  expect_row(hdr, "t,0,training,4,10,60,0,,",
+             ":2:7: gpu_frac: expected a fraction 0 < f <= 1, found '0'");
+  expect_row(hdr, "t,0,training,4,10,60,1.5,,",
+             ":2:7: gpu_frac: expected a fraction 0 < f <= 1, found '1.5'");
   expect_row(hdr, "b,0,batch,4,10,60,0.5,,", NULL);
   expect_row(hdr, "s,0,inference,1,10,60,,,20",
              ":2:8: rate_rps: expected requests per second >= 0 (required for an inference "
