@@ -16,14 +16,7 @@
 #define TRACE_HEAD \
   "id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms,slo_ms,max_batch,kv_gb\n"
 
-static const service_result *inf_service(const results *r, const char *id) {
-  for (guint i = 0; i < r->services->len; i++) {
-    const service_result *s = &g_array_index(r->services, service_result, i);
-    if (!strcmp(s->id, id)) return s;
-  }
-  cr_assert_fail("service %s not in results", id);
-  return NULL;
-}
+#define inf_service tu_service
 
 /* Like tu_run, with a requests file. */
 static results *inf_run_requests(const char *yaml, const char *csv, const char *requests_csv) {

@@ -88,5 +88,14 @@ static inline const job_result *tu_job(const results *r, const char *id) {
   return NULL;
 }
 
+static inline const service_result *tu_service(const results *r, const char *id) {
+  for (guint i = 0; i < r->services->len; i++) {
+    const service_result *s = &g_array_index(r->services, service_result, i);
+    if (!strcmp(s->id, id)) return s;
+  }
+  cr_assert_fail("service %s not in results", id);
+  return NULL;
+}
+
 #define TU_NEAR(a, b, tol) cr_assert(fabs((double)(a) - (double)(b)) <= (tol), \
   "%s = %.9g, expected %.9g (tol %g)", #a, (double)(a), (double)(b), (double)(tol))
