@@ -133,9 +133,13 @@ static void take_spread_then_stacked(const pool_state *p, const job_run *j, cons
                                      guint32 *slots_out, guint32 *got) {
   for (guint i = 0; i < n_nodes && *got < need; i++)
     take_on_node(p, j, nodes[i], need - *got, 1, gpus_out, slots_out, got);
-  if (p->slots_per_gpu > 1)
+  /* then stack evenly: at most 2 per GPU, then 3, ... until a round adds nobody */
+  for (guint32 cap = 2; cap <= p->slots_per_gpu && *got < need; cap++) {
+    guint32 before = *got;
     for (guint i = 0; i < n_nodes && *got < need; i++)
-      take_on_node(p, j, nodes[i], need - *got, G_MAXUINT32, gpus_out, slots_out, got);
+      take_on_node(p, j, nodes[i], need - *got, cap, gpus_out, slots_out, got);
+    if (*got == before) break;
+  }
 }
 
 gboolean cluster_find_placement(const pool_state *p, const job_run *j, gpu_state **gpus_out,

@@ -352,3 +352,20 @@ Test(sharing, time_slicing_inflates_a_services_p99_as_tally_measured) {
   results_free(ra);
   results_free(rp);
 }
+
+Test(sharing, stacked_workers_spread_evenly_over_the_gpus) {
+  const char *yaml = "pools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n    gpus_per_node: 4\n"
+                     "    strategy: fractional\n";
+  results *r = tu_run(yaml,
+                      "id,submit_s,kind,gpus,mem_gb,duration_s,gpu_frac\n"
+                      "gang,0,training,10,4,100,0.25\n",
+                      NULL);
+  const job_result *g = tu_job(r, "gang");
+  cr_assert_eq(g->outcome, OUTCOME_COMPLETED);
+  int per_gpu[4] = {0};
+  g_auto(GStrv) ids = g_strsplit(g->gpu_ids, ";", -1);
+  for (guint i = 0; ids[i]; i++) per_gpu[ids[i][strlen(ids[i]) - 1] - '0']++;
+  cr_assert(per_gpu[0] == 3 && per_gpu[1] == 3 && per_gpu[2] == 2 && per_gpu[3] == 2,
+            "workers per GPU %d %d %d %d (%s)", per_gpu[0], per_gpu[1], per_gpu[2], per_gpu[3], g->gpu_ids);
+  results_free(r);
+}
