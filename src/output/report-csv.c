@@ -275,3 +275,16 @@ void report_csv_events(const results *r, GString *out) {
     csv_eol(out);
   }
 }
+
+void report_csv_tenant_timeseries(const results *r, GString *out) {
+  g_string_append(out, "tenant,t_start_s,t_end_s,allocated_gpus,busy_gpus\n");
+  for (guint i = 0; i < r->tenant_timeseries->len; i++) {
+    const tenant_ts_row *t = &g_array_index(r->tenant_timeseries, tenant_ts_row, i);
+    csv_s(out, t->tenant);
+    csv_n(out, t->t_start_s);
+    csv_n(out, t->t_end_s);
+    csv_n(out, t->allocated_gpus);
+    csv_n(out, t->busy_gpus);
+    csv_eol(out);
+  }
+}

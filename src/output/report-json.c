@@ -294,6 +294,7 @@ gboolean report_write_dir(const results *r, const char *dir, gboolean determinis
     {"gpus.csv", report_csv_gpus},
     {"tenants.csv", report_csv_tenants},
     {"timeseries.csv", report_csv_timeseries},
+    {"tenant_timeseries.csv", report_csv_tenant_timeseries},
     {"services.csv", report_csv_services},
     {"latency.csv", report_csv_latency},
     {"events.csv", report_csv_events},

@@ -49,6 +49,7 @@ results *results_new(void) {
   r->pools = g_array_new(FALSE, TRUE, sizeof(pool_result));
   r->tenants = g_array_new(FALSE, TRUE, sizeof(tenant_result));
   r->timeseries = g_array_new(FALSE, TRUE, sizeof(ts_row));
+  r->tenant_timeseries = g_array_new(FALSE, TRUE, sizeof(tenant_ts_row));
   r->events_log = g_array_new(FALSE, TRUE, sizeof(event_row));
   r->services = g_array_new(FALSE, TRUE, sizeof(service_result));
   g_array_set_clear_func(r->services, results_service_clear);
@@ -68,6 +69,7 @@ void results_free(results *r) {
   g_array_unref(r->pools);
   g_array_unref(r->tenants);
   g_array_unref(r->timeseries);
+  g_array_unref(r->tenant_timeseries);
   g_array_unref(r->events_log);
   g_array_unref(r->services);
   g_array_unref(r->gpu_series);

@@ -110,6 +110,13 @@ typedef struct service_result {
   struct histogram *latency_ns; /* served latencies (histogram.h), owned; NULL if never run */
 } service_result;
 
+/* One tenant, one interval: mean GPUs allocated to it and mean GPUs busy with its work. */
+typedef struct tenant_ts_row {
+  const char *tenant;       /* borrowed from the trace */
+  double t_start_s, t_end_s;
+  double allocated_gpus, busy_gpus;
+} tenant_ts_row;
+
 /* One GPU, one interval in which it was allocated (run --dcgm: sim_options.gpu_series):
  * the means over the interval, and the jobs resident at some time in it. */
 typedef struct gpu_series_row {
@@ -151,6 +158,7 @@ typedef struct results {
   GArray *pools;            /* pool_result, scenario order */
   GArray *tenants;          /* tenant_result, sorted by name */
   GArray *timeseries;       /* ts_row, by pool then time */
+  GArray *tenant_timeseries; /* tenant_ts_row, by tenant (tenants order) then time */
   GArray *events_log;       /* event_row, by time then sequence */
   GArray *services;         /* service_result, trace order (inference jobs) */
   GArray *gpu_series;       /* gpu_series_row by pool, then time, then GPU; empty unless asked */

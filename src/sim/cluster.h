@@ -134,6 +134,7 @@ struct job_run {
   GSequenceIter *queue_iter;
   const char *reason;        /* static or interned text */
   void *workload_data;       /* owned by the workload (workload_ops.on_done frees it) */
+  guint32 tenant;            /* index into the run's tenant table (per-tenant time series) */
   char *gpu_ids;
 };
 

@@ -31,7 +31,29 @@ struct sim {
   gint64 progress_next_us;
   share_params params;
   interference_table *interference;
+  GHashTable *tenant_index;  /* tenant name -> index + 1 */
+  GPtrArray *tenant_series;  /* per tenant: GArray of tenant_acc by interval index */
 };
+
+typedef struct tenant_acc {
+  double alloc_gpu_ns, busy_gpu_ns;
+} tenant_acc;
+
+/* Adds a job's allocated and busy GPU rates over [from, to) to its tenant's intervals. */
+static void tenant_accumulate(sim *s, guint32 tenant, sim_time from, sim_time to, double alloc,
+                              double busy) {
+  sim_time iv = s->sc->interval_ns;
+  GArray *acc = g_ptr_array_index(s->tenant_series, tenant);
+  for (sim_time t = from; t < to;) {
+    guint64 b = (guint64)(t / iv);
+    sim_time upto = MIN(to, (sim_time)(b + 1) * iv);
+    if (acc->len <= b) g_array_set_size(acc, (guint)b + 1);
+    tenant_acc *a = &g_array_index(acc, tenant_acc, b);
+    a->alloc_gpu_ns += alloc * (double)(upto - t);
+    a->busy_gpu_ns += busy * (double)(upto - t);
+    t = upto;
+  }
+}
 
 static void request_schedule(sim *s, pool_state *p);
 static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const gpu_state *where,
@@ -84,6 +106,8 @@ static void job_advance(sim *s, job_run *j) {
     for (guint32 w = 0; w < j->n_tasks; w++) alloc += j->tasks[w].alloc_share;
     j->busy_ns += j->duty * (double)j->n_tasks * dt;
     j->alloc_gpu_ns += alloc * dt;
+    if (alloc > 0 || j->duty > 0)
+      tenant_accumulate(s, j->tenant, j->t_last, now, alloc, j->duty * (double)j->n_tasks);
   }
   j->t_last = now;
 }
@@ -845,6 +869,26 @@ static void fill_results(sim *s, sim_time end) {
   }
   g_array_sort(tarr, cmp_tenant);
   g_array_append_vals(r->tenants, tarr->data, tarr->len);
+  /* per-tenant time series on the pools' interval grid, tenants in tenants.csv order */
+  sim_time iv = sc->interval_ns;
+  guint64 n_iv = end > 0 ? (guint64)((end + iv - 1) / iv) : 0;
+  for (guint t = 0; t < r->tenants->len; t++) {
+    const char *name = g_array_index(r->tenants, tenant_result, t).name;
+    GArray *acc = g_ptr_array_index(s->tenant_series,
+                                    GPOINTER_TO_UINT(g_hash_table_lookup(s->tenant_index, name)) - 1);
+    for (guint64 b = 0; b < n_iv; b++) {
+      sim_time t0 = (sim_time)b * iv, t1 = MIN(end, (sim_time)(b + 1) * iv);
+      const tenant_acc *a = b < acc->len ? &g_array_index(acc, tenant_acc, b) : NULL;
+      tenant_ts_row row = {
+          .tenant = name,
+          .t_start_s = util_ns_to_seconds(t0),
+          .t_end_s = util_ns_to_seconds(t1),
+          .allocated_gpus = a ? a->alloc_gpu_ns / (double)(t1 - t0) : 0,
+          .busy_gpus = a ? a->busy_gpu_ns / (double)(t1 - t0) : 0,
+      };
+      g_array_append_val(r->tenant_timeseries, row);
+    }
+  }
   g_array_unref(tarr);
   g_hash_table_destroy(tenants);
   results_fill_pool_waits(r);
@@ -892,6 +936,8 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
     if (opt && opt->gpu_series) cluster_pool_record_gpus(&s->pools[i]);
     max_gpus = MAX(max_gpus, s->pools[i].n_gpus * s->pools[i].slots_per_gpu);
   }
+  s->tenant_index = g_hash_table_new(g_str_hash, g_str_equal);
+  s->tenant_series = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
   s->n_jobs = trace_n_jobs(tr);
   s->jobs = g_new0(job_run, s->n_jobs ? s->n_jobs : 1);
   s->arrival_order = g_new(guint32, s->n_jobs ? s->n_jobs : 1);
@@ -900,6 +946,13 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
     j->spec = trace_job(tr, i);
     j->index = i;
     j->pool = scenario_route(sc, j->spec);
+    gpointer ti;
+    if (!g_hash_table_lookup_extended(s->tenant_index, j->spec->tenant, NULL, &ti)) {
+      g_ptr_array_add(s->tenant_series, g_array_new(FALSE, TRUE, sizeof(tenant_acc)));
+      ti = GUINT_TO_POINTER(s->tenant_series->len);
+      g_hash_table_insert(s->tenant_index, (gpointer)j->spec->tenant, ti);
+    }
+    j->tenant = GPOINTER_TO_UINT(ti) - 1;
     j->first_start = j->session_end = -1;
     j->outcome = OUTCOME_NOT_SUBMITTED;
     s->arrival_order[i] = i;
@@ -963,6 +1016,8 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
   g_ptr_array_unref(s->scratch_victims);
   engine_free(s->eng);
   interference_free(s->interference);
+  g_hash_table_destroy(s->tenant_index);
+  g_ptr_array_unref(s->tenant_series);
   g_free(s);
   return r;
 }

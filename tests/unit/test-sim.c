@@ -296,3 +296,37 @@ Test(sim, fluid_inference_keeps_the_offered_load_without_simulating_requests) {
   cr_assert(isnan(sr->p99_ms));
   results_free(r);
 }
+
+Test(sim, tenant_time_series_add_up_to_each_tenants_totals) {
+  const char *yaml = "name: tenants\ninterval: 100s\npools:\n  - name: p\n    gpu: A100-80GB\n"
+                     "    nodes: 1\n    gpus_per_node: 4\n    strategy: exclusive\n";
+  results *r = tu_run(yaml,
+                      "id,submit_s,kind,gpus,mem_gb,duration_s,tenant,busy,burst_s\n"
+                      "a1,0,batch,2,5,250,alpha,,\n"
+                      "b1,50,training,1,5,400,beta,,\n"
+                      "b2,120,notebook,1,5,600,beta,0.3,20\n",
+                      NULL);
+  cr_assert_eq(r->tenants->len, 2);
+  for (guint t = 0; t < r->tenants->len; t++) {
+    const tenant_result *tr = &g_array_index(r->tenants, tenant_result, t);
+    double alloc = 0, busy = 0;
+    guint rows = 0;
+    for (guint i = 0; i < r->tenant_timeseries->len; i++) {
+      const tenant_ts_row *row = &g_array_index(r->tenant_timeseries, tenant_ts_row, i);
+      if (strcmp(row->tenant, tr->name)) continue;
+      alloc += row->allocated_gpus * (row->t_end_s - row->t_start_s);
+      busy += row->busy_gpus * (row->t_end_s - row->t_start_s);
+      rows++;
+    }
+    cr_assert_eq(rows, 8, "%s: 720 s on a 100 s grid", tr->name);
+    TU_NEAR(alloc, tr->allocated_gpu_s, 1e-6);
+    TU_NEAR(busy, tr->busy_gpu_s, 1e-6);
+  }
+  /* alpha held 2 GPUs for its first 250 s: 2, 2, then half of the third interval */
+  const tenant_ts_row *a0 = &g_array_index(r->tenant_timeseries, tenant_ts_row, 0);
+  const tenant_ts_row *a2 = &g_array_index(r->tenant_timeseries, tenant_ts_row, 2);
+  cr_assert_str_eq(a0->tenant, "alpha");
+  TU_NEAR(a0->allocated_gpus, 2, 1e-12);
+  TU_NEAR(a2->allocated_gpus, 1, 1e-12);
+  results_free(r);
+}
