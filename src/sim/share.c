@@ -1,21 +1,11 @@
-/* share.c: the table of sharing strategies and the defaults they share (gauges from
- * residents' duty cycles, whole-device memory, out-of-memory and crash victims by the
- * pool's oom policy). Strategies not built yet are listed with implemented = FALSE so a
- * scenario naming them gets an honest error instead of a silent fallback. */
+/* share.c: the table of sharing strategies, the noisy-neighbour model they share, and the
+ * defaults they may use (gauges from residents' duty cycles, whole-device memory,
+ * out-of-memory and crash victims by the pool's oom policy, replica slots). A strategy
+ * added but not finished sets implemented = FALSE in its share_ops, so a scenario naming
+ * it gets an honest error instead of a silent fallback. */
 #include "share.h"
 #include "cluster.h"
 #include "interference.h"
-
-static guint32 one_slot(const pool_spec *p) { return 1; }
-
-#define UNBUILT(id, nm, desc)                                                             \
-  {.strategy = id, .name = nm, .description = desc, .implemented = FALSE,               \
-   .slots_per_gpu = one_slot}
-
-static const share_ops unbuilt[STRATEGY_COUNT] = {
-    [STRATEGY_FRACTIONAL] = UNBUILT(STRATEGY_FRACTIONAL, "fractional",
-                                    "fractional GPU shares (not built yet)"),
-};
 
 const share_ops *share_for(share_strategy s) {
   switch (s) {
@@ -25,10 +15,10 @@ const share_ops *share_for(share_strategy s) {
   case STRATEGY_FRACTIONAL: return &share_fractional_ops;
   case STRATEGY_MIG: return &share_mig_ops;
   case STRATEGY_VGPU: return &share_vgpu_ops;
-  default: break;
+  case STRATEGY_COUNT: break;
   }
-  g_assert((int)s >= 0 && s < STRATEGY_COUNT);
-  return &unbuilt[s];
+  g_assert_not_reached();
+  return &share_exclusive_ops;
 }
 
 /* busy: probability that some resident has a kernel running, residents independent;

@@ -69,7 +69,7 @@ typedef struct share_ops {
   guint32 (*fit_rank)(const pool_state *p, const job_run *j);
 } share_ops;
 
-/* The registered strategy for s (never NULL: unbuilt ones have implemented = FALSE). */
+/* The registered strategy for s (never NULL; one not finished has implemented = FALSE). */
 const share_ops *share_for(share_strategy s);
 
 /* ---- the noisy-neighbour model shared by the time-shared strategies ---- */
