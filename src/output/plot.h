@@ -52,8 +52,8 @@ char **plot_parse_formats(const char *text, GError **error);
 void plot_quote(GString *out, const char *text);
 
 /* Charts of one result folder into out_dir (created when missing): utilisation (whole
- * cluster and per pool), memory, memory-peak, queue, wait, cost, showback, and slo and
- * latency when the folder has that data. A missing or unusable file skips its charts
+ * cluster and per pool), memory, memory-peak, queue, wait, cost, showback, and slo,
+ * latency and memory-gpus (per GPU over time, from dcgm.csv) when the folder has that data. A missing or unusable file skips its charts
  * (recorded in rep->skipped); FALSE with error only when out_dir cannot be written or
  * run_dir is not a result folder. Chart failures are in rep->failed. */
 gboolean plot_run(const char *run_dir, const char *out_dir, const plot_options *opt,

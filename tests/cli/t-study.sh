@@ -169,6 +169,27 @@ if command -v gnuplot >/dev/null 2>&1; then
   run plot sw1
   expect_rc 0
   for f in sweep-busy sweep-cost sweep-wait; do expect_file "sw1/plots/$f.png"; done
+  # memory per GPU over time: only for a run made with --dcgm (dcgm.csv)
+  for f in dat gp png svg; do expect_no_path "cmp/study-a/plots/memory-gpus.$f"; done
+  run run "$A" "$T" --dcgm -o dcgmrun -q
+  expect_rc 0
+  run plot dcgmrun --format png,svg --size 640x400
+  expect_rc 0
+  expect_eq "$(od -An -tu1 -j16 -N8 dcgmrun/plots/memory-gpus.png | tr -s ' ' | sed 's/^ //')" "0 0 2 128 0 0 1 144" "memory-gpus PNG is 640x400"
+  expect_eq "$(grep -c 'GPU memory in use per GPU: study-a' dcgmrun/plots/memory-gpus.svg)" "1" "memory-gpus SVG has the title"
+  expect_eq "$(grep -c "^gpus\[[0-9]*\] = '\(train\|dev\)/0/[0-3]'$" dcgmrun/plots/memory-gpus.gp)" "6" "one row per GPU, labelled pool/node/gpu"
+  # colour: the highest FB_USED sample as a share of an A100-80GB (81920 MiB), in %
+  expect_eq "$(awk '$1 !~ /^#/ && NF == 3 && $3 > m { m = $3 } END { print m }' dcgmrun/plots/memory-gpus.dat)" \
+    "$(awk -F, '$2 == "DCGM_FI_DEV_FB_USED" && $3 > m { m = $3 } END { printf "%.6g", m / 819.2 }' dcgmrun/dcgm.csv)" "memory-gpus peak share"
+  # more than 64 GPUs: the first 64 drawn, and a note
+  for n in $(seq 1 25); do for g in 0 1 2 3; do
+    echo "120,DCGM_FI_DEV_FB_USED,40960,train-node$n,$g,GPU-train-$n-$g,x,y,train"
+  done; done >> dcgmrun/dcgm.csv
+  run plot dcgmrun --format png
+  expect_rc 0
+  expect_err_contains "memory-gpus: drew the first 64 of 106 GPUs"
+  expect_eq "$(grep -c '^gpus\[' dcgmrun/plots/memory-gpus.gp)" "64" "64 GPUs drawn"
+  expect_eq "$(grep -c "^gpus\[64\] = 'train/15/3'$" dcgmrun/plots/memory-gpus.gp)" "1" "GPUs in pool, node, index order"
 
   # names made of gnuplot syntax are drawn as text and run nothing
   printf 'id,submit_s,kind,gpus,mem_gb,duration_s,tenant\nj1,0,batch,1,10,100,"x'"'"'); system(""touch pwned1"") #"\nj2,5,batch,1,10,50,`touch pwned2`\n' > evil.csv

@@ -503,7 +503,7 @@ Test(plot, formats_and_templates) {
   cr_assert(strstr(err->message, "repeated format 'png'") != NULL);
   g_clear_error(&err);
   static const char *const names[] = {"common.gp", "terminal.gp", "utilisation.gp", "memory.gp",
-      "memory-peak.gp", "queue.gp", "wait.gp", "cost.gp", "showback.gp", "slo.gp", "latency.gp",
+      "memory-peak.gp", "memory-gpus.gp", "queue.gp", "wait.gp", "cost.gp", "showback.gp", "slo.gp", "latency.gp",
       "latency-cdf.gp", "compare-utilisation.gp", "compare-cost.gp", "compare-wait.gp", "compare-faults.gp",
       "compare-busy.gp", "sweep.gp"};
   for (gsize i = 0; i < G_N_ELEMENTS(names); i++) {
