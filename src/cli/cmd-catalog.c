@@ -309,16 +309,9 @@ static char *json_shortest_numbers(const char *in) {
       }
       g_autofree char *tok = g_strndup(p, (gsize)(q - p));
       if (real) {
-        double v = g_ascii_strtod(tok, NULL);
-        char buf[G_ASCII_DTOSTR_BUF_SIZE];
-        for (int prec = 1; prec <= 17; prec++) {
-          char fmt[8];
-          g_snprintf(fmt, sizeof fmt, "%%.%dg", prec);
-          g_ascii_formatd(buf, sizeof buf, fmt, v);
-          if (g_ascii_strtod(buf, NULL) == v) break;
-        }
-        g_string_append(out, buf);
-        if (!strpbrk(buf, ".eEn")) g_string_append(out, ".0");
+        gsize at = out->len;
+        util_append_shortest(out, g_ascii_strtod(tok, NULL), 1);
+        if (!strpbrk(out->str + at, ".eEn")) g_string_append(out, ".0");
       } else {
         g_string_append(out, tok);
       }

@@ -174,7 +174,7 @@ static int cmd_compare_main(int argc, char **argv) {
   if (rc != 0) {
     g_ptr_array_free(runs, TRUE);
     if (od) outdir_abort(od);
-    if (scratch) studydir_remove_tree(scratch, NULL);
+    if (scratch) outdir_remove_tree(scratch, NULL);
     return rc;
   }
 
@@ -194,7 +194,7 @@ static int cmd_compare_main(int argc, char **argv) {
     }
     if (!ok) rc = cmd_fail("compare", err);
   }
-  if (scratch) studydir_remove_tree(scratch, NULL);
+  if (scratch) outdir_remove_tree(scratch, NULL);
   if (rc == 0 && !quiet) {
     GString *shown = fmt == COMPARE_CSV ? csv : fmt == COMPARE_JSON ? json : text;
     if (fmt == COMPARE_TEXT && brief) {

@@ -313,7 +313,7 @@ static int cmd_size_main(int argc, char **argv) {
     g_string_free(csv, TRUE);
   }
   if (od) outdir_abort(od);
-  if (scratch) studydir_remove_tree(scratch, NULL);
+  if (scratch) outdir_remove_tree(scratch, NULL);
   g_array_free(c.runs, TRUE);
   cmd_inputs_clear(&in);
   return rc;

@@ -451,7 +451,7 @@ static int cmd_sweep_main(int argc, char **argv) {
       if (rc == 0 && out && !quiet && !print_csv) printf("sweep written to %s/ (sweep.csv, points/)\n", out);
     }
   }
-  if (scratch) studydir_remove_tree(scratch, NULL);
+  if (scratch) outdir_remove_tree(scratch, NULL);
   return rc;
 }
 

@@ -210,16 +210,7 @@ static void openb_pod(openb_reader *r, const trace_csv_row *row) {
 
 static gboolean openb_row(const trace_csv_row *row, void *ud) {
   openb_reader *r = ud;
-  if (row->error) {
-    if (!r->have_header) {
-      diag_add(r->c->diags, row->path, row->line, 0, "header: %s", row->error);
-      r->have_header = r->header_bad = TRUE;
-      return FALSE;
-    }
-    r->c->rows_read++;
-    import_bad_row(r->c, row->path, row->line, 0, "%s", row->error);
-    return TRUE;
-  }
+  if (row->error) return import_unreadable_row(r->c, row, &r->have_header, &r->header_bad, TRUE);
   if (row->header) return openb_header(r, row);
   if (r->header_bad) return FALSE;
   r->c->rows_read++;
@@ -243,15 +234,7 @@ typedef struct openb_nodes {
 
 static gboolean openb_node_row(const trace_csv_row *row, void *ud) {
   openb_nodes *n = ud;
-  if (row->error) {
-    if (!n->have_header) {
-      diag_add(n->c->diags, row->path, row->line, 0, "header: %s", row->error);
-      n->have_header = n->header_bad = TRUE;
-      return FALSE;
-    }
-    import_bad_row(n->c, row->path, row->line, 0, "%s", row->error);
-    return TRUE;
-  }
+  if (row->error) return import_unreadable_row(n->c, row, &n->have_header, &n->header_bad, FALSE);
   if (row->header) {
     n->have_header = TRUE;
     n->col_sn = import_column(row, "sn");
@@ -311,24 +294,9 @@ static gboolean openb_run(import_ctx *c, GError **error) {
       !openb_parse_positive(c, "service-ms", 0, TRACE_MAX_MS, &r.service_ms, error) ||
       !openb_parse_positive(c, "ls-busy", 0, 1, &r.ls_busy, error))
     return FALSE;
-  const char *model = import_option(c, "gpu-model") ? import_option(c, "gpu-model")
-                                                    : OPENB_GPU_MODEL;
-  const gpu_model *gm = catalog_find(model);
-  if (!gm) {
-    g_autofree char *names = catalog_model_names();
-    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
-                "--gpu-model: expected a catalogue model (%s), found '%s'", names, model);
-    return FALSE;
-  }
-  const char *strategy = import_option(c, "strategy") ? import_option(c, "strategy")
-                                                      : OPENB_STRATEGY;
+  const gpu_model *gm;
   share_strategy st;
-  if (!share_strategy_parse(strategy, &st)) {
-    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
-                "--strategy: expected exclusive, time-slicing, mig, mps, vgpu or fractional, "
-                "found '%s'", strategy);
-    return FALSE;
-  }
+  if (!import_pool_options(c, OPENB_GPU_MODEL, OPENB_STRATEGY, &gm, &st, error)) return FALSE;
   if (import_wants(c, IMPORT_OUT_SCENARIO) && !import_option(c, "nodes")) {
     g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
                 "--scenario-out needs the node list: --nodes openb_node_list_gpu_node.csv");

@@ -488,22 +488,9 @@ static gboolean pai_run(import_ctx *c, GError **error) {
                 import_option(c, "kind"));
     return FALSE;
   }
-  const char *model = import_option(c, "gpu-model") ? import_option(c, "gpu-model") : PAI_GPU_MODEL;
-  const gpu_model *gm = catalog_find(model);
-  if (!gm) {
-    g_autofree char *names = catalog_model_names();
-    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
-                "--gpu-model: expected a catalogue model (%s), found '%s'", names, model);
-    return FALSE;
-  }
-  const char *strategy = import_option(c, "strategy") ? import_option(c, "strategy") : PAI_STRATEGY;
+  const gpu_model *gm;
   share_strategy st;
-  if (!share_strategy_parse(strategy, &st)) {
-    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
-                "--strategy: expected exclusive, time-slicing, mig, mps, vgpu or fractional, "
-                "found '%s'", strategy);
-    return FALSE;
-  }
+  if (!import_pool_options(c, PAI_GPU_MODEL, PAI_STRATEGY, &gm, &st, error)) return FALSE;
   pai_file *files = g_new0(pai_file, c->n_files);
   for (guint i = 0; i < c->n_files; i++) pai_identify(c, c->files[i], &files[i]);
   if (!import_ok(c)) {

@@ -109,14 +109,7 @@ static void az_real(GString *out, double v) {
     g_string_append_printf(out, "%.0f", v == 0 ? 0.0 : v);
     return;
   }
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  for (int prec = 1; prec <= 17; prec++) {
-    char fmt[8];
-    g_snprintf(fmt, sizeof fmt, "%%.%dg", prec);
-    g_ascii_formatd(buf, sizeof buf, fmt, v);
-    if (g_ascii_strtod(buf, NULL) == v) break;
-  }
-  g_string_append(out, buf);
+  util_append_shortest(out, v, 1);
 }
 
 /* Seconds from ticks, exact: "12.3456789" without trailing zeros. */

@@ -249,16 +249,7 @@ static const char *dcgm_cell(const trace_csv_row *row, int k) { return k >= 0 ? 
 
 static gboolean dcgm_csv_row(const trace_csv_row *row, void *ud) {
   dcgm_reader *r = ud;
-  if (row->error) {
-    if (!r->have_header) {
-      diag_add(r->c->diags, row->path, row->line, 0, "header: %s", row->error);
-      r->have_header = r->header_bad = TRUE;
-      return FALSE;
-    }
-    r->c->rows_read++;
-    import_bad_row(r->c, row->path, row->line, 0, "%s", row->error);
-    return TRUE;
-  }
+  if (row->error) return import_unreadable_row(r->c, row, &r->have_header, &r->header_bad, TRUE);
   if (row->header) {
     r->have_header = TRUE;
     r->ncols = row->n;

@@ -117,50 +117,22 @@ void import_emit_job(import_ctx *c, const job_spec *j, const char *const *extra,
   import_flush(c, FALSE);
 }
 
-/* Shortest text that reads back to v (finite), e.g. 0.25 -> "0.25", 1e-7 -> "1e-07". */
-static void import_real(GString *out, double v) {
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  for (int prec = 1; prec <= 17; prec++) {
-    char fmt[8];
-    g_snprintf(fmt, sizeof fmt, "%%.%dg", prec);
-    g_ascii_formatd(buf, sizeof buf, fmt, v);
-    if (g_ascii_strtod(buf, NULL) == v) break;
-  }
-  g_string_append(out, buf);
-}
 
-/* Decimal seconds (or GB) from an integer count of 1e-9 units, exact. */
-static void import_fixed9(GString *out, int64_t v) {
-  if (v < 0) {
-    g_string_append_c(out, '-');
-    v = -v;
-  }
-  g_string_append_printf(out, "%" G_GINT64_FORMAT, v / 1000000000);
-  int64_t frac = v % 1000000000;
-  if (frac) {
-    char b[16];
-    g_snprintf(b, sizeof b, "%09" G_GINT64_FORMAT, frac);
-    size_t n = strlen(b);
-    while (n > 0 && b[n - 1] == '0') n--;
-    b[n] = 0;
-    g_string_append_printf(out, ".%s", b);
-  }
-}
 
 void import_emit_phase(import_ctx *c, const char *job_id, const job_phase *ph) {
   GString *b = c->buf[IMPORT_OUT_PHASES];
   if (!b) return;
   util_csv_field(b, job_id);
   g_string_append_c(b, ',');
-  import_fixed9(b, ph->after_ns);
+  util_append_fixed9(b, ph->after_ns);
   g_string_append_c(b, ',');
-  if (ph->set & PHASE_SET_MEM) import_fixed9(b, ph->mem_bytes);
+  if (ph->set & PHASE_SET_MEM) util_append_fixed9(b, ph->mem_bytes);
   g_string_append_c(b, ',');
-  if (ph->set & PHASE_SET_BUSY) import_real(b, ph->busy);
+  if (ph->set & PHASE_SET_BUSY) util_append_shortest(b, ph->busy, 1);
   g_string_append_c(b, ',');
-  if (ph->set & PHASE_SET_SM) import_real(b, ph->sm);
+  if (ph->set & PHASE_SET_SM) util_append_shortest(b, ph->sm, 1);
   g_string_append_c(b, ',');
-  if (ph->set & PHASE_SET_RATE) import_real(b, ph->rate_rps);
+  if (ph->set & PHASE_SET_RATE) util_append_shortest(b, ph->rate_rps, 1);
   g_string_append_c(b, '\n');
   c->lines_written[IMPORT_OUT_PHASES]++;
   import_flush(c, FALSE);
@@ -301,4 +273,37 @@ void import_inventory_write_scenario(import_ctx *c, const import_inventory *inv,
       name, name, gpu, inv->gpus ? inv->gpus : 1, strategy);
   import_append(c, IMPORT_OUT_SCENARIO, s->str);
   g_string_free(s, TRUE);
+}
+
+gboolean import_pool_options(const import_ctx *c, const char *def_model,
+                             const char *def_strategy, const gpu_model **model,
+                             share_strategy *strategy, GError **error) {
+  const char *name = import_option(c, "gpu-model") ? import_option(c, "gpu-model") : def_model;
+  *model = catalog_find(name);
+  if (!*model) {
+    g_autofree char *names = catalog_model_names();
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
+                "--gpu-model: expected a catalogue model (%s), found '%s'", names, name);
+    return FALSE;
+  }
+  const char *st = import_option(c, "strategy") ? import_option(c, "strategy") : def_strategy;
+  if (!share_strategy_parse(st, strategy)) {
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
+                "--strategy: expected exclusive, time-slicing, mig, mps, vgpu or fractional, "
+                "found '%s'", st);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean import_unreadable_row(import_ctx *c, const trace_csv_row *row, gboolean *have_header,
+                               gboolean *header_bad, gboolean count_row) {
+  if (!*have_header) {
+    diag_add(c->diags, row->path, row->line, 0, "header: %s", row->error);
+    *have_header = *header_bad = TRUE;
+    return FALSE;
+  }
+  if (count_row) c->rows_read++;
+  import_bad_row(c, row->path, row->line, 0, "%s", row->error);
+  return TRUE;
 }

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include "trace.h"
 #include "diag.h"
+#include "catalog.h"
+#include "scenario.h"
 
 /* The files an import can write. TRACE always; the others only when asked for. */
 typedef enum {
@@ -102,6 +104,17 @@ void import_append(import_ctx *c, import_out which, const char *text);
  * added to diags and FALSE (the import will fail; go on reading to report the rest). */
 gboolean import_bad_row(import_ctx *c, const char *file, guint line, guint col,
                         const char *fmt, ...) G_GNUC_PRINTF(5, 6);
+/* The --gpu-model and --strategy options of an importer that writes a scenario pool
+ * (defaults def_model, def_strategy): FALSE with an input error naming the option. */
+gboolean import_pool_options(const import_ctx *c, const char *def_model,
+                             const char *def_strategy, const gpu_model **model,
+                             share_strategy *strategy, GError **error);
+/* For a row callback of trace_csv_foreach when row->error is set (a row that could not be
+ * read): before the header it is one "header:" problem that ends the file (*have_header and
+ * *header_bad set, returns FALSE); after it, a bad row (counted in rows_read when
+ * count_row) and the file goes on (returns TRUE). */
+gboolean import_unreadable_row(import_ctx *c, const trace_csv_row *row, gboolean *have_header,
+                               gboolean *header_bad, gboolean count_row);
 /* Adds a line to the stderr summary. */
 void import_note(import_ctx *c, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 /* TRUE when nothing has failed so far (no diag, no write failure). */

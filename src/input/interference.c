@@ -108,5 +108,3 @@ gboolean interference_lookup(const interference_table *t, const char *a, const c
   *speed_a = *v;
   return TRUE;
 }
-
-guint interference_size(const interference_table *t) { return g_hash_table_size(t->speeds); }

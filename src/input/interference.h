@@ -19,4 +19,3 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(interference_table, interference_free)
 /* a's measured speed next to a busy b; FALSE when the table has no such entry. */
 gboolean interference_lookup(const interference_table *t, const char *a, const char *b,
                              double *speed_a);
-guint interference_size(const interference_table *t);

@@ -29,4 +29,3 @@ gsl_rng *rng_new(uint64_t seed, const char *key, uint64_t stream) {
 }
 
 double rng_exponential(gsl_rng *r, double mean) { return gsl_ran_exponential(r, mean); }
-double rng_uniform(gsl_rng *r) { return gsl_rng_uniform(r); }

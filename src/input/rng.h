@@ -16,4 +16,3 @@ gsl_rng *rng_new(uint64_t seed, const char *key, uint64_t stream);
 
 /* Helpers on top of GSL. */
 double rng_exponential(gsl_rng *r, double mean);
-double rng_uniform(gsl_rng *r); /* [0,1) */

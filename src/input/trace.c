@@ -507,21 +507,6 @@ static gboolean parse_fixed9(const char *text, int64_t max, int64_t *out) {
   return TRUE;
 }
 
-/* Appends v / 10^9 as the shortest exact decimal: 1500000000 -> "1.5", 0 -> "0". */
-static void fixed9_append(GString *out, int64_t v) {
-  uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-  if (v < 0) g_string_append_c(out, '-');
-  g_string_append_printf(out, "%" PRIu64, u / 1000000000u);
-  uint64_t frac = u % 1000000000u;
-  if (frac) {
-    char b[16];
-    snprintf(b, sizeof b, "%09" PRIu64, frac);
-    size_t n = strlen(b);
-    while (n > 0 && b[n - 1] == '0') n--;
-    b[n] = 0;
-    g_string_append_printf(out, ".%s", b);
-  }
-}
 
 /* Appends the fewest significant digits that read back to exactly v, written without an
  * exponent when 1e-5 <= |v| < 1e16 (200 -> "200", 0.1 -> "0.1", 1e-7 -> "1e-07"). */
@@ -762,6 +747,34 @@ static gboolean job_cell(int col, const char *v, job_spec *j) {
   }
 }
 
+/* Reads a data row's cells into their columns (cells[col]) and parses the non-blank ones
+ * with parse; every blank required cell and every cell parse refuses is reported with its
+ * line and column. Returns the bits of the columns that hold a valid value; *bad gets the
+ * bits of those with a problem. Shared by the job and phase readers. */
+typedef gboolean (*cell_parse_fn)(int col, const char *v, void *ud);
+static guint32 read_cells(csv_in *in, const int *def_of, const col_def *cols, const char **cells,
+                          cell_parse_fn parse, void *ud, guint32 *bad) {
+  guint line = csvin_line(in);
+  guint32 have = 0;
+  for (guint f = 0; f < in->ncols; f++) {
+    int col = def_of[f];
+    if (col < 0) continue;
+    const char *v = csvin_cell(in, f);
+    cells[col] = v;
+    if (is_blank(v)) {
+      if (!cols[col].required) continue;
+    } else if (parse(col, v, ud)) {
+      have |= 1u << col;
+      continue;
+    }
+    diag_expected(in->diags, in->path, line, f + 1, cols[col].name, cols[col].expected, v);
+    *bad |= 1u << col;
+  }
+  return have;
+}
+
+static gboolean job_cell_cb(int col, const char *v, void *ud) { return job_cell(col, v, ud); }
+
 static void job_row(csv_in *in, void *ud) {
   job_reader *r = ud;
   trace *t = r->t;
@@ -772,23 +785,9 @@ static void job_row(csv_in *in, void *ud) {
   guint line = csvin_line(in);
   job_spec j;
   memset(&j, 0, sizeof j);
-  guint32 have = 0, bad = 0; /* bit per column: valid non-empty cell / invalid cell */
+  guint32 bad = 0; /* bit per column: invalid cell */
   const char *cells[C_COUNT] = {0};
-  for (guint f = 0; f < in->ncols; f++) {
-    int col = r->def_of[f];
-    if (col < 0) continue;
-    const char *v = csvin_cell(in, f);
-    cells[col] = v;
-    if (is_blank(v)) {
-      if (!job_cols[col].required) continue;
-    } else if (job_cell(col, v, &j)) {
-      have |= 1u << col;
-      continue;
-    }
-    diag_expected(in->diags, in->path, line, f + 1, job_cols[col].name, job_cols[col].expected,
-                  v);
-    bad |= 1u << col;
-  }
+  guint32 have = read_cells(in, r->def_of, job_cols, cells, job_cell_cb, &j, &bad);
 #define HAVE(c) (have & (1u << (c)))
   job_kind kind = HAVE(C_KIND) ? j.kind : JOB_BATCH;
   j.line = line;
@@ -947,6 +946,16 @@ static gboolean phase_cell(const trace *t, int col, const char *v, job_phase *p)
   }
 }
 
+typedef struct phase_cell_ctx {
+  const trace *t;
+  job_phase *p;
+} phase_cell_ctx;
+
+static gboolean phase_cell_cb(int col, const char *v, void *ud) {
+  const phase_cell_ctx *c = ud;
+  return phase_cell(c->t, col, v, c->p);
+}
+
 static void phase_row(csv_in *in, void *ud) {
   phase_reader *r = ud;
   if (in->is_header) {
@@ -957,24 +966,11 @@ static void phase_row(csv_in *in, void *ud) {
   job_phase p;
   memset(&p, 0, sizeof p);
   p.line = line;
-  guint32 have = 0;
-  gboolean ok = TRUE;
   const char *cells[P_COUNT] = {0};
-  for (guint f = 0; f < in->ncols; f++) {
-    int col = r->def_of[f];
-    if (col < 0) continue;
-    const char *v = csvin_cell(in, f);
-    cells[col] = v;
-    if (is_blank(v)) {
-      if (!phase_cols[col].required) continue;
-    } else if (phase_cell(r->t, col, v, &p)) {
-      have |= 1u << col;
-      continue;
-    }
-    diag_expected(in->diags, in->path, line, f + 1, phase_cols[col].name,
-                  phase_cols[col].expected, v);
-    ok = FALSE;
-  }
+  phase_cell_ctx pc = {r->t, &p};
+  guint32 bad = 0;
+  guint32 have = read_cells(in, r->def_of, phase_cols, cells, phase_cell_cb, &pc, &bad);
+  gboolean ok = bad == 0;
   if (!(have & (1u << P_JOB))) return;
   /* Values a job of this kind has no use for are mistakes, not no-ops. */
   job_kind kind = trace_job(r->t, p.job)->kind;
@@ -1351,11 +1347,11 @@ void trace_write_row(GString *out, const job_spec *j) {
   gboolean inference = j->kind == JOB_INFERENCE;
   util_csv_field(out, j->id ? j->id : "");
   g_string_append_c(out, ',');
-  fixed9_append(out, j->submit_ns);
+  util_append_fixed9(out, j->submit_ns);
   g_string_append_printf(out, ",%s,%" G_GUINT32_FORMAT ",", job_kind_name(j->kind), j->gpus);
-  fixed9_append(out, j->mem_bytes);
+  util_append_fixed9(out, j->mem_bytes);
   g_string_append_c(out, ',');
-  fixed9_append(out, j->duration_ns);
+  util_append_fixed9(out, j->duration_ns);
   g_string_append_c(out, ',');
   util_csv_field(out, j->tenant ? j->tenant : "default");
   g_string_append_c(out, ',');
@@ -1369,7 +1365,7 @@ void trace_write_row(GString *out, const job_spec *j) {
   g_string_append_c(out, ',');
   if (j->busy != d.busy) real_append(out, j->busy);
   g_string_append_c(out, ',');
-  if (j->burst_ns != d.burst_ns) fixed9_append(out, j->burst_ns);
+  if (j->burst_ns != d.burst_ns) util_append_fixed9(out, j->burst_ns);
   g_string_append_c(out, ',');
   if (inference || j->rate_rps != d.rate_rps) real_append(out, j->rate_rps);
   g_string_append_c(out, ',');
@@ -1379,13 +1375,13 @@ void trace_write_row(GString *out, const job_spec *j) {
   g_string_append_c(out, ',');
   if (j->slo_pct != d.slo_pct) real_append(out, j->slo_pct);
   g_string_append_c(out, ',');
-  if (j->kv_bytes != d.kv_bytes) fixed9_append(out, j->kv_bytes);
+  if (j->kv_bytes != d.kv_bytes) util_append_fixed9(out, j->kv_bytes);
   g_string_append_c(out, ',');
   if (j->max_batch != d.max_batch) g_string_append_printf(out, "%" G_GUINT32_FORMAT, j->max_batch);
   g_string_append_c(out, ',');
   if (j->comm_frac != d.comm_frac) real_append(out, j->comm_frac);
   g_string_append_c(out, ',');
-  if (j->checkpoint_ns != d.checkpoint_ns) fixed9_append(out, j->checkpoint_ns);
+  if (j->checkpoint_ns != d.checkpoint_ns) util_append_fixed9(out, j->checkpoint_ns);
   g_string_append_c(out, ',');
   if (j->restart != d.restart && (unsigned)j->restart < G_N_ELEMENTS(restart_names))
     g_string_append(out, restart_names[j->restart]);

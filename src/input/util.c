@@ -2,6 +2,7 @@
  * durations with units and sizes with units. Owns no state. */
 #include "util.h"
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,4 +145,30 @@ void util_csv_field(GString *out, const char *field) {
     g_string_append_c(out, *p);
   }
   g_string_append_c(out, '"');
+}
+
+void util_append_shortest(GString *out, double v, int min_prec) {
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  for (int prec = min_prec < 1 ? 1 : min_prec; prec <= 17; prec++) {
+    char fmt[8];
+    g_snprintf(fmt, sizeof fmt, "%%.%dg", prec);
+    g_ascii_formatd(buf, sizeof buf, fmt, v);
+    if (g_ascii_strtod(buf, NULL) == v) break;
+  }
+  g_string_append(out, buf);
+}
+
+void util_append_fixed9(GString *out, int64_t v) {
+  uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+  if (v < 0) g_string_append_c(out, '-');
+  g_string_append_printf(out, "%" PRIu64, u / 1000000000u);
+  uint64_t frac = u % 1000000000u;
+  if (frac) {
+    char b[16];
+    g_snprintf(b, sizeof b, "%09" PRIu64, frac);
+    size_t n = strlen(b);
+    while (n > 0 && b[n - 1] == '0') n--;
+    b[n] = 0;
+    g_string_append_printf(out, ".%s", b);
+  }
 }

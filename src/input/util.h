@@ -46,5 +46,11 @@ gboolean util_parse_int64(const char *text, int64_t *out);
  * [A-Za-z0-9._-], 1..64 characters, not starting with '.' or '-'. */
 gboolean util_name_is_safe(const char *name);
 
+/* Appends the shortest "%.Ng" text (N from min_prec up to 17) that reads back to exactly v
+ * (finite): 0.25 -> "0.25", 1e-7 -> "1e-07". */
+void util_append_shortest(GString *out, double v, int min_prec);
+/* Appends v / 10^9 as the shortest exact decimal: 1500000000 -> "1.5", 0 -> "0". */
+void util_append_fixed9(GString *out, int64_t v);
+
 /* Writes a CSV field, quoting when it holds a comma, quote, CR or LF. */
 void util_csv_field(GString *out, const char *field);

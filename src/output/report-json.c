@@ -5,6 +5,7 @@
  * assembles the result folder through outdir.c (summary.json is what marks a folder as
  * a sharesim result). */
 #include "report.h"
+#include "util.h"
 #include "outdir.h"
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -218,15 +219,7 @@ static char *json_shorten_numbers(const char *in) {
     if (!strpbrk(token, ".eE")) {
       g_string_append(out, token);
     } else {
-      double v = g_ascii_strtod(token, NULL);
-      char buf[G_ASCII_DTOSTR_BUF_SIZE];
-      for (int prec = 15; prec <= 17; prec++) {
-        char fmt[8];
-        g_snprintf(fmt, sizeof fmt, "%%.%dg", prec);
-        g_ascii_formatd(buf, sizeof buf, fmt, v);
-        if (g_ascii_strtod(buf, NULL) == v) break;
-      }
-      g_string_append(out, buf);
+      util_append_shortest(out, g_ascii_strtod(token, NULL), 15);
     }
     g_free(token);
   }

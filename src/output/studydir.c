@@ -9,10 +9,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-gboolean studydir_remove_tree(const char *path, GError **error) {
-  return outdir_remove_tree(path, error);
-}
-
 static gboolean studydir_has_file(const char *dir, const char *name) {
   g_autofree char *p = g_build_filename(dir, name, NULL);
   GStatBuf st;
@@ -50,7 +46,7 @@ gboolean studydir_commit(outdir *o, const char *final_path, const char *marker,
   }
   if (aside) {
     GError *local = NULL;
-    if (!studydir_remove_tree(aside, &local)) {
+    if (!outdir_remove_tree(aside, &local)) {
       g_warning("%s", local->message);
       g_error_free(local);
     }
@@ -87,7 +83,7 @@ guint studydir_clean_temporaries(const char *dir, const char *const *names) {
     const char *p = g_ptr_array_index(found, i);
     if (g_lstat(p, &st) != 0 || !S_ISDIR(st.st_mode)) continue;
     GError *local = NULL;
-    if (studydir_remove_tree(p, &local))
+    if (outdir_remove_tree(p, &local))
       removed++;
     else
       g_clear_error(&local);

@@ -14,10 +14,6 @@
 gboolean studydir_commit(outdir *o, const char *final_path, const char *marker,
                          GError **error);
 
-/* Removes path and everything under it (symbolic links are removed, not followed).
- * Only for folders sharesim made itself. TRUE when path is gone (or never existed). */
-gboolean studydir_remove_tree(const char *path, GError **error);
-
 /* In folder dir, removes the temporaries outdir.c leaves when a writer is killed:
  * sub-folders named "NAME.tmp-XXXXXX" or "NAME.old-XXXXXX" (six characters) for a NAME
  * in names (NULL-terminated), or for any NAME when names is NULL. Returns how many were

@@ -385,6 +385,3 @@ void cluster_queue_remove(pool_state *p, job_run *j) {
   p->n_queued--;
 }
 
-guint32 cluster_queue_min_gpus(const pool_state *p) {
-  return p->queue_sizes->len ? g_array_index(p->queue_sizes, guint32, 0) : 0;
-}

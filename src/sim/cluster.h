@@ -112,6 +112,7 @@ struct job_run {
   sim_time t_last;
   event_id ev_done, ev_timer, ev_end, ev_phase, ev_ckpt, ev_crash;
   gboolean active;           /* has compute demand */
+  gboolean completion_stale; /* work or demand replaced: ev_done must be recomputed */
   double duty;               /* fraction of time with compute demand now (0..1) */
   guint32 next_phase;
   gboolean crash_phase_fired;
@@ -169,8 +170,6 @@ void cluster_pool_record_gpus(pool_state *p);
 /* ---- queue ---- */
 void cluster_queue_push(pool_state *p, job_run *j);
 void cluster_queue_remove(pool_state *p, job_run *j);
-/* Smallest worker count among queued jobs (0 when the queue is empty). */
-guint32 cluster_queue_min_gpus(const pool_state *p);
 /* Queue order: TRUE if a goes before b (priority desc, submit, trace index). */
 gboolean cluster_queue_before(const job_run *a, const job_run *b);
 /* Size class of a worker count (the index into queue_by_gpus). */

@@ -133,7 +133,11 @@ static void job_rerate(sim *s, job_run *j) {
   g_assert(min_speed >= 0 && min_speed <= 1.0 + 1e-9);
   double rate = w->rate(j, min_speed);
   if (w->duty) j->duty = w->duty(j, rate);
+  /* an unchanged rate keeps the completion already scheduled (it was computed from the
+   * same work and rate), unless the work itself was replaced since */
+  if (rate == j->rate && !j->completion_stale && (j->ev_done || !j->active || rate <= 0)) return;
   j->rate = rate;
+  j->completion_stale = FALSE;
   reschedule_done(s, j);
 }
 
@@ -167,6 +171,7 @@ void sim_job_set_demand(sim *s, job_run *j, gboolean active, double duty, double
   j->active = active;
   j->duty = duty;
   if (work_ns >= 0) j->work_left_ns = work_ns;
+  j->completion_stale = TRUE;
   job_end(s, j);
 }
 

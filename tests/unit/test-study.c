@@ -387,7 +387,7 @@ Test(sweep, manifest_round_trip_and_csv_from_points) {
   cr_assert_eq(studydir_clean_temporaries(points, (const char *const *)s->names->pdata), 1);
   cr_assert(!g_file_test(tmp, G_FILE_TEST_EXISTS));
   cr_assert(g_file_test(keep, G_FILE_TEST_IS_DIR));
-  cr_assert(studydir_remove_tree(dir, NULL));
+  cr_assert(outdir_remove_tree(dir, NULL));
 }
 
 /* ---- sizing ---- */
@@ -751,7 +751,7 @@ Test(plot, every_chart_rendered_and_names_drawn_as_text, .timeout = 120) {
   study_assert_svg_has(swout, "sweep-cost", (const char *const[]){"pools.train.nodes", NULL});
   plot_report_clear(&rep);
   study_assert_no_marker(marker_dir);
-  cr_assert(studydir_remove_tree(root, NULL));
+  cr_assert(outdir_remove_tree(root, NULL));
 }
 
 Test(plot, without_gnuplot_data_and_scripts_are_written) {
@@ -779,5 +779,5 @@ Test(plot, without_gnuplot_data_and_scripts_are_written) {
    * minute is half allocated and busy on average (j1 on one GPU of two) */
   cr_assert(g_str_has_prefix(text, "# time, allocated %, busy %, SM-active %\n0 50 50 50\n"), "%s", text);
   plot_report_clear(&rep);
-  cr_assert(studydir_remove_tree(root, NULL));
+  cr_assert(outdir_remove_tree(root, NULL));
 }
