@@ -33,6 +33,10 @@ static int cmd_check_main(int argc, char **argv) {
       gpus += (guint64)scenario_pool(sc, i)->nodes * scenario_pool(sc, i)->gpus_per_node;
     g_string_append_printf(ok, "%s: scenario '%s', %u pool%s, %" G_GUINT64_FORMAT " GPUs\n", argv[1],
                            sc->name, sc->pools->len, sc->pools->len == 1 ? "" : "s", gpus);
+    for (guint i = 0; i < sc->pools->len; i++) {
+      g_autofree char *line = scenario_pool_describe(scenario_pool(sc, i));
+      g_string_append_printf(ok, "  pool %s\n", line);
+    }
   }
   for (int i = 2; i < argc; i++) {
     g_autoptr(trace) tr = trace_load(argv[i], d);

@@ -69,6 +69,200 @@ static void check_version(diag_list *d, const char *file, const scenario_yaml *r
 }
 
 /* ======================================================================================
+ * Files as users hold them: a ConfigMap, a List of ConfigMaps, GPU Operator Helm values
+ * ==================================================================================== */
+
+typedef enum { FOR_SHARING, FOR_MIG } unwrap_for;
+
+/* One data key that could hold the config. */
+typedef struct candidate {
+  char *label;                /* "KEY", or "CONFIGMAP/KEY" inside a List */
+  const char *key;            /* the bare key, borrowed from the tree */
+  const char *cm;             /* the ConfigMap's metadata.name, NULL if none */
+  const scenario_yaml *value; /* the scalar holding the config text */
+} candidate;
+
+static void candidate_clear(gpointer data) { g_free(((candidate *)data)->label); }
+
+static const char *scalar_text(const scenario_yaml *n) {
+  return n && n->type == SCENARIO_YAML_SCALAR ? n->text : NULL;
+}
+
+/* Adds the keys of a ConfigMap-shaped data mapping. */
+static void add_data(GArray *cands, diag_list *d, const char *file, const scenario_yaml *data,
+                     const char *cm, gboolean qualify, const char *what) {
+  if (!data) return;
+  if (data->type != SCENARIO_YAML_MAP) {
+    scenario_yaml_expected(d, file, data, what, "a mapping of key to config text");
+    return;
+  }
+  for (guint i = 0; i + 1 < data->items->len; i += 2) {
+    const scenario_yaml *k = g_ptr_array_index(data->items, i);
+    const scenario_yaml *v = g_ptr_array_index(data->items, i + 1);
+    if (v->type != SCENARIO_YAML_SCALAR) {
+      char w[160];
+      g_snprintf(w, sizeof w, "%s.%s", what, k->text);
+      scenario_yaml_expected(d, file, v, w, "the config as text (a | block)");
+      continue;
+    }
+    candidate c = {.key = k->text, .cm = cm, .value = v};
+    c.label = qualify && cm ? g_strdup_printf("%s/%s", cm, k->text) : g_strdup(k->text);
+    g_array_append_val(cands, c);
+  }
+}
+
+/* Collects the data keys of root, a ConfigMap, a List or Helm values; *dflt gets the Helm
+ * default key. FALSE when root is none of these (a plain config file). */
+static gboolean collect(GArray *cands, diag_list *d, const char *file, const scenario_yaml *root,
+                        unwrap_for wf, const char **dflt) {
+  const char *kind = scalar_text(scenario_yaml_get(root, "kind"));
+  if (kind && !strcmp(kind, "ConfigMap")) {
+    const char *cm = scalar_text(scenario_yaml_get(scenario_yaml_get(root, "metadata"), "name"));
+    add_data(cands, d, file, scenario_yaml_get(root, "data"), cm, FALSE, "data");
+    return TRUE;
+  }
+  if (kind && !strcmp(kind, "List")) {
+    const scenario_yaml *items = scenario_yaml_get(root, "items");
+    for (guint i = 0; items && items->type == SCENARIO_YAML_SEQ && i < items->items->len; i++) {
+      const scenario_yaml *it = g_ptr_array_index(items->items, i);
+      const char *ik = scalar_text(scenario_yaml_get(it, "kind"));
+      if (!ik || strcmp(ik, "ConfigMap")) continue;
+      const char *cm = scalar_text(scenario_yaml_get(scenario_yaml_get(it, "metadata"), "name"));
+      char w[64];
+      g_snprintf(w, sizeof w, "items[%u].data", i + 1);
+      add_data(cands, d, file, scenario_yaml_get(it, "data"), cm, TRUE, w);
+    }
+    return TRUE;
+  }
+  if (kind) {
+    scenario_yaml_report(d, file, scenario_yaml_get(root, "kind"),
+                         "a %s is not a config sharesim reads: give the device-plugin or "
+                         "mig-parted config file, its ConfigMap (kubectl get cm NAME -o yaml) "
+                         "or the GPU Operator's Helm values", kind);
+    return TRUE;
+  }
+  const char *top = wf == FOR_SHARING ? "devicePlugin" : "migManager";
+  const scenario_yaml *comp = scenario_yaml_get(root, top);
+  if (!comp && (scenario_yaml_get(root, "devicePlugin") || scenario_yaml_get(root, "migManager") ||
+                scenario_yaml_get(root, "operator"))) {
+    scenario_yaml_report(d, file, root, "these Helm values have no '%s' section (the %s config "
+                         "lives under %s.config.data)", top,
+                         wf == FOR_SHARING ? "device-plugin" : "mig-parted", top);
+    return TRUE;
+  }
+  if (!comp) return FALSE;
+  const scenario_yaml *cfg = scenario_yaml_get(comp, "config");
+  const scenario_yaml *data = scenario_yaml_get(cfg, "data");
+  if (wf == FOR_SHARING) *dflt = scalar_text(scenario_yaml_get(cfg, "default"));
+  if (*dflt && !**dflt) *dflt = NULL;
+  char w[64];
+  g_snprintf(w, sizeof w, "%s.config.data", top);
+  if (!data || (data->type == SCENARIO_YAML_MAP && data->items->len == 0)) {
+    const char *name = scalar_text(scenario_yaml_get(cfg, "name"));
+    scenario_yaml_report(d, file, cfg ? cfg : comp, "%s.config has no data%s%s%s: give that "
+                         "ConfigMap's file instead (kubectl get cm NAME -o yaml)", top,
+                         name && *name ? " (it names the ConfigMap '" : "", name ? name : "",
+                         name && *name ? "')" : "");
+    return TRUE;
+  }
+  add_data(cands, d, file, data, NULL, FALSE, w);
+  return TRUE;
+}
+
+static char *candidate_labels(const GArray *cands) {
+  GString *s = g_string_new(NULL);
+  for (guint i = 0; i < cands->len; i++)
+    g_string_append_printf(s, "%s%s", i ? ", " : "", g_array_index(cands, candidate, i).label);
+  return g_string_free(s, FALSE);
+}
+
+/* The candidate named by key (its label or its bare key, when that is unique). */
+static const candidate *find_candidate(const GArray *cands, const char *key) {
+  const candidate *found = NULL;
+  for (guint i = 0; i < cands->len; i++) {
+    const candidate *c = &g_array_index(cands, candidate, i);
+    if (!strcmp(c->label, key)) return c;
+    if (!strcmp(c->key, key)) {
+      if (found) return NULL; /* ambiguous: the qualified label is needed */
+      found = c;
+    }
+  }
+  return found;
+}
+
+/* Picks the data key to read: key when given, else the Helm default, else the only one. */
+static const candidate *pick(const GArray *cands, diag_list *d, const char *file,
+                             const scenario_yaml *root, const char *key, const char *dflt) {
+  g_autofree char *labels = candidate_labels(cands);
+  if (cands->len == 0) {
+    scenario_yaml_report(d, file, root, "this ConfigMap has no data keys holding a config");
+    return NULL;
+  }
+  const char *want = key ? key : dflt;
+  if (want) {
+    const candidate *c = find_candidate(cands, want);
+    if (!c) {
+      g_autofree char *e = esc(want);
+      scenario_yaml_report(d, file, root, "no data key '%s'%s (keys found: %s)", e,
+                           key ? " (named after '#')" : " (the Helm default)", labels);
+    }
+    return c;
+  }
+  if (cands->len > 1) {
+    scenario_yaml_report(d, file, root, "%u data keys hold configs (%s): name the one to use as "
+                         "FILE#KEY, e.g. '%s#%s', as the GPU Operator picks one per node",
+                         cands->len, labels, file, g_array_index(cands, candidate, 0).label);
+    return NULL;
+  }
+  return &g_array_index(cands, candidate, 0);
+}
+
+/* Splits "FILE#KEY" when FILE exists and the whole path does not; *key owned or NULL. */
+static char *split_key(const char *path, char **key) {
+  *key = NULL;
+  const char *h = strrchr(path, '#');
+  if (!h || g_file_test(path, G_FILE_TEST_EXISTS)) return g_strdup(path);
+  *key = g_strdup(h + 1);
+  return g_strndup(path, (gsize)(h - path));
+}
+
+/* Loads path (optionally FILE#KEY) and returns the config document in it: the file itself, or
+ * the text of one data key of a ConfigMap / List / Helm values, parsed with its positions in
+ * the file. *file gets the path without the key, *source a description of where the config
+ * came from ("FILE", "FILE#KEY (ConfigMap NAME)"). NULL with the problems in diags. */
+static scenario_yaml *load_config(const char *path, unwrap_for wf, diag_list *d, char **file,
+                                  char **source) {
+  g_autofree char *key = NULL;
+  *file = split_key(path, &key);
+  *source = NULL;
+  scenario_yaml *root = scenario_yaml_load(*file, d);
+  if (!root) return NULL;
+  g_autoptr(GArray) cands = g_array_new(FALSE, TRUE, sizeof(candidate));
+  g_array_set_clear_func(cands, candidate_clear);
+  const char *dflt = NULL;
+  guint before = d->count;
+  if (root->type != SCENARIO_YAML_MAP || !collect(cands, d, *file, root, wf, &dflt)) {
+    if (key) {
+      g_autofree char *e = esc(key);
+      diag_add(d, *file, 0, 0, "'#%s' names a ConfigMap key, but this file is a plain config "
+               "(no kind: ConfigMap, List or Helm values)", e);
+      scenario_yaml_free(root);
+      return NULL;
+    }
+    *source = g_strdup(*file);
+    return root;
+  }
+  const candidate *c = d->count == before ? pick(cands, d, *file, root, key, dflt) : NULL;
+  scenario_yaml *inner = c ? scenario_yaml_parse_embedded(*file, c->value, d) : NULL;
+  if (inner) {
+    *source = c->cm ? g_strdup_printf("%s#%s (ConfigMap %s)", *file, c->key, c->cm)
+                    : g_strdup_printf("%s#%s", *file, c->label);
+  }
+  scenario_yaml_free(root);
+  return inner;
+}
+
+/* ======================================================================================
  * Device-plugin sharing config
  * ==================================================================================== */
 
@@ -97,6 +291,7 @@ static void resource_clear(gpointer data) {
 void nvconfig_sharing_free(nvconfig_sharing *c) {
   if (!c) return;
   g_free(c->path);
+  g_free(c->source);
   g_array_unref(c->resources);
   g_free(c);
 }
@@ -216,13 +411,15 @@ static void parse_section(nvconfig_sharing *c, diag_list *d, const scenario_yaml
   g_hash_table_destroy(seen);
 }
 
-nvconfig_sharing *nvconfig_sharing_load(const char *path, diag_list *diags) {
-  g_return_val_if_fail(path && diags, NULL);
+nvconfig_sharing *nvconfig_sharing_load(const char *spec, diag_list *diags) {
+  g_return_val_if_fail(spec && diags, NULL);
   guint before = diags->count;
-  scenario_yaml *root = scenario_yaml_load(path, diags);
+  g_autofree char *path = NULL, *source = NULL;
+  scenario_yaml *root = load_config(spec, FOR_SHARING, diags, &path, &source);
   if (!root) return NULL;
   nvconfig_sharing *c = g_new0(nvconfig_sharing, 1);
   c->path = g_strdup(path);
+  c->source = g_steal_pointer(&source);
   c->resources = g_array_new(FALSE, TRUE, sizeof(nvconfig_resource));
   g_array_set_clear_func(c->resources, resource_clear);
   if (root->type != SCENARIO_YAML_MAP) {
@@ -295,6 +492,7 @@ static void config_free(nvconfig_mig_config *c) {
 void nvconfig_mig_free(nvconfig_mig *c) {
   if (!c) return;
   g_free(c->path);
+  g_free(c->source);
   g_ptr_array_unref(c->configs);
   g_free(c);
 }
@@ -397,13 +595,15 @@ static nvconfig_mig_entry *parse_entry(const char *file, diag_list *d, const sce
   return e;
 }
 
-nvconfig_mig *nvconfig_mig_load(const char *path, diag_list *diags) {
-  g_return_val_if_fail(path && diags, NULL);
+nvconfig_mig *nvconfig_mig_load(const char *spec, diag_list *diags) {
+  g_return_val_if_fail(spec && diags, NULL);
   guint before = diags->count;
-  scenario_yaml *root = scenario_yaml_load(path, diags);
+  g_autofree char *path = NULL, *source = NULL;
+  scenario_yaml *root = load_config(spec, FOR_MIG, diags, &path, &source);
   if (!root) return NULL;
   nvconfig_mig *c = g_new0(nvconfig_mig, 1);
   c->path = g_strdup(path);
+  c->source = g_steal_pointer(&source);
   c->configs = g_ptr_array_new_with_free_func((GDestroyNotify)config_free);
   if (root->type != SCENARIO_YAML_MAP) {
     scenario_yaml_expected(diags, path, root, "mig-parted config",
@@ -469,17 +669,37 @@ char *nvconfig_mig_names(const nvconfig_mig *c) {
   return g_string_free(s, FALSE);
 }
 
-/* 1: the device-filter names a PCI ID of m; -1: it names only known IDs of other models;
- * 0: no filter, or only IDs the table does not know. */
+/* 1: the device-filter names a PCI ID of m; -1: it names other devices only (known IDs of
+ * other models, or IDs the table does not know, such as a workstation's display GPU): the
+ * entry is for those GPUs, as mig-parted applies it; 0: no filter, the entry applies to every
+ * model whose profiles it uses. */
 static int entry_matches(const nvconfig_mig_entry *e, const gpu_model *m) {
-  gboolean known = FALSE;
   for (guint i = 0; i < e->device_filter->len; i++) {
     const char *model = nvconfig_pci_model(g_ptr_array_index(e->device_filter, i));
-    if (!model) continue;
-    known = TRUE;
-    if (catalog_find(model) == m) return 1;
+    if (model && catalog_find(model) == m) return 1;
   }
-  return known ? -1 : 0;
+  return e->device_filter->len ? -1 : 0;
+}
+
+char *nvconfig_mig_ignored(const nvconfig_mig_config *cfg, const gpu_model *m) {
+  GString *s = g_string_new(NULL);
+  for (guint i = 0; cfg && i < cfg->entries->len; i++) {
+    const nvconfig_mig_entry *e = g_ptr_array_index(cfg->entries, i);
+    if (entry_matches(e, m) >= 0) continue;
+    g_string_append_printf(s, "%sline %u (device-filter", s->len ? "; " : "", e->line);
+    for (guint k = 0; k < e->device_filter->len; k++) {
+      const char *id = g_ptr_array_index(e->device_filter, k);
+      const char *model = nvconfig_pci_model(id);
+      g_string_append_printf(s, "%s %s%s%s%s", k ? "," : "", id, model ? " = " : "",
+                             model ? model : "", model ? "" : " (not a MIG GPU sharesim knows)");
+    }
+    g_string_append_c(s, ')');
+  }
+  if (!s->len) {
+    g_string_free(s, TRUE);
+    return NULL;
+  }
+  return g_string_free(s, FALSE);
 }
 
 static void set_message(char **message, char *text) {

@@ -28,7 +28,8 @@ typedef struct nvconfig_resource {
 } nvconfig_resource;
 
 typedef struct nvconfig_sharing {
-  char *path;                       /* as given */
+  char *path;                       /* the file, as given (without a #KEY) */
+  char *source;                     /* where the config came from: "FILE" or "FILE#KEY" */
   nvconfig_sharing_kind kind;
   gboolean rename_by_default;       /* default false */
   gboolean fail_requests_greater_than_one; /* default false */
@@ -36,8 +37,11 @@ typedef struct nvconfig_sharing {
   guint line, col;                  /* position of the timeSlicing/mps key (0 for NONE) */
 } nvconfig_sharing;
 
-/* Loads and validates a device-plugin config file (the file itself, i.e. the value of one
- * ConfigMap key, not the ConfigMap). NULL with every problem in diags. */
+/* Loads and validates a device-plugin config. path is the config file itself, a ConfigMap
+ * holding it (`kubectl get cm NAME -o yaml`), a `kind: List` of ConfigMaps, or GPU Operator
+ * Helm values (devicePlugin.config.data); "FILE#KEY" names the data key to read (else the Helm
+ * default key, else the only key; several keys without a choice are refused, naming them).
+ * NULL with every problem in diags. */
 nvconfig_sharing *nvconfig_sharing_load(const char *path, diag_list *diags);
 void nvconfig_sharing_free(nvconfig_sharing *c);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(nvconfig_sharing, nvconfig_sharing_free)
@@ -62,11 +66,14 @@ typedef struct nvconfig_mig_config {
 } nvconfig_mig_config;
 
 typedef struct nvconfig_mig {
-  char *path;                 /* as given */
+  char *path;                 /* the file, as given (without a #KEY) */
+  char *source;               /* where the config came from: "FILE" or "FILE#KEY" */
   GPtrArray *configs;         /* nvconfig_mig_config*, file order */
 } nvconfig_mig;
 
-/* Loads and validates a mig-parted config (version v1, mig-configs). NULL with every
+/* Loads and validates a mig-parted config (version v1, mig-configs): the file, its ConfigMap
+ * (or a List), or Helm values (migManager.config.data), "FILE#KEY" as for
+ * nvconfig_sharing_load. NULL with every
  * problem in diags. Profiles are not checked against a GPU model here (one file may
  * serve several models); nvconfig_mig_layout does that. */
 nvconfig_mig *nvconfig_mig_load(const char *path, diag_list *diags);
@@ -79,11 +86,16 @@ char *nvconfig_mig_names(const nvconfig_mig *c);
 
 /* The one layout a named config gives every GPU of model m. An entry applies to m when
  * its device-filter names a PCI ID of m (a small table of known IDs), or when it has no
- * filter (or only unknown IDs) and all its profiles exist on m. FALSE with *message
+ * filter and all its profiles exist on m; an entry whose filter names other devices only
+ * (other models, or IDs the table does not know, e.g. a display GPU) is ignored for m. FALSE with *message
  * (owned) when no entry applies, when the applicable entries disable MIG, create no
  * instance, give different GPUs different layouts, or break the placement rule. */
 gboolean nvconfig_mig_layout(const nvconfig_mig_config *cfg, const gpu_model *m,
                              mig_layout *out, char **message);
+/* The entries of cfg that are ignored for m because their device-filter names other devices
+ * ("line 12 (device-filter 0x1FB010DE (not a MIG GPU sharesim knows))"), NULL when none.
+ * Owned. For `check` to say what it left out. */
+char *nvconfig_mig_ignored(const nvconfig_mig_config *cfg, const gpu_model *m);
 /* The catalogue model name of a PCI device ID ("0x20B210DE" -> "A100-80GB"), NULL when
  * the ID is not in the table. Case-insensitive. */
 const char *nvconfig_pci_model(const char *pci_id);

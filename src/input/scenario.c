@@ -52,7 +52,35 @@ typedef struct ybuild {
   GPtrArray *stack;   /* open collections, borrowed (owned by the tree) */
   scenario_yaml *root;
   gboolean failed;
+  const scenario_yaml *embed; /* parsing the text of this scalar: positions map into file */
 } ybuild;
+
+/* Positions of an embedded document in the outer file (see scenario_yaml_parse_embedded). */
+static void yb_map(const ybuild *b, guint *line, guint *col) {
+  if (!b->embed) return;
+  if (b->embed->block_indent) {
+    *line += b->embed->line;
+    *col += b->embed->block_indent;
+  } else {
+    *line = b->embed->line;
+    *col = b->embed->col;
+  }
+}
+
+/* The indentation of a block scalar's first content line: start is the offset of its |
+ * or > indicator. */
+static guint yb_block_indent(const guchar *buf, gsize len, gsize start) {
+  gsize i = start;
+  while (i < len && buf[i] != '\n') i++;
+  while (i < len && (buf[i] == '\n' || buf[i] == '\r')) {
+    i++;
+    gsize ind = 0;
+    while (i + ind < len && buf[i + ind] == ' ') ind++;
+    if (i + ind < len && buf[i + ind] != '\n' && buf[i + ind] != '\r') return (guint)ind;
+    i += ind;
+  }
+  return 1;
+}
 
 static void yb_error(ybuild *b, guint line, guint col, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
 static void yb_error(ybuild *b, guint line, guint col, const char *fmt, ...) {
@@ -82,6 +110,7 @@ static void yb_syntax_error(ybuild *b, const yaml_parser_t *p, const guchar *buf
     line = (guint)p->problem_mark.line + 1;
     col = (guint)p->problem_mark.column + 1;
   }
+  yb_map(b, &line, &col);
   GString *msg = g_string_new("YAML syntax error: ");
   g_string_append(msg, p->problem ? p->problem : "cannot parse");
   if (p->error == YAML_READER_ERROR && p->problem_value != -1)
@@ -139,11 +168,13 @@ static void yb_check_duplicates(ybuild *b, const scenario_yaml *map) {
 /* Parses buf into a tree. Returns NULL with *failed set when a problem was reported, or
  * NULL with *failed clear when the input holds no document (empty, comments only). */
 static scenario_yaml *yaml_parse(const char *file, const char *origin, const guchar *buf,
-                                 gsize len, diag_list *d, gboolean *failed) {
+                                 gsize len, diag_list *d, gboolean *failed,
+                                 const scenario_yaml *embed) {
   yaml_parser_t p;
   if (!yaml_parser_initialize(&p)) g_error("libyaml: out of memory");
   yaml_parser_set_input_string(&p, buf, len);
-  ybuild b = {.file = file, .origin = origin, .d = d, .stack = g_ptr_array_new()};
+  ybuild b = {.file = file, .origin = origin, .d = d, .stack = g_ptr_array_new(),
+              .embed = embed};
   gboolean done = FALSE;
   int docs = 0;
   while (!done) {
@@ -153,6 +184,7 @@ static scenario_yaml *yaml_parse(const char *file, const char *origin, const guc
       break;
     }
     guint line = (guint)ev.start_mark.line + 1, col = (guint)ev.start_mark.column + 1;
+    yb_map(&b, &line, &col);
     scenario_yaml *n;
     switch (ev.type) {
     case YAML_STREAM_END_EVENT:
@@ -183,6 +215,9 @@ static scenario_yaml *yaml_parse(const char *file, const char *origin, const guc
       } else {
         n->text = g_strndup(v, vl);
       }
+      if (ev.data.scalar.style == YAML_LITERAL_SCALAR_STYLE ||
+          ev.data.scalar.style == YAML_FOLDED_SCALAR_STYLE)
+        n->block_indent = embed ? 0 : yb_block_indent(buf, len, ev.start_mark.index);
       yb_add(&b, n);
       break;
     }
@@ -263,8 +298,19 @@ scenario_yaml *scenario_yaml_load(const char *path, diag_list *diags) {
   gsize len = 0;
   if (!read_small_file(path, &data, &len, diags)) return NULL;
   gboolean failed = FALSE;
-  scenario_yaml *root = yaml_parse(path, NULL, (const guchar *)data, len, diags, &failed);
+  scenario_yaml *root = yaml_parse(path, NULL, (const guchar *)data, len, diags, &failed, NULL);
   if (!root && !failed) diag_add(diags, path, 0, 0, "the file is empty: expected a YAML mapping");
+  return root;
+}
+
+scenario_yaml *scenario_yaml_parse_embedded(const char *file, const scenario_yaml *scalar,
+                                            diag_list *diags) {
+  g_return_val_if_fail(file && scalar && scalar->type == SCENARIO_YAML_SCALAR && diags, NULL);
+  gboolean failed = FALSE;
+  scenario_yaml *root = yaml_parse(file, NULL, (const guchar *)scalar->text, strlen(scalar->text),
+                                   diags, &failed, scalar);
+  if (!root && !failed)
+    diag_add(diags, file, scalar->line, scalar->col, "the value is empty: expected a YAML mapping");
   return root;
 }
 
@@ -548,7 +594,11 @@ static char *v_file(vctx *c, const scenario_yaml *n, const char *what) {
     return NULL;
   }
   char *full = resolve_path(c, p);
-  if (!g_file_test(full, G_FILE_TEST_IS_REGULAR)) {
+  /* "FILE#KEY" names one data key of a ConfigMap (nvconfig.h): the file is the part before */
+  const char *hash = strrchr(full, '#');
+  g_autofree char *file_part = hash && !g_file_test(full, G_FILE_TEST_EXISTS)
+                                   ? g_strndup(full, (gsize)(hash - full)) : NULL;
+  if (!g_file_test(file_part ? file_part : full, G_FILE_TEST_IS_REGULAR)) {
     g_autofree char *e = yesc(p), *ef = yesc(full);
     scenario_yaml_report(c->d, c->file, n, "%s: file not found: '%s' (looked for '%s')", what, e,
                          ef);
@@ -1596,7 +1646,8 @@ static void apply_override(scenario_yaml *root, const char *file, const char *ov
     origin = g_strdup_printf("--set %s", ek);
   }
   gboolean failed = FALSE;
-  scenario_yaml *val = yaml_parse(file, origin, (const guchar *)value, strlen(value), d, &failed);
+  scenario_yaml *val =
+      yaml_parse(file, origin, (const guchar *)value, strlen(value), d, &failed, NULL);
   if (failed) return;
   if (!val) {
     val = ynode_new(SCENARIO_YAML_SCALAR, 0, 0);

@@ -169,6 +169,11 @@ scenario *scenario_load_with_overrides(const char *path, const char *const *over
 #define SCENARIO_MAX_FILE_BYTES (8 * 1024 * 1024)
 #define SCENARIO_MAX_DEPTH 64
 
+/* The pool's resolved settings in one line ("dev: 2 nodes x 8 A100-80GB, time-slicing,
+ * replicas 4 (from nvidia/ts.yaml#any), oom all, $3.67/GPU-h"), naming the NVIDIA file and
+ * key each setting came from and the mig-parted entries ignored for the pool's model.
+ * Owned. (scenario-describe.c) */
+char *scenario_pool_describe(const pool_spec *p);
 /* Parses "time-slicing" etc.; FALSE if unknown. */
 gboolean share_strategy_parse(const char *text, share_strategy *out);
 /* Total GPUs of a pool (nodes * gpus_per_node). */
@@ -187,6 +192,8 @@ typedef struct scenario_yaml {
   guint line, col;            /* 1-based position in the file */
   char *text;                 /* SCALAR: the value (no NUL inside); NULL otherwise */
   char *origin;               /* NULL, or "--set KEY" for nodes that came from an override */
+  guint block_indent;         /* SCALAR written as a block (| or >): the column offset of its
+                               * content lines (their indentation); 0 for other scalars */
   GPtrArray *items;           /* SEQ: the items; MAP: key, value, key, value ... (keys are
                                * scalars); NULL for SCALAR. Owns its nodes. */
 } scenario_yaml;
@@ -195,6 +202,12 @@ typedef struct scenario_yaml {
  * syntax error, refused constructs). The root may be of any type. Owned. */
 scenario_yaml *scenario_yaml_load(const char *path, diag_list *diags);
 void scenario_yaml_free(scenario_yaml *n);
+/* Parses the text of a scalar node of file as a YAML document of its own (a ConfigMap's
+ * data value). Positions of the new tree and of its problems are those in file: for a block
+ * scalar (| or >) line and column of the embedded text, for a quoted or plain one the
+ * scalar's own position. NULL with the problems in diags (or an empty text). Owned. */
+scenario_yaml *scenario_yaml_parse_embedded(const char *file, const scenario_yaml *scalar,
+                                            diag_list *diags);
 /* Value of key in a MAP node, NULL if absent or if map is not a MAP. Borrowed. */
 scenario_yaml *scenario_yaml_get(const scenario_yaml *map, const char *key);
 /* Key node of key in a MAP node (for positions), NULL if absent. Borrowed. */

@@ -1,0 +1,92 @@
+/* scenario-describe.c: a pool's settings as they were resolved, in words, with the file (and
+ * ConfigMap key) each came from, for `sharesim check` and the result folders. It reads a
+ * frozen pool_spec only; it does not validate (scenario.c does) and it prints nothing. */
+#include "scenario.h"
+#include "nvconfig.h"
+
+/* " (from FILE)" when the pool took its sharing from a device-plugin config. */
+static void from_sharing(GString *s, const pool_spec *p) {
+  if (p->sharing_config_path) g_string_append_printf(s, " (from %s)", p->sharing_config_path);
+}
+
+static void describe_ts_mps(GString *s, const pool_spec *p) {
+  g_string_append_printf(s, ", replicas %u", p->replicas);
+  from_sharing(s, p);
+  if (p->strategy == STRATEGY_MPS) {
+    double atp = p->active_thread_percentage > 0 ? p->active_thread_percentage
+                                                 : 100.0 / (p->replicas ? p->replicas : 1);
+    g_string_append_printf(s, ", activeThreadPercentage %.4g%s", atp,
+                           p->active_thread_percentage > 0 ? "" : " (100/replicas)");
+    if (p->pinned_mem_limit_bytes == POOL_PINNED_NONE) {
+      g_string_append(s, ", pinnedMemLimit none");
+    } else {
+      double b = p->pinned_mem_limit_bytes == POOL_PINNED_DEFAULT
+                     ? (double)p->gpu->mem_bytes / (p->replicas ? p->replicas : 1)
+                     : (double)p->pinned_mem_limit_bytes;
+      g_string_append_printf(s, ", pinnedMemLimit %.4g GB%s", b / 1e9,
+                             p->pinned_mem_limit_bytes == POOL_PINNED_DEFAULT
+                                 ? " (memory/replicas)" : "");
+    }
+  }
+  if (p->fail_requests_greater_than_one) g_string_append(s, ", failRequestsGreaterThanOne");
+}
+
+/* The entries of the pool's mig-parted config that were left out for its GPU model. */
+static void mig_ignored(GString *s, const pool_spec *p) {
+  if (!p->mig_config_path || !p->mig_config_name) return;
+  g_autoptr(diag_list) d = diag_list_new(1);
+  g_autoptr(nvconfig_mig) mc = nvconfig_mig_load(p->mig_config_path, d);
+  g_autofree char *ign = mc ? nvconfig_mig_ignored(nvconfig_mig_find(mc, p->mig_config_name),
+                                                   p->gpu) : NULL;
+  if (ign) g_string_append_printf(s, "; entries ignored for %s: %s", p->gpu->name, ign);
+}
+
+static void describe_mig(GString *s, const pool_spec *p) {
+  if (p->has_layout) {
+    g_autofree char *l = catalog_layout_to_string(p->gpu, &p->layout);
+    g_string_append_printf(s, ", layout %s", l);
+  }
+  if (p->mig_config_path)
+    g_string_append_printf(s, " (from %s, config %s)", p->mig_config_path,
+                           p->mig_config_name ? p->mig_config_name : "?");
+  if (p->replicas > 1) {
+    g_string_append_printf(s, ", replicas %u per instance", p->replicas);
+    from_sharing(s, p);
+  }
+  if (p->reconfigure == RECONFIGURE_ON_DEMAND) {
+    g_string_append_printf(s, ", reconfigure on-demand (drain %s) to %u layout%s",
+                           p->drain == DRAIN_EVICT ? "evict" : "wait",
+                           p->layouts ? p->layouts->len : 0,
+                           p->layouts && p->layouts->len == 1 ? "" : "s");
+  }
+  mig_ignored(s, p);
+}
+
+char *scenario_pool_describe(const pool_spec *p) {
+  GString *s = g_string_new(NULL);
+  g_string_append_printf(s, "%s: %u node%s x %u %s, %s", p->name, p->nodes,
+                         p->nodes == 1 ? "" : "s", p->gpus_per_node, p->gpu->name,
+                         share_strategy_name(p->strategy));
+  switch (p->strategy) {
+  case STRATEGY_TIME_SLICING:
+  case STRATEGY_MPS:
+    describe_ts_mps(s, p);
+    break;
+  case STRATEGY_MIG:
+    describe_mig(s, p);
+    break;
+  case STRATEGY_VGPU:
+    if (p->vgpu) g_string_append_printf(s, ", profile %s", p->vgpu->name);
+    break;
+  default:
+    if (p->sharing_config_path) g_string_append_printf(s, " (%s has no sharing section)",
+                                                       p->sharing_config_path);
+    break;
+  }
+  if (p->strategy != STRATEGY_EXCLUSIVE && p->strategy != STRATEGY_MIG)
+    g_string_append_printf(s, ", oom %s",
+                           p->oom == OOM_OFFENDER ? "offender" : p->oom == OOM_SIDECAR ? "sidecar"
+                                                                                       : "all");
+  g_string_append_printf(s, ", $%.2f/GPU-h", p->price_per_gpu_hour);
+  return g_string_free(s, FALSE);
+}
