@@ -142,29 +142,30 @@ static void take_spread_then_stacked(const pool_state *p, const job_run *j, cons
   }
 }
 
-gboolean cluster_find_placement(const pool_state *p, const job_run *j, gpu_state **gpus_out,
-                                guint32 *slots_out) {
+/* One pass of the search: per_gpu_max 1 takes distinct GPUs only; otherwise workers are
+ * spread first and then stacked evenly where the strategy allows. One node if possible
+ * (pack = best fit: fewest free slots that can hold the job, spread = most free slots; ties
+ * to the lowest node index), else several nodes, those with the most free slots first, so
+ * the gang touches as few nodes as possible. */
+static gboolean find_placement_pass(const pool_state *p, const job_run *j, gboolean distinct,
+                                    gpu_state **gpus_out, guint32 *slots_out) {
   guint32 need = j->spec->gpus;
-  if (need > p->free_slots) return FALSE;
   guint32 slots_per_node = p->slots_per_gpu * p->gpus_per_node;
   gboolean spread = p->spec->placement == PLACEMENT_SPREAD;
   guint32 got = 0;
-  /* One node if possible: pack = best fit (fewest free slots that can hold the job),
-   * spread = most free slots; ties go to the lowest node index. */
-  if (need <= slots_per_node) {
+  if (need <= (distinct ? p->gpus_per_node : slots_per_node)) {
     for (guint32 step = 0; step <= slots_per_node; step++) {
       guint32 k = spread ? slots_per_node - step : step;
       if (k < need) { if (spread) break; else continue; }
       for (int n = bucket_first(p, k, 0); n >= 0; n = bucket_first(p, k, (guint32)n + 1)) {
         guint32 node = (guint32)n;
         got = 0;
-        take_spread_then_stacked(p, j, &node, 1, need, gpus_out, slots_out, &got);
+        if (distinct) take_on_node(p, j, node, need, 1, gpus_out, slots_out, &got);
+        else take_spread_then_stacked(p, j, &node, 1, need, gpus_out, slots_out, &got);
         if (got == need) return TRUE;
       }
     }
   }
-  /* Several nodes (a gang larger than a node, or fragmentation): the nodes with the most
-   * free slots first, so the gang touches as few nodes as possible. */
   GArray *order = g_array_new(FALSE, FALSE, sizeof(guint32));
   for (guint32 k = slots_per_node; k >= 1; k--)
     for (int n = bucket_first(p, k, 0); n >= 0; n = bucket_first(p, k, (guint32)n + 1)) {
@@ -172,10 +173,27 @@ gboolean cluster_find_placement(const pool_state *p, const job_run *j, gpu_state
       g_array_append_val(order, node);
     }
   got = 0;
-  take_spread_then_stacked(p, j, (const guint32 *)order->data, order->len, need, gpus_out,
-                           slots_out, &got);
+  const guint32 *nodes = (const guint32 *)order->data;
+  if (distinct)
+    for (guint i = 0; i < order->len && got < need; i++)
+      take_on_node(p, j, nodes[i], need - got, 1, gpus_out, slots_out, &got);
+  else
+    take_spread_then_stacked(p, j, nodes, order->len, need, gpus_out, slots_out, &got);
   g_array_unref(order);
   return got == need;
+}
+
+/* A gang's workers go to distinct GPUs whenever enough GPUs accept one (across nodes when
+ * one node cannot hold them); only then are they stacked where the strategy allows. With
+ * one slot per GPU (exclusive, MIG, vGPU) the second pass could find nothing new. */
+gboolean cluster_find_placement(const pool_state *p, const job_run *j, gpu_state **gpus_out,
+                                guint32 *slots_out) {
+  guint32 need = j->spec->gpus;
+  if (need > p->free_slots) return FALSE;
+  if (need == 1 || p->slots_per_gpu == 1)
+    return find_placement_pass(p, j, p->slots_per_gpu == 1, gpus_out, slots_out);
+  if (find_placement_pass(p, j, TRUE, gpus_out, slots_out)) return TRUE;
+  return find_placement_pass(p, j, FALSE, gpus_out, slots_out);
 }
 
 /* Free slots g adds to its node's count: capacity less residents, never below 0. */
@@ -332,9 +350,67 @@ void cluster_gpu_integrate(gpu_state *g, sim_time now) {
   g->t_last = now;
 }
 
+/* Does another worker of t's job sit on g before or after t? */
+static gboolean gpu_has_mate(const gpu_state *g, const task *t) {
+  if (t->job->n_tasks < 2) return FALSE;
+  for (guint k = 0; k < g->residents->len; k++) {
+    const task *o = g_ptr_array_index(g->residents, k);
+    if (o != t && o->job == t->job) return TRUE;
+  }
+  return FALSE;
+}
+
+/* Solo speeds of a GPU that hosts several workers of one gang: the strategy's speeds on
+ * the same GPU without the worker's own gang-mates (a worker slowed by its own gang is a
+ * straggler like any other). The residents' real speeds are restored afterwards. */
+static void gpu_solo_speeds(pool_state *p, gpu_state *g) {
+  guint n = g->residents->len;
+  double *sp = g_newa(double, n), *al = g_newa(double, n), *tw = g_newa(double, n);
+  double *solo = g_newa(double, n);
+  for (guint i = 0; i < n; i++) {
+    const task *t = g_ptr_array_index(g->residents, i);
+    sp[i] = t->speed;
+    al[i] = t->alloc_share;
+    tw[i] = t->turn_wait_ns;
+  }
+  GPtrArray *sub = g_ptr_array_sized_new(n);
+  gpu_state tmp = *g;
+  tmp.residents = sub;
+  for (guint i = 0; i < n; i++) {
+    task *t = g_ptr_array_index(g->residents, i);
+    solo[i] = sp[i];
+    if (!gpu_has_mate(g, t)) continue;
+    g_ptr_array_set_size(sub, 0);
+    for (guint k = 0; k < n; k++) {
+      task *o = g_ptr_array_index(g->residents, k);
+      if (o == t || o->job != t->job) g_ptr_array_add(sub, o);
+    }
+    tmp.slots_used = sub->len;
+    p->ops->update_speeds(p, &tmp);
+    solo[i] = t->speed;
+  }
+  g_ptr_array_unref(sub);
+  for (guint i = 0; i < n; i++) {
+    task *t = g_ptr_array_index(g->residents, i);
+    t->speed = sp[i];
+    t->alloc_share = al[i];
+    t->turn_wait_ns = tw[i];
+    t->solo_speed = solo[i] > sp[i] ? solo[i] : sp[i];
+  }
+}
+
 void cluster_gpu_update_speeds(gpu_state *g) {
   pool_state *p = g->pool;
-  if (g->residents->len) p->ops->update_speeds(p, g);
+  guint n = g->residents->len;
+  if (!n) return;
+  p->ops->update_speeds(p, g);
+  gboolean stacked = FALSE;
+  for (guint i = 0; i < n; i++) {
+    task *t = g_ptr_array_index(g->residents, i);
+    t->solo_speed = t->speed;
+    if (!stacked && i > 0 && gpu_has_mate(g, t)) stacked = TRUE;
+  }
+  if (stacked) gpu_solo_speeds(p, g);
 }
 
 void cluster_gpu_update_gauges(gpu_state *g) {

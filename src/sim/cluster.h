@@ -23,6 +23,9 @@ struct task {                /* one worker of a job on one GPU */
   int64_t mem_bytes;         /* current memory of this worker */
   double alloc_share;        /* fraction of the GPU allocated to it (set by the strategy) */
   double speed;              /* progress rate relative to alone on a whole GPU (strategy) */
+  double solo_speed;         /* speed without the other workers of its own job on its GPU
+                              * (= speed unless a gang is stacked on itself): the
+                              * straggler reference (cluster_gpu_update_speeds) */
   /* Mean extra wait (ns) before a request that arrives while this task is idle gets the
    * GPU, set by the strategy (time-slicing: waiting for a turn behind other active
    * contexts; 0 when the task runs whenever it wants). Used by request-level models. */

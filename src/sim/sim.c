@@ -70,7 +70,8 @@ static gboolean is_session_kind(const job_run *j) {
 /* ---- progress bookkeeping ---- */
 
 /* A synchronous gang advances at its slowest worker's speed. Over dt, the straggler
- * delay is the time lost against every worker at the best worker's speed, and each faster
+ * delay is the time lost against every worker at the best worker's speed (its solo speed:
+ * a worker stacked on its own gang-mates would run faster alone), and each faster
  * worker waits, per step, (1-c)/s_min - (1-c)/s_w out of a step of (1-c)/s_min + c. */
 static void straggler_advance(job_run *j, double dt) {
   const workload_ops *w = workload_for(j->spec->kind);
@@ -78,7 +79,7 @@ static void straggler_advance(job_run *j, double dt) {
   for (guint32 i = 0; i < j->n_tasks; i++) {
     double sp = j->tasks[i].speed;
     if (sp < s_min) s_min = sp;
-    if (sp > s_max) s_max = sp;
+    if (j->tasks[i].solo_speed > s_max) s_max = j->tasks[i].solo_speed;
   }
   if (!(s_min > 0) || s_max - s_min < 1e-12) return;
   double r_max = w->rate(j, s_max);
