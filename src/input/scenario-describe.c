@@ -4,9 +4,13 @@
 #include "scenario.h"
 #include "nvconfig.h"
 
-/* " (from FILE)" when the pool took its sharing from a device-plugin config. */
+/* " (from FILE#KEY (ConfigMap NAME))" when the pool took its sharing from a device-plugin
+ * config: the file is read again for the key it was taken from (a Helm default key). */
 static void from_sharing(GString *s, const pool_spec *p) {
-  if (p->sharing_config_path) g_string_append_printf(s, " (from %s)", p->sharing_config_path);
+  if (!p->sharing_config_path) return;
+  g_autoptr(diag_list) d = diag_list_new(1);
+  g_autoptr(nvconfig_sharing) c = nvconfig_sharing_load(p->sharing_config_path, d);
+  g_string_append_printf(s, " (from %s)", c ? c->source : p->sharing_config_path);
 }
 
 static void describe_ts_mps(GString *s, const pool_spec *p) {
@@ -46,9 +50,12 @@ static void describe_mig(GString *s, const pool_spec *p) {
     g_autofree char *l = catalog_layout_to_string(p->gpu, &p->layout);
     g_string_append_printf(s, ", layout %s", l);
   }
-  if (p->mig_config_path)
-    g_string_append_printf(s, " (from %s, config %s)", p->mig_config_path,
+  if (p->mig_config_path) {
+    g_autoptr(diag_list) d = diag_list_new(1);
+    g_autoptr(nvconfig_mig) c = nvconfig_mig_load(p->mig_config_path, d);
+    g_string_append_printf(s, " (from %s, config %s)", c ? c->source : p->mig_config_path,
                            p->mig_config_name ? p->mig_config_name : "?");
+  }
   if (p->replicas > 1) {
     g_string_append_printf(s, ", replicas %u per instance", p->replicas);
     from_sharing(s, p);

@@ -74,8 +74,11 @@ typedef struct dcgm_reader {
   job_kind default_kind;
   double window_s, service_ms;
   guint64 samples, no_pod, other_metric;
+  guint64 exporter_pod;      /* samples whose pod label names the DCGM exporter itself */
+  char *exporter_name;       /* the first such name, for the warning */
   /* CSV columns */
   int col_t, col_metric, col_value, col_pod, col_ns, col_gpu, col_uuid, col_host, col_profile;
+  int col_xpod, col_xns;     /* exported_pod, exported_namespace */
   guint ncols;
   gboolean have_header, header_bad;
 } dcgm_reader;
@@ -236,6 +239,25 @@ static void dcgm_sample(dcgm_reader *r, const char *file, guint line, guint col_
   dcgm_add(r, file, line, (dcgm_metric)m, ns ? ns : "", pod, gpu_id ? gpu_id : "", profile, t, v);
 }
 
+/* The workload's pod and namespace. Behind kube-prometheus (a ServiceMonitor with
+ * honorLabels: false) Prometheus keeps the exporter's own labels as `exported_pod` /
+ * `exported_namespace` and sets `pod` / `namespace` to the exporter's pod: the exported
+ * labels win when present. A pod named like the exporter is counted for a warning. */
+static void dcgm_pick_pod(dcgm_reader *r, const char *xpod, const char *pod, const char *xns,
+                          const char *ns, const char **pod_out, const char **ns_out) {
+  if (xpod && *xpod) {
+    *pod_out = xpod;
+    *ns_out = xns && *xns ? xns : ns;
+    return;
+  }
+  *pod_out = pod;
+  *ns_out = ns;
+  if (pod && strstr(pod, "dcgm-exporter")) {
+    r->exporter_pod++;
+    if (!r->exporter_name) r->exporter_name = g_strndup(pod, 80);
+  }
+}
+
 /* ---- CSV: one sample per row ---- */
 
 static int dcgm_col_any(const trace_csv_row *h, const char *a, const char *b, const char *c2) {
@@ -256,13 +278,16 @@ static gboolean dcgm_csv_row(const trace_csv_row *row, void *ud) {
     r->col_t = dcgm_col_any(row, "timestamp", "time", "t");
     r->col_metric = dcgm_col_any(row, "metric", "__name__", "name");
     r->col_value = dcgm_col_any(row, "value", NULL, NULL);
-    r->col_pod = dcgm_col_any(row, "pod", "exported_pod", NULL);
-    r->col_ns = dcgm_col_any(row, "namespace", "exported_namespace", NULL);
+    r->col_pod = dcgm_col_any(row, "pod", NULL, NULL);
+    r->col_ns = dcgm_col_any(row, "namespace", NULL, NULL);
+    r->col_xpod = dcgm_col_any(row, "exported_pod", NULL, NULL);
+    r->col_xns = dcgm_col_any(row, "exported_namespace", NULL, NULL);
     r->col_gpu = dcgm_col_any(row, "gpu", NULL, NULL);
     r->col_uuid = dcgm_col_any(row, "UUID", "uuid", NULL);
     r->col_host = dcgm_col_any(row, "Hostname", "hostname", "instance");
     r->col_profile = dcgm_col_any(row, "GPU_I_PROFILE", NULL, NULL);
-    if (r->col_t < 0 || r->col_metric < 0 || r->col_value < 0 || r->col_pod < 0) {
+    if (r->col_t < 0 || r->col_metric < 0 || r->col_value < 0 ||
+        (r->col_pod < 0 && r->col_xpod < 0)) {
       diag_add(r->c->diags, row->path, row->line, 0,
                "header: expected the columns timestamp, metric, value and pod (and namespace, "
                "gpu, UUID, Hostname, GPU_I_PROFILE), one sample per row");
@@ -282,10 +307,12 @@ static gboolean dcgm_csv_row(const trace_csv_row *row, void *ud) {
   g_autofree char *gpu_id =
       *uuid ? g_strdup(uuid)
             : g_strdup_printf("%s/%s", dcgm_cell(row, r->col_host), dcgm_cell(row, r->col_gpu));
+  const char *pod, *ns;
+  dcgm_pick_pod(r, dcgm_cell(row, r->col_xpod), dcgm_cell(row, r->col_pod),
+                dcgm_cell(row, r->col_xns), dcgm_cell(row, r->col_ns), &pod, &ns);
   dcgm_sample(r, row->path, row->line, (guint)r->col_value + 1, (guint)r->col_t + 1,
-              row->cells[r->col_metric], dcgm_cell(row, r->col_ns), row->cells[r->col_pod],
-              gpu_id, dcgm_cell(row, r->col_profile), row->cells[r->col_t],
-              row->cells[r->col_value]);
+              row->cells[r->col_metric], ns, pod, gpu_id, dcgm_cell(row, r->col_profile),
+              row->cells[r->col_t], row->cells[r->col_value]);
   return TRUE;
 }
 
@@ -373,8 +400,11 @@ static void dcgm_json_file(dcgm_reader *r, const char *path) {
       continue;
     }
     const char *metric = dcgm_json_label(labels, "__name__", NULL);
-    const char *pod = dcgm_json_label(labels, "pod", "exported_pod");
-    const char *ns = dcgm_json_label(labels, "namespace", "exported_namespace");
+    const char *pod, *ns;
+    dcgm_pick_pod(r, dcgm_json_label(labels, "exported_pod", NULL),
+                  dcgm_json_label(labels, "pod", NULL),
+                  dcgm_json_label(labels, "exported_namespace", NULL),
+                  dcgm_json_label(labels, "namespace", NULL), &pod, &ns);
     const char *uuid = dcgm_json_label(labels, "UUID", "uuid");
     const char *host = dcgm_json_label(labels, "Hostname", "instance");
     const char *gpu = dcgm_json_label(labels, "gpu", NULL);
@@ -678,6 +708,13 @@ static void dcgm_emit(dcgm_reader *r) {
               by_kind[JOB_TRAINING], by_kind[JOB_BATCH], phases);
   if (r->no_pod)
     import_note(c, "%" G_GUINT64_FORMAT " samples without a pod label (idle GPUs) left out", r->no_pod);
+  if (r->exporter_pod && r->exporter_pod >= r->samples)
+    import_note(c, "warning: every series names the DCGM exporter's own pod ('%s') and none "
+                "has exported_pod: the workloads' pods are missing, so each node became one "
+                "job. dcgm-exporter labels a GPU with its workload's pod only when it can read "
+                "the kubelet's pod-resources socket, and Prometheus keeps that label as "
+                "exported_pod behind a ServiceMonitor with honorLabels: false",
+                r->exporter_name);
   if (r->other_metric)
     import_note(c, "%" G_GUINT64_FORMAT " samples of other metrics ignored", r->other_metric);
   g_ptr_array_unref(pods);
@@ -758,6 +795,7 @@ static gboolean dcgm_run(import_ctx *c, GError **error) {
     g_hash_table_unref(r.pods);
     g_string_chunk_free(r.strings);
   }
+  g_free(r.exporter_name);
   for (guint i = 0; i < r.rules->len; i++)
     g_pattern_spec_free(g_array_index(r.rules, dcgm_rule, i).glob);
   g_array_unref(r.rules);

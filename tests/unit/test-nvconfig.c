@@ -133,6 +133,7 @@ Test(nvconfig, check_describes_resolved_settings) {
   cr_assert_not_null(s, "%s", diag_join(d));
   g_autofree char *line = scenario_pool_describe(scenario_pool(s, 0));
   g_autofree char *want = g_strdup_printf("dev: 2 nodes x 8 A100-80GB, time-slicing, replicas 8 "
-                                          "(from %s#a100-80gb), oom all, $3.43/GPU-h", cm);
+                                          "(from %s#a100-80gb (ConfigMap time-slicing-config)), oom "
+                                          "all, $3.43/GPU-h", cm);
   cr_expect_str_eq(line, want);
 }

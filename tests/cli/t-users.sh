@@ -1,0 +1,41 @@
+# t-users.sh: the files users hold, read as they hold them: a GPU Operator ConfigMap from
+# kubectl (FILE#KEY), Helm values, a DGX Station's mig-parted config with a display GPU,
+# and a DCGM export behind kube-prometheus (exported_pod wins over the exporter's own pod).
+NV=$DATA/scenario/nvidia
+cp "$NV/cm-time-slicing.yaml" "$NV/helm-values.yaml" "$NV/dgx-station-80gb.yaml" .
+pool() { printf 'name: t\npools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n%s\n' "$1" > s.yaml; }
+
+pool "    sharing_config: cm-time-slicing.yaml#a100-80gb"
+run check s.yaml; expect_rc 0
+expect_out_contains "pool p: 1 node x 8 A100-80GB, time-slicing, replicas 8 (from cm-time-slicing.yaml#a100-80gb (ConfigMap time-slicing-config))"
+
+pool "    sharing_config: cm-time-slicing.yaml"
+run check s.yaml; expect_rc 2
+expect_err_contains "cm-time-slicing.yaml:3:1: 2 data keys hold configs (a100-80gb, tesla-t4): name the one to use as FILE#KEY"
+
+pool "    sharing_config: cm-time-slicing.yaml#tesla-t4"
+run check s.yaml; expect_rc 2
+expect_err_contains "cm-time-slicing.yaml:25:11: sharing.timeSlicing.resources[1]: unknown key 'colour'"
+
+pool "    sharing_config: helm-values.yaml"
+run check s.yaml; expect_rc 0
+expect_out_contains "replicas 2 (from helm-values.yaml#time-sliced-2)"
+
+pool "    mig_config: helm-values.yaml
+    mig_config_name: all-3g.40gb"
+run check s.yaml; expect_rc 0
+expect_out_contains "mig, layout 3g.40gb x2 (from helm-values.yaml#config.yaml, config all-3g.40gb)"
+
+pool "    mig_config: dgx-station-80gb.yaml
+    mig_config_name: all-balanced"
+run check s.yaml; expect_rc 0
+expect_out_contains "layout 3g.40gb + 2g.20gb + 1g.10gb x2"
+expect_out_contains "entries ignored for A100-80GB: line 26 (device-filter 0x1FB010DE (not a MIG GPU sharesim knows))"
+
+# ---- DCGM behind kube-prometheus: pod is the exporter, exported_pod the workload ----
+run import dcgm "$DATA/import/dcgm-kube-prometheus.csv" -o kp.csv; expect_rc 0
+expect_eq "$(cut -d, -f1 kp.csv | tail -n +2 | tr '\n' ' ')" "dev/nb-alice ml/train-1 " "jobs named after exported_pod"
+expect_eq "$(grep -c dcgm-exporter kp.csv)" "0" "no job named after the exporter"
+cut -d, -f1-8 "$DATA/import/dcgm-kube-prometheus.csv" > onlypod.csv
+run import dcgm onlypod.csv -o op.csv; expect_rc 0
+expect_err_contains "warning: every series names the DCGM exporter's own pod ('nvidia-dcgm-exporter-7xk2p')"
