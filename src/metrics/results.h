@@ -96,9 +96,11 @@ typedef struct ts_row {       /* one pool, one interval */
  * request that missed its SLO. */
 typedef struct service_result {
   const char *id, *pool;    /* borrowed from trace/scenario ("" when never routed) */
-  guint64 requests;         /* served + dropped */
-  guint64 served, dropped;
-  guint64 violations;       /* requests over slo_ms, dropped ones included (0 without SLO) */
+  guint64 requests;         /* served + dropped + unanswered */
+  guint64 served, dropped;  /* dropped: found no server (service down, no room, killed) */
+  guint64 unanswered;       /* still queued or in service when the session or run ended */
+  guint64 violations;       /* requests over slo_ms, dropped and unanswered ones included
+                             * (0 without SLO) */
   double mean_ms, p50_ms, p95_ms, p99_ms, max_ms; /* NAN when nothing was served */
   double slo_ms;            /* NAN when the service has no SLO */
   double slo_pct;           /* target share of requests within slo_ms */

@@ -205,7 +205,7 @@ void report_csv_timeseries(const results *r, GString *out) {
 /* One row per inference service (trace order); latencies in ms; met is 1/0, empty when
  * the service has no SLO or no request. */
 void report_csv_services(const results *r, GString *out) {
-  g_string_append(out, "id,pool,requests,served,dropped,mean_ms,p50_ms,p95_ms,p99_ms,max_ms,"
+  g_string_append(out, "id,pool,requests,served,dropped,unanswered,mean_ms,p50_ms,p95_ms,p99_ms,max_ms,"
                        "slo_ms,slo_pct,attainment_pct,met,violations,violation_minutes,"
                        "busy_frac\n");
   for (guint i = 0; i < r->services->len; i++) {
@@ -215,6 +215,7 @@ void report_csv_services(const results *r, GString *out) {
     csv_u(out, s->requests);
     csv_u(out, s->served);
     csv_u(out, s->dropped);
+    csv_u(out, s->unanswered);
     csv_n(out, s->mean_ms);
     csv_n(out, s->p50_ms);
     csv_n(out, s->p95_ms);

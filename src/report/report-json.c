@@ -180,6 +180,7 @@ static void json_slo(JsonBuilder *b, const results *r) {
     json_num(b, "p99_ms", s->p99_ms);
     json_num(b, "violation_minutes", s->violation_minutes);
     json_int(b, "dropped", s->dropped);
+    json_int(b, "unanswered", s->unanswered);
     json_builder_end_object(b);
   }
   json_builder_end_array(b);

@@ -203,6 +203,8 @@ static void text_slo(GString *out, const results *r) {
     text_fmt(out, "%.0f", s->violation_minutes);
     g_string_append(out, " violation min");
     if (s->dropped) g_string_append_printf(out, ", %" G_GUINT64_FORMAT " dropped", s->dropped);
+    if (s->unanswered)
+      g_string_append_printf(out, ", %" G_GUINT64_FORMAT " unanswered", s->unanswered);
     g_string_append_c(out, '\n');
   }
 }

@@ -214,8 +214,7 @@ void cluster_attach(pool_state *p, task *t, gpu_state *g, guint32 slot) {
   g_ptr_array_add(g->residents, t);
   g->mem_used += t->mem_bytes;
   p->sum_mem += t->mem_bytes;
-  if (g->mem_used > g->peak_mem) g->peak_mem = g->mem_used;
-  if (g->mem_used > g->ser_peak_mem) g->ser_peak_mem = g->mem_used;
+  cluster_gpu_note_mem(g);
   guint32 free_before = gpu_free(g);
   g->slots_used++;
   g->jobs_hosted++;
@@ -246,6 +245,12 @@ void cluster_task_set_mem(task *t, int64_t bytes) {
   t->mem_bytes = bytes;
   g->mem_used += delta;
   g->pool->sum_mem += delta;
+  cluster_gpu_note_mem(g);
+}
+
+void cluster_gpu_note_mem(gpu_state *g) {
+  /* more than the card holds is a demand that is about to fail, never memory in use */
+  if (g->mem_used > g->pool->spec->gpu->mem_bytes) return;
   if (g->mem_used > g->peak_mem) g->peak_mem = g->mem_used;
   if (g->mem_used > g->ser_peak_mem) g->ser_peak_mem = g->mem_used;
 }

@@ -159,6 +159,10 @@ void cluster_detach(pool_state *p, task *t);
 void cluster_gpu_set_capacity(pool_state *p, gpu_state *g, guint32 slots);
 /* Changes a resident's memory (integrate the GPU first). */
 void cluster_task_set_mem(task *t, int64_t bytes);
+/* Records g's memory in use in its peaks (attach and set_mem do it), unless it is more than
+ * the card holds: such a total is a failed allocation, not memory in use. sim.c calls it
+ * again once an out-of-memory has been resolved. */
+void cluster_gpu_note_mem(gpu_state *g);
 
 /* ---- gauges: call begin before a change on g, end after it ---- */
 void cluster_gpu_integrate(gpu_state *g, sim_time now); /* integrates g and its pool to now */

@@ -149,11 +149,27 @@ static void gpu_begin(sim *s, gpu_state *g) {
   cluster_gpu_integrate(g, sim_now(s));
 }
 
-/* After a change on g: strategy speeds, residents' rates and completions, gauges. */
+/* After a change on g: strategy speeds, residents' rates and completions, gauges. A
+ * resident whose duty follows its speed (inference: offered load / speed) changes what its
+ * neighbours see, so speeds and duties are iterated to their fixed point here, at the
+ * change itself, rather than settling one step per later event on the card (which made a
+ * neighbour's speed depend on how often unrelated events happened, issue 11 bug 4). The
+ * map is monotone (more duty, less speed for the others, more duty for them) and duties
+ * are capped at 1, so it settles; SIM_DUTY_ROUNDS bounds it all the same. */
+#define SIM_DUTY_ROUNDS 200
+#define SIM_DUTY_TOLERANCE 1e-9
 static void gpu_end(sim *s, gpu_state *g) {
-  cluster_gpu_update_speeds(g);
-  for (guint i = 0; i < g->residents->len; i++)
-    job_rerate(s, ((task *)g_ptr_array_index(g->residents, i))->job);
+  for (int round = 0; round < SIM_DUTY_ROUNDS; round++) {
+    cluster_gpu_update_speeds(g);
+    gboolean moved = FALSE;
+    for (guint i = 0; i < g->residents->len; i++) {
+      job_run *j = ((task *)g_ptr_array_index(g->residents, i))->job;
+      double before = j->duty;
+      job_rerate(s, j);
+      if (fabs(j->duty - before) > SIM_DUTY_TOLERANCE) moved = TRUE;
+    }
+    if (!moved) break;
+  }
   cluster_gpu_update_gauges(g);
 }
 
@@ -366,27 +382,39 @@ static void kill_victims(sim *s, event_kind why, job_run *cause, const gpu_state
   g_ptr_array_unref(jobs);
 }
 
-/* Checks g for an out-of-memory caused by offender's allocation; kills the victims. */
+/* Checks g for an out-of-memory caused by offender's allocation; kills the victims, again
+ * while the offender lives on and its allocation still does not fit (oom: sidecar may pick
+ * residents that free too little), then records what stays in use in g's peaks. */
 static gboolean check_oom(sim *s, gpu_state *g, task *offender) {
   pool_state *p = g->pool;
-  int64_t cap = p->ops->mem_capacity(p, g, offender);
-  gboolean over_client = offender->mem_bytes > cap;
-  gboolean over_device = g->mem_used > p->spec->gpu->mem_bytes;
-  if (!over_client && !over_device) return FALSE;
-  g->oom_events++;
   job_run *cause = offender->job;
-  char detail[256];
-  if (over_client) /* a per-client limit (MPS, MIG instance, vGPU, fraction): the GPU total
-                    * is not the figure that overflowed */
-    snprintf(detail, sizeof detail, "%s allocated %.2f GB where its limit leaves it %.2f GB",
-             cause->spec->id, UTIL_GB(offender->mem_bytes), UTIL_GB(cap));
-  else
-    snprintf(detail, sizeof detail, "%.2f GB in use on a %.2f GB GPU after %s allocated %.2f GB",
-             UTIL_GB(g->mem_used), UTIL_GB(p->spec->gpu->mem_bytes), cause->spec->id,
-             UTIL_GB(offender->mem_bytes));
-  p->ops->oom_victims(p, g, offender, s->scratch_victims);
-  kill_victims(s, EVENT_OOM_KILL, cause, g, detail);
-  return TRUE;
+  gboolean any = FALSE;
+  for (;;) {
+    int64_t cap = p->ops->mem_capacity(p, g, offender);
+    gboolean over_client = offender->mem_bytes > cap;
+    gboolean over_device = g->mem_used > p->spec->gpu->mem_bytes;
+    if (!over_client && !over_device) break;
+    g->oom_events++;
+    any = TRUE;
+    char detail[256];
+    if (over_client) /* a per-client limit (MPS, MIG instance, vGPU, fraction): the GPU total
+                      * is not the figure that overflowed */
+      snprintf(detail, sizeof detail, "%s allocated %.2f GB where its limit leaves it %.2f GB",
+               cause->spec->id, UTIL_GB(offender->mem_bytes), UTIL_GB(cap));
+    else /* the demand, not memory in use: the allocation that failed never held the card */
+      snprintf(detail, sizeof detail,
+               "%s needs %.2f GB beside %.2f GB of other residents on a %.2f GB GPU "
+               "(%.2f GB demanded)",
+               cause->spec->id, UTIL_GB(offender->mem_bytes),
+               UTIL_GB(g->mem_used - offender->mem_bytes), UTIL_GB(p->spec->gpu->mem_bytes),
+               UTIL_GB(g->mem_used));
+    p->ops->oom_victims(p, g, offender, s->scratch_victims);
+    if (!s->scratch_victims->len) break; /* the strategy spares everyone */
+    kill_victims(s, EVENT_OOM_KILL, cause, g, detail);
+    if (cause->state != JOB_RUNNING) break;
+  }
+  cluster_gpu_note_mem(g);
+  return any;
 }
 
 static void job_crash(sim *s, job_run *j, const char *why) {

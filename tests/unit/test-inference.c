@@ -76,7 +76,9 @@ Test(inference, mm1_mean_and_p99_match_the_formulas) {
   double lambda = 70, mu = 100;
   cr_assert_gt(s->requests, 4900000);
   cr_assert_eq(s->dropped, 0);
-  cr_assert_eq(s->requests, s->served);
+  /* the few in service or queued when the session ends got no answer (issue 11 bug 6) */
+  cr_assert_eq(s->requests, s->served + s->unanswered);
+  cr_assert_lt(s->unanswered, 100);
   REL_NEAR(s->mean_ms, 1000.0 / (mu - lambda), 0.02);
   REL_NEAR(s->p99_ms, 1000.0 * log(100.0) / (mu - lambda), 0.05);
   REL_NEAR(s->p50_ms, 1000.0 * log(2.0) / (mu - lambda), 0.05);
@@ -355,8 +357,11 @@ Test(inference, time_slicing_violations_fall_inside_notebook_bursts) {
                            NULL);
   const service_result *s = inf_service(shared, "svc");
   cr_assert_gt(s->violation_intervals, 0, "the notebook's bursts cause violations");
-  cr_assert_lt(s->violation_intervals, 360 / 2, "violations are intermittent: %u of 360 minutes",
-               s->violation_intervals);
+  /* the notebook computes 20 % of the time alone; beside the service's duty (0.4 / its speed,
+   * about 0.73 at the fixed point) its bursts stretch to about 36 % of the time, and a
+   * minute that holds part of one may miss: well under three quarters still */
+  cr_assert_lt(s->violation_intervals, 360 * 3 / 4,
+               "violations are intermittent: %u of 360 minutes", s->violation_intervals);
   /* Between two events the gauges are constant, so a minute without any burst has the same
    * busy figure as a neighbouring burst-free minute, and a minute wholly inside a burst is
    * fully busy. Every minute whose attainment fell below 99 % (more than 1 % of its ~2400

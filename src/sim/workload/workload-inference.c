@@ -53,12 +53,14 @@ typedef struct inf_state {
   inf_carry *carry;          /* in flight at the last boundary */
   guint32 n_carry, carry_cap;
   gboolean up;               /* an attempt is running */
-  /* duty estimate: kappa = measured busy x speed / offered load (1 for one slot) */
+  /* duty estimate: kappa = measured busy x speed / offered load (1 for one slot), folded
+   * in once per INF_DUTY_TAU_NS window (inference_on_timer), never at other events */
   double kappa;
+  double win_obs_ns, win_ns; /* this window: sum of busy x speed / offered, and time up */
   double busy_ns, up_ns;     /* measured time with a request in service, and time up */
   /* results */
   histogram *lat;
-  guint64 served, dropped, violations;
+  guint64 served, dropped, unanswered, violations;
   /* interval grid of the time series (by arrival) */
   pool_state *pool;
   double interval_ns;
@@ -166,10 +168,32 @@ static void inf_drop_until(inf_state *st, double t) {
   }
 }
 
-/* The requests arriving before t are let go uncounted (cut off by the end of the session
- * or of the run: neither served nor dropped). */
+/* The requests arriving before t are let go uncounted (they came after the session was
+ * over, or before an attempt that restarts from a later instant). */
 static void inf_skip_until(inf_state *st, double t) {
   while (st->has_next && st->next_a < t) inf_next_arrival(st);
+}
+
+/* A request cut off by the end of the session or of the run, in service or queued: it got
+ * no answer. With an SLO it is a violation (docs/models.md, "Inference services"). */
+static void inf_unanswer_one(inf_state *st) {
+  st->unanswered++;
+  st->b_n++;
+  if (st->has_slo) {
+    st->violations++;
+    st->b_viol++;
+  }
+}
+
+/* The requests in service and those queued that arrived before t get no answer. */
+static void inf_unanswer_until(inf_state *st, double t) {
+  for (guint32 i = 0; i < st->n_carry; i++) inf_unanswer_one(st);
+  st->n_carry = 0;
+  while (st->has_next && st->next_a < t) {
+    if (st->next_a >= st->bucket_end) inf_move_bucket(st, st->next_a);
+    inf_unanswer_one(st);
+    inf_next_arrival(st);
+  }
 }
 
 /* ---- slots ---- */
@@ -430,16 +454,31 @@ static void inference_advance(sim *s, job_run *j, sim_time from_t, sim_time to_t
   }
   st->busy_ns += busy;
   st->up_ns += dt;
-  /* The measured busy fraction feeds the duty the neighbours see from the next event on:
-   * kappa (busy x speed per unit of offered load) is smoothed over INF_DUTY_TAU_NS and
-   * inference_duty uses it when sim.c re-rates the job. j->duty itself is left alone here,
-   * so that the job's and its GPU's busy time keep adding up to the same figure. */
+  /* The measured busy fraction is gathered over the window; inference_on_timer folds it
+   * into kappa at fixed times. j->duty itself is left alone here, so that the job's and its
+   * GPU's busy time keep adding up to the same figure. */
   double offered = inf_offered(j);
   if (offered > 0 && v > 0) {
-    double obs = busy / dt * v / offered;
-    double alpha = -expm1(-dt / INF_DUTY_TAU_NS);
-    st->kappa += alpha * (obs - st->kappa);
+    st->win_obs_ns += busy * v / offered;
+    st->win_ns += dt;
   }
+}
+
+/* Every INF_DUTY_TAU_NS of an attempt: the window's measured busy x speed per unit of
+ * offered load is folded into kappa (exponential smoothing with time constant
+ * INF_DUTY_TAU_NS) and the service re-rated, so the duty its neighbours see moves at a
+ * fixed cadence whatever else happens on the card (issue 11 bug 4). */
+static void inference_on_timer(sim *s, job_run *j) {
+  inf_state *st = j->workload_data;
+  if (!st || !st->up) return;
+  sim_job_refresh(s, j); /* measures up to now */
+  if (st->win_ns > 0) {
+    double obs = st->win_obs_ns / st->win_ns;
+    st->kappa += -expm1(-st->win_ns / INF_DUTY_TAU_NS) * (obs - st->kappa);
+  }
+  st->win_obs_ns = st->win_ns = 0;
+  sim_job_set_timer(s, j, sim_now(s) + (sim_time)INF_DUTY_TAU_NS);
+  sim_job_refresh(s, j); /* the new duty, and the neighbours' speeds with it */
 }
 
 /* Prior of kappa before anything is measured: M/M/c's busy fraction 1 - P0 per unit of
@@ -543,19 +582,21 @@ static void inference_on_start(sim *s, job_run *j) {
   st->gate = -INFINITY;
   st->v_prev = j->rate > 0 ? j->rate : 1.0;
   st->up = TRUE;
+  st->win_obs_ns = st->win_ns = 0;
+  sim_job_set_timer(s, j, (sim_time)now + (sim_time)INF_DUTY_TAU_NS);
   /* no unit of work ends: the service ends with its session (sim.c's session end) */
   sim_job_set_demand(s, j, FALSE, 0.0, 0);
 }
 
 /* The attempt stops (after advance() brought it to now). A kill drops the requests in
- * flight and waiting; the end of the session (or of the run) only cuts them off. */
+ * flight and waiting; the end of the session (or of the run) leaves them unanswered. */
 static void inf_stop(inf_state *st, double now, gboolean killed) {
   if (!st->up) return;
   if (killed) {
     for (guint32 i = 0; i < st->n_carry; i++) inf_drop_one(st);
     inf_drop_until(st, now);
   } else {
-    inf_skip_until(st, now);
+    inf_unanswer_until(st, now);
   }
   st->n_carry = 0;
   st->up = FALSE;
@@ -622,7 +663,8 @@ static void inference_report(const sim *s, const job_run *j, results *r) {
                  j->session_end >= 0 ? (double)j->session_end : INFINITY);
     sr.served = st->served;
     sr.dropped = st->dropped;
-    sr.requests = st->served + st->dropped;
+    sr.unanswered = st->unanswered;
+    sr.requests = st->served + st->dropped + st->unanswered;
     sr.violations = st->violations;
     if (st->served) {
       const histogram *h = st->lat;
@@ -645,7 +687,6 @@ static void inference_report(const sim *s, const job_run *j, results *r) {
 }
 
 static void inference_on_work_done(sim *s, job_run *j) {}
-static void inference_on_timer(sim *s, job_run *j) {}
 static double inference_rate(const job_run *j, double min_speed) { return min_speed; }
 
 const workload_ops workload_inference_ops = {

@@ -1,0 +1,97 @@
+/* test-accounting.c: numbers that add up (issue 11 bugs 4-6): the duty a neighbour sees
+ * does not depend on unrelated events, peak memory never counts a failed allocation, and
+ * the backlog at the end of a session is counted as unanswered. Each test is one of the
+ * reproducers (F01, F05, F08) and failed before its fix. */
+#include "testutil.h"
+
+#define ACC_TRACE_HEAD "id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms,slo_ms,sm,busy\n"
+
+/* F01: a trainer beside a saturated service on one time-sliced A100 (replicas 3); the second
+ * run adds 359 notebooks that never compute (busy 0), arriving every 10 s. */
+static results *acc_pair(gboolean ticks) {
+  GString *csv = g_string_new(ACC_TRACE_HEAD "bert,0,inference,1,2,3600,123.5,4.05,20,0.5,\n"
+                                             "trainer,0,training,1,10,100000,,,,1,\n");
+  for (int i = 0; ticks && i < 359; i++)
+    g_string_append_printf(csv, "tick%d,%d,notebook,1,0.1,5,,,,,0\n", i, 10 * (i + 1));
+  results *r = tu_run("name: ts3\nseed: 3\nhorizon: 3600s\npools:\n"
+                      "  - {name: p, gpu: A100-80GB, nodes: 1, gpus_per_node: 1,\n"
+                      "     strategy: time-slicing, replicas: 3}\n",
+                      csv->str, NULL);
+  g_string_free(csv, TRUE);
+  return r;
+}
+
+Test(accounting, neighbour_duty_does_not_depend_on_unrelated_events) {
+  results *quiet = acc_pair(FALSE), *busy = acc_pair(TRUE);
+  const job_result *a = tu_job(quiet, "trainer"), *b = tu_job(busy, "trainer");
+  /* before the fix: 0.670 on the quiet card, 0.497 with the idle notebooks */
+  TU_NEAR(a->work_done_s, b->work_done_s, 1e-6 * a->work_done_s);
+  const service_result *sa = tu_service(quiet, "bert"), *sb = tu_service(busy, "bert");
+  cr_assert_eq(sa->served, sb->served);
+  cr_assert_eq(sa->violations, sb->violations);
+  /* The service is saturated (0.5 of a card offered, at most (1 - 0.06) / 2 = 0.47 given
+   * beside the trainer): the GPU's time is not over-committed, i.e. the service's busy
+   * share times its speed plus the trainer's speed stays within the card's efficiency. */
+  double trainer_speed = a->work_done_s / a->run_s;
+  cr_assert_gt(sa->busy_frac, 0.99);
+  cr_assert(trainer_speed < 0.5, "trainer speed %.3f beside a saturated service", trainer_speed);
+  double service_speed = 0.94 / 2.0; /* U = 2 contexts both busy, switch loss 0.06 */
+  cr_assert(sa->busy_frac * service_speed + trainer_speed <= 0.94 * (1 + 0.06),
+            "over-committed: %.3f + %.3f", sa->busy_frac * service_speed, trainer_speed);
+  results_free(quiet);
+  results_free(busy);
+}
+
+/* F05: 150 req/s offered to a 100 req/s service for 600 s: about a third of the requests are
+ * still queued at the end of the session. */
+Test(accounting, overload_backlog_counts_as_unanswered) {
+  results *r = tu_run("name: overload\nseed: 1\npools:\n"
+                      "  - {name: p, gpu: A100-80GB, nodes: 1, gpus_per_node: 2, "
+                      "strategy: exclusive}\n",
+                      "id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms,slo_ms,slo_pct\n"
+                      "svc,0,inference,1,4,600,150,10,100,99\n"
+                      "svc2,0,inference,1,4,600,150,10,300000,99\n",
+                      NULL);
+  for (int k = 0; k < 2; k++) {
+    const service_result *s = tu_service(r, k ? "svc2" : "svc");
+    cr_assert_eq(s->requests, s->served + s->dropped + s->unanswered);
+    /* ~90,000 arrivals, at most 60,000 served */
+    cr_assert(fabs((double)s->requests - 90000) < 0.02 * 90000, "requests %lu",
+              (unsigned long)s->requests);
+    cr_assert_leq(s->served, 60000);
+    cr_assert(fabs((double)s->unanswered - 30000) < 0.05 * 30000, "unanswered %lu",
+              (unsigned long)s->unanswered);
+    cr_assert_geq(s->violations, s->unanswered + s->dropped);
+    TU_NEAR(s->attainment_pct,
+            100.0 * (double)(s->requests - s->violations) / (double)s->requests, 1e-9);
+  }
+  /* the lenient SLO (300 s, met by every served request) no longer reports 100 % */
+  const service_result *lenient = tu_service(r, "svc2");
+  cr_assert_lt(lenient->attainment_pct, 70);
+  cr_assert_eq(lenient->met, 0);
+  results_free(r);
+}
+
+/* F08: four time-sliced notebooks with 5 GB each on an A100-40GB; nb1 grows to 30 GB. */
+Test(accounting, peak_memory_never_counts_the_failed_allocation) {
+  results *r = tu_run("name: nb\nseed: 1\npools:\n"
+                      "  - {name: dev, gpu: A100-40GB, nodes: 1, gpus_per_node: 1,\n"
+                      "     strategy: time-slicing, replicas: 4, oom: all}\n",
+                      "id,submit_s,kind,gpus,mem_gb,duration_s,busy,burst_s\n"
+                      "nb1,0,notebook,1,5,7200,0.15,30\nnb2,0,notebook,1,5,7200,0.15,30\n"
+                      "nb3,0,notebook,1,5,7200,0.15,30\nnb4,0,notebook,1,5,7200,0.15,30\n",
+                      "job_id,after_s,mem_gb\nnb1,2400,30\n");
+  const gpu_result *g = &g_array_index(r->gpus, gpu_result, 0);
+  cr_assert_eq(g->oom_events, 1);
+  /* before the fix: 45 GB on a 42.95 GB card */
+  TU_NEAR(g->peak_mem_gb, 20, 1e-9);
+  guint kills = 0;
+  for (guint i = 0; i < r->events_log->len; i++) {
+    const event_row *e = &g_array_index(r->events_log, event_row, i);
+    if (e->kind != EVENT_OOM_KILL) continue;
+    kills++;
+    cr_assert(strstr(e->detail, "45.00 GB demanded"), "%s", e->detail);
+  }
+  cr_assert_eq(kills, 4);
+  results_free(r);
+}
