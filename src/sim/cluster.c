@@ -3,6 +3,7 @@
  * GPU pools, the pool queue order, and the time integrals behind utilisation and the time
  * series. It does not decide speeds (the strategy does) nor handle events (sim.c does). */
 #include "cluster.h"
+#include <math.h>
 #include <string.h>
 
 /* ---- free-slot buckets: bitset of nodes per free-slot count ---- */
@@ -31,6 +32,57 @@ static void node_free_change(pool_state *p, guint32 node, int delta) {
   bucket_set(p, after, node, TRUE);
   p->node_free[node] = after;
   p->free_slots = (guint32)((int)p->free_slots + delta);
+}
+
+/* ---- placement index of share-packed pools: min-tree of claimed shares ---- */
+
+/* Free slots g adds to its node's count: capacity less residents, never below 0. */
+static guint32 gpu_free(const gpu_state *g) {
+  return g->slots_used < g->slots_cap ? g->slots_cap - g->slots_used : 0;
+}
+
+/* Re-sums g's claimed share over its residents in arrival order (the sum gpu_accepts
+ * compares, exactly) and updates g's leaf and the minima above it: O(residents + log GPUs). */
+static void share_index_update(pool_state *p, gpu_state *g) {
+  if (!p->share_tree) return;
+  double used = 0;
+  for (guint i = 0; i < g->residents->len; i++)
+    used += p->ops->worker_share(((const task *)g_ptr_array_index(g->residents, i))->job->spec);
+  g->share_used = used;
+  guint32 k = p->share_leaves + g->index;
+  p->share_tree[k] = gpu_free(g) ? used : INFINITY;
+  for (k /= 2; k >= 1; k /= 2) p->share_tree[k] = MIN(p->share_tree[2 * k], p->share_tree[2 * k + 1]);
+}
+
+static void share_index_init(pool_state *p) {
+  if (!p->ops->worker_share) return;
+  p->share_leaves = 1;
+  while (p->share_leaves < p->n_gpus) p->share_leaves *= 2;
+  p->share_tree = g_new(double, 2 * p->share_leaves);
+  for (guint32 k = 0; k < 2 * p->share_leaves; k++) p->share_tree[k] = INFINITY;
+  for (guint32 i = 0; i < p->n_gpus; i++) share_index_update(p, &p->gpus[i]);
+}
+
+/* GPUs under tree node k that take `copies` more workers of share f, counted up to cap. */
+static guint32 share_index_count(const pool_state *p, guint32 k, double f, guint32 copies,
+                                 guint32 cap) {
+  if (!(p->share_tree[k] + (double)copies * f <= 1.0 + SHARE_EPS)) return 0;
+  if (k >= p->share_leaves) return 1;
+  guint32 c = share_index_count(p, 2 * k, f, copies, cap);
+  if (c < cap) c += share_index_count(p, 2 * k + 1, f, copies, cap - c);
+  return c;
+}
+
+/* FALSE only when no placement of j can exist now: fewer GPUs take one worker than j has
+ * workers and none takes two (exact for one worker; a gang that passes may still fail the
+ * search when the stacked shares do not add up). TRUE for pools without the index. */
+static gboolean share_index_may_fit(const pool_state *p, const job_run *j) {
+  if (!p->share_tree) return TRUE;
+  double f = p->ops->worker_share(j->spec);
+  guint32 need = j->spec->gpus;
+  guint32 n = share_index_count(p, 1, f, 1, need);
+  if (n >= need) return TRUE;
+  return n > 0 && share_index_count(p, 1, f, 2, 1) > 0;
 }
 
 static gint queue_cmp(gconstpointer a, gconstpointer b, gpointer ud) {
@@ -77,6 +129,7 @@ void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec,
   p->queue_sizes = g_array_new(FALSE, FALSE, sizeof(guint32));
   p->interval_ns = interval_ns > 0 ? interval_ns : 60 * SIM_NS_PER_S;
   p->ts = g_array_new(FALSE, FALSE, sizeof(ts_row));
+  share_index_init(p);
   if (p->ops->init_pool) p->ops->init_pool(p);
 }
 
@@ -100,6 +153,7 @@ void cluster_pool_clear(pool_state *p) {
   g_free(p->queued_by_gpus);
   g_array_unref(p->queue_sizes);
   if (p->ts) g_array_unref(p->ts);
+  g_free(p->share_tree);
   memset(p, 0, sizeof *p);
 }
 
@@ -189,16 +243,11 @@ static gboolean find_placement_pass(const pool_state *p, const job_run *j, gbool
 gboolean cluster_find_placement(const pool_state *p, const job_run *j, gpu_state **gpus_out,
                                 guint32 *slots_out) {
   guint32 need = j->spec->gpus;
-  if (need > p->free_slots) return FALSE;
+  if (need > p->free_slots || !share_index_may_fit(p, j)) return FALSE;
   if (need == 1 || p->slots_per_gpu == 1)
     return find_placement_pass(p, j, p->slots_per_gpu == 1, gpus_out, slots_out);
   if (find_placement_pass(p, j, TRUE, gpus_out, slots_out)) return TRUE;
   return find_placement_pass(p, j, FALSE, gpus_out, slots_out);
-}
-
-/* Free slots g adds to its node's count: capacity less residents, never below 0. */
-static guint32 gpu_free(const gpu_state *g) {
-  return g->slots_used < g->slots_cap ? g->slots_cap - g->slots_used : 0;
 }
 
 void cluster_gpu_set_capacity(pool_state *p, gpu_state *g, guint32 slots) {
@@ -206,6 +255,7 @@ void cluster_gpu_set_capacity(pool_state *p, gpu_state *g, guint32 slots) {
   g->slots_cap = MIN(slots, p->slots_per_gpu);
   int delta = (int)gpu_free(g) - (int)before;
   if (delta) node_free_change(p, g->node, delta);
+  share_index_update(p, g);
 }
 
 void cluster_attach(pool_state *p, task *t, gpu_state *g, guint32 slot) {
@@ -225,6 +275,7 @@ void cluster_attach(pool_state *p, task *t, gpu_state *g, guint32 slot) {
     if (!seen) g_array_append_val(g->ser_jobs, t->job->index);
   }
   if (free_before) node_free_change(p, g->node, -1);
+  share_index_update(p, g);
 }
 
 void cluster_detach(pool_state *p, task *t) {
@@ -236,6 +287,7 @@ void cluster_detach(pool_state *p, task *t) {
   guint32 free_before = gpu_free(g);
   g->slots_used--;
   if (gpu_free(g) != free_before) node_free_change(p, g->node, +1);
+  share_index_update(p, g);
   t->gpu = NULL;
 }
 

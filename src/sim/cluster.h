@@ -41,6 +41,7 @@ struct gpu_state {
   guint32 slots_used;
   guint32 slots_cap;         /* slots it offers now (slots_per_gpu unless the strategy
                               * lowers it: cluster_gpu_set_capacity) */
+  double share_used;         /* share_ops.worker_share summed over residents (0 if NULL) */
   /* gauges now, and their integrals (value x ns) since t_last */
   double g_alloc, g_busy, g_sm;
   sim_time t_last;
@@ -71,6 +72,10 @@ struct pool_state {
   guint32 **bucket_bits;     /* per free-slot count k: bitset of nodes with k free slots */
   guint32 bucket_words;
   guint32 free_slots;
+  /* placement index when the strategy packs by shares (share_ops.worker_share): a min-tree
+   * over GPUs of share_used (+inf for a GPU without a free slot), share_leaves leaves */
+  double *share_tree;
+  guint32 share_leaves;
   /* The queue, split by worker count so that a scheduling pass never walks jobs that
    * cannot fit: queue_by_gpus[k] holds the jobs with k workers, each ordered by
    * (priority desc, submit, index); queue_sizes lists the k with queued jobs, ascending. */

@@ -573,9 +573,9 @@ static gboolean try_start(sim *s, pool_state *p, job_run *j) {
 
 /* A scheduling pass: places every queued job that fits, in queue order (priority, then
  * submission), as a k-way merge of the per-size queues. Sizes larger than the free slots
- * are skipped; with a size-only strategy, a size whose first job does not fit is done; with
- * a ranked one (fit_rank), jobs ranked at or above one that did not fit are not tried, and a
- * size is done when a job of rank 0 does not fit. */
+ * are skipped; with the strategy's prune_rank, jobs ranked at or above one of the same size
+ * that did not fit are not tried, and a size is done when a job of rank 0 does not fit;
+ * without it every queued job is tried (the placement index keeps a failing try cheap). */
 static void on_schedule(void *ctx, void *obj, uint64_t arg) {
   sim *s = ctx;
   pool_state *p = obj;
@@ -585,7 +585,8 @@ static void on_schedule(void *ctx, void *obj, uint64_t arg) {
   guint32 *sizes = g_newa(guint32, n);
   GSequenceIter **cur = g_newa(GSequenceIter *, n);
   gboolean *live = g_newa(gboolean, n);
-  guint32 *fail_rank = g_newa(guint32, n); /* lowest fit_rank that did not fit, per size */
+  guint32 (*prune)(const pool_state *, const job_run *) = p->ops->prune_rank;
+  guint32 *fail_rank = g_newa(guint32, n); /* lowest prune_rank that did not fit, per size */
   for (guint c = 0; c < n; c++) {
     sizes[c] = g_array_index(p->queue_sizes, guint32, c);
     cur[c] = g_sequence_get_begin_iter(p->queue_by_gpus[sizes[c]]);
@@ -608,16 +609,16 @@ static void on_schedule(void *ctx, void *obj, uint64_t arg) {
     }
     if (best < 0) break;
     GSequenceIter *next = g_sequence_iter_next(cur[best]);
-    guint32 rank = p->ops->fit_rank ? p->ops->fit_rank(p, bj) : 0;
-    if (rank < fail_rank[best] && try_start(s, p, bj)) {
+    guint32 rank = prune ? prune(p, bj) : 0;
+    if ((!prune || rank < fail_rank[best]) && try_start(s, p, bj)) {
       cur[best] = next;
       continue;
     }
     if (p->ops->on_unplaced) p->ops->on_unplaced(s, p, bj);
-    if (p->ops->fit_by_size_only || (p->ops->fit_rank && rank == 0)) {
+    if (prune && rank == 0) {
       live[best] = FALSE;
     } else {
-      if (rank < fail_rank[best]) fail_rank[best] = rank;
+      if (prune && rank < fail_rank[best]) fail_rank[best] = rank;
       cur[best] = next;
     }
   }

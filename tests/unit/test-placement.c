@@ -53,3 +53,47 @@ Test(placement, gang_stacks_only_the_workers_distinct_gpus_cannot_hold) {
   TU_NEAR(g->straggler_delay_s, g->end_s - 3600, 1e-3);
   results_free(r);
 }
+
+/* The head-of-line reproducer: on one fractional A100, b (0.5) does not fit beside a
+ * (0.6) but c (0.3) does; c must start when it arrives, not when a ends. */
+Test(placement, fractional_job_that_fits_is_not_blocked_by_one_that_does_not) {
+  const char *yaml = "name: hol\npools:\n  - {name: p, gpu: A100-80GB, nodes: 1, "
+                     "gpus_per_node: 1, strategy: fractional}\n";
+  results *r = tu_run(yaml,
+                      PL_HDR "a,0,batch,1,10,1000,0.6\n"
+                             "b,10,batch,1,10,100,0.5\n"
+                             "c,20,batch,1,10,100,0.3\n",
+                      NULL);
+  TU_NEAR(tu_job(r, "a")->start_s, 0, 1e-9);
+  TU_NEAR(tu_job(r, "c")->start_s, 20, 1e-9);
+  TU_NEAR(tu_job(r, "b")->start_s, tu_job(r, "a")->end_s, 1e-6);
+  cr_expect_str_eq(tu_job(r, "c")->gpu_ids, "p/n0/g0");
+  results_free(r);
+}
+
+/* The placement index refuses exactly what the per-GPU check refuses: shares that sum to
+ * one (0.6 + 0.3 + 0.1) still fit, a gang of quarter shares stacks where no GPU is free. */
+Test(placement, fractional_index_agrees_with_the_share_sums) {
+  const char *yaml = "name: idx\npools:\n  - {name: p, gpu: A100-80GB, nodes: 1, "
+                     "gpus_per_node: 2, strategy: fractional}\n";
+  results *r = tu_run(yaml,
+                      PL_HDR "a,0,batch,1,10,1000,0.6\n"
+                             "b,0,batch,1,10,1000,0.6\n"
+                             "c,1,batch,1,10,100,0.3\n"
+                             "d,1,batch,1,10,100,0.3\n"
+                             "e,2,batch,1,4,100,0.1\n"
+                             "f,2,batch,1,4,100,0.1\n"
+                             "g,3,training,2,2,100,0.05\n"
+                             "h,4,batch,1,4,100,0.1\n",
+                      NULL);
+  const char *now[] = {"a", "b", "c", "d", "e", "f"};
+  for (guint i = 0; i < G_N_ELEMENTS(now); i++)
+    TU_NEAR(tu_job(r, now[i])->start_s, (double)(i / 2), 1e-9);
+  /* both GPUs are full (1.0 each): the gang and h wait for c and d to end */
+  const job_result *g = tu_job(r, "g");
+  cr_expect_gt(g->start_s, 99);
+  TU_NEAR(g->start_s, tu_job(r, "c")->end_s, 1e-6);
+  cr_expect_str_eq(g->gpu_ids, "p/n0/g0;p/n0/g1");
+  TU_NEAR(tu_job(r, "h")->start_s, g->start_s, 1e-6);
+  results_free(r);
+}

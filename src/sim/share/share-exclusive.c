@@ -42,7 +42,6 @@ const share_ops share_exclusive_ops = {
     .name = "exclusive",
     .description = "whole GPUs: one worker per GPU, no sharing",
     .implemented = TRUE,
-    .fit_by_size_only = TRUE,
     .slots_per_gpu = exclusive_slots,
     .can_ever_fit = exclusive_can_ever_fit,
     .gpu_accepts = exclusive_gpu_accepts,
@@ -51,4 +50,5 @@ const share_ops share_exclusive_ops = {
     .mem_capacity = share_default_mem_capacity,
     .oom_victims = share_default_oom_victims,
     .crash_victims = share_default_crash_victims,
+    .prune_rank = share_prune_by_size,
 };

@@ -12,7 +12,7 @@
 /* Most residents one GPU takes (5 % granularity; HAMi's default split count is 10). It
  * also bounds the free-slot buckets of cluster.c, which grow with slots per node. */
 #define FRACTIONAL_SLOTS 20u
-#define FRACTIONAL_EPS 1e-9
+#define FRACTIONAL_EPS SHARE_EPS
 
 static guint32 fractional_slots(const pool_spec *p) { return FRACTIONAL_SLOTS; }
 
@@ -48,13 +48,9 @@ static gboolean fractional_can_ever_fit(const pool_spec *p, const job_spec *j, c
   return TRUE;
 }
 
-static double fractional_used(const gpu_state *g) {
-  double used = 0;
-  for (guint i = 0; i < g->residents->len; i++)
-    used += ((const task *)g_ptr_array_index(g->residents, i))->job->spec->gpu_frac;
-  return used;
-}
+static double fractional_worker_share(const job_spec *j) { return j->gpu_frac; }
 
+/* g->share_used is cluster.c's sum of residents' gpu_frac (the placement index) */
 static gboolean fractional_gpu_accepts(const pool_state *p, const gpu_state *g, const job_run *j,
                                        gpu_state *const *taken, guint n_taken, guint32 *slot) {
   /* workers of this job already chosen for g in this attempt count like residents */
@@ -62,7 +58,7 @@ static gboolean fractional_gpu_accepts(const pool_state *p, const gpu_state *g, 
   for (guint i = 0; i < n_taken; i++)
     if (taken[i] == g) here++;
   if (g->slots_used + here >= p->slots_per_gpu) return FALSE;
-  if (fractional_used(g) + (here + 1) * j->spec->gpu_frac > 1.0 + FRACTIONAL_EPS) return FALSE;
+  if (g->share_used + (double)(here + 1) * j->spec->gpu_frac > 1.0 + SHARE_EPS) return FALSE;
   *slot = g->slots_used + here;
   return TRUE;
 }
@@ -147,7 +143,6 @@ const share_ops share_fractional_ops = {
     .description = "fractional GPUs: a memory share as a hard limit, a compute share as a "
                    "guarantee, idle compute lent up to fraction_cap",
     .implemented = TRUE,
-    .fit_by_size_only = FALSE,
     .slots_per_gpu = fractional_slots,
     .can_ever_fit = fractional_can_ever_fit,
     .gpu_accepts = fractional_gpu_accepts,
@@ -156,4 +151,5 @@ const share_ops share_fractional_ops = {
     .mem_capacity = fractional_mem_capacity,
     .oom_victims = fractional_oom_victims,
     .crash_victims = share_default_crash_victims,
+    .worker_share = fractional_worker_share,
 };

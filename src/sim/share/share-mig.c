@@ -606,7 +606,7 @@ static void mig_on_unplaced(sim *s, pool_state *p, job_run *j) {
 
 /* Index of the smallest instance size (of any layout the pool may use) that holds the
  * job: which instances hold a job depends on this rank only (sizes are discrete). */
-static guint32 mig_fit_rank(const pool_state *p, const job_run *j) {
+static guint32 mig_prune_rank(const pool_state *p, const job_run *j) {
   const mig_pool *mp = p->strategy_data;
   guint32 r = 0;
   while (r < mp->sizes->len && g_array_index(mp->sizes, int64_t, r) < j->spec->mem_bytes) r++;
@@ -618,7 +618,6 @@ const share_ops share_mig_ops = {
     .name = "mig",
     .description = "MIG instances with their own SMs and memory; layouts reconfigured on demand",
     .implemented = TRUE,
-    .fit_by_size_only = FALSE,
     .slots_per_gpu = mig_slots,
     .can_ever_fit = mig_can_ever_fit,
     .gpu_accepts = mig_gpu_accepts,
@@ -631,5 +630,5 @@ const share_ops share_mig_ops = {
     .free_pool = mig_free_pool,
     .on_unplaced = mig_on_unplaced,
     .on_release = mig_on_release,
-    .fit_rank = mig_fit_rank,
+    .prune_rank = mig_prune_rank,
 };

@@ -85,7 +85,6 @@ const share_ops share_mps_ops = {
     .name = "mps",
     .description = "MPS clients running concurrently, capped by thread percentage and pinned memory",
     .implemented = TRUE,
-    .fit_by_size_only = TRUE,
     .slots_per_gpu = mps_slots,
     .can_ever_fit = mps_can_ever_fit,
     .gpu_accepts = share_replica_accepts,
@@ -94,4 +93,5 @@ const share_ops share_mps_ops = {
     .mem_capacity = mps_mem_capacity,
     .oom_victims = mps_oom_victims,
     .crash_victims = mps_crash_victims,
+    .prune_rank = share_prune_by_size,
 };

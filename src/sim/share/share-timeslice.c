@@ -54,7 +54,6 @@ const share_ops share_timeslice_ops = {
     .name = "time-slicing",
     .description = "replicas per GPU taking equal turns; shared memory, no memory isolation",
     .implemented = TRUE,
-    .fit_by_size_only = TRUE,
     .slots_per_gpu = ts_slots,
     .can_ever_fit = ts_can_ever_fit,
     .gpu_accepts = share_replica_accepts,
@@ -63,4 +62,5 @@ const share_ops share_timeslice_ops = {
     .mem_capacity = share_default_mem_capacity,
     .oom_victims = share_default_oom_victims,
     .crash_victims = share_default_crash_victims,
+    .prune_rank = share_prune_by_size,
 };

@@ -103,7 +103,6 @@ const share_ops share_vgpu_ops = {
     .name = "vgpu",
     .description = "time-sliced vGPU profiles: partitioned frame buffer, scheduler-shared compute",
     .implemented = TRUE,
-    .fit_by_size_only = TRUE,
     .slots_per_gpu = vgpu_per_gpu,
     .can_ever_fit = vgpu_can_ever_fit,
     .gpu_accepts = vgpu_gpu_accepts,
@@ -112,4 +111,5 @@ const share_ops share_vgpu_ops = {
     .mem_capacity = vgpu_mem_capacity,
     .oom_victims = vgpu_oom_victims,
     .crash_victims = share_default_crash_victims,
+    .prune_rank = share_prune_by_size,
 };

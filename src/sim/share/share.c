@@ -75,6 +75,8 @@ void share_default_crash_victims(const pool_state *p, gpu_state *g, task *t, GPt
   g_ptr_array_add(victims, t);
 }
 
+guint32 share_prune_by_size(const pool_state *p, const job_run *j) { return 0; }
+
 /* ---- noisy-neighbour model (docs/models.md, "Noisy neighbours") ---- */
 
 double share_timeslice_speed(double own, double others, double switch_loss) {

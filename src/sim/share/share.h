@@ -25,10 +25,6 @@ typedef struct share_ops {
   const char *name;        /* as in the scenario: "exclusive" */
   const char *description;
   gboolean implemented;    /* FALSE: the scenario is refused with an honest error */
-  /* TRUE when whether a job fits depends only on its worker count (exclusive): then
-   * when the first queued job of a size does not fit, no later one of that size does,
-   * and the scheduling pass skips the rest of that size. */
-  gboolean fit_by_size_only;
   /* Schedulable slots one GPU offers (exclusive 1, time-slicing/MPS replicas, ...). */
   guint32 (*slots_per_gpu)(const pool_spec *p);
   /* Could this job ever run in an empty pool? If not, *reason (owned) says why. */
@@ -61,13 +57,23 @@ typedef struct share_ops {
   /* Called after a job's worker left g (finish, kill, eviction); g's speeds and gauges are
    * already updated. */
   void (*on_release)(sim *s, pool_state *p, gpu_state *g);
-  /* For strategies that are not fit_by_size_only but whose fit is monotone in a rank (MIG:
-   * the smallest instance size that holds the job): among queued jobs with the same worker
-   * count, if a job of rank r does not fit now, no job of rank >= r does, and when a job of
-   * rank 0 does not fit, none does. The scheduling pass then skips the placement search for
-   * them (on_unplaced is still called for the jobs it walks). */
-  guint32 (*fit_rank)(const pool_state *p, const job_run *j);
+  /* The one pruning hook of the scheduling pass (NULL: every queued job is tried). A rank
+   * such that, among queued jobs with the same worker count, when a job of rank r does not
+   * fit now, no job of rank >= r does: the pass then skips them (on_unplaced is still
+   * called for the jobs it walks), and a size is done once a job of rank 0 did not fit.
+   * share_prune_by_size (rank 0 for all) when the worker count alone decides (exclusive,
+   * replicas); MIG ranks by the smallest instance size that holds the job. */
+  guint32 (*prune_rank)(const pool_state *p, const job_run *j);
+  /* The share of one GPU a worker of j claims when the strategy packs by shares
+   * (fractional: gpu_frac), or NULL. When set, cluster.c keeps each GPU's claimed sum
+   * (gpu_state.share_used, summed over residents in arrival order) and a placement index
+   * of the GPUs by it, so a job that fits nowhere is refused in O(log GPUs). gpu_accepts
+   * must then refuse a worker when share_used + (here + 1) x share > 1 + SHARE_EPS. */
+  double (*worker_share)(const job_spec *j);
 } share_ops;
+
+/* Tolerance of share sums (fractional shares add to at most 1 + SHARE_EPS). */
+#define SHARE_EPS 1e-9
 
 /* The registered strategy for s (never NULL; one not finished has implemented = FALSE). */
 const share_ops *share_for(share_strategy s);
@@ -99,6 +105,8 @@ int64_t share_default_mem_capacity(const pool_state *p, const gpu_state *g, cons
 void share_default_oom_victims(const pool_state *p, gpu_state *g, task *offender,
                                GPtrArray *victims);
 void share_default_crash_victims(const pool_state *p, gpu_state *g, task *t, GPtrArray *victims);
+/* prune_rank when whether a job fits depends only on its worker count: 0 for every job. */
+guint32 share_prune_by_size(const pool_state *p, const job_run *j);
 
 extern const share_ops share_exclusive_ops;
 extern const share_ops share_timeslice_ops;
