@@ -43,8 +43,8 @@ static int cmd_compare_main(int argc, char **argv) {
   GOptionEntry entries[] = {
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Write each run and compare.txt/.csv/.json into DIR", "DIR"},
       {"format", 0, 0, G_OPTION_ARG_STRING, &format, "What to print: text (default), csv or json", "FORMAT"},
-      {"phases", 0, 0, G_OPTION_ARG_FILENAME, &phases, "Phases file (SPEC 3.2), for every scenario", "P.csv"},
-      {"requests", 0, 0, G_OPTION_ARG_FILENAME, &requests, "Recorded inference requests (SPEC 3.3)", "R.csv"},
+      {"phases", 0, 0, G_OPTION_ARG_FILENAME, &phases, "Phases file (docs/trace-format.md), for every scenario", "P.csv"},
+      {"requests", 0, 0, G_OPTION_ARG_FILENAME, &requests, "Recorded inference requests (docs/trace-format.md)", "R.csv"},
       {"brief", 0, 0, G_OPTION_ARG_NONE, &brief, "Text without the per-pool and per-tenant rows (compare.txt keeps them)", NULL},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing on stdout", NULL},
       {"no-progress", 0, 0, G_OPTION_ARG_NONE, &no_progress, "Never show the progress bar", NULL},

@@ -42,7 +42,7 @@ static void cmd_import_list(FILE *out, gboolean with_options) {
 static void cmd_import_usage(FILE *out) {
   fprintf(out,
           "Usage: sharesim import FORMAT FILE... [--skip-bad] [-o TRACE.csv] [options] > TRACE.csv\n"
-          "Converts recorded or public traces into a sharesim job trace (SPEC 3.1).\n"
+          "Converts recorded or public traces into a sharesim job trace (docs/trace-format.md).\n"
           "Malformed rows stop the import (exit 2, every problem with file:line) unless\n"
           "--skip-bad is given (they are then skipped and counted on stderr). Nothing is\n"
           "written unless the whole import succeeds. 'sharesim import FORMAT --help' lists a\n"

@@ -12,8 +12,8 @@ static int cmd_run_main(int argc, char **argv) {
   gboolean quiet = FALSE, no_progress = FALSE, dcgm = FALSE;
   g_auto(GStrv) sets = NULL;
   GOptionEntry entries[] = {
-      {"phases", 0, 0, G_OPTION_ARG_FILENAME, &phases, "Phases file (SPEC 3.2)", "P.csv"},
-      {"requests", 0, 0, G_OPTION_ARG_FILENAME, &requests, "Recorded inference requests (SPEC 3.3)", "R.csv"},
+      {"phases", 0, 0, G_OPTION_ARG_FILENAME, &phases, "Phases file (docs/trace-format.md)", "P.csv"},
+      {"requests", 0, 0, G_OPTION_ARG_FILENAME, &requests, "Recorded inference requests (docs/trace-format.md)", "R.csv"},
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir, "Write the result files into DIR (written whole or not at all)", "DIR"},
       {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a scenario key, e.g. pools.dev.nodes=4 (repeatable)", "KEY=VALUE"},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Do not print the summary", NULL},

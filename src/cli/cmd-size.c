@@ -155,8 +155,8 @@ static int cmd_size_main(int argc, char **argv) {
       {"min", 0, 0, G_OPTION_ARG_INT64, &min_nodes, "Smallest number of nodes to try (default 1)", "N"},
       {"max", 0, 0, G_OPTION_ARG_INT64, &max_nodes, "Largest number of nodes to try (default max(64, 8 x the scenario's))", "N"},
       {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override another scenario key first (repeatable)", "KEY=VALUE"},
-      {"phases", 0, 0, G_OPTION_ARG_FILENAME, &phases, "Phases file (SPEC 3.2)", "P.csv"},
-      {"requests", 0, 0, G_OPTION_ARG_FILENAME, &requests, "Recorded inference requests (SPEC 3.3)", "R.csv"},
+      {"phases", 0, 0, G_OPTION_ARG_FILENAME, &phases, "Phases file (docs/trace-format.md)", "P.csv"},
+      {"requests", 0, 0, G_OPTION_ARG_FILENAME, &requests, "Recorded inference requests (docs/trace-format.md)", "R.csv"},
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Keep every run (DIR/nodes-N/) with size.csv and size.txt", "DIR"},
       {"no-progress", 0, 0, G_OPTION_ARG_NONE, &no_progress, "Never show the progress bar", NULL},
       {NULL}};

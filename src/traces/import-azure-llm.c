@@ -23,7 +23,7 @@
 #define AZ_TICKS_PER_S INT64_C(10000000) /* the trace's 7 fractional digits: 100 ns */
 
 static const import_opt az_options[] = {
-    {"requests-out", "FILE", "write every request's arrival and service_ms (SPEC 3.3)", FALSE,
+    {"requests-out", "FILE", "write every request's arrival and service_ms (docs/trace-format.md)", FALSE,
      IMPORT_OUT_REQUESTS},
     {"prefill-ms-per-token", "MS", "service time per context token (default 0.1)", FALSE, -1},
     {"decode-ms-per-token", "MS", "service time per generated token (default 15)", FALSE, -1},

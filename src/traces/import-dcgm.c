@@ -20,7 +20,7 @@
 #define DCGM_MIB 1048576.0
 
 static const import_opt dcgm_options[] = {
-    {"phases-out", "FILE", "write phases (SPEC 3.2) for lasting changes of memory or activity",
+    {"phases-out", "FILE", "write phases (docs/trace-format.md) for lasting changes of memory or activity",
      FALSE, IMPORT_OUT_PHASES},
     {"kind-rule", "KIND=ns:GLOB|KIND=pod:GLOB",
      "job kind for pods whose namespace or name matches (checked in order, before the "

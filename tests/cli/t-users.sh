@@ -39,3 +39,14 @@ expect_eq "$(grep -c dcgm-exporter kp.csv)" "0" "no job named after the exporter
 cut -d, -f1-8 "$DATA/import/dcgm-kube-prometheus.csv" > onlypod.csv
 run import dcgm onlypod.csv -o op.csv; expect_rc 0
 expect_err_contains "warning: every series names the DCGM exporter's own pod ('nvidia-dcgm-exporter-7xk2p')"
+
+# ---- --help points only at what the project ships (no SPEC sections, no fact sheet) ----
+run --help; expect_rc 0
+cmds=$(sed -n '/^Commands:/,/^$/p' out.txt | awk 'NF && !/^Commands:/ {print $1}')
+expect_eq "$([ -n "$cmds" ] && echo yes)" "yes" "sharesim --help lists commands"
+for c in $cmds; do
+  run "$c" --help
+  if grep -qE 'SPEC [0-9]|gpu-facts|\.\./shared' out.txt err.txt; then
+    fail "sharesim $c --help cites a file the project does not ship: $(grep -hE 'SPEC [0-9]|gpu-facts' out.txt err.txt | head -1)"
+  else pass; fi
+done
