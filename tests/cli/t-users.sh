@@ -50,3 +50,22 @@ for c in $cmds; do
     fail "sharesim $c --help cites a file the project does not ship: $(grep -hE 'SPEC [0-9]|gpu-facts' out.txt err.txt | head -1)"
   else pass; fi
 done
+
+# ---- the manual page: generated from --help, one section per subcommand ----
+if "$TOP_SRCDIR/scripts/make-man" "$SHARESIM" 2001-02-03 > sharesim.1 2>err.txt; then pass; else fail "scripts/make-man failed"; fi
+expect_eq "$(head -1 sharesim.1 | cut -d' ' -f1-4)" '.TH SHARESIM 1 "2001-02-03"' "man page header"
+for c in $cmds; do
+  if grep -qx ".SS sharesim $c" sharesim.1; then pass; else fail "sharesim.1 has no section for $c"; fi
+done
+if grep -q '^\\fB\\-\\-phases=P.csv\\fR$' sharesim.1; then pass; else fail "run's --phases option missing from sharesim.1"; fi
+if command -v man >/dev/null 2>&1; then
+  MANWIDTH=80 man --warnings -l sharesim.1 >man.txt 2>manwarn.txt
+  expect_eq "$(wc -c < manwarn.txt | tr -d ' ')" "0" "man renders sharesim.1 without warnings"
+  if grep -q "Write the result files into" man.txt; then pass; else fail "rendered man page lacks run -o"; fi
+else
+  skip_test "man not installed"
+fi
+# every docs/*.md is installed (Makefile.am dist_docs_DATA)
+for f in "$TOP_SRCDIR"/docs/*.md; do
+  if grep -q "docs/$(basename "$f")" "$TOP_SRCDIR/Makefile.am"; then pass; else fail "docs/$(basename "$f") is not in Makefile.am's dist_docs_DATA"; fi
+done
