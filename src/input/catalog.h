@@ -44,6 +44,9 @@ typedef struct gpu_model {
   uint8_t mig_compute_slices; /* compute slices in MIG mode (7; A30: 4); 0 = no MIG */
   uint8_t mig_max_instances;  /* most GPU instances at once (7; A30: 4); 0 = no MIG */
   const char *notes;          /* which values are derived or unverified (docs/catalog.md) */
+  /* Added for LLM serving (roofline step time, docs/models.md "LLM serving"): */
+  double mem_bw_gbps;         /* peak memory bandwidth, GB/s (datasheet, docs/catalog.md) */
+  double fp16_tflops;         /* peak dense FP16/BF16 tensor TFLOP/s (no sparsity) */
 } gpu_model;
 
 /* One MIG instance of a layout: profile index into model->profiles, start slice. */
