@@ -6,6 +6,7 @@
 #include "cmd.h"
 #include "cmd-load.h"
 #include "import.h"
+#include "outfile.h"
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -55,86 +56,6 @@ static void cmd_import_unknown(const char *name) {
   for (size_t i = 0; i < G_N_ELEMENTS(cmd_import_formats); i++)
     fprintf(stderr, "%s %s", i ? "," : "", cmd_import_formats[i]->name);
   fprintf(stderr, "\n");
-}
-
-/* ---- outputs written whole or not at all ---- */
-
-typedef struct cmd_import_out {
-  char *dest;       /* NULL: stdout */
-  char *tmp;        /* the temporary file */
-  FILE *f;
-} cmd_import_out;
-
-static gboolean cmd_import_out_open(cmd_import_out *o, const char *dest, GError **error) {
-  o->dest = dest ? g_strdup(dest) : NULL;
-  int fd;
-  if (dest) {
-    g_autofree char *dir = g_path_get_dirname(dest);
-    g_autofree char *base = g_path_get_basename(dest);
-    g_autofree char *tmpl = g_strdup_printf(".%s.tmp-XXXXXX", base);
-    o->tmp = g_build_filename(dir, tmpl, NULL);
-    fd = g_mkstemp(o->tmp);
-  } else {
-    GError *e = NULL;
-    fd = g_file_open_tmp("sharesim-import-XXXXXX.csv", &o->tmp, &e);
-    if (fd < 0) {
-      g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME,
-                  "cannot create a temporary file: %s", e->message);
-      g_error_free(e);
-      return FALSE;
-    }
-  }
-  if (fd < 0 || !(o->f = fdopen(fd, "wb"))) {
-    int e = errno;
-    if (fd >= 0) close(fd);
-    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "cannot write %s: %s",
-                dest ? dest : "a temporary file", g_strerror(e));
-    return FALSE;
-  }
-  return TRUE;
-}
-
-static void cmd_import_out_discard(cmd_import_out *o) {
-  if (o->f) fclose(o->f);
-  if (o->tmp) g_unlink(o->tmp);
-  g_free(o->tmp);
-  g_free(o->dest);
-  memset(o, 0, sizeof *o);
-}
-
-/* Closes the file and moves it into place (or copies it to stdout). */
-static gboolean cmd_import_out_commit(cmd_import_out *o, GError **error) {
-  gboolean ok = fflush(o->f) == 0 && !ferror(o->f);
-  ok = (fclose(o->f) == 0) && ok;
-  o->f = NULL;
-  if (!ok) {
-    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "cannot write %s",
-                o->dest ? o->dest : "a temporary file");
-    return FALSE;
-  }
-  if (o->dest) {
-    if (g_rename(o->tmp, o->dest) != 0) {
-      int e = errno;
-      g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "cannot write %s: %s", o->dest,
-                  g_strerror(e));
-      return FALSE;
-    }
-    g_clear_pointer(&o->tmp, g_free);
-    return TRUE;
-  }
-  FILE *in = fopen(o->tmp, "rb");
-  ok = in != NULL;
-  char *chunk = g_malloc(1u << 20);
-  size_t n;
-  while (ok && (n = fread(chunk, 1, 1u << 20, in)) > 0)
-    if (fwrite(chunk, 1, n, stdout) != n) ok = FALSE;
-  if (in && ferror(in)) ok = FALSE;
-  if (in) fclose(in);
-  g_free(chunk);
-  if (ok) ok = fflush(stdout) == 0 && !ferror(stdout);
-  if (!ok)
-    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "could not write the trace to stdout");
-  return ok;
 }
 
 /* ---- options ---- */
@@ -252,7 +173,7 @@ static int cmd_import_main(int argc, char **argv) {
 
   /* Outputs: the trace, and each file-valued format option. Two outputs on one path, or
    * an output over an input, are refused. */
-  cmd_import_out outs[IMPORT_OUT_COUNT] = {{0}};
+  outfile *outs[IMPORT_OUT_COUNT] = {0};
   const char *dest[IMPORT_OUT_COUNT] = {[IMPORT_OUT_TRACE] = output};
   const char *dest_opt[IMPORT_OUT_COUNT] = {[IMPORT_OUT_TRACE] = "-o"};
   for (const import_opt *o = fmt->options; o && o->name; o++)
@@ -277,8 +198,8 @@ static int cmd_import_main(int argc, char **argv) {
   int rc = 0;
   for (int i = 0; i < IMPORT_OUT_COUNT && !rc; i++) {
     if (i != IMPORT_OUT_TRACE && !dest[i]) continue;
-    if (!cmd_import_out_open(&outs[i], dest[i], &err)) rc = cmd_fail("import", err);
-    else import_request_out(c, (import_out)i, outs[i].f);
+    if (!(outs[i] = outfile_begin(dest[i], &err))) rc = cmd_fail("import", err);
+    else import_request_out(c, (import_out)i, outfile_stream(outs[i]));
   }
   if (!rc) {
     gboolean ok = fmt->run(c, &err);
@@ -301,8 +222,8 @@ static int cmd_import_main(int argc, char **argv) {
     }
   }
   for (int i = 0; i < IMPORT_OUT_COUNT && !rc; i++)
-    if (outs[i].f && !cmd_import_out_commit(&outs[i], &err)) rc = cmd_fail("import", err);
-  for (int i = 0; i < IMPORT_OUT_COUNT; i++) cmd_import_out_discard(&outs[i]);
+    if (outs[i] && !outfile_commit(g_steal_pointer(&outs[i]), &err)) rc = cmd_fail("import", err);
+  for (int i = 0; i < IMPORT_OUT_COUNT; i++) outfile_abort(outs[i]);
   if (!rc) cmd_import_print_summary(c, fmt->name);
   return rc;
 }

@@ -1,7 +1,9 @@
 /* cmd.c: the table of subcommands, top-level --help/--version, and the shared helpers
  * for option parsing and error reporting used by every cmd-*.c. */
 #include "cmd.h"
+#include "cleanup.h"
 #include "util.h"
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "config.h"
@@ -23,7 +25,26 @@ static void print_help(FILE *out) {
                "Exit codes: 0 success, 1 runtime failure, 2 bad input or usage.\n");
 }
 
-int cmd_main(int argc, char **argv) {
+/* Every command's stdout ends here: the buffered writes and the close are checked, so a
+ * full disk or a closed pipe is exit 1 with a message, never a silent exit 0. */
+static int cmd_finish_stdout(const char *name, int rc) {
+  gboolean bad = ferror(stdout) != 0;
+  int e = 0;
+  if (fflush(stdout) != 0) {
+    bad = TRUE;
+    e = errno;
+  }
+  if (fclose(stdout) != 0 && !bad) {
+    bad = TRUE;
+    e = errno;
+  }
+  if (!bad || rc != 0) return rc; /* a failed command has said why */
+  fprintf(stderr, "sharesim%s%s: cannot write the output (stdout)%s%s\n", name ? " " : "",
+          name ? name : "", e ? ": " : "", e ? g_strerror(e) : "");
+  return 1;
+}
+
+static int cmd_dispatch(int argc, char **argv) {
   if (argc < 2) {
     print_help(stderr);
     return 2;
@@ -44,6 +65,13 @@ int cmd_main(int argc, char **argv) {
     fprintf(stderr, "%s %s", i ? "," : "", commands[i]->name);
   fprintf(stderr, "\n");
   return 2;
+}
+
+int cmd_main(int argc, char **argv) {
+  cleanup_install();
+  const char *name = argc >= 2 ? argv[1] : NULL; /* before option parsing reorders argv */
+  int rc = cmd_dispatch(argc, argv);
+  return cmd_finish_stdout(name, rc);
 }
 
 int cmd_fail(const char *name, const GError *error) {

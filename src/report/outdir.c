@@ -1,14 +1,16 @@
-/* outdir.c: a result folder that appears complete or not at all. Files are written into
- * a temporary sibling ("DIR.tmp-XXXXXX", same parent so rename is atomic) and renamed
- * into place on commit; an earlier sharesim result (it holds summary.json) or an empty
- * folder is replaced, anything else is refused. It never creates, removes or writes
- * anything outside DIR's parent, and never removes a folder it has not recognised. */
+/* outdir.c: a result folder that appears complete or not at all, the marker that makes a
+ * folder replaceable, and sharesim's temporary names. Files are written into a temporary
+ * sibling ("DIR.tmp-PID-HOST-XXXXXX", same parent so rename is atomic) and renamed into
+ * place on commit; an empty folder or one holding the marker of the same command is
+ * replaced, anything else is refused. It never removes a folder it has not recognised. */
 #include "outdir.h"
+#include "cleanup.h"
 #include "util.h"
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 struct outdir {
   char *final_path; /* DIR as given, trailing separators removed */
@@ -25,51 +27,169 @@ static void outdir_free(outdir *o) {
   g_free(o);
 }
 
-/* Removes path and, if it is a folder (not a symbolic link to one), everything in it.
- * Only called on folders this file created or recognised as a sharesim result. */
 gboolean outdir_remove_tree(const char *path, GError **error) {
-  GStatBuf st;
-  if (g_lstat(path, &st) != 0) {
-    int e = errno;
-    if (e == ENOENT) return TRUE;
-    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "cannot remove %s: %s", path,
-                g_strerror(e));
-    return FALSE;
-  }
-  if (S_ISDIR(st.st_mode)) {
-    GError *local = NULL;
-    GDir *dir = g_dir_open(path, 0, &local);
-    if (!dir) {
-      g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "cannot remove %s: %s", path,
-                  local->message);
-      g_error_free(local);
-      return FALSE;
-    }
-    const char *name;
-    gboolean ok = TRUE;
-    while (ok && (name = g_dir_read_name(dir)) != NULL) {
-      char *child = g_build_filename(path, name, NULL);
-      ok = outdir_remove_tree(child, error);
-      g_free(child);
-    }
-    g_dir_close(dir);
-    if (!ok) return FALSE;
-    if (g_rmdir(path) != 0) {
-      int e = errno;
-      g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "cannot remove %s: %s", path,
-                  g_strerror(e));
-      return FALSE;
-    }
-    return TRUE;
-  }
-  if (g_unlink(path) != 0) {
-    int e = errno;
-    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "cannot remove %s: %s", path,
-                g_strerror(e));
-    return FALSE;
-  }
-  return TRUE;
+  return cleanup_remove_tree(path, error);
 }
+
+/* ---- the marker ---- */
+
+/* "run" from the program name "sharesim run" (the last word). Owned. */
+static char *outdir_command(void) {
+  const char *prg = g_get_prgname();
+  if (!prg || !*prg) return g_strdup("sharesim");
+  const char *sp = strrchr(prg, ' ');
+  return g_strdup(sp && sp[1] ? sp + 1 : prg);
+}
+
+char *outdir_marker_text(void) {
+  g_autofree char *cmd = outdir_command();
+  return g_strdup_printf("sharesim-folder %d\ncommand %s\n", OUTDIR_MARKER_VERSION, cmd);
+}
+
+gboolean outdir_write_marker(const char *dir, GError **error) {
+  g_autofree char *path = g_build_filename(dir, OUTDIR_MARKER, NULL);
+  g_autofree char *text = outdir_marker_text();
+  GError *local = NULL;
+  if (g_file_set_contents(path, text, -1, &local)) return TRUE;
+  g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "cannot write %s: %s", path,
+              local->message);
+  g_error_free(local);
+  return FALSE;
+}
+
+char *outdir_marker_command(const char *dir) {
+  g_autofree char *path = g_build_filename(dir, OUTDIR_MARKER, NULL);
+  GStatBuf st;
+  if (g_lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > 4096) return NULL;
+  g_autofree char *text = NULL;
+  if (!g_file_get_contents(path, &text, NULL, NULL)) return NULL;
+  int version = 0;
+  char cmd[64] = "";
+  if (sscanf(text, "sharesim-folder %d\ncommand %63[A-Za-z0-9_.-]", &version, cmd) != 2 ||
+      version < 1 || version > OUTDIR_MARKER_VERSION)
+    return NULL;
+  return g_strdup(cmd);
+}
+
+/* ---- temporary names ---- */
+
+static const char *outdir_host_tag(void) {
+  static char tag[9];
+  static gsize once = 0;
+  if (g_once_init_enter(&once)) {
+    g_autofree char *sum = g_compute_checksum_for_string(G_CHECKSUM_SHA256, g_get_host_name(), -1);
+    memcpy(tag, sum, 8);
+    tag[8] = '\0';
+    g_once_init_leave(&once, 1);
+  }
+  return tag;
+}
+
+char *outdir_temp_name(const char *stem, const char *kind) {
+  return g_strdup_printf("%s.%s-%ld-%s-XXXXXX", stem, kind, (long)getpid(), outdir_host_tag());
+}
+
+/* Splits "STEM.KIND-PID-HOST-XXXXXX" (parsed from the end); FALSE when entry is not one. */
+static gboolean outdir_parse_temp(const char *entry, gsize *stem_len, gint64 *pid,
+                                  char host[9]) {
+  gsize len = strlen(entry);
+  if (len < 6 + 1 + 8 + 1 + 1 + 5 + 1) return FALSE;
+  const char *p = entry + len - 6;
+  for (int i = 0; i < 6; i++)
+    if (!g_ascii_isalnum(p[i])) return FALSE;
+  p = entry + len - 16; /* the '-' of "-HOST-XXXXXX" */
+  if (p[0] != '-' || p[9] != '-') return FALSE;
+  for (int i = 1; i <= 8; i++)
+    if (!g_ascii_isxdigit(p[i])) return FALSE;
+  memcpy(host, p + 1, 8);
+  host[8] = '\0';
+  const char *end = p; /* one past the pid's last digit */
+  const char *q = end;
+  while (q > entry && g_ascii_isdigit(q[-1])) q--;
+  if (q == end || end - q > 10 || q - entry < 6) return FALSE;
+  if (strncmp(q - 5, ".tmp-", 5) && strncmp(q - 5, ".old-", 5)) return FALSE;
+  *pid = g_ascii_strtoll(q, NULL, 10);
+  *stem_len = (gsize)(q - 5 - entry);
+  return *stem_len > 0;
+}
+
+static gboolean outdir_is_empty_dir(const char *path) {
+  GDir *d = g_dir_open(path, 0, NULL);
+  gboolean empty = d && g_dir_read_name(d) == NULL;
+  if (d) g_dir_close(d);
+  return empty;
+}
+
+/* The temporary at path (its writer is dead) is sharesim's to remove. */
+static gboolean outdir_stale_is_ours(const char *path) {
+  GStatBuf st;
+  if (g_lstat(path, &st) != 0) return FALSE;
+  if (S_ISREG(st.st_mode)) return TRUE;
+  if (!S_ISDIR(st.st_mode)) return FALSE;
+  g_autofree char *cmd = outdir_marker_command(path);
+  return cmd != NULL || outdir_is_empty_dir(path);
+}
+
+guint outdir_sweep_stale(const char *dir, const char *const *stems, const char *stem_prefix) {
+  GDir *d = g_dir_open(dir, 0, NULL);
+  if (!d) return 0;
+  GHashTable *want = stems ? g_hash_table_new(g_str_hash, g_str_equal) : NULL;
+  for (const char *const *n = stems; n && *n; n++) g_hash_table_add(want, (gpointer)*n);
+  GPtrArray *found = g_ptr_array_new_with_free_func(g_free);
+  const char *entry;
+  while ((entry = g_dir_read_name(d)) != NULL) {
+    gsize stem_len;
+    gint64 pid;
+    char host[9];
+    if (!outdir_parse_temp(entry, &stem_len, &pid, host)) continue;
+    g_autofree char *stem = g_strndup(entry, stem_len);
+    if (want && !g_hash_table_contains(want, stem)) continue;
+    if (stem_prefix && strncmp(entry, stem_prefix, strlen(stem_prefix))) continue;
+    if (strcmp(host, outdir_host_tag()) || cleanup_pid_alive(pid)) continue;
+    g_ptr_array_add(found, g_build_filename(dir, entry, NULL));
+  }
+  g_dir_close(d);
+  if (want) g_hash_table_destroy(want);
+  guint removed = 0;
+  for (guint i = 0; i < found->len; i++) {
+    const char *p = g_ptr_array_index(found, i);
+    if (outdir_stale_is_ours(p) && cleanup_remove_tree(p, NULL)) removed++;
+  }
+  g_ptr_array_free(found, TRUE);
+  return removed;
+}
+
+char *outdir_make_scratch(const char *stem, GError **error) {
+  const char *tmpdir = g_get_tmp_dir();
+  const char *stems[] = {stem, NULL};
+  outdir_sweep_stale(tmpdir, stems, NULL);
+  g_autofree char *name = outdir_temp_name(stem, "tmp");
+  char *path = g_build_filename(tmpdir, name, NULL);
+  if (!g_mkdtemp_full(path, 0700)) {
+    int e = errno;
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME,
+                "cannot create a temporary folder in %s: %s", tmpdir, g_strerror(e));
+    g_free(path);
+    return NULL;
+  }
+  cleanup_add(path);
+  if (!outdir_write_marker(path, error)) {
+    outdir_remove_scratch(path);
+    g_free(path);
+    return NULL;
+  }
+  return path;
+}
+
+void outdir_remove_scratch(const char *path) {
+  if (!path) return;
+  cleanup_remove_tree(path, NULL);
+  cleanup_forget(path);
+}
+
+/* ---- the folder ---- */
+
+static gboolean outdir_is_replaceable(const char *path, GError **error);
 
 outdir *outdir_begin(const char *final_path, GError **error) {
   g_return_val_if_fail(final_path != NULL, NULL);
@@ -87,11 +207,19 @@ outdir *outdir_begin(const char *final_path, GError **error) {
     g_free(path);
     return NULL;
   }
+  GStatBuf st;
+  if (g_lstat(path, &st) == 0 && !outdir_is_replaceable(path, error)) {
+    g_free(base);
+    g_free(path);
+    return NULL; /* refused before any work; checked again at commit */
+  }
   outdir *o = g_new0(outdir, 1);
   o->final_path = path;
   o->base = base;
   o->parent = g_path_get_dirname(path);
-  char *tmpl_name = g_strdup_printf("%s.tmp-XXXXXX", base);
+  const char *stems[] = {o->base, NULL};
+  outdir_sweep_stale(o->parent, stems, NULL);
+  char *tmpl_name = outdir_temp_name(base, "tmp");
   o->tmp_path = g_build_filename(o->parent, tmpl_name, NULL);
   g_free(tmpl_name);
   if (!g_mkdtemp_full(o->tmp_path, 0755)) {
@@ -100,6 +228,11 @@ outdir *outdir_begin(const char *final_path, GError **error) {
                 "cannot create a temporary folder for %s in %s: %s", o->final_path, o->parent,
                 g_strerror(e));
     outdir_free(o);
+    return NULL;
+  }
+  cleanup_add(o->tmp_path);
+  if (!outdir_write_marker(o->tmp_path, error)) {
+    outdir_abort(o);
     return NULL;
   }
   return o;
@@ -140,37 +273,43 @@ void outdir_abort(outdir *o) {
     g_warning("%s", error->message);
     g_error_free(error);
   }
+  cleanup_forget(o->tmp_path);
   outdir_free(o);
 }
 
-/* An existing folder may be replaced when it is empty or holds summary.json, which only
- * a sharesim result folder does; a file, a symbolic link or any other folder is refused
- * so that user data is never deleted. */
+/* An existing folder may be replaced when it is empty or holds the marker of the same
+ * command; a file, a symbolic link or any other folder is refused so that user data is
+ * never deleted. */
 static gboolean outdir_is_replaceable(const char *path, GError **error) {
   GStatBuf st;
-  gboolean ok = FALSE;
-  if (g_lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-    char *summary = g_build_filename(path, "summary.json", NULL);
-    ok = g_lstat(summary, &st) == 0 && S_ISREG(st.st_mode);
-    g_free(summary);
-    GDir *dir = ok ? NULL : g_dir_open(path, 0, NULL);
-    if (dir) {
-      ok = g_dir_read_name(dir) == NULL;
-      g_dir_close(dir);
-    }
-  }
-  if (!ok)
+  if (g_lstat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
     g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
-                "refusing to replace %s: it exists and is not a sharesim result folder", path);
-  return ok;
+                "refusing to replace %s: it exists and is not a folder", path);
+    return FALSE;
+  }
+  g_autofree char *cmd = outdir_marker_command(path);
+  g_autofree char *mine = outdir_command();
+  if (cmd && !strcmp(cmd, mine)) return TRUE;
+  if (!cmd && outdir_is_empty_dir(path)) return TRUE;
+  if (cmd)
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
+                "refusing to replace %s: it holds the output of 'sharesim %s', not of "
+                "'sharesim %s': choose another folder or remove it yourself", path, cmd, mine);
+  else
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
+                "refusing to replace %s: it exists and is not a sharesim result folder (no "
+                "%s marker): choose another folder or remove it yourself", path, OUTDIR_MARKER);
+  return FALSE;
 }
 
 /* Swaps the new folder in for an earlier result: the old one is moved aside to a unique
  * sibling name first (so DIR is never missing a complete result for longer than one
- * rename), then the new one is renamed in, then the old one is removed. */
+ * rename), then the new one is renamed in, then the old one is removed. The aside folder
+ * is not registered for signal clean-up (it may be the only complete copy); a later run
+ * sweeps it up. */
 static gboolean outdir_replace(outdir *o, GError **error) {
   if (!outdir_is_replaceable(o->final_path, error)) return FALSE;
-  char *aside_name = g_strdup_printf("%s.old-XXXXXX", o->base);
+  char *aside_name = outdir_temp_name(o->base, "old");
   char *aside = g_build_filename(o->parent, aside_name, NULL);
   g_free(aside_name);
   gboolean ok = FALSE;
@@ -226,9 +365,11 @@ gboolean outdir_commit(outdir *o, GError **error) {
     g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "cannot rename %s to %s: %s",
                 o->tmp_path, o->final_path, g_strerror(e));
   }
-  if (ok)
+  if (ok) {
+    cleanup_forget(o->tmp_path);
     outdir_free(o);
-  else
+  } else {
     outdir_abort(o);
+  }
   return ok;
 }

@@ -5,6 +5,7 @@
 #include "compare.h"
 #include "report.h"
 #include "util.h"
+#include "jsonlimit.h"
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
@@ -308,8 +309,11 @@ gboolean compare_load_dir(const char *dir, GPtrArray *runs, GError **error) {
   g_autofree char *path = g_build_filename(dir, "compare.json", NULL);
   g_autoptr(JsonParser) parser = json_parser_new();
   GError *local = NULL;
-  if (!json_parser_load_from_mapped_file(parser, path, &local)) {
-    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT, "%s: %s", path, local->message);
+  if (!jsonlimit_load_file(parser, path, NULL, NULL, &local)) {
+    if (local->domain == SHARESIM_ERROR)
+      g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT, "%s", local->message);
+    else
+      g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT, "%s: %s", path, local->message);
     g_error_free(local);
     return FALSE;
   }

@@ -6,6 +6,7 @@
 #include "report.h"
 #include "table.h"
 #include "util.h"
+#include "jsonlimit.h"
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
@@ -346,9 +347,13 @@ static void figures_take_str(char **field, const char *value) {
 run_figures *figures_parse(const char *dir, const char *json, gsize len, GError **error) {
   g_autoptr(JsonParser) parser = json_parser_new();
   GError *local = NULL;
-  if (len > G_MAXSSIZE || !json_parser_load_from_data(parser, json, (gssize)len, &local)) {
-    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT, "%s/summary.json: not valid JSON: %s",
-                dir, local ? local->message : "too large");
+  g_autofree char *name = g_build_filename(dir, "summary.json", NULL);
+  if (!jsonlimit_load_data(parser, name, json, len, NULL, NULL, &local)) {
+    if (local->domain == SHARESIM_ERROR)
+      g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT, "%s", local->message);
+    else
+      g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT, "%s: not valid JSON: %s", name,
+                  local->message);
     g_clear_error(&local);
     return NULL;
   }

@@ -7,6 +7,7 @@
 #include "util.h"
 #include <errno.h>
 #include <glib/gstdio.h>
+#include "jsonlimit.h"
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <stdio.h>
@@ -277,9 +278,12 @@ sweep_spec *sweep_manifest_load(const char *dir, GError **error) {
   g_autofree char *path = g_build_filename(dir, "sweep.json", NULL);
   g_autoptr(JsonParser) parser = json_parser_new();
   GError *local = NULL;
-  if (!json_parser_load_from_mapped_file(parser, path, &local)) {
-    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
-                "%s: not a sweep folder (no readable sweep.json: %s)", dir, local->message);
+  if (!jsonlimit_load_file(parser, path, NULL, NULL, &local)) {
+    if (local->domain == SHARESIM_ERROR)
+      g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT, "%s", local->message);
+    else
+      g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
+                  "%s: not a sweep folder (no readable sweep.json: %s)", dir, local->message);
     g_error_free(local);
     return NULL;
   }

@@ -8,6 +8,7 @@
  * with pods x windows, not with samples (a JSON document is parsed whole by json-glib).
  * Mapping and defaults: docs/traces.md. */
 #include "import.h"
+#include "jsonlimit.h"
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
@@ -348,8 +349,11 @@ static void dcgm_json_file(dcgm_reader *r, const char *path) {
   import_ctx *c = r->c;
   g_autoptr(JsonParser) parser = json_parser_new_immutable();
   g_autoptr(GError) err = NULL;
-  if (!json_parser_load_from_mapped_file(parser, path, &err)) {
-    if (err->domain == JSON_PARSER_ERROR)
+  guint line = 0, col = 0;
+  if (!jsonlimit_load_file(parser, path, &line, &col, &err)) {
+    if (err->domain == SHARESIM_ERROR)
+      diag_add(c->diags, path, line, col, "%s", JSONLIMIT_TOO_DEEP);
+    else if (err->domain == JSON_PARSER_ERROR)
       diag_add(c->diags, path, 0, 0, "expected Prometheus query JSON: %s", err->message);
     else
       diag_add(c->diags, path, 0, 0, "cannot read: %s", err->message);

@@ -527,7 +527,7 @@ Test(reports, outdir_commit_creates_the_folder_atomically) {
   g_autofree char *listing = reports_listing_sorted(parent);
   cr_assert_str_eq(listing, "res");
   g_autofree char *files = reports_listing_sorted(dir);
-  cr_assert_str_eq(files, "a.txt b.csv");
+  cr_assert_str_eq(files, ".sharesim-folder a.txt b.csv");
   g_autofree char *a = reports_read(dir, "a.txt");
   cr_assert_str_eq(a, "hello\n");
   reports_rm_rf(parent);
@@ -562,7 +562,7 @@ Test(reports, outdir_replaces_an_earlier_result) {
   g_autofree char *listing = reports_listing_sorted(parent);
   cr_assert_str_eq(listing, "res", "old copy or temporary left behind: %s", listing);
   g_autofree char *files = reports_listing_sorted(dir);
-  cr_assert_str_eq(files, "summary.json");
+  cr_assert_str_eq(files, ".sharesim-folder summary.json");
   g_autofree char *s = reports_read(dir, "summary.json");
   cr_assert_str_eq(s, "{\"v\": 2}\n");
   reports_rm_rf(parent);
@@ -577,7 +577,7 @@ Test(reports, outdir_replaces_an_empty_folder) {
   cr_assert(outdir_write(o, "summary.json", "{}\n", 3, &error));
   cr_assert(outdir_commit(o, &error), "%s", error ? error->message : "");
   g_autofree char *files = reports_listing_sorted(dir);
-  cr_assert_str_eq(files, "summary.json");
+  cr_assert_str_eq(files, ".sharesim-folder summary.json");
   reports_rm_rf(parent);
 }
 
@@ -588,15 +588,15 @@ Test(reports, outdir_refuses_a_folder_that_is_not_a_result) {
   cr_assert(g_mkdir(dir, 0755) == 0);
   cr_assert(g_file_set_contents(notes, "keep me\n", -1, NULL));
   GError *error = NULL;
+  /* refused at begin, before any work */
   outdir *o = outdir_begin(dir, &error);
-  cr_assert_not_null(o);
-  cr_assert(outdir_write(o, "summary.json", "{}\n", 3, &error));
-  cr_assert_not(outdir_commit(o, &error));
+  cr_assert_null(o);
   cr_assert_not_null(error);
   cr_assert_eq(error->domain, SHARESIM_ERROR);
   cr_assert_eq(error->code, SHARESIM_ERROR_INPUT);
   g_autofree char *want = g_strdup_printf(
-      "refusing to replace %s: it exists and is not a sharesim result folder", dir);
+      "refusing to replace %s: it exists and is not a sharesim result folder (no "
+      ".sharesim-folder marker): choose another folder or remove it yourself", dir);
   cr_assert_str_eq(error->message, want);
   g_clear_error(&error);
   /* untouched, and no temporary left beside it */
@@ -673,7 +673,7 @@ Test(reports, write_dir_writes_every_file_deterministically) {
   GError *error = NULL;
   cr_assert(report_write_dir(r, dir, TRUE, &error), "%s", error ? error->message : "");
   g_autofree char *files = reports_listing_sorted(dir);
-  cr_assert_str_eq(files, "events.csv gpus.csv jobs.csv latency.csv pools.csv services.csv "
+  cr_assert_str_eq(files, ".sharesim-folder events.csv gpus.csv jobs.csv latency.csv pools.csv services.csv "
                           "summary.json summary.txt tenant_timeseries.csv tenants.csv timeseries.csv");
   g_autofree char *latency = reports_read(dir, "latency.csv");
   cr_assert_str_eq(latency, "service,latency_ms,cum_frac\n", "no service: the header only");

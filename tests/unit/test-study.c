@@ -378,14 +378,25 @@ Test(sweep, manifest_round_trip_and_csv_from_points) {
   cr_assert_eq(strchr(strchr(csv->str, '\n') + 1, '\n')[1], '\0'); /* header and one row */
   g_string_free(csv, TRUE);
   g_ptr_array_free(missing, TRUE);
-  /* a temporary left by a killed run is cleaned, other folders are not */
-  g_autofree char *tmp = g_build_filename(dir, "points", "1_nodes-1.tmp-Ab3xYz", NULL);
+  /* a temporary left by a killed run (its writer is dead) is cleaned; one of a running
+   * writer (this process) and other folders are not */
+  g_autofree char *tmp_name = outdir_temp_name("1_nodes-1", "tmp");
+  g_autofree char *live = g_build_filename(dir, "points", tmp_name, NULL);
+  memcpy(strstr(live, "XXXXXX"), "Ab3xYz", 6);
+  g_autofree char *tmp = g_strdup(live);
+  char *pid_at = strstr(tmp, ".tmp-") + 5;
+  g_autofree char *dead = g_strdup_printf("%.*s999999999%s", (int)(pid_at - tmp), tmp,
+                                          strchr(pid_at, '-'));
+  g_free(tmp);
+  tmp = g_steal_pointer(&dead);
   g_autofree char *keep = g_build_filename(dir, "points", "1_nodes-1.tmp-keep", NULL);
   cr_assert_eq(g_mkdir_with_parents(tmp, 0755), 0);
+  cr_assert_eq(g_mkdir_with_parents(live, 0755), 0);
   cr_assert_eq(g_mkdir_with_parents(keep, 0755), 0);
   g_autofree char *points = g_build_filename(dir, "points", NULL);
   cr_assert_eq(studydir_clean_temporaries(points, (const char *const *)s->names->pdata), 1);
   cr_assert(!g_file_test(tmp, G_FILE_TEST_EXISTS));
+  cr_assert(g_file_test(live, G_FILE_TEST_IS_DIR));
   cr_assert(g_file_test(keep, G_FILE_TEST_IS_DIR));
   cr_assert(outdir_remove_tree(dir, NULL));
 }

@@ -1,0 +1,169 @@
+/* cleanup.c: the registry of temporaries and child processes, the SIGINT/SIGTERM/SIGHUP
+ * handlers (a byte into a pipe, nothing else: async-signal-safe) and the helper thread
+ * that stops the children, removes the registered paths and re-raises the signal. Also
+ * the recursive removal every writer uses. It decides nothing about which paths are
+ * sharesim's: callers register only what they created. */
+#include "cleanup.h"
+#include "util.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <glib-unix.h>
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static GMutex cleanup_lock;
+static GPtrArray *cleanup_paths;  /* char*, owned */
+static GArray *cleanup_children;  /* GPid */
+static int cleanup_pipe[2] = {-1, -1};
+static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
+
+/* How long the children get to remove their own temporaries after SIGTERM (assumption:
+ * a point or gnuplot stops within milliseconds; only a hung child waits this long). */
+#define CLEANUP_CHILD_WAIT_MS 2000
+
+static void cleanup_handler(int sig) {
+  int saved = errno;
+  unsigned char b = (unsigned char)sig;
+  ssize_t n = write(cleanup_pipe[1], &b, 1);
+  (void)n;
+  errno = saved;
+}
+
+/* The child has exited (a zombie counts) or does not exist. */
+static gboolean cleanup_child_gone(GPid pid) {
+  siginfo_t info;
+  memset(&info, 0, sizeof info);
+  if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0) return TRUE;
+  return info.si_pid == pid;
+}
+
+static void cleanup_stop_children(void) {
+  for (guint i = 0; i < cleanup_children->len; i++)
+    kill(g_array_index(cleanup_children, GPid, i), SIGTERM);
+  for (int waited = 0; waited < CLEANUP_CHILD_WAIT_MS; waited += 10) {
+    gboolean all = TRUE;
+    for (guint i = 0; all && i < cleanup_children->len; i++)
+      all = cleanup_child_gone(g_array_index(cleanup_children, GPid, i));
+    if (all) return;
+    g_usleep(10000);
+  }
+}
+
+static gpointer cleanup_thread(gpointer data) {
+  (void)data;
+  unsigned char b = 0;
+  for (;;) {
+    ssize_t n = read(cleanup_pipe[0], &b, 1);
+    if (n == 1) break;
+    if (n < 0 && errno == EINTR) continue;
+    return NULL;
+  }
+  g_mutex_lock(&cleanup_lock); /* held until the end: writers stop at their next call */
+  cleanup_stop_children();
+  for (guint i = cleanup_paths->len; i-- > 0;) {
+    const char *p = g_ptr_array_index(cleanup_paths, i);
+    /* the main thread may still be writing into it: a few tries */
+    for (int t = 0; t < 3 && !cleanup_remove_tree(p, NULL); t++) g_usleep(20000);
+  }
+  signal(b, SIG_DFL);
+  kill(getpid(), b);
+  for (;;) pause(); /* the signal ends the process */
+  return NULL;
+}
+
+void cleanup_install(void) {
+  static gsize once = 0;
+  if (!g_once_init_enter(&once)) return;
+  cleanup_paths = g_ptr_array_new_with_free_func(g_free);
+  cleanup_children = g_array_new(FALSE, FALSE, sizeof(GPid));
+  if (g_unix_open_pipe(cleanup_pipe, FD_CLOEXEC, NULL)) {
+    g_thread_unref(g_thread_new("sharesim-cleanup", cleanup_thread, NULL));
+    for (size_t i = 0; i < G_N_ELEMENTS(cleanup_signals); i++) {
+      struct sigaction old, sa;
+      memset(&sa, 0, sizeof sa);
+      sa.sa_handler = cleanup_handler;
+      sigemptyset(&sa.sa_mask);
+      sa.sa_flags = SA_RESTART;
+      if (sigaction(cleanup_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+      sigaction(cleanup_signals[i], &sa, NULL);
+    }
+  }
+  g_once_init_leave(&once, 1);
+}
+
+void cleanup_add(const char *path) {
+  if (!path || !cleanup_paths) return;
+  g_mutex_lock(&cleanup_lock);
+  g_ptr_array_add(cleanup_paths, g_strdup(path));
+  g_mutex_unlock(&cleanup_lock);
+}
+
+void cleanup_forget(const char *path) {
+  if (!path || !cleanup_paths) return;
+  g_mutex_lock(&cleanup_lock);
+  for (guint i = cleanup_paths->len; i-- > 0;)
+    if (!strcmp(g_ptr_array_index(cleanup_paths, i), path)) {
+      g_ptr_array_remove_index(cleanup_paths, i);
+      break;
+    }
+  g_mutex_unlock(&cleanup_lock);
+}
+
+void cleanup_add_child(GPid pid) {
+  if (!cleanup_children) return;
+  g_mutex_lock(&cleanup_lock);
+  g_array_append_val(cleanup_children, pid);
+  g_mutex_unlock(&cleanup_lock);
+}
+
+void cleanup_forget_child(GPid pid) {
+  if (!cleanup_children) return;
+  g_mutex_lock(&cleanup_lock);
+  for (guint i = 0; i < cleanup_children->len; i++)
+    if (g_array_index(cleanup_children, GPid, i) == pid) {
+      g_array_remove_index_fast(cleanup_children, i);
+      break;
+    }
+  g_mutex_unlock(&cleanup_lock);
+}
+
+static gboolean cleanup_fail(GError **error, const char *path, int e) {
+  g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "cannot remove %s: %s", path,
+              g_strerror(e));
+  return FALSE;
+}
+
+gboolean cleanup_remove_tree(const char *path, GError **error) {
+  GStatBuf st;
+  if (g_lstat(path, &st) != 0) return errno == ENOENT ? TRUE : cleanup_fail(error, path, errno);
+  if (!S_ISDIR(st.st_mode))
+    return g_unlink(path) == 0 || errno == ENOENT ? TRUE : cleanup_fail(error, path, errno);
+  GError *local = NULL;
+  GDir *dir = g_dir_open(path, 0, &local);
+  if (!dir) {
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "cannot remove %s: %s", path,
+                local->message);
+    g_error_free(local);
+    return FALSE;
+  }
+  const char *name;
+  gboolean ok = TRUE;
+  while (ok && (name = g_dir_read_name(dir)) != NULL) {
+    char *child = g_build_filename(path, name, NULL);
+    ok = cleanup_remove_tree(child, error);
+    g_free(child);
+  }
+  g_dir_close(dir);
+  if (!ok) return FALSE;
+  return g_rmdir(path) == 0 || errno == ENOENT ? TRUE : cleanup_fail(error, path, errno);
+}
+
+gboolean cleanup_pid_alive(gint64 pid) {
+  if (pid <= 0 || pid > G_MAXINT32) return FALSE;
+  return kill((pid_t)pid, 0) == 0 || errno != ESRCH;
+}

@@ -1,0 +1,28 @@
+/* cleanup.h: what a sharesim process removes when SIGINT, SIGTERM or SIGHUP ends it.
+ * Writers register the temporaries they create (a result folder's DIR.tmp-*, an import's
+ * .NAME.tmp-*, a sweep's logs and scratch folder) and forget them once renamed into place
+ * or removed; child processes (sweep points, gnuplot) are registered so that they are
+ * asked to stop (SIGTERM) first. The signal handler only writes one byte to a pipe; a
+ * helper thread does the removal, then ends the process with the same signal (exit
+ * status 128 + N, as without a handler). A signal ignored at start (nohup, a background
+ * job of a non-interactive shell) stays ignored. SIGKILL cannot be caught: what it leaves
+ * is swept up by the next run (outdir.h, outdir_sweep_stale). */
+#pragma once
+#include <glib.h>
+
+/* Installs the handlers and starts the helper thread (once per process; later calls do
+ * nothing). */
+void cleanup_install(void);
+/* Registers path (copied) for removal (recursively for a folder) on a signal. */
+void cleanup_add(const char *path);
+/* Forgets path (after it was renamed into place or removed). */
+void cleanup_forget(const char *path);
+/* Registers / forgets a child process to stop with SIGTERM before the removal. */
+void cleanup_add_child(GPid pid);
+void cleanup_forget_child(GPid pid);
+
+/* Removes path and, if it is a folder (not a symbolic link to one), everything in it.
+ * ENOENT is success. Errors are SHARESIM_ERROR_RUNTIME. */
+gboolean cleanup_remove_tree(const char *path, GError **error);
+/* The process pid exists on this host (kill(pid, 0) does not say ESRCH). */
+gboolean cleanup_pid_alive(gint64 pid);

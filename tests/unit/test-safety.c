@@ -1,0 +1,263 @@
+/* test-safety.c: the guarantees around the parsers (issue 14): the JSON nesting limit
+ * (jsonlimit.c), the marker that makes a folder replaceable and the sweeping of stale
+ * temporaries (outdir.c), and single output files that are regular files only and honour
+ * the umask (outfile.c). */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "cleanup.h"
+#include "jsonlimit.h"
+#include "outdir.h"
+#include "outfile.h"
+#include "util.h"
+
+static char *safety_nested(guint depth, const char *open, const char *close) {
+  GString *s = g_string_new(NULL);
+  for (guint i = 0; i < depth; i++) g_string_append(s, open);
+  for (guint i = 0; i < depth; i++) g_string_append(s, close);
+  return g_string_free(s, FALSE);
+}
+
+Test(safety, json_depth_limit_is_exact) {
+  g_autofree char *ok = safety_nested(JSONLIMIT_MAX_DEPTH, "[", "]");
+  g_autofree char *deep = safety_nested(JSONLIMIT_MAX_DEPTH + 1, "[", "]");
+  guint line = 0, col = 0;
+  cr_assert(jsonlimit_scan(ok, strlen(ok), JSONLIMIT_MAX_DEPTH, &line, &col));
+  cr_assert_not(jsonlimit_scan(deep, strlen(deep), JSONLIMIT_MAX_DEPTH, &line, &col));
+  cr_assert_eq(line, 1);
+  cr_assert_eq(col, JSONLIMIT_MAX_DEPTH + 1);
+}
+
+Test(safety, json_brackets_in_strings_do_not_count) {
+  const char *text = "{\"a\": \"[[[[\\\"{{{{\", \"b\": [1, {\"c\": \"]]]]\"}]}";
+  guint line = 0, col = 0;
+  cr_assert(jsonlimit_scan(text, strlen(text), 3, &line, &col));
+  cr_assert_not(jsonlimit_scan(text, strlen(text), 2, &line, &col));
+  cr_assert_eq(line, 1);
+  cr_assert_eq(col, 30); /* the '{' of {"c": ...} */
+}
+
+Test(safety, json_depth_position_counts_lf_cr_and_crlf) {
+  const char *text = "[\n[\r[\r\n  [[]]]]]";
+  guint line = 0, col = 0;
+  cr_assert_not(jsonlimit_scan(text, strlen(text), 4, &line, &col));
+  cr_assert_eq(line, 4);
+  cr_assert_eq(col, 4);
+}
+
+Test(safety, json_too_deep_is_an_input_error_before_parsing) {
+  g_autofree char *deep = safety_nested(100000, "{\"a\":", "}");
+  g_autoptr(JsonParser) p = json_parser_new();
+  GError *error = NULL;
+  guint line = 0, col = 0;
+  cr_assert_not(jsonlimit_load_data(p, "x.json", deep, strlen(deep), &line, &col, &error));
+  cr_assert_eq(error->domain, SHARESIM_ERROR);
+  cr_assert_eq(error->code, SHARESIM_ERROR_INPUT);
+  cr_assert_str_eq(error->message, "x.json:1:1281: " JSONLIMIT_TOO_DEEP);
+  g_clear_error(&error);
+  const char *fine = "{\"totals\": {\"gpus\": [1, 2]}}";
+  cr_assert(jsonlimit_load_data(p, "y.json", fine, strlen(fine), NULL, NULL, &error));
+  cr_assert(JSON_NODE_HOLDS_OBJECT(json_parser_get_root(p)));
+  cr_assert_not(jsonlimit_load_data(p, "z.json", "[1,", 3, NULL, NULL, &error));
+  cr_assert_eq(error->domain, JSON_PARSER_ERROR);
+  g_clear_error(&error);
+}
+
+/* ---- folders: the marker ---- */
+
+static char *safety_tmpdir(void) {
+  char *d = g_dir_make_tmp("sharesim-safety-XXXXXX", NULL);
+  cr_assert_not_null(d);
+  return d;
+}
+
+static void safety_put(const char *dir, const char *name, const char *text) {
+  g_autofree char *p = g_build_filename(dir, name, NULL);
+  cr_assert(g_file_set_contents(p, text, -1, NULL));
+}
+
+static gboolean safety_exists(const char *dir, const char *name) {
+  g_autofree char *p = g_build_filename(dir, name, NULL);
+  GStatBuf st;
+  return g_lstat(p, &st) == 0;
+}
+
+Test(safety, marker_records_version_and_command) {
+  g_set_prgname("sharesim run");
+  g_autofree char *text = outdir_marker_text();
+  cr_assert_str_eq(text, "sharesim-folder 1\ncommand run\n");
+  g_autofree char *parent = safety_tmpdir();
+  g_autofree char *dir = g_build_filename(parent, "res", NULL);
+  GError *error = NULL;
+  outdir *o = outdir_begin(dir, &error);
+  cr_assert_not_null(o, "%s", error ? error->message : "");
+  cr_assert(outdir_commit(o, &error));
+  g_autofree char *cmd = outdir_marker_command(dir);
+  cr_assert_str_eq(cmd, "run");
+  /* an unknown version is not a marker */
+  safety_put(dir, OUTDIR_MARKER, "sharesim-folder 99\ncommand run\n");
+  cr_assert_null(outdir_marker_command(dir));
+  cr_assert(cleanup_remove_tree(parent, NULL));
+}
+
+Test(safety, a_summary_json_alone_does_not_make_a_folder_replaceable) {
+  g_set_prgname("sharesim run");
+  g_autofree char *parent = safety_tmpdir();
+  g_autofree char *dir = g_build_filename(parent, "proj", NULL);
+  cr_assert_eq(g_mkdir(dir, 0755), 0);
+  safety_put(dir, "summary.json", "{\"accuracy\": 0.91}\n");
+  safety_put(dir, "thesis.tex", "thesis\n");
+  GError *error = NULL;
+  cr_assert_null(outdir_begin(dir, &error));
+  cr_assert_eq(error->code, SHARESIM_ERROR_INPUT);
+  cr_assert(strstr(error->message, "no .sharesim-folder marker"), "%s", error->message);
+  g_clear_error(&error);
+  cr_assert(safety_exists(dir, "thesis.tex"));
+  /* a folder written by another command is refused too, with its command named */
+  safety_put(dir, OUTDIR_MARKER, "sharesim-folder 1\ncommand compare\n");
+  cr_assert_null(outdir_begin(dir, &error));
+  cr_assert(strstr(error->message, "holds the output of 'sharesim compare', not of 'sharesim run'"),
+            "%s", error->message);
+  g_clear_error(&error);
+  cr_assert(safety_exists(dir, "thesis.tex"));
+  /* the same command's folder is replaced */
+  safety_put(dir, OUTDIR_MARKER, "sharesim-folder 1\ncommand run\n");
+  outdir *o = outdir_begin(dir, &error);
+  cr_assert_not_null(o);
+  cr_assert(outdir_write(o, "summary.json", "{}\n", 3, &error));
+  cr_assert(outdir_commit(o, &error), "%s", error ? error->message : "");
+  cr_assert_not(safety_exists(dir, "thesis.tex"));
+  cr_assert(cleanup_remove_tree(parent, NULL));
+}
+
+/* A pid that no longer exists: a child that has exited and been reaped. */
+static pid_t safety_dead_pid(void) {
+  pid_t pid = fork();
+  cr_assert(pid >= 0);
+  if (pid == 0) _exit(0);
+  int status;
+  cr_assert_eq(waitpid(pid, &status, 0), pid);
+  return pid;
+}
+
+/* name with its pid replaced by pid and XXXXXX by six letters */
+static char *safety_temp_as(const char *stem, const char *kind, long pid, const char *host) {
+  g_autofree char *name = outdir_temp_name(stem, kind);
+  char *at = strstr(name, kind) + strlen(kind) + 1;
+  char *dash = strchr(at, '-');
+  g_autofree char *head = g_strndup(name, (gsize)(at - name));
+  g_autofree char *tail = g_strdup(dash);
+  memcpy(strstr(tail, "XXXXXX"), "Ab3xYz", 6);
+  if (host) memcpy(tail + 1, host, 8);
+  return g_strdup_printf("%s%ld%s", head, pid, tail);
+}
+
+Test(safety, stale_temporaries_of_dead_writers_are_swept_only) {
+  g_autofree char *parent = safety_tmpdir();
+  long dead = safety_dead_pid();
+  g_autofree char *stale = safety_temp_as("res", "tmp", dead, NULL);
+  g_autofree char *stale_old = safety_temp_as("res", "old", dead, NULL);
+  g_autofree char *running = safety_temp_as("res", "tmp", (long)getpid(), NULL);
+  g_autofree char *other_host = safety_temp_as("res", "tmp", dead, "0000beef");
+  g_autofree char *no_marker = safety_temp_as("res", "tmp", dead + 1 < 0 ? 1 : dead, NULL);
+  no_marker[strlen(no_marker) - 1] = 'Q'; /* a different random part */
+  g_autofree char *other_stem = safety_temp_as("other", "tmp", dead, NULL);
+  const char *dirs[] = {stale, stale_old, running, other_host, no_marker, other_stem};
+  for (guint i = 0; i < G_N_ELEMENTS(dirs); i++) {
+    g_autofree char *p = g_build_filename(parent, dirs[i], NULL);
+    cr_assert_eq(g_mkdir(p, 0755), 0);
+    if (dirs[i] != no_marker) cr_assert(outdir_write_marker(p, NULL));
+    else safety_put(p, "user-file.txt", "mine\n");
+  }
+  const char *stems[] = {"res", NULL};
+  cr_assert_eq(outdir_sweep_stale(parent, stems, NULL), 2);
+  cr_assert_not(safety_exists(parent, stale));
+  cr_assert_not(safety_exists(parent, stale_old));
+  cr_assert(safety_exists(parent, running));
+  cr_assert(safety_exists(parent, other_host));
+  cr_assert(safety_exists(parent, no_marker));
+  cr_assert(safety_exists(parent, other_stem));
+  cr_assert_eq(outdir_sweep_stale(parent, NULL, NULL), 1); /* "other" too */
+  cr_assert_not(safety_exists(parent, other_stem));
+  cr_assert(cleanup_remove_tree(parent, NULL));
+}
+
+Test(safety, outdir_begin_sweeps_its_own_stale_temporaries) {
+  g_autofree char *parent = safety_tmpdir();
+  g_autofree char *stale = safety_temp_as("res", "tmp", safety_dead_pid(), NULL);
+  g_autofree char *p = g_build_filename(parent, stale, NULL);
+  cr_assert_eq(g_mkdir(p, 0755), 0);
+  cr_assert(outdir_write_marker(p, NULL));
+  safety_put(p, "jobs.csv", "partial\n");
+  g_autofree char *dir = g_build_filename(parent, "res", NULL);
+  outdir *o = outdir_begin(dir, NULL);
+  cr_assert_not_null(o);
+  cr_assert_not(safety_exists(parent, stale));
+  cr_assert(outdir_commit(o, NULL));
+  cr_assert(cleanup_remove_tree(parent, NULL));
+}
+
+/* ---- single output files ---- */
+
+Test(safety, outfile_refuses_links_devices_fifos_and_folders) {
+  g_autofree char *parent = safety_tmpdir();
+  g_autofree char *target = g_build_filename(parent, "target", NULL);
+  g_autofree char *link = g_build_filename(parent, "link", NULL);
+  g_autofree char *fifo = g_build_filename(parent, "fifo", NULL);
+  safety_put(parent, "target", "keep\n");
+  cr_assert_eq(symlink("target", link), 0);
+  cr_assert_eq(mkfifo(fifo, 0644), 0);
+  /* a private device node (a copy of /dev/null) when allowed: never a system one, which a
+   * regression would replace */
+  g_autofree char *dev = g_build_filename(parent, "null", NULL);
+  gboolean have_dev = mknod(dev, S_IFCHR | 0666, makedev(1, 3)) == 0;
+  const char *refused[] = {link, fifo, parent, dev};
+  for (guint i = 0; i < G_N_ELEMENTS(refused) - (have_dev ? 0 : 1); i++) {
+    GError *error = NULL;
+    cr_assert_null(outfile_begin(refused[i], &error), "%s", refused[i]);
+    cr_assert_eq(error->code, SHARESIM_ERROR_INPUT);
+    cr_assert(strstr(error->message, "refusing to write"), "%s", error->message);
+    g_clear_error(&error);
+  }
+  g_autofree char *kept = NULL;
+  cr_assert(g_file_get_contents(target, &kept, NULL, NULL));
+  cr_assert_str_eq(kept, "keep\n");
+  GStatBuf st;
+  cr_assert_eq(g_lstat(link, &st), 0);
+  cr_assert(S_ISLNK(st.st_mode));
+  cr_assert(cleanup_remove_tree(parent, NULL));
+}
+
+Test(safety, outfile_honours_the_umask_and_replaces_a_regular_file) {
+  g_autofree char *parent = safety_tmpdir();
+  g_autofree char *dest = g_build_filename(parent, "t.csv", NULL);
+  safety_put(parent, "t.csv", "old\n");
+  mode_t old = umask(027);
+  GError *error = NULL;
+  outfile *f = outfile_begin(dest, &error);
+  cr_assert_not_null(f, "%s", error ? error->message : "");
+  fputs("id,submit_s\n", outfile_stream(f));
+  cr_assert(outfile_commit(f, &error), "%s", error ? error->message : "");
+  umask(old);
+  GStatBuf st;
+  cr_assert_eq(g_stat(dest, &st), 0);
+  cr_assert_eq(st.st_mode & 0777, 0640);
+  g_autofree char *text = NULL;
+  cr_assert(g_file_get_contents(dest, &text, NULL, NULL));
+  cr_assert_str_eq(text, "id,submit_s\n");
+  /* abort leaves the destination and no temporary */
+  f = outfile_begin(dest, &error);
+  fputs("half", outfile_stream(f));
+  outfile_abort(f);
+  GDir *d = g_dir_open(parent, 0, NULL);
+  cr_assert_str_eq(g_dir_read_name(d), "t.csv");
+  cr_assert_null(g_dir_read_name(d));
+  g_dir_close(d);
+  cr_assert(cleanup_remove_tree(parent, NULL));
+}
