@@ -165,5 +165,11 @@ gboolean cleanup_remove_tree(const char *path, GError **error) {
 
 gboolean cleanup_pid_alive(gint64 pid) {
   if (pid <= 0 || pid > G_MAXINT32) return FALSE;
-  return kill((pid_t)pid, 0) == 0 || errno != ESRCH;
+  if (kill((pid_t)pid, 0) != 0 && errno == ESRCH) return FALSE;
+  /* a zombie (killed, not yet reaped by its new parent) writes nothing any more */
+  g_autofree char *stat_path = g_strdup_printf("/proc/%ld/stat", (long)pid);
+  g_autofree char *text = NULL;
+  if (!g_file_get_contents(stat_path, &text, NULL, NULL)) return TRUE;
+  const char *close = strrchr(text, ')');
+  return !(close && close[1] == ' ' && (close[2] == 'Z' || close[2] == 'X'));
 }

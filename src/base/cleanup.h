@@ -24,5 +24,6 @@ void cleanup_forget_child(GPid pid);
 /* Removes path and, if it is a folder (not a symbolic link to one), everything in it.
  * ENOENT is success. Errors are SHARESIM_ERROR_RUNTIME. */
 gboolean cleanup_remove_tree(const char *path, GError **error);
-/* The process pid exists on this host (kill(pid, 0) does not say ESRCH). */
+/* The process pid exists on this host (kill(pid, 0) does not say ESRCH) and is not a
+ * zombie. */
 gboolean cleanup_pid_alive(gint64 pid);
