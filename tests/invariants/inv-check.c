@@ -1,0 +1,509 @@
+/* inv-check.c: the invariants every result folder must satisfy, read from its CSV files
+ * alone: GPU-seconds conserved across pools, GPUs, jobs, tenants and the time series;
+ * busy <= allocated <= provisioned; no GPU does more work than its time; requests add up;
+ * kills and victims add up; memory in use within the card; no job waits while it fits.
+ * Each check names itself in its message; known bugs fixed elsewhere are XFAIL. */
+#include "invariants.h"
+#include <math.h>
+#include <stdarg.h>
+
+/* Relative tolerance of conserved sums (the CSVs print shortest round-trip numbers, the sums
+ * run over up to a few thousand terms) and an absolute floor in GPU-seconds. */
+#define INV_REL 2e-5
+#define INV_ABS_S 1e-3
+
+typedef struct inv_folder {
+  inv_table *pools, *gpus, *jobs, *tenants, *ts, *services, *events;
+  inv_table *trace;          /* the case's trace.csv */
+} inv_folder;
+
+/* A number of the job's trace row (column name), or dflt when the cell is empty. */
+static double inv_trace_num(const inv_folder *f, const char *id, const char *name, double dflt) {
+  int c = inv_col(f->trace, name);
+  for (guint r = 0; r < inv_rows(f->trace); r++)
+    if (!strcmp(inv_cell(f->trace, r, 0), id)) {
+      double v = inv_num(f->trace, r, c);
+      return isnan(v) ? dflt : v;
+    }
+  return dflt;
+}
+
+static void G_GNUC_PRINTF(3, 4) inv_fail(inv_report *rep, const char *check, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  g_string_append_printf(rep->fail, "%s: %s\n", check, msg);
+}
+
+static gboolean inv_near(double a, double b) {
+  return fabs(a - b) <= INV_ABS_S + INV_REL * MAX(fabs(a), fabs(b));
+}
+
+static gboolean inv_le(double a, double b) { return a <= b + INV_ABS_S + INV_REL * fabs(b); }
+
+static int inv_pool_index(const inv_case *c, const char *name) {
+  for (int i = 0; i < c->n_pools; i++)
+    if (!strcmp(c->pools[i].name, name)) return i;
+  return -1;
+}
+
+/* ---- GPU-seconds ---- */
+
+typedef struct inv_sums {
+  double prov, alloc, busy, sm;          /* pools.csv, GPU-seconds */
+  double g_alloc, g_busy, g_sm;          /* sum over gpus.csv */
+  double t_alloc, t_busy, t_sm;          /* sum over timeseries.csv */
+  double j_alloc, j_work;                /* jobs.csv: allocated, training/batch work x gpus */
+} inv_sums;
+
+static void inv_sum_pools(const inv_case *c, const inv_folder *f, inv_sums *s, inv_report *rep) {
+  const inv_table *t = f->pools;
+  int cn = inv_col(t, "pool"), cp = inv_col(t, "provisioned_gpu_h"), ca = inv_col(t, "allocated_gpu_h"),
+      cb = inv_col(t, "busy_gpu_h"), cs = inv_col(t, "sm_active_gpu_h");
+  for (guint r = 0; r < inv_rows(t); r++) {
+    int i = inv_pool_index(c, inv_cell(t, r, cn));
+    if (i < 0) {
+      inv_fail(rep, "pools", "unknown pool '%s' in pools.csv", inv_cell(t, r, cn));
+      continue;
+    }
+    s[i].prov = 3600 * inv_num(t, r, cp);
+    s[i].alloc = 3600 * inv_num(t, r, ca);
+    s[i].busy = 3600 * inv_num(t, r, cb);
+    s[i].sm = 3600 * inv_num(t, r, cs);
+  }
+  t = f->gpus;
+  cn = inv_col(t, "pool");
+  ca = inv_col(t, "allocated_h");
+  cb = inv_col(t, "busy_h");
+  cs = inv_col(t, "sm_active_h");
+  int cpk = inv_col(t, "peak_mem_gb");
+  for (guint r = 0; r < inv_rows(t); r++) {
+    int i = inv_pool_index(c, inv_cell(t, r, cn));
+    if (i < 0) continue;
+    double a = 3600 * inv_num(t, r, ca), b = 3600 * inv_num(t, r, cb), m = 3600 * inv_num(t, r, cs);
+    s[i].g_alloc += a;
+    s[i].g_busy += b;
+    s[i].g_sm += m;
+    double span = s[i].prov / c->pools[i].gpus;
+    if (!inv_le(b, a) || !inv_le(a, span) || !inv_le(m, a))
+      inv_fail(rep, "gpu-bounds", "%s GPU row %u: busy %.6g s, SM-active %.6g s, allocated %.6g s, "
+               "span %.6g s (want busy, SM <= allocated <= span)", c->pools[i].name, r, b, m, a, span);
+    double peak = inv_num(t, r, cpk);
+    if (peak > c->pools[i].card_gb * (1 + 1e-9))
+      inv_fail(rep, "memory", "%s GPU row %u: peak_mem_gb %.6g above the card's %.6g GB",
+               c->pools[i].name, r, peak, c->pools[i].card_gb);
+  }
+}
+
+static void inv_sum_series(const inv_case *c, const inv_folder *f, inv_sums *s, inv_report *rep) {
+  const inv_table *t = f->ts;
+  int cn = inv_col(t, "pool"), c0 = inv_col(t, "t_start_s"), c1 = inv_col(t, "t_end_s"),
+      ca = inv_col(t, "allocated"), cb = inv_col(t, "busy"), cs = inv_col(t, "sm_active");
+  gboolean told[INV_MAX_POOLS] = {FALSE}; /* the first bad interval of a pool is enough */
+  for (guint r = 0; r < inv_rows(t); r++) {
+    int i = inv_pool_index(c, inv_cell(t, r, cn));
+    if (i < 0) continue;
+    double dt = inv_num(t, r, c1) - inv_num(t, r, c0), n = c->pools[i].gpus;
+    double a = inv_num(t, r, ca), b = inv_num(t, r, cb), m = inv_num(t, r, cs);
+    s[i].t_alloc += a * dt * n;
+    s[i].t_busy += b * dt * n;
+    s[i].t_sm += m * dt * n;
+    if ((!(dt >= 0) || b > a + 1e-9 || m > a + 1e-9 || a > 1 + 1e-9 || b < 0 || m < 0) && !told[i]) {
+      told[i] = TRUE;
+      inv_fail(rep, "series-bounds", "%s interval [%s, %s): allocated %g, busy %g, SM-active %g",
+               c->pools[i].name, inv_cell(t, r, c0), inv_cell(t, r, c1), a, b, m);
+    }
+  }
+}
+
+static void inv_sum_jobs(const inv_case *c, const inv_folder *f, inv_sums *s) {
+  const inv_table *t = f->jobs;
+  int cn = inv_col(t, "pool"), ck = inv_col(t, "kind"), cg = inv_col(t, "gpus"),
+      ca = inv_col(t, "gpu_s_allocated"), cd = inv_col(t, "work_done_s"), cl = inv_col(t, "work_lost_s");
+  for (guint r = 0; r < inv_rows(t); r++) {
+    int i = inv_pool_index(c, inv_cell(t, r, cn));
+    if (i < 0) continue;
+    double a = inv_num(t, r, ca);
+    if (isfinite(a)) s[i].j_alloc += a;
+    const char *kind = inv_cell(t, r, ck);
+    if (strcmp(kind, "training") && strcmp(kind, "batch")) continue;
+    /* work is at speed 1 on a whole GPU; it uses its SM share of the card while it computes,
+     * which for training is all but its communication share (comm_frac, default 0.1) */
+    double done = inv_num(t, r, cd), lost = inv_num(t, r, cl);
+    const char *id = inv_cell(t, r, 0);
+    double sm = inv_trace_num(f, id, "sm", 1.0);
+    double compute = strcmp(kind, "training") ? 1.0 : 1.0 - inv_trace_num(f, id, "comm_frac", 0.1);
+    s[i].j_work += ((isfinite(done) ? done : 0) + (isfinite(lost) ? lost : 0)) * sm * compute *
+                   inv_num(t, r, cg);
+  }
+}
+
+static void inv_check_conservation(const inv_case *c, const inv_folder *f, inv_report *rep) {
+  inv_sums s[INV_MAX_POOLS] = {{0}};
+  inv_sum_pools(c, f, s, rep);
+  inv_sum_series(c, f, s, rep);
+  inv_sum_jobs(c, f, s);
+  for (int i = 0; i < c->n_pools; i++) {
+    const char *n = c->pools[i].name;
+    const inv_sums *p = &s[i];
+    rep->checks += 6;
+    if (!inv_near(p->alloc, p->g_alloc) || !inv_near(p->alloc, p->t_alloc))
+      inv_fail(rep, "allocated", "%s: pools %.9g, GPUs %.9g, time series %.9g GPU-s", n, p->alloc,
+               p->g_alloc, p->t_alloc);
+    if (!inv_near(p->busy, p->g_busy) || !inv_near(p->busy, p->t_busy))
+      inv_fail(rep, "busy", "%s: pools %.9g, GPUs %.9g, time series %.9g GPU-s", n, p->busy,
+               p->g_busy, p->t_busy);
+    if (!inv_near(p->sm, p->g_sm) || !inv_near(p->sm, p->t_sm))
+      inv_fail(rep, "sm-active", "%s: pools %.9g, GPUs %.9g, time series %.9g GPU-s", n, p->sm,
+               p->g_sm, p->t_sm);
+    if (!inv_le(p->busy, p->alloc) || !inv_le(p->alloc, p->prov) || !inv_le(p->sm, p->alloc))
+      inv_fail(rep, "pool-bounds", "%s: busy %.9g, SM-active %.9g, allocated %.9g, provisioned "
+               "%.9g GPU-s", n, p->busy, p->sm, p->alloc, p->prov);
+    if (!inv_near(p->alloc, p->j_alloc))
+      inv_fail(rep, "jobs-allocated", "%s: pools %.9g GPU-s allocated, jobs.csv sums to %.9g "
+               "(issue 11 bug 3: jobs and tenants must partition the pool)", n,
+               p->alloc, p->j_alloc);
+    /* a GPU's compute bounds the work done on it: training and batch work (at speed 1 on a
+     * whole GPU, done and lost) times its SM share fits inside the SM-active GPU time, which
+     * is capped at the card (granted compute sum sm x speed <= 1 at every instant) */
+    if (!inv_le(p->j_work, p->sm))
+      inv_fail(rep, "granted-compute", "%s: training/batch work x SM share %.9g GPU-s above "
+               "SM-active %.9g GPU-s", n, p->j_work, p->sm);
+  }
+}
+
+/* ---- tenants partition the pools ---- */
+
+static void inv_check_tenants(const inv_case *c, const inv_folder *f, inv_report *rep) {
+  double alloc = 0, busy = 0, t_alloc = 0, t_busy = 0;
+  const inv_table *t = f->pools;
+  for (guint r = 0; r < inv_rows(t); r++) {
+    alloc += 3600 * inv_num(t, r, inv_col(t, "allocated_gpu_h"));
+    busy += 3600 * inv_num(t, r, inv_col(t, "busy_gpu_h"));
+  }
+  t = f->tenants;
+  int ca = inv_col(t, "allocated_gpu_h"), cb = inv_col(t, "busy_gpu_h");
+  gboolean over = FALSE;
+  for (guint r = 0; r < inv_rows(t); r++) {
+    double a = 3600 * inv_num(t, r, ca), b = 3600 * inv_num(t, r, cb);
+    t_alloc += a;
+    t_busy += b;
+    if (!inv_le(b, a) && !over) {
+      over = TRUE;
+      inv_fail(rep, "tenant-bounds", "tenant %s: busy %.9g GPU-s above its allocation %.9g "
+               "(issue 11 bug 3)", inv_cell(t, r, 0), b, a);
+    }
+  }
+  rep->checks += 3;
+  if (!inv_near(alloc, t_alloc))
+    inv_fail(rep, "tenant-allocated", "tenants sum to %.9g GPU-s allocated, pools %.9g "
+             "(issue 11 bug 3)", t_alloc, alloc);
+  if (!inv_near(busy, t_busy))
+    inv_fail(rep, "tenant-busy", "tenants sum to %.9g busy GPU-s, pools %.9g (issue 11 bug 3)",
+             t_busy, busy);
+  (void)c;
+}
+
+/* ---- services ---- */
+
+static void inv_check_services(const inv_folder *f, inv_report *rep) {
+  const inv_table *t = f->services;
+  if (!t) return;
+  int cq = inv_col(t, "requests"), cs = inv_col(t, "served"), cd = inv_col(t, "dropped"),
+      cu = inv_col(t, "unanswered"), cv = inv_col(t, "violations"), ca = inv_col(t, "attainment_pct"),
+      cm = inv_col(t, "met"), cp = inv_col(t, "slo_pct"), cl = inv_col(t, "slo_ms");
+  for (guint r = 0; r < inv_rows(t); r++) {
+    const char *id = inv_cell(t, r, 0);
+    double q = inv_num(t, r, cq), s = inv_num(t, r, cs), d = inv_num(t, r, cd),
+           u = cu >= 0 ? inv_num(t, r, cu) : 0, v = inv_num(t, r, cv);
+    rep->checks += 3;
+    if (q != s + d + u)
+      inv_fail(rep, "requests", "%s: requests %g != served %g + dropped %g + unanswered %g", id, q,
+               s, d, u);
+    if (isnan(inv_num(t, r, cl))) continue; /* no SLO: not judged */
+    if (v < d + u || v > q)
+      inv_fail(rep, "violations", "%s: violations %g, dropped %g, unanswered %g, requests %g", id,
+               v, d, u, q);
+    if (q > 0) {
+      double att = 100.0 * (q - v) / q, got = inv_num(t, r, ca);
+      if (!(fabs(att - got) <= 1e-5 * MAX(1e-3, att))) /* six significant digits */
+        inv_fail(rep, "attainment", "%s: attainment_pct %g, from the counts %g", id, got, att);
+      int met = att >= inv_num(t, r, cp) * (1 - 1e-12);
+      if ((int)inv_num(t, r, cm) != met)
+        inv_fail(rep, "met", "%s: met %s with attainment %g against %g", id, inv_cell(t, r, cm),
+                 att, inv_num(t, r, cp));
+    }
+  }
+}
+
+/* ---- kills and victims ---- */
+
+typedef struct inv_kills {
+  double oom, innocent, crashes, restarts, evictions;             /* pools.csv */
+  double e_oom, e_innocent, e_crash, e_restart, e_evict;           /* events.csv */
+  double j_kills, j_oom, j_crashes, j_restarts;                    /* jobs.csv */
+} inv_kills;
+
+static void inv_count_events(const inv_case *c, const inv_folder *f, inv_kills *k) {
+  const inv_table *t = f->events;
+  int ce = inv_col(t, "event"), cp = inv_col(t, "pool"), ci = inv_col(t, "innocent");
+  for (guint r = 0; r < inv_rows(t); r++) {
+    int i = inv_pool_index(c, inv_cell(t, r, cp));
+    if (i < 0) continue;
+    const char *e = inv_cell(t, r, ce);
+    gboolean kill = TRUE;
+    if (!strcmp(e, "oom_kill")) k[i].e_oom++;
+    else if (!strcmp(e, "crash")) k[i].e_crash++;
+    else if (!strcmp(e, "eviction")) k[i].e_evict++;
+    else kill = FALSE;
+    if (!strcmp(e, "restart")) k[i].e_restart++;
+    if (kill && inv_num(t, r, ci) == 1) k[i].e_innocent++;
+  }
+  t = f->jobs;
+  cp = inv_col(t, "pool");
+  for (guint r = 0; r < inv_rows(t); r++) {
+    int i = inv_pool_index(c, inv_cell(t, r, cp));
+    if (i < 0) continue;
+    k[i].j_kills += inv_num(t, r, inv_col(t, "kills"));
+    k[i].j_oom += inv_num(t, r, inv_col(t, "oom_kills"));
+    k[i].j_crashes += inv_num(t, r, inv_col(t, "crashes"));
+    k[i].j_restarts += inv_num(t, r, inv_col(t, "restarts"));
+  }
+  t = f->pools;
+  for (guint r = 0; r < inv_rows(t); r++) {
+    int i = inv_pool_index(c, inv_cell(t, r, inv_col(t, "pool")));
+    if (i < 0) continue;
+    k[i].oom = inv_num(t, r, inv_col(t, "oom_kills"));
+    k[i].innocent = inv_num(t, r, inv_col(t, "innocent_victims"));
+    k[i].crashes = inv_num(t, r, inv_col(t, "crashes"));
+    k[i].restarts = inv_num(t, r, inv_col(t, "restarts"));
+    k[i].evictions = inv_num(t, r, inv_col(t, "evictions"));
+  }
+}
+
+static void inv_check_kills(const inv_case *c, const inv_folder *f, inv_report *rep) {
+  inv_kills k[INV_MAX_POOLS] = {{0}};
+  inv_count_events(c, f, k);
+  for (int i = 0; i < c->n_pools; i++) {
+    const inv_kills *p = &k[i];
+    rep->checks++;
+    if (p->oom != p->e_oom || p->oom != p->j_oom || p->innocent != p->e_innocent ||
+        p->evictions != p->e_evict || p->restarts != p->e_restart || p->restarts != p->j_restarts ||
+        p->crashes != p->j_crashes || p->e_crash < p->crashes ||
+        p->j_kills != p->e_oom + p->e_crash + p->e_evict)
+      inv_fail(rep, "kills", "%s: pools.csv oom %g innocent %g crashes %g restarts %g evictions %g;"
+               " events.csv oom %g innocent %g crash %g restart %g eviction %g; jobs.csv kills %g "
+               "oom %g crashes %g restarts %g", c->pools[i].name, p->oom, p->innocent, p->crashes,
+               p->restarts, p->evictions, p->e_oom, p->e_innocent, p->e_crash, p->e_restart,
+               p->e_evict, p->j_kills, p->j_oom, p->j_crashes, p->j_restarts);
+  }
+}
+
+/* ---- no job waits while it fits ---- */
+
+typedef struct inv_stay {
+  double start, end, need;  /* need: slots (exclusive, time-slicing) or gpu_frac (fractional) */
+  int gpus;
+  char *gpu_ids;
+} inv_stay;
+
+/* Free capacity of pool i at instant t (after its events) for a job needing (gpus, need):
+ * exclusive and time-slicing count free slots (workers may share a card under
+ * time-slicing); fractional looks for a card with room for a one-worker job's fraction. */
+static gboolean inv_fits_at(const inv_case *c, int i, GArray *stays, double t, const inv_stay *q,
+                            int replicas) {
+  const inv_pool *p = &c->pools[i];
+  if (p->strategy == INV_FRACTIONAL) {
+    GHashTable *used = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+    GHashTable *count = g_hash_table_new(g_str_hash, g_str_equal);
+    GPtrArray *ids = g_ptr_array_new_with_free_func(g_free);
+    for (guint k = 0; k < stays->len; k++) {
+      inv_stay *s = &g_array_index(stays, inv_stay, k);
+      if (!(s->start <= t && t < s->end)) continue;
+      char **each = g_strsplit(s->gpu_ids, ";", -1); /* one per worker */
+      for (char **g = each; *g; g++) {
+        char *id = *g;
+        g_ptr_array_add(ids, id);
+        double *u = g_hash_table_lookup(used, id);
+        if (!u) g_hash_table_insert(used, id, u = g_new0(double, 1));
+        *u += s->need;
+        g_hash_table_insert(count, id, GINT_TO_POINTER(GPOINTER_TO_INT(g_hash_table_lookup(count, id)) + 1));
+      }
+      g_free(each); /* the strings live in ids */
+    }
+    /* a card with no resident always has room; else the one with the most room */
+    gboolean fits = (int)g_hash_table_size(used) < p->gpus;
+    GHashTableIter it;
+    gpointer key, val;
+    g_hash_table_iter_init(&it, used);
+    while (!fits && g_hash_table_iter_next(&it, &key, &val))
+      fits = *(double *)val + q->need <= 1.0 - 1e-9 &&
+             GPOINTER_TO_INT(g_hash_table_lookup(count, key)) < replicas;
+    g_hash_table_unref(used);
+    g_hash_table_unref(count);
+    g_ptr_array_unref(ids);
+    return fits;
+  }
+  int slots = p->gpus * (p->strategy == INV_TIMESLICE ? replicas : 1);
+  for (guint k = 0; k < stays->len; k++) {
+    const inv_stay *s = &g_array_index(stays, inv_stay, k);
+    if (s->start <= t && t < s->end) slots -= s->gpus;
+  }
+  return slots >= q->gpus;
+}
+
+static int inv_replicas(const char *yaml_dir, const char *pool);
+
+/* A gang that stacked workers onto one card (time-slicing) did so only when fewer cards
+ * with a free replica than it has workers were left at its start (issue 11 bug 2): every
+ * stay started at or before that instant counts as resident, so a gang placed in the same
+ * instant can only make the check more lenient. */
+static void inv_check_gang(const inv_case *c, int i, GArray *stays, int replicas, inv_report *rep) {
+  for (guint k = 0; k < stays->len; k++) {
+    const inv_stay *g = &g_array_index(stays, inv_stay, k);
+    if (g->gpus < 2) continue;
+    g_auto(GStrv) mine = g_strsplit(g->gpu_ids, ";", -1);
+    g_autoptr(GHashTable) distinct = g_hash_table_new(g_str_hash, g_str_equal);
+    for (char **m = mine; *m; m++) g_hash_table_add(distinct, *m);
+    if ((int)g_hash_table_size(distinct) == g->gpus) continue;
+    rep->checks++;
+    g_autoptr(GHashTable) used = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    for (guint o = 0; o < stays->len; o++) {
+      const inv_stay *s = &g_array_index(stays, inv_stay, o);
+      if (o == k || !(s->start <= g->start && g->start < s->end)) continue;
+      g_auto(GStrv) ids = g_strsplit(s->gpu_ids, ";", -1);
+      for (char **m = ids; *m; m++) {
+        int n = GPOINTER_TO_INT(g_hash_table_lookup(used, *m));
+        g_hash_table_replace(used, g_strdup(*m), GINT_TO_POINTER(n + 1));
+      }
+    }
+    int full = 0;
+    GHashTableIter it;
+    gpointer key, val;
+    g_hash_table_iter_init(&it, used);
+    while (g_hash_table_iter_next(&it, &key, &val)) full += GPOINTER_TO_INT(val) >= replicas;
+    int open = c->pools[i].gpus - full;
+    if (open >= g->gpus)
+      inv_fail(rep, "gang-spread", "%s: gang of %d workers placed on %s at %.9g s while %d cards "
+               "had a free replica (issue 11 bug 2)", c->pools[i].name, g->gpus, g->gpu_ids,
+               g->start, open);
+  }
+}
+
+/* Pools whose jobs ran once each (no kill, no restart: jobs.csv shows every stay), under a
+ * strategy whose fit the check can decide: exclusive, time-slicing, fractional (one-worker
+ * jobs). At every instant something changed, no queued job of the pool fits. */
+static void inv_check_waits(const inv_case *c, const inv_folder *f, const char *case_dir,
+                            inv_report *rep) {
+  const inv_table *t = f->jobs;
+  int cn = inv_col(t, "pool"), cg = inv_col(t, "gpus"), cs = inv_col(t, "submit_s"),
+      c0 = inv_col(t, "start_s"), c1 = inv_col(t, "end_s"), co = inv_col(t, "outcome"),
+      ck = inv_col(t, "kills"), cr = inv_col(t, "restarts"), cid = inv_col(t, "gpu_ids");
+  for (int i = 0; i < c->n_pools; i++) {
+    const inv_pool *p = &c->pools[i];
+    if (p->strategy != INV_EXCLUSIVE && p->strategy != INV_TIMESLICE && p->strategy != INV_FRACTIONAL)
+      continue;
+    /* fractional: FRACTIONAL_SLOTS (20) residents per card besides the shares */
+    int replicas = p->strategy == INV_EXCLUSIVE    ? 1
+                   : p->strategy == INV_FRACTIONAL ? 20
+                                                   : inv_replicas(case_dir, p->name);
+    GArray *stays = g_array_new(FALSE, TRUE, sizeof(inv_stay));
+    GArray *waits = g_array_new(FALSE, TRUE, sizeof(inv_stay));
+    gboolean decidable = TRUE;
+    for (guint r = 0; r < inv_rows(t) && decidable; r++) {
+      if (inv_pool_index(c, inv_cell(t, r, cn)) != i) continue;
+      if (inv_num(t, r, ck) > 0 || inv_num(t, r, cr) > 0) decidable = FALSE;
+      const char *outcome = inv_cell(t, r, co);
+      if (!strcmp(outcome, "unplaceable") || !strcmp(outcome, "not_submitted")) continue;
+      inv_stay s = {.start = inv_num(t, r, c0), .end = inv_num(t, r, c1), .gpus = (int)inv_num(t, r, cg),
+                    .gpu_ids = (char *)inv_cell(t, r, cid)};
+      if (isnan(s.end)) s.end = INFINITY;
+      s.need = p->strategy == INV_FRACTIONAL ? NAN : s.gpus;
+      if (p->strategy == INV_FRACTIONAL) s.need = inv_trace_num(f, inv_cell(t, r, 0), "gpu_frac", 1.0);
+      if (!isnan(s.start)) g_array_append_val(stays, s);
+      inv_stay w = s;
+      w.start = inv_num(t, r, cs);              /* queued from its submission ... */
+      w.end = isnan(s.start) ? INFINITY : s.start; /* ... to its start */
+      w.gpu_ids = (char *)inv_cell(t, r, 0);
+      if (w.end > w.start && (p->strategy != INV_FRACTIONAL || w.gpus == 1))
+        g_array_append_val(waits, w);
+    }
+    if (decidable && p->strategy == INV_TIMESLICE) inv_check_gang(c, i, stays, replicas, rep);
+    if (decidable) {
+      rep->checks++;
+      /* the instants at which something changed: starts, ends and submissions */
+      for (guint k = 0; k < stays->len + waits->len; k++) {
+        const inv_stay *e = k < stays->len ? &g_array_index(stays, inv_stay, k)
+                                           : &g_array_index(waits, inv_stay, k - stays->len);
+        double instants[2] = {e->start, e->end};
+        for (int x = 0; x < 2; x++) {
+          double at = instants[x];
+          if (!isfinite(at)) continue;
+          for (guint w = 0; w < waits->len; w++) {
+            const inv_stay *q = &g_array_index(waits, inv_stay, w);
+            if (!(q->start <= at && at < q->end)) continue;
+            if (!inv_fits_at(c, i, stays, at, q, replicas)) continue;
+            const char *bug = p->strategy == INV_FRACTIONAL
+                                  ? " (issue 11 bug 1: head-of-line blocking in fractional pools)"
+                                  : "";
+            inv_fail(rep, "waits-while-fits", "%s (%s): job %s (%d GPU%s) queued at %.9g s although "
+                     "it fits%s", p->name, inv_strategy_name(p->strategy), q->gpu_ids, q->gpus,
+                     q->gpus == 1 ? "" : "s", at, bug);
+            k = stays->len + waits->len;
+            x = 2;
+            break;
+          }
+        }
+      }
+    }
+    g_array_free(stays, TRUE);
+    g_array_free(waits, TRUE);
+  }
+}
+
+/* replicas of a pool, from the case's scenario (1 when absent) */
+static int inv_replicas(const char *case_dir, const char *pool) {
+  g_autofree char *path = g_build_filename(case_dir, "scenario.yaml", NULL);
+  g_autofree char *text = NULL;
+  if (!g_file_get_contents(path, &text, NULL, NULL)) return 1;
+  g_autofree char *key = g_strdup_printf("- name: %s\n", pool);
+  const char *at = strstr(text, key);
+  if (!at) return 1;
+  const char *next = strstr(at + strlen(key), "- name: ");
+  const char *rep = strstr(at, "replicas: ");
+  return rep && (!next || rep < next) ? atoi(rep + 10) : 1;
+}
+
+/* ---- the folder ---- */
+
+static inv_table *inv_load(const char *out, const char *name, gboolean required, inv_report *rep) {
+  g_autofree char *p = g_build_filename(out, name, NULL);
+  GError *err = NULL;
+  inv_table *t = inv_table_load(p, &err);
+  if (!t && required) inv_fail(rep, "files", "%s", err->message);
+  g_clear_error(&err);
+  return t;
+}
+
+void inv_check_folder(const inv_case *c, const char *case_dir, const char *out, inv_report *rep) {
+  inv_folder f = {
+      .pools = inv_load(out, "pools.csv", TRUE, rep),
+      .gpus = inv_load(out, "gpus.csv", TRUE, rep),
+      .jobs = inv_load(out, "jobs.csv", TRUE, rep),
+      .tenants = inv_load(out, "tenants.csv", TRUE, rep),
+      .ts = inv_load(out, "timeseries.csv", TRUE, rep),
+      .services = inv_load(out, "services.csv", FALSE, rep),
+      .events = inv_load(out, "events.csv", TRUE, rep),
+      .trace = inv_load(case_dir, "trace.csv", TRUE, rep),
+  };
+  if (f.pools && f.gpus && f.jobs && f.tenants && f.ts && f.events && f.trace) {
+    inv_check_conservation(c, &f, rep);
+    inv_check_tenants(c, &f, rep);
+    inv_check_services(&f, rep);
+    inv_check_kills(c, &f, rep);
+    inv_check_waits(c, &f, case_dir, rep);
+  }
+  inv_table *all[] = {f.pools, f.gpus, f.jobs, f.tenants, f.ts, f.services, f.events, f.trace};
+  for (guint i = 0; i < G_N_ELEMENTS(all); i++) inv_table_free(all[i]);
+}

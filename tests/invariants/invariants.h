@@ -1,0 +1,62 @@
+/* invariants.h: the invariant suite's parts: the generator of random cases (inv-gen.c), the
+ * reader of result CSVs (inv-csv.c), the checks on one result folder (inv-check.c) and the
+ * driver (invariants.c: runs sharesim, shrinks failing cases, keeps them). */
+#pragma once
+#include <glib.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INV_TRACE_HEADER "id,submit_s,kind,gpus,mem_gb,duration_s,tenant,priority,gpu_frac,sm," \
+                         "busy,burst_s,rate_rps,service_ms,slo_ms,slo_pct,kv_gb,max_batch," \
+                         "comm_frac,checkpoint_s,restart"
+#define INV_PHASES_HEADER "job_id,after_s,mem_gb,busy,rate_rps,crash"
+#define INV_MAX_POOLS 8
+
+enum { INV_EXCLUSIVE, INV_TIMESLICE, INV_MPS, INV_FRACTIONAL, INV_MIG, INV_VGPU };
+
+typedef struct inv_pool {
+  char name[64];
+  int strategy;              /* INV_* */
+  double card_gb;            /* memory of one card, GB */
+  int gpus;
+} inv_pool;
+
+typedef struct inv_case {
+  guint32 seed;
+  int n_pools;
+  inv_pool pools[INV_MAX_POOLS];
+} inv_case;
+
+/* Writes scenario.yaml, trace.csv and phases.csv for seed into dir. */
+gboolean inv_gen(guint32 seed, const char *dir, inv_case *c, GError **error);
+/* Reads the pools of a case folder written by inv_gen (or kept from one). */
+gboolean inv_case_read(const char *dir, inv_case *c, GError **error);
+const char *inv_strategy_name(int strategy);
+
+/* ---- CSV tables (inv-csv.c) ---- */
+typedef struct inv_table {
+  GPtrArray *header;         /* char* */
+  GPtrArray *rows;           /* GPtrArray* of char* */
+} inv_table;
+
+/* Loads a CSV file (RFC 4180 quoting); NULL with error when it cannot be read. */
+inv_table *inv_table_load(const char *path, GError **error);
+void inv_table_free(inv_table *t);
+/* Column index of name, -1 when absent. */
+int inv_col(const inv_table *t, const char *name);
+guint inv_rows(const inv_table *t);
+const char *inv_cell(const inv_table *t, guint row, int col);
+/* The cell as a number; NAN when empty or absent. */
+double inv_num(const inv_table *t, guint row, int col);
+
+/* ---- checks (inv-check.c) ---- */
+/* Failures found in one folder. A check whose defect is known and fixed by another
+ * branch not on main yet is expected to fail: it is reported as XFAIL, naming the bug. */
+typedef struct inv_report {
+  GString *fail;             /* one line per failed check, empty when all hold */
+  GString *xfail;            /* expected failures (known bugs) */
+  guint checks;              /* checks evaluated */
+} inv_report;
+
+/* Checks every invariant on the result folder out of case c (inputs in case_dir). */
+void inv_check_folder(const inv_case *c, const char *case_dir, const char *out, inv_report *rep);
