@@ -30,7 +30,7 @@ static int cmd_check_main(int argc, char **argv) {
   if (sc) {
     guint64 gpus = 0;
     for (guint i = 0; i < sc->pools->len; i++)
-      gpus += (guint64)scenario_pool(sc, i)->nodes * scenario_pool(sc, i)->gpus_per_node;
+      gpus += pool_gpus(scenario_pool(sc, i));
     g_string_append_printf(ok, "%s: scenario '%s', %u pool%s, %" G_GUINT64_FORMAT " GPUs\n", argv[1],
                            sc->name, sc->pools->len, sc->pools->len == 1 ? "" : "s", gpus);
     for (guint i = 0; i < sc->pools->len; i++) {

@@ -21,6 +21,7 @@ extern const cmd_entry cmd_compare_entry;
 extern const cmd_entry cmd_sweep_entry;
 extern const cmd_entry cmd_size_entry;
 extern const cmd_entry cmd_plot_entry;
+extern const cmd_entry cmd_fill_entry;
 
 int cmd_main(int argc, char **argv);
 

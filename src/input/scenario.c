@@ -489,7 +489,16 @@ static const char *const strategy_names[STRATEGY_COUNT + 1] = {
     [STRATEGY_VGPU] = "vgpu",           [STRATEGY_FRACTIONAL] = "fractional",
     [STRATEGY_COUNT] = NULL};
 static const char *const oom_names[] = {"all", "offender", "sidecar", NULL};
-static const char *const placement_names[] = {"pack", "spread", NULL};
+static const char *const placement_names[PLACEMENT_COUNT + 1] = {
+    [PLACEMENT_PACK] = "pack",
+    [PLACEMENT_SPREAD] = "spread",
+    [PLACEMENT_RANDOM] = "random",
+    [PLACEMENT_DOT_PRODUCT] = "dot-product",
+    [PLACEMENT_GPU_CLUSTERING] = "gpu-clustering",
+    [PLACEMENT_GPU_PACKING] = "gpu-packing",
+    [PLACEMENT_BEST_FIT] = "best-fit",
+    [PLACEMENT_FGD] = "fgd",
+    [PLACEMENT_COUNT] = NULL};
 static const char *const reconfigure_names[] = {"never", "on-demand", NULL};
 static const char *const drain_names[] = {"wait", "evict", NULL};
 static const char *const scheduler_names[] = {"best-effort", "equal-share", "fixed-share", NULL};
@@ -497,6 +506,20 @@ static const char *const scheduler_names[] = {"best-effort", "equal-share", "fix
 const char *share_strategy_name(share_strategy s) {
   if ((int)s < 0 || s >= STRATEGY_COUNT) return "unknown";
   return strategy_names[s];
+}
+
+const char *placement_policy_name(placement_policy p) {
+  if ((int)p < 0 || p >= PLACEMENT_COUNT) return "unknown";
+  return placement_names[p];
+}
+
+gboolean placement_policy_parse(const char *text, placement_policy *out) {
+  for (int i = 0; i < PLACEMENT_COUNT; i++)
+    if (text && !strcmp(text, placement_names[i])) {
+      *out = (placement_policy)i;
+      return TRUE;
+    }
+  return FALSE;
 }
 
 gboolean share_strategy_parse(const char *text, share_strategy *out) {
@@ -652,6 +675,10 @@ static const struct pool_key {
     {"scheduler", S_VGPU},
     {"vgpu_licence_per_hour", S_VGPU},
     {"fraction_cap", S_FRAC},
+    {"cpu_milli", S_ALL},   /* host resources and node groups: scenario-nodes.c */
+    {"memory_mib", S_ALL},
+    {"model", S_ALL},
+    {"node_groups", S_ALL},
 };
 
 /* The names of pool_keys, NULL-terminated (built once; sweeps load from several threads). */
@@ -712,6 +739,7 @@ static void pool_free(pool_spec *p) {
   g_free(p->sharing_config_path);
   g_free(p->mig_config_path);
   g_free(p->mig_config_name);
+  scenario_nodes_free(p);
   g_free(p);
 }
 
@@ -1013,7 +1041,9 @@ static pool_spec *validate_pool(vctx *c, guint idx, const scenario_yaml *pm, GHa
 
   /* size */
   int64_t v;
-  if (!(n = scenario_yaml_get(pm, "nodes"))) {
+  if (scenario_nodes_parse(c->d, c->file, pm, p, prefix)) {
+    /* node_groups gave the size */
+  } else if (!(n = scenario_yaml_get(pm, "nodes"))) {
     scenario_yaml_report(c->d, c->file, pm,
                          "%s: missing required key 'nodes' (a pool with no GPUs is not allowed)",
                          prefix);
@@ -1025,7 +1055,7 @@ static pool_spec *validate_pool(vctx *c, guint idx, const scenario_yaml *pm, GHa
                                &v)) {
     p->nodes = (guint32)v;
   }
-  if ((n = scenario_yaml_get(pm, "gpus_per_node"))) {
+  if (!p->node_groups && (n = scenario_yaml_get(pm, "gpus_per_node"))) {
     if (n->type == SCENARIO_YAML_SCALAR && util_parse_int64(n->text, &v) && v == 0)
       scenario_yaml_report(c->d, c->file, n, "%s: a pool with no GPUs is not allowed: expected "
                            "an integer from 1 to %d, found '0'", WHAT(w, prefix, "gpus_per_node"),

@@ -23,7 +23,29 @@ typedef enum {
 const char *share_strategy_name(share_strategy s); /* "time-slicing" */
 
 typedef enum { OOM_ALL = 0, OOM_OFFENDER, OOM_SIDECAR } oom_policy;
-typedef enum { PLACEMENT_PACK = 0, PLACEMENT_SPREAD } placement_policy;
+/* Placement policies (src/sim/place/place-*.c, one each; docs/models.md "Placement"). */
+typedef enum {
+  PLACEMENT_PACK = 0,
+  PLACEMENT_SPREAD,
+  PLACEMENT_RANDOM,
+  PLACEMENT_DOT_PRODUCT,
+  PLACEMENT_GPU_CLUSTERING,
+  PLACEMENT_GPU_PACKING,
+  PLACEMENT_BEST_FIT,
+  PLACEMENT_FGD,
+  PLACEMENT_COUNT
+} placement_policy;
+const char *placement_policy_name(placement_policy p); /* "best-fit" */
+gboolean placement_policy_parse(const char *text, placement_policy *out);
+
+/* Nodes of one kind inside a pool (`node_groups:`, scenario-nodes.c). */
+typedef struct pool_node_group {
+  guint line;
+  guint32 nodes, gpus_per_node;
+  int64_t cpu_milli;            /* host CPU per node, millicores; 0 = not modelled */
+  int64_t memory_mib;           /* host memory per node, MiB; 0 = not modelled */
+  char *model;                  /* GPU model label matched by a job's gpu_spec */
+} pool_node_group;
 typedef enum { RECONFIGURE_NEVER = 0, RECONFIGURE_ON_DEMAND } reconfigure_policy;
 typedef enum { DRAIN_WAIT = 0, DRAIN_EVICT } drain_policy;
 typedef enum { VGPU_BEST_EFFORT = 0, VGPU_EQUAL_SHARE, VGPU_FIXED_SHARE } vgpu_scheduler;
@@ -64,6 +86,15 @@ typedef struct pool_spec {
   double vgpu_licence_per_hour; /* $ per vGPU-hour; default from gpu-facts 5.3 ($4500/yr) */
   /* fractional */
   double fraction_cap;          /* most compute a job may borrow beyond its share; default 1 */
+  /* host resources per node and node groups (scenario-nodes.c). Without node_groups the
+   * pool has `nodes` alike nodes of gpus_per_node GPUs, cpu_milli / memory_mib each (0: not
+   * modelled, so never short) and GPU model label `model` (default: gpu->name). With
+   * node_groups, nodes is their sum and gpus_per_node their largest. */
+  int64_t cpu_milli;
+  int64_t memory_mib;
+  char *model;
+  GArray *node_groups;          /* pool_node_group, NULL when the nodes are all alike */
+  guint64 group_gpus;           /* GPUs of all node_groups */
   /* provenance of settings taken from NVIDIA config files (NULL if none) */
   char *sharing_config_path;
   char *mig_config_path;
@@ -176,10 +207,13 @@ scenario *scenario_load_with_overrides(const char *path, const char *const *over
 char *scenario_pool_describe(const pool_spec *p);
 /* Parses "time-slicing" etc.; FALSE if unknown. */
 gboolean share_strategy_parse(const char *text, share_strategy *out);
-/* Total GPUs of a pool (nodes * gpus_per_node). */
+/* Total GPUs of a pool (nodes * gpus_per_node, or the node groups' sum). */
 static inline guint64 pool_gpus(const pool_spec *p) {
-  return (guint64)p->nodes * p->gpus_per_node;
+  return p->node_groups ? p->group_gpus : (guint64)p->nodes * p->gpus_per_node;
 }
+/* Node n of pool p (0 <= n < p->nodes): its GPUs, host CPU, memory and GPU model label. */
+void pool_node_info(const pool_spec *p, guint32 n, guint32 *gpus, int64_t *cpu_milli,
+                    int64_t *memory_mib, const char **model);
 
 /* ---- YAML tree, shared with nvconfig.c -------------------------------------------------
  * A small read-only tree built from libyaml events, with 1-based line/column of every
@@ -235,3 +269,10 @@ gboolean scenario_yaml_bool(diag_list *d, const char *file, const scenario_yaml 
 /* The scalar's text, or NULL after reporting "expected <expected>" for a list/mapping. */
 const char *scenario_yaml_scalar(diag_list *d, const char *file, const scenario_yaml *n,
                                  const char *what, const char *expected);
+
+/* scenario-nodes.c: parses a pool's cpu_milli, memory_mib, model and node_groups keys into p
+ * (reporting into d); TRUE when node_groups set the size (then nodes / gpus_per_node must
+ * be absent). */
+gboolean scenario_nodes_parse(diag_list *d, const char *file, const scenario_yaml *pm,
+                              pool_spec *p, const char *prefix);
+void scenario_nodes_free(pool_spec *p);

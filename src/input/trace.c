@@ -656,8 +656,11 @@ void trace_job_init(job_spec *j, job_kind kind) {
 enum {
   C_ID, C_SUBMIT, C_KIND, C_GPUS, C_MEM, C_DURATION, C_TENANT, C_LABEL, C_PRIORITY,
   C_GPU_FRAC, C_SM, C_BUSY, C_BURST, C_RATE, C_SERVICE, C_SLO_MS, C_SLO_PCT, C_KV,
-  C_MAX_BATCH, C_COMM, C_CHECKPOINT, C_RESTART, C_COUNT
+  C_MAX_BATCH, C_COMM, C_CHECKPOINT, C_RESTART,
+  /* host columns (written only by trace_write_header_host / trace_write_row_host) */
+  C_CPU, C_HOST_MEM, C_GPU_SPEC, C_COUNT
 };
+#define C_BASE_COUNT C_CPU
 
 #define EXP_SIZE "a size >= 0 in GB (a number, or with a unit: 40GB, 37.25GiB; at most 10 TB)"
 #define EXP_RATE "requests per second >= 0 (at most 1e9)"
@@ -687,10 +690,15 @@ static const col_def job_cols[C_COUNT] = {
     [C_CHECKPOINT] = {"checkpoint_s", FALSE,
                       "seconds >= 0, 0 for never (a decimal number, at most 1e9)"},
     [C_RESTART] = {"restart", FALSE, "never or on-failure"},
+    [C_CPU] = {"cpu_milli", FALSE, "host CPU per worker in millicores, an integer from 0 to 1e8"},
+    [C_HOST_MEM] = {"memory_mib", FALSE,
+                    "host memory per worker in MiB, an integer from 0 to 1073741824"},
+    [C_GPU_SPEC] = {"gpu_spec", FALSE, "GPU models joined by '|' (UTF-8, no control characters)"},
 };
 
 typedef struct job_reader {
   trace *t;
+  guint flags;          /* TRACE_ALLOW_CPU_ONLY */
   int field_of[C_COUNT];
   int *def_of;
 } job_reader;
@@ -713,10 +721,19 @@ static gboolean job_cell(int col, const char *v, job_spec *j) {
   case C_LABEL: return valid_text(v);
   case C_SUBMIT: return parse_seconds(v, FALSE, &j->submit_ns);
   case C_KIND: return job_kind_parse(v, &j->kind);
-  case C_GPUS:
-    if (!parse_int(v, 1, TRACE_MAX_GPUS, &i)) return FALSE;
+  case C_GPUS: /* 0 (CPU-only) is refused in job_row unless the reader allows it */
+    if (!parse_int(v, 0, TRACE_MAX_GPUS, &i)) return FALSE;
     j->gpus = (guint32)i;
     return TRUE;
+  case C_CPU:
+    if (!parse_int(v, 0, TRACE_MAX_CPU_MILLI, &i)) return FALSE;
+    j->cpu_milli = i;
+    return TRUE;
+  case C_HOST_MEM:
+    if (!parse_int(v, 0, TRACE_MAX_MEMORY_MIB, &i)) return FALSE;
+    j->memory_mib = i;
+    return TRUE;
+  case C_GPU_SPEC: return valid_text(v);
   case C_MEM: return parse_size(v, &j->mem_bytes);
   case C_DURATION: return parse_seconds(v, TRUE, &j->duration_ns);
   case C_PRIORITY:
@@ -794,6 +811,13 @@ static void job_row(csv_in *in, void *ud) {
   j.tenant = trace_intern(t, HAVE(C_TENANT) ? cells[C_TENANT] : "default");
   j.label = trace_intern(t, HAVE(C_LABEL) ? cells[C_LABEL] : "");
   if (!HAVE(C_GPUS)) j.gpus = 1;
+  if (HAVE(C_GPUS) && j.gpus == 0 && !(r->flags & TRACE_ALLOW_CPU_ONLY)) {
+    /* (gpus 0, a CPU-only job, is read by `sharesim fill` only: TRACE_ALLOW_CPU_ONLY) */
+    diag_expected(in->diags, in->path, line, (guint)(r->field_of[C_GPUS] + 1), "gpus",
+                  job_cols[C_GPUS].expected, cells[C_GPUS]);
+    bad |= 1u << C_GPUS;
+  }
+  j.gpu_spec = HAVE(C_GPU_SPEC) ? trace_intern(t, cells[C_GPU_SPEC]) : NULL;
   if (!HAVE(C_GPU_FRAC)) j.gpu_frac = 1.0;
   if (!HAVE(C_SM)) j.sm = default_sm(kind);
   if (!HAVE(C_BUSY)) j.busy = 0.15;
@@ -877,10 +901,14 @@ static void report_empty(csv_in *in, const col_def *defs, guint ndefs) {
 }
 
 trace *trace_load(const char *path, diag_list *diags) {
+  return trace_load_flags(path, 0, diags);
+}
+
+trace *trace_load_flags(const char *path, guint flags, diag_list *diags) {
   g_return_val_if_fail(path != NULL && diags != NULL, NULL);
   guint errors_before = diags->count;
   trace *t = trace_new(path);
-  job_reader r = {.t = t};
+  job_reader r = {.t = t, .flags = flags};
   csv_in in;
   csvin_init(&in, path, diags, job_row, &r);
   if (csvin_run(&in) && in.rows == 0 && !in.header_bad) report_empty(&in, job_cols, C_COUNT);
@@ -1333,15 +1361,36 @@ void trace_request_cursor_free(trace_request_cursor *c) {
  * Writing.
  * ====================================================================================== */
 
-void trace_write_header(GString *out) {
-  for (int c = 0; c < C_COUNT; c++) {
+static void write_header_cols(GString *out, int ncols) {
+  for (int c = 0; c < ncols; c++) {
     if (c) g_string_append_c(out, ',');
     g_string_append(out, job_cols[c].name);
   }
   g_string_append_c(out, '\n');
 }
 
+void trace_write_header(GString *out) { write_header_cols(out, C_BASE_COUNT); }
+void trace_write_header_host(GString *out) { write_header_cols(out, C_COUNT); }
+
+static void write_row_base(GString *out, const job_spec *j);
+
 void trace_write_row(GString *out, const job_spec *j) {
+  write_row_base(out, j);
+  g_string_append_c(out, '\n');
+}
+
+void trace_write_row_host(GString *out, const job_spec *j) {
+  write_row_base(out, j);
+  g_string_append_c(out, ',');
+  if (j->cpu_milli) g_string_append_printf(out, "%" G_GINT64_FORMAT, j->cpu_milli);
+  g_string_append_c(out, ',');
+  if (j->memory_mib) g_string_append_printf(out, "%" G_GINT64_FORMAT, j->memory_mib);
+  g_string_append_c(out, ',');
+  if (j->gpu_spec && *j->gpu_spec) util_csv_field(out, j->gpu_spec);
+  g_string_append_c(out, '\n');
+}
+
+static void write_row_base(GString *out, const job_spec *j) {
   job_spec d;
   trace_job_init(&d, j->kind);
   gboolean inference = j->kind == JOB_INFERENCE;
@@ -1385,5 +1434,4 @@ void trace_write_row(GString *out, const job_spec *j) {
   g_string_append_c(out, ',');
   if (j->restart != d.restart && (unsigned)j->restart < G_N_ELEMENTS(restart_names))
     g_string_append(out, restart_names[j->restart]);
-  g_string_append_c(out, '\n');
 }

@@ -20,6 +20,8 @@ typedef enum { JOB_NOTEBOOK = 0, JOB_INFERENCE, JOB_TRAINING, JOB_BATCH, JOB_KIN
 #define TRACE_MAX_RATE_RPS 1e9
 #define TRACE_MAX_MS 1e12                                            /* service_ms, slo_ms */
 #define TRACE_MAX_FIELD_BYTES 1048576                                /* one CSV cell */
+#define TRACE_MAX_CPU_MILLI INT64_C(100000000)                       /* 100,000 cores */
+#define TRACE_MAX_MEMORY_MIB INT64_C(1073741824)                     /* 1 PiB */
 typedef enum { RESTART_NEVER = 0, RESTART_ON_FAILURE } restart_policy;
 
 /* "notebook", "inference", "training", "batch"; "unknown" out of range. */
@@ -55,6 +57,10 @@ typedef struct job_spec {
   guint32 phase_first;        /* index into trace->phases */
   guint32 phase_count;
   gboolean has_requests;      /* a requests file names this job */
+  /* host demand and GPU-model constraint (columns cpu_milli, memory_mib, gpu_spec) */
+  int64_t cpu_milli;          /* host CPU per worker, millicores; default 0 (none) */
+  int64_t memory_mib;         /* host memory per worker, MiB; default 0 (none) */
+  const char *gpu_spec;       /* allowed GPU models joined by '|'; NULL = any (interned) */
 } job_spec;
 
 /* Fills *j with the SPEC 3.1 defaults for kind: gpus 1, tenant "default" and label ""
@@ -93,6 +99,9 @@ typedef struct trace {
  * A file with only a header row is a valid trace of zero jobs; an empty file is an error.
  * Returns an owned trace (free with trace_free). */
 trace *trace_load(const char *path, diag_list *diags);
+/* The same with flags: TRACE_ALLOW_CPU_ONLY accepts gpus = 0 (a CPU-only job, for fill). */
+#define TRACE_ALLOW_CPU_ONLY 1u
+trace *trace_load_flags(const char *path, guint flags, diag_list *diags);
 void trace_free(trace *t);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(trace, trace_free)
 
@@ -145,6 +154,10 @@ void trace_request_cursor_free(trace_request_cursor *c);
  * back the same values. Each call appends one line ending in "\n". */
 void trace_write_header(GString *out);
 void trace_write_row(GString *out, const job_spec *j);
+/* The same with the host columns cpu_milli, memory_mib and gpu_spec at the end (empty when
+ * 0 / none), for importers that know them. */
+void trace_write_header_host(GString *out);
+void trace_write_row_host(GString *out, const job_spec *j);
 
 /* ---- streaming CSV rows for importers (added for `sharesim import`) --------------------
  * Reads any CSV file one row at a time in bounded memory with the same reader as the

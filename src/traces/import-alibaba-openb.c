@@ -1,9 +1,10 @@
 /* import-alibaba-openb.c: the Alibaba cluster-trace-gpu-v2023 ("openb") pod list as a job
- * trace, and its node list as a scenario pool. One job per scheduled GPU pod: submit =
- * creation_time, run time = deletion_time - scheduled_time, gpu_frac = gpu_milli/1000 for
- * single-GPU pods, kind by a qos rule. CPU-only and never-scheduled pods are counted and
- * left out. It does not guess GPU memory or utilisation beyond the documented defaults
- * (the file has neither); every mapping choice is in docs/traces.md. */
+ * trace, and its node list as a scenario pool of node groups (GPUs, CPU, memory, model per
+ * node). One job per scheduled GPU pod: submit = creation_time, run time = deletion_time -
+ * scheduled_time, gpu_frac = gpu_milli/1000 for single-GPU pods, kind by a qos rule; with
+ * --nodes also host CPU, memory and gpu_spec. CPU-only and never-scheduled pods are counted
+ * and left out unless --pods all. It does not guess GPU memory or utilisation beyond the
+ * documented defaults (the file has neither); every mapping choice is in docs/traces.md. */
 #include "import.h"
 #include "catalog.h"
 #include "scenario.h"
@@ -18,9 +19,17 @@
 #define OPENB_STRATEGY "fractional"
 
 static const import_opt openb_options[] = {
-    {"nodes", "NODES.csv", "node list (openb_node_list_*.csv) for --scenario-out", FALSE, -1},
-    {"scenario-out", "FILE", "write the node list as a scenario (one pool of all its GPUs)",
-     FALSE, IMPORT_OUT_SCENARIO},
+    {"nodes", "NODES.csv",
+     "node list (openb_node_list_*.csv) for --scenario-out; the trace then also carries "
+     "cpu_milli, memory_mib and gpu_spec",
+     FALSE, -1},
+    {"scenario-out", "FILE",
+     "write the node list as a scenario (one pool, node groups in the list's order)", FALSE,
+     IMPORT_OUT_SCENARIO},
+    {"pods", "scheduled|all",
+     "which pods become jobs: scheduled GPU pods (default), or all, also CPU-only pods (gpus 0, "
+     "read by `sharesim fill` only) and never-scheduled ones, as the FGD experiments use them",
+     FALSE, -1},
     {"gpu-model", "MODEL", "catalogue GPU model of that pool (default " OPENB_GPU_MODEL ")",
      FALSE, -1},
     {"strategy", "NAME", "sharing strategy of that pool (default " OPENB_STRATEGY ")", FALSE, -1},
@@ -41,15 +50,19 @@ typedef struct openb_rule {
   job_kind kind;
 } openb_rule;
 
-enum { O_NAME, O_NUM_GPU, O_GPU_MILLI, O_QOS, O_CREATE, O_DELETE, O_SCHED, O_PHASE, O_NCOLS };
+enum {
+  O_NAME, O_NUM_GPU, O_GPU_MILLI, O_QOS, O_CREATE, O_DELETE, O_SCHED, O_PHASE, O_CPU, O_MEM,
+  O_SPEC, O_NCOLS
+};
 static const char *const openb_cols[O_NCOLS] = {
     "name", "num_gpu", "gpu_milli", "qos", "creation_time", "deletion_time", "scheduled_time",
-    "pod_phase"};
+    "pod_phase", "cpu_milli", "memory_mib", "gpu_spec"};
 
 typedef struct openb_reader {
   import_ctx *c;
   GArray *rules;            /* openb_rule */
   double gpu_mem_gb, service_ms, ls_busy;
+  gboolean host, all_pods;  /* --nodes given (host columns); --pods all */
   int col[O_NCOLS];
   gboolean have_header, header_bad;
   guint ncols;              /* fields in the header */
@@ -93,7 +106,8 @@ static gboolean openb_header(openb_reader *r, const trace_csv_row *row) {
   gboolean ok = TRUE;
   for (int f = 0; f < O_NCOLS; f++) {
     r->col[f] = import_column(row, openb_cols[f]);
-    if (r->col[f] < 0 && f != O_PHASE) {
+    gboolean optional = f == O_PHASE || (f >= O_CPU && !r->host);
+    if (r->col[f] < 0 && !optional) {
       diag_add(r->c->diags, row->path, row->line, 0,
                "header: missing column '%s' (an openb pod list has name, cpu_milli, memory_mib, "
                "num_gpu, gpu_milli, gpu_spec, qos, pod_phase, creation_time, deletion_time, "
@@ -104,6 +118,22 @@ static gboolean openb_header(openb_reader *r, const trace_csv_row *row) {
   }
   r->header_bad = !ok;
   return ok;
+}
+
+/* The host columns of a pod (--nodes): CPU, memory and the GPU-model constraint. */
+static gboolean openb_host(openb_reader *r, const trace_csv_row *row, int64_t *cpu,
+                           int64_t *mem, const char **spec) {
+  const char *const *v = row->cells;
+  if (!openb_whole(v[r->col[O_CPU]], 0, (double)TRACE_MAX_CPU_MILLI, cpu))
+    return openb_bad(r, row, O_CPU, "millicores, a whole number from 0 to 1e8"), FALSE;
+  if (!openb_whole(v[r->col[O_MEM]], 0, (double)TRACE_MAX_MEMORY_MIB, mem))
+    return openb_bad(r, row, O_MEM, "MiB, a whole number from 0 to 1073741824"), FALSE;
+  const char *s = v[r->col[O_SPEC]];
+  gboolean ok = g_utf8_validate(s, -1, NULL);
+  for (const char *p = s; ok && *p; p++) ok = (unsigned char)*p >= 0x20;
+  if (!ok) return openb_bad(r, row, O_SPEC, "GPU models joined by '|'"), FALSE;
+  *spec = *s ? s : NULL;
+  return TRUE;
 }
 
 static void openb_pod(openb_reader *r, const trace_csv_row *row) {
@@ -168,20 +198,27 @@ static void openb_pod(openb_reader *r, const trace_csv_row *row) {
                    "name: expected a pod name not seen before, found '%s' again", name);
     return;
   }
+  int64_t cpu = 0, mem = 0;
+  const char *spec = NULL;
+  if (r->host && !openb_host(r, row, &cpu, &mem, &spec)) return;
   g_hash_table_add(r->ids, g_strdup(name));
   if (num_gpu > 0) r->gpu_pods++;
   if (num_gpu == 1 && milli < 1000) r->fractional_all++;
   if (num_gpu == 0) {
     r->cpu_only++;
-    return;
-  }
-  if (t_sched < 0) {
+    if (!r->all_pods) return;
+  } else if (t_sched < 0) {
     r->pending++;
-    return;
+    if (!r->all_pods) return;
+  } else {
+    r->scheduled_gpu++;
   }
-  r->scheduled_gpu++;
   job_spec j;
   trace_job_init(&j, kind);
+  guint64 workers = (guint64)MAX(num_gpu, 1);
+  j.cpu_milli = (cpu + (int64_t)workers - 1) / (int64_t)workers; /* per worker, rounded up */
+  j.memory_mib = (mem + (int64_t)workers - 1) / (int64_t)workers;
+  j.gpu_spec = spec;
   j.id = name;
   j.tenant = qos;
   j.gpus = (guint32)num_gpu;
@@ -189,10 +226,12 @@ static void openb_pod(openb_reader *r, const trace_csv_row *row) {
   if (num_gpu == 1 && milli < 1000) r->fractional++;
   if (num_gpu > 1) r->multi++;
   j.submit_ns = t_create * SIM_NS_PER_S;
-  /* a pod deleted the second it was bound still held its GPU: at least 1 s */
-  j.duration_ns = MAX(t_delete - t_sched, 1) * SIM_NS_PER_S;
+  /* a pod deleted the second it was bound still held its GPU: at least 1 s; a pod never
+   * scheduled (--pods all) lived from creation to deletion */
+  j.duration_ns = MAX(t_delete - (t_sched >= 0 ? t_sched : t_create), 1) * SIM_NS_PER_S;
   j.mem_bytes = (int64_t)llround(j.gpu_frac * r->gpu_mem_gb * 1e9 / 1e6) * 1000000;
   if (j.mem_bytes <= 0) j.mem_bytes = 1000000;
+  if (num_gpu == 0) j.mem_bytes = 0; /* a CPU-only pod holds no GPU memory */
   j.sm = j.gpu_frac;
   j.priority = kind == JOB_INFERENCE ? 1 : 0;
   if (kind == JOB_INFERENCE) {
@@ -225,12 +264,67 @@ static gboolean openb_row(const trace_csv_row *row, void *ud) {
 
 /* ---- node list ---- */
 
+/* A run of consecutive alike nodes (GPUs, CPU, memory, model) in the node list. */
+typedef struct openb_group {
+  int64_t gpus, cpu, mem;
+  char *model;
+  guint64 nodes;
+} openb_group;
+
 typedef struct openb_nodes {
   import_ctx *c;
   import_inventory inv;
-  int col_sn, col_gpu, col_model;
+  int col_sn, col_gpu, col_model, col_cpu, col_mem;
   gboolean have_header, header_bad;
+  GArray *groups;           /* openb_group, in list order */
+  guint64 cpu_nodes;        /* nodes without GPUs (left out of the pool) */
 } openb_nodes;
+
+static void openb_group_add(openb_nodes *n, int64_t gpus, int64_t cpu, int64_t mem,
+                            const char *model) {
+  if (n->groups->len) { /* runs of alike nodes: the list's node order is kept */
+    openb_group *g = &g_array_index(n->groups, openb_group, n->groups->len - 1);
+    if (g->gpus == gpus && g->cpu == cpu && g->mem == mem && !strcmp(g->model, model)) {
+      g->nodes++;
+      return;
+    }
+  }
+  openb_group g = {gpus, cpu, mem, g_strdup(model), 1};
+  g_array_append_val(n->groups, g);
+}
+
+/* The scenario: one pool whose node groups are the runs of alike GPU nodes, in list order
+ * (placement ties go to the lowest node index, so the order is part of the experiment). */
+static void openb_write_scenario(import_ctx *c, const openb_nodes *n, const char *gpu,
+                                 const char *strategy) {
+  if (!import_wants(c, IMPORT_OUT_SCENARIO)) return;
+  GString *s = g_string_new(NULL);
+  g_autofree char *base = g_path_get_basename(n->inv.source);
+  g_string_append_printf(s,
+                         "# Made by `sharesim import` from %s: %" G_GUINT64_FORMAT
+                         " nodes, %" G_GUINT64_FORMAT " with GPUs, %" G_GUINT64_FORMAT " GPUs"
+                         " (%" G_GUINT64_FORMAT " CPU-only nodes left out).\n",
+                         base, n->inv.nodes, n->inv.gpu_nodes, n->inv.gpus, n->cpu_nodes);
+  import_inventory_describe(&n->inv, s);
+  g_string_append_printf(s,
+                         "# One node group per run of alike GPU nodes (GPUs, cpu_milli, memory_mib,"
+                         " model), in list\n# order; `model` is what a job's gpu_spec matches. The"
+                         " catalogue model %s stands in for GPU\n# memory and speed of every"
+                         " node (docs/traces.md).\n"
+                         "name: openb\npools:\n  - name: openb\n    gpu: %s\n    strategy: %s\n"
+                         "    node_groups:\n",
+                         gpu, gpu, strategy);
+  for (guint i = 0; i < n->groups->len; i++) {
+    const openb_group *g = &g_array_index(n->groups, openb_group, i);
+    g_autofree char *model = g_strescape(g->model, NULL);
+    g_string_append_printf(s, "      - {nodes: %" G_GUINT64_FORMAT ", gpus_per_node: %"
+                           G_GINT64_FORMAT ", cpu_milli: %" G_GINT64_FORMAT ", memory_mib: %"
+                           G_GINT64_FORMAT ", model: \"%s\"}\n",
+                           g->nodes, g->gpus, g->cpu, g->mem, model);
+  }
+  import_append(c, IMPORT_OUT_SCENARIO, s->str);
+  g_string_free(s, TRUE);
+}
 
 static gboolean openb_node_row(const trace_csv_row *row, void *ud) {
   openb_nodes *n = ud;
@@ -240,16 +334,20 @@ static gboolean openb_node_row(const trace_csv_row *row, void *ud) {
     n->col_sn = import_column(row, "sn");
     n->col_gpu = import_column(row, "gpu");
     n->col_model = import_column(row, "model");
-    if (n->col_sn < 0 || n->col_gpu < 0 || n->col_model < 0) {
+    n->col_cpu = import_column(row, "cpu_milli");
+    n->col_mem = import_column(row, "memory_mib");
+    if (n->col_sn < 0 || n->col_gpu < 0 || n->col_model < 0 || n->col_cpu < 0 ||
+        n->col_mem < 0) {
       diag_add(n->c->diags, row->path, row->line, 0,
-               "header: expected the columns sn, gpu and model of an openb node list");
+               "header: expected the columns sn, cpu_milli, memory_mib, gpu and model of an "
+               "openb node list");
       n->header_bad = TRUE;
       return FALSE;
     }
     return TRUE;
   }
   if (n->header_bad) return FALSE;
-  int need = MAX(n->col_sn, MAX(n->col_gpu, n->col_model));
+  int need = MAX(MAX(n->col_sn, n->col_cpu), MAX(n->col_mem, MAX(n->col_gpu, n->col_model)));
   if ((int)row->n <= need) {
     import_bad_row(n->c, row->path, row->line, 0, "expected at least %d fields, found %u",
                    need + 1, row->n);
@@ -269,7 +367,22 @@ static gboolean openb_node_row(const trace_csv_row *row, void *ud) {
                    "model: expected the GPU model of a node with GPUs, found ''");
     return TRUE;
   }
+  int64_t cpu, mem;
+  static const struct { int which; const char *name, *expected; double max; } host[] = {
+      {0, "cpu_milli", "millicores, a whole number from 0 to 1e8", 1e8},
+      {1, "memory_mib", "MiB, a whole number from 0 to 1073741824", 1073741824.0}};
+  for (guint k = 0; k < G_N_ELEMENTS(host); k++) {
+    int col = host[k].which ? n->col_mem : n->col_cpu;
+    if (!openb_whole(row->cells[col], 0, host[k].max, host[k].which ? &mem : &cpu)) {
+      g_autofree char *esc = g_strescape(row->cells[col], NULL);
+      import_bad_row(n->c, row->path, row->line, (guint)col + 1, "%s: expected %s, found '%.60s'",
+                     host[k].name, host[k].expected, esc);
+      return TRUE;
+    }
+  }
   import_inventory_add(&n->inv, model, (guint64)gpus);
+  if (gpus > 0) openb_group_add(n, gpus, cpu, mem, model);
+  else n->cpu_nodes++;
   return TRUE;
 }
 
@@ -327,6 +440,14 @@ static gboolean openb_run(import_ctx *c, GError **error) {
     g_array_append_val(r.rules, ru);
   }
   r.ids = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  r.host = c->host_columns = import_option(c, "nodes") != NULL;
+  const char *pods = import_option(c, "pods");
+  r.all_pods = pods && !strcmp(pods, "all");
+  if (pods && !r.all_pods && strcmp(pods, "scheduled")) {
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
+                "--pods: expected scheduled or all, found '%s'", pods);
+    ok = FALSE;
+  }
   if (ok) {
     const char *extra[3] = {"x_scheduled_s", "x_deletion_s", "x_pod_phase"};
     import_trace_header(c, extra, 3);
@@ -343,17 +464,20 @@ static gboolean openb_run(import_ctx *c, GError **error) {
                 r.gpu_pods, r.fractional_all);
     import_note(c,
                 "%" G_GUINT64_FORMAT " GPU pods scheduled (%" G_GUINT64_FORMAT
-                " asking for part of one GPU, %" G_GUINT64_FORMAT " for several GPUs); left out: %"
+                " asking for part of one GPU, %" G_GUINT64_FORMAT " for several GPUs); %s: %"
                 G_GUINT64_FORMAT " CPU-only pods, %" G_GUINT64_FORMAT
                 " GPU pods never scheduled (Pending)",
-                r.scheduled_gpu, r.fractional, r.multi, r.cpu_only, r.pending);
+                r.scheduled_gpu, r.fractional, r.multi,
+                r.all_pods ? "kept too (--pods all; CPU-only jobs are read by fill only)"
+                           : "left out",
+                r.cpu_only, r.pending);
     import_note(c, "kinds: %" G_GUINT64_FORMAT " inference, %" G_GUINT64_FORMAT " batch, %"
                    G_GUINT64_FORMAT " training, %" G_GUINT64_FORMAT " notebook",
                 r.by_kind[JOB_INFERENCE], r.by_kind[JOB_BATCH], r.by_kind[JOB_TRAINING],
                 r.by_kind[JOB_NOTEBOOK]);
   }
   if (ok && import_option(c, "nodes")) {
-    openb_nodes n = {.c = c};
+    openb_nodes n = {.c = c, .groups = g_array_new(FALSE, FALSE, sizeof(openb_group))};
     const char *path = import_option(c, "nodes");
     import_inventory_init(&n.inv, path);
     if (trace_csv_foreach(path, 0, openb_node_row, &n, c->diags) && !n.have_header)
@@ -363,9 +487,10 @@ static gboolean openb_run(import_ctx *c, GError **error) {
                 n.inv.nodes, n.inv.gpu_nodes, n.inv.gpus);
     if (import_ok(c) && n.inv.gpus == 0 && import_wants(c, IMPORT_OUT_SCENARIO))
       diag_add(c->diags, path, 0, 0, "no node with GPUs: the scenario would have no pool");
-    if (import_ok(c))
-      import_inventory_write_scenario(c, &n.inv, "openb", gm->name, share_strategy_name(st));
+    if (import_ok(c)) openb_write_scenario(c, &n, gm->name, share_strategy_name(st));
     import_inventory_clear(&n.inv);
+    for (guint i = 0; i < n.groups->len; i++) g_free(g_array_index(n.groups, openb_group, i).model);
+    g_array_unref(n.groups);
   }
   for (guint i = 0; i < r.rules->len; i++) g_free(g_array_index(r.rules, openb_rule, i).qos);
   g_array_unref(r.rules);

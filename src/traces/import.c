@@ -87,7 +87,8 @@ gboolean import_flush(import_ctx *c, gboolean force) {
 
 void import_trace_header(import_ctx *c, const char *const *extra, guint n_extra) {
   GString *b = c->buf[IMPORT_OUT_TRACE];
-  trace_write_header(b);
+  if (c->host_columns) trace_write_header_host(b);
+  else trace_write_header(b);
   if (n_extra) {
     g_string_truncate(b, b->len - 1); /* the newline */
     for (guint i = 0; i < n_extra; i++) {
@@ -103,7 +104,8 @@ void import_emit_job(import_ctx *c, const job_spec *j, const char *const *extra,
                      guint n_extra) {
   if (!c->trace_header_extra) import_trace_header(c, NULL, 0);
   GString *b = c->buf[IMPORT_OUT_TRACE];
-  trace_write_row(b, j);
+  if (c->host_columns) trace_write_row_host(b, j);
+  else trace_write_row(b, j);
   if (n_extra) {
     g_string_truncate(b, b->len - 1);
     for (guint i = 0; i < n_extra; i++) {
@@ -235,16 +237,8 @@ static gint import_strcmp(gconstpointer a, gconstpointer b) {
   return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-void import_inventory_write_scenario(import_ctx *c, const import_inventory *inv,
-                                     const char *name, const char *gpu, const char *strategy) {
-  if (!import_wants(c, IMPORT_OUT_SCENARIO)) return;
-  GString *s = g_string_new(NULL);
-  g_autofree char *base = g_path_get_basename(inv->source);
-  g_string_append_printf(s,
-                         "# Made by `sharesim import` from %s: %" G_GUINT64_FORMAT
-                         " nodes, %" G_GUINT64_FORMAT " with GPUs, %" G_GUINT64_FORMAT
-                         " GPUs.\n# GPU nodes by model x GPUs per node:\n",
-                         base, inv->nodes, inv->gpu_nodes, inv->gpus);
+void import_inventory_describe(const import_inventory *inv, GString *s) {
+  g_string_append(s, "# GPU nodes by model x GPUs per node:\n");
   GPtrArray *keys = g_ptr_array_new();
   GHashTableIter it;
   gpointer k, v;
@@ -258,6 +252,19 @@ void import_inventory_write_scenario(import_ctx *c, const import_inventory *inv,
                            *(guint64 *)g_hash_table_lookup(inv->by_model, key));
   }
   g_ptr_array_unref(keys);
+}
+
+void import_inventory_write_scenario(import_ctx *c, const import_inventory *inv,
+                                     const char *name, const char *gpu, const char *strategy) {
+  if (!import_wants(c, IMPORT_OUT_SCENARIO)) return;
+  GString *s = g_string_new(NULL);
+  g_autofree char *base = g_path_get_basename(inv->source);
+  g_string_append_printf(s,
+                         "# Made by `sharesim import` from %s: %" G_GUINT64_FORMAT
+                         " nodes, %" G_GUINT64_FORMAT " with GPUs, %" G_GUINT64_FORMAT
+                         " GPUs.\n",
+                         base, inv->nodes, inv->gpu_nodes, inv->gpus);
+  import_inventory_describe(inv, s);
   g_string_append_printf(
       s,
       "# A pool's nodes are all alike and a job routes to one pool, so the GPUs form one\n"

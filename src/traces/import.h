@@ -52,6 +52,7 @@ typedef struct import_ctx {
   GHashTable *options;        /* name -> GPtrArray of char*, in command-line order */
   GPtrArray *notes;           /* char*: lines for the stderr summary ("1088 CPU-only pods...") */
   gboolean trace_header_extra;/* the trace header is written */
+  gboolean host_columns;      /* trace rows carry cpu_milli, memory_mib, gpu_spec */
   gboolean phases_header;     /* the phases header is written */
 } import_ctx;
 
@@ -138,6 +139,8 @@ typedef struct import_inventory {
 void import_inventory_init(import_inventory *inv, const char *source);
 void import_inventory_clear(import_inventory *inv);
 void import_inventory_add(import_inventory *inv, const char *model, guint64 gpus_per_node);
+/* Appends "# GPU nodes by model x GPUs per node:" and one comment line per model x GPUs. */
+void import_inventory_describe(const import_inventory *inv, GString *s);
 /* Appends a scenario YAML (one pool of inv->gpus GPUs, gpus_per_node 1, because a pool's
  * nodes are all alike and a job routes to one pool; the inventory is kept as comments) to
  * the SCENARIO output. name: scenario name; gpu: catalogue model; strategy: as in YAML. */

@@ -335,7 +335,8 @@ Test(scenario, unknown_pool_key_lists_valid_keys_and_suggests) {
              "timeslice, context_switch, failRequestsGreaterThanOne, renameByDefault, "
              "sharing_config, activeThreadPercentage, pinnedMemLimit, layout, layouts, "
              "reconfigure, drain, reconfigure_time, mig_config, mig_config_name, profile, "
-             "scheduler, vgpu_licence_per_hour, fraction_cap");
+             "scheduler, vgpu_licence_per_hour, fraction_cap, cpu_milli, memory_mib, model, "
+             "node_groups");
 }
 
 Test(scenario, unknown_top_level_key) {

@@ -424,7 +424,8 @@ Test(trace, header_problems) {
   const char *m[] = {
       ":1:5: unknown column: expected one of id, submit_s, kind, gpus, mem_gb, duration_s, "
       "tenant, label, priority, gpu_frac, sm, busy, burst_s, rate_rps, service_ms, slo_ms, "
-      "slo_pct, kv_gb, max_batch, comm_frac, checkpoint_s, restart, or a name starting with x_, "
+      "slo_pct, kv_gb, max_batch, comm_frac, checkpoint_s, restart, cpu_milli, memory_mib, "
+      "gpu_spec, or a name starting with x_, "
       "found 'colour'",
       ":1:6: duplicate column: expected each column once (first at column 3), found 'gpus'",
       ":1: missing required column 'submit_s'",
@@ -441,7 +442,8 @@ Test(trace, first_row_not_a_header) {
   const char *m[] = {
       ":1: header: expected a header row naming the columns (id,submit_s,kind,gpus,mem_gb,"
       "duration_s,tenant,label,priority,gpu_frac,sm,busy,burst_s,rate_rps,service_ms,slo_ms,"
-      "slo_pct,kv_gb,max_batch,comm_frac,checkpoint_s,restart), found 'j1,0,batch,1,10,60'"};
+      "slo_pct,kv_gb,max_batch,comm_frac,checkpoint_s,restart,cpu_milli,memory_mib,gpu_spec), "
+      "found 'j1,0,batch,1,10,60'"};
   expect_msgs(d, path, m, 1);
   diag_list_free(d);
 }
@@ -450,7 +452,8 @@ Test(trace, empty_file_is_an_error_header_only_is_zero_jobs) {
   const char *empty_msg =
       ":1: header: expected a header row naming the columns (id,submit_s,kind,gpus,mem_gb,"
       "duration_s,tenant,label,priority,gpu_frac,sm,busy,burst_s,rate_rps,service_ms,slo_ms,"
-      "slo_pct,kv_gb,max_batch,comm_frac,checkpoint_s,restart), found an empty file";
+      "slo_pct,kv_gb,max_batch,comm_frac,checkpoint_s,restart,cpu_milli,memory_mib,gpu_spec), "
+      "found an empty file";
   const char *empties[] = {"", "\n\n", "\xEF\xBB\xBF", "  \r\n\t\r\n"};
   for (gsize i = 0; i < G_N_ELEMENTS(empties); i++) {
     diag_list *d;

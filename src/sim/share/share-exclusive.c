@@ -6,7 +6,7 @@
 static guint32 exclusive_slots(const pool_spec *p) { return 1; }
 
 static gboolean exclusive_can_ever_fit(const pool_spec *p, const job_spec *j, char **reason) {
-  guint64 total = (guint64)p->nodes * p->gpus_per_node;
+  guint64 total = pool_gpus(p);
   if (j->gpus > total) {
     *reason = g_strdup_printf("needs %u GPUs; pool '%s' has %" G_GUINT64_FORMAT, j->gpus,
                               p->name, total);

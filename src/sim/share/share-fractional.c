@@ -27,7 +27,7 @@ static guint64 fractional_workers_per_gpu(const job_spec *j) {
 }
 
 static gboolean fractional_can_ever_fit(const pool_spec *p, const job_spec *j, char **reason) {
-  guint64 total = (guint64)p->nodes * p->gpus_per_node;
+  guint64 total = pool_gpus(p);
   guint64 per_gpu = fractional_workers_per_gpu(j);
   if (j->gpus > total * per_gpu) {
     if (per_gpu == 1)

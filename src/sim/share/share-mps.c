@@ -21,7 +21,7 @@ static int64_t mps_limit(const pool_spec *p) {
 }
 
 static gboolean mps_can_ever_fit(const pool_spec *p, const job_spec *j, char **reason) {
-  guint64 clients = (guint64)p->nodes * p->gpus_per_node * mps_slots(p);
+  guint64 clients = pool_gpus(p) * mps_slots(p);
   if (j->gpus > clients) {
     *reason = g_strdup_printf("needs %u MPS clients; pool '%s' has %" G_GUINT64_FORMAT, j->gpus, p->name,
                               clients);

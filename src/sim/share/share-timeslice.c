@@ -9,7 +9,7 @@
 static guint32 ts_slots(const pool_spec *p) { return p->replicas ? p->replicas : 1; }
 
 static gboolean ts_can_ever_fit(const pool_spec *p, const job_spec *j, char **reason) {
-  guint64 replicas = (guint64)p->nodes * p->gpus_per_node * ts_slots(p);
+  guint64 replicas = pool_gpus(p) * ts_slots(p);
   if (p->fail_requests_greater_than_one && j->gpus > 1) {
     *reason = g_strdup_printf("asks for %u shared GPUs and pool '%s' sets failRequestsGreaterThanOne "
                               "(the device plugin rejects it: UnexpectedAdmissionError)",

@@ -1,0 +1,232 @@
+/* cmd-fill.c: `sharesim fill SCENARIO.yaml TRACE.csv [--inflate F] [--seed S ...]
+ * [--policy P ...] [--shuffle] [--pool NAME] [-j N] [-o DIR]`: the FGD paper's fill-up
+ * experiment (study/fill.h) for every policy x seed, runs in parallel threads (outputs do
+ * not depend on -j), the summary on stdout, the folder written whole. */
+#include "cmd.h"
+#include "cmd-load.h"
+#include "fill.h"
+#include "outdir.h"
+#include "util.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FILL_MAX_RUNS 10000
+#define FILL_MAX_INFLATE 10.0
+#define FILL_PAPER_TOLERANCE_PP 1.0 /* issue 16's acceptance: within 1 percentage point */
+
+/* The policies of the FGD paper's figure 7, the default. */
+static const placement_policy fill_default_policies[] = {
+    PLACEMENT_RANDOM, PLACEMENT_DOT_PRODUCT, PLACEMENT_GPU_CLUSTERING,
+    PLACEMENT_GPU_PACKING, PLACEMENT_BEST_FIT, PLACEMENT_FGD};
+
+typedef struct fill_job {
+  const fill_setup *setup;
+  const fill_options *opt;
+  placement_policy policy;
+  guint64 seed;
+  fill_result **slot;
+} fill_job;
+
+static void fill_worker(gpointer data, gpointer ud) {
+  fill_job *j = data;
+  *j->slot = fill_run(j->setup, j->policy, j->seed, j->opt);
+}
+
+/* Seeds from "42", "42-51" or "1,5,9" (repeatable). FALSE on a bad one. */
+static gboolean fill_parse_seeds(char **texts, GArray *out) {
+  for (guint i = 0; texts && texts[i]; i++) {
+    g_auto(GStrv) parts = g_strsplit(texts[i], ",", -1);
+    for (guint k = 0; parts[k]; k++) {
+      int64_t a, b;
+      char *dash = strchr(parts[k] + (parts[k][0] == '-'), '-');
+      if (dash) {
+        *dash = 0;
+        if (!util_parse_int64(parts[k], &a) || !util_parse_int64(dash + 1, &b) || a < 0 ||
+            b < a || b - a >= FILL_MAX_RUNS)
+          return FALSE;
+      } else if (!util_parse_int64(parts[k], &a) || a < 0) {
+        return FALSE;
+      } else {
+        b = a;
+      }
+      for (int64_t s = a; s <= b; s++) {
+        guint64 v = (guint64)s;
+        g_array_append_val(out, v);
+      }
+    }
+  }
+  return TRUE;
+}
+
+static gboolean fill_parse_policies(char **texts, GArray *out) {
+  for (guint i = 0; texts && texts[i]; i++) {
+    g_auto(GStrv) parts = g_strsplit(texts[i], ",", -1);
+    for (guint k = 0; parts[k]; k++) {
+      placement_policy p;
+      if (!placement_policy_parse(parts[k], &p)) {
+        GString *names = g_string_new(NULL);
+        for (int q = 0; q < PLACEMENT_COUNT; q++)
+          g_string_append_printf(names, "%s%s", q ? ", " : "",
+                                 placement_policy_name((placement_policy)q));
+        fprintf(stderr, "sharesim fill: --policy: expected one of %s, found '%s'\n", names->str,
+                parts[k]);
+        g_string_free(names, TRUE);
+        return FALSE;
+      }
+      g_array_append_val(out, p);
+    }
+  }
+  return TRUE;
+}
+
+static gboolean fill_write_dir(const char *dir, const fill_setup *s, const fill_options *opt,
+                               fill_result *const *runs, guint n, GError **error) {
+  outdir *o = outdir_begin(dir, error);
+  if (!o) return FALSE;
+  typedef void (*writer)(GString *, fill_result *const *, guint);
+  static const struct { const char *name; writer fn; } files[] = {
+      {"fill.csv", fill_write_csv},
+      {"fill-mean.csv", fill_write_mean_csv},
+      {"fill.gp", fill_write_gnuplot},
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(files) + 2; i++) {
+    g_autoptr(GString) text = g_string_new(NULL);
+    const char *name;
+    if (i < G_N_ELEMENTS(files)) {
+      files[i].fn(text, runs, n);
+      name = files[i].name;
+    } else if (i == G_N_ELEMENTS(files)) {
+      fill_write_summary(text, s, opt, runs, n);
+      name = "summary.txt";
+    } else {
+      fill_write_json(text, opt, runs, n);
+      name = "summary.json";
+    }
+    if (!outdir_write(o, name, text->str, text->len, error)) {
+      outdir_abort(o);
+      return FALSE;
+    }
+  }
+  /* the chart, when gnuplot is there (argument vector, in the temporary folder) */
+  g_autofree char *gp = g_find_program_in_path("gnuplot");
+  if (gp) {
+    char *argv[] = {gp, "fill.gp", NULL};
+    g_spawn_sync(outdir_tmp_path(o), argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL |
+                 G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+  }
+  return outdir_commit(o, error);
+}
+
+/* Runs every policy x seed with at most jobs threads; runs[] in (policy, seed) order. */
+static fill_result **fill_run_all(const fill_setup *s, const fill_options *opt,
+                                  const GArray *pols, const GArray *seeds, guint jobs) {
+  guint n = pols->len * seeds->len;
+  fill_result **runs = g_new0(fill_result *, n);
+  fill_job *tasks = g_new0(fill_job, n);
+  for (guint p = 0; p < pols->len; p++)
+    for (guint k = 0; k < seeds->len; k++) {
+      fill_job *t = &tasks[p * seeds->len + k];
+      *t = (fill_job){s, opt, g_array_index(pols, placement_policy, p),
+                      g_array_index(seeds, guint64, k), &runs[p * seeds->len + k]};
+    }
+  if (jobs <= 1) {
+    for (guint i = 0; i < n; i++) fill_worker(&tasks[i], NULL);
+  } else {
+    GThreadPool *pool = g_thread_pool_new(fill_worker, NULL, (gint)jobs, TRUE, NULL);
+    for (guint i = 0; i < n; i++) g_thread_pool_push(pool, &tasks[i], NULL);
+    g_thread_pool_free(pool, FALSE, TRUE);
+  }
+  g_free(tasks);
+  return runs;
+}
+
+static int cmd_fill_main(int argc, char **argv) {
+  g_autofree char *out_dir = NULL, *pool_name = NULL;
+  g_auto(GStrv) seed_texts = NULL, policy_texts = NULL;
+  double inflate = 1.3;
+  gint jobs = 0;
+  gboolean shuffle = FALSE, quiet = FALSE, paper = FALSE;
+  GOptionEntry entries[] = {
+      {"inflate", 0, 0, G_OPTION_ARG_DOUBLE, &inflate, "Arrived GPU share of capacity to reach (default 1.3)", "F"},
+      {"seed", 0, 0, G_OPTION_ARG_STRING_ARRAY, &seed_texts, "Seeds: 42, 42-51 or 1,2,3 (repeatable; default 42)", "S"},
+      {"policy", 0, 0, G_OPTION_ARG_STRING_ARRAY, &policy_texts, "Placement policies (repeatable or comma-separated; default the FGD paper's six)", "P"},
+      {"shuffle", 0, 0, G_OPTION_ARG_NONE, &shuffle, "Shuffle the arrival order (the FGD experiments do)", NULL},
+      {"pool", 0, 0, G_OPTION_ARG_STRING, &pool_name, "Pool to fill (default the first)", "NAME"},
+      {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Runs at a time (default: processors); outputs do not depend on it", "N"},
+      {"output", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir, "Write fill.csv, fill-mean.csv, summary and plot into DIR", "DIR"},
+      {"paper", 0, 0, G_OPTION_ARG_NONE, &paper, "Compare with the FGD paper's published allocation (openb trace; exit 1 when off by more than 1 pp)", NULL},
+      {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Do not print the summary", NULL},
+      {NULL}};
+  int rc;
+  if (!cmd_parse_options(&cmd_fill_entry, entries, &argc, &argv, &rc)) return rc;
+  if (argc != 3) {
+    fprintf(stderr, "sharesim fill: expected SCENARIO.yaml and TRACE.csv, got %d argument%s\n"
+                    "Usage: sharesim fill %s\n", argc - 1, argc == 2 ? "" : "s", cmd_fill_entry.usage);
+    return 2;
+  }
+  if (!(inflate > 0 && inflate <= FILL_MAX_INFLATE)) {
+    fprintf(stderr, "sharesim fill: --inflate: expected a share of capacity > 0 and at most %g, found %g\n",
+            FILL_MAX_INFLATE, inflate);
+    return 2;
+  }
+  if (jobs < 0 || jobs > 1024) {
+    fprintf(stderr, "sharesim fill: --jobs: expected 1 to 1024, found %d\n", jobs);
+    return 2;
+  }
+  g_autoptr(GArray) seeds = g_array_new(FALSE, FALSE, sizeof(guint64));
+  g_autoptr(GArray) pols = g_array_new(FALSE, FALSE, sizeof(placement_policy));
+  if (!fill_parse_seeds(seed_texts, seeds)) {
+    fprintf(stderr, "sharesim fill: --seed: expected a seed >= 0, a range A-B or a list A,B,C\n");
+    return 2;
+  }
+  if (!fill_parse_policies(policy_texts, pols)) return 2;
+  if (!seeds->len) g_array_append_val(seeds, (guint64){42});
+  if (!pols->len) g_array_append_vals(pols, fill_default_policies, G_N_ELEMENTS(fill_default_policies));
+  if ((guint64)seeds->len * pols->len > FILL_MAX_RUNS) {
+    fprintf(stderr, "sharesim fill: %u policies x %u seeds is more than %d runs\n", pols->len,
+            seeds->len, FILL_MAX_RUNS);
+    return 2;
+  }
+  g_autoptr(diag_list) d = diag_list_new(0);
+  g_autoptr(scenario) sc = scenario_load(argv[1], d);
+  g_autoptr(trace) tr = trace_load_flags(argv[2], TRACE_ALLOW_CPU_ONLY, d);
+  if (d->count) return cmd_print_diags("fill", d);
+  int pool = pool_name ? scenario_pool_index(sc, pool_name) : 0;
+  if (pool < 0) {
+    fprintf(stderr, "sharesim fill: --pool: no pool '%s' in %s\n", pool_name, argv[1]);
+    return 2;
+  }
+  g_autoptr(GError) err = NULL;
+  fill_setup *s = fill_setup_new(sc, (guint)pool, tr, &err);
+  if (!s) return cmd_fail("fill", err);
+  fill_options opt = {.inflate = inflate, .shuffle = shuffle};
+  guint n = pols->len * seeds->len;
+  guint threads = jobs ? (guint)jobs : MAX(1u, g_get_num_processors());
+  fill_result **runs = fill_run_all(s, &opt, pols, seeds, MIN(threads, n));
+  rc = 0;
+  if (out_dir && !fill_write_dir(out_dir, s, &opt, runs, n, &err)) rc = cmd_fail("fill", err);
+  if (!rc && !quiet) {
+    g_autoptr(GString) text = g_string_new(NULL);
+    fill_write_summary(text, s, &opt, runs, n);
+    fwrite(text->str, 1, text->len, stdout);
+    if (out_dir) printf("results written to %s/\n", out_dir);
+  }
+  if (!rc && paper) {
+    g_autoptr(GString) text = g_string_new("\ncompared with the FGD paper (openb, 10 seeds):\n");
+    if (!fill_paper_compare(runs, n, FILL_PAPER_TOLERANCE_PP, text)) rc = 1;
+    fwrite(text->str, 1, text->len, stdout);
+  }
+  for (guint i = 0; i < n; i++) fill_result_free(runs[i]);
+  g_free(runs);
+  fill_setup_free(s);
+  return rc;
+}
+
+const cmd_entry cmd_fill_entry = {
+    .name = "fill",
+    .usage = "SCENARIO.yaml TRACE.csv [--inflate F] [--seed S ...] [--policy P ...] [--shuffle] "
+             "[--pool NAME] [-j N] [--paper] [-o DIR]",
+    .summary = "fill a pool with jobs that never leave, per placement policy (FGD experiment)",
+    .main = cmd_fill_main,
+};
