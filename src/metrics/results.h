@@ -88,6 +88,9 @@ typedef struct ts_row {       /* one pool, one interval */
   double running;           /* mean number of running jobs */
   guint64 slo_violations;   /* inference requests of the pool's services that missed their
                              * SLO (or were dropped), by arrival interval (docs/models.md) */
+  /* fragmentation against the pool's target workload (Weng et al., ATC '23; docs/models.md):
+   * mean fragmented and mean free GPUs over the interval (fragmentation.csv) */
+  double frag_gpus, idle_gpus;
 } ts_row;
 
 /* One inference service (services.csv), filled by workload-inference.c's report hook.

@@ -202,6 +202,27 @@ void report_csv_timeseries(const results *r, GString *out) {
   }
 }
 
+/* Fragmentation per pool and interval (docs/models.md, "Fragmentation"): allocated and
+ * busy as in timeseries.csv, then mean fragmented GPUs (free GPU share that the pool's
+ * target workload cannot use), mean free GPUs and their ratio. */
+void report_csv_fragmentation(const results *r, GString *out) {
+  g_string_append(out, "pool,t_start_s,t_end_s,allocated,busy,frag_gpus,free_gpus,frag_ratio\n");
+  for (guint i = 0; i < r->timeseries->len; i++) {
+    const ts_row *t = &g_array_index(r->timeseries, ts_row, i);
+    const char *pool =
+        t->pool < r->pools->len ? g_array_index(r->pools, pool_result, t->pool).name : NULL;
+    csv_s(out, pool);
+    csv_n(out, t->t_start_s);
+    csv_n(out, t->t_end_s);
+    csv_n(out, t->allocated);
+    csv_n(out, t->busy);
+    csv_n(out, t->frag_gpus);
+    csv_n(out, t->idle_gpus);
+    csv_n(out, t->idle_gpus > 0 ? t->frag_gpus / t->idle_gpus : 0);
+    csv_eol(out);
+  }
+}
+
 /* One row per inference service (trace order); latencies in ms; met is 1/0, empty when
  * the service has no SLO or no request. */
 void report_csv_services(const results *r, GString *out) {

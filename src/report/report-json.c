@@ -288,6 +288,7 @@ gboolean report_write_dir(const results *r, const char *dir, gboolean determinis
     {"gpus.csv", report_csv_gpus},
     {"tenants.csv", report_csv_tenants},
     {"timeseries.csv", report_csv_timeseries},
+    {"fragmentation.csv", report_csv_fragmentation},
     {"tenant_timeseries.csv", report_csv_tenant_timeseries},
     {"services.csv", report_csv_services},
     {"latency.csv", report_csv_latency},

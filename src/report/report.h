@@ -20,6 +20,7 @@ void report_csv_pools(const results *r, GString *out);
 void report_csv_gpus(const results *r, GString *out);
 void report_csv_tenants(const results *r, GString *out);
 void report_csv_timeseries(const results *r, GString *out);
+void report_csv_fragmentation(const results *r, GString *out);
 /* tenant_timeseries.csv: tenant,t_start_s,t_end_s,allocated_gpus,busy_gpus */
 void report_csv_tenant_timeseries(const results *r, GString *out);
 void report_csv_services(const results *r, GString *out);

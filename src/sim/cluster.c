@@ -1,8 +1,11 @@
 /* cluster.c: pools of nodes x GPUs at run time. Owns the slot and memory bookkeeping of
- * residents, the free-slot buckets that make pack/spread placement cheap on ten-thousand-
- * GPU pools, the pool queue order, and the time integrals behind utilisation and the time
- * series. It does not decide speeds (the strategy does) nor handle events (sim.c does). */
+ * residents, host CPU and memory per node, the free-slot buckets that make pack/spread
+ * placement cheap on ten-thousand-GPU pools, the policy view for the other placement
+ * policies (their choice is place-*.c's), the pool queue order, and the time integrals behind
+ * utilisation, fragmentation and the time series. It does not decide speeds (the strategy
+ * does) nor handle events (sim.c does). */
 #include "cluster.h"
+#include "rng.h"
 #include <math.h>
 #include <string.h>
 
@@ -92,6 +95,41 @@ static gint queue_cmp(gconstpointer a, gconstpointer b, gpointer ud) {
   return x->index < y->index ? -1 : (x->index > y->index);
 }
 
+/* Node topology (first GPU, GPU count, model) and host resources from the pool's nodes or
+ * node groups; GPUs learn their node and index within it. */
+static void cluster_nodes_init(pool_state *p) {
+  const pool_spec *spec = p->spec;
+  p->node_first = g_new(guint32, MAX(1u, p->n_nodes));
+  p->node_gpus = g_new(guint32, MAX(1u, p->n_nodes));
+  p->node_model = g_new(const char *, MAX(1u, p->n_nodes));
+  gboolean host = spec->cpu_milli > 0 || spec->memory_mib > 0;
+  for (guint i = 0; spec->node_groups && i < spec->node_groups->len; i++) {
+    const pool_node_group *gr = &g_array_index(spec->node_groups, pool_node_group, i);
+    host = host || gr->cpu_milli > 0 || gr->memory_mib > 0;
+  }
+  if (host) {
+    p->node_cpu_left = g_new(int64_t, MAX(1u, p->n_nodes));
+    p->node_mem_left = g_new(int64_t, MAX(1u, p->n_nodes));
+  }
+  guint32 first = 0;
+  for (guint32 n = 0; n < p->n_nodes; n++) {
+    int64_t cpu, mem;
+    pool_node_info(spec, n, &p->node_gpus[n], &cpu, &mem, &p->node_model[n]);
+    p->node_first[n] = first;
+    for (guint32 l = 0; l < p->node_gpus[n]; l++) {
+      p->gpus[first + l].node = n;
+      p->gpus[first + l].local = l;
+    }
+    first += p->node_gpus[n];
+    p->max_node_gpus = MAX(p->max_node_gpus, p->node_gpus[n]);
+    if (host) {
+      p->node_cpu_left[n] = cpu > 0 ? cpu : INT64_MAX; /* 0: not modelled */
+      p->node_mem_left[n] = mem > 0 ? mem : INT64_MAX;
+    }
+  }
+  g_assert(first == p->n_gpus);
+}
+
 void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec,
                        const share_params *params, sim_time interval_ns) {
   memset(p, 0, sizeof *p);
@@ -101,16 +139,15 @@ void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec,
   p->ops = share_for(spec->strategy);
   p->n_nodes = spec->nodes;
   p->gpus_per_node = spec->gpus_per_node;
-  p->n_gpus = spec->nodes * spec->gpus_per_node;
+  p->n_gpus = (guint32)pool_gpus(spec);
   p->slots_per_gpu = p->ops->slots_per_gpu(spec);
   g_assert(p->slots_per_gpu >= 1);
   p->gpus = g_new0(gpu_state, p->n_gpus);
+  cluster_nodes_init(p);
   for (guint32 i = 0; i < p->n_gpus; i++) {
     gpu_state *g = &p->gpus[i];
     g->pool = p;
     g->index = i;
-    g->node = i / p->gpus_per_node;
-    g->local = i % p->gpus_per_node;
     g->residents = g_ptr_array_new();
     g->slots_cap = p->slots_per_gpu;
   }
@@ -120,16 +157,19 @@ void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec,
   for (guint32 k = 0; k <= slots_per_node; k++) p->bucket_bits[k] = g_new0(guint32, p->bucket_words);
   p->node_free = g_new0(guint32, p->n_nodes);
   for (guint32 n = 0; n < p->n_nodes; n++) {
-    p->node_free[n] = slots_per_node;
-    bucket_set(p, slots_per_node, n, TRUE);
+    p->node_free[n] = p->slots_per_gpu * p->node_gpus[n];
+    bucket_set(p, p->node_free[n], n, TRUE);
+    p->free_slots += p->node_free[n];
   }
-  p->free_slots = slots_per_node * p->n_nodes;
   p->queue_by_gpus = g_new0(GSequence *, p->n_gpus + 2);
   p->queued_by_gpus = g_new0(guint32, p->n_gpus + 2);
   p->queue_sizes = g_array_new(FALSE, FALSE, sizeof(guint32));
   p->interval_ns = interval_ns > 0 ? interval_ns : 60 * SIM_NS_PER_S;
   p->ts = g_array_new(FALSE, FALSE, sizeof(ts_row));
   share_index_init(p);
+  if (spec->placement != PLACEMENT_PACK && spec->placement != PLACEMENT_SPREAD)
+    p->place = place_for(spec->placement);
+  cluster_view_init(p);
   if (p->ops->init_pool) p->ops->init_pool(p);
 }
 
@@ -143,6 +183,18 @@ void cluster_pool_clear(pool_state *p) {
   if (p->gpu_series) g_array_unref(p->gpu_series);
   if (p->gpu_series_jobs) g_array_unref(p->gpu_series_jobs);
   g_free(p->gpus);
+  g_free(p->node_first);
+  g_free(p->node_gpus);
+  g_free(p->node_model);
+  g_free(p->node_cpu_left);
+  g_free(p->node_mem_left);
+  g_free(p->view);
+  g_free(p->view_left);
+  g_free(p->view_affinity);
+  g_free(p->view_frag);
+  place_target_free(p->target);
+  place_cache_free(p->cache);
+  if (p->place_rng) gsl_rng_free(p->place_rng);
   guint32 slots_per_node = p->slots_per_gpu * p->gpus_per_node;
   for (guint32 k = 0; k <= slots_per_node; k++) g_free(p->bucket_bits[k]);
   g_free(p->bucket_bits);
@@ -159,14 +211,30 @@ void cluster_pool_clear(pool_state *p) {
 
 /* ---- placement ---- */
 
+/* Workers of j node n can still host (CPU, memory, GPU model), counting those already taken
+ * there in this attempt. */
+static guint32 cluster_host_room(const pool_state *p, const job_run *j, guint32 n,
+                                 gpu_state *const *taken, guint32 n_taken) {
+  const job_spec *js = j->spec;
+  if (js->gpu_spec && !place_model_ok(js->gpu_spec, p->node_model[n])) return 0;
+  if (!p->node_cpu_left || (!js->cpu_milli && !js->memory_mib)) return G_MAXUINT32;
+  guint32 here = 0;
+  for (guint32 k = 0; k < n_taken; k++) here += taken[k]->node == n;
+  int64_t room = G_MAXUINT32;
+  if (js->cpu_milli) room = MIN(room, p->node_cpu_left[n] / js->cpu_milli);
+  if (js->memory_mib) room = MIN(room, p->node_mem_left[n] / js->memory_mib);
+  return room > here ? (guint32)(room - here) : 0;
+}
+
 /* Tries to take up to `want` workers on node n, at most per_gpu_max per GPU (counting
  * workers already taken in this attempt); appends to gpus_out/slots_out from *got. */
 static void take_on_node(const pool_state *p, const job_run *j, guint32 n, guint32 want,
                          guint32 per_gpu_max, gpu_state **gpus_out, guint32 *slots_out,
                          guint32 *got) {
-  guint32 base = n * p->gpus_per_node;
-  guint32 need_end = *got + want;
-  for (guint32 l = 0; l < p->gpus_per_node && *got < need_end; l++) {
+  guint32 base = p->node_first[n];
+  guint32 room = cluster_host_room(p, j, n, gpus_out, *got);
+  guint32 need_end = *got + MIN(want, room);
+  for (guint32 l = 0; l < p->node_gpus[n] && *got < need_end; l++) {
     gpu_state *g = &p->gpus[base + l];
     guint32 here = 0, slot;
     for (guint32 k = 0; k < *got; k++) here += gpus_out[k] == g;
@@ -244,6 +312,10 @@ gboolean cluster_find_placement(const pool_state *p, const job_run *j, gpu_state
                                 guint32 *slots_out) {
   guint32 need = j->spec->gpus;
   if (need > p->free_slots || !share_index_may_fit(p, j)) return FALSE;
+  if (p->place && need <= p->max_node_gpus) {
+    int r = cluster_policy_place(p, j, gpus_out, slots_out);
+    if (r >= 0) return r;
+  }
   if (need == 1 || p->slots_per_gpu == 1)
     return find_placement_pass(p, j, p->slots_per_gpu == 1, gpus_out, slots_out);
   if (find_placement_pass(p, j, TRUE, gpus_out, slots_out)) return TRUE;
@@ -256,6 +328,7 @@ void cluster_gpu_set_capacity(pool_state *p, gpu_state *g, guint32 slots) {
   int delta = (int)gpu_free(g) - (int)before;
   if (delta) node_free_change(p, g->node, delta);
   share_index_update(p, g);
+  if (p->view) cluster_view_node(p, g->node);
 }
 
 void cluster_attach(pool_state *p, task *t, gpu_state *g, guint32 slot) {
@@ -276,6 +349,7 @@ void cluster_attach(pool_state *p, task *t, gpu_state *g, guint32 slot) {
   }
   if (free_before) node_free_change(p, g->node, -1);
   share_index_update(p, g);
+  cluster_host_change(p, t, g->node, -1);
 }
 
 void cluster_detach(pool_state *p, task *t) {
@@ -289,6 +363,7 @@ void cluster_detach(pool_state *p, task *t) {
   if (gpu_free(g) != free_before) node_free_change(p, g->node, +1);
   share_index_update(p, g);
   t->gpu = NULL;
+  cluster_host_change(p, t, g->node, +1);
 }
 
 void cluster_task_set_mem(task *t, int64_t bytes) {
@@ -320,6 +395,10 @@ void cluster_pool_integrate(pool_state *p, sim_time now) {
     p->acc.mem += (double)p->sum_mem * dt;
     p->acc.queued += (double)p->n_queued * dt;
     p->acc.running += (double)p->n_running * dt;
+    if (p->target) {
+      p->acc.frag += p->frag_milli * dt;
+      p->acc.idle += p->free_milli * dt;
+    }
     p->drain_gpu_ns += (double)p->n_draining * dt;
     p->down_gpu_ns += (double)p->n_down * dt;
     p->t_last = upto;
@@ -388,6 +467,8 @@ void cluster_pool_finish(pool_state *p, sim_time end) {
       .queued = p->acc.queued / span,
       .running = p->acc.running / span,
       .slo_violations = p->acc.slo_violations,
+      .frag_gpus = p->acc.frag / span / PLACE_MILLI,
+      .idle_gpus = p->acc.idle / span / PLACE_MILLI,
   };
   g_array_append_val(p->ts, r);
   memset(&p->acc, 0, sizeof p->acc);

@@ -12,6 +12,7 @@
 #include "results.h"
 #include "engine.h"
 #include "share.h"
+#include "place.h"
 
 typedef enum { JOB_PENDING = 0, JOB_QUEUED, JOB_RUNNING, JOB_DONE } job_state;
 
@@ -58,6 +59,7 @@ struct gpu_state {
 
 typedef struct ts_acc {      /* accumulator of the current time-series bucket */
   double alloc, busy, sm, mem, queued, running; /* value x ns */
+  double frag, idle;         /* fragmented and free milli-GPU x ns (with a target workload) */
   guint64 slo_violations;    /* count, added by request-level workloads (workload-inference.c) */
 } ts_acc;
 
@@ -100,6 +102,24 @@ struct pool_state {
   guint32 n_draining, n_down;
   double drain_gpu_ns, down_gpu_ns;
   void *strategy_data;       /* owned by the strategy (share_ops.init_pool/free_pool) */
+  /* nodes (node groups may differ): first GPU and GPU count per node; host CPU and memory
+   * left per node (NULL when the pool models none: never short); GPU model label */
+  guint32 *node_first, *node_gpus;
+  int64_t *node_cpu_left, *node_mem_left;
+  const char **node_model;
+  guint32 max_node_gpus;
+  /* placement policy other than pack/spread (place.h): the nodes as the policy sees them,
+   * kept up to date by attach/detach; the pool's target workload (cluster_pool_set_target)
+   * and fragmentation now (milli-GPU, sum over nodes) */
+  const place_ops *place;
+  place_node *view;
+  int32_t *view_left;
+  guint32 *view_affinity;
+  double *view_frag;
+  double frag_milli, free_milli;
+  place_target *target;
+  place_cache *cache;
+  gsl_rng *place_rng;
   /* counters */
   guint32 oom_kills, innocent_victims, crashes, restarts, evictions, reconfigurations;
   double work_lost_gpu_ns;
@@ -151,6 +171,22 @@ struct job_run {
 void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec,
                        const share_params *params, sim_time interval_ns);
 void cluster_pool_clear(pool_state *p);
+/* The pool's target workload for fgd and fragmentation (the jobs routed to it, each once),
+ * and the seed of its random placement choices. Call once after cluster_pool_init. */
+void cluster_pool_set_target(pool_state *p, const job_spec *const *jobs, guint n, guint64 seed);
+/* Can every worker of j ever find a node of the pool with room for its host CPU and memory
+ * and an allowed GPU model? If not, *reason (owned) says why. */
+gboolean cluster_host_can_ever_fit(const pool_spec *p, const job_spec *j, char **reason);
+
+/* ---- cluster-place.c: the policy view of the nodes, used by cluster.c ---- */
+void cluster_view_init(pool_state *p);             /* after the GPUs and nodes exist */
+void cluster_view_node(pool_state *p, guint32 n);  /* node n changed: refresh its view */
+/* A task of t's job arrived on (sign -1) or left (+1) node n: host CPU and memory, view. */
+void cluster_host_change(pool_state *p, const task *t, guint32 n, int sign);
+/* Placement by the pool's policy on one node: 1 placed (gpus_out/slots_out filled), 0 fits
+ * nowhere, -1 not decided here (the caller's search goes on). */
+int cluster_policy_place(const pool_state *p, const job_run *j, gpu_state **gpus_out,
+                         guint32 *slots_out);
 /* Finds GPUs (and slots) for every worker of j per the pool's placement policy, without
  * changing anything. FALSE if the job does not fit now. */
 gboolean cluster_find_placement(const pool_state *p, const job_run *j, gpu_state **gpus_out,

@@ -672,7 +672,8 @@ static void on_arrival(void *ctx, void *obj, uint64_t arg) {
   }
   pool_state *p = &s->pools[j->pool];
   char *why = NULL;
-  if (!p->ops->can_ever_fit(p->spec, j->spec, &why)) {
+  if (!p->ops->can_ever_fit(p->spec, j->spec, &why) ||
+      !cluster_host_can_ever_fit(p->spec, j->spec, &why)) {
     j->reason = results_intern(s->res, why ? why : "cannot fit");
     g_free(why);
     log_event(s, EVENT_UNPLACEABLE, j, NULL, NULL, FALSE, 0, j->reason);
@@ -684,6 +685,18 @@ static void on_arrival(void *ctx, void *obj, uint64_t arg) {
   j->queued_since = sim_now(s);
   cluster_queue_push(p, j);
   request_schedule(s, p);
+}
+
+/* Each pool's target workload (fgd, fragmentation): the jobs routed to it. */
+static void set_pool_targets(sim *s, guint64 seed) {
+  for (guint i = 0; i < s->n_pools; i++) {
+    GPtrArray *specs = g_ptr_array_new();
+    for (guint k = 0; k < s->n_jobs; k++)
+      if (s->jobs[k].pool == (int)i) g_ptr_array_add(specs, (gpointer)s->jobs[k].spec);
+    cluster_pool_set_target(&s->pools[i], (const job_spec *const *)specs->pdata, specs->len,
+                            seed);
+    g_ptr_array_unref(specs);
+  }
 }
 
 static int arrival_cmp(const void *a, const void *b, void *ud) {
@@ -731,7 +744,7 @@ void sim_check_jobs(const scenario *sc, const trace *tr, diag_list *diags) {
     const share_ops *ops = share_for(p->strategy);
     if (!ops->implemented) continue;
     char *why = NULL;
-    if (!ops->can_ever_fit(p, j, &why))
+    if (!ops->can_ever_fit(p, j, &why) || !cluster_host_can_ever_fit(p, j, &why))
       diag_add(diags, tr->path, j->line, 0, "job '%s' can never run in pool '%s': %s", j->id,
                p->name, why ? why : "it does not fit");
     g_free(why);
@@ -993,6 +1006,7 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
     s->arrival_order[i] = i;
   }
   g_qsort_with_data(s->arrival_order, (gint)s->n_jobs, sizeof(guint32), arrival_cmp, s);
+  set_pool_targets(s, sc->seed);
   s->scratch_gpus = g_new0(gpu_state *, max_gpus + 1);
   s->scratch_slots = g_new0(guint32, max_gpus + 1);
   s->scratch_victims = g_ptr_array_new();

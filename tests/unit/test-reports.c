@@ -673,8 +673,9 @@ Test(reports, write_dir_writes_every_file_deterministically) {
   GError *error = NULL;
   cr_assert(report_write_dir(r, dir, TRUE, &error), "%s", error ? error->message : "");
   g_autofree char *files = reports_listing_sorted(dir);
-  cr_assert_str_eq(files, ".sharesim-folder events.csv gpus.csv jobs.csv latency.csv pools.csv services.csv "
-                          "summary.json summary.txt tenant_timeseries.csv tenants.csv timeseries.csv");
+  cr_assert_str_eq(files, ".sharesim-folder events.csv fragmentation.csv gpus.csv jobs.csv "
+                          "latency.csv pools.csv services.csv summary.json summary.txt "
+                          "tenant_timeseries.csv tenants.csv timeseries.csv");
   g_autofree char *latency = reports_read(dir, "latency.csv");
   cr_assert_str_eq(latency, "service,latency_ms,cum_frac\n", "no service: the header only");
   const char *golden[] = {"jobs.csv", "pools.csv", "gpus.csv", "tenants.csv",

@@ -1,0 +1,154 @@
+/* cluster-place.c: the run-time pools as the placement policies of place.h see them: one
+ * place_node per node (free share per GPU, host CPU and memory left, GPU pods by class),
+ * refreshed when a task arrives or leaves; fragmentation of every pool against its target
+ * workload; and placement of a job on one node by the pool's policy (random, dot-product,
+ * gpu-clustering, gpu-packing, best-fit, fgd). pack and spread keep cluster.c's search. */
+#include "cluster.h"
+#include "rng.h"
+#include <math.h>
+#include <string.h>
+
+/* Share of a GPU one worker of j is given, in milli-GPU: its gpu_frac under fractional
+ * sharing, else one slot of the GPU's slots_per_gpu. */
+static int32_t cp_job_milli(const pool_state *p, const job_spec *j) {
+  if (p->ops->strategy == STRATEGY_FRACTIONAL)
+    return (int32_t)CLAMP(llround(j->gpu_frac * PLACE_MILLI), 1, PLACE_MILLI);
+  return (int32_t)MAX(1u, PLACE_MILLI / p->slots_per_gpu);
+}
+
+/* Free share of g in milli-GPU: none once its slots are taken; fractional: 1000 less its
+ * residents' shares; else its free slots' share. */
+static int32_t cp_gpu_left(const pool_state *p, const gpu_state *g) {
+  if (g->slots_used >= g->slots_cap) return 0;
+  if (p->ops->strategy != STRATEGY_FRACTIONAL)
+    return (int32_t)((guint64)PLACE_MILLI * (g->slots_cap - g->slots_used) / p->slots_per_gpu);
+  int64_t used = 0;
+  for (guint i = 0; i < g->residents->len; i++)
+    used += cp_job_milli(p, ((const task *)g_ptr_array_index(g->residents, i))->job->spec);
+  return (int32_t)CLAMP(PLACE_MILLI - used, 0, PLACE_MILLI);
+}
+
+void cluster_view_init(pool_state *p) {
+  p->view = g_new0(place_node, MAX(1u, p->n_nodes));
+  p->view_left = g_new(int32_t, MAX(1u, p->n_gpus));
+  p->view_affinity = g_new0(guint32, (gsize)p->n_gpus + p->n_nodes);
+  p->view_frag = g_new0(double, MAX(1u, p->n_nodes));
+  p->target = place_target_new(NULL, 0);
+  guint64 a = 0;
+  for (guint32 n = 0; n < p->n_nodes; n++) {
+    place_node *v = &p->view[n];
+    guint32 gpus;
+    int64_t cpu, mem;
+    const char *model;
+    pool_node_info(p->spec, n, &gpus, &cpu, &mem, &model);
+    v->cpu_cap = cpu;
+    v->mem_cap = mem;
+    v->model = p->node_model[n];
+    v->n_gpus = p->node_gpus[n];
+    v->gpu_left = &p->view_left[p->node_first[n]];
+    v->affinity = &p->view_affinity[a];
+    a += v->n_gpus + 1;
+    for (guint32 l = 0; l < v->n_gpus; l++) v->gpu_left[l] = PLACE_MILLI;
+    p->free_milli += (double)v->n_gpus * PLACE_MILLI;
+    cluster_view_node(p, n);
+  }
+}
+
+void cluster_view_node(pool_state *p, guint32 n) {
+  place_node *v = &p->view[n];
+  guint32 first = p->node_first[n];
+  for (guint32 l = 0; l < v->n_gpus; l++) {
+    const gpu_state *g = &p->gpus[first + l];
+    int32_t left = cp_gpu_left(p, g);
+    p->free_milli += left - v->gpu_left[l];
+    v->gpu_left[l] = left;
+  }
+  memset(v->affinity, 0, sizeof(guint32) * (v->n_gpus + 1));
+  for (guint32 l = 0; l < v->n_gpus; l++) {
+    const gpu_state *g = &p->gpus[first + l];
+    for (guint i = 0; i < g->residents->len; i++) {
+      const job_spec *js = ((const task *)g_ptr_array_index(g->residents, i))->job->spec;
+      guint32 cls = cp_job_milli(p, js) >= PLACE_MILLI ? MIN(js->gpus, v->n_gpus) : 0;
+      v->affinity[cls]++;
+    }
+  }
+  v->cpu_left = v->cpu_cap && p->node_cpu_left ? p->node_cpu_left[n] : 0;
+  v->mem_left = v->mem_cap && p->node_mem_left ? p->node_mem_left[n] : 0;
+  place_node_refresh(v);
+  v->version++;
+  double f = place_node_frag(p->target, v);
+  p->frag_milli += f - p->view_frag[n];
+  p->view_frag[n] = f;
+}
+
+void cluster_host_change(pool_state *p, const task *t, guint32 n, int sign) {
+  const job_spec *js = t->job->spec;
+  if (p->node_cpu_left) {
+    if (p->node_cpu_left[n] != INT64_MAX) p->node_cpu_left[n] += sign * js->cpu_milli;
+    if (p->node_mem_left[n] != INT64_MAX) p->node_mem_left[n] += sign * js->memory_mib;
+  }
+  if (p->view) cluster_view_node(p, n);
+}
+
+static place_req cp_request(const pool_state *p, const job_spec *js) {
+  place_req r = {.cpu = js->cpu_milli * js->gpus, .mem = js->memory_mib * js->gpus,
+                 .gpus = js->gpus, .milli = cp_job_milli(p, js), .spec = js->gpu_spec,
+                 .type = PLACE_NO_TYPE};
+  return r;
+}
+
+void cluster_pool_set_target(pool_state *p, const job_spec *const *jobs, guint n, guint64 seed) {
+  place_req *reqs = g_new0(place_req, MAX(1u, n));
+  for (guint i = 0; i < n; i++) reqs[i] = cp_request(p, jobs[i]);
+  place_target_free(p->target);
+  p->target = place_target_new(reqs, n);
+  g_free(reqs);
+  if (!p->place_rng) p->place_rng = rng_new(seed, p->spec->name, 0x706c616365ull /* "place" */);
+  p->frag_milli = 0;
+  for (guint32 k = 0; k < p->n_nodes; k++) {
+    p->view_frag[k] = place_node_frag(p->target, &p->view[k]);
+    p->frag_milli += p->view_frag[k];
+  }
+}
+
+int cluster_policy_place(const pool_state *p, const job_run *j, gpu_state **gpus_out,
+                         guint32 *slots_out) {
+  place_req r = cp_request(p, j->spec);
+  int64_t max_cpu = 0;
+  for (guint32 n = 0; n < p->n_nodes; n++) max_cpu = MAX(max_cpu, p->view[n].cpu_cap);
+  place_ctx ctx = {.target = p->target, .rng = p->place_rng, .max_cpu = max_cpu,
+                   .max_gpu_milli = (int64_t)p->max_node_gpus * PLACE_MILLI};
+  guint32 *idx = g_newa(guint32, MAX(1u, r.gpus));
+  int n = place_select(&ctx, p->place, p->view, p->n_nodes, &r, NULL, idx);
+  if (n < 0) return 0;
+  for (guint32 k = 0; k < r.gpus; k++) {
+    gpu_state *g = &p->gpus[p->node_first[n] + idx[k]];
+    if (!p->ops->gpu_accepts(p, g, j, (gpu_state *const *)gpus_out, k, &slots_out[k]))
+      return -1; /* the strategy sees more than the view (memory, layouts): search on */
+    gpus_out[k] = g;
+  }
+  return 1;
+}
+
+gboolean cluster_host_can_ever_fit(const pool_spec *p, const job_spec *j, char **reason) {
+  if (!j->gpu_spec && !j->cpu_milli && !j->memory_mib) return TRUE;
+  gboolean model_seen = FALSE;
+  guint kinds = p->node_groups ? p->node_groups->len : 1;
+  for (guint k = 0; k < kinds; k++) { /* one node of each group (node k's group is k-th) */
+    const pool_node_group *gr =
+        p->node_groups ? &g_array_index(p->node_groups, pool_node_group, k) : NULL;
+    int64_t cpu = gr ? gr->cpu_milli : p->cpu_milli, mem = gr ? gr->memory_mib : p->memory_mib;
+    const char *model = gr && gr->model ? gr->model : p->model ? p->model : p->gpu->name;
+    if (!place_model_ok(j->gpu_spec, model)) continue;
+    model_seen = TRUE;
+    if ((!cpu || j->cpu_milli <= cpu) && (!mem || j->memory_mib <= mem)) return TRUE;
+  }
+  if (!model_seen)
+    *reason = g_strdup_printf("needs a GPU model in '%s'; pool '%s' has none of them",
+                              j->gpu_spec, p->name);
+  else
+    *reason = g_strdup_printf("needs %" G_GINT64_FORMAT " millicores and %" G_GINT64_FORMAT
+                              " MiB of host memory per worker; no node of pool '%s' has that",
+                              j->cpu_milli, j->memory_mib, p->name);
+  return FALSE;
+}
