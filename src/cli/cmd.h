@@ -22,6 +22,7 @@ extern const cmd_entry cmd_sweep_entry;
 extern const cmd_entry cmd_size_entry;
 extern const cmd_entry cmd_plot_entry;
 extern const cmd_entry cmd_fill_entry;
+extern const cmd_entry cmd_report_entry;
 
 int cmd_main(int argc, char **argv);
 

@@ -1,0 +1,70 @@
+# t-report.sh: `sharesim report`: the one-page HTML (and PDF) of result folders: headline in
+# words, per-day rates and a warning when spans differ, showback adding up, no script and no
+# network, deterministic, written whole; rendered in headless Chromium (no console errors,
+# a non-blank screenshot), and the PDF's first page converted to an image that is not blank.
+T=$TRACES/mixed-small.csv
+run run "$SCEN/baseline-exclusive.yaml" "$T" -o base -q; expect_rc 0
+run run "$SCEN/shared-pools.yaml" "$T" -o shared -q; expect_rc 0
+run run "$SCEN/three-pools.yaml" "$T" -o three -q; expect_rc 0
+
+run report base shared -o r.html; expect_rc 0
+expect_file r.html
+if grep -qE 'shared-pools saves \$[0-9,]+ a week \([0-9]+ %\) against whole GPUs \(baseline-exclusive\)' r.html; then pass; else fail "headline sentence missing"; fi
+if grep -q 'a saving of \$2,950' r.html; then pass; else fail "saving over the trace with thousands separator"; fi
+expect_eq "$(grep -c '<svg' r.html)" "2" "two inline charts"
+expect_eq "$(grep -ci '<script' r.html)" "0" "no script"
+expect_eq "$(grep -oE '(src|href)="[a-z]+:' r.html | wc -l | tr -d ' ')" "0" "no external resources"
+if grep -q 'not charged to a tenant' r.html; then pass; else fail "idle row in showback"; fi
+if grep -q 'class="warn"' r.html; then fail "warning although spans agree"; else pass; fi
+# showback rows add up to the cost of the set-up (the money cells of the first table)
+sum=$(sed -n '/<h3>baseline-exclusive<\/h3>/,/<\/table>/p' r.html | grep -o '<td>\$[0-9,.]*</td>' | tr -d '<td>/$,' | awk '{s+=$1} END {printf "%.0f", s}')
+total=$(awk -F'"cost" : ' '/"cost" :/ {split($2, a, ","); printf "%.0f", a[1]; exit}' base/summary.json)
+expect_eq "$sum" "$total" "showback rows add up to the total"
+run report base shared -o r2.html; expect_rc 0
+expect_same_files r.html r2.html
+
+# runs of different lengths: a warning, and per-day rates
+run report base three -o rd.html; expect_rc 0
+if grep -q 'Warning:</b> the runs cover different spans (5.12 days, 7.00 days)' rd.html; then pass; else fail "span warning"; fi
+if grep -qE 'three-pools (costs|saves) \$[0-9,]+ (more )?a week' rd.html; then pass; else fail "rate headline"; fi
+if grep -q ' a day against ' rd.html; then pass; else fail "per-day rates"; fi
+
+# bad input and output paths
+run report base; expect_rc 2; expect_err_contains "expected result folders and -o report.html"
+run report nowhere -o x.html; expect_rc 2; expect_no_path x.html
+ln -s /dev/null link.html
+run report base -o link.html; expect_rc 2; expect_err_contains "refusing to write link.html: it exists and is a symbolic link"
+expect_eq "$(readlink link.html)" "/dev/null" "the symbolic link is left alone"
+mkdir userdir; run report base -o userdir; expect_rc 2; expect_err_contains "it exists and is a folder"
+expect_eq "$(ls -a | grep -c '\.tmp-')" "0" "no temporary left behind"
+
+# ---- in a real browser ----
+CHROME=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$CHROME" ]; then
+  skip_test "chromium not installed"
+else
+  chrome() { "$CHROME" --headless --no-sandbox --disable-gpu --no-first-run --disable-dev-shm-usage \
+    --user-data-dir="$PWD/chrome-profile" --enable-logging=stderr --v=0 "$@"; }
+  # the console check can fail: a page with a console error is caught
+  printf '<html><body><script>console.error("boom")</script>x</body></html>' > bad.html
+  chrome --dump-dom "file://$PWD/bad.html" >/dev/null 2>bad.log
+  if grep -q ':CONSOLE' bad.log; then pass; else fail "console check does not see console.error"; fi
+  chrome --dump-dom "file://$PWD/r.html" >dom.html 2>chrome.log
+  expect_eq "$(grep -c ':CONSOLE' chrome.log)" "0" "no console messages"
+  if grep -q 'saves \$' dom.html && grep -q '<svg' dom.html; then pass; else fail "rendered DOM lacks headline or charts"; fi
+  chrome --screenshot="$PWD/shot.png" --window-size=1100,1400 "file://$PWD/r.html" >/dev/null 2>&1
+  expect_file shot.png
+  expect_eq "$([ "$(wc -c < shot.png)" -gt 50000 ] && echo big)" "big" "screenshot holds text and charts (size $(wc -c < shot.png) B)"
+  SHARESIM_PDF_TIMEOUT=180 run report base shared -o p.html --pdf p.pdf; expect_rc 0
+  expect_file p.pdf
+  if command -v pdftoppm >/dev/null 2>&1; then
+    pdftoppm -f 1 -l 1 -r 40 -gray p.pdf page
+    pg=$(ls page*.pgm 2>/dev/null | head -1)
+    # share of non-white pixels on page 1 (PGM, 8-bit): text and charts make it well above zero
+    dark=$(tail -c +16 "$pg" | od -An -v -tu1 | tr -s ' ' '\n' | awk 'NF && $1 < 200 {d++} NF {n++} END {printf "%d", 1000 * d / n}')
+    expect_eq "$([ "${dark:-0}" -gt 5 ] && echo inked)" "inked" "PDF page 1 is not blank (${dark} per mille dark)"
+    if pdftotext -f 1 -l 1 p.pdf - | grep -q 'saves \$'; then pass; else fail "PDF page 1 lacks the headline"; fi
+  else
+    skip_test "pdftoppm not installed"
+  fi
+fi
