@@ -1,4 +1,4 @@
-/* cmd-size.c: `sharesim size SCENARIO.yaml TRACE.csv --pool NAME [--slo PCT] [--max-oom N]
+/* cmd-size.c: `sharesim size SCENARIO.yaml TRACE.csv --pool NAME [--slo PCT[@LAT]] [--max-oom N]
  * [--max-wait-p95 DUR] [--min N] [--max N] [-o DIR]`: the smallest `nodes` of one pool
  * meeting the constraints. Each probe runs the scenario in this process with
  * pools.NAME.nodes overridden, writes the result folder (kept under -o DIR, else in a
@@ -94,8 +94,11 @@ static void size_tables(const size_ctx *c, GString *text, GString *csv) {
   for (guint k = 0; k < G_N_ELEMENTS(cols); k++) g_ptr_array_add(cells, g_strdup(cols[k].title));
   g_ptr_array_add(cells, g_strdup("why not"));
   g_string_append(csv, "run,nodes,meets");
-  for (guint k = 0; k < G_N_ELEMENTS(cols); k++) g_string_append_printf(csv, ",%s", cols[k].member);
-  g_string_append(csv, ",cost,slo_min_attainment,why_not\n");
+  /* the pool's figures carry the pool's name in size.csv where they would clash with the
+   * whole run's (issue 11 bug 9: two columns were named cost) */
+  for (guint k = 0; k < G_N_ELEMENTS(cols); k++)
+    g_string_append_printf(csv, ",%s%s", strcmp(cols[k].member, "cost") ? "" : "pool_", cols[k].member);
+  g_string_append(csv, ",run_cost,slo_min_attainment,why_not\n");
   char key[512];
   for (guint i = 0; i < c->runs->len; i++) {
     const size_probe_result *r = &g_array_index(c->runs, size_probe_result, i);
@@ -141,6 +144,45 @@ static void size_tables(const size_ctx *c, GString *text, GString *csv) {
   g_ptr_array_free(cells, TRUE);
 }
 
+/* --slo PCT or PCT@LATENCY (99, 99%, 99@200ms, 99.9@1s): the target share of requests and,
+ * with a latency, the SLO every inference service is judged against instead of its own
+ * slo_ms. FALSE (with the message printed) when the text is not one of these. */
+static gboolean size_parse_slo(const char *arg, double *pct, double *latency_ms) {
+  g_autofree char *t = g_strstrip(g_strdup(arg));
+  char *at = strchr(t, '@');
+  if (at) *at++ = '\0';
+  g_strstrip(t);
+  gsize len = strlen(t);
+  if (len && t[len - 1] == '%') t[len - 1] = '\0';
+  double v;
+  sim_time ns = 0;
+  const char *expected = NULL;
+  gboolean ok = util_parse_double(g_strstrip(t), &v) && v > 0 && v <= 100;
+  if (ok && at)
+    ok = util_parse_duration(g_strstrip(at), SIM_NS_PER_MS, &ns, &expected) && ns > 0 &&
+         ns <= (sim_time)(TRACE_MAX_MS * 1e6);
+  if (!ok) {
+    g_autofree char *shown = figures_clean_text(arg);
+    fprintf(stderr, "sharesim size: --slo '%s': expected a percentage above 0 and at most 100, "
+                    "optionally with @LATENCY (e.g. 99 or 99@200ms)\n", shown);
+    return FALSE;
+  }
+  *pct = v;
+  *latency_ms = at ? (double)ns / 1e6 : NAN;
+  return TRUE;
+}
+
+/* --slo PCT@LATENCY: every inference service of the trace gets that SLO (slo_ms, slo_pct),
+ * as if the trace said so; the trace has just been loaded and nothing reads it yet. */
+static void size_apply_slo(trace *tr, double pct, double latency_ms) {
+  for (guint i = 0; i < trace_n_jobs(tr); i++) {
+    job_spec *j = &g_array_index(tr->jobs, job_spec, i);
+    if (j->kind != JOB_INFERENCE) continue;
+    j->slo_ms = latency_ms;
+    j->slo_pct = pct;
+  }
+}
+
 static int cmd_size_main(int argc, char **argv) {
   g_autofree char *pool = NULL, *slo = NULL, *max_wait = NULL, *out = NULL, *phases = NULL,
                   *requests = NULL;
@@ -149,7 +191,7 @@ static int cmd_size_main(int argc, char **argv) {
   gboolean no_progress = FALSE;
   GOptionEntry entries[] = {
       {"pool", 0, 0, G_OPTION_ARG_STRING, &pool, "The pool to size (required)", "NAME"},
-      {"slo", 0, 0, G_OPTION_ARG_STRING, &slo, "Every inference service of the pool meets its SLO for at least PCT % of requests", "PCT"},
+      {"slo", 0, 0, G_OPTION_ARG_STRING, &slo, "Every inference service of the pool meets its SLO (or LATENCY, e.g. 99@200ms) for at least PCT % of requests", "PCT[@LATENCY]"},
       {"max-oom", 0, 0, G_OPTION_ARG_INT64, &max_oom, "At most N out-of-memory kills in the pool", "N"},
       {"max-wait-p95", 0, 0, G_OPTION_ARG_STRING, &max_wait, "The pool's 95th-percentile queue wait at most DUR (e.g. 10m)", "DUR"},
       {"min", 0, 0, G_OPTION_ARG_INT64, &min_nodes, "Smallest number of nodes to try (default 1)", "N"},
@@ -171,23 +213,15 @@ static int cmd_size_main(int argc, char **argv) {
     fprintf(stderr, "sharesim size: --pool NAME is required\n");
     return 2;
   }
-  sizing_constraints cons = {NAN, max_oom, NAN};
+  sizing_constraints cons = {NAN, max_oom, NAN, NAN};
   if (max_oom < -1) {
     fprintf(stderr, "sharesim size: --max-oom %" G_GINT64_FORMAT ": expected 0 or more\n", max_oom);
     return 2;
   }
-  if (slo) {
-    g_autofree char *t = g_strstrip(g_strdup(slo));
-    gsize len = strlen(t);
-    if (len && t[len - 1] == '%') t[len - 1] = '\0';
-    double v;
-    if (!util_parse_double(g_strstrip(t), &v) || !(v > 0 && v <= 100)) {
-      g_autofree char *shown = figures_clean_text(slo);
-      fprintf(stderr, "sharesim size: --slo '%s': expected a percentage above 0 and at most 100 (e.g. 99)\n", shown);
-      return 2;
-    }
-    cons.min_slo = v / 100;
-  }
+  double slo_pct = NAN, slo_ms = NAN;
+  if (slo && !size_parse_slo(slo, &slo_pct, &slo_ms)) return 2;
+  if (slo) cons.min_slo = slo_pct / 100;
+  cons.slo_ms = slo_ms;
   if (max_wait) {
     sim_time ns;
     const char *expected = NULL;
@@ -205,6 +239,7 @@ static int cmd_size_main(int argc, char **argv) {
   if (!cmd_load_inputs("size", argv[1], argv[2], phases, requests, (const char *const *)sets,
                        n_sets, &in))
     return 2;
+  if (isfinite(slo_ms)) size_apply_slo(in.tr, slo_pct, slo_ms);
   int pi = scenario_pool_index(in.sc, pool);
   if (pi < 0) {
     g_autofree char *shown = figures_clean_text(pool);
@@ -262,15 +297,17 @@ static int cmd_size_main(int argc, char **argv) {
     g_string_append_printf(text, "size: pool '%s' of scenario '%s' on trace %s\n", pool, scen_name, ctrace);
     g_string_append(text, "constraints: ");
     sizing_describe(&cons, text);
-    g_string_append_printf(text, "\nsearch: %u to %" G_GINT64_FORMAT " nodes of %u GPUs, doubling "
+    g_string_append_printf(text, "\nsearch: %u to %" G_GINT64_FORMAT " nodes of %u GPU%s, doubling "
                                  "then bisection, assuming the constraints are monotone (if n nodes "
                                  "meet them, more nodes do too): %u run%s\n",
-                           (guint)min_nodes, max_nodes, gpus_per_node, c.runs->len,
+                           (guint)min_nodes, max_nodes, gpus_per_node, gpus_per_node == 1 ? "" : "s",
+                           c.runs->len,
                            c.runs->len == 1 ? "" : "s");
     if (c.slo_unreported)
       g_string_append_printf(text, "note: --slo not applied: no inference service of pool '%s' "
                                    "reports SLO attainment (services.csv absent or without an "
-                                   "attainment column)\n", pool);
+                                   "attainment column; without slo_ms in the trace, give a latency: "
+                                   "--slo PCT@200ms)\n", pool);
     g_string_append_c(text, '\n');
     size_tables(&c, text, csv);
     g_string_append_c(text, '\n');
@@ -278,8 +315,9 @@ static int cmd_size_main(int argc, char **argv) {
       gboolean below = FALSE;
       for (guint i = 0; i < c.runs->len; i++)
         below |= g_array_index(c.runs, size_probe_result, i).nodes == answer - 1;
-      g_string_append_printf(text, "smallest size: %u node%s (%" G_GUINT64_FORMAT " GPUs) in pool '%s'",
-                             answer, answer == 1 ? "" : "s", (guint64)answer * gpus_per_node, pool);
+      guint64 gpus = (guint64)answer * gpus_per_node;
+      g_string_append_printf(text, "smallest size: %u node%s (%" G_GUINT64_FORMAT " GPU%s) in pool '%s'",
+                             answer, answer == 1 ? "" : "s", gpus, gpus == 1 ? "" : "s", pool);
       if (answer == (guint32)min_nodes)
         g_string_append_printf(text, ": %u node%s meet%s the constraints, the lower end of the search\n",
                                answer, answer == 1 ? "" : "s", answer == 1 ? "s" : "");
@@ -321,7 +359,7 @@ static int cmd_size_main(int argc, char **argv) {
 
 const cmd_entry cmd_size_entry = {
     .name = "size",
-    .usage = "SCENARIO.yaml TRACE.csv --pool NAME [--slo PCT] [--max-oom N] [--max-wait-p95 DUR] "
+    .usage = "SCENARIO.yaml TRACE.csv --pool NAME [--slo PCT[@LATENCY]] [--max-oom N] [--max-wait-p95 DUR] "
              "[--min N] [--max N] [-o DIR]",
     .summary = "smallest pool size (nodes) that meets SLO, OOM and queue-wait constraints",
     .main = cmd_size_main,

@@ -132,6 +132,8 @@ void sizing_describe(const sizing_constraints *c, GString *out) {
   if (!isnan(c->min_slo)) {
     g_string_append(out, "; SLO attainment >= ");
     sizing_fmt(out, FIGURE_FRACTION, c->min_slo);
-    g_string_append(out, " for every service");
+    if (c->slo_ms > 0) g_string_append_printf(out, " within %g ms", c->slo_ms);
+    g_string_append(out, " for every service (requests that arrive while it waits for a GPU "
+                         "are dropped and count against it)");
   }
 }

@@ -29,6 +29,8 @@ typedef struct sizing_constraints {
   double min_slo;           /* every service's SLO attainment >= this (0..1); NAN: none */
   gint64 max_oom;           /* the pool's OOM kills <= this; -1: none */
   double max_wait_p95_s;    /* the pool's p95 queue wait <= this; NAN: none */
+  double slo_ms;            /* > 0: the SLO every service was judged against (--slo PCT@LAT),
+                             * for the description; 0 or NAN: each service's own */
 } sizing_constraints;
 
 /* Judges one run for pool: always "every job routed to the pool fits and none is left

@@ -466,13 +466,13 @@ Test(sizing, probe_errors_stop_the_search) {
 
 Test(sizing, check_names_every_failure) {
   g_autoptr(run_figures) f = figures_parse("b", study_summary_b, sizeof study_summary_b - 1, NULL);
-  sizing_constraints c = {NAN, 3, 120};
+  sizing_constraints c = {NAN, 3, 120, NAN};
   GString *why = g_string_new(NULL);
   gboolean slo_applied = FALSE;
   cr_assert(!sizing_check(f, "dev", &c, why, &slo_applied));
   cr_assert_str_eq(why->str, "1 job never fits; queue wait p95 5 m > 2 m; 4 OOM kills > 3");
   cr_assert(slo_applied);
-  sizing_constraints loose = {0.99, 10, 600};
+  sizing_constraints loose = {0.99, 10, 600, NAN};
   g_string_truncate(why, 0);
   g_autoptr(run_figures) a = figures_parse("a", study_summary_a, sizeof study_summary_a - 1, NULL);
   cr_assert(sizing_check(a, "dev", &loose, why, &slo_applied));

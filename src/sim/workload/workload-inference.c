@@ -544,7 +544,9 @@ static inf_state *inf_state_new(sim *s, job_run *j) {
     st->next_a = 0;
     inf_next_arrival(st);
   } else {
-    st->next_a = inf_poisson_after(st, (double)sim_now(s));
+    /* the users' requests start at the submission, not when the service finally gets a
+     * GPU: those that arrive while it waits are dropped by on_start (issue 11 bug 7) */
+    st->next_a = inf_poisson_after(st, (double)j->submit);
     st->next_w = NAN;
     st->has_next = isfinite(st->next_a);
   }

@@ -1,0 +1,25 @@
+# t-accounting.sh: issue 11's accounting fixes seen from the command line: size --slo counts
+# the requests of a service that waits for a GPU and takes a latency (PCT@LATENCY).
+D="$DATA/accounting"
+# a service waits 30 min behind a trainer on 1 node: its requests of that half hour are
+# dropped (before the fix every request counted as served and 1 node passed)
+run size "$D/size-slo.yaml" "$D/size-slo-own.csv" --pool serve --slo 99 --max 4 --no-progress
+expect_rc 0
+expect_out_contains "smallest size: 2 nodes (2 GPUs) in pool 'serve'"
+expect_out_contains "service svc: SLO attainment 66.5 % < 99.0 %"
+# the trace has no slo_ms: --slo 99 alone cannot judge it, --slo 99@200ms does
+run size "$D/size-slo.yaml" "$D/size-slo.csv" --pool serve --slo 99 --max 4 --no-progress
+expect_rc 0
+expect_out_contains "note: --slo not applied"
+expect_out_contains "--slo PCT@200ms"
+expect_out_contains "smallest size: 1 node (1 GPU) in pool 'serve'"
+run size "$D/size-slo.yaml" "$D/size-slo.csv" --pool serve --slo 99@200ms --max 4 --no-progress -o sz
+expect_rc 0
+expect_out_contains "SLO attainment >= 99.0 % within 200 ms for every service"
+expect_out_contains "smallest size: 2 nodes (2 GPUs) in pool 'serve': 2 nodes meet the constraints and 1 does not"
+expect_eq "$(head -1 sz/size.csv)" "run,nodes,meets,gpus,wait_p95_s,oom_kills,unplaceable,busy_frac,pool_cost,run_cost,slo_min_attainment,why_not" "size.csv: one column per name"
+expect_eq "$(grep -c 'svc,' sz/nodes-1/services.csv)" "1" "the service's row"
+expect_eq "$(grep '^svc,' sz/nodes-1/services.csv | cut -d, -f12,13)" "200,99" "the SLO given on the command line"
+run size "$D/size-slo.yaml" "$D/size-slo.csv" --pool serve --slo 99@fast
+expect_rc 2
+expect_err_contains "--slo '99@fast': expected a percentage above 0 and at most 100, optionally with @LATENCY"
