@@ -58,18 +58,23 @@ compare_table *compare_build(GPtrArray *runs) {
   t->rows = g_array_new(FALSE, TRUE, sizeof(compare_row));
   g_array_set_clear_func(t->rows, compare_row_clear);
 
-  const run_figures *base = g_ptr_array_index(runs, 0);
-  double base_cost = figures_value(base, "cost");
+  run_figures *base = g_ptr_array_index(runs, 0);
+  figures_add_rates(base);
+  double base_cost = figures_value(base, "cost"), base_day = figures_value(base, "cost_per_day");
   for (guint i = 0; i < runs->len; i++) {
     run_figures *f = g_ptr_array_index(runs, i);
     g_ptr_array_add(t->names, compare_unique_name(t->names, f, i));
-    double cost = figures_value(f, "cost");
+    if (i) figures_add_rates(f);
+    double cost = figures_value(f, "cost"), day = figures_value(f, "cost_per_day");
     if (!isnan(base_cost) && !isnan(cost)) {
       figures_set(f, "saving", base_cost - cost);
       figures_set(f, "saving_frac", base_cost != 0 ? (base_cost - cost) / base_cost : NAN);
     }
+    if (isfinite(base_day) && isfinite(day)) figures_set(f, "saving_per_day", base_day - day);
     figures_sort(f);
   }
+  t->spans_differ = figures_spans_differ((const run_figures *const *)runs->pdata,
+                                         (const char *const *)t->names->pdata, runs->len, NULL);
 
   /* the union of keys, first appearance wins */
   GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
@@ -148,6 +153,12 @@ void compare_text(const compare_table *t, gboolean brief, GString *out) {
     if (strcmp(f->trace_file, base->trace_file))
       g_string_append_printf(out, "note: '%s' ran on a different trace (%s)\n",
                              (const char *)g_ptr_array_index(t->names, i), f->trace_file);
+  }
+  if (t->spans_differ) {
+    g_string_append(out, "note: ");
+    figures_spans_differ((const run_figures *const *)t->runs->pdata,
+                         (const char *const *)t->names->pdata, n, out);
+    g_string_append(out, "\n");
   }
   g_string_append_c(out, '\n');
 
@@ -258,6 +269,7 @@ void compare_json(const compare_table *t, GString *out) {
   guint n = t->runs->len;
   g_string_append(out, "{\n  \"baseline\": ");
   figures_json_string(out, g_ptr_array_index(t->names, 0));
+  g_string_append_printf(out, ",\n  \"spans_differ\": %s", t->spans_differ ? "true" : "false");
   g_string_append(out, ",\n  \"runs\": [");
   for (guint i = 0; i < n; i++) {
     const run_figures *f = g_ptr_array_index(t->runs, i);
@@ -272,7 +284,9 @@ void compare_json(const compare_table *t, GString *out) {
     figures_json_string(out, f->scenario_file);
     g_string_append(out, ", \"trace_file\": ");
     figures_json_string(out, f->trace_file);
-    g_string_append_printf(out, ", \"seed\": %" G_GUINT64_FORMAT "}", f->seed);
+    g_string_append_printf(out, ", \"seed\": %" G_GUINT64_FORMAT ", \"span_s\": ", f->seed);
+    figures_json_number(out, figures_value(f, "span_s"));
+    g_string_append_c(out, '}');
   }
   g_string_append(out, "\n  ],\n  \"figures\": [");
   for (guint r = 0; r < t->rows->len; r++) {

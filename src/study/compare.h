@@ -2,7 +2,9 @@
  * difference to the first (the baseline), as text, CSV or JSON (compare.txt/.csv/.json).
  * The rows are the union of the runs' figures (figures.h), so figures that later models
  * add to summary.json appear without a change here; a run without a figure shows "-".
- * The finance rows add each run's saving against the baseline (baseline cost - cost). */
+ * The finance rows add each run's saving against the baseline (baseline cost - cost), and
+ * every run gets the per-day rates of its totals (figures_add_rates), so that runs of
+ * different lengths can be compared; the text says so when their spans differ. */
 #pragma once
 #include <glib.h>
 #include "figures.h"
@@ -18,6 +20,7 @@ typedef struct compare_table {
   GPtrArray *runs;            /* run_figures*, owned; runs->pdata[0] is the baseline */
   GPtrArray *names;           /* column name per run (unique, cleaned), owned */
   GArray *rows;               /* compare_row */
+  gboolean spans_differ;      /* the runs' simulated spans differ (a note in the text) */
 } compare_table;
 
 /* Takes ownership of the runs (at least one). Column names are the scenario names,

@@ -26,10 +26,13 @@ static const struct figures_known {
   {"busy_frac", "busy", FIGURE_FRACTION, FIGURE_SECTION_UTILISATION, FALSE},
   {"sm_active_frac", "SM-active", FIGURE_FRACTION, FIGURE_SECTION_UTILISATION, FALSE},
   {"allocated_gpu_h", "allocated GPU-hours", FIGURE_GPU_HOURS, FIGURE_SECTION_UTILISATION, TRUE},
+  {"allocated_gpu_h_per_day", "allocated GPU-hours per simulated day", FIGURE_GPU_HOURS, FIGURE_SECTION_UTILISATION, FALSE},
   {"busy_gpu_h", "busy GPU-hours", FIGURE_GPU_HOURS, FIGURE_SECTION_UTILISATION, TRUE},
+  {"busy_gpu_h_per_day", "busy GPU-hours per simulated day", FIGURE_GPU_HOURS, FIGURE_SECTION_UTILISATION, FALSE},
   {"sm_active_gpu_h", "SM-active GPU-hours", FIGURE_GPU_HOURS, FIGURE_SECTION_UTILISATION, TRUE},
   {"jobs", "jobs in the trace", FIGURE_COUNT, FIGURE_SECTION_JOBS, TRUE},
   {"completed", "jobs completed", FIGURE_COUNT, FIGURE_SECTION_JOBS, FALSE},
+  {"completed_per_day", "jobs completed per simulated day", FIGURE_NUMBER, FIGURE_SECTION_JOBS, FALSE},
   {"failed", "jobs failed", FIGURE_COUNT, FIGURE_SECTION_JOBS, FALSE},
   {"unplaceable", "jobs unplaceable", FIGURE_COUNT, FIGURE_SECTION_JOBS, FALSE},
   {"running", "jobs running at the end", FIGURE_COUNT, FIGURE_SECTION_JOBS, TRUE},
@@ -50,9 +53,11 @@ static const struct figures_known {
   {"reconfigurations", "MIG reconfigurations", FIGURE_COUNT, FIGURE_SECTION_FAULTS, FALSE},
   {"work_lost_gpu_h", "work lost", FIGURE_GPU_HOURS, FIGURE_SECTION_FAULTS, FALSE},
   {"cost", "cost of the set-up", FIGURE_MONEY, FIGURE_SECTION_FINANCE, FALSE},
+  {"cost_per_day", "cost per simulated day", FIGURE_MONEY, FIGURE_SECTION_FINANCE, FALSE},
   {"idle_cost", "idle spend", FIGURE_MONEY, FIGURE_SECTION_FINANCE, FALSE},
   {"cost_per_busy_gpu_h", "cost per busy GPU-hour", FIGURE_MONEY_PER_HOUR, FIGURE_SECTION_FINANCE, FALSE},
   {"saving", "saving against the baseline", FIGURE_MONEY, FIGURE_SECTION_FINANCE, FALSE},
+  {"saving_per_day", "saving per simulated day", FIGURE_MONEY, FIGURE_SECTION_FINANCE, FALSE},
   {"saving_frac", "saving, share of the baseline cost", FIGURE_FRACTION, FIGURE_SECTION_FINANCE, TRUE},
   /* summary.json's "slo" object (the inference model's) */
   {"slo:services", "inference services", FIGURE_COUNT, FIGURE_SECTION_SERVICES, FALSE},
@@ -160,6 +165,46 @@ void figures_set(run_figures *f, const char *key, double value) {
   figures_add(f, key, key, figures_guess_unit(key),
               service ? FIGURE_SECTION_SERVICES : FIGURE_SECTION_OTHER,
               FIGURES_ORDER_GENERIC + f->figures->len, FALSE, value);
+}
+
+/* Totals that grow with the simulated span, and their per-day rates (issue 11 bug 8: runs
+ * of different lengths compared by their totals alone mixed the longer span into cost). */
+static const struct { const char *total, *rate; } figures_rates[] = {
+  {"allocated_gpu_h", "allocated_gpu_h_per_day"}, {"busy_gpu_h", "busy_gpu_h_per_day"},
+  {"completed", "completed_per_day"}, {"cost", "cost_per_day"},
+};
+
+void figures_add_rates(run_figures *f) {
+  g_return_if_fail(f != NULL);
+  double days = figures_value(f, "span_s") / 86400.0;
+  if (!(days > 0)) return;
+  for (guint i = 0; i < G_N_ELEMENTS(figures_rates); i++) {
+    double v = figures_value(f, figures_rates[i].total);
+    if (isfinite(v)) figures_set(f, figures_rates[i].rate, v / days);
+  }
+}
+
+gboolean figures_spans_differ(const run_figures *const *runs, const char *const *names, guint n,
+                              GString *note) {
+  double lo = INFINITY, hi = -INFINITY;
+  for (guint i = 0; i < n; i++) {
+    double s = figures_value(runs[i], "span_s");
+    if (!isfinite(s)) continue;
+    lo = MIN(lo, s);
+    hi = MAX(hi, s);
+  }
+  /* within 0.1 %: the same span up to the last event of each run */
+  if (!(hi > lo * 1.001)) return FALSE;
+  if (!note) return TRUE;
+  g_string_append(note, "the runs span different times (");
+  for (guint i = 0; i < n; i++) {
+    if (i) g_string_append(note, ", ");
+    g_string_append_printf(note, "'%s' ", names[i]);
+    figures_format(note, FIGURE_SECONDS, figures_value(runs[i], "span_s"));
+  }
+  g_string_append(note, "): totals such as cost, GPU-hours and jobs completed cover different "
+                        "lengths; compare the per-day rates");
+  return TRUE;
 }
 
 static void figures_clear(gpointer p) {
@@ -516,6 +561,17 @@ static void figures_fmt(GString *out, const char *fmt, double v) {
   g_string_append(out, buf);
 }
 
+/* v with `decimals` decimals, or with as many as show its first two significant digits when
+ * it would round to zero (0.0031, never 0.0 or 3.1e-03); signed: a leading + or -. */
+static void figures_fixed(GString *out, double v, int decimals, gboolean sign) {
+  double a = fabs(v);
+  if (a > 0 && a < 0.5 * pow(10, -decimals))
+    decimals = MIN(12, (int)ceil(-log10(a)) + 1);
+  char fmt[16];
+  g_snprintf(fmt, sizeof fmt, sign ? "%%+.%df" : "%%.%df", decimals);
+  figures_fmt(out, fmt, v);
+}
+
 /* "12.3 s", "81 s", "45.5 m", "2.1 h", "3.5 d" (as the text summary writes durations). */
 static void figures_duration(GString *out, double s) {
   static const struct { const char *unit; double seconds; } units[] = {
@@ -576,15 +632,26 @@ void figures_format_delta(GString *out, figure_unit unit, double v, double base)
   }
   g_string_append_c(out, d > 0 ? '+' : '-');
   double a = fabs(d);
+  /* a difference too small for one decimal keeps two significant digits: "-0.0 pp" beside
+   * 304 more violations read as no difference (issue 11 bug 9) */
   switch (unit) {
-  case FIGURE_FRACTION: figures_fmt(out, "%.1f", a * 100); g_string_append(out, " pp"); return;
-  case FIGURE_PERCENT: figures_fmt(out, "%.1f", a); g_string_append(out, " pp"); return;
-  case FIGURE_RATIO: figures_fmt(out, "%.2f", a); g_string_append_c(out, 'x'); return;
+  case FIGURE_FRACTION:
+    figures_fixed(out, a * 100, 1, FALSE);
+    g_string_append(out, " pp");
+    return;
+  case FIGURE_PERCENT:
+    figures_fixed(out, a, 1, FALSE);
+    g_string_append(out, " pp");
+    return;
+  case FIGURE_RATIO:
+    figures_fixed(out, a, 2, FALSE);
+    g_string_append_c(out, 'x');
+    return;
   default: figures_format(out, unit, a); break;
   }
   if (base != 0 && unit != FIGURE_NUMBER) {
     g_string_append(out, " (");
-    figures_fmt(out, "%+.1f", d / fabs(base) * 100);
+    figures_fixed(out, d / fabs(base) * 100, 1, TRUE);
     g_string_append(out, " %)");
   }
 }

@@ -117,3 +117,12 @@ char *figures_clean_text(const char *s);
 void figures_json_string(GString *out, const char *s);
 /* Appends v as a JSON number (report_num's format) or null. */
 void figures_json_number(GString *out, double v);
+
+/* Adds the per-day rates of the totals that grow with the simulated span (cost_per_day,
+ * allocated_gpu_h_per_day, busy_gpu_h_per_day, completed_per_day) from span_s; nothing
+ * without a span. */
+void figures_add_rates(run_figures *f);
+/* TRUE when the runs' simulated spans differ by more than 0.1 %; note (may be NULL) then
+ * receives one sentence naming each run's span (names: one per run). */
+gboolean figures_spans_differ(const run_figures *const *runs, const char *const *names, guint n,
+                              GString *note);

@@ -1357,6 +1357,12 @@ static gboolean plot_compare_busy(const plot_ctx *c, const run_figures *const *r
   return ok;
 }
 
+/* A run's cost, or its cost per simulated day. */
+static double plot_run_cost(const run_figures *f, gboolean per_day) {
+  double cost = plot_fig(f, "cost", 1), days = plot_fig(f, "span_s", 1.0 / 86400);
+  return per_day ? (days > 0 ? cost / days : NAN) : cost;
+}
+
 gboolean plot_compare(const run_figures *const *runs, const char *const *names, guint n,
                       const char *out_dir, const plot_options *opt, plot_report *rep,
                       GError **error) {
@@ -1372,11 +1378,19 @@ gboolean plot_compare(const run_figures *const *runs, const char *const *names, 
   const char *wait_label = div == 60 ? "queue wait (minutes)" : div == 3600 ? "queue wait (hours)"
                                                                              : "queue wait (days)";
   g_string_append(wait, "# run number, mean wait, p95 wait\n");
-  double base_cost = plot_fig(runs[0], "cost", 1);
+  /* runs of different lengths: costs per simulated day, and a note (issue 11 bug 8) */
+  GString *span_note = g_string_new(NULL);
+  gboolean per_day = figures_spans_differ(runs, names, n, span_note);
+  if (per_day) {
+    g_string_append(span_note, "; compare-cost shows cost per simulated day");
+    plot_skip(&c, "compare", span_note->str);
+  }
+  g_string_free(span_note, TRUE);
+  double base_cost = plot_run_cost(runs[0], per_day);
   for (guint i = 0; i < n; i++) {
     const run_figures *f = runs[i];
     double alloc = plot_fig(f, "allocated_frac", 1), busy = plot_fig(f, "busy_frac", 1);
-    double total = plot_fig(f, "cost", 1);
+    double total = plot_run_cost(f, per_day);
     g_string_append_printf(util, "%u ", i + 1);
     plot_num(util, alloc * 100);
     g_string_append_c(util, ' ');
@@ -1411,8 +1425,10 @@ gboolean plot_compare(const run_figures *const *runs, const char *const *names, 
   gboolean ok = plot_bars(&c, "compare-utilisation", "compare-utilisation.gp",
                           "GPU utilisation per scenario", names, n, util, vars, error);
   g_string_truncate(vars, 0);
-  ok = ok && plot_bars(&c, "compare-cost", "compare-cost.gp", "Cost per scenario", names, n,
-                       cost, vars, error);
+  ok = ok && plot_bars(&c, "compare-cost", "compare-cost.gp",
+                       per_day ? "Cost per simulated day per scenario (the runs' spans differ)"
+                               : "Cost per scenario",
+                       names, n, cost, vars, error);
   g_string_truncate(vars, 0);
   plot_var(vars, "wait_label", wait_label);
   ok = ok && plot_bars(&c, "compare-wait", "compare-wait.gp", "Queue wait per scenario", names,

@@ -23,3 +23,23 @@ expect_eq "$(grep '^svc,' sz/nodes-1/services.csv | cut -d, -f12,13)" "200,99" "
 run size "$D/size-slo.yaml" "$D/size-slo.csv" --pool serve --slo 99@fast
 expect_rc 2
 expect_err_contains "--slo '99@fast': expected a percentage above 0 and at most 100, optionally with @LATENCY"
+# compare warns when the runs span different times and shows per-day rates (issue 11 bug 8)
+"$SHARESIM" run "$D/size-slo.yaml" "$D/size-slo.csv" -o short -q
+"$SHARESIM" run "$D/size-slo.yaml" "$D/size-slo.csv" --set horizon=3h -o long -q
+run compare short long -o cmp
+expect_rc 0
+expect_out_contains "note: the runs span different times ('size-slo' 90 m, 'size-slo (long)' 3 h)"
+expect_out_contains "compare the per-day rates"
+expect_eq "$(grep '^  cost per simulated day' out.txt | tr -s ' ')" " cost per simulated day \$82.32 \$82.32 0" "same cost per day"
+expect_eq "$(grep '^  cost of the set-up' out.txt | tr -s ' ')" " cost of the set-up \$5.15 \$10.29 +\$5.15 (+100.0 %)" "totals differ"
+expect_eq "$(grep -c '"spans_differ": true' cmp/compare.json)" "1" "compare.json says the spans differ"
+run compare short short
+expect_rc 0
+if grep -q "span different times" out.txt; then fail "no span note for equal spans"; else pass; fi
+if command -v gnuplot >/dev/null 2>&1; then
+  run plot cmp
+  expect_rc 0
+  expect_err_contains "the runs span different times"
+  expect_err_contains "compare-cost shows cost per simulated day"
+  expect_eq "$(grep -c 'Cost per simulated day per scenario' cmp/plots/compare-cost.gp cmp/plots/*.gp 2>/dev/null | awk -F: '{s += $2} END {print (s > 0)}')" "1" "the cost chart's title says per day"
+fi

@@ -3,6 +3,7 @@
  * the backlog at the end of a session is counted as unanswered. Each test is one of the
  * reproducers (F01, F05, F08) and failed before its fix. */
 #include "testutil.h"
+#include "figures.h"
 
 #define ACC_TRACE_HEAD "id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms,slo_ms,sm,busy\n"
 
@@ -94,4 +95,21 @@ Test(accounting, peak_memory_never_counts_the_failed_allocation) {
   }
   cr_assert_eq(kills, 4);
   results_free(r);
+}
+
+/* Bug 9: a difference too small for one decimal is not printed as "-0.0 pp" (which read as
+ * no difference beside 304 more violations) nor in an exponent form. */
+Test(accounting, small_differences_keep_two_significant_digits) {
+  static const struct { figure_unit unit; double v, base; const char *want; } cases[] = {
+    {FIGURE_PERCENT, 99.9969, 100.0, "-0.0031 pp"},
+    {FIGURE_FRACTION, 0.5, 0.4999996, "+0.000040 pp"},
+    {FIGURE_PERCENT, 98.5, 99.0, "-0.5 pp"},
+    {FIGURE_MONEY, 1000.2, 1000.0, "+$0.20 (+0.020 %)"},
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    GString *out = g_string_new(NULL);
+    figures_format_delta(out, cases[i].unit, cases[i].v, cases[i].base);
+    cr_assert_str_eq(out->str, cases[i].want);
+    g_string_free(out, TRUE);
+  }
 }

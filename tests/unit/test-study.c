@@ -481,7 +481,13 @@ Test(sizing, check_names_every_failure) {
   GString *d = g_string_new(NULL);
   sizing_describe(&loose, d);
   cr_assert_str_eq(d->str, "every job fits and none is left queued at the end; queue wait p95 "
-                           "<= 10 m; OOM kills <= 10; SLO attainment >= 99.0 % for every service");
+                           "<= 10 m; OOM kills <= 10; SLO attainment >= 99.0 % for every service "
+                           "(requests that arrive while it waits for a GPU are dropped and count "
+                           "against it)");
+  loose.slo_ms = 200;
+  g_string_truncate(d, 0);
+  sizing_describe(&loose, d);
+  cr_assert(strstr(d->str, "SLO attainment >= 99.0 % within 200 ms for every service"), "%s", d->str);
   g_string_free(d, TRUE);
   g_string_free(why, TRUE);
 }
