@@ -1,5 +1,5 @@
-/* results.h: the frozen outcome of one simulation run, filled by sim.c at the end of the
- * run and only read afterwards (by report-*.c, compare, plot). Units are in the field
+/* results.h: the frozen outcome of one simulation run, filled at the end of the run (jobs
+ * by sim.c, the rest by metrics_freeze) and only read afterwards (by report-*.c, compare, plot). Units are in the field
  * names; times are seconds from the trace start (double) in the results, since the run
  * is over and these are what the reports print. Everything is owned by the results. */
 #pragma once
@@ -69,14 +69,18 @@ typedef struct pool_result {
   double straggler_wait_gpu_s;
   double drain_gpu_s;       /* MIG: GPU-seconds draining for a reconfiguration (no new placements) */
   double down_gpu_s;        /* MIG: GPU-seconds down while the layout was rewritten */
-  double vgpu_s;            /* vGPU: vGPU-seconds held by running VMs (licensed time) */
+  double vgpu_s;            /* licensed worker-seconds (vGPU: vGPU-seconds held by running VMs),
+                             * in pools whose strategy charges a licence */
 } pool_result;
 
+/* A tenant's part of the pools' gauges: each GPU's allocated, busy and SM-active time
+ * split among its residents by the share of the GPU each held (metrics.h), so tenants
+ * add up to the pools and busy <= allocated for each. */
 typedef struct tenant_result {
   const char *name;
   guint32 jobs;
-  double allocated_gpu_s, busy_gpu_s;
-  double cost;              /* showback: allocated GPU-hours x the pool's price */
+  double allocated_gpu_s, busy_gpu_s, sm_active_gpu_s;
+  double cost;              /* showback: allocated GPU-hours x the pool's price, + licences */
 } tenant_result;
 
 typedef struct ts_row {       /* one pool, one interval */

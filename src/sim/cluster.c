@@ -1,13 +1,16 @@
 /* cluster.c: pools of nodes x GPUs at run time. Owns the slot and memory bookkeeping of
  * residents, host CPU and memory per node, the free-slot buckets that make pack/spread
  * placement cheap on ten-thousand-GPU pools, the policy view for the other placement
- * policies (their choice is place-*.c's), the pool queue order, and the time integrals behind
- * utilisation, fragmentation and the time series. It does not decide speeds (the strategy
- * does) nor handle events (sim.c does). */
+ * policies (their choice is place-*.c's) and the pool queue order, and reports every change
+ * of residents, memory, gauges and fragmentation to the metrics layer (which keeps the
+ * integrals and series). It does not decide speeds (the strategy does) nor handle events
+ * (sim.c does). */
 #include "cluster.h"
 #include "rng.h"
 #include <math.h>
 #include <string.h>
+
+G_STATIC_ASSERT(PLACE_MILLI == METRICS_MILLI);
 
 /* ---- free-slot buckets: bitset of nodes per free-slot count ---- */
 
@@ -131,8 +134,10 @@ static void cluster_nodes_init(pool_state *p) {
 }
 
 void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec,
-                       const share_params *params, sim_time interval_ns) {
+                       const share_params *params, metrics *m) {
   memset(p, 0, sizeof *p);
+  p->metrics = m;
+  p->m = metrics_pool_get(m, index);
   p->params = params;
   p->index = index;
   p->spec = spec;
@@ -144,6 +149,11 @@ void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec,
   g_assert(p->slots_per_gpu >= 1);
   p->gpus = g_new0(gpu_state, p->n_gpus);
   cluster_nodes_init(p);
+  metrics_pool_set_gpus(p->m, p->n_gpus);
+  for (guint32 i = 0; i < p->n_gpus; i++) {
+    p->m->gpus[i].node = p->gpus[i].node;
+    p->m->gpus[i].local = p->gpus[i].local;
+  }
   for (guint32 i = 0; i < p->n_gpus; i++) {
     gpu_state *g = &p->gpus[i];
     g->pool = p;
@@ -164,8 +174,6 @@ void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec,
   p->queue_by_gpus = g_new0(GSequence *, p->n_gpus + 2);
   p->queued_by_gpus = g_new0(guint32, p->n_gpus + 2);
   p->queue_sizes = g_array_new(FALSE, FALSE, sizeof(guint32));
-  p->interval_ns = interval_ns > 0 ? interval_ns : 60 * SIM_NS_PER_S;
-  p->ts = g_array_new(FALSE, FALSE, sizeof(ts_row));
   share_index_init(p);
   if (spec->placement != PLACEMENT_PACK && spec->placement != PLACEMENT_SPREAD)
     p->place = place_for(spec->placement);
@@ -176,12 +184,7 @@ void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec,
 void cluster_pool_clear(pool_state *p) {
   if (!p->gpus) return;
   if (p->ops->free_pool) p->ops->free_pool(p);
-  for (guint32 i = 0; i < p->n_gpus; i++) {
-    g_ptr_array_unref(p->gpus[i].residents);
-    if (p->gpus[i].ser_jobs) g_array_unref(p->gpus[i].ser_jobs);
-  }
-  if (p->gpu_series) g_array_unref(p->gpu_series);
-  if (p->gpu_series_jobs) g_array_unref(p->gpu_series_jobs);
+  for (guint32 i = 0; i < p->n_gpus; i++) g_ptr_array_unref(p->gpus[i].residents);
   g_free(p->gpus);
   g_free(p->node_first);
   g_free(p->node_gpus);
@@ -204,7 +207,6 @@ void cluster_pool_clear(pool_state *p) {
   g_free(p->queue_by_gpus);
   g_free(p->queued_by_gpus);
   g_array_unref(p->queue_sizes);
-  if (p->ts) g_array_unref(p->ts);
   g_free(p->share_tree);
   memset(p, 0, sizeof *p);
 }
@@ -336,17 +338,14 @@ void cluster_attach(pool_state *p, task *t, gpu_state *g, guint32 slot) {
   t->slot = slot;
   g_ptr_array_add(g->residents, t);
   g->mem_used += t->mem_bytes;
-  p->sum_mem += t->mem_bytes;
-  cluster_gpu_note_mem(g);
+  metrics_gpu_mem(p->m, g->index, t->mem_bytes);
+  metrics_gpu_note_peak(p->m, g->index);
   guint32 free_before = gpu_free(g);
   g->slots_used++;
-  g->jobs_hosted++;
-  if (g->ser_jobs) {
-    gboolean seen = FALSE;
-    for (guint i = 0; i < g->ser_jobs->len && !seen; i++)
-      seen = g_array_index(g->ser_jobs, guint32, i) == t->job->index;
-    if (!seen) g_array_append_val(g->ser_jobs, t->job->index);
-  }
+  metrics_gpu_attach(p->m, g->index, t->job->index);
+  t->m_alloc = t->m_busy = t->m_sm = 0;
+  metrics_tenant_change(p->metrics, t->job->tenant, p->index, p->m->gpus[g->index].t_last, 0, 0,
+                        0, +1);
   if (free_before) node_free_change(p, g->node, -1);
   share_index_update(p, g);
   cluster_host_change(p, t, g->node, -1);
@@ -357,7 +356,11 @@ void cluster_detach(pool_state *p, task *t) {
   gboolean removed = g_ptr_array_remove(g->residents, t); /* keeps arrival order */
   g_assert(removed);
   g->mem_used -= t->mem_bytes;
-  p->sum_mem -= t->mem_bytes;
+  metrics_gpu_mem(p->m, g->index, -t->mem_bytes);
+  metrics_gpu_detach(p->m, g->index, t->job->index);
+  metrics_tenant_change(p->metrics, t->job->tenant, p->index, p->m->gpus[g->index].t_last,
+                        -t->m_alloc, -t->m_busy, -t->m_sm, -1);
+  t->m_alloc = t->m_busy = t->m_sm = 0;
   guint32 free_before = gpu_free(g);
   g->slots_used--;
   if (gpu_free(g) != free_before) node_free_change(p, g->node, +1);
@@ -371,121 +374,35 @@ void cluster_task_set_mem(task *t, int64_t bytes) {
   int64_t delta = bytes - t->mem_bytes;
   t->mem_bytes = bytes;
   g->mem_used += delta;
-  g->pool->sum_mem += delta;
-  cluster_gpu_note_mem(g);
+  metrics_gpu_mem(g->pool->m, g->index, delta);
+  metrics_gpu_note_peak(g->pool->m, g->index);
 }
 
-void cluster_gpu_note_mem(gpu_state *g) {
-  /* more than the card holds is a demand that is about to fail, never memory in use */
-  if (g->mem_used > g->pool->spec->gpu->mem_bytes) return;
-  if (g->mem_used > g->peak_mem) g->peak_mem = g->mem_used;
-  if (g->mem_used > g->ser_peak_mem) g->ser_peak_mem = g->mem_used;
-}
+void cluster_gpu_note_mem(gpu_state *g) { metrics_gpu_note_peak(g->pool->m, g->index); }
 
-/* ---- gauges and time series ---- */
+/* ---- gauges (kept by metrics.c) ---- */
 
 void cluster_pool_integrate(pool_state *p, sim_time now) {
-  while (p->t_last < now) {
-    sim_time bucket_end = p->bucket_start + p->interval_ns;
-    sim_time upto = now < bucket_end ? now : bucket_end;
-    double dt = (double)(upto - p->t_last);
-    p->acc.alloc += p->sum_alloc * dt;
-    p->acc.busy += p->sum_busy * dt;
-    p->acc.sm += p->sum_sm * dt;
-    p->acc.mem += (double)p->sum_mem * dt;
-    p->acc.queued += (double)p->n_queued * dt;
-    p->acc.running += (double)p->n_running * dt;
-    if (p->target) {
-      p->acc.frag += p->frag_milli * dt;
-      p->acc.idle += p->free_milli * dt;
-    }
-    p->drain_gpu_ns += (double)p->n_draining * dt;
-    p->down_gpu_ns += (double)p->n_down * dt;
-    p->t_last = upto;
-    if (upto == bucket_end) {
-      cluster_pool_finish(p, bucket_end);
-      p->bucket_start = bucket_end;
-    }
-  }
+  metrics_pool *m = p->m;
+  /* the counts in force since the last integration */
+  m->queued = p->n_queued;
+  m->running = p->n_running;
+  m->draining = p->n_draining;
+  m->down = p->n_down;
+  m->frag_on = p->target != NULL;
+  m->frag_milli = p->frag_milli;
+  m->free_milli = p->free_milli;
+  metrics_pool_integrate(m, now);
 }
 
-/* Per-GPU series: one row per GPU allocated at some time in the interval ending at `end`
- * (its gauges integrated up to `end` first), then the interval restarts. */
-static void record_gpus(pool_state *p, sim_time end) {
-  double span = (double)(end - p->bucket_start);
-  for (guint32 i = 0; i < p->n_gpus; i++) {
-    gpu_state *g = &p->gpus[i];
-    cluster_gpu_integrate(g, end);
-    double alloc = g->int_alloc - g->ser_alloc;
-    if (alloc > 0 || g->ser_jobs->len) {
-      gpu_series_row row = {
-          .pool = p->index, .node = g->node, .gpu = g->local,
-          .t_start_s = util_ns_to_seconds(p->bucket_start), .t_end_s = util_ns_to_seconds(end),
-          .allocated = alloc / span, .busy = (g->int_busy - g->ser_busy) / span,
-          .sm_active = (g->int_sm - g->ser_sm) / span, .mem_gb = (g->int_mem - g->ser_mem) / span,
-          .peak_mem_gb = UTIL_GB(g->ser_peak_mem),
-          .jobs_first = p->gpu_series_jobs->len, .jobs_n = g->ser_jobs->len,
-      };
-      g_array_append_vals(p->gpu_series_jobs, g->ser_jobs->data, g->ser_jobs->len);
-      g_array_append_val(p->gpu_series, row);
-    }
-    g->ser_alloc = g->int_alloc;
-    g->ser_busy = g->int_busy;
-    g->ser_sm = g->int_sm;
-    g->ser_mem = g->int_mem;
-    g->ser_peak_mem = g->mem_used;
-    g_array_set_size(g->ser_jobs, 0);
-    for (guint k = 0; k < g->residents->len; k++) {
-      guint32 ji = ((const task *)g_ptr_array_index(g->residents, k))->job->index;
-      gboolean seen = FALSE;
-      for (guint m = 0; m < g->ser_jobs->len && !seen; m++) seen = g_array_index(g->ser_jobs, guint32, m) == ji;
-      if (!seen) g_array_append_val(g->ser_jobs, ji);
-    }
-  }
-}
-
-void cluster_pool_record_gpus(pool_state *p) {
-  p->gpu_series = g_array_new(FALSE, FALSE, sizeof(gpu_series_row));
-  p->gpu_series_jobs = g_array_new(FALSE, FALSE, sizeof(guint32));
-  for (guint32 i = 0; i < p->n_gpus; i++) p->gpus[i].ser_jobs = g_array_new(FALSE, FALSE, sizeof(guint32));
-}
-
-/* Emits the row of the current bucket ending at `end` and resets the accumulator. */
-void cluster_pool_finish(pool_state *p, sim_time end) {
-  if (end > p->t_last) cluster_pool_integrate(p, end);
-  if (end <= p->bucket_start) return;
-  double span = (double)(end - p->bucket_start);
-  double n = p->n_gpus ? (double)p->n_gpus : 1.0;
-  ts_row r = {
-      .pool = p->index,
-      .t_start_s = util_ns_to_seconds(p->bucket_start),
-      .t_end_s = util_ns_to_seconds(end),
-      .allocated = p->acc.alloc / span / n,
-      .busy = p->acc.busy / span / n,
-      .sm_active = p->acc.sm / span / n,
-      .mem_used_gb = p->acc.mem / span / 1e9,
-      .queued = p->acc.queued / span,
-      .running = p->acc.running / span,
-      .slo_violations = p->acc.slo_violations,
-      .frag_gpus = p->acc.frag / span / PLACE_MILLI,
-      .idle_gpus = p->acc.idle / span / PLACE_MILLI,
-  };
-  g_array_append_val(p->ts, r);
-  memset(&p->acc, 0, sizeof p->acc);
-  if (p->gpu_series) record_gpus(p, end);
-  p->bucket_start = end;
+void cluster_pool_close(pool_state *p, sim_time end) {
+  cluster_pool_integrate(p, end);
+  metrics_pool_close(p->m, end);
 }
 
 void cluster_gpu_integrate(gpu_state *g, sim_time now) {
   cluster_pool_integrate(g->pool, now);
-  double dt = (double)(now - g->t_last);
-  if (dt > 0) {
-    g->int_alloc += g->g_alloc * dt;
-    g->int_busy += g->g_busy * dt;
-    g->int_sm += g->g_sm * dt;
-    g->int_mem += (double)g->mem_used / 1e9 * dt;
-  }
-  g->t_last = now;
+  metrics_gpu_integrate(&g->pool->m->gpus[g->index], now);
 }
 
 /* Does another worker of t's job sit on g before or after t? */
@@ -537,6 +454,8 @@ static void gpu_solo_speeds(pool_state *p, gpu_state *g) {
   }
 }
 
+void cluster_gpu_count_oom(gpu_state *g) { metrics_gpu_oom(g->pool->m, g->index); }
+
 void cluster_gpu_update_speeds(gpu_state *g) {
   pool_state *p = g->pool;
   guint n = g->residents->len;
@@ -551,23 +470,35 @@ void cluster_gpu_update_speeds(gpu_state *g) {
   if (stacked) gpu_solo_speeds(p, g);
 }
 
+/* Each resident's part of g's gauges goes to its tenant: the gauges x its alloc_share over
+ * the residents' total (equal parts when the strategy allocated nothing), so the parts add
+ * up to the GPU's gauges and none is busier than it is allocated. */
+static void cluster_gpu_tenants(pool_state *p, gpu_state *g, double alloc, double busy,
+                                double sm) {
+  guint n = g->residents->len;
+  double total = 0;
+  for (guint i = 0; i < n; i++) total += ((const task *)g_ptr_array_index(g->residents, i))->alloc_share;
+  sim_time now = p->m->gpus[g->index].t_last;
+  for (guint i = 0; i < n; i++) {
+    task *t = g_ptr_array_index(g->residents, i);
+    double w = total > 0 ? t->alloc_share / total : 1.0 / n;
+    double a = alloc * w, b = busy * w, s = sm * w;
+    if (a == t->m_alloc && b == t->m_busy && s == t->m_sm) continue;
+    metrics_tenant_change(p->metrics, t->job->tenant, p->index, now, a - t->m_alloc,
+                          b - t->m_busy, s - t->m_sm, 0);
+    t->m_alloc = a;
+    t->m_busy = b;
+    t->m_sm = s;
+  }
+}
+
 void cluster_gpu_update_gauges(gpu_state *g) {
   pool_state *p = g->pool;
   double busy = 0, sm = 0;
   if (g->residents->len) p->ops->gauges(p, g, &busy, &sm);
   double alloc = g->residents->len ? 1.0 : 0.0;
-  g_assert(busy >= 0 && busy <= 1 + 1e-9 && sm >= 0 && sm <= 1 + 1e-9);
-  p->sum_alloc += alloc - g->g_alloc;
-  p->sum_busy += busy - g->g_busy;
-  p->sum_sm += sm - g->g_sm;
-  /* the running sums drift by rounding (-7e-17 busy on an idle pool reached timeseries.csv,
-   * found by tests/invariants): never below zero */
-  if (p->sum_alloc < 0) p->sum_alloc = 0;
-  if (p->sum_busy < 0) p->sum_busy = 0;
-  if (p->sum_sm < 0) p->sum_sm = 0;
-  g->g_alloc = alloc;
-  g->g_busy = busy;
-  g->g_sm = sm;
+  metrics_gpu_set_gauges(p->m, g->index, alloc, busy, sm);
+  cluster_gpu_tenants(p, g, alloc, busy, sm);
 }
 
 /* ---- queue ---- */

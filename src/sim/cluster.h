@@ -1,8 +1,8 @@
 /* cluster.h: the run-time state of pools, nodes, GPUs, the tasks (one per worker) resident
- * on them and the jobs they belong to; the placement search over nodes; and the
- * time-integrated gauges (allocated, busy, SM-active, memory) per GPU and per pool,
- * bucketed into the time series. The remaining-work (fluid progress) bookkeeping lives
- * here too, once for every strategy. Event handling is sim.c's. */
+ * on them and the jobs they belong to; the placement search over nodes; the queues; and
+ * the bridge to the metrics layer: every change of a GPU's residents, memory or gauges is
+ * reported to metrics.h (pool, GPU and tenant gauges, on one interval grid). The fluid
+ * progress bookkeeping and the event handling are sim.c's. */
 #pragma once
 #include <glib.h>
 #include <gsl/gsl_rng.h>
@@ -10,6 +10,7 @@
 #include "scenario.h"
 #include "trace.h"
 #include "results.h"
+#include "metrics.h"
 #include "engine.h"
 #include "share.h"
 #include "place.h"
@@ -31,6 +32,9 @@ struct task {                /* one worker of a job on one GPU */
    * GPU, set by the strategy (time-slicing: waiting for a turn behind other active
    * contexts; 0 when the task runs whenever it wants). Used by request-level models. */
   double turn_wait_ns;
+  /* its part of the GPU's allocated, busy and SM-active gauges, as reported to its tenant
+   * (cluster_gpu_update_gauges: the GPU's gauges x alloc_share / the residents' total) */
+  double m_alloc, m_busy, m_sm;
 };
 
 struct gpu_state {
@@ -38,30 +42,13 @@ struct gpu_state {
   guint32 index;             /* within the pool */
   guint32 node, local;       /* node within pool, GPU within node */
   GPtrArray *residents;      /* task*, in arrival order */
-  int64_t mem_used;
+  int64_t mem_used;          /* what the residents hold now (also metrics_gpu.mem_bytes) */
   guint32 slots_used;
   guint32 slots_cap;         /* slots it offers now (slots_per_gpu unless the strategy
                               * lowers it: cluster_gpu_set_capacity) */
   double share_used;         /* share_ops.worker_share summed over residents (0 if NULL) */
-  /* gauges now, and their integrals (value x ns) since t_last */
-  double g_alloc, g_busy, g_sm;
-  sim_time t_last;
-  double int_alloc, int_busy, int_sm, int_mem; /* mem integral in bytes x ns / 1e9 */
-  int64_t peak_mem;
-  guint32 jobs_hosted, oom_events;
   void *strategy_data;
-  /* per-GPU series (cluster_pool_record_gpus): integrals at the last interval close, and
-   * the jobs (indices) resident at some time in the current interval; NULL if not recorded */
-  double ser_alloc, ser_busy, ser_sm, ser_mem;
-  int64_t ser_peak_mem;      /* largest memory in use in the current interval */
-  GArray *ser_jobs;
 };
-
-typedef struct ts_acc {      /* accumulator of the current time-series bucket */
-  double alloc, busy, sm, mem, queued, running; /* value x ns */
-  double frag, idle;         /* fragmented and free milli-GPU x ns (with a target workload) */
-  guint64 slo_violations;    /* count, added by request-level workloads (workload-inference.c) */
-} ts_acc;
 
 struct pool_state {
   guint32 index;
@@ -86,21 +73,13 @@ struct pool_state {
   GArray *queue_sizes;       /* guint32, ascending */
   guint32 n_queued, n_running;
   gboolean schedule_pending;
-  /* pool gauges = sums of GPU gauges */
-  double sum_alloc, sum_busy, sum_sm;
-  int64_t sum_mem;
-  sim_time t_last;
-  sim_time interval_ns;
-  sim_time bucket_start;
-  ts_acc acc;
-  GArray *ts;                /* ts_row */
-  GArray *gpu_series;        /* gpu_series_row, NULL unless cluster_pool_record_gpus */
-  GArray *gpu_series_jobs;   /* guint32 job indices of those rows */
+  /* its gauges, series and integrals (metrics.h), and the run's metrics (tenants) */
+  metrics_pool *m;
+  metrics *metrics;
   /* GPUs taken out of service by the strategy (MIG reconfiguration): how many are
-   * draining (no new placements, residents leaving) or down now, and their integrals
-   * (GPU x ns), kept by cluster_pool_integrate; change the counts after integrating */
+   * draining (no new placements, residents leaving) or down now; integrated by
+   * cluster_pool_integrate: change the counts (and n_queued, n_running) after integrating */
   guint32 n_draining, n_down;
-  double drain_gpu_ns, down_gpu_ns;
   void *strategy_data;       /* owned by the strategy (share_ops.init_pool/free_pool) */
   /* nodes (node groups may differ): first GPU and GPU count per node; host CPU and memory
    * left per node (NULL when the pool models none: never short); GPU model label */
@@ -163,13 +142,13 @@ struct job_run {
   GSequenceIter *queue_iter;
   const char *reason;        /* static or interned text */
   void *workload_data;       /* owned by the workload (workload_ops.on_done frees it) */
-  guint32 tenant;            /* index into the run's tenant table (per-tenant time series) */
+  guint32 tenant;            /* metrics_tenant index */
   char *gpu_ids;
 };
 
 /* ---- pools and placement ---- */
 void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec,
-                       const share_params *params, sim_time interval_ns);
+                       const share_params *params, metrics *m);
 void cluster_pool_clear(pool_state *p);
 /* The pool's target workload for fgd and fragmentation (the jobs routed to it, each once),
  * and the seed of its random placement choices. Call once after cluster_pool_init. */
@@ -205,15 +184,16 @@ void cluster_task_set_mem(task *t, int64_t bytes);
  * again once an out-of-memory has been resolved. */
 void cluster_gpu_note_mem(gpu_state *g);
 
-/* ---- gauges: call begin before a change on g, end after it ---- */
+/* ---- gauges (metrics.h): integrate before a change on g, update after it ---- */
 void cluster_gpu_integrate(gpu_state *g, sim_time now); /* integrates g and its pool to now */
 void cluster_gpu_update_speeds(gpu_state *g);           /* strategy sets speed, alloc_share */
-void cluster_gpu_update_gauges(gpu_state *g);           /* busy, SM-active, allocated */
+/* The strategy's busy and SM-active gauges, allocated, and each resident's part of them
+ * for its tenant. */
+void cluster_gpu_update_gauges(gpu_state *g);
 void cluster_pool_integrate(pool_state *p, sim_time now);
-void cluster_pool_finish(pool_state *p, sim_time end);  /* flushes the last bucket */
-/* Also record one gpu_series_row per GPU and interval in which it was allocated (for the
- * DCGM export); call after cluster_pool_init, before the run. */
-void cluster_pool_record_gpus(pool_state *p);
+void cluster_pool_close(pool_state *p, sim_time end);   /* integrates all, last interval */
+/* An out-of-memory happened on g (gpus.csv oom_events). */
+void cluster_gpu_count_oom(gpu_state *g);
 
 /* ---- queue ---- */
 void cluster_queue_push(pool_state *p, job_run *j);

@@ -31,29 +31,8 @@ struct sim {
   gint64 progress_next_us;
   share_params params;
   interference_table *interference;
-  GHashTable *tenant_index;  /* tenant name -> index + 1 */
-  GPtrArray *tenant_series;  /* per tenant: GArray of tenant_acc by interval index */
+  metrics *m;                /* the observation of the run (metrics.h) */
 };
-
-typedef struct tenant_acc {
-  double alloc_gpu_ns, busy_gpu_ns;
-} tenant_acc;
-
-/* Adds a job's allocated and busy GPU rates over [from, to) to its tenant's intervals. */
-static void tenant_accumulate(sim *s, guint32 tenant, sim_time from, sim_time to, double alloc,
-                              double busy) {
-  sim_time iv = s->sc->interval_ns;
-  GArray *acc = g_ptr_array_index(s->tenant_series, tenant);
-  for (sim_time t = from; t < to;) {
-    guint64 b = (guint64)(t / iv);
-    sim_time upto = MIN(to, (sim_time)(b + 1) * iv);
-    if (acc->len <= b) g_array_set_size(acc, (guint)b + 1);
-    tenant_acc *a = &g_array_index(acc, tenant_acc, b);
-    a->alloc_gpu_ns += alloc * (double)(upto - t);
-    a->busy_gpu_ns += busy * (double)(upto - t);
-    t = upto;
-  }
-}
 
 static void request_schedule(sim *s, pool_state *p);
 static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const gpu_state *where,
@@ -62,9 +41,16 @@ static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const g
 sim_time sim_now(const sim *s) { return engine_now(s->eng); }
 const scenario *sim_scenario(const sim *s) { return s->sc; }
 const trace *sim_trace(const sim *s) { return s->tr; }
+metrics *sim_metrics(sim *s) { return s->m; }
 
-static gboolean is_session_kind(const job_run *j) {
-  return j->spec->kind == JOB_NOTEBOOK || j->spec->kind == JOB_INFERENCE;
+int64_t sim_job_mem_room(const sim *s, const job_run *j, guint32 w) {
+  g_assert(w < j->n_tasks);
+  const task *t = &j->tasks[w];
+  const gpu_state *g = t->gpu;
+  const pool_state *p = g->pool;
+  int64_t limit = p->ops->mem_capacity(p, g, t);
+  int64_t left = p->spec->gpu->mem_bytes - (g->mem_used - t->mem_bytes);
+  return MIN(limit, left) - t->mem_bytes;
 }
 
 /* ---- progress bookkeeping ---- */
@@ -84,7 +70,7 @@ static void straggler_advance(job_run *j, double dt) {
   if (!(s_min > 0) || s_max - s_min < 1e-12) return;
   double r_max = w->rate(j, s_max);
   if (r_max > 0) j->straggler_delay_ns += dt * (1.0 - j->rate / r_max);
-  double c = j->spec->kind == JOB_TRAINING ? j->spec->comm_frac : 0.0;
+  double c = w->sync_share ? w->sync_share(j) : 0.0;
   double step = (1.0 - c) / s_min + c;
   for (guint32 i = 0; i < j->n_tasks; i++) {
     double sp = j->tasks[i].speed;
@@ -107,8 +93,6 @@ static void job_advance(sim *s, job_run *j) {
     for (guint32 w = 0; w < j->n_tasks; w++) alloc += j->tasks[w].alloc_share;
     j->busy_ns += j->duty * (double)j->n_tasks * dt;
     j->alloc_gpu_ns += alloc * dt;
-    if (alloc > 0 || j->duty > 0)
-      tenant_accumulate(s, j->tenant, j->t_last, now, alloc, j->duty * (double)j->n_tasks);
   }
   j->t_last = now;
 }
@@ -232,9 +216,9 @@ static void log_event(sim *s, event_kind kind, const job_run *j, const job_run *
       .gpu = g ? (int)g->local : -1,
       .innocent = innocent,
       .work_lost_s = lost_ns / 1e9,
-      .detail = detail ? results_intern(s->res, detail) : "",
+      .detail = detail,
   };
-  g_array_append_val(s->res->events_log, e);
+  metrics_event(s->m, &e);
 }
 
 void sim_log_event(sim *s, event_kind kind, const pool_state *p, const gpu_state *g,
@@ -247,9 +231,9 @@ void sim_log_event(sim *s, event_kind kind, const pool_state *p, const gpu_state
       .pool = p ? p->spec->name : NULL,
       .node = g ? (int)g->node : -1,
       .gpu = g ? (int)g->local : -1,
-      .detail = detail ? results_intern(s->res, detail) : "",
+      .detail = detail,
   };
-  g_array_append_val(s->res->events_log, e);
+  metrics_event(s->m, &e);
 }
 
 /* ---- releasing, finishing, killing ---- */
@@ -312,12 +296,12 @@ static void job_done(sim *s, job_run *j, job_outcome outcome) {
 void sim_job_finish(sim *s, job_run *j, job_outcome outcome) {
   g_assert(j->state == JOB_RUNNING);
   job_release(s, j);
-  if (outcome == OUTCOME_COMPLETED && !is_session_kind(j)) j->kept_ns = (double)j->spec->duration_ns;
+  if (outcome == OUTCOME_COMPLETED && !workload_for(j->spec->kind)->session) j->kept_ns = (double)j->spec->duration_ns;
   job_done(s, j, outcome);
 }
 
 static double work_done_in_attempt(const job_run *j) {
-  if (is_session_kind(j)) return 0;
+  if (workload_for(j->spec->kind)->session) return 0;
   return (double)j->spec->duration_ns - j->work_left_ns;
 }
 
@@ -326,7 +310,7 @@ static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const g
   pool_state *p = &s->pools[j->pool];
   job_begin(s, j);
   double lost = 0;
-  if (!is_session_kind(j)) {
+  if (!workload_for(j->spec->kind)->session) {
     lost = work_done_in_attempt(j) - j->kept_ns;
     if (lost < 0) lost = 0;
   }
@@ -342,7 +326,7 @@ static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const g
   if (why == EVENT_EVICTION) p->evictions++;
   log_event(s, why, j, cause, where, innocent, lost, detail);
   job_release(s, j);
-  gboolean session_left = !is_session_kind(j) || j->session_end > sim_now(s);
+  gboolean session_left = !workload_for(j->spec->kind)->session || j->session_end > sim_now(s);
   /* an evicted job did not fail: it goes back to the queue whatever its restart policy
    * (evictions are bounded by the reconfigurations that cause them) */
   gboolean evicted = why == EVENT_EVICTION;
@@ -394,7 +378,7 @@ static gboolean check_oom(sim *s, gpu_state *g, task *offender) {
     gboolean over_client = offender->mem_bytes > cap;
     gboolean over_device = g->mem_used > p->spec->gpu->mem_bytes;
     if (!over_client && !over_device) break;
-    g->oom_events++;
+    cluster_gpu_count_oom(g);
     any = TRUE;
     char detail[256];
     if (over_client) /* a per-client limit (MPS, MIG instance, vGPU, fraction): the GPU total
@@ -549,20 +533,20 @@ static gboolean try_start(sim *s, pool_state *p, job_run *j) {
   j->t_last = now;
   j->attempt_start = now;
   if (j->first_start < 0) j->first_start = now;
-  if (is_session_kind(j) && j->session_end < 0) {
+  if (workload_for(j->spec->kind)->session && j->session_end < 0) {
     sim_time e = j->first_start + sp->duration_ns;
     j->session_end = e < j->first_start ? SIM_TIME_NEVER : e;
   }
   format_gpu_ids(j, p->spec);
   for (guint32 w = 0; w < n; w++) gpu_end(s, j->tasks[w].gpu);
   if (!j->rng) j->rng = rng_new(s->sc->seed, sp->id, 0);
-  if (is_session_kind(j))
+  if (workload_for(j->spec->kind)->session)
     j->ev_end = engine_at(s->eng, j->session_end < now ? now : j->session_end, on_session_end, j, 0);
   workload_for(sp->kind)->on_start(s, j);
   if (j->state != JOB_RUNNING) return TRUE;
   j->next_phase = sp->phase_first;
   schedule_phase(s, j);
-  if (sp->checkpoint_ns > 0 && !is_session_kind(j))
+  if (sp->checkpoint_ns > 0 && !workload_for(j->spec->kind)->session)
     j->ev_ckpt = engine_at(s->eng, now + sp->checkpoint_ns, on_checkpoint, j, 0);
   schedule_random_crash(s, j);
   /* a strategy that lets memory oversubscribe may be over the limit already */
@@ -770,88 +754,64 @@ static void progress_tick(sim *s, sim_time horizon, gboolean last) {
 
 /* ---- freezing results ---- */
 
-static gint cmp_tenant(gconstpointer a, gconstpointer b) {
-  return strcmp(((const tenant_result *)a)->name, ((const tenant_result *)b)->name);
+/* The job's jobs.csv row (its gpu_ids move to the results). */
+static void fill_job_row(sim *s, job_run *j) {
+  results *r = s->res;
+  const job_spec *sp = j->spec;
+  gboolean session = workload_for(sp->kind)->session;
+  gboolean gang = sp->gpus > 1 && !session;
+  job_result jr = {
+      .id = sp->id,
+      .kind = job_kind_name(sp->kind),
+      .tenant = sp->tenant,
+      .pool = j->pool >= 0 ? scenario_pool(s->sc, (guint)j->pool)->name : "",
+      .reason = j->reason ? results_intern(r, j->reason) : "",
+      .gpus = sp->gpus,
+      .pool_index = j->pool,
+      .outcome = j->outcome,
+      .submit_s = util_ns_to_seconds(sp->submit_ns),
+      .start_s = j->first_start >= 0 ? util_ns_to_seconds(j->first_start) : NAN,
+      .end_s = j->state == JOB_DONE && j->outcome != OUTCOME_NOT_SUBMITTED
+                   ? util_ns_to_seconds(j->end) : NAN,
+      .wait_s = j->wait_ns / 1e9,
+      .run_s = j->run_ns / 1e9,
+      .work_s = session ? NAN : util_ns_to_seconds(sp->duration_ns),
+      .work_done_s = session ? NAN : j->kept_ns / 1e9,
+      .work_lost_s = session ? NAN : j->work_lost_ns / 1e9,
+      .slowdown = NAN,
+      .burst_stretch = j->bursts ? j->burst_stretch_sum / j->bursts : NAN,
+      .busy_s = sp->gpus ? j->busy_ns / 1e9 / sp->gpus : 0,
+      .gpu_s_allocated = j->alloc_gpu_ns / 1e9,
+      .restarts = j->restarts,
+      .kills = j->kills,
+      .oom_kills = j->oom_kills,
+      .crashes = j->crashes,
+      .straggler_delay_s = gang ? j->straggler_delay_ns / 1e9 : NAN,
+      .straggler_wait_gpu_s = gang ? j->straggler_wait_gpu_ns / 1e9 : NAN,
+      .gpu_ids = j->gpu_ids ? j->gpu_ids : g_strdup(""), /* ownership moves to the results */
+  };
+  if (j->outcome == OUTCOME_UNPLACEABLE || j->outcome == OUTCOME_NOT_SUBMITTED) jr.wait_s = NAN;
+  if (!session && j->outcome == OUTCOME_COMPLETED) {
+    double executed = j->kept_ns + j->work_lost_ns;
+    if (executed > 0) jr.slowdown = j->run_ns / executed;
+  }
+  j->gpu_ids = NULL;
+  g_array_append_val(r->jobs, jr);
 }
 
-static void fill_results(sim *s, sim_time end) {
-  results *r = s->res;
-  const scenario *sc = s->sc;
-  r->end_s = util_ns_to_seconds(end);
-  r->interval_s = util_ns_to_seconds(sc->interval_ns);
-  r->events = engine_events_run(s->eng);
-  GHashTable *tenants = g_hash_table_new(g_str_hash, g_str_equal);
-  GArray *tarr = g_array_new(FALSE, TRUE, sizeof(tenant_result));
-  for (guint i = 0; i < s->n_jobs; i++) {
-    job_run *j = &s->jobs[i];
-    const job_spec *sp = j->spec;
-    gboolean session = is_session_kind(j);
-    job_result jr = {
-        .id = sp->id,
-        .kind = job_kind_name(sp->kind),
-        .tenant = sp->tenant,
-        .pool = j->pool >= 0 ? scenario_pool(sc, (guint)j->pool)->name : "",
-        .reason = j->reason ? results_intern(r, j->reason) : "",
-        .gpus = sp->gpus,
-        .pool_index = j->pool,
-        .outcome = j->outcome,
-        .submit_s = util_ns_to_seconds(sp->submit_ns),
-        .start_s = j->first_start >= 0 ? util_ns_to_seconds(j->first_start) : NAN,
-        .end_s = j->state == JOB_DONE && j->outcome != OUTCOME_NOT_SUBMITTED ? util_ns_to_seconds(j->end) : NAN,
-        .wait_s = j->wait_ns / 1e9,
-        .run_s = j->run_ns / 1e9,
-        .work_s = session ? NAN : util_ns_to_seconds(sp->duration_ns),
-        .work_done_s = session ? NAN : j->kept_ns / 1e9,
-        .work_lost_s = session ? NAN : j->work_lost_ns / 1e9,
-        .slowdown = NAN,
-        .burst_stretch = j->bursts ? j->burst_stretch_sum / j->bursts : NAN,
-        .busy_s = sp->gpus ? j->busy_ns / 1e9 / sp->gpus : 0,
-        .gpu_s_allocated = j->alloc_gpu_ns / 1e9,
-        .restarts = j->restarts,
-        .kills = j->kills,
-        .oom_kills = j->oom_kills,
-        .crashes = j->crashes,
-        .straggler_delay_s = j->spec->gpus > 1 && !session ? j->straggler_delay_ns / 1e9 : NAN,
-        .straggler_wait_gpu_s = j->spec->gpus > 1 && !session ? j->straggler_wait_gpu_ns / 1e9 : NAN,
-        .gpu_ids = j->gpu_ids ? j->gpu_ids : g_strdup(""), /* ownership moves to the results */
-    };
-    if (j->outcome == OUTCOME_UNPLACEABLE || j->outcome == OUTCOME_NOT_SUBMITTED) jr.wait_s = NAN;
-    if (!session && j->outcome == OUTCOME_COMPLETED) {
-      double executed = j->kept_ns + j->work_lost_ns;
-      if (executed > 0) jr.slowdown = j->run_ns / executed;
-    }
-    j->gpu_ids = NULL;
-    g_array_append_val(r->jobs, jr);
-    const workload_ops *wl = workload_for(sp->kind);
-    if (wl->report) wl->report(s, j, r);
-    if (j->pool >= 0) s->pools[j->pool].straggler_wait_gpu_ns += j->straggler_wait_gpu_ns;
-    if (j->outcome == OUTCOME_NOT_SUBMITTED) continue;
-    gpointer idx;
-    if (!g_hash_table_lookup_extended(tenants, sp->tenant, NULL, &idx)) {
-      tenant_result t = {.name = sp->tenant};
-      g_array_append_val(tarr, t);
-      idx = GUINT_TO_POINTER(tarr->len);
-      g_hash_table_insert(tenants, (gpointer)sp->tenant, idx);
-    }
-    tenant_result *t = &g_array_index(tarr, tenant_result, GPOINTER_TO_UINT(idx) - 1);
-    t->jobs++;
-    t->allocated_gpu_s += j->alloc_gpu_ns / 1e9;
-    t->busy_gpu_s += j->busy_ns / 1e9;
-    if (j->pool >= 0)
-      t->cost += j->alloc_gpu_ns / 1e9 / 3600 * scenario_pool(sc, (guint)j->pool)->price_per_gpu_hour;
-    if (j->pool >= 0 && scenario_pool(sc, (guint)j->pool)->strategy == STRATEGY_VGPU)
-      t->cost += j->run_ns / 1e9 / 3600 * sp->gpus * scenario_pool(sc, (guint)j->pool)->vgpu_licence_per_hour;
-  }
+/* The pools' rows as far as the simulator knows them (names, counters, job counts); the
+ * metrics layer adds gauges, cost and licences. Returns an owned array of n_pools. */
+static pool_result *pool_rows(sim *s) {
+  pool_result *rows = g_new0(pool_result, s->n_pools ? s->n_pools : 1);
   for (guint pi = 0; pi < s->n_pools; pi++) {
-    pool_state *p = &s->pools[pi];
+    const pool_state *p = &s->pools[pi];
     const pool_spec *ps = p->spec;
-    pool_result pr = {
+    rows[pi] = (pool_result){
         .name = ps->name,
         .gpu_model = ps->gpu->name,
         .strategy = share_strategy_name(ps->strategy),
         .gpus = p->n_gpus,
         .price_per_gpu_hour = ps->price_per_gpu_hour,
-        .provisioned_gpu_s = (double)p->n_gpus * r->end_s,
         .oom_kills = p->oom_kills,
         .innocent_victims = p->innocent_victims,
         .crashes = p->crashes,
@@ -860,51 +820,12 @@ static void fill_results(sim *s, sim_time end) {
         .reconfigurations = p->reconfigurations,
         .work_lost_gpu_s = p->work_lost_gpu_ns / 1e9,
         .straggler_wait_gpu_s = p->straggler_wait_gpu_ns / 1e9,
-        .drain_gpu_s = p->drain_gpu_ns / 1e9,
-        .down_gpu_s = p->down_gpu_ns / 1e9,
     };
-    for (guint32 gi = 0; gi < p->n_gpus; gi++) {
-      gpu_state *g = &p->gpus[gi];
-      gpu_result gr = {
-          .pool = ps->name,
-          .node = g->node,
-          .index = g->local,
-          .allocated_s = g->int_alloc / 1e9,
-          .busy_s = g->int_busy / 1e9,
-          .sm_active_s = g->int_sm / 1e9,
-          .mem_gb_s = g->int_mem / 1e9,
-          .peak_mem_gb = UTIL_GB(g->peak_mem),
-          .jobs_hosted = g->jobs_hosted,
-          .oom_events = g->oom_events,
-      };
-      g_array_append_val(r->gpus, gr);
-      pr.allocated_gpu_s += gr.allocated_s;
-      pr.busy_gpu_s += gr.busy_s;
-      pr.sm_active_gpu_s += gr.sm_active_s;
-      pr.mem_gb_s += gr.mem_gb_s;
-    }
-    pr.cost = pr.provisioned_gpu_s / 3600 * ps->price_per_gpu_hour;
-    if (ps->strategy == STRATEGY_VGPU) {
-      /* one licence per running vGPU (VM): vGPU-hours x the licence price */
-      for (guint i = 0; i < s->n_jobs; i++)
-        if (s->jobs[i].pool == (int)pi) pr.vgpu_s += s->jobs[i].run_ns / 1e9 * s->jobs[i].spec->gpus;
-      pr.licence_cost = pr.vgpu_s / 3600 * ps->vgpu_licence_per_hour;
-      pr.cost += pr.licence_cost;
-    }
-    g_array_append_val(r->pools, pr);
-    g_array_append_vals(r->timeseries, p->ts->data, p->ts->len);
-    for (guint k = 0; p->gpu_series && k < p->gpu_series->len; k++) {
-      gpu_series_row row = g_array_index(p->gpu_series, gpu_series_row, k);
-      row.jobs_first += r->gpu_series_jobs->len; /* this pool's jobs go after those before */
-      g_array_append_val(r->gpu_series, row);
-    }
-    if (p->gpu_series)
-      g_array_append_vals(r->gpu_series_jobs, p->gpu_series_jobs->data, p->gpu_series_jobs->len);
   }
   for (guint i = 0; i < s->n_jobs; i++) {
-    job_run *j = &s->jobs[i];
+    const job_run *j = &s->jobs[i];
     if (j->pool < 0) continue;
-    pool_result *pr = &g_array_index(r->pools, pool_result, j->pool);
+    pool_result *pr = &rows[j->pool];
     pr->jobs_routed++;
     switch (j->outcome) {
     case OUTCOME_COMPLETED: pr->jobs_completed++; break;
@@ -915,34 +836,124 @@ static void fill_results(sim *s, sim_time end) {
     default: break;
     }
   }
-  g_array_sort(tarr, cmp_tenant);
-  g_array_append_vals(r->tenants, tarr->data, tarr->len);
-  /* per-tenant time series on the pools' interval grid, tenants in tenants.csv order */
-  sim_time iv = sc->interval_ns;
-  guint64 n_iv = end > 0 ? (guint64)((end + iv - 1) / iv) : 0;
-  for (guint t = 0; t < r->tenants->len; t++) {
-    const char *name = g_array_index(r->tenants, tenant_result, t).name;
-    GArray *acc = g_ptr_array_index(s->tenant_series,
-                                    GPOINTER_TO_UINT(g_hash_table_lookup(s->tenant_index, name)) - 1);
-    for (guint64 b = 0; b < n_iv; b++) {
-      sim_time t0 = (sim_time)b * iv, t1 = MIN(end, (sim_time)(b + 1) * iv);
-      const tenant_acc *a = b < acc->len ? &g_array_index(acc, tenant_acc, b) : NULL;
-      tenant_ts_row row = {
-          .tenant = name,
-          .t_start_s = util_ns_to_seconds(t0),
-          .t_end_s = util_ns_to_seconds(t1),
-          .allocated_gpus = a ? a->alloc_gpu_ns / (double)(t1 - t0) : 0,
-          .busy_gpus = a ? a->busy_gpu_ns / (double)(t1 - t0) : 0,
-      };
-      g_array_append_val(r->tenant_timeseries, row);
-    }
+  return rows;
+}
+
+/* Freezes the run into s->res: jobs (and the workloads' own rows) here, the rest by the
+ * metrics layer. */
+static void fill_results(sim *s, sim_time end) {
+  results *r = s->res;
+  r->end_s = util_ns_to_seconds(end);
+  r->interval_s = util_ns_to_seconds(metrics_interval_ns(s->m));
+  r->events = engine_events_run(s->eng);
+  for (guint i = 0; i < s->n_jobs; i++) {
+    job_run *j = &s->jobs[i];
+    fill_job_row(s, j);
+    const workload_ops *wl = workload_for(j->spec->kind);
+    if (wl->report) wl->report(s, j);
+    if (j->pool >= 0) s->pools[j->pool].straggler_wait_gpu_ns += j->straggler_wait_gpu_ns;
+    if (j->outcome != OUTCOME_NOT_SUBMITTED)
+      metrics_tenant_job(s->m, j->tenant, j->pool, j->run_ns / 1e9 * j->spec->gpus);
   }
-  g_array_unref(tarr);
-  g_hash_table_destroy(tenants);
+  g_autofree pool_result *pools = pool_rows(s);
+  metrics_freeze(s->m, end, pools);
   results_fill_pool_waits(r);
 }
 
 /* ---- the run ---- */
+
+static void sim_free(sim *s) {
+  for (guint i = 0; i < s->n_jobs; i++) {
+    job_run *j = &s->jobs[i];
+    const workload_ops *wl = workload_for(j->spec->kind);
+    if (j->workload_data && wl->on_done) wl->on_done(s, j);
+    g_free(j->tasks);
+    g_free(j->gpu_ids);
+    if (j->rng) gsl_rng_free(j->rng);
+    if (j->rng_faults) gsl_rng_free(j->rng_faults);
+  }
+  for (guint i = 0; i < s->n_pools; i++) cluster_pool_clear(&s->pools[i]);
+  g_free(s->pools);
+  g_free(s->jobs);
+  g_free(s->arrival_order);
+  g_free(s->scratch_gpus);
+  g_free(s->scratch_slots);
+  if (s->scratch_victims) g_ptr_array_unref(s->scratch_victims);
+  engine_free(s->eng);
+  interference_free(s->interference);
+  metrics_free(s->m);
+  if (s->res) results_free(s->res);
+  g_free(s);
+}
+
+/* The pools (and their metrics), the jobs in arrival order, the scratch space. */
+static void sim_build(sim *s, const sim_options *opt) {
+  const scenario *sc = s->sc;
+  s->m = metrics_new(sc, s->res, opt && opt->gpu_series);
+  s->n_pools = sc->pools->len;
+  s->pools = g_new0(pool_state, s->n_pools);
+  guint32 max_gpus = 1;
+  for (guint i = 0; i < s->n_pools; i++) {
+    pool_state *p = &s->pools[i];
+    cluster_pool_init(p, i, scenario_pool(sc, i), &s->params, s->m);
+    if (p->ops->licence_per_worker_hour)
+      metrics_pool_set_licence(s->m, i, p->ops->licence_per_worker_hour(p->spec));
+    max_gpus = MAX(max_gpus, p->n_gpus * p->slots_per_gpu);
+  }
+  s->n_jobs = trace_n_jobs(s->tr);
+  s->jobs = g_new0(job_run, s->n_jobs ? s->n_jobs : 1);
+  s->arrival_order = g_new(guint32, s->n_jobs ? s->n_jobs : 1);
+  for (guint i = 0; i < s->n_jobs; i++) {
+    job_run *j = &s->jobs[i];
+    j->spec = trace_job(s->tr, i);
+    j->index = i;
+    j->pool = scenario_route(sc, j->spec);
+    j->tenant = metrics_tenant(s->m, j->spec->tenant);
+    j->first_start = j->session_end = -1;
+    j->outcome = OUTCOME_NOT_SUBMITTED;
+    s->arrival_order[i] = i;
+  }
+  g_qsort_with_data(s->arrival_order, (gint)s->n_jobs, sizeof(guint32), arrival_cmp, s);
+  set_pool_targets(s, sc->seed);
+  s->scratch_gpus = g_new0(gpu_state *, max_gpus + 1);
+  s->scratch_slots = g_new0(guint32, max_gpus + 1);
+  s->scratch_victims = g_ptr_array_new();
+}
+
+/* Runs the events up to the horizon (or the last one); returns the end of the run. */
+static sim_time sim_loop(sim *s) {
+  schedule_next_arrival(s);
+  sim_time horizon = s->sc->horizon_ns;
+  if (horizon > 0) {
+    while (engine_next_time(s->eng) <= horizon && engine_step(s->eng))
+      if (s->progress && (engine_events_run(s->eng) & 0xffff) == 0) progress_tick(s, horizon, FALSE);
+    engine_run_until(s->eng, horizon);
+  } else {
+    while (engine_step(s->eng))
+      if (s->progress && (engine_events_run(s->eng) & 0xffff) == 0) progress_tick(s, 0, FALSE);
+  }
+  if (s->progress) progress_tick(s, horizon, TRUE);
+  return sim_now(s);
+}
+
+/* Closes the books at `end`: running and queued jobs, then the pools' integrals. */
+static void close_books(sim *s, sim_time end) {
+  for (guint i = 0; i < s->n_jobs; i++) {
+    job_run *j = &s->jobs[i];
+    if (j->state == JOB_RUNNING) {
+      job_advance(s, j);
+      j->run_ns += (double)(end - j->attempt_start);
+      /* report the progress made so far (kept or not) for jobs cut off by the horizon */
+      if (!workload_for(j->spec->kind)->session && work_done_in_attempt(j) > j->kept_ns)
+        j->kept_ns = work_done_in_attempt(j);
+      j->outcome = OUTCOME_RUNNING;
+    } else if (j->state == JOB_QUEUED) {
+      j->wait_ns += (double)(end - j->queued_since);
+      j->outcome = OUTCOME_QUEUED;
+    }
+  }
+  for (guint i = 0; i < s->n_pools; i++) cluster_pool_close(&s->pools[i], end);
+}
 
 results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GError **error) {
   g_autoptr(diag_list) diags = diag_list_new(0);
@@ -969,104 +980,18 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
     s->interference = interference_load(sc->interference_path, d);
     if (!s->interference) {
       diag_to_error(d, error);
-      engine_free(s->eng);
-      results_free(s->res);
-      g_free(s);
+      sim_free(s);
       return NULL;
     }
     s->params.interference = s->interference;
   }
-  s->n_pools = sc->pools->len;
-  s->pools = g_new0(pool_state, s->n_pools);
-  guint32 max_gpus = 1;
-  for (guint i = 0; i < s->n_pools; i++) {
-    cluster_pool_init(&s->pools[i], i, scenario_pool(sc, i), &s->params, sc->interval_ns);
-    if (opt && opt->gpu_series) cluster_pool_record_gpus(&s->pools[i]);
-    max_gpus = MAX(max_gpus, s->pools[i].n_gpus * s->pools[i].slots_per_gpu);
-  }
-  s->tenant_index = g_hash_table_new(g_str_hash, g_str_equal);
-  s->tenant_series = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
-  s->n_jobs = trace_n_jobs(tr);
-  s->jobs = g_new0(job_run, s->n_jobs ? s->n_jobs : 1);
-  s->arrival_order = g_new(guint32, s->n_jobs ? s->n_jobs : 1);
-  for (guint i = 0; i < s->n_jobs; i++) {
-    job_run *j = &s->jobs[i];
-    j->spec = trace_job(tr, i);
-    j->index = i;
-    j->pool = scenario_route(sc, j->spec);
-    gpointer ti;
-    if (!g_hash_table_lookup_extended(s->tenant_index, j->spec->tenant, NULL, &ti)) {
-      g_ptr_array_add(s->tenant_series, g_array_new(FALSE, TRUE, sizeof(tenant_acc)));
-      ti = GUINT_TO_POINTER(s->tenant_series->len);
-      g_hash_table_insert(s->tenant_index, (gpointer)j->spec->tenant, ti);
-    }
-    j->tenant = GPOINTER_TO_UINT(ti) - 1;
-    j->first_start = j->session_end = -1;
-    j->outcome = OUTCOME_NOT_SUBMITTED;
-    s->arrival_order[i] = i;
-  }
-  g_qsort_with_data(s->arrival_order, (gint)s->n_jobs, sizeof(guint32), arrival_cmp, s);
-  set_pool_targets(s, sc->seed);
-  s->scratch_gpus = g_new0(gpu_state *, max_gpus + 1);
-  s->scratch_slots = g_new0(guint32, max_gpus + 1);
-  s->scratch_victims = g_ptr_array_new();
-
-  schedule_next_arrival(s);
-  sim_time horizon = sc->horizon_ns;
-  if (horizon > 0) {
-    while (engine_next_time(s->eng) <= horizon && engine_step(s->eng))
-      if (s->progress && (engine_events_run(s->eng) & 0xffff) == 0) progress_tick(s, horizon, FALSE);
-    engine_run_until(s->eng, horizon);
-  } else {
-    while (engine_step(s->eng))
-      if (s->progress && (engine_events_run(s->eng) & 0xffff) == 0) progress_tick(s, 0, FALSE);
-  }
-  if (s->progress) progress_tick(s, horizon, TRUE);
-  sim_time end = sim_now(s);
-
-  /* close the books at `end` */
-  for (guint i = 0; i < s->n_jobs; i++) {
-    job_run *j = &s->jobs[i];
-    if (j->state == JOB_RUNNING) {
-      job_advance(s, j);
-      j->run_ns += (double)(end - j->attempt_start);
-      /* report the progress made so far (kept or not) for jobs cut off by the horizon */
-      if (!is_session_kind(j) && work_done_in_attempt(j) > j->kept_ns) j->kept_ns = work_done_in_attempt(j);
-      j->outcome = OUTCOME_RUNNING;
-    } else if (j->state == JOB_QUEUED) {
-      j->wait_ns += (double)(end - j->queued_since);
-      j->outcome = OUTCOME_QUEUED;
-    }
-  }
-  for (guint i = 0; i < s->n_pools; i++) {
-    pool_state *p = &s->pools[i];
-    for (guint32 g = 0; g < p->n_gpus; g++) cluster_gpu_integrate(&p->gpus[g], end);
-    cluster_pool_finish(p, end);
-  }
+  sim_build(s, opt);
+  sim_time end = sim_loop(s);
+  close_books(s, end);
   fill_results(s, end);
   results *r = s->res;
+  s->res = NULL;
   r->wall_s = (double)(g_get_monotonic_time() - t0) / 1e6;
-
-  for (guint i = 0; i < s->n_jobs; i++) {
-    job_run *j = &s->jobs[i];
-    const workload_ops *wl = workload_for(j->spec->kind);
-    if (j->workload_data && wl->on_done) wl->on_done(s, j);
-    g_free(j->tasks);
-    g_free(j->gpu_ids);
-    if (j->rng) gsl_rng_free(j->rng);
-    if (j->rng_faults) gsl_rng_free(j->rng_faults);
-  }
-  for (guint i = 0; i < s->n_pools; i++) cluster_pool_clear(&s->pools[i]);
-  g_free(s->pools);
-  g_free(s->jobs);
-  g_free(s->arrival_order);
-  g_free(s->scratch_gpus);
-  g_free(s->scratch_slots);
-  g_ptr_array_unref(s->scratch_victims);
-  engine_free(s->eng);
-  interference_free(s->interference);
-  g_hash_table_destroy(s->tenant_index);
-  g_ptr_array_unref(s->tenant_series);
-  g_free(s);
+  sim_free(s);
   return r;
 }

@@ -38,6 +38,12 @@ const trace *sim_trace(const sim *s);
 void sim_job_set_demand(sim *s, job_run *j, gboolean active, double duty, double work_ns);
 /* Re-evaluates the job's rate and duty after its values changed (phases). */
 void sim_job_refresh(sim *s, job_run *j);
+/* The run's metrics (metrics.h: SLO counts, services rows). */
+metrics *sim_metrics(sim *s);
+/* Bytes worker w of the running job j may still allocate on its GPU: the least of its own
+ * limit (the strategy's memory capacity) and what the other residents leave of the card,
+ * less what it holds; may be negative. */
+int64_t sim_job_mem_room(const sim *s, const job_run *j, guint32 w);
 /* Sets (replacing) the workload timer. */
 void sim_job_set_timer(sim *s, job_run *j, sim_time at);
 /* The job ends now with the given outcome; its GPUs are released. */

@@ -196,7 +196,8 @@ void sweep_spec_free(sweep_spec *s) {
 }
 
 static void sweep_spec_name_points(sweep_spec *s) {
-  s->names = g_ptr_array_new_with_free_func(g_free);
+  /* NULL-terminated: studydir_clean_temporaries takes names->pdata as a list */
+  s->names = g_ptr_array_new_null_terminated(s->grid->n_points, g_free, TRUE);
   for (guint p = 0; p < s->grid->n_points; p++)
     g_ptr_array_add(s->names, sweep_grid_point_name(s->grid, p));
 }

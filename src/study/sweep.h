@@ -40,7 +40,7 @@ typedef struct sweep_spec {
   char *cwd;                                  /* absolute folder the paths are relative to */
   char *scenario_sha256, *trace_sha256, *phases_sha256, *requests_sha256;
   sweep_grid *grid;
-  GPtrArray *names;                           /* point names, char*, owned */
+  GPtrArray *names;                           /* point names, char*, owned, NULL-terminated */
 } sweep_spec;
 
 /* Builds the spec (hashing the input files). NULL with error when a file cannot be read. */

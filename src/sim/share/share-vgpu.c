@@ -98,6 +98,9 @@ static void vgpu_oom_victims(const pool_state *p, gpu_state *g, task *offender, 
   g_ptr_array_add(victims, offender);
 }
 
+/* NVIDIA vGPU software is licensed per concurrent user (VM): the scenario's price. */
+static double vgpu_licence(const pool_spec *p) { return p->vgpu_licence_per_hour; }
+
 const share_ops share_vgpu_ops = {
     .strategy = STRATEGY_VGPU,
     .name = "vgpu",
@@ -112,4 +115,5 @@ const share_ops share_vgpu_ops = {
     .oom_victims = vgpu_oom_victims,
     .crash_victims = share_default_crash_victims,
     .prune_rank = share_prune_by_size,
+    .licence_per_worker_hour = vgpu_licence,
 };

@@ -70,6 +70,10 @@ typedef struct share_ops {
    * of the GPUs by it, so a job that fits nowhere is refused in O(log GPUs). gpu_accepts
    * must then refuse a worker when share_used + (here + 1) x share > 1 + SHARE_EPS. */
   double (*worker_share)(const job_spec *j);
+  /* Licence price per worker-hour of residence the pool's strategy charges on top of the
+   * GPUs (vGPU: one licence per VM); NULL when it charges none. Priced by the metrics layer
+   * into the pool's and tenants' cost (pools.csv licence_cost, vgpu_h). */
+  double (*licence_per_worker_hour)(const pool_spec *p);
 } share_ops;
 
 /* Tolerance of share sums (fractional shares add to at most 1 + SHARE_EPS). */

@@ -18,6 +18,7 @@ static double batch_rate(const job_run *j, double min_speed) { return min_speed;
 const workload_ops workload_batch_ops = {
     .kind = JOB_BATCH,
     .name = "batch",
+    .session = FALSE,
     .on_start = batch_on_start,
     .on_work_done = batch_on_work_done,
     .on_timer = batch_on_timer,

@@ -10,6 +10,7 @@
 #include "sim.h"
 #include "rng.h"
 #include "histogram.h"
+#include "metrics.h"
 #include <gsl/gsl_randist.h>
 #include <math.h>
 
@@ -61,8 +62,9 @@ typedef struct inf_state {
   /* results */
   histogram *lat;
   guint64 served, dropped, unanswered, violations;
-  /* interval grid of the time series (by arrival) */
-  pool_state *pool;
+  /* the run's interval grid (by arrival), and where SLO violations are counted */
+  metrics *m;
+  guint32 pool;
   double interval_ns;
   guint64 bucket;
   double bucket_end;
@@ -116,20 +118,11 @@ static void inf_next_arrival(inf_state *st) {
 
 /* ---- the interval grid ---- */
 
-static void inf_pool_add(inf_state *st, guint64 bucket, guint64 n) {
-  pool_state *p = st->pool;
-  if (!n || !p) return;
-  /* the pool's rows are one per interval from time 0, emitted as its clock passes them;
-   * the pool is integrated up to the current instant before any of these calls */
-  if (bucket < p->ts->len) g_array_index(p->ts, ts_row, bucket).slo_violations += n;
-  else p->acc.slo_violations += n;
-}
-
 static void inf_close_bucket(inf_state *st) {
   if (st->b_n && st->has_slo &&
       (double)st->b_viol > st->allowed_frac * (double)st->b_n * (1.0 + 1e-12))
     st->viol_buckets++;
-  inf_pool_add(st, st->bucket, st->b_viol);
+  metrics_slo_violations(st->m, st->pool, st->bucket, st->b_viol);
   st->b_n = st->b_viol = 0;
 }
 
@@ -238,17 +231,12 @@ static void inf_resize(inf_state *st, guint32 c, double from) {
 /* Concurrency the service has now: max_batch, and with kv_gb the requests whose KV cache
  * fits beside the weights in the memory this worker may use (its limit, and what the other
  * residents leave of the device), on the tightest worker. */
-static guint32 inf_capacity(const job_run *j) {
+static guint32 inf_capacity(const sim *s, const job_run *j) {
   guint32 c = MAX(j->spec->max_batch, 1u);
   int64_t kv = j->spec->kv_bytes;
   if (kv <= 0) return c;
   for (guint32 w = 0; w < j->n_tasks; w++) {
-    const task *t = &j->tasks[w];
-    const gpu_state *g = t->gpu;
-    const pool_state *p = g->pool;
-    int64_t limit = p->ops->mem_capacity(p, g, t);
-    int64_t left = p->spec->gpu->mem_bytes - (g->mem_used - t->mem_bytes);
-    int64_t have = MIN(limit, left) - t->mem_bytes;
+    int64_t have = sim_job_mem_room(s, j, w);
     int64_t n = have > 0 ? have / kv : 0;
     if (n < (int64_t)c) c = (guint32)n;
   }
@@ -428,13 +416,12 @@ static void inference_advance(sim *s, job_run *j, sim_time from_t, sim_time to_t
   inf_state *st = j->workload_data;
   if (!st || !st->up || to_t <= from_t || !j->n_tasks) return;
   double from = (double)from_t, to = (double)to_t, dt = to - from;
-  cluster_pool_integrate(st->pool, to_t);
   double v = j->rate;
   double turn = 0;
   for (guint32 w = 0; w < j->n_tasks; w++)
     if (j->tasks[w].turn_wait_ns > turn) turn = j->tasks[w].turn_wait_ns;
   inf_rescale(st, from, to, v);
-  inf_resize(st, inf_capacity(j), from);
+  inf_resize(st, inf_capacity(s, j), from);
   inf_finish_carried(st, to);
   double busy;
   if (st->c == 0) {
@@ -534,8 +521,9 @@ static inf_state *inf_state_new(sim *s, job_run *j) {
     st->cur = trace_request_cursor_open(tr->requests_path, sp->id, NULL);
   }
   st->lat = histogram_new();
-  st->pool = j->tasks[0].gpu->pool;
-  st->interval_ns = (double)st->pool->interval_ns;
+  st->m = sim_metrics(s);
+  st->pool = (guint32)j->pool;
+  st->interval_ns = (double)metrics_interval_ns(st->m);
   st->bucket = 0;
   st->bucket_end = st->interval_ns;
   st->gate = -INFINITY;
@@ -563,7 +551,7 @@ static void inference_on_start(sim *s, job_run *j) {
   }
   if (!st) {
     j->workload_data = st = inf_state_new(s, j);
-    st->kappa = inf_kappa_prior(inf_capacity(j), inf_offered(j));
+    st->kappa = inf_kappa_prior(inf_capacity(s, j), inf_offered(j));
   }
   /* requests that came while the service was not up (before its first start, or while
    * it waited to restart) found no server; none count after its session was over */
@@ -579,7 +567,7 @@ static void inference_on_start(sim *s, job_run *j) {
   }
   st->c = 0;
   st->n_carry = 0;
-  inf_resize(st, inf_capacity(j), now);
+  inf_resize(st, inf_capacity(s, j), now);
   st->busy_until = st->ps = now;
   st->gate = -INFINITY;
   st->v_prev = j->rate > 0 ? j->rate : 1.0;
@@ -646,7 +634,7 @@ static void inference_on_phase(sim *s, job_run *j) {
   st->has_next = isfinite(st->next_a);
 }
 
-static void inference_report(const sim *s, const job_run *j, results *r) {
+static void inference_report(sim *s, job_run *j) {
   const scenario *sc = sim_scenario(s);
   inf_state *st = j->workload_data;
   const job_spec *sp = j->spec;
@@ -685,7 +673,7 @@ static void inference_report(const sim *s, const job_run *j, results *r) {
     sr.busy_frac = st->up_ns > 0 ? st->busy_ns / st->up_ns : NAN;
     sr.latency_ns = histogram_copy(st->lat);
   }
-  g_array_append_val(r->services, sr);
+  metrics_service(sim_metrics(s), &sr);
 }
 
 static void inference_on_work_done(sim *s, job_run *j) {}
@@ -694,6 +682,7 @@ static double inference_rate(const job_run *j, double min_speed) { return min_sp
 const workload_ops workload_inference_ops = {
     .kind = JOB_INFERENCE,
     .name = "inference",
+    .session = TRUE,
     .on_start = inference_on_start,
     .on_work_done = inference_on_work_done,
     .on_timer = inference_on_timer,

@@ -51,6 +51,7 @@ static void notebook_on_phase(sim *s, job_run *j) {
 const workload_ops workload_notebook_ops = {
     .kind = JOB_NOTEBOOK,
     .name = "notebook",
+    .session = TRUE,
     .on_start = notebook_on_start,
     .on_work_done = notebook_on_work_done,
     .on_timer = notebook_on_timer,

@@ -24,11 +24,15 @@ static double training_rate(const job_run *j, double min_speed) {
   return workload_training_rate(j->spec->comm_frac, min_speed);
 }
 
+static double training_sync_share(const job_run *j) { return j->spec->comm_frac; }
+
 const workload_ops workload_training_ops = {
     .kind = JOB_TRAINING,
     .name = "training",
+    .session = FALSE,
     .on_start = training_on_start,
     .on_work_done = training_on_work_done,
     .on_timer = training_on_timer,
     .rate = training_rate,
+    .sync_share = training_sync_share,
 };

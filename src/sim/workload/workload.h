@@ -1,6 +1,8 @@
 /* workload.h: how a trace row behaves once placed. One workload-*.c per job kind, each
- * exporting one const workload_ops, listed in workload.c. Workloads act only through the
- * sim_job_* calls of sim.h (demand, timers, completion); the strategies decide speeds. */
+ * exporting one const workload_ops, listed in workload.c, that also declares the kind's
+ * traits. Workloads read their job_run and act only through the calls of sim.h (demand,
+ * timers, completion, memory room) and metrics.h (SLO counts, services rows); they never
+ * touch pools or GPUs. The strategies decide speeds. */
 #pragma once
 #include "cluster.h"
 
@@ -9,6 +11,13 @@ typedef struct sim sim;
 typedef struct workload_ops {
   job_kind kind;
   const char *name;
+  /* TRUE: the job runs for a session (duration_s is wall time from its first start; it ends
+   * with the session, keeps and loses no work, takes no checkpoints); FALSE: it runs its
+   * work (duration_s alone on whole GPUs) and finishes when that is done. */
+  gboolean session;
+  /* Share of each step a gang spends synchronising, not slowed by GPU sharing (training's
+   * comm_frac), for the straggler accounting; NULL: 0. */
+  double (*sync_share)(const job_run *j);
   /* An attempt was placed and starts now: set the demand (sim_job_set_demand) and timers. */
   void (*on_start)(sim *s, job_run *j);
   /* The current unit of work (work_left_ns) reached zero. */
@@ -31,8 +40,9 @@ typedef struct workload_ops {
   void (*on_stop)(sim *s, job_run *j);
   /* The job is done for good, or the run is over: free workload_data. May be NULL. */
   void (*on_done)(sim *s, job_run *j);
-  /* Adds the job's own rows to the results (e.g. services.csv rows). May be NULL. */
-  void (*report)(const sim *s, const job_run *j, results *r);
+  /* The run is over: adds the job's own rows through metrics.h (metrics_service: the
+   * services.csv rows), in trace order. May be NULL. */
+  void (*report)(sim *s, job_run *j);
 } workload_ops;
 
 const workload_ops *workload_for(job_kind k);

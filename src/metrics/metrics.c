@@ -1,0 +1,464 @@
+/* metrics.c: the one interval grid of a run and what is observed on it: pool and GPU gauges
+ * and their integrals, the pool and per-GPU series, the tenants' partition of the GPUs'
+ * gauges (integrated lazily, per tenant), SLO violations by interval, the events log, the
+ * services' rows, and the pricing of pools and tenants at the freeze. It knows nothing of
+ * jobs' progress, placement or strategies: the simulator reports changes to it. */
+#include "metrics.h"
+#include "histogram.h"
+#include <math.h>
+#include <string.h>
+
+typedef struct tenant_cell {      /* one tenant, one interval: GPU x ns */
+  double alloc_gpu_ns, busy_gpu_ns;
+} tenant_cell;
+
+typedef struct metrics_tenant_state {
+  const char *name;
+  double alloc, busy, sm;         /* gauges now: GPUs */
+  double cost_rate;               /* allocated GPUs x the pools' price, per GPU-hour */
+  guint32 residents;
+  sim_time t_last;
+  double int_alloc, int_busy, int_sm, int_cost; /* x ns */
+  GArray *cells;                  /* tenant_cell by interval, grown on use */
+  guint32 jobs;
+  double licence_cost;
+} metrics_tenant_state;
+
+struct metrics {
+  const scenario *sc;
+  results *r;
+  sim_time interval_ns;
+  gboolean gpu_series;
+  guint n_pools;
+  metrics_pool *pools;
+  double *licence_per_worker_hour; /* per pool, < 0: none */
+  double *licensed_worker_s;       /* per pool */
+  GHashTable *tenant_index;        /* name -> index + 1 */
+  GArray *tenants;                 /* metrics_tenant_state */
+};
+
+metrics *metrics_new(const scenario *sc, results *r, gboolean gpu_series) {
+  metrics *m = g_new0(metrics, 1);
+  m->sc = sc;
+  m->r = r;
+  m->interval_ns = sc->interval_ns > 0 ? sc->interval_ns : 60 * SIM_NS_PER_S;
+  m->gpu_series = gpu_series;
+  m->n_pools = sc->pools->len;
+  m->pools = g_new0(metrics_pool, m->n_pools ? m->n_pools : 1);
+  m->licence_per_worker_hour = g_new(double, m->n_pools ? m->n_pools : 1);
+  m->licensed_worker_s = g_new0(double, m->n_pools ? m->n_pools : 1);
+  for (guint i = 0; i < m->n_pools; i++) {
+    const pool_spec *ps = scenario_pool(sc, i);
+    metrics_pool *mp = &m->pools[i];
+    mp->m = m;
+    mp->index = i;
+    mp->card_bytes = ps->gpu->mem_bytes;
+    mp->ts = g_array_new(FALSE, FALSE, sizeof(ts_row));
+    mp->slo_violations = g_array_new(FALSE, TRUE, sizeof(guint64));
+    if (gpu_series) {
+      mp->gpu_series = g_array_new(FALSE, FALSE, sizeof(gpu_series_row));
+      mp->gpu_series_jobs = g_array_new(FALSE, FALSE, sizeof(guint32));
+    }
+    m->licence_per_worker_hour[i] = -1;
+  }
+  m->tenant_index = g_hash_table_new(g_str_hash, g_str_equal);
+  m->tenants = g_array_new(FALSE, TRUE, sizeof(metrics_tenant_state));
+  return m;
+}
+
+void metrics_free(metrics *m) {
+  if (!m) return;
+  for (guint i = 0; i < m->n_pools; i++) {
+    metrics_pool *mp = &m->pools[i];
+    for (guint32 k = 0; mp->gpu_series && k < mp->n_gpus; k++) {
+      g_array_unref(mp->gpus[k].ser_jobs);
+      g_array_unref(mp->gpus[k].cur_jobs);
+    }
+    g_free(mp->gpus);
+    g_array_unref(mp->ts);
+    g_array_unref(mp->slo_violations);
+    if (mp->gpu_series) g_array_unref(mp->gpu_series);
+    if (mp->gpu_series_jobs) g_array_unref(mp->gpu_series_jobs);
+  }
+  for (guint t = 0; t < m->tenants->len; t++) {
+    metrics_tenant_state *ts = &g_array_index(m->tenants, metrics_tenant_state, t);
+    if (ts->cells) g_array_unref(ts->cells);
+  }
+  g_array_unref(m->tenants);
+  g_hash_table_destroy(m->tenant_index);
+  g_free(m->pools);
+  g_free(m->licence_per_worker_hour);
+  g_free(m->licensed_worker_s);
+  g_free(m);
+}
+
+void metrics_pool_set_gpus(metrics_pool *mp, guint32 n_gpus) {
+  g_assert(!mp->gpus);
+  mp->n_gpus = n_gpus;
+  mp->gpus = g_new0(metrics_gpu, n_gpus ? n_gpus : 1);
+  for (guint32 k = 0; mp->m->gpu_series && k < n_gpus; k++) {
+    mp->gpus[k].ser_jobs = g_array_new(FALSE, FALSE, sizeof(guint32));
+    mp->gpus[k].cur_jobs = g_array_new(FALSE, FALSE, sizeof(guint32));
+  }
+}
+
+sim_time metrics_interval_ns(const metrics *m) { return m->interval_ns; }
+
+guint64 metrics_bucket(const metrics *m, sim_time t) {
+  return t > 0 ? (guint64)(t / m->interval_ns) : 0;
+}
+
+metrics_pool *metrics_pool_get(metrics *m, guint32 pool) {
+  g_assert(pool < m->n_pools);
+  return &m->pools[pool];
+}
+
+/* ---- pools and GPUs ---- */
+
+static void metrics_pool_emit(metrics_pool *mp, sim_time end);
+
+void metrics_pool_integrate(metrics_pool *mp, sim_time now) {
+  sim_time interval = mp->m->interval_ns;
+  while (mp->t_last < now) {
+    sim_time bucket_end = mp->bucket_start + interval;
+    sim_time upto = now < bucket_end ? now : bucket_end;
+    double dt = (double)(upto - mp->t_last);
+    mp->acc.alloc += mp->sum_alloc * dt;
+    mp->acc.busy += mp->sum_busy * dt;
+    mp->acc.sm += mp->sum_sm * dt;
+    mp->acc.mem += (double)mp->sum_mem * dt;
+    mp->acc.queued += (double)mp->queued * dt;
+    mp->acc.running += (double)mp->running * dt;
+    if (mp->frag_on) {
+      mp->acc.frag += mp->frag_milli * dt;
+      mp->acc.idle += mp->free_milli * dt;
+    }
+    mp->drain_gpu_ns += (double)mp->draining * dt;
+    mp->down_gpu_ns += (double)mp->down * dt;
+    mp->t_last = upto;
+    if (upto == bucket_end) {
+      metrics_pool_emit(mp, bucket_end);
+      mp->bucket_start = bucket_end;
+    }
+  }
+}
+
+void metrics_gpu_integrate(metrics_gpu *g, sim_time now) {
+  double dt = (double)(now - g->t_last);
+  if (dt > 0) {
+    g->int_alloc += g->alloc * dt;
+    g->int_busy += g->busy * dt;
+    g->int_sm += g->sm * dt;
+    g->int_mem += (double)g->mem_bytes / 1e9 * dt;
+  }
+  g->t_last = now;
+}
+
+static void metrics_jobs_add_unique(GArray *jobs, guint32 job) {
+  for (guint i = 0; i < jobs->len; i++)
+    if (g_array_index(jobs, guint32, i) == job) return;
+  g_array_append_val(jobs, job);
+}
+
+/* Per-GPU series: one row per GPU allocated at some time in the interval ending at `end`
+ * (its gauges integrated up to `end` first), then the interval restarts. */
+static void metrics_record_gpus(metrics_pool *mp, sim_time end) {
+  double span = (double)(end - mp->bucket_start);
+  for (guint32 i = 0; i < mp->n_gpus; i++) {
+    metrics_gpu *g = &mp->gpus[i];
+    metrics_gpu_integrate(g, end);
+    double alloc = g->int_alloc - g->ser_alloc;
+    if (alloc > 0 || g->ser_jobs->len) {
+      gpu_series_row row = {
+          .pool = mp->index, .node = g->node, .gpu = g->local,
+          .t_start_s = util_ns_to_seconds(mp->bucket_start), .t_end_s = util_ns_to_seconds(end),
+          .allocated = alloc / span, .busy = (g->int_busy - g->ser_busy) / span,
+          .sm_active = (g->int_sm - g->ser_sm) / span, .mem_gb = (g->int_mem - g->ser_mem) / span,
+          .peak_mem_gb = UTIL_GB(g->ser_peak_mem),
+          .jobs_first = mp->gpu_series_jobs->len, .jobs_n = g->ser_jobs->len,
+      };
+      g_array_append_vals(mp->gpu_series_jobs, g->ser_jobs->data, g->ser_jobs->len);
+      g_array_append_val(mp->gpu_series, row);
+    }
+    g->ser_alloc = g->int_alloc;
+    g->ser_busy = g->int_busy;
+    g->ser_sm = g->int_sm;
+    g->ser_mem = g->int_mem;
+    g->ser_peak_mem = g->mem_bytes;
+    g_array_set_size(g->ser_jobs, 0);
+    for (guint k = 0; k < g->cur_jobs->len; k++)
+      metrics_jobs_add_unique(g->ser_jobs, g_array_index(g->cur_jobs, guint32, k));
+  }
+}
+
+/* Emits the row of the current interval ending at `end` and resets the accumulator. */
+static void metrics_pool_emit(metrics_pool *mp, sim_time end) {
+  if (end <= mp->bucket_start) return;
+  double span = (double)(end - mp->bucket_start);
+  double n = mp->n_gpus ? (double)mp->n_gpus : 1.0;
+  ts_row r = {
+      .pool = mp->index,
+      .t_start_s = util_ns_to_seconds(mp->bucket_start),
+      .t_end_s = util_ns_to_seconds(end),
+      .allocated = mp->acc.alloc / span / n,
+      .busy = mp->acc.busy / span / n,
+      .sm_active = mp->acc.sm / span / n,
+      .mem_used_gb = mp->acc.mem / span / 1e9,
+      .queued = mp->acc.queued / span,
+      .running = mp->acc.running / span,
+      .frag_gpus = mp->acc.frag / span / METRICS_MILLI,
+      .idle_gpus = mp->acc.idle / span / METRICS_MILLI,
+  };
+  g_array_append_val(mp->ts, r);
+  memset(&mp->acc, 0, sizeof mp->acc);
+  if (mp->gpu_series) metrics_record_gpus(mp, end);
+  mp->bucket_start = end;
+}
+
+void metrics_pool_close(metrics_pool *mp, sim_time end) {
+  metrics_pool_integrate(mp, end);
+  for (guint32 k = 0; k < mp->n_gpus; k++) metrics_gpu_integrate(&mp->gpus[k], end);
+  metrics_pool_emit(mp, end);
+}
+
+void metrics_gpu_set_gauges(metrics_pool *mp, guint32 gpu, double alloc, double busy, double sm) {
+  metrics_gpu *g = &mp->gpus[gpu];
+  g_assert(busy >= 0 && busy <= 1 + 1e-9 && sm >= 0 && sm <= 1 + 1e-9);
+  mp->sum_alloc += alloc - g->alloc;
+  mp->sum_busy += busy - g->busy;
+  mp->sum_sm += sm - g->sm;
+  /* the running sums drift by rounding (-7e-17 busy on an idle pool reached timeseries.csv,
+   * found by tests/invariants): never below zero */
+  if (mp->sum_alloc < 0) mp->sum_alloc = 0;
+  if (mp->sum_busy < 0) mp->sum_busy = 0;
+  if (mp->sum_sm < 0) mp->sum_sm = 0;
+  g->alloc = alloc;
+  g->busy = busy;
+  g->sm = sm;
+}
+
+void metrics_gpu_mem(metrics_pool *mp, guint32 gpu, int64_t delta_bytes) {
+  metrics_gpu *g = &mp->gpus[gpu];
+  g->mem_bytes += delta_bytes;
+  mp->sum_mem += delta_bytes;
+}
+
+void metrics_gpu_note_peak(metrics_pool *mp, guint32 gpu) {
+  metrics_gpu *g = &mp->gpus[gpu];
+  /* more than the card holds is a demand that is about to fail, never memory in use */
+  if (g->mem_bytes > mp->card_bytes) return;
+  if (g->mem_bytes > g->peak_mem) g->peak_mem = g->mem_bytes;
+  if (g->mem_bytes > g->ser_peak_mem) g->ser_peak_mem = g->mem_bytes;
+}
+
+void metrics_gpu_attach(metrics_pool *mp, guint32 gpu, guint32 job) {
+  metrics_gpu *g = &mp->gpus[gpu];
+  g->jobs_hosted++;
+  if (!g->cur_jobs) return;
+  metrics_jobs_add_unique(g->ser_jobs, job);
+  g_array_append_val(g->cur_jobs, job);
+}
+
+void metrics_gpu_detach(metrics_pool *mp, guint32 gpu, guint32 job) {
+  metrics_gpu *g = &mp->gpus[gpu];
+  if (!g->cur_jobs) return;
+  for (guint i = 0; i < g->cur_jobs->len; i++)
+    if (g_array_index(g->cur_jobs, guint32, i) == job) {
+      g_array_remove_index(g->cur_jobs, i); /* keeps arrival order */
+      return;
+    }
+  g_assert_not_reached();
+}
+
+void metrics_gpu_oom(metrics_pool *mp, guint32 gpu) { mp->gpus[gpu].oom_events++; }
+
+void metrics_slo_violations(metrics *m, guint32 pool, guint64 bucket, guint64 n) {
+  if (!n) return;
+  GArray *a = metrics_pool_get(m, pool)->slo_violations;
+  if (a->len <= bucket) g_array_set_size(a, (guint)bucket + 1);
+  g_array_index(a, guint64, bucket) += n;
+}
+
+/* ---- tenants ---- */
+
+guint32 metrics_tenant(metrics *m, const char *name) {
+  gpointer idx;
+  if (g_hash_table_lookup_extended(m->tenant_index, name, NULL, &idx))
+    return GPOINTER_TO_UINT(idx) - 1;
+  metrics_tenant_state t = {.name = name};
+  g_array_append_val(m->tenants, t);
+  g_hash_table_insert(m->tenant_index, (gpointer)name, GUINT_TO_POINTER(m->tenants->len));
+  return m->tenants->len - 1;
+}
+
+/* Integrates the tenant's gauges up to now, interval by interval. */
+static void metrics_tenant_integrate(metrics *m, metrics_tenant_state *t, sim_time now) {
+  if (now <= t->t_last) return;
+  double dt = (double)(now - t->t_last);
+  if (t->alloc == 0 && t->busy == 0 && t->sm == 0) {
+    t->t_last = now;
+    return;
+  }
+  t->int_alloc += t->alloc * dt;
+  t->int_busy += t->busy * dt;
+  t->int_sm += t->sm * dt;
+  t->int_cost += t->cost_rate * dt;
+  if (!t->cells) t->cells = g_array_new(FALSE, TRUE, sizeof(tenant_cell));
+  sim_time iv = m->interval_ns;
+  for (sim_time at = t->t_last; at < now;) {
+    guint64 b = (guint64)(at / iv);
+    sim_time upto = MIN(now, (sim_time)(b + 1) * iv);
+    if (t->cells->len <= b) g_array_set_size(t->cells, (guint)b + 1);
+    tenant_cell *c = &g_array_index(t->cells, tenant_cell, b);
+    c->alloc_gpu_ns += t->alloc * (double)(upto - at);
+    c->busy_gpu_ns += t->busy * (double)(upto - at);
+    at = upto;
+  }
+  t->t_last = now;
+}
+
+void metrics_tenant_change(metrics *m, guint32 tenant, guint32 pool, sim_time now,
+                           double d_alloc, double d_busy, double d_sm, int resident) {
+  metrics_tenant_state *t = &g_array_index(m->tenants, metrics_tenant_state, tenant);
+  metrics_tenant_integrate(m, t, now);
+  t->residents = (guint32)((int)t->residents + resident);
+  if (t->residents == 0) { /* exactly idle: no rounding left over from the sums */
+    t->alloc = t->busy = t->sm = t->cost_rate = 0;
+    return;
+  }
+  t->alloc += d_alloc;
+  t->busy += d_busy;
+  t->sm += d_sm;
+  t->cost_rate += d_alloc * scenario_pool(m->sc, pool)->price_per_gpu_hour;
+}
+
+void metrics_tenant_job(metrics *m, guint32 tenant, int pool, double worker_s) {
+  metrics_tenant_state *t = &g_array_index(m->tenants, metrics_tenant_state, tenant);
+  t->jobs++;
+  if (pool < 0 || m->licence_per_worker_hour[pool] < 0) return;
+  m->licensed_worker_s[pool] += worker_s;
+  t->licence_cost += worker_s / 3600 * m->licence_per_worker_hour[pool];
+}
+
+/* ---- events and services ---- */
+
+const char *metrics_intern(metrics *m, const char *s) { return results_intern(m->r, s); }
+
+void metrics_event(metrics *m, const event_row *e) {
+  event_row row = *e;
+  row.detail = e->detail ? results_intern(m->r, e->detail) : "";
+  g_array_append_val(m->r->events_log, row);
+}
+
+void metrics_service(metrics *m, const service_result *row) {
+  g_array_append_vals(m->r->services, row, 1);
+}
+
+/* ---- the freeze ---- */
+
+void metrics_pool_set_licence(metrics *m, guint32 pool, double per_worker_hour) {
+  g_assert(pool < m->n_pools);
+  m->licence_per_worker_hour[pool] = per_worker_hour;
+}
+
+/* The pool's row: gauges and GPU rows from the integrals, provisioned time and its cost,
+ * licences; its time series with the SLO violations of each interval. */
+static void metrics_freeze_pool(metrics *m, metrics_pool *mp, pool_result pr) {
+  results *r = m->r;
+  const pool_spec *ps = scenario_pool(m->sc, mp->index);
+  pr.provisioned_gpu_s = (double)mp->n_gpus * r->end_s;
+  pr.drain_gpu_s = mp->drain_gpu_ns / 1e9;
+  pr.down_gpu_s = mp->down_gpu_ns / 1e9;
+  for (guint32 gi = 0; gi < mp->n_gpus; gi++) {
+    const metrics_gpu *g = &mp->gpus[gi];
+    gpu_result gr = {
+        .pool = ps->name,
+        .node = g->node,
+        .index = g->local,
+        .allocated_s = g->int_alloc / 1e9,
+        .busy_s = g->int_busy / 1e9,
+        .sm_active_s = g->int_sm / 1e9,
+        .mem_gb_s = g->int_mem / 1e9,
+        .peak_mem_gb = UTIL_GB(g->peak_mem),
+        .jobs_hosted = g->jobs_hosted,
+        .oom_events = g->oom_events,
+    };
+    g_array_append_val(r->gpus, gr);
+    pr.allocated_gpu_s += gr.allocated_s;
+    pr.busy_gpu_s += gr.busy_s;
+    pr.sm_active_gpu_s += gr.sm_active_s;
+    pr.mem_gb_s += gr.mem_gb_s;
+  }
+  pr.cost = pr.provisioned_gpu_s / 3600 * ps->price_per_gpu_hour;
+  if (m->licence_per_worker_hour[mp->index] >= 0) {
+    /* one licence per resident worker (a vGPU VM): worker-hours x the licence price */
+    pr.vgpu_s = m->licensed_worker_s[mp->index];
+    pr.licence_cost = pr.vgpu_s / 3600 * m->licence_per_worker_hour[mp->index];
+    pr.cost += pr.licence_cost;
+  }
+  g_array_append_val(r->pools, pr);
+  for (guint k = 0; k < mp->ts->len; k++) {
+    ts_row row = g_array_index(mp->ts, ts_row, k);
+    if (k < mp->slo_violations->len) row.slo_violations = g_array_index(mp->slo_violations, guint64, k);
+    g_array_append_val(r->timeseries, row);
+  }
+  for (guint k = 0; mp->gpu_series && k < mp->gpu_series->len; k++) {
+    gpu_series_row row = g_array_index(mp->gpu_series, gpu_series_row, k);
+    row.jobs_first += r->gpu_series_jobs->len; /* this pool's jobs go after those before */
+    g_array_append_val(r->gpu_series, row);
+  }
+  if (mp->gpu_series)
+    g_array_append_vals(r->gpu_series_jobs, mp->gpu_series_jobs->data, mp->gpu_series_jobs->len);
+}
+
+static gint metrics_cmp_tenant(gconstpointer a, gconstpointer b) {
+  return strcmp((*(metrics_tenant_state *const *)a)->name, (*(metrics_tenant_state *const *)b)->name);
+}
+
+/* Tenants with a submitted job, by name: their totals, showback, and their series on the
+ * pools' interval grid. */
+static void metrics_freeze_tenants(metrics *m, sim_time end) {
+  results *r = m->r;
+  GPtrArray *order = g_ptr_array_new();
+  for (guint i = 0; i < m->tenants->len; i++) {
+    metrics_tenant_state *t = &g_array_index(m->tenants, metrics_tenant_state, i);
+    metrics_tenant_integrate(m, t, end);
+    if (t->jobs) g_ptr_array_add(order, t);
+  }
+  g_ptr_array_sort(order, metrics_cmp_tenant);
+  sim_time iv = m->interval_ns;
+  guint64 n_iv = end > 0 ? (guint64)((end + iv - 1) / iv) : 0;
+  for (guint i = 0; i < order->len; i++) {
+    const metrics_tenant_state *t = g_ptr_array_index(order, i);
+    tenant_result tr = {
+        .name = t->name,
+        .jobs = t->jobs,
+        .allocated_gpu_s = t->int_alloc / 1e9,
+        .busy_gpu_s = t->int_busy / 1e9,
+        .sm_active_gpu_s = t->int_sm / 1e9,
+        .cost = t->int_cost / 1e9 / 3600 + t->licence_cost,
+    };
+    g_array_append_val(r->tenants, tr);
+  }
+  for (guint i = 0; i < order->len; i++) {
+    const metrics_tenant_state *t = g_ptr_array_index(order, i);
+    for (guint64 b = 0; b < n_iv; b++) {
+      sim_time t0 = (sim_time)b * iv, t1 = MIN(end, (sim_time)(b + 1) * iv);
+      const tenant_cell *c = t->cells && b < t->cells->len ? &g_array_index(t->cells, tenant_cell, b) : NULL;
+      tenant_ts_row row = {
+          .tenant = t->name,
+          .t_start_s = util_ns_to_seconds(t0),
+          .t_end_s = util_ns_to_seconds(t1),
+          .allocated_gpus = c ? c->alloc_gpu_ns / (double)(t1 - t0) : 0,
+          .busy_gpus = c ? c->busy_gpu_ns / (double)(t1 - t0) : 0,
+      };
+      g_array_append_val(r->tenant_timeseries, row);
+    }
+  }
+  g_ptr_array_unref(order);
+}
+
+void metrics_freeze(metrics *m, sim_time end, const pool_result *pools) {
+  for (guint i = 0; i < m->n_pools; i++) metrics_freeze_pool(m, &m->pools[i], pools[i]);
+  metrics_freeze_tenants(m, end);
+}

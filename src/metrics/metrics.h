@@ -1,0 +1,131 @@
+/* metrics.h: the observation of one run. One interval grid (intervals of interval_ns from
+ * time 0) for the gauges and counters of every level: pools (allocated, busy, SM-active,
+ * memory, queued, running, draining, down; SLO violations by arrival interval), GPUs (their
+ * integrals and the per-GPU series of run --dcgm) and tenants; the events log; the services'
+ * rows and latency histograms; and the pricing (cost, licences, showback). The simulator
+ * (sim.c, cluster.c, the workloads) reports changes here; metrics_freeze writes everything
+ * into the results at the end.
+ *
+ * One definition of each DCGM gauge per level. A GPU's allocated (1 while it has a
+ * resident), busy (a kernel running) and SM-active gauges come from its strategy; the
+ * pool's are their sums. A tenant's gauges are the GPUs' gauges partitioned among the
+ * residents by the share of the GPU each held (alloc_share over the GPU's total; equal
+ * shares when the strategy gave none), so tenants add up to the pools exactly and a tenant
+ * is never busier than it is allocated (docs/models.md, "Utilisation").
+ *
+ * Protocol: integrate (metrics_pool_integrate, metrics_gpu_integrate) up to now before any
+ * gauge or count changes, then change it. Every call is O(1) or O(residents of one GPU);
+ * tenants are integrated lazily, when their own gauges change. */
+#pragma once
+#include <glib.h>
+#include "util.h"
+#include "scenario.h"
+#include "results.h"
+
+typedef struct metrics metrics;
+
+typedef struct metrics_gpu {      /* one GPU's gauges now and their integrals */
+  double alloc, busy, sm;         /* gauges now (0..1) */
+  int64_t mem_bytes;              /* memory in use now */
+  sim_time t_last;                /* integrals are up to here */
+  double int_alloc, int_busy, int_sm, int_mem; /* value x ns (memory: bytes x ns / 1e9) */
+  int64_t peak_mem;
+  guint32 jobs_hosted, oom_events;
+  /* per-GPU series (NULL cur_jobs: not recorded): integrals at the last interval close, the
+   * largest memory in the interval, the jobs resident at some time in it, and the resident
+   * jobs now (one entry per worker, in arrival order) */
+  double ser_alloc, ser_busy, ser_sm, ser_mem;
+  int64_t ser_peak_mem;
+  GArray *ser_jobs, *cur_jobs;    /* guint32 job indices */
+  guint32 node, local;            /* where it is (set by the cluster: node groups differ) */
+} metrics_gpu;
+
+typedef struct metrics_acc {      /* the current interval of a pool: value x ns */
+  double alloc, busy, sm, mem, queued, running;
+  double frag, idle;              /* fragmented and free milli-GPU x ns (frag_on) */
+} metrics_acc;
+
+/* Milli-GPU of a whole GPU, the unit of the fragmentation gauges (place.h's PLACE_MILLI). */
+#define METRICS_MILLI 1000
+
+typedef struct metrics_pool {
+  guint32 index, n_gpus;
+  int64_t card_bytes;             /* memory of one GPU */
+  metrics_gpu *gpus;              /* n_gpus, owned */
+  metrics *m;
+  /* gauges now: sums of the GPUs' (kept by metrics_gpu_*), and the counts the cluster sets
+   * just before each integration (the values in force since the last one) */
+  double sum_alloc, sum_busy, sum_sm;
+  int64_t sum_mem;
+  guint32 queued, running, draining, down;
+  /* fragmentation against the pool's target workload (milli-GPU; only when frag_on) */
+  gboolean frag_on;
+  double frag_milli, free_milli;
+  sim_time t_last, bucket_start;
+  metrics_acc acc;
+  double drain_gpu_ns, down_gpu_ns;
+  GArray *ts;                     /* ts_row, one per interval from time 0 */
+  GArray *slo_violations;         /* guint64 per interval (by request arrival) */
+  GArray *gpu_series, *gpu_series_jobs; /* NULL unless recorded */
+} metrics_pool;
+
+/* A run with the pools of sc; r receives the events, services and, at the end, the rest.
+ * gpu_series: also record the per-GPU series (run --dcgm). Each pool's GPUs are set by
+ * metrics_pool_set_gpus before the run. */
+metrics *metrics_new(const scenario *sc, results *r, gboolean gpu_series);
+/* The pool has n_gpus GPUs (mp->gpus[i].node and .local are the caller's to set). */
+void metrics_pool_set_gpus(metrics_pool *mp, guint32 n_gpus);
+void metrics_free(metrics *m);
+sim_time metrics_interval_ns(const metrics *m);
+/* Index of the interval holding t. */
+guint64 metrics_bucket(const metrics *m, sim_time t);
+metrics_pool *metrics_pool_get(metrics *m, guint32 pool);
+
+/* ---- pools and GPUs ---- */
+void metrics_pool_integrate(metrics_pool *mp, sim_time now);
+/* Closes the books at end: integrates every GPU and the pool, emits the last interval. */
+void metrics_pool_close(metrics_pool *mp, sim_time end);
+void metrics_gpu_integrate(metrics_gpu *g, sim_time now);
+/* New gauges of GPU gpu (after the strategy's gauges). */
+void metrics_gpu_set_gauges(metrics_pool *mp, guint32 gpu, double alloc, double busy, double sm);
+/* Memory in use on the GPU changed by delta_bytes. */
+void metrics_gpu_mem(metrics_pool *mp, guint32 gpu, int64_t delta_bytes);
+/* Records the GPU's memory in use in its peaks (whole and per interval), unless it is more
+ * than the card holds: that is a demand about to fail, never memory in use. */
+void metrics_gpu_note_peak(metrics_pool *mp, guint32 gpu);
+/* A worker of job `job` arrived on / left the GPU. */
+void metrics_gpu_attach(metrics_pool *mp, guint32 gpu, guint32 job);
+void metrics_gpu_detach(metrics_pool *mp, guint32 gpu, guint32 job);
+void metrics_gpu_oom(metrics_pool *mp, guint32 gpu);
+/* n requests of the pool's services that arrived in interval `bucket` missed their SLO. */
+void metrics_slo_violations(metrics *m, guint32 pool, guint64 bucket, guint64 n);
+
+/* ---- tenants ---- */
+/* The tenant's index (registered on first use; the name is borrowed). */
+guint32 metrics_tenant(metrics *m, const char *name);
+/* A resident of the tenant on a GPU of pool `pool` changes its share of that GPU's gauges
+ * by (d_alloc, d_busy, d_sm) at now (the GPU's time); resident counts the tenant's
+ * residents (+1 on arrival, -1 on departure, 0 otherwise). */
+void metrics_tenant_change(metrics *m, guint32 tenant, guint32 pool, sim_time now,
+                           double d_alloc, double d_busy, double d_sm, int resident);
+/* A job of the tenant was submitted (tenants.csv `jobs`) to pool `pool` (-1: unrouted),
+ * where its workers were resident for worker_s seconds (summed over workers): what a
+ * pool whose strategy charges a licence per worker bills. */
+void metrics_tenant_job(metrics *m, guint32 tenant, int pool, double worker_s);
+
+/* ---- events and services ---- */
+/* Appends an events.csv row (the detail is copied). */
+void metrics_event(metrics *m, const event_row *e);
+/* Interns a string in the results (reasons, details). */
+const char *metrics_intern(metrics *m, const char *s);
+/* Appends a services.csv row; the row's histogram moves to the results. */
+void metrics_service(metrics *m, const service_result *row);
+
+/* ---- the end ---- */
+/* Per pool: the strategy's licence price per worker-hour (share_ops.licence_per_worker_hour),
+ * or a negative value when its pool charges none. Set before metrics_freeze. */
+void metrics_pool_set_licence(metrics *m, guint32 pool, double per_worker_hour);
+/* Writes the pools (gauges, cost and licences added to the rows in *pools, which carry the
+ * names, counters and job counts), GPUs, time series, GPU series, tenants and tenant series
+ * into the results. end: the end of the run (the pools closed there). */
+void metrics_freeze(metrics *m, sim_time end, const pool_result *pools);

@@ -1,0 +1,190 @@
+/* test-metrics.c: the metrics layer's one definition of the gauges per level. Tenants
+ * partition the pools' allocated, busy and SM-active time (totals and every interval of
+ * tenant_timeseries), no tenant is busier than it is allocated, and showback adds up to the
+ * pools' allocated cost plus licences; on hand-computable runs and on every bundled
+ * scenario with the bundled trace. */
+#include "testutil.h"
+#include "metrics.h"
+
+static results *metrics_run_files(const char *scenario_rel, const char *trace_rel) {
+  g_autofree char *sp = g_build_filename(TEST_DATA_DIR, "..", "..", scenario_rel, NULL);
+  g_autofree char *tp = g_build_filename(TEST_DATA_DIR, "..", "..", trace_rel, NULL);
+  g_autoptr(diag_list) d = diag_list_new(0);
+  scenario *sc = scenario_load(sp, d);
+  trace *tr = sc ? trace_load(tp, d) : NULL;
+  if (diag_has_errors(d)) {
+    g_autofree char *msg = diag_join(d);
+    cr_assert_fail("input problems: %s", msg);
+  }
+  GError *err = NULL;
+  results *r = sim_run(sc, tr, NULL, &err);
+  cr_assert_not_null(r, "sim_run failed: %s", err ? err->message : "?");
+  static GPtrArray *keep = NULL; /* results borrow from scenario and trace */
+  if (!keep) keep = g_ptr_array_new();
+  g_ptr_array_add(keep, sc);
+  g_ptr_array_add(keep, tr);
+  return r;
+}
+
+static void metrics_near(double a, double b, const char *what) {
+  double tol = 1e-9 * MAX(1.0, MAX(fabs(a), fabs(b)));
+  cr_assert(fabs(a - b) <= tol, "%s: %.17g against %.17g", what, a, b);
+}
+
+/* Totals, per-tenant bounds, every interval, and showback. */
+static void metrics_assert_partition(const results *r) {
+  double p_alloc = 0, p_busy = 0, p_sm = 0, alloc_cost = 0, licences = 0;
+  for (guint i = 0; i < r->pools->len; i++) {
+    const pool_result *p = &g_array_index(r->pools, pool_result, i);
+    p_alloc += p->allocated_gpu_s;
+    p_busy += p->busy_gpu_s;
+    p_sm += p->sm_active_gpu_s;
+    alloc_cost += p->allocated_gpu_s / 3600 * p->price_per_gpu_hour;
+    licences += p->licence_cost;
+  }
+  double t_alloc = 0, t_busy = 0, t_sm = 0;
+  for (guint i = 0; i < r->tenants->len; i++) {
+    const tenant_result *t = &g_array_index(r->tenants, tenant_result, i);
+    t_alloc += t->allocated_gpu_s;
+    t_busy += t->busy_gpu_s;
+    t_sm += t->sm_active_gpu_s;
+    cr_assert(t->busy_gpu_s <= t->allocated_gpu_s * (1 + 1e-9) + 1e-6,
+              "tenant %s busy %.6f GPU-s above its allocation %.6f", t->name, t->busy_gpu_s,
+              t->allocated_gpu_s);
+    cr_assert(t->sm_active_gpu_s <= t->busy_gpu_s * (1 + 1e-9) + 1e-6, "tenant %s SM-active", t->name);
+  }
+  metrics_near(t_alloc, p_alloc, "allocated: tenants vs pools");
+  metrics_near(t_busy, p_busy, "busy: tenants vs pools");
+  metrics_near(t_sm, p_sm, "SM-active: tenants vs pools");
+  metrics_near(results_showback_total(r), alloc_cost + licences, "showback vs allocated cost");
+  /* every interval: the tenants' mean GPUs equal the pools' */
+  GHashTable *by_start = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+  for (guint i = 0; i < r->timeseries->len; i++) {
+    const ts_row *row = &g_array_index(r->timeseries, ts_row, i);
+    const pool_result *p = &g_array_index(r->pools, pool_result, row->pool);
+    gint64 key = (gint64)llround(row->t_start_s * 1000);
+    double *v = g_hash_table_lookup(by_start, &key);
+    if (!v) {
+      v = g_new0(double, 2);
+      g_hash_table_insert(by_start, g_memdup2(&key, sizeof key), v);
+    }
+    v[0] += row->allocated * p->gpus;
+    v[1] += row->busy * p->gpus;
+  }
+  GHashTable *tenant_sum = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+  for (guint i = 0; i < r->tenant_timeseries->len; i++) {
+    const tenant_ts_row *row = &g_array_index(r->tenant_timeseries, tenant_ts_row, i);
+    gint64 key = (gint64)llround(row->t_start_s * 1000);
+    double *v = g_hash_table_lookup(tenant_sum, &key);
+    if (!v) {
+      v = g_new0(double, 2);
+      g_hash_table_insert(tenant_sum, g_memdup2(&key, sizeof key), v);
+    }
+    v[0] += row->allocated_gpus;
+    v[1] += row->busy_gpus;
+  }
+  cr_assert_eq(g_hash_table_size(tenant_sum), g_hash_table_size(by_start));
+  GHashTableIter it;
+  gpointer k, val;
+  g_hash_table_iter_init(&it, by_start);
+  while (g_hash_table_iter_next(&it, &k, &val)) {
+    const double *pv = val, *tv = g_hash_table_lookup(tenant_sum, k);
+    cr_assert_not_null(tv);
+    cr_assert(fabs(pv[0] - tv[0]) <= 1e-6 && fabs(pv[1] - tv[1]) <= 1e-6,
+              "interval at %.3f s: pools %.9f/%.9f GPUs, tenants %.9f/%.9f",
+              *(const gint64 *)k / 1000.0, pv[0], pv[1], tv[0], tv[1]);
+  }
+  g_hash_table_destroy(by_start);
+  g_hash_table_destroy(tenant_sum);
+}
+
+/* The reproducer of the tenant-busy defect: four batch jobs of one tenant time-sliced on one
+ * GPU for 1.355 h. The tenant was shown 5.42 busy GPU-h, four times the only GPU it used. */
+Test(metrics, tenant_on_one_time_sliced_gpu_is_not_busier_than_the_gpu) {
+  results *r = tu_run("name: emb-ts\npools:\n  - {name: p, gpu: A100-80GB, nodes: 1, "
+                      "gpus_per_node: 1, strategy: time-slicing, replicas: 4}\n",
+                      "id,submit_s,kind,gpus,mem_gb,duration_s,sm,restart,label\n"
+                      "emb1,0,batch,1,4,1000,0.4,never,embeddings\n"
+                      "emb2,0,batch,1,4,1000,0.4,never,embeddings\n"
+                      "emb3,0,batch,1,4,1000,0.4,never,embeddings\n"
+                      "emb4,0,batch,1,4,1000,0.4,never,embeddings\n",
+                      NULL);
+  const pool_result *p = &g_array_index(r->pools, pool_result, 0);
+  cr_assert_eq(r->tenants->len, 1);
+  const tenant_result *t = &g_array_index(r->tenants, tenant_result, 0);
+  cr_assert_gt(p->busy_gpu_s, 4800); /* 1.355 h: the four share the card, each slowed */
+  metrics_near(t->busy_gpu_s, p->busy_gpu_s, "tenant busy vs the GPU's");
+  metrics_near(t->allocated_gpu_s, p->allocated_gpu_s, "tenant allocated vs the GPU's");
+  metrics_near(t->cost, p->allocated_gpu_s / 3600 * p->price_per_gpu_hour, "showback");
+  metrics_assert_partition(r);
+  results_free(r);
+}
+
+/* Two tenants on one fractional GPU, 0.6 and 0.2 of it: while both run, each allocated
+ * second of the GPU goes 3/4 to alice and 1/4 to bob; then the one left has all of it. */
+Test(metrics, tenants_split_a_shared_gpu_by_their_share) {
+  results *r = tu_run("name: frac\npools:\n  - {name: p, gpu: A100-80GB, nodes: 1, "
+                      "gpus_per_node: 1, strategy: fractional}\n",
+                      "id,submit_s,kind,gpus,mem_gb,duration_s,gpu_frac,tenant\n"
+                      "a,0,batch,1,10,200,0.6,alice\n"
+                      "b,0,batch,1,10,100,0.2,bob\n",
+                      NULL);
+  const tenant_result *alice = &g_array_index(r->tenants, tenant_result, 0);
+  const tenant_result *bob = &g_array_index(r->tenants, tenant_result, 1);
+  cr_assert_str_eq(alice->name, "alice");
+  cr_assert_str_eq(bob->name, "bob");
+  const job_result *b = tu_job(r, "b");
+  const job_result *a = tu_job(r, "a");
+  double both = MIN(a->end_s, b->end_s);
+  cr_assert_gt(both, 100); /* the fractions slow both */
+  metrics_near(bob->allocated_gpu_s, both / 4 + (b->end_s - both), "bob allocated");
+  metrics_near(alice->allocated_gpu_s, both * 3 / 4 + (a->end_s - both), "alice allocated");
+  metrics_near(alice->allocated_gpu_s + bob->allocated_gpu_s, MAX(a->end_s, b->end_s), "both");
+  metrics_assert_partition(r);
+  results_free(r);
+}
+
+Test(metrics, tenants_partition_the_pools_in_every_bundled_scenario) {
+  static const char *const names[] = {
+      "baseline-exclusive", "dev-timeslice", "embeddings-mps", "exclusive-lean",
+      "mig-inference", "shared-pools", "three-pools", "vgpu",
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(names); i++) {
+    g_autofree char *rel = g_strdup_printf("scenarios/%s.yaml", names[i]);
+    results *r = metrics_run_files(rel, "traces/mixed-small.csv");
+    cr_assert_gt(r->tenants->len, 1, "%s", names[i]);
+    metrics_assert_partition(r);
+    results_free(r);
+  }
+}
+
+/* The interval grid: intervals from time 0, the last one cut at the end of the run. */
+Test(metrics, buckets_follow_the_interval) {
+  g_autofree char *sp = tu_write_temp("grid.yaml", "name: g\ninterval: 10s\npools:\n"
+                                                   "  - {name: p, gpu: A100-80GB, nodes: 1, "
+                                                   "gpus_per_node: 1}\n");
+  g_autoptr(diag_list) d = diag_list_new(0);
+  scenario *sc = scenario_load(sp, d);
+  cr_assert_not_null(sc);
+  results *r = results_new();
+  metrics *m = metrics_new(sc, r, FALSE);
+  cr_assert_eq(metrics_interval_ns(m), 10 * SIM_NS_PER_S);
+  cr_assert_eq(metrics_bucket(m, 0), 0);
+  cr_assert_eq(metrics_bucket(m, 10 * SIM_NS_PER_S - 1), 0);
+  cr_assert_eq(metrics_bucket(m, 10 * SIM_NS_PER_S), 1);
+  metrics_pool *mp = metrics_pool_get(m, 0);
+  metrics_pool_set_gpus(mp, 1);
+  metrics_pool_integrate(mp, 5 * SIM_NS_PER_S);
+  metrics_gpu_integrate(&mp->gpus[0], 5 * SIM_NS_PER_S);
+  metrics_gpu_set_gauges(mp, 0, 1.0, 0.5, 0.25);
+  metrics_pool_close(mp, 25 * SIM_NS_PER_S);
+  cr_assert_eq(mp->ts->len, 3);
+  TU_NEAR(g_array_index(mp->ts, ts_row, 0).allocated, 0.5, 1e-12);
+  TU_NEAR(g_array_index(mp->ts, ts_row, 1).busy, 0.5, 1e-12);
+  TU_NEAR(g_array_index(mp->ts, ts_row, 2).sm_active, 0.25, 1e-12);
+  TU_NEAR(g_array_index(mp->ts, ts_row, 2).t_end_s, 25, 0);
+  TU_NEAR(mp->gpus[0].int_alloc / 1e9, 20, 1e-9);
+  metrics_free(m);
+  results_free(r);
+  scenario_free(sc);
+}
