@@ -162,12 +162,14 @@ static int cmd_fill_main(int argc, char **argv) {
   if (!cmd_parse_options(&cmd_fill_entry, entries, &argc, &argv, &rc)) return rc;
   if (argc != 3) {
     fprintf(stderr, "sharesim fill: expected SCENARIO.yaml and TRACE.csv, got %d argument%s\n"
-                    "Usage: sharesim fill %s\n", argc - 1, argc == 2 ? "" : "s", cmd_fill_entry.usage);
+                    "Usage: sharesim fill %s\n",
+            argc - 1, argc == 2 ? "" : "s", cmd_fill_entry.usage);
     return 2;
   }
   if (!(inflate > 0 && inflate <= FILL_MAX_INFLATE)) {
-    fprintf(stderr, "sharesim fill: --inflate: expected a share of capacity > 0 and at most %g, found %g\n",
-            FILL_MAX_INFLATE, inflate);
+    fprintf(stderr,
+            "sharesim fill: --inflate: expected a share of capacity > 0 and at most %g, "
+            "found %g\n", FILL_MAX_INFLATE, inflate);
     return 2;
   }
   if (jobs < 0 || jobs > 1024) {
@@ -182,7 +184,8 @@ static int cmd_fill_main(int argc, char **argv) {
   }
   if (!fill_parse_policies(policy_texts, pols)) return 2;
   if (!seeds->len) g_array_append_val(seeds, (guint64){42});
-  if (!pols->len) g_array_append_vals(pols, fill_default_policies, G_N_ELEMENTS(fill_default_policies));
+  if (!pols->len)
+    g_array_append_vals(pols, fill_default_policies, G_N_ELEMENTS(fill_default_policies));
   if ((guint64)seeds->len * pols->len > FILL_MAX_RUNS) {
     fprintf(stderr, "sharesim fill: %u policies x %u seeds is more than %d runs\n", pols->len,
             seeds->len, FILL_MAX_RUNS);

@@ -99,10 +99,29 @@ static place_req cp_request(const pool_state *p, const job_spec *js) {
 
 void cluster_pool_set_target(pool_state *p, const job_spec *const *jobs, guint n, guint64 seed) {
   place_req *reqs = g_new0(place_req, MAX(1u, n));
-  for (guint i = 0; i < n; i++) reqs[i] = cp_request(p, jobs[i]);
+  GHashTable *kinds = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  if (p->kind_of) g_hash_table_unref(p->kind_of);
+  p->kind_of = g_hash_table_new(g_direct_hash, g_direct_equal);
+  for (guint i = 0; i < n; i++) {
+    reqs[i] = cp_request(p, jobs[i]);
+    const place_req *r = &reqs[i];
+    char *key = g_strdup_printf("%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT "/%d/%u/%s", r->cpu,
+                                r->mem, r->milli, r->gpus, r->spec ? r->spec : "");
+    gpointer k;
+    if (!g_hash_table_lookup_extended(kinds, key, NULL, &k)) {
+      k = GUINT_TO_POINTER(g_hash_table_size(kinds) + 1);
+      g_hash_table_insert(kinds, key, k);
+    } else {
+      g_free(key);
+    }
+    g_hash_table_insert(p->kind_of, (gpointer)jobs[i], k);
+  }
   place_target_free(p->target);
   p->target = place_target_new(reqs, n);
   g_free(reqs);
+  place_cache_free(p->cache);
+  p->cache = p->place ? place_cache_new(p->n_nodes, g_hash_table_size(kinds)) : NULL;
+  g_hash_table_unref(kinds);
   if (!p->place_rng) p->place_rng = rng_new(seed, p->spec->name, 0x706c616365ull /* "place" */);
   p->frag_milli = 0;
   for (guint32 k = 0; k < p->n_nodes; k++) {
@@ -114,12 +133,14 @@ void cluster_pool_set_target(pool_state *p, const job_spec *const *jobs, guint n
 int cluster_policy_place(const pool_state *p, const job_run *j, gpu_state **gpus_out,
                          guint32 *slots_out) {
   place_req r = cp_request(p, j->spec);
+  gpointer kind = p->kind_of ? g_hash_table_lookup(p->kind_of, j->spec) : NULL;
+  if (kind) r.type = GPOINTER_TO_UINT(kind) - 1;
   int64_t max_cpu = 0;
   for (guint32 n = 0; n < p->n_nodes; n++) max_cpu = MAX(max_cpu, p->view[n].cpu_cap);
   place_ctx ctx = {.target = p->target, .rng = p->place_rng, .max_cpu = max_cpu,
                    .max_gpu_milli = (int64_t)p->max_node_gpus * PLACE_MILLI};
   guint32 *idx = g_newa(guint32, MAX(1u, r.gpus));
-  int n = place_select(&ctx, p->place, p->view, p->n_nodes, &r, NULL, idx);
+  int n = place_select(&ctx, p->place, p->view, p->n_nodes, &r, p->cache, idx);
   if (n < 0) return 0;
   for (guint32 k = 0; k < r.gpus; k++) {
     gpu_state *g = &p->gpus[p->node_first[n] + idx[k]];

@@ -197,6 +197,7 @@ void cluster_pool_clear(pool_state *p) {
   g_free(p->view_frag);
   place_target_free(p->target);
   place_cache_free(p->cache);
+  if (p->kind_of) g_hash_table_unref(p->kind_of);
   if (p->place_rng) gsl_rng_free(p->place_rng);
   guint32 slots_per_node = p->slots_per_gpu * p->gpus_per_node;
   for (guint32 k = 0; k <= slots_per_node; k++) g_free(p->bucket_bits[k]);

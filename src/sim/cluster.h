@@ -97,7 +97,8 @@ struct pool_state {
   double *view_frag;
   double frag_milli, free_milli;
   place_target *target;
-  place_cache *cache;
+  place_cache *cache;         /* policy scores per (node, request kind) */
+  GHashTable *kind_of;        /* job_spec* -> request kind + 1 */
   gsl_rng *place_rng;
   /* counters */
   guint32 oom_kills, innocent_victims, crashes, restarts, evictions, reconfigurations;

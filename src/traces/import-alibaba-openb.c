@@ -481,7 +481,8 @@ static gboolean openb_run(import_ctx *c, GError **error) {
     const char *path = import_option(c, "nodes");
     import_inventory_init(&n.inv, path);
     if (trace_csv_foreach(path, 0, openb_node_row, &n, c->diags) && !n.have_header)
-      diag_add(c->diags, path, 1, 0, "header: expected a node list header row, found an empty file");
+      diag_add(c->diags, path, 1, 0,
+               "header: expected a node list header row, found an empty file");
     import_note(c, "nodes: %" G_GUINT64_FORMAT " listed, %" G_GUINT64_FORMAT
                    " with GPUs, %" G_GUINT64_FORMAT " GPUs",
                 n.inv.nodes, n.inv.gpu_nodes, n.inv.gpus);
