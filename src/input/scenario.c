@@ -5,6 +5,7 @@
  * whether a strategy is built (share.h) nor check jobs against pools (sim.c). */
 #include "scenario.h"
 #include "nvconfig.h"
+#include "caltime.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -1291,6 +1292,7 @@ static void diag_merge_sorted(diag_list *dst, diag_list *src, const char *file) 
  * ==================================================================================== */
 
 static const char *const top_keys[] = {"name",     "seed",        "horizon",      "interval",
+                                       "start",
                                        "pools",    "routing",     "prices",       "crash_rates",
                                        "interference", "ts_switch_loss", "mps_bandwidth_loss",
                                        "inference", NULL};
@@ -1491,6 +1493,7 @@ static scenario *scenario_new(const char *path) {
   s->path = g_strdup(path);
   s->seed = SCENARIO_DEFAULT_SEED;
   s->interval_ns = SCENARIO_DEFAULT_INTERVAL_NS;
+  s->start_unix = NAN;
   s->pools = g_ptr_array_new_with_free_func((GDestroyNotify)pool_free);
   s->routing = g_array_new(FALSE, TRUE, sizeof(route_rule));
   g_array_set_clear_func(s->routing, route_rule_clear);
@@ -1558,6 +1561,10 @@ static void validate_top(vctx *c, scenario *s, const scenario_yaml *root) {
         scenario_yaml_expected(d, path, n, "seed", "an integer from 0 to 18446744073709551615");
     } else if (!strcmp(key, "horizon")) {
       v_duration(c, n, "horizon", SIM_NS_PER_S, 3650 * 86400 * SIM_NS_PER_S, &s->horizon_ns);
+    } else if (!strcmp(key, "start")) {
+      if (n->type != SCENARIO_YAML_SCALAR || !caltime_parse(n->text, &s->start_unix))
+        scenario_yaml_expected(d, path, n, "start",
+                               "an ISO 8601 time with a zone, e.g. 2026-11-01T00:00:00Z");
     } else if (!strcmp(key, "interval")) {
       v_duration(c, n, "interval", SIM_NS_PER_S, 30 * 86400 * SIM_NS_PER_S, &s->interval_ns);
     } else if (!strcmp(key, "ts_switch_loss")) {
@@ -1657,7 +1664,7 @@ static void map_set(scenario_yaml *map, const char *key, scenario_yaml *value, c
 
 /* Keys a --set may name at the top level (pools/routing are lists; prices/crash_rates take a
  * sub-key). */
-static const char *const override_top_keys[] = {"name", "seed", "horizon", "interval",
+static const char *const override_top_keys[] = {"name", "seed", "horizon", "interval", "start",
                                                 "interference", "ts_switch_loss",
                                                 "mps_bandwidth_loss", NULL};
 

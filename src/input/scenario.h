@@ -131,6 +131,8 @@ typedef struct scenario {
   char *name;                   /* default: file name without extension */
   uint64_t seed;                /* default 1 */
   sim_time horizon_ns;          /* 0 = until the last job ends */
+  double start_unix;            /* calendar time of trace second 0 (Unix seconds, `start:`);
+                                 * NAN when the run is not placed at a date */
   sim_time interval_ns;         /* time-series interval; default 60 s */
   GPtrArray *pools;             /* pool_spec*, owned */
   GArray *routing;              /* route_rule */

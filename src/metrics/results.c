@@ -43,6 +43,7 @@ static void results_service_clear(gpointer p) {
 
 results *results_new(void) {
   results *r = g_new0(results, 1);
+  r->start_unix = NAN;
   r->jobs = g_array_new(FALSE, TRUE, sizeof(job_result));
   g_array_set_clear_func(r->jobs, results_job_clear);
   r->gpus = g_array_new(FALSE, TRUE, sizeof(gpu_result));

@@ -159,6 +159,7 @@ typedef struct results {
   char *scenario_path, *trace_path;
   uint64_t seed;
   double end_s;             /* simulated span [0, end_s] */
+  double start_unix;        /* calendar time of second 0 (scenario start:), NAN if none */
   double interval_s;
   uint64_t events;          /* engine events processed */
   double wall_s;            /* wall-clock seconds of the run (NOT written to deterministic files) */

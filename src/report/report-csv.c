@@ -3,6 +3,7 @@
  * file: a header row, then one row per record in the results' order; columns never move.
  * It only reads the frozen results; it does not write files (report_write_dir does). */
 #include "report.h"
+#include "caltime.h"
 #include "histogram.h"
 #include "util.h"
 #include <math.h>
@@ -46,6 +47,23 @@ static void csv_index(GString *out, int v) {
   g_string_append_c(out, ',');
 }
 
+/* Runs placed at a date (scenario start:) carry UTC times beside the seconds, as extra last
+ * columns: csv_time_header adds their names to the header row just written, csv_time one
+ * field (the ISO time of second t_s; empty when t_s is not finite). Without a start both
+ * do nothing, so such runs keep their files byte for byte. */
+static void csv_time_header(const results *r, GString *out, const char *names) {
+  if (!isfinite(r->start_unix)) return;
+  g_assert(out->len > 0 && out->str[out->len - 1] == '\n');
+  g_string_truncate(out, out->len - 1);
+  g_string_append_printf(out, ",%s\n", names);
+}
+
+static void csv_time(const results *r, GString *out, double t_s) {
+  if (!isfinite(r->start_unix)) return;
+  if (isfinite(t_s)) caltime_append(out, r->start_unix + t_s);
+  g_string_append_c(out, ',');
+}
+
 static void csv_eol(GString *out) {
   g_assert(out->len > 0 && out->str[out->len - 1] == ',');
   out->str[out->len - 1] = '\n';
@@ -62,6 +80,7 @@ void report_csv_jobs(const results *r, GString *out) {
                        "slowdown,burst_stretch,outcome,restarts,kills,oom_kills,crashes,"
                        "work_s,work_done_s,work_lost_s,busy_s,gpu_s_allocated,gpu_ids,"
                        "reason,straggler_delay_s,straggler_wait_gpu_s\n");
+  csv_time_header(r, out, "submit_utc,start_utc,end_utc");
   for (guint i = 0; i < r->jobs->len; i++) {
     const job_result *j = &g_array_index(r->jobs, job_result, i);
     csv_s(out, j->id);
@@ -90,6 +109,9 @@ void report_csv_jobs(const results *r, GString *out) {
     csv_s(out, j->reason);
     csv_n(out, j->straggler_delay_s);
     csv_n(out, j->straggler_wait_gpu_s);
+    csv_time(r, out, j->submit_s);
+    csv_time(r, out, j->start_s);
+    csv_time(r, out, j->end_s);
     csv_eol(out);
   }
 }
@@ -184,6 +206,7 @@ void report_csv_timeseries(const results *r, GString *out) {
   g_string_append(out,
                   "pool,t_start_s,t_end_s,allocated,busy,sm_active,mem_used_gb,queued,running,"
                   "slo_violations\n");
+  csv_time_header(r, out, "t_start_utc");
   for (guint i = 0; i < r->timeseries->len; i++) {
     const ts_row *t = &g_array_index(r->timeseries, ts_row, i);
     const char *pool =
@@ -198,6 +221,7 @@ void report_csv_timeseries(const results *r, GString *out) {
     csv_n(out, t->queued);
     csv_n(out, t->running);
     csv_u(out, t->slo_violations);
+    csv_time(r, out, t->t_start_s);
     csv_eol(out);
   }
 }
@@ -282,6 +306,7 @@ void report_csv_latency(const results *r, GString *out) {
 
 void report_csv_events(const results *r, GString *out) {
   g_string_append(out, "t_s,event,job,cause_job,pool,node,gpu,innocent,work_lost_s,detail\n");
+  csv_time_header(r, out, "time_utc");
   for (guint i = 0; i < r->events_log->len; i++) {
     const event_row *e = &g_array_index(r->events_log, event_row, i);
     csv_n(out, e->t_s);
@@ -294,12 +319,14 @@ void report_csv_events(const results *r, GString *out) {
     csv_u(out, e->innocent ? 1 : 0);
     csv_n(out, e->work_lost_s);
     csv_s(out, e->detail);
+    csv_time(r, out, e->t_s);
     csv_eol(out);
   }
 }
 
 void report_csv_tenant_timeseries(const results *r, GString *out) {
   g_string_append(out, "tenant,t_start_s,t_end_s,allocated_gpus,busy_gpus\n");
+  csv_time_header(r, out, "t_start_utc");
   for (guint i = 0; i < r->tenant_timeseries->len; i++) {
     const tenant_ts_row *t = &g_array_index(r->tenant_timeseries, tenant_ts_row, i);
     csv_s(out, t->tenant);
@@ -307,6 +334,7 @@ void report_csv_tenant_timeseries(const results *r, GString *out) {
     csv_n(out, t->t_end_s);
     csv_n(out, t->allocated_gpus);
     csv_n(out, t->busy_gpus);
+    csv_time(r, out, t->t_start_s);
     csv_eol(out);
   }
 }

@@ -5,6 +5,7 @@
  * assembles the result folder through outdir.c (summary.json is what marks a folder as
  * a sharesim result). */
 #include "report.h"
+#include "caltime.h"
 #include "util.h"
 #include "outdir.h"
 #include <json-glib/json-glib.h>
@@ -238,6 +239,14 @@ char *report_json(const results *r, gboolean include_engine_stats) {
   json_str(b, "scenario_file", r->scenario_path);
   json_str(b, "trace_file", r->trace_path);
   json_int(b, "seed", r->seed);
+  if (isfinite(r->start_unix)) { /* only for runs placed at a date (scenario start:) */
+    g_autoptr(GString) iso = g_string_new(NULL);
+    caltime_append(iso, r->start_unix);
+    json_str(b, "start", iso->str);
+    g_string_truncate(iso, 0);
+    caltime_append(iso, r->start_unix + r->end_s);
+    json_str(b, "end", iso->str);
+  }
   json_num(b, "span_s", r->end_s);
   json_num(b, "interval_s", r->interval_s);
   json_totals(b, &t);

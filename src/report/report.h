@@ -34,6 +34,11 @@ void report_csv_events(const results *r, GString *out);
  * CSV one sample per row, and OpenMetrics text. */
 void report_dcgm_csv(const results *r, GString *out);
 void report_dcgm_openmetrics(const results *r, GString *out);
+/* sharesim's own pool series for dcgm.prom (report-prom.c), appended before its # EOF. */
+void report_prom_pools(const results *r, GString *out);
+/* A sample time: seconds from the start as report_num writes them, or exact Unix seconds for
+ * a run placed at a date (scenario start:). */
+void report_prom_stamp(GString *out, const results *r, double t_s);
 
 /* Writes every file into dir atomically (outdir.h): the folder appears complete or not
  * at all. Deterministic: the same results give byte-identical files, except that

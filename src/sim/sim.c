@@ -969,6 +969,7 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
   s->res->scenario_path = g_strdup(sc->path);
   s->res->trace_path = g_strdup(tr->path);
   s->res->seed = sc->seed;
+  s->res->start_unix = sc->start_unix;
   s->progress = opt && opt->progress && isatty(2);
   s->res->gpu_series_on = opt && opt->gpu_series;
   gint64 t0 = g_get_monotonic_time();

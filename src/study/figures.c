@@ -3,6 +3,7 @@
  * the locale-independent formatting of values and differences. It runs nothing and
  * writes nothing; it knows the names report-json.c writes but accepts any others. */
 #include "figures.h"
+#include "caltime.h"
 #include "report.h"
 #include "table.h"
 #include "util.h"
@@ -226,6 +227,7 @@ static run_figures *figures_new(const char *dir) {
   f->scenario_file = g_strdup("");
   f->trace_file = g_strdup("");
   f->span_s = NAN;
+  f->start_unix = NAN;
   f->figures = g_array_new(FALSE, TRUE, sizeof(figure));
   g_array_set_clear_func(f->figures, figures_clear);
   f->by_key = g_hash_table_new(g_str_hash, g_str_equal);
@@ -335,7 +337,7 @@ static void figures_read_tenants(run_figures *f, JsonArray *tenants) {
  * known ones: every numeric member becomes a figure. */
 static void figures_read_generic(run_figures *f, const char *member, JsonNode *n) {
   static const char *const skip[] = {"totals", "pools", "tenants", "outcomes", "engine",
-                                     "seed", "span_s", "interval_s"};
+                                     "seed", "span_s", "interval_s", "start", "end"};
   for (guint i = 0; i < G_N_ELEMENTS(skip); i++)
     if (!strcmp(member, skip[i])) return;
   g_autofree char *cm = figures_clean_text(member);
@@ -424,6 +426,8 @@ run_figures *figures_parse(const char *dir, const char *json, gsize len, GError 
   f->seed = isfinite(seed) && seed >= 0 && seed < 1.8e19 ? (uint64_t)seed : 0;
   f->span_s = figures_json_value(json_object_get_member(o, "span_s"), &is_num);
   if (is_num) figures_set(f, "span_s", f->span_s); /* cost and GPU-hours are over it */
+  const char *start = figures_json_str(o, "start");
+  if (!start || !caltime_parse(start, &f->start_unix)) f->start_unix = NAN;
   figures_read_totals(f, json_node_get_object(totals));
   JsonNode *pools = json_object_get_member(o, "pools");
   if (pools && JSON_NODE_HOLDS_ARRAY(pools)) figures_read_pools(f, json_node_get_array(pools));

@@ -68,6 +68,7 @@ typedef struct run_figures {
   char *scenario_file, *trace_file; /* as recorded in summary.json ("" when missing) */
   uint64_t seed;
   double span_s;
+  double start_unix;      /* "start" of a run placed at a date (Unix seconds), NAN if none */
   GArray *figures;        /* figure, in the order read (see figures_sort) */
   GHashTable *by_key;     /* key -> index + 1 into figures (borrowed keys) */
   GPtrArray *pool_names;  /* char*, pools in summary order; owned */

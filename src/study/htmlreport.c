@@ -4,6 +4,7 @@
  * simulated here, and the page holds no script. Charts come from svg.c. */
 #include "htmlreport.h"
 #include "figures.h"
+#include "caltime.h"
 #include "svg.h"
 #include "table.h"
 #include "util.h"
@@ -189,6 +190,13 @@ static void hr_headline(GString *out, const hr_run *runs, guint n) {
   g_string_append(out, "<h1>GPU sharing report</h1>\n<p class=\"muted\">Trace ");
   hr_text(out, runs[0].f->trace_file);
   g_string_append_printf(out, ", %.1f days simulated", runs[0].days);
+  if (isfinite(runs[0].f->start_unix)) { /* the period, for runs placed at a date */
+    g_string_append(out, " (");
+    caltime_append(out, runs[0].f->start_unix);
+    g_string_append(out, " to ");
+    caltime_append(out, runs[0].f->start_unix + runs[0].f->span_s);
+    g_string_append_c(out, ')');
+  }
   g_string_append(out, n > 1 ? "; the first run is the baseline.</p>\n" : ".</p>\n");
   if (n == 1) {
     const hr_run *r = &runs[0];
@@ -317,7 +325,8 @@ static void hr_utilisation(GString *out, const hr_run *runs, guint n) {
                                 (double *)runs[i].alloc->data, runs[i].t->len};
   }
   svg_line_chart c = {.title = "GPU utilisation over time", .y_label = "% of GPUs",
-                      .y_max = 100, .start_unix = -1};
+                      .y_max = 100,
+                      .start_unix = isfinite(runs[0].f->start_unix) ? runs[0].f->start_unix : -1};
   svg_line(out, &c, s, 2 * n);
   g_ptr_array_unref(labels);
   g_free(s);

@@ -69,3 +69,27 @@ fi
 for f in "$TOP_SRCDIR"/docs/*.md; do
   if grep -q "docs/$(basename "$f")" "$TOP_SRCDIR/Makefile.am"; then pass; else fail "docs/$(basename "$f") is not in Makefile.am's dist_docs_DATA"; fi
 done
+
+# ---- calendar time: start: puts the run at a date; dcgm.prom loads into Prometheus ----
+printf 'name: cal\nstart: 2026-11-01T00:00:00Z\ninterval: 10m\npools:\n  - {name: p, gpu: A100-80GB, nodes: 1, gpus_per_node: 2}\n' > cal.yaml
+printf 'id,submit_s,kind,gpus,mem_gb,duration_s\na,0,batch,1,10,3600\nb,600,training,2,20,1800\n' > cal.csv
+run run cal.yaml cal.csv -o cal --dcgm -q; expect_rc 0
+expect_eq "$(grep '"start"' cal/summary.json | tr -d ' ,')" '"start":"2026-11-01T00:00:00Z"' "summary.json start"
+expect_eq "$(sed -n 2p cal/jobs.csv | awk -F, '{print $NF}')" "2026-11-01T01:00:00Z" "jobs.csv end_utc"
+expect_eq "$(head -1 cal/events.csv | awk -F, '{print $NF}')" "time_utc" "events.csv carries UTC"
+run run cal.yaml cal.csv -o cal2 --set start=2026-12-24T18:00:00+01:00 -q; expect_rc 0
+expect_eq "$(grep '"start"' cal2/summary.json | tr -d ' ,')" '"start":"2026-12-24T17:00:00Z"' "--set start, any zone"
+run run cal.yaml cal.csv --set start=tomorrow -q -o bad; expect_rc 2
+expect_err_contains "--set start: expected an ISO 8601 time with a zone, e.g. 2026-11-01T00:00:00Z, found 'tomorrow'"
+if command -v promtool >/dev/null 2>&1; then
+  promtool tsdb create-blocks-from openmetrics cal/dcgm.prom tsdb >promtool.txt 2>&1
+  expect_eq "$?" "0" "promtool reads dcgm.prom ($(tail -1 promtool.txt))"
+  mkdir -p tsdb/wal
+  promtool tsdb dump tsdb > dump.txt 2>/dev/null
+  if grep -q '__name__="DCGM_FI_DEV_FB_FREE".*Hostname\|Hostname="p-node0".*__name__="DCGM_FI_DEV_FB_FREE"' dump.txt; then pass; else fail "FB_FREE with Hostname not in the TSDB"; fi
+  if grep -q '__name__="sharesim_oom_kills_total"' dump.txt; then pass; else fail "sharesim series not in the TSDB"; fi
+  # the first GPU sample is stamped at the end of the first interval: 2026-11-01T00:10:00Z
+  expect_eq "$(grep '__name__="DCGM_FI_DEV_GPU_UTIL"' dump.txt | awk '{print $NF}' | sort -n | head -1)" "1793491800000" "absolute timestamps"
+else
+  skip_test "promtool not installed"
+fi

@@ -342,7 +342,7 @@ Test(scenario, unknown_pool_key_lists_valid_keys_and_suggests) {
 Test(scenario, unknown_top_level_key) {
   expect_one_error("pool:\n  - name: m\n" POOL_MIN "pools:\n  - name: m\n" POOL_MIN,
                    ":1:1: unknown key 'pool' (did you mean 'pools'?); valid keys: name, seed, "
-                   "horizon, interval, pools, routing, prices, crash_rates, interference, "
+                   "horizon, interval, start, pools, routing, prices, crash_rates, interference, "
                    "ts_switch_loss, mps_bandwidth_loss, inference");
 }
 
@@ -727,7 +727,7 @@ Test(scenario, override_errors_name_the_override) {
                    "inference-mig, embeddings-mps)");
   expect_msg_contains(d, ": --set pools.dev-timeslice.replica: unknown pool key 'replica' (did "
                          "you mean 'replicas'?); valid pool keys: name, gpu,");
-  expect_msg(d, p, ": --set colour: unknown key; expected one of: name, seed, horizon, interval, "
+  expect_msg(d, p, ": --set colour: unknown key; expected one of: name, seed, horizon, interval, start, "
                    "interference, ts_switch_loss, mps_bandwidth_loss, pools.NAME.KEY, "
                    "prices.MODEL, crash_rates.KIND, inference.KEY");
   expect_msg(d, p, ": --set 'seed': expected KEY=VALUE (e.g. pools.dev.replicas=8)");
