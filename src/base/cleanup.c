@@ -21,6 +21,7 @@ static GPtrArray *cleanup_paths;  /* char*, owned */
 static GArray *cleanup_children;  /* GPid */
 static int cleanup_pipe[2] = {-1, -1};
 static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
+static gint cleanup_fired; /* atomic */
 
 /* How long the children get to remove their own temporaries after SIGTERM (assumption:
  * a point or gnuplot stops within milliseconds; only a hung child waits this long). */
@@ -63,6 +64,7 @@ static gpointer cleanup_thread(gpointer data) {
     if (n < 0 && errno == EINTR) continue;
     return NULL;
   }
+  g_atomic_int_set(&cleanup_fired, 1);
   g_mutex_lock(&cleanup_lock); /* held until the end: writers stop at their next call */
   cleanup_stop_children();
   for (guint i = cleanup_paths->len; i-- > 0;) {
@@ -95,6 +97,8 @@ void cleanup_install(void) {
   }
   g_once_init_leave(&once, 1);
 }
+
+gboolean cleanup_signalled(void) { return g_atomic_int_get(&cleanup_fired) != 0; }
 
 void cleanup_add(const char *path) {
   if (!path || !cleanup_paths) return;

@@ -21,6 +21,10 @@ void cleanup_forget(const char *path);
 void cleanup_add_child(GPid pid);
 void cleanup_forget_child(GPid pid);
 
+/* A terminating signal arrived and the clean-up runs: callers may skip their messages
+ * (children they reap now were stopped by it). */
+gboolean cleanup_signalled(void);
+
 /* Removes path and, if it is a folder (not a symbolic link to one), everything in it.
  * ENOENT is success. Errors are SHARESIM_ERROR_RUNTIME. */
 gboolean cleanup_remove_tree(const char *path, GError **error);

@@ -127,7 +127,7 @@ static int cmd_compare_main(int argc, char **argv) {
       rc = 2;
     } else {
       if (!work) {
-        scratch = g_dir_make_tmp("sharesim-compare-XXXXXX", &err);
+        scratch = outdir_make_scratch("sharesim-compare", &err);
         if (!scratch) rc = cmd_fail("compare", err);
         work = g_strdup(scratch);
       }
@@ -174,7 +174,7 @@ static int cmd_compare_main(int argc, char **argv) {
   if (rc != 0) {
     g_ptr_array_free(runs, TRUE);
     if (od) outdir_abort(od);
-    if (scratch) outdir_remove_tree(scratch, NULL);
+    if (scratch) outdir_remove_scratch(scratch);
     return rc;
   }
 
@@ -194,7 +194,7 @@ static int cmd_compare_main(int argc, char **argv) {
     }
     if (!ok) rc = cmd_fail("compare", err);
   }
-  if (scratch) outdir_remove_tree(scratch, NULL);
+  if (scratch) outdir_remove_scratch(scratch);
   if (rc == 0 && !quiet) {
     GString *shown = fmt == COMPARE_CSV ? csv : fmt == COMPARE_JSON ? json : text;
     if (fmt == COMPARE_TEXT && brief) {

@@ -5,6 +5,7 @@
  * runs; without it the data and scripts are still written (exit 0, with a warning). The
  * charts themselves are plot.c's. */
 #include "cmd.h"
+#include "outdir.h"
 #include "compare.h"
 #include "figures.h"
 #include "plot.h"
@@ -51,19 +52,35 @@ static gboolean plot_parse_size(const char *text, guint *w, guint *h) {
  * base, the comparison charts. */
 static gboolean plot_runs(const compare_table *t, const char *base, const plot_options *opt,
                           plot_report *rep, GError **error) {
+  /* several runs into one folder: their charts and the comparison, whole or not at all */
+  outdir *od = NULL;
+  plot_options inner = *opt;
+  const char *into = base;
+  if (base && t->runs->len > 1) {
+    g_autofree char *parent = g_path_get_dirname(base);
+    g_mkdir_with_parents(parent, 0755);
+    if (!(od = outdir_begin(base, error))) return FALSE;
+    into = outdir_tmp_path(od);
+    inner.direct = TRUE;
+  }
   GHashTable *taken = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
   gboolean ok = TRUE;
   for (guint i = 0; ok && i < t->runs->len; i++) {
     const run_figures *f = g_ptr_array_index(t->runs, i);
     g_autofree char *sub = plot_sub_name(taken, g_ptr_array_index(t->names, i));
-    g_autofree char *out = base ? g_build_filename(base, sub, NULL)
+    g_autofree char *out = into ? g_build_filename(into, sub, NULL)
                                 : g_build_filename(f->dir, "plots", NULL);
-    ok = plot_run(f->dir, out, opt, rep, error);
+    ok = plot_run(f->dir, out, &inner, rep, error);
   }
   g_hash_table_destroy(taken);
-  if (ok && base && t->runs->len > 1)
+  if (ok && od)
     ok = plot_compare((const run_figures *const *)t->runs->pdata,
-                      (const char *const *)t->names->pdata, t->runs->len, base, opt, rep, error);
+                      (const char *const *)t->names->pdata, t->runs->len, into, &inner, rep, error);
+  if (od) {
+    plot_report_rebase(rep, into, base);
+    if (ok) ok = outdir_commit(od, error);
+    else outdir_abort(od);
+  }
   return ok;
 }
 
@@ -82,7 +99,7 @@ static int cmd_plot_main(int argc, char **argv) {
     return 2;
   }
   g_autoptr(GError) err = NULL;
-  plot_options opt = {NULL, 1000, 560, NULL};
+  plot_options opt = {.formats = NULL, .width = 1000, .height = 560, .gnuplot = NULL};
   opt.formats = plot_parse_formats(formats ? formats : "png", &err);
   if (!opt.formats) return cmd_fail("plot", err);
   if (size && !plot_parse_size(size, &opt.width, &opt.height)) {

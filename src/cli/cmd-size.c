@@ -275,7 +275,7 @@ static int cmd_size_main(int argc, char **argv) {
     }
     work = g_strdup(outdir_tmp_path(od));
   } else {
-    scratch = g_dir_make_tmp("sharesim-size-XXXXXX", &err);
+    scratch = outdir_make_scratch("sharesim-size", &err);
     if (!scratch) {
       cmd_inputs_clear(&in);
       return cmd_fail("size", err);
@@ -351,7 +351,7 @@ static int cmd_size_main(int argc, char **argv) {
     g_string_free(csv, TRUE);
   }
   if (od) outdir_abort(od);
-  if (scratch) outdir_remove_tree(scratch, NULL);
+  if (scratch) outdir_remove_scratch(scratch);
   g_array_free(c.runs, TRUE);
   cmd_inputs_clear(&in);
   return rc;

@@ -8,7 +8,10 @@
 #include "cmd.h"
 #include "cmd-load.h"
 #include "sim.h"
+#include "cleanup.h"
+#include "outdir.h"
 #include "studydir.h"
+#include "sweeplock.h"
 #include "figures.h"
 #include "sweep.h"
 #include "util.h"
@@ -51,8 +54,9 @@ static GPtrArray *sweep_run_args(const sweep_spec *s, guint p, const char *dir) 
 }
 
 /* Every point's scenario is loaded and checked before anything runs (exit 2 on bad
- * values), and the trace once. */
-static gboolean sweep_check_inputs(const sweep_spec *s) {
+ * values), and the trace once. The files the scenarios reference join the spec (their
+ * hashes are part of the sweep's identity). */
+static gboolean sweep_check_inputs(sweep_spec *s) {
   g_autoptr(diag_list) d = diag_list_new(0);
   for (guint p = 0; p < s->grid->n_points; p++) {
     g_auto(GStrv) ov = sweep_grid_overrides(s->grid, p);
@@ -60,6 +64,9 @@ static gboolean sweep_check_inputs(const sweep_spec *s) {
                                                 g_strv_length(ov), d);
     if (sc) {
       sim_check_scenario(sc, d);
+      g_autoptr(GError) err = NULL;
+      if (!diag_has_errors(d) && !sweep_spec_add_references(s, sc, &err))
+        diag_add(d, s->scenario, 0, 0, "%s", err->message);
       scenario_free(sc);
     }
     if (diag_has_errors(d)) break; /* the same problem would repeat for every point */
@@ -98,8 +105,10 @@ static gboolean sweep_spawn(const sweep_spec *s, guint p, const char *dir, sweep
   GPtrArray *args = sweep_run_args(s, p, dir);
   g_ptr_array_insert(args, 0, g_strdup("/proc/self/exe"));
   g_ptr_array_add(args, NULL);
-  int fd = g_file_open_tmp("sharesim-sweep-XXXXXX.log", &job->log_path, error);
+  g_autofree char *tmpl = outdir_temp_name("sharesim-sweep-log", "tmp");
+  int fd = g_file_open_tmp(tmpl, &job->log_path, error);
   gboolean ok = fd >= 0;
+  if (ok) cleanup_add(job->log_path);
   if (ok) {
     ok = g_spawn_async_with_pipes_and_fds(
         NULL, (const char *const *)args->pdata, NULL,
@@ -107,6 +116,7 @@ static gboolean sweep_spawn(const sweep_spec *s, guint p, const char *dir, sweep
         sweep_child_setup, GINT_TO_POINTER((int)getpid()), -1, -1, fd, NULL, NULL, 0, &job->pid,
         NULL, NULL, NULL, error);
     close(fd);
+    if (ok) cleanup_add_child(job->pid);
   }
   job->point = p;
   g_ptr_array_free(args, TRUE);
@@ -140,6 +150,10 @@ static int sweep_run_points(const sweep_spec *s, const char *dir, guint jobs, gb
       g_autoptr(GError) err = NULL;
       if (!sweep_spawn(s, g_array_index(todo, guint, next), dir, &slots[slot], &err)) {
         fprintf(stderr, "%ssharesim sweep: cannot start a run: %s\n", show ? "\n" : "", err->message);
+        if (slots[slot].log_path) {
+          g_unlink(slots[slot].log_path);
+          cleanup_forget(slots[slot].log_path);
+        }
         g_clear_pointer(&slots[slot].log_path, g_free);
         slots[slot].pid = 0;
         spawn_error = TRUE;
@@ -164,6 +178,8 @@ static int sweep_run_points(const sweep_spec *s, const char *dir, guint jobs, gb
     gboolean ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && sweep_point_done(dir, name);
     if (ok) {
       done++;
+    } else if (cleanup_signalled()) {
+      failed++; /* stopped by the signal that ends this sweep: nothing to report */
     } else {
       failed++;
       g_autofree char *log = NULL;
@@ -174,7 +190,9 @@ static int sweep_run_points(const sweep_spec *s, const char *dir, guint jobs, gb
               log && *log ? log : "(no message)\n");
     }
     g_unlink(job->log_path);
+    cleanup_forget(job->log_path);
     g_clear_pointer(&job->log_path, g_free);
+    cleanup_forget_child(job->pid);
     g_spawn_close_pid(job->pid);
     job->pid = 0;
     sweep_progress(show, done, total, running);
@@ -193,32 +211,35 @@ static gboolean sweep_write_file(const char *dir, const char *name, const char *
   return g_file_set_contents(path, text, (gssize)len, error);
 }
 
-/* Creates DIR (and DIR/points) or checks that it holds this very sweep. */
-static int sweep_prepare_dir(const char *dir, const char *manifest) {
+/* A folder a new sweep may take: empty, or holding only what sweep itself creates first
+ * (the marker, the lock, an empty points/). */
+static gboolean sweep_dir_is_fresh(const char *dir) {
+  GDir *d = g_dir_open(dir, 0, NULL);
+  if (!d) return FALSE;
+  gboolean fresh = TRUE;
+  const char *e;
+  while (fresh && (e = g_dir_read_name(d)) != NULL) {
+    g_autofree char *p = g_build_filename(dir, e, NULL);
+    fresh = !strcmp(e, OUTDIR_MARKER) || !strcmp(e, SWEEPLOCK_FILE) ||
+            (!strcmp(e, "points") && g_rmdir(p) == 0);
+  }
+  g_dir_close(d);
+  return fresh;
+}
+
+/* Creates DIR (and DIR/points) or checks that it holds this very sweep, under the
+ * folder's lock (*lock, held on success until the caller releases it). */
+static int sweep_prepare_dir(const char *dir, const char *manifest, sweeplock **lock) {
   g_autofree char *mpath = g_build_filename(dir, "sweep.json", NULL);
-  if (g_file_test(dir, G_FILE_TEST_EXISTS)) {
-    if (!g_file_test(dir, G_FILE_TEST_IS_DIR)) {
-      fprintf(stderr, "sharesim sweep: %s exists and is not a folder\n", dir);
-      return 2;
-    }
-    g_autofree char *old = NULL;
-    if (g_file_get_contents(mpath, &old, NULL, NULL)) {
-      if (strcmp(old, manifest)) {
-        fprintf(stderr, "sharesim sweep: %s holds another sweep (different inputs, input "
-                        "contents or grid; see its sweep.json): use another -o folder, or "
-                        "remove it to start again\n", dir);
-        return 2;
-      }
-    } else {
-      GDir *d = g_dir_open(dir, 0, NULL);
-      gboolean empty = d && g_dir_read_name(d) == NULL;
-      if (d) g_dir_close(d);
-      if (!empty) {
-        fprintf(stderr, "sharesim sweep: refusing to use %s: it exists and is not a sweep "
-                        "folder (no sweep.json)\n", dir);
-        return 2;
-      }
-    }
+  gboolean existed = g_file_test(dir, G_FILE_TEST_EXISTS);
+  if (existed && !g_file_test(dir, G_FILE_TEST_IS_DIR)) {
+    fprintf(stderr, "sharesim sweep: %s exists and is not a folder\n", dir);
+    return 2;
+  }
+  if (existed && !g_file_test(mpath, G_FILE_TEST_IS_REGULAR) && !sweep_dir_is_fresh(dir)) {
+    fprintf(stderr, "sharesim sweep: refusing to use %s: it exists and is not a sweep "
+                    "folder (no sweep.json)\n", dir);
+    return 2;
   }
   g_autofree char *points = g_build_filename(dir, "points", NULL);
   if (g_mkdir_with_parents(points, 0755) != 0) {
@@ -227,8 +248,21 @@ static int sweep_prepare_dir(const char *dir, const char *manifest) {
     return 1;
   }
   g_autoptr(GError) err = NULL;
-  if (!sweep_write_file(dir, "sweep.json", manifest, strlen(manifest), &err))
+  if (!(*lock = sweeplock_take(dir, TRUE, &err))) return cmd_fail("sweep", err);
+  g_autofree char *old = NULL;
+  if (g_file_get_contents(mpath, &old, NULL, NULL) && strcmp(old, manifest)) {
+    fprintf(stderr, "sharesim sweep: %s holds another sweep (different inputs, input "
+                    "contents, referenced files or grid; see its sweep.json): use another -o "
+                    "folder, or remove it to start again\n", dir);
+    g_clear_pointer(lock, sweeplock_release);
+    return 2;
+  }
+  g_autofree char *marker = g_build_filename(dir, OUTDIR_MARKER, NULL);
+  if ((!g_file_test(marker, G_FILE_TEST_IS_REGULAR) && !outdir_write_marker(dir, &err)) ||
+      !sweep_write_file(dir, "sweep.json", manifest, strlen(manifest), &err)) {
+    g_clear_pointer(lock, sweeplock_release);
     return cmd_fail("sweep", err);
+  }
   return 0;
 }
 
@@ -334,6 +368,10 @@ static int sweep_one_point(const char *dir, gint64 point) {
     fprintf(stderr, "sharesim sweep: cannot enter %s: %s\n", s->cwd, g_strerror(e));
     return 1;
   }
+  if (!sweep_spec_verify(s, &err)) return cmd_fail("sweep", err);
+  /* shared: other --point tasks may run beside this one, a whole sweep may not */
+  sweeplock *lock = sweeplock_take(absdir, FALSE, &err);
+  if (!lock) return cmd_fail("sweep", err);
   GPtrArray *args = sweep_run_args(s, p, absdir);
   int argc = (int)args->len;
   /* option parsing rearranges the vector it is given: hand it a copy, free the strings
@@ -343,6 +381,7 @@ static int sweep_one_point(const char *dir, gint64 point) {
   int rc = cmd_run_entry.main(argc, argv);
   g_free(argv);
   g_ptr_array_free(args, TRUE);
+  sweeplock_release(lock);
   return rc;
 }
 
@@ -421,16 +460,20 @@ static int cmd_sweep_main(int argc, char **argv) {
   g_autofree char *scratch = NULL;
   const char *dir = out;
   if (!dir) {
-    scratch = g_dir_make_tmp("sharesim-sweep-XXXXXX", &err);
+    scratch = outdir_make_scratch("sharesim-sweep", &err);
     if (!scratch) return cmd_fail("sweep", err);
     dir = scratch;
   }
   g_autofree char *manifest = sweep_manifest(s);
-  rc = sweep_prepare_dir(dir, manifest);
-  if (rc == 0 && slurm) return sweep_write_slurm(s, dir);
-  if (rc == 0) {
+  sweeplock *lock = NULL;
+  rc = sweep_prepare_dir(dir, manifest, &lock);
+  if (rc == 0 && slurm) {
+    rc = sweep_write_slurm(s, dir);
+  } else if (rc == 0) {
     g_autofree char *points = g_build_filename(dir, "points", NULL);
     studydir_clean_temporaries(points, (const char *const *)s->names->pdata);
+    const char *logs[] = {"sharesim-sweep-log", NULL};
+    outdir_sweep_stale(g_get_tmp_dir(), logs, NULL);
     guint before = 0;
     for (guint p = 0; p < s->grid->n_points; p++)
       before += sweep_point_done(dir, g_ptr_array_index(s->names, p));
@@ -451,7 +494,8 @@ static int cmd_sweep_main(int argc, char **argv) {
       if (rc == 0 && out && !quiet && !print_csv) printf("sweep written to %s/ (sweep.csv, points/)\n", out);
     }
   }
-  if (scratch) outdir_remove_tree(scratch, NULL);
+  sweeplock_release(lock);
+  if (scratch) outdir_remove_scratch(scratch);
   return rc;
 }
 

@@ -360,6 +360,9 @@ gboolean outdir_commit(outdir *o, GError **error) {
                 o->final_path, g_strerror(e));
   } else if (g_rename(o->tmp_path, o->final_path) == 0) {
     ok = TRUE;
+  } else if (errno == ENOTEMPTY || errno == EEXIST) {
+    /* another writer put DIR in place meanwhile: replace it as an earlier result */
+    ok = outdir_replace(o, error);
   } else {
     int e = errno;
     g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "cannot rename %s to %s: %s",

@@ -5,6 +5,8 @@
  * plot_quote. Which folders to draw and where is cmd-plot.c's decision. */
 #include "plot.h"
 #include "catalog.h"
+#include "outdir.h"
+#include "spawn.h"
 #include "table.h"
 #include "util.h"
 #include <errno.h>
@@ -26,6 +28,7 @@ void plot_report_init(plot_report *r) {
   r->scripts = g_ptr_array_new_with_free_func(g_free);
   r->skipped = g_ptr_array_new_with_free_func(g_free);
   r->failed = g_ptr_array_new_with_free_func(g_free);
+  r->gnuplot_stopped = FALSE;
 }
 
 void plot_report_clear(plot_report *r) {
@@ -109,7 +112,10 @@ static void plot_num(GString *out, double v) {
 /* ---- writing charts ---- */
 
 typedef struct plot_ctx {
-  const char *out_dir;
+  const char *out_dir;     /* where files are written: the temporary folder (or the final
+                            * one when opt->direct) */
+  const char *shown_dir;   /* the final folder, named in reports */
+  outdir *od;              /* the temporary folder being filled, NULL when direct */
   const plot_options *opt;
   plot_report *rep;
   const char *source;      /* folder the data came from (for the script's comment) */
@@ -120,7 +126,8 @@ static gboolean plot_write(const plot_ctx *c, const char *file, const GString *d
   g_autofree char *path = g_build_filename(c->out_dir, file, NULL);
   GError *local = NULL;
   if (!g_file_set_contents(path, data->str, (gssize)data->len, &local)) {
-    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "cannot write %s: %s", path,
+    g_autofree char *shown = g_build_filename(c->shown_dir, file, NULL);
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "cannot write %s: %s", shown,
                 local->message);
     g_error_free(local);
     return FALSE;
@@ -128,12 +135,23 @@ static gboolean plot_write(const plot_ctx *c, const char *file, const GString *d
   return TRUE;
 }
 
-static gboolean plot_prepare_dir(const plot_ctx *c, GError **error) {
-  if (g_mkdir_with_parents(c->out_dir, 0755) != 0) {
+/* Starts the output folder final (whole or not at all unless opt->direct) and writes the
+ * files every script loads. */
+static gboolean plot_prepare_dir(plot_ctx *c, const char *final, GError **error) {
+  c->shown_dir = final;
+  g_autofree char *parent = g_path_get_dirname(final);
+  const char *mk = c->opt->direct ? final : parent;
+  if (g_mkdir_with_parents(mk, 0755) != 0) {
     int e = errno;
-    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "cannot create %s: %s",
-                c->out_dir, g_strerror(e));
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "cannot create %s: %s", mk,
+                g_strerror(e));
     return FALSE;
+  }
+  if (c->opt->direct) {
+    c->out_dir = final;
+  } else {
+    if (!(c->od = outdir_begin(final, error))) return FALSE;
+    c->out_dir = outdir_tmp_path(c->od);
   }
   static const char *const shared[] = {"common.gp", "terminal.gp"};
   for (guint i = 0; i < G_N_ELEMENTS(shared); i++) {
@@ -143,31 +161,66 @@ static gboolean plot_prepare_dir(const plot_ctx *c, GError **error) {
   return TRUE;
 }
 
+/* Renames the finished folder into place, or removes it when ok is FALSE: a chart folder
+ * is never left half-written. */
+static gboolean plot_finish(plot_ctx *c, gboolean ok, GError **error) {
+  if (!c->od) return ok;
+  outdir *od = g_steal_pointer(&c->od);
+  if (!ok) {
+    outdir_abort(od);
+    return FALSE;
+  }
+  return outdir_commit(od, error);
+}
+
+void plot_report_rebase(plot_report *r, const char *from, const char *to) {
+  GPtrArray *lists[] = {r->images, r->scripts, r->skipped, r->failed};
+  gsize n = strlen(from);
+  for (guint l = 0; l < G_N_ELEMENTS(lists); l++)
+    for (guint i = 0; i < lists[l]->len; i++) {
+      char *p = g_ptr_array_index(lists[l], i);
+      if (strncmp(p, from, n) || (p[n] != '/' && p[n] != '\0')) continue;
+      g_ptr_array_index(lists[l], i) = g_strconcat(to, p + n, NULL);
+      g_free(p);
+    }
+}
+
 /* Spawns gnuplot on script in the output folder; records the images it made. */
 static void plot_draw(const plot_ctx *c, const char *name, const char *script) {
   if (!c->opt->gnuplot) return;
+  if (c->rep->gnuplot_stopped) {
+    g_ptr_array_add(c->rep->failed, g_strdup_printf("%s/%s: not drawn (an earlier gnuplot was "
+                                                    "stopped at the time limit)", c->shown_dir,
+                                                    script));
+    return;
+  }
   char *argv[] = {c->opt->gnuplot, (char *)script, NULL};
-  g_autofree char *out = NULL, *err = NULL;
-  int status = 0;
+  double limit = c->opt->gnuplot_timeout_s > 0
+                     ? c->opt->gnuplot_timeout_s
+                     : spawn_timeout_from_env("SHARESIM_GNUPLOT_TIMEOUT", PLOT_GNUPLOT_TIMEOUT_S);
+  g_autofree char *err = NULL;
   GError *local = NULL;
-  gboolean ok = g_spawn_sync(c->out_dir, argv, NULL, G_SPAWN_STDIN_FROM_DEV_NULL, NULL, NULL,
-                             &out, &err, &status, &local);
-  if (ok) ok = g_spawn_check_wait_status(status, &local);
-  if (!ok) {
-    g_autofree char *said = figures_clean_text(err && *err ? g_strstrip(err) : local->message);
-    g_ptr_array_add(c->rep->failed, g_strdup_printf("%s/%s: gnuplot failed: %s", c->out_dir,
-                                                    script, said));
+  if (!spawn_run_limited(c->out_dir, argv, limit, &err, &local)) {
+    gboolean timed_out = local->domain == SHARESIM_ERROR;
+    if (timed_out) c->rep->gnuplot_stopped = TRUE;
+    g_autofree char *said = figures_clean_text(err && *err && !timed_out ? g_strstrip(err)
+                                                                          : local->message);
+    g_ptr_array_add(c->rep->failed,
+                    g_strdup_printf("%s/%s: gnuplot failed: %s%s", c->shown_dir, script, said,
+                                    timed_out ? " (SHARESIM_GNUPLOT_TIMEOUT sets the limit)"
+                                              : ""));
     g_clear_error(&local);
     return;
   }
   for (guint i = 0; c->opt->formats[i]; i++) {
     g_autofree char *file = g_strdup_printf("%s.%s", name, c->opt->formats[i]);
     g_autofree char *path = g_build_filename(c->out_dir, file, NULL);
+    g_autofree char *shown = g_build_filename(c->shown_dir, file, NULL);
     GStatBuf st;
     if (g_stat(path, &st) == 0 && st.st_size > 0)
-      g_ptr_array_add(c->rep->images, g_steal_pointer(&path));
+      g_ptr_array_add(c->rep->images, g_steal_pointer(&shown));
     else
-      g_ptr_array_add(c->rep->failed, g_strdup_printf("%s: gnuplot made no image", path));
+      g_ptr_array_add(c->rep->failed, g_strdup_printf("%s: gnuplot made no image", shown));
   }
 }
 
@@ -200,7 +253,7 @@ static gboolean plot_chart(const plot_ctx *c, const char *name, const char *temp
   gboolean ok = plot_write(c, script, s, error);
   g_string_free(s, TRUE);
   if (!ok) return FALSE;
-  g_ptr_array_add(c->rep->scripts, g_build_filename(c->out_dir, script, NULL));
+  g_ptr_array_add(c->rep->scripts, g_build_filename(c->shown_dir, script, NULL));
   plot_draw(c, name, script);
   return TRUE;
 }
@@ -222,7 +275,7 @@ static void plot_var(GString *vars, const char *var, const char *text) {
 }
 
 static void plot_skip(const plot_ctx *c, const char *chart, const char *why) {
-  g_ptr_array_add(c->rep->skipped, g_strdup_printf("%s/%s: %s", c->out_dir, chart, why));
+  g_ptr_array_add(c->rep->skipped, g_strdup_printf("%s/%s: %s", c->shown_dir, chart, why));
 }
 
 /* ---- time grids: values averaged into time buckets ---- */
@@ -1258,8 +1311,8 @@ gboolean plot_run(const char *run_dir, const char *out_dir, const plot_options *
                   plot_report *rep, GError **error) {
   g_autoptr(run_figures) f = figures_load(run_dir, error);
   if (!f) return FALSE;
-  plot_ctx c = {out_dir, opt, rep, run_dir};
-  if (!plot_prepare_dir(&c, error)) return FALSE;
+  plot_ctx c = {.opt = opt, .rep = rep, .source = run_dir};
+  if (!plot_prepare_dir(&c, out_dir, error)) return plot_finish(&c, FALSE, error);
   plot_run_data d = plot_run_data_load(run_dir);
   const char *scenario = *f->scenario ? f->scenario : "(unnamed scenario)";
   gboolean ok = TRUE;
@@ -1288,7 +1341,7 @@ gboolean plot_run(const char *run_dir, const char *out_dir, const plot_options *
   ok = ok && plot_showback(&c, run_dir, scenario, error);
   ok = ok && plot_latency(&c, run_dir, scenario, error);
   plot_run_data_clear(&d);
-  return ok;
+  return plot_finish(&c, ok, error);
 }
 
 /* ---- several runs ---- */
@@ -1367,8 +1420,8 @@ gboolean plot_compare(const run_figures *const *runs, const char *const *names, 
                       const char *out_dir, const plot_options *opt, plot_report *rep,
                       GError **error) {
   g_return_val_if_fail(n > 0, FALSE);
-  plot_ctx c = {out_dir, opt, rep, NULL};
-  if (!plot_prepare_dir(&c, error)) return FALSE;
+  plot_ctx c = {.opt = opt, .rep = rep, .source = NULL};
+  if (!plot_prepare_dir(&c, out_dir, error)) return plot_finish(&c, FALSE, error);
   GString *util = g_string_new("# run number, allocated %, busy %, SM-active %\n");
   GString *cost = g_string_new("# run number, busy $, allocated-not-busy $, not allocated $, saving $\n");
   GString *wait = g_string_new(NULL), *faults = g_string_new("# run number, OOM kills, innocent victims, crashes\n");
@@ -1442,7 +1495,8 @@ gboolean plot_compare(const run_figures *const *runs, const char *const *names, 
   g_string_free(cost, TRUE);
   g_string_free(wait, TRUE);
   g_string_free(faults, TRUE);
-  return ok && plot_compare_busy(&c, runs, names, n, error);
+  ok = ok && plot_compare_busy(&c, runs, names, n, error);
+  return plot_finish(&c, ok, error);
 }
 
 /* ---- sweeps ---- */
@@ -1469,8 +1523,8 @@ gboolean plot_sweep(const sweep_spec *s, const char *sweep_dir, const char *out_
     run_figures *f = sweep_point_done(sweep_dir, name) ? figures_load(pd, NULL) : NULL;
     g_ptr_array_add(runs, f);
   }
-  plot_ctx c = {out_dir, opt, rep, sweep_dir};
-  gboolean ok = plot_prepare_dir(&c, error);
+  plot_ctx c = {.opt = opt, .rep = rep, .source = sweep_dir};
+  gboolean ok = TRUE;
   /* x: the first key, when all its values are numbers */
   gboolean numeric = g->keys->len > 0;
   GPtrArray *xv = g->keys->len ? g_ptr_array_index(g->values, 0) : NULL;
@@ -1480,6 +1534,8 @@ gboolean plot_sweep(const sweep_spec *s, const char *sweep_dir, const char *out_
   }
   guint done = 0;
   for (guint p = 0; p < runs->len; p++) done += g_ptr_array_index(runs, p) != NULL;
+  /* bars per point are plot_compare's folder; lines and the "nothing" note are ours */
+  if (done == 0 || numeric) ok = plot_prepare_dir(&c, out_dir, error);
   if (ok && done == 0) {
     plot_skip(&c, "sweep", "no finished point");
   } else if (ok && !numeric) {
@@ -1549,5 +1605,5 @@ gboolean plot_sweep(const sweep_spec *s, const char *sweep_dir, const char *out_
     }
   }
   g_ptr_array_free(runs, TRUE);
-  return ok;
+  return plot_finish(&c, ok, error);
 }

@@ -25,10 +25,20 @@ const char *plot_template_text(const char *name);
 #define PLOT_MIN_SIZE 100
 #define PLOT_MAX_SIZE 10000
 
+/* Seconds one gnuplot child may run before it is stopped (its chart then counts as
+ * failed), unless SHARESIM_GNUPLOT_TIMEOUT or plot_options.gnuplot_timeout_s says
+ * otherwise. Assumption: every chart of a 1 M-job run draws in a few seconds. */
+#define PLOT_GNUPLOT_TIMEOUT_S 60.0
+
 typedef struct plot_options {
   char **formats;      /* subset of png, svg, pdf; NULL-terminated, at least one */
   guint width, height; /* pixels (PDF: at 96 per inch) */
   char *gnuplot;       /* the gnuplot program to spawn; NULL: write data and scripts only */
+  double gnuplot_timeout_s; /* > 0: the limit per gnuplot child; 0: the environment or default */
+  /* FALSE (default): each out_dir is written whole or not at all (a temporary folder
+   * renamed into place, outdir.h). TRUE: straight into out_dir, for a caller that is
+   * already filling a temporary folder (plot_report_rebase then fixes the paths). */
+  gboolean direct;
 } plot_options;
 
 /* What a plot call wrote. Paths are owned. */
@@ -37,9 +47,13 @@ typedef struct plot_report {
   GPtrArray *scripts;  /* NAME.gp written */
   GPtrArray *skipped;  /* "slo: timeseries.csv has no SLO column" */
   GPtrArray *failed;   /* "NAME.gp: gnuplot said ..." */
+  gboolean gnuplot_stopped; /* a gnuplot child hit the time limit: draw no more */
 } plot_report;
 void plot_report_init(plot_report *r);
 void plot_report_clear(plot_report *r);
+/* Replaces the leading folder from by to in every path of r (after a temporary folder
+ * the charts were drawn in was renamed to its final name). */
+void plot_report_rebase(plot_report *r, const char *from, const char *to);
 
 /* Parses "png,svg,pdf" (any subset, any order, no repeats). NULL-terminated, owned;
  * NULL with error (SHARESIM_ERROR_INPUT) otherwise. */
@@ -51,7 +65,8 @@ char **plot_parse_formats(const char *text, GError **error);
  * substitution. */
 void plot_quote(GString *out, const char *text);
 
-/* Charts of one result folder into out_dir (created when missing): utilisation (whole
+/* Charts of one result folder into out_dir (its parent created when missing; out_dir is
+ * written whole or not at all and replaces only an earlier plot folder, see outdir.h): utilisation (whole
  * cluster and per pool), memory, memory-peak, queue, wait, cost, showback, and slo,
  * latency and memory-gpus (per GPU over time, from dcgm.csv) when the folder has that data. A missing or unusable file skips its charts
  * (recorded in rep->skipped); FALSE with error only when out_dir cannot be written or

@@ -4,6 +4,7 @@
  * Slurm, and decides when to build the table. */
 #include "sweep.h"
 #include "report.h"
+#include "scenario.h"
 #include "util.h"
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -190,9 +191,59 @@ void sweep_spec_free(sweep_spec *s) {
   g_free(s->trace_sha256);
   g_free(s->phases_sha256);
   g_free(s->requests_sha256);
+  if (s->ref_paths) g_ptr_array_free(s->ref_paths, TRUE);
+  if (s->ref_sha256) g_ptr_array_free(s->ref_sha256, TRUE);
   sweep_grid_free(s->grid);
   if (s->names) g_ptr_array_free(s->names, TRUE);
   g_free(s);
+}
+
+/* Inserts (path, sha) at its sorted place unless path is there already. */
+static void sweep_ref_insert(sweep_spec *s, const char *path, const char *sha) {
+  guint lo = 0, hi = s->ref_paths->len;
+  while (lo < hi) {
+    guint mid = (lo + hi) / 2;
+    int c = strcmp(g_ptr_array_index(s->ref_paths, mid), path);
+    if (c == 0) return;
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  g_ptr_array_insert(s->ref_paths, (gint)lo, g_strdup(path));
+  g_ptr_array_insert(s->ref_sha256, (gint)lo, g_strdup(sha));
+}
+
+static gboolean sweep_ref_known(const sweep_spec *s, const char *path) {
+  for (guint i = 0; i < s->ref_paths->len; i++)
+    if (!strcmp(g_ptr_array_index(s->ref_paths, i), path)) return TRUE;
+  return FALSE;
+}
+
+/* Hashes one referenced file ("FILE#KEY": FILE, as nvconfig.c reads it). */
+static gboolean sweep_ref_add(sweep_spec *s, const char *ref, GError **error) {
+  if (!ref) return TRUE;
+  g_autofree char *file = g_strdup(ref);
+  char *hash = strrchr(file, '#');
+  if (hash && !g_file_test(file, G_FILE_TEST_EXISTS)) *hash = '\0';
+  if (sweep_ref_known(s, file)) return TRUE;
+  g_autofree char *sha = sweep_sha256(file, error);
+  if (!sha) return FALSE;
+  sweep_ref_insert(s, file, sha);
+  return TRUE;
+}
+
+gboolean sweep_spec_add_references(sweep_spec *s, const struct scenario *sc, GError **error) {
+  if (!s->ref_paths) {
+    s->ref_paths = g_ptr_array_new_with_free_func(g_free);
+    s->ref_sha256 = g_ptr_array_new_with_free_func(g_free);
+  }
+  if (!sweep_ref_add(s, sc->interference_path, error)) return FALSE;
+  for (guint i = 0; i < sc->pools->len; i++) {
+    const pool_spec *p = g_ptr_array_index(sc->pools, i);
+    if (!sweep_ref_add(s, p->sharing_config_path, error) ||
+        !sweep_ref_add(s, p->mig_config_path, error))
+      return FALSE;
+  }
+  return TRUE;
 }
 
 static void sweep_spec_name_points(sweep_spec *s) {
@@ -202,21 +253,46 @@ static void sweep_spec_name_points(sweep_spec *s) {
     g_ptr_array_add(s->names, sweep_grid_point_name(s->grid, p));
 }
 
-sweep_spec *sweep_spec_new(const char *scenario, const char *trace, const char *phases,
+sweep_spec *sweep_spec_new(const char *scenario_path, const char *trace_path, const char *phases,
                            const char *requests, sweep_grid *grid, GError **error) {
   g_autoptr(sweep_spec) s = g_new0(sweep_spec, 1);
   s->grid = grid;
-  s->scenario = g_strdup(scenario);
-  s->trace = g_strdup(trace);
+  s->scenario = g_strdup(scenario_path);
+  s->trace = g_strdup(trace_path);
   s->phases = g_strdup(phases);
   s->requests = g_strdup(requests);
   s->cwd = g_get_current_dir();
   sweep_spec_name_points(s);
-  if (!(s->scenario_sha256 = sweep_sha256(scenario, error))) return NULL;
-  if (!(s->trace_sha256 = sweep_sha256(trace, error))) return NULL;
+  if (!(s->scenario_sha256 = sweep_sha256(scenario_path, error))) return NULL;
+  if (!(s->trace_sha256 = sweep_sha256(trace_path, error))) return NULL;
   if (phases && !(s->phases_sha256 = sweep_sha256(phases, error))) return NULL;
   if (requests && !(s->requests_sha256 = sweep_sha256(requests, error))) return NULL;
   return g_steal_pointer(&s);
+}
+
+static gboolean sweep_verify_one(const char *path, const char *want, GError **error) {
+  if (!path || !want) return TRUE;
+  g_autofree char *now = sweep_sha256(path, error);
+  if (!now) return FALSE;
+  if (!strcmp(now, want)) return TRUE;
+  g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
+              "%s changed since the sweep was set up (SHA-256 %.12s..., was %.12s...): its "
+              "points would mix two versions; run the sweep again into a new folder",
+              path, now, want);
+  return FALSE;
+}
+
+gboolean sweep_spec_verify(const sweep_spec *s, GError **error) {
+  if (!sweep_verify_one(s->scenario, s->scenario_sha256, error) ||
+      !sweep_verify_one(s->trace, s->trace_sha256, error) ||
+      !sweep_verify_one(s->phases, s->phases_sha256, error) ||
+      !sweep_verify_one(s->requests, s->requests_sha256, error))
+    return FALSE;
+  for (guint i = 0; s->ref_paths && i < s->ref_paths->len; i++)
+    if (!sweep_verify_one(g_ptr_array_index(s->ref_paths, i), g_ptr_array_index(s->ref_sha256, i),
+                          error))
+      return FALSE;
+  return TRUE;
 }
 
 static void sweep_json_member(GString *out, const char *name, const char *value, gboolean last) {
@@ -241,6 +317,17 @@ char *sweep_manifest(const sweep_spec *s) {
   sweep_json_member(out, "phases_sha256", s->phases_sha256, FALSE);
   sweep_json_member(out, "requests", s->requests, FALSE);
   sweep_json_member(out, "requests_sha256", s->requests_sha256, FALSE);
+  if (s->ref_paths && s->ref_paths->len) {
+    g_string_append(out, "  \"references\": [");
+    for (guint i = 0; i < s->ref_paths->len; i++) {
+      g_string_append(out, i ? ",\n    {\"path\": " : "\n    {\"path\": ");
+      figures_json_string(out, g_ptr_array_index(s->ref_paths, i));
+      g_string_append(out, ", \"sha256\": ");
+      figures_json_string(out, g_ptr_array_index(s->ref_sha256, i));
+      g_string_append(out, "}");
+    }
+    g_string_append(out, "\n  ],\n");
+  }
   g_string_append(out, "  \"axes\": [");
   for (guint k = 0; k < s->grid->keys->len; k++) {
     GPtrArray *values = g_ptr_array_index(s->grid->values, k);
@@ -273,6 +360,31 @@ static char *sweep_json_dup(JsonObject *o, const char *member) {
   JsonNode *n = json_object_get_member(o, member);
   if (!n || !JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_STRING) return NULL;
   return g_strdup(json_node_get_string(n));
+}
+
+/* The "references" list of a manifest (absent: none). */
+static gboolean sweep_manifest_load_references(sweep_spec *s, JsonObject *o, const char *path,
+                                               GError **error) {
+  s->ref_paths = g_ptr_array_new_with_free_func(g_free);
+  s->ref_sha256 = g_ptr_array_new_with_free_func(g_free);
+  JsonNode *refs = json_object_get_member(o, "references");
+  if (!refs) return TRUE;
+  JsonArray *a = JSON_NODE_HOLDS_ARRAY(refs) ? json_node_get_array(refs) : NULL;
+  for (guint i = 0; a && i < json_array_get_length(a); i++) {
+    JsonNode *e = json_array_get_element(a, i);
+    JsonObject *r = JSON_NODE_HOLDS_OBJECT(e) ? json_node_get_object(e) : NULL;
+    g_autofree char *p = r ? sweep_json_dup(r, "path") : NULL;
+    g_autofree char *sha = r ? sweep_json_dup(r, "sha256") : NULL;
+    if (!p || !sha) {
+      a = NULL;
+      break;
+    }
+    sweep_ref_insert(s, p, sha);
+  }
+  if (!a)
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
+                "%s: \"references\": expected a list of {\"path\": ..., \"sha256\": ...}", path);
+  return a != NULL;
 }
 
 sweep_spec *sweep_manifest_load(const char *dir, GError **error) {
@@ -308,6 +420,7 @@ sweep_spec *sweep_manifest_load(const char *dir, GError **error) {
                 "%s: not a sharesim sweep manifest (expected cwd, scenario, trace and axes)", path);
     return NULL;
   }
+  if (!sweep_manifest_load_references(s, o, path, error)) return NULL;
   s->grid = sweep_grid_new();
   JsonArray *a = json_node_get_array(axes);
   for (guint k = 0; k < json_array_get_length(a); k++) {

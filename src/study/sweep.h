@@ -9,6 +9,8 @@
 #include <glib.h>
 #include "figures.h"
 
+struct scenario; /* scenario.h */
+
 /* Most points a grid may have (and values per key). */
 #define SWEEP_MAX_POINTS 100000u
 
@@ -39,6 +41,9 @@ typedef struct sweep_spec {
   char *scenario, *trace, *phases, *requests; /* phases/requests may be NULL */
   char *cwd;                                  /* absolute folder the paths are relative to */
   char *scenario_sha256, *trace_sha256, *phases_sha256, *requests_sha256;
+  /* files the points' scenarios reference (sharing_config, mig_config, interference), as
+   * resolved by scenario.c, with their SHA-256: sorted by path, no repeats */
+  GPtrArray *ref_paths, *ref_sha256;
   sweep_grid *grid;
   GPtrArray *names;                           /* point names, char*, owned, NULL-terminated */
 } sweep_spec;
@@ -47,8 +52,19 @@ typedef struct sweep_spec {
 sweep_spec *sweep_spec_new(const char *scenario, const char *trace, const char *phases,
                            const char *requests, sweep_grid *grid /* taken */, GError **error);
 void sweep_spec_free(sweep_spec *s);
+/* Adds the files sc references (one point's scenario) to the spec, hashing each once. A
+ * "FILE#KEY" reference hashes FILE. FALSE with error (SHARESIM_ERROR_INPUT) when one
+ * cannot be read. */
+gboolean sweep_spec_add_references(sweep_spec *s, const struct scenario *sc, GError **error);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(sweep_spec, sweep_spec_free)
-/* The manifest text (sweep.json): deterministic for the same spec. Owned. */
+/* Hashes the inputs again (paths relative to the current folder, as the manifest's cwd)
+ * and compares with s: FALSE with error (SHARESIM_ERROR_INPUT) naming the first file that
+ * changed since the sweep was set up, so a --point task never mixes versions. */
+gboolean sweep_spec_verify(const sweep_spec *s, GError **error);
+/* The manifest text (sweep.json): deterministic for the same spec. The referenced files
+ * appear as "references" only when there are some, so a sweep that references none keeps
+ * the manifest of earlier versions. A resume is accepted only when this text is the same,
+ * so a changed referenced file makes the folder "another sweep". Owned. */
 char *sweep_manifest(const sweep_spec *s);
 /* Reads DIR/sweep.json back. NULL with error (SHARESIM_ERROR_INPUT) when it is missing
  * or not a sweep manifest. */

@@ -643,7 +643,7 @@ Test(plot, every_chart_rendered_and_names_drawn_as_text, .timeout = 120) {
   g_autofree char *run_b = study_evil_run(root, "evil-b", marker_dir);
 
   char *formats[] = {"png", "svg", NULL};
-  plot_options opt = {formats, 640, 400, gnuplot};
+  plot_options opt = {.formats = formats, .width = 640, .height = 400, .gnuplot = gnuplot};
   plot_report rep;
   plot_report_init(&rep);
   g_autofree char *out = g_build_filename(root, "plots-a", NULL);
@@ -697,7 +697,7 @@ Test(plot, every_chart_rendered_and_names_drawn_as_text, .timeout = 120) {
 
     /* an older result folder without latency.csv: the percentiles of services.csv */
     cr_assert_eq(g_unlink(lcsv), 0);
-    plot_options nog = {formats, 640, 400, NULL};
+    plot_options nog = {.formats = formats, .width = 640, .height = 400, .gnuplot = NULL};
     plot_report r2;
     plot_report_init(&r2);
     g_autofree char *out2 = g_build_filename(root, "plots-old", NULL);
@@ -780,7 +780,7 @@ Test(plot, without_gnuplot_data_and_scripts_are_written) {
   cr_assert(report_write_dir(r, dir, TRUE, NULL));
   results_free(r);
   char *formats[] = {"png", NULL};
-  plot_options opt = {formats, 500, 300, NULL};
+  plot_options opt = {.formats = formats, .width = 500, .height = 300, .gnuplot = NULL};
   plot_report rep;
   plot_report_init(&rep);
   g_autofree char *out = g_build_filename(root, "out", NULL);
