@@ -23,6 +23,7 @@ extern const cmd_entry cmd_size_entry;
 extern const cmd_entry cmd_plot_entry;
 extern const cmd_entry cmd_fill_entry;
 extern const cmd_entry cmd_report_entry;
+extern const cmd_entry cmd_validate_entry;
 
 int cmd_main(int argc, char **argv);
 

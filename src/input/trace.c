@@ -629,6 +629,10 @@ static double default_sm(job_kind k) {
   return k == JOB_INFERENCE ? 0.5 : k == JOB_NOTEBOOK ? 0.6 : 1.0;
 }
 
+/* Share of time a job keeps the GPU busy while it has work, alone (DCGM GPU_UTIL):
+ * 1 for every kind (kernels back to back; docs/models.md, "GPU activity"). */
+static double default_gpu_util(job_kind k) { return 1.0; }
+
 static restart_policy default_restart(job_kind k) {
   return k == JOB_TRAINING || k == JOB_INFERENCE ? RESTART_ON_FAILURE : RESTART_NEVER;
 }
@@ -644,6 +648,7 @@ void trace_job_init(job_spec *j, job_kind kind) {
   j->burst_ns = 30 * SIM_NS_PER_S;
   j->gpu_frac = 1.0;
   j->sm = default_sm(kind);
+  j->gpu_util = default_gpu_util(kind);
   j->busy = 0.15;
   j->slo_pct = 99.0;
   j->comm_frac = 0.1;
@@ -656,7 +661,7 @@ void trace_job_init(job_spec *j, job_kind kind) {
 enum {
   C_ID, C_SUBMIT, C_KIND, C_GPUS, C_MEM, C_DURATION, C_TENANT, C_LABEL, C_PRIORITY,
   C_GPU_FRAC, C_SM, C_BUSY, C_BURST, C_RATE, C_SERVICE, C_SLO_MS, C_SLO_PCT, C_KV,
-  C_MAX_BATCH, C_COMM, C_CHECKPOINT, C_RESTART,
+  C_MAX_BATCH, C_COMM, C_CHECKPOINT, C_RESTART, C_GPU_UTIL,
   /* host columns (written only by trace_write_header_host / trace_write_row_host) */
   C_CPU, C_HOST_MEM, C_GPU_SPEC, C_COUNT
 };
@@ -690,6 +695,7 @@ static const col_def job_cols[C_COUNT] = {
     [C_CHECKPOINT] = {"checkpoint_s", FALSE,
                       "seconds >= 0, 0 for never (a decimal number, at most 1e9)"},
     [C_RESTART] = {"restart", FALSE, "never or on-failure"},
+    [C_GPU_UTIL] = {"gpu_util", FALSE, "a fraction 0 < gpu_util <= 1"},
     [C_CPU] = {"cpu_milli", FALSE, "host CPU per worker in millicores, an integer from 0 to 1e8"},
     [C_HOST_MEM] = {"memory_mib", FALSE,
                     "host memory per worker in MiB, an integer from 0 to 1073741824"},
@@ -742,6 +748,7 @@ static gboolean job_cell(int col, const char *v, job_spec *j) {
     return TRUE;
   case C_GPU_FRAC: return parse_range(v, 0, FALSE, 1, TRUE, &j->gpu_frac);
   case C_SM: return parse_range(v, 0, FALSE, 1, TRUE, &j->sm);
+  case C_GPU_UTIL: return parse_range(v, 0, FALSE, 1, TRUE, &j->gpu_util);
   case C_BUSY: return parse_range(v, 0, TRUE, 1, TRUE, &j->busy);
   case C_BURST: return parse_seconds(v, TRUE, &j->burst_ns);
   case C_RATE: return parse_range(v, 0, TRUE, TRACE_MAX_RATE_RPS, TRUE, &j->rate_rps);
@@ -820,6 +827,7 @@ static void job_row(csv_in *in, void *ud) {
   j.gpu_spec = HAVE(C_GPU_SPEC) ? trace_intern(t, cells[C_GPU_SPEC]) : NULL;
   if (!HAVE(C_GPU_FRAC)) j.gpu_frac = 1.0;
   if (!HAVE(C_SM)) j.sm = default_sm(kind);
+  if (!HAVE(C_GPU_UTIL)) j.gpu_util = default_gpu_util(kind);
   if (!HAVE(C_BUSY)) j.busy = 0.15;
   if (!HAVE(C_BURST)) j.burst_ns = 30 * SIM_NS_PER_S;
   if (!HAVE(C_SLO_PCT)) j.slo_pct = 99.0;
@@ -1434,4 +1442,6 @@ static void write_row_base(GString *out, const job_spec *j) {
   g_string_append_c(out, ',');
   if (j->restart != d.restart && (unsigned)j->restart < G_N_ELEMENTS(restart_names))
     g_string_append(out, restart_names[j->restart]);
+  g_string_append_c(out, ',');
+  if (j->gpu_util != d.gpu_util) real_append(out, j->gpu_util);
 }

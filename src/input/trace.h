@@ -48,6 +48,8 @@ typedef struct job_spec {
   int64_t kv_bytes;           /* per concurrent request; 0 = none */
   double gpu_frac;            /* 0 < f <= 1; default 1 */
   double sm;                  /* 0 < sm <= 1; default by kind (1, 0.5 inference, 0.6 notebook) */
+  double gpu_util;            /* 0 < u <= 1: share of time it keeps the GPU busy while it has
+                               * work, alone (DCGM GPU_UTIL); default 1 */
   double busy;                /* notebook duty cycle; default 0.15 */
   double rate_rps;            /* inference mean arrival rate (required for inference) */
   double service_ms;          /* inference time per request alone (required for inference) */
@@ -64,7 +66,7 @@ typedef struct job_spec {
 } job_spec;
 
 /* Fills *j with the SPEC 3.1 defaults for kind: gpus 1, tenant "default" and label ""
- * (static strings), priority 0, gpu_frac 1, sm by kind, busy 0.15, burst 30 s, slo_pct 99,
+ * (static strings), priority 0, gpu_frac 1, sm by kind, gpu_util 1, busy 0.15, burst 30 s, slo_pct 99,
  * max_batch 1, comm_frac 0.1, restart by kind; everything else 0 or NULL. For gen/import. */
 void trace_job_init(job_spec *j, job_kind kind);
 

@@ -339,6 +339,23 @@ Test(trace, bad_cells_exact_messages) {
   for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) expect_row(hdr, cases[i].row, cases[i].msg);
 }
 
+Test(trace, gpu_util_is_a_fraction_above_zero_and_defaults_to_one) {
+  const char *hdr = "id,submit_s,kind,gpus,mem_gb,duration_s,gpu_util";
+  expect_row(hdr, "j,0,training,1,10,60,0", ":2:7: gpu_util: expected a fraction 0 < gpu_util <= 1, found '0'");
+  expect_row(hdr, "j,0,training,1,10,60,1.2", ":2:7: gpu_util: expected a fraction 0 < gpu_util <= 1, found '1.2'");
+  expect_row(hdr, "j,0,training,1,10,60,0.35", NULL);
+  job_spec j;
+  trace_job_init(&j, JOB_NOTEBOOK);
+  cr_expect_eq(j.gpu_util, 1.0);
+  /* written only when it differs from the default, and read back exactly */
+  j.id = "n";
+  j.gpu_util = 0.35;
+  GString *s = g_string_new(NULL);
+  trace_write_row(s, &j);
+  cr_expect(g_str_has_suffix(s->str, ",0.35\n"), "row: %s", s->str);
+  g_string_free(s, TRUE);
+}
+
 Test(trace, cross_field_checks) {
   const char *hdr = "id,submit_s,kind,gpus,mem_gb,duration_s,gpu_frac,rate_rps,service_ms";
   /* a training gang may ask for a fraction per worker (PAI: 10 workers at 25 %) */
@@ -424,7 +441,7 @@ Test(trace, header_problems) {
   const char *m[] = {
       ":1:5: unknown column: expected one of id, submit_s, kind, gpus, mem_gb, duration_s, "
       "tenant, label, priority, gpu_frac, sm, busy, burst_s, rate_rps, service_ms, slo_ms, "
-      "slo_pct, kv_gb, max_batch, comm_frac, checkpoint_s, restart, cpu_milli, memory_mib, "
+      "slo_pct, kv_gb, max_batch, comm_frac, checkpoint_s, restart, gpu_util, cpu_milli, memory_mib, "
       "gpu_spec, or a name starting with x_, "
       "found 'colour'",
       ":1:6: duplicate column: expected each column once (first at column 3), found 'gpus'",
@@ -442,7 +459,7 @@ Test(trace, first_row_not_a_header) {
   const char *m[] = {
       ":1: header: expected a header row naming the columns (id,submit_s,kind,gpus,mem_gb,"
       "duration_s,tenant,label,priority,gpu_frac,sm,busy,burst_s,rate_rps,service_ms,slo_ms,"
-      "slo_pct,kv_gb,max_batch,comm_frac,checkpoint_s,restart,cpu_milli,memory_mib,gpu_spec), "
+      "slo_pct,kv_gb,max_batch,comm_frac,checkpoint_s,restart,gpu_util,cpu_milli,memory_mib,gpu_spec), "
       "found 'j1,0,batch,1,10,60'"};
   expect_msgs(d, path, m, 1);
   diag_list_free(d);
@@ -452,7 +469,7 @@ Test(trace, empty_file_is_an_error_header_only_is_zero_jobs) {
   const char *empty_msg =
       ":1: header: expected a header row naming the columns (id,submit_s,kind,gpus,mem_gb,"
       "duration_s,tenant,label,priority,gpu_frac,sm,busy,burst_s,rate_rps,service_ms,slo_ms,"
-      "slo_pct,kv_gb,max_batch,comm_frac,checkpoint_s,restart,cpu_milli,memory_mib,gpu_spec), "
+      "slo_pct,kv_gb,max_batch,comm_frac,checkpoint_s,restart,gpu_util,cpu_milli,memory_mib,gpu_spec), "
       "found an empty file";
   const char *empties[] = {"", "\n\n", "\xEF\xBB\xBF", "  \r\n\t\r\n"};
   for (gsize i = 0; i < G_N_ELEMENTS(empties); i++) {
@@ -660,7 +677,7 @@ Test(trace, writes_the_full_header_in_spec_order) {
   trace_write_header(s);
   cr_expect_str_eq(s->str, "id,submit_s,kind,gpus,mem_gb,duration_s,tenant,label,priority,"
                            "gpu_frac,sm,busy,burst_s,rate_rps,service_ms,slo_ms,slo_pct,kv_gb,"
-                           "max_batch,comm_frac,checkpoint_s,restart\n");
+                           "max_batch,comm_frac,checkpoint_s,restart,gpu_util\n");
   g_string_free(s, TRUE);
 }
 
@@ -678,7 +695,7 @@ Test(trace, writes_exact_decimal_seconds_and_defaults_empty) {
   GString *s = g_string_new(NULL);
   trace_write_row(s, &j);
   cr_expect_str_eq(s->str, "\"s,1\",1.5,inference,1,39.996882944,86400.000000001,default,,,,,,,"
-                           "200,0.1,1e-07,,0.25,,,,\n");
+                           "200,0.1,1e-07,,0.25,,,,,\n");
   g_string_truncate(s, 0);
   trace_job_init(&j, JOB_BATCH);
   j.id = "b";
@@ -687,7 +704,7 @@ Test(trace, writes_exact_decimal_seconds_and_defaults_empty) {
   j.priority = -3;
   j.sm = 0.3;
   trace_write_row(s, &j);
-  cr_expect_str_eq(s->str, "b,0,batch,1,0,60,default,,-3,,0.3,,,,,,,,,,,on-failure\n");
+  cr_expect_str_eq(s->str, "b,0,batch,1,0,60,default,,-3,,0.3,,,,,,,,,,,on-failure,\n");
   g_string_free(s, TRUE);
 }
 

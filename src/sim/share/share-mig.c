@@ -335,7 +335,7 @@ static void mig_update_speeds(const pool_state *p, gpu_state *g) {
     if (alone > 1.0) alone = 1.0;
     double others = duty[t->slot] - t->job->duty;
     if (others < 1e-12) others = 0;
-    t->speed = alone * share_timeslice_speed(1.0, others, p->params->ts_switch_loss);
+    t->speed = alone * share_timeslice_speed(t->job->spec->gpu_util, others, p->params->ts_switch_loss);
     t->alloc_share = (double)sh->slices[t->slot] / compute / rep;
     t->turn_wait_ns = others > 0 ? others * (double)slice / 2.0 + (double)sw : 0.0;
   }

@@ -40,7 +40,8 @@ static void ts_update_speeds(const pool_state *p, gpu_state *g) {
     double others = total - t->job->duty;
     if (others < 1e-12) others = 0;
     double sp;
-    if (!share_table_speed(p, g, t, &sp)) sp = share_timeslice_speed(1.0, others, p->params->ts_switch_loss);
+    if (!share_table_speed(p, g, t, &sp)) sp = share_timeslice_speed(t->job->spec->gpu_util, others,
+                                                            p->params->ts_switch_loss);
     t->speed = sp;
     t->alloc_share = 1.0 / p->slots_per_gpu;
     /* a request arriving while t is idle waits, on average, half a slice behind each busy

@@ -44,9 +44,9 @@ static gboolean vgpu_gpu_accepts(const pool_state *p, const gpu_state *g, const 
 }
 
 /* With U the summed duty of the VMs on the card, n the VMs on it (running vGPUs), M the
- * profile's vGPUs per GPU and eff = max(0.5, 1 - L (U - 1)) when U > 1 (else 1), the
- * time-slicing efficiency of share_timeslice_speed:
- *   best-effort  share_timeslice_speed(1, U - own, L)   idle VMs' cycles are used
+ * profile's vGPUs per GPU and eff = share_timeslice_efficiency(U, L), the time-slicing
+ * efficiency of share_timeslice_speed:
+ *   best-effort  share_timeslice_speed(u, U - own, L)   idle VMs' cycles are used
  *   equal-share  eff / n                                 a lone busy VM gets 1/n
  *   fixed-share  eff / M                                 a lone busy VM gets 1/M
  * A request arriving while its VM is idle waits half a slice behind each VM whose turn
@@ -57,11 +57,7 @@ static void vgpu_update_speeds(const pool_state *p, gpu_state *g) {
   double u = 0, n = (double)g->residents->len, m = (double)vgpu_per_gpu(ps);
   double loss = p->params->ts_switch_loss;
   for (guint i = 0; i < g->residents->len; i++) u += ((task *)g_ptr_array_index(g->residents, i))->job->duty;
-  double eff = 1.0;
-  if (u > 1.0) {
-    eff = 1.0 - loss * (u - 1.0);
-    if (eff < 0.5) eff = 0.5;
-  }
+  double eff = share_timeslice_efficiency(u, loss);
   double slice = (double)ps->timeslice_ns, sw = (double)ps->context_switch_ns;
   for (guint i = 0; i < g->residents->len; i++) {
     task *t = g_ptr_array_index(g->residents, i);
@@ -79,7 +75,7 @@ static void vgpu_update_speeds(const pool_state *p, gpu_state *g) {
       break;
     case VGPU_BEST_EFFORT:
     default:
-      if (!share_table_speed(p, g, t, &sp)) sp = share_timeslice_speed(1.0, others, loss);
+      if (!share_table_speed(p, g, t, &sp)) sp = share_timeslice_speed(t->job->spec->gpu_util, others, loss);
       ahead = others;
       break;
     }

@@ -83,10 +83,16 @@ typedef struct share_ops {
 const share_ops *share_for(share_strategy s);
 
 /* ---- the noisy-neighbour model shared by the time-shared strategies ---- */
-/* Time-slicing: speed of a context whose own GPU-time demand is own (1 while it runs
- * kernels back to back) next to others whose demands add up to others:
- * min(1, 1/U) x max(0.5, 1 - loss x (U - 1)) with U = own + others. */
+/* Time-slicing: speed of a context whose own GPU activity is own (its gpu_util while it
+ * has work) next to others whose duties add up to others: with U = own + others, 1 while
+ * U <= 1, else 1 / (1 + a (U - 1)^p), a set so that four saturating contexts each get
+ * (1 - 3 x switch_loss) / 4 (docs/models.md). */
 double share_timeslice_speed(double own, double others, double switch_loss);
+/* Share of the GPU's time that does useful work when the busy contexts' demands add up to
+ * demand: min(1, U x share_timeslice_speed(U, 0, L)); 1 for U <= 1 (vGPU equal/fixed share). */
+double share_timeslice_efficiency(double demand, double switch_loss);
+/* Exponent p of the time-slicing curve, fitted on the Lucid pairs (docs/models.md). */
+#define SHARE_TS_CURVE_EXP 1.2
 /* MPS: speed of a client with SM demand sm capped at cap, next to other clients whose
  * duty-weighted capped SM demands add up to others_sm and whose duties add up to
  * others_active: (granted SMs / sm) x max(0.3, 1 - bw_loss x others_active). */

@@ -6,7 +6,7 @@
 
 static void batch_on_start(sim *s, job_run *j) {
   double left = (double)j->spec->duration_ns - j->kept_ns;
-  sim_job_set_demand(s, j, TRUE, 1.0, left > 0 ? left : 0);
+  sim_job_set_demand(s, j, TRUE, j->spec->gpu_util, left > 0 ? left : 0);
 }
 
 static void batch_on_work_done(sim *s, job_run *j) { sim_job_finish(s, j, OUTCOME_COMPLETED); }

@@ -407,9 +407,9 @@ static double inference_duty(const job_run *j, double rate) {
   const inf_state *st = j->workload_data;
   double offered = inf_offered(j) * (st ? st->kappa : 1.0);
   if (offered <= 0) return 0;
-  if (rate <= 0) return 1.0;
+  if (rate <= 0) return j->spec->gpu_util;
   double d = offered / rate;
-  return d > 1.0 ? 1.0 : d;
+  return (d > 1.0 ? 1.0 : d) * j->spec->gpu_util;
 }
 
 static void inference_advance(sim *s, job_run *j, sim_time from_t, sim_time to_t) {

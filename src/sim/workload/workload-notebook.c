@@ -29,7 +29,7 @@ static void notebook_on_timer(sim *s, job_run *j) {
   if (work < 1) work = 1;
   j->burst_work_ns = work;
   j->burst_started = sim_now(s);
-  sim_job_set_demand(s, j, TRUE, 1.0, work);
+  sim_job_set_demand(s, j, TRUE, j->spec->gpu_util, work);
 }
 
 static void notebook_on_work_done(sim *s, job_run *j) {

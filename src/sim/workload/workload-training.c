@@ -1,13 +1,14 @@
 /* workload-training.c: a synchronous data-parallel training gang. Each step is compute
  * (share 1 - comm_frac, slowed by the slowest worker's speed) then communication (share
- * comm_frac, not slowed by GPU sharing): rate = 1 / ((1 - c) / s_min + c). Work is
- * duration_s alone on whole GPUs; work since the last checkpoint is lost when killed. */
+ * comm_frac, not slowed by GPU sharing): rate = 1 / ((1 - c) / s_min + c); a single
+ * worker exchanges no gradients (c = 0). Work is duration_s alone on whole GPUs; work
+ * since the last checkpoint is lost when killed. */
 #include "workload.h"
 #include "sim.h"
 
 static void training_on_start(sim *s, job_run *j) {
   double left = (double)j->spec->duration_ns - j->kept_ns;
-  sim_job_set_demand(s, j, TRUE, 1.0, left > 0 ? left : 0);
+  sim_job_set_demand(s, j, TRUE, j->spec->gpu_util, left > 0 ? left : 0);
 }
 
 static void training_on_work_done(sim *s, job_run *j) { sim_job_finish(s, j, OUTCOME_COMPLETED); }
@@ -21,7 +22,7 @@ double workload_training_rate(double comm_frac, double min_speed) {
 }
 
 static double training_rate(const job_run *j, double min_speed) {
-  return workload_training_rate(j->spec->comm_frac, min_speed);
+  return workload_training_rate(j->spec->gpus > 1 ? j->spec->comm_frac : 0.0, min_speed);
 }
 
 static double training_sync_share(const job_run *j) { return j->spec->comm_frac; }

@@ -1,0 +1,104 @@
+/* cmd-validate.c: `sharesim validate [--traces DIR] [--case FAMILY] [--csv | --markdown]
+ * [-o DIR] [--strict]`: runs the validation cases (validate.h) and prints the table;
+ * with -o writes validate.csv, validate.txt, validate-scatter.csv (predicted vs measured,
+ * for plot) and the cases' inputs (inputs/) into DIR, all at once. The cases' inputs are
+ * written into a private temporary folder otherwise, removed at the end. */
+#include "cmd.h"
+#include "outdir.h"
+#include "studydir.h"
+#include "util.h"
+#include "validate.h"
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+
+static gboolean validate_write_out(outdir *od, const validate_ctx *c, const GString *text,
+                                   const GString *csv, GError **error) {
+  return outdir_write(od, "validate.txt", text->str, text->len, error) &&
+         outdir_write(od, "validate.csv", csv->str, csv->len, error) &&
+         outdir_write(od, "validate-scatter.csv", c->scatter->str, c->scatter->len, error);
+}
+
+static int validate_print(const GString *s) {
+  if (fwrite(s->str, 1, s->len, stdout) != s->len || fflush(stdout) != 0) {
+    fprintf(stderr, "sharesim validate: cannot write to standard output\n");
+    return 1;
+  }
+  return 0;
+}
+
+static int cmd_validate_main(int argc, char **argv) {
+  g_autofree char *traces = NULL, *only = NULL, *out = NULL;
+  gboolean csv_only = FALSE, markdown = FALSE, strict = FALSE;
+  GOptionEntry entries[] = {
+      {"traces", 0, 0, G_OPTION_ARG_FILENAME, &traces, "Folder of the public traces, holding lucid-asplos23/ (default: shared/traces in the parent folder); cases whose files are absent are skipped", "DIR"},
+      {"case", 0, 0, G_OPTION_ARG_STRING, &only, "Run one case family only (queueing, lucid, colfax, tally, mig, stories)", "FAMILY"},
+      {"csv", 0, 0, G_OPTION_ARG_NONE, &csv_only, "Print the table as CSV", NULL},
+      {"markdown", 0, 0, G_OPTION_ARG_NONE, &markdown, "Print the table as Markdown (docs/models.md, Validation)", NULL},
+      {"output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Write validate.csv, validate.txt, validate-scatter.csv and the cases' inputs into DIR", "DIR"},
+      {"strict", 0, 0, G_OPTION_ARG_NONE, &strict, "Exit 1 when any case misses its target", NULL},
+      {NULL}};
+  int rc;
+  if (!cmd_parse_options(&cmd_validate_entry, entries, &argc, &argv, &rc)) return rc;
+  if (argc != 1) {
+    fprintf(stderr, "sharesim validate: unexpected argument '%s'\nusage: sharesim validate %s\n",
+            argv[1], cmd_validate_entry.usage);
+    return 2;
+  }
+  g_autoptr(GError) err = NULL;
+  outdir *od = NULL;
+  g_autofree char *scratch = NULL, *work = NULL;
+  if (out) {
+    if (!(od = outdir_begin(out, &err))) return cmd_fail("validate", err);
+    work = g_build_filename(outdir_tmp_path(od), "inputs", NULL);
+    if (g_mkdir(work, 0777) != 0) {
+      outdir_abort(od);
+      g_set_error(&err, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "cannot create %s", work);
+      return cmd_fail("validate", err);
+    }
+  } else {
+    if (!(scratch = g_dir_make_tmp("sharesim-validate-XXXXXX", &err))) return cmd_fail("validate", err);
+    work = g_strdup(scratch);
+  }
+  validate_ctx c;
+  validate_ctx_init(&c, traces ? traces : "../shared/traces", work);
+  c.only = only;
+  rc = 0;
+  if (!validate_run(&c, &err)) rc = cmd_fail("validate", err);
+  if (rc == 0) {
+    GString *text = g_string_new(NULL), *csv = g_string_new(NULL);
+    validate_write_text(&c, text);
+    validate_write_csv(&c, csv);
+    if (od) {
+      gboolean ok = validate_write_out(od, &c, text, csv, &err);
+      if (ok) ok = studydir_commit(od, out, "validate.csv", &err);
+      else outdir_abort(od);
+      od = NULL;
+      if (!ok) rc = cmd_fail("validate", err);
+    }
+    if (rc == 0 && markdown) {
+      GString *md = g_string_new(NULL);
+      validate_write_markdown(&c, md);
+      rc = validate_print(md);
+      g_string_free(md, TRUE);
+    } else if (rc == 0) {
+      rc = validate_print(csv_only ? csv : text);
+    }
+    guint pass, fail, skip;
+    validate_counts(&c, &pass, &fail, &skip);
+    if (rc == 0 && strict && fail) rc = 1;
+    g_string_free(text, TRUE);
+    g_string_free(csv, TRUE);
+  }
+  if (od) outdir_abort(od);
+  if (scratch) outdir_remove_tree(scratch, NULL);
+  validate_ctx_clear(&c);
+  return rc;
+}
+
+const cmd_entry cmd_validate_entry = {
+    .name = "validate",
+    .usage = "[--traces DIR] [--case FAMILY] [--csv | --markdown] [-o DIR] [--strict]",
+    .summary = "replay published measurements through the simulator and compare (validation table)",
+    .main = cmd_validate_main,
+};

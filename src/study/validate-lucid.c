@@ -1,0 +1,202 @@
+/* validate-lucid.c: Lucid's 1,388 measured pairs of single-GPU training jobs sharing one GPU
+ * (S-Lab-System-Group/Lucid colocate_info.csv and single_data.csv), both members of every
+ * pair, through the simulator: each pair on its own time-sliced GPU, each job carrying its
+ * measured solo GPU utilisation in the trace's gpu_util column. Skipped when the files are
+ * absent. Compares the error distribution with the targets and with trivial predictors. */
+#include "validate.h"
+#include "trace.h"
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <string.h>
+
+#define L_SOURCE "Lucid ASPLOS'23 co-location profile (1,388 pairs; S-Lab-System-Group/Lucid @63685a3a)"
+
+typedef struct lucid_pair {
+  double u1, u2, s1, s2;
+} lucid_pair;
+
+typedef struct lucid_read {
+  GHashTable *util;  /* "model|dataset|batch|amp" -> double* (fraction) */
+  GArray *pairs;     /* lucid_pair */
+  gboolean bad;
+} lucid_read;
+
+static gboolean lucid_single_row(const trace_csv_row *row, void *ud) {
+  lucid_read *r = ud;
+  if (row->header || row->error || row->n < 6) return TRUE;
+  double *u = g_new(double, 1);
+  *u = g_ascii_strtod(row->cells[5], NULL) / 100.0;
+  g_hash_table_insert(r->util,
+                      g_strdup_printf("%s|%s|%s|%s", row->cells[0], row->cells[1], row->cells[2],
+                                      row->cells[3]),
+                      u);
+  return TRUE;
+}
+
+/* colocate_info.csv: index, model1, dataset1, gpu_num1, batchsize1, amp1, speed1, model2,
+ * dataset2, gpu_num2, batchsize2, amp2, speed2, ... */
+static gboolean lucid_pair_row(const trace_csv_row *row, void *ud) {
+  lucid_read *r = ud;
+  if (row->header || row->error) return TRUE;
+  if (row->n < 13) {
+    r->bad = TRUE;
+    return FALSE;
+  }
+  const char *const *f = row->cells;
+  g_autofree char *k1 = g_strdup_printf("%s|%s|%s|%s", f[1], f[2], f[4], f[5]);
+  g_autofree char *k2 = g_strdup_printf("%s|%s|%s|%s", f[7], f[8], f[10], f[11]);
+  const double *u1 = g_hash_table_lookup(r->util, k1), *u2 = g_hash_table_lookup(r->util, k2);
+  if (!u1 || !u2) {
+    r->bad = TRUE;
+    return FALSE;
+  }
+  lucid_pair p = {*u1, *u2, g_ascii_strtod(f[6], NULL), g_ascii_strtod(f[12], NULL)};
+  g_array_append_val(r->pairs, p);
+  return TRUE;
+}
+
+/* Median and p90 of |pred - meas|. */
+static void lucid_errors(const double *pred, const double *meas, guint n, double *med, double *p90) {
+  double *e = g_new(double, n);
+  for (guint i = 0; i < n; i++) e[i] = fabs(pred[i] - meas[i]);
+  gsl_sort(e, 1, n);
+  *med = gsl_stats_quantile_from_sorted_data(e, 1, n, 0.5);
+  *p90 = gsl_stats_quantile_from_sorted_data(e, 1, n, 0.9);
+  g_free(e);
+}
+
+/* The constants from 0.5 to 1 (step 0.001) with the smallest median and p90 errors. */
+static void lucid_best_constant(const double *meas, guint n, double *best_med, double *best_p90) {
+  double *k = g_new(double, n);
+  *best_med = *best_p90 = INFINITY;
+  for (int i = 500; i <= 1000; i++) {
+    for (guint j = 0; j < n; j++) k[j] = i / 1000.0;
+    double m, p;
+    lucid_errors(k, meas, n, &m, &p);
+    *best_med = MIN(*best_med, m);
+    *best_p90 = MIN(*best_p90, p);
+  }
+  g_free(k);
+}
+
+static char *lucid_trace(const GArray *pairs) {
+  GString *s = g_string_new("id,submit_s,kind,gpus,mem_gb,duration_s,gpu_util\n");
+  for (guint i = 0; i < pairs->len; i++) {
+    const lucid_pair *p = &g_array_index(pairs, lucid_pair, i);
+    /* a solo utilisation of 0 (not measurable) is kept as the smallest valid value */
+    g_string_append_printf(s, "p%04ua,0,training,1,1,1000000,%.5f\n", i, MAX(p->u1, 1e-5));
+    g_string_append_printf(s, "p%04ub,0,training,1,1,1000000,%.5f\n", i, MAX(p->u2, 1e-5));
+  }
+  return g_string_free(s, FALSE);
+}
+
+static gboolean lucid_load(validate_ctx *c, GArray *pairs) {
+  g_autofree char *dir = g_build_filename(c->traces_dir, "lucid-asplos23", NULL);
+  g_autofree char *single = g_build_filename(dir, "single_data.csv", NULL);
+  g_autofree char *coloc = g_build_filename(dir, "colocate_info.csv", NULL);
+  if (!g_file_test(single, G_FILE_TEST_IS_REGULAR) || !g_file_test(coloc, G_FILE_TEST_IS_REGULAR))
+    return FALSE;
+  lucid_read r = {g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free), pairs, FALSE};
+  g_autoptr(diag_list) d = diag_list_new(0);
+  gboolean ok = trace_csv_foreach(single, 0, lucid_single_row, &r, d) &&
+                trace_csv_foreach(coloc, 0, lucid_pair_row, &r, d) && !r.bad && pairs->len > 0;
+  g_hash_table_destroy(r.util);
+  return ok;
+}
+
+/* Simulated speeds of both members of every pair (work done / time resident). */
+static gboolean lucid_simulate(validate_ctx *c, const GArray *pairs, double *pred, GError **error) {
+  g_autofree char *yaml = g_strdup_printf(
+      "name: lucid\nseed: 1\nhorizon: 1000s\npools:\n  - name: p\n    gpu: A100-40GB\n"
+      "    nodes: %u\n    gpus_per_node: 1\n    strategy: time-slicing\n    replicas: 2\n",
+      pairs->len);
+  g_autofree char *csv = lucid_trace(pairs);
+  results *r = validate_sim(c, "lucid", yaml, csv, NULL, error);
+  if (!r) return FALSE;
+  for (guint i = 0; i < pairs->len; i++) {
+    char a[16], b[16];
+    g_snprintf(a, sizeof a, "p%04ua", i);
+    g_snprintf(b, sizeof b, "p%04ub", i);
+    const job_result *ja = validate_job(r, a), *jb = validate_job(r, b);
+    /* the two members of a pair must share one GPU, as measured */
+    g_assert(ja->gpu_ids && jb->gpu_ids && !strcmp(ja->gpu_ids, jb->gpu_ids));
+    pred[2 * i] = ja->work_done_s / ja->run_s;
+    pred[2 * i + 1] = jb->work_done_s / jb->run_s;
+  }
+  results_free(r);
+  return TRUE;
+}
+
+/* Median measured and predicted speed of the jobs whose pair's solo utilisations sum to
+ * [lo, hi). */
+static void lucid_band(validate_ctx *c, const GArray *pairs, const double *pred,
+                       const double *meas, double lo, double hi, const char *id, const char *what) {
+  GArray *m = g_array_new(FALSE, FALSE, sizeof(double)), *p = g_array_new(FALSE, FALSE, sizeof(double));
+  for (guint i = 0; i < pairs->len; i++) {
+    const lucid_pair *q = &g_array_index(pairs, lucid_pair, i);
+    double u = q->u1 + q->u2;
+    if (u < lo || u >= hi) continue;
+    for (int k = 0; k < 2; k++) {
+      g_array_append_val(m, meas[2 * i + k]);
+      g_array_append_val(p, pred[2 * i + k]);
+    }
+  }
+  gsl_sort((double *)m->data, 1, m->len);
+  gsl_sort((double *)p->data, 1, p->len);
+  validate_abs(c, id, L_SOURCE, what, gsl_stats_median_from_sorted_data((double *)m->data, 1, m->len),
+               gsl_stats_median_from_sorted_data((double *)p->data, 1, p->len), 0.05);
+  g_array_unref(m);
+  g_array_unref(p);
+}
+
+static void lucid_rows(validate_ctx *c, const GArray *pairs, const double *pred, const double *meas) {
+  guint n = 2 * pairs->len;
+  double med, p90, none_med, none_p90, best_med, best_p90;
+  lucid_errors(pred, meas, n, &med, &p90);
+  double *one = g_new(double, n);
+  for (guint i = 0; i < n; i++) one[i] = 1.0;
+  lucid_errors(one, meas, n, &none_med, &none_p90);
+  g_free(one);
+  lucid_best_constant(meas, n, &best_med, &best_p90);
+  validate_bound(c, "lucid.median_error", L_SOURCE, "median |speed error|, both jobs of each pair, time-sliced", 0.06, med, FALSE);
+  validate_bound(c, "lucid.p90_error", L_SOURCE, "p90 |speed error|, both jobs of each pair, time-sliced", 0.18, p90, FALSE);
+  validate_bound(c, "lucid.median_vs_none", L_SOURCE, "median |error| below predicting no slowdown", none_med, med, TRUE);
+  validate_bound(c, "lucid.p90_vs_none", L_SOURCE, "p90 |error| below predicting no slowdown", none_p90, p90, TRUE);
+  validate_bound(c, "lucid.median_vs_constant", L_SOURCE, "median |error| below the best constant speed", best_med, med, TRUE);
+  validate_bound(c, "lucid.p90_vs_constant", L_SOURCE, "p90 |error| below the best constant speed", best_p90, p90, TRUE);
+  lucid_band(c, pairs, pred, meas, 0, 1, "lucid.speed_sum_below_1", "median speed, pairs whose solo utilisations sum < 100 %");
+  lucid_band(c, pairs, pred, meas, 1, 1.5, "lucid.speed_sum_1_to_1.5", "median speed, sum of solo utilisations 100-150 %");
+  lucid_band(c, pairs, pred, meas, 1.5, 10, "lucid.speed_sum_above_1.5", "median speed, sum of solo utilisations >= 150 %");
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf(c->scatter, "lucid,p%04u%c,%.6g,%.6g\n", i / 2, i % 2 ? 'b' : 'a', meas[i], pred[i]);
+}
+
+static gboolean lucid_family(validate_ctx *c, GError **error) {
+  GArray *pairs = g_array_new(FALSE, FALSE, sizeof(lucid_pair));
+  if (!lucid_load(c, pairs)) {
+    g_autofree char *why = g_strdup_printf("skipped: %s/lucid-asplos23 absent or unreadable", c->traces_dir);
+    validate_skip(c, "lucid.median_error", L_SOURCE, "median |speed error| of both jobs of each pair", why);
+    validate_skip(c, "lucid.p90_error", L_SOURCE, "p90 |speed error| of both jobs of each pair", why);
+    g_array_unref(pairs);
+    return TRUE;
+  }
+  guint n = 2 * pairs->len;
+  double *pred = g_new(double, n), *meas = g_new(double, n);
+  for (guint i = 0; i < pairs->len; i++) {
+    meas[2 * i] = g_array_index(pairs, lucid_pair, i).s1;
+    meas[2 * i + 1] = g_array_index(pairs, lucid_pair, i).s2;
+  }
+  gboolean ok = lucid_simulate(c, pairs, pred, error);
+  if (ok) lucid_rows(c, pairs, pred, meas);
+  g_free(pred);
+  g_free(meas);
+  g_array_unref(pairs);
+  return ok;
+}
+
+const validate_family validate_lucid_family = {
+    .name = "lucid",
+    .summary = "Lucid's 1,388 training pairs on time-sliced GPUs, solo utilisations in the trace",
+    .run = lucid_family,
+};

@@ -1,0 +1,123 @@
+/* validate-tally.c: the Tally artifact's co-location pairs on one A100: a latency-critical
+ * server (BERT 4.05 ms or Llama-2-7B 1.98 s per request) next to a busy trainer, under plain
+ * time-slicing and under MPS without limits. As Tally measured: the server at load 0.5 for
+ * the trainer's throughput, and the p99 of the execution time per request (no queueing) over
+ * the server alone for the latency. In the model a request's execution time does not depend
+ * on the server's own load, so it is read as the latency at a load too low to queue. */
+#include "validate.h"
+#include <string.h>
+
+#define T_EXCL "    strategy: exclusive\n"
+#define T_TS "    strategy: time-slicing\n    replicas: 2\n"
+#define T_MPS "    strategy: mps\n    replicas: 2\n    activeThreadPercentage: 100\n" \
+              "    pinnedMemLimit: none\n"
+#define T_HEAD "id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms\n"
+
+typedef struct tally_server {
+  const char *name;     /* "bert" */
+  const char *key;      /* published key part */
+  double service_ms;
+  double low_rps;       /* a load too low to queue */
+  double seconds;       /* session length at the low load */
+} tally_server;
+
+static const tally_server tally_servers[] = {
+    /* utilisation below 0.1 %: under 0.1 % of the requests wait, so the p99 is unqueued */
+    {"bert", "bert", 0, 0.1, 40000},
+    {"llama", "llama", 0, 0.0001, 30000000},
+};
+
+static char *tally_yaml(const char *name, const char *strategy) {
+  return g_strdup_printf("name: %s\nseed: 3\ninterval: 1d\npools:\n  - name: p\n    gpu: A100-80GB\n"
+                         "    nodes: 1\n    gpus_per_node: 1\n%s",
+                         name, strategy);
+}
+
+/* p99 of the server's latency at rate rps, alone (strategy NULL) or next to a trainer. */
+static gboolean tally_p99(validate_ctx *c, const tally_server *s, const char *mech,
+                          const char *strategy, double rps, double *p99, GError **error) {
+  g_autofree char *name = g_strdup_printf("tally-%s-%s-%g", s->name, mech, rps);
+  g_autofree char *yaml = tally_yaml(name, strategy ? strategy : T_EXCL);
+  g_autofree char *csv = g_strdup_printf(T_HEAD "%s,0,inference,1,14,%g,%g,%g\n%s", s->name,
+                                         s->seconds, rps, s->service_ms,
+                                         strategy ? "trainer,0,training,1,30,100000000,,\n" : "");
+  results *r = validate_sim(c, name, yaml, csv, NULL, error);
+  if (!r) return FALSE;
+  *p99 = validate_service(r, s->name)->p99_ms;
+  results_free(r);
+  return TRUE;
+}
+
+/* The trainer's speed next to the server at Tally's load 0.5. */
+static gboolean tally_trainer(validate_ctx *c, const tally_server *s, const char *mech,
+                              const char *strategy, double *speed, GError **error) {
+  double load = validate_published("tally.load", NULL);
+  g_autofree char *name = g_strdup_printf("tally-%s-%s-trainer", s->name, mech);
+  g_autofree char *yaml = tally_yaml(name, strategy);
+  double rps = load / (s->service_ms / 1000.0), horizon = MAX(600, 400 * s->service_ms / 1000);
+  g_autofree char *csv = g_strdup_printf(T_HEAD "%s,0,inference,1,14,%g,%g,%g\n"
+                                         "trainer,0,training,1,30,10000000,,\n",
+                                         s->name, horizon, rps, s->service_ms);
+  g_autofree char *yaml_h = g_strdup_printf("%shorizon: %gs\n", yaml, horizon);
+  results *r = validate_sim(c, name, yaml_h, csv, NULL, error);
+  if (!r) return FALSE;
+  const job_result *t = validate_job(r, "trainer");
+  *speed = t->work_done_s / t->run_s;
+  results_free(r);
+  return TRUE;
+}
+
+static gboolean tally_mechanism(validate_ctx *c, const char *mech, const char *strategy,
+                                tally_server *servers, double *ratios, GError **error) {
+  double trainer_sum = 0;
+  for (gsize i = 0; i < G_N_ELEMENTS(tally_servers); i++) {
+    tally_server *s = &servers[i];
+    double alone, shared, tr;
+    if (!tally_p99(c, s, mech, NULL, s->low_rps, &alone, error) ||
+        !tally_p99(c, s, mech, strategy, s->low_rps, &shared, error) ||
+        !tally_trainer(c, s, mech, strategy, &tr, error))
+      return FALSE;
+    trainer_sum += tr;
+    g_autofree char *key = g_strdup_printf("tally.%s.%s_p99", mech, s->key);
+    g_autofree char *what = g_strdup_printf("%s: %s p99 execution time next to a trainer / alone", mech, s->name);
+    const char *src;
+    double m = validate_published(key, &src);
+    ratios[i] = shared / alone;
+    validate_rel(c, key, src, what, m, ratios[i], 0.20);
+  }
+  g_autofree char *key = g_strdup_printf("tally.%s.trainer", mech);
+  g_autofree char *what = g_strdup_printf("%s: trainer throughput next to a server at load 0.5 / alone (mean)", mech);
+  const char *src;
+  double m = validate_published(key, &src);
+  validate_abs(c, key, src, what, m, trainer_sum / G_N_ELEMENTS(tally_servers), 0.1);
+  return TRUE;
+}
+
+static gboolean tally_family(validate_ctx *c, GError **error) {
+  tally_server servers[G_N_ELEMENTS(tally_servers)];
+  memcpy(servers, tally_servers, sizeof servers);
+  servers[0].service_ms = validate_published("tally.bert.alone_ms", NULL);
+  servers[1].service_ms = validate_published("tally.llama.alone_ms", NULL);
+  double ts[G_N_ELEMENTS(tally_servers)], mps[G_N_ELEMENTS(tally_servers)];
+  if (!tally_mechanism(c, "ts", T_TS, servers, ts, error) ||
+      !tally_mechanism(c, "mps", T_MPS, servers, mps, error))
+    return FALSE;
+  /* which mechanism hurts each server's tail more, as measured */
+  for (gsize i = 0; i < G_N_ELEMENTS(tally_servers); i++) {
+    g_autofree char *kt = g_strdup_printf("tally.ts.%s_p99", servers[i].key);
+    g_autofree char *km = g_strdup_printf("tally.mps.%s_p99", servers[i].key);
+    const char *src;
+    gboolean mps_worse = validate_published(km, &src) > validate_published(kt, NULL);
+    g_autofree char *id = g_strdup_printf("tally.rank.%s", servers[i].key);
+    g_autofree char *what = g_strdup_printf("%s: %s raises the p99 more than %s, as measured", servers[i].name,
+                                            mps_worse ? "MPS" : "time-slicing", mps_worse ? "time-slicing" : "MPS");
+    validate_story(c, id, src, what, (mps[i] > ts[i]) == mps_worse);
+  }
+  return TRUE;
+}
+
+const validate_family validate_tally_family = {
+    .name = "tally",
+    .summary = "a latency-critical server next to a trainer on one A100 (Tally artifact)",
+    .run = tally_family,
+};

@@ -1,0 +1,94 @@
+/* validate.h: `sharesim validate`, the published measurements replayed through the real
+ * simulator. Each case family (validate-*.c, one per source) builds its scenario and trace,
+ * runs sim_run on them, reads the results and adds one row per compared figure: the
+ * published (measured) value, the simulator's (predicted) value, the error and whether the
+ * target holds. Published numbers are data/validation/published.csv, compiled in; the
+ * shared measurement files (Lucid) are read from a traces folder when present. */
+#pragma once
+#include <glib.h>
+#include "results.h"
+
+typedef enum { VALIDATE_PASS = 1, VALIDATE_FAIL = 0, VALIDATE_SKIP = -1 } validate_status;
+
+typedef struct validate_row {
+  char *id;          /* "tally.ts.bert_p99" */
+  char *source;      /* the publication the measured value comes from */
+  char *compared;    /* what is compared */
+  double measured;   /* the published / reference value (NAN when skipped) */
+  double predicted;  /* what the simulator gave (NAN when skipped) */
+  double error;      /* predicted - measured, or relative (see target) */
+  char *target;      /* "|error| <= 0.06", "rel <= 5 %" */
+  validate_status status;
+} validate_row;
+
+typedef struct validate_ctx {
+  const char *traces_dir;  /* folder holding lucid-asplos23/ ...; may not exist */
+  const char *work_dir;    /* folder the cases write their inputs into (owned by the caller) */
+  const char *only;        /* run only the family with this name (NULL: all) */
+  GPtrArray *rows;         /* validate_row*, in case order */
+  GString *scatter;        /* "set,id,measured,predicted" rows for plot */
+  GPtrArray *keep;         /* scenarios and traces the results borrow from */
+  guint runs;              /* simulations run */
+} validate_ctx;
+
+typedef struct validate_family {
+  const char *name;        /* "lucid" */
+  const char *summary;
+  /* Adds its rows; FALSE with error only when something that should work did not (a
+   * simulation refused its own inputs). Missing shared files give skipped rows. */
+  gboolean (*run)(validate_ctx *c, GError **error);
+} validate_family;
+
+void validate_ctx_init(validate_ctx *c, const char *traces_dir, const char *work_dir);
+void validate_ctx_clear(validate_ctx *c);
+/* Runs every family (or c->only). FALSE with error when a family failed or c->only names
+ * none (the error lists the families). */
+gboolean validate_run(validate_ctx *c, GError **error);
+/* The registered families, NULL-terminated by name. */
+const validate_family *validate_families(void);
+
+/* Counts of rows by status. */
+void validate_counts(const validate_ctx *c, guint *pass, guint *fail, guint *skip);
+/* The table for people (aligned columns) and as CSV
+ * (case,source,compared,measured,predicted,error,target,pass). */
+void validate_write_text(const validate_ctx *c, GString *out);
+void validate_write_csv(const validate_ctx *c, GString *out);
+/* The same as a Markdown table with numbered sources (docs/models.md, "Validation"). */
+void validate_write_markdown(const validate_ctx *c, GString *out);
+
+/* ---- for the case families ---- */
+/* A published value by key (data/validation/published.csv); aborts on an unknown key (a
+ * programming error: the data file and the cases ship together). *source may be NULL. */
+double validate_published(const char *key, const char **source);
+/* Writes name.yaml and name.csv (and name-phases.csv when phases is not NULL) into the
+ * work folder, loads them as `run` would and runs the simulator. The results stay valid
+ * until validate_ctx_clear (free them with results_free). NULL with error on failure. */
+results *validate_sim(validate_ctx *c, const char *name, const char *yaml, const char *csv,
+                      const char *phases, GError **error);
+const job_result *validate_job(const results *r, const char *id);
+const service_result *validate_service(const results *r, const char *id);
+/* Adds a row; the target holds when |predicted - measured| <= tol (abs) or
+ * |predicted / measured - 1| <= tol (rel). */
+void validate_abs(validate_ctx *c, const char *id, const char *source, const char *compared,
+                  double measured, double predicted, double tol);
+void validate_rel(validate_ctx *c, const char *id, const char *source, const char *compared,
+                  double measured, double predicted, double tol);
+/* Adds a row whose target is predicted <= bound (< when strict); the bound goes in the
+ * measured column. */
+void validate_bound(validate_ctx *c, const char *id, const char *source, const char *compared,
+                    double bound, double predicted, gboolean strict);
+/* Adds a yes/no row: measured 1 (what the source reports), predicted 1 when reproduced. */
+void validate_story(validate_ctx *c, const char *id, const char *source, const char *compared,
+                    gboolean reproduced);
+/* Adds a skipped row (the input files are absent), with the reason as its target. */
+void validate_skip(validate_ctx *c, const char *id, const char *source, const char *compared,
+                   const char *why);
+
+extern const validate_family validate_queueing_family;
+extern const validate_family validate_lucid_family;
+extern const validate_family validate_colfax_family;
+extern const validate_family validate_tally_family;
+extern const validate_family validate_mig_family;
+
+/* The compiled-in data/validation/published.csv (generated by make). */
+extern const char validate_published_csv[];

@@ -1,0 +1,73 @@
+# t-validate.sh: `sharesim validate` runs every case through the simulator and every case
+# meets its target, except the known misses listed here (each is a model gap reported in
+# docs/models.md, "Validation"). The Lucid cases need ../shared/traces; without it they are
+# skipped, and the rest must still pass.
+
+# Cases that miss their target today (case id, then why); they must stay visible as "no".
+KNOWN_MISSES="
+lucid.median_vs_constant
+lucid.speed_sum_above_1.5
+tally.mps.bert_p99
+tally.mps.trainer
+tally.rank.bert
+mig.bert.1g
+"
+
+run validate --csv --traces "$SHARED_TRACES"; expect_rc 0; expect_err_empty
+expect_eq "$(head -1 out.txt)" "case,source,compared,measured,predicted,error,target,pass" "CSV header"
+cp out.txt table.csv
+# every case id appears once, and no case row is malformed (the last cell is the verdict)
+n=$(tail -n +2 table.csv | wc -l)
+if [ "$n" -ge 40 ]; then pass; else fail "only $n validation rows"; fi
+bad=$(tail -n +2 table.csv | awk -F, '$NF != "yes" && $NF != "no" && $NF != "skipped"' | head -3)
+expect_eq "$bad" "" "rows whose pass cell is not yes/no/skipped"
+for id in $(tail -n +2 table.csv | cut -d, -f1); do
+  verdict=$(awk -F, -v id="$id" '$1 == id {print $NF}' table.csv)
+  case " $(echo $KNOWN_MISSES) " in
+    *" $id "*) expect_eq "$verdict" "no" "known miss $id (fixed? then remove it from KNOWN_MISSES)" ;;
+    *)
+      if [ -d "$SHARED_TRACES/lucid-asplos23" ] || [ "${id#lucid.}" = "$id" ]; then
+        expect_eq "$verdict" "yes" "validation case $id"
+      else
+        expect_eq "$verdict" "skipped" "validation case $id without the shared traces"
+      fi ;;
+  esac
+done
+# the queueing, Colfax, Tally and MIG families do not depend on the shared traces
+for fam in queueing colfax tally mig; do
+  if grep -q "^$fam\." table.csv; then pass; else fail "no $fam rows"; fi
+done
+
+# without the shared traces the Lucid rows are skipped cleanly
+run validate --case lucid --traces no-such-folder --csv; expect_rc 0
+expect_out_contains "lucid.median_error,"
+expect_eq "$(tail -n +2 out.txt | awk -F, '{print $NF}' | sort -u)" "skipped" "lucid without traces"
+
+# -o writes the table, the scatter data and the cases' inputs, and a rerun replaces it
+run validate --case colfax -o vout; expect_rc 0
+expect_file vout/validate.csv; expect_file vout/validate.txt; expect_file vout/validate-scatter.csv
+expect_file vout/inputs/colfax-four.yaml; expect_file vout/inputs/colfax-four.csv
+run run vout/inputs/colfax-four.yaml vout/inputs/colfax-four.csv -o four -q; expect_rc 0
+run validate --case colfax -o vout; expect_rc 0
+mkdir userdir; echo keep > userdir/notes.txt
+run validate --case colfax -o userdir; expect_rc 2; expect_err_contains "refusing to replace"
+expect_file userdir/notes.txt
+
+# the same inputs give the same table
+run validate --case queueing --csv; cp out.txt q1.csv
+run validate --case queueing --csv; expect_same_files out.txt q1.csv
+
+# bad usage
+run validate --case nope; expect_rc 2; expect_err_contains "no such case family (families: queueing, lucid"
+run validate extra; expect_rc 2; expect_err_contains "unexpected argument 'extra'"
+run validate --case colfax --strict; expect_rc 0
+run validate --case tally --strict; expect_rc 1
+
+# docs/models.md's validation section quotes only what validate prints (scripts/update-validation)
+if [ -d "$SHARED_TRACES/lucid-asplos23" ]; then
+  run validate --markdown --traces "$SHARED_TRACES"; expect_rc 0
+  sed -n '/^<!-- validate -->$/,/^<!-- \/validate -->$/p' "$TOP_SRCDIR/docs/models.md" | sed '1d;$d' > doc-block.md
+  expect_same_files out.txt doc-block.md
+else
+  skip_test "no ../shared/traces/lucid-asplos23: docs/models.md's validation table not compared"
+fi
