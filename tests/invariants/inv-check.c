@@ -444,9 +444,7 @@ static void inv_check_waits(const inv_case *c, const inv_folder *f, const char *
             const inv_stay *q = &g_array_index(waits, inv_stay, w);
             if (!(q->start <= at && at < q->end)) continue;
             if (!inv_fits_at(c, i, stays, at, q, replicas)) continue;
-            const char *bug = p->strategy == INV_FRACTIONAL
-                                  ? " (issue 11 bug 1: head-of-line blocking in fractional pools)"
-                                  : "";
+            const char *bug = p->strategy == INV_FRACTIONAL ? " (head-of-line blocking: issue 11 bug 1)" : "";
             inv_fail(rep, "waits-while-fits", "%s (%s): job %s (%d GPU%s) queued at %.9g s although "
                      "it fits%s", p->name, inv_strategy_name(p->strategy), q->gpu_ids, q->gpus,
                      q->gpus == 1 ? "" : "s", at, bug);

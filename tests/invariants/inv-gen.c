@@ -11,6 +11,8 @@ static const char *const inv_strategies[] = {"exclusive", "time-slicing", "mps",
 static const char *const inv_mig_layouts[] = {"3g.40gb x2", "7g.80gb", "1g.10gb x7",
                                               "4g.40gb + 3g.40gb", "2g.20gb x3 + 1g.10gb"};
 static const char *const inv_vgpu_profiles[] = {"A100D-40C", "A100D-20C", "A100D-10C"};
+static const char *const inv_placements[] = {"pack", "spread", "random", "dot-product",
+                                             "gpu-clustering", "gpu-packing", "best-fit", "fgd"};
 static const char *const inv_kinds[] = {"training", "batch", "notebook", "inference"};
 
 static int inv_pick(GRand *r, int n) { return g_rand_int_range(r, 0, n); }
@@ -26,7 +28,7 @@ static void inv_gen_pool(GRand *r, GString *y, inv_case *c, int i) {
   g_string_append_printf(y, "  - name: p%d\n    gpu: %s\n    nodes: %d\n    gpus_per_node: %d\n",
                          i, big ? "A100-80GB" : "A100-40GB", nodes, per);
   g_string_append_printf(y, "    strategy: %s\n    placement: %s\n    oom: %s\n", strategy,
-                         inv_chance(r, 0.5) ? "pack" : "spread",
+                         inv_placements[inv_pick(r, G_N_ELEMENTS(inv_placements))],
                          (const char *[]){"all", "offender", "sidecar"}[inv_pick(r, 3)]);
   if (s == 1 || s == 2) g_string_append_printf(y, "    replicas: %d\n", 2 + inv_pick(r, 3));
   if (s == 3 && inv_chance(r, 0.5))

@@ -12,7 +12,6 @@
 /* Bugs whose fix is on another branch, not on main yet: a failure naming one is expected
  * (XFAIL). Remove a line when its fix lands; the summary says XPASS when it no longer fails. */
 static const char *const inv_pending[] = {
-    "issue 11 bug 1", /* head-of-line blocking in fractional pools (core-plugins) */
     "issue 11 bug 3", /* tenant busy above what the GPUs did (core-metrics) */
 };
 
