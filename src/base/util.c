@@ -147,13 +147,35 @@ void util_csv_field(GString *out, const char *field) {
   g_string_append_c(out, '"');
 }
 
+double util_round_sig(double v, int digits) {
+  if (!isfinite(v) || v == 0) return v;
+  char fmt[8], buf[G_ASCII_DTOSTR_BUF_SIZE];
+  g_snprintf(fmt, sizeof fmt, "%%.%dg", CLAMP(digits, 1, 17));
+  g_ascii_formatd(buf, sizeof buf, fmt, v);
+  return g_ascii_strtod(buf, NULL);
+}
+
 void util_append_shortest(GString *out, double v, int min_prec) {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  for (int prec = min_prec < 1 ? 1 : min_prec; prec <= 17; prec++) {
+  int prec = min_prec < 1 ? 1 : min_prec;
+  for (; prec <= 17; prec++) {
     char fmt[8];
     g_snprintf(fmt, sizeof fmt, "%%.%dg", prec);
     g_ascii_formatd(buf, sizeof buf, fmt, v);
     if (g_ascii_strtod(buf, NULL) == v) break;
+  }
+  double a = fabs(v);
+  if (strpbrk(buf, "eE") && a >= 1e-6 && a < 1e16) {
+    /* %g chose an exponent ("8e+01", "1.2e-05"): the same digits in plain decimals */
+    int decimals = prec - 1 - (int)floor(log10(a));
+    char fmt[8];
+    g_snprintf(fmt, sizeof fmt, "%%.%df", decimals < 0 ? 0 : MIN(decimals, 30));
+    g_ascii_formatd(buf, sizeof buf, fmt, v);
+    if (strchr(buf, '.')) { /* no trailing zeros after the point */
+      char *end = buf + strlen(buf) - 1;
+      while (*end == '0') *end-- = '\0';
+      if (*end == '.') *end = '\0';
+    }
   }
   g_string_append(out, buf);
 }

@@ -46,8 +46,12 @@ gboolean util_parse_int64(const char *text, int64_t *out);
  * [A-Za-z0-9._-], 1..64 characters, not starting with '.' or '-'. */
 gboolean util_name_is_safe(const char *name);
 
+/* v rounded to `digits` significant digits, as the double nearest that decimal (24.7, never
+ * 247 x 0.1 = 24.700000000000003, which a trace writer must print in full). */
+double util_round_sig(double v, int digits);
 /* Appends the shortest "%.Ng" text (N from min_prec up to 17) that reads back to exactly v
- * (finite): 0.25 -> "0.25", 1e-7 -> "1e-07". */
+ * (finite): 0.25 -> "0.25", 1e-7 -> "1e-07"; between 1e-6 and 1e16 never an exponent (40 ->
+ * "40", not "4e+01"; 1.2e-05 -> "0.000012"). */
 void util_append_shortest(GString *out, double v, int min_prec);
 /* Appends v / 10^9 as the shortest exact decimal: 1500000000 -> "1.5", 0 -> "0". */
 void util_append_fixed9(GString *out, int64_t v);

@@ -162,6 +162,8 @@ static int sweep_run_points(const sweep_spec *s, const char *dir, guint jobs, gb
       next++;
       running++;
     }
+    /* the points just started count (the line said "0 running" while 2 ran; issue 11 bug 9) */
+    sweep_progress(show, done, total, running);
     if (running == 0) break;
     int status = 0;
     pid_t pid = waitpid(-1, &status, 0);

@@ -102,69 +102,70 @@ static void text_jobs(GString *out, const results_totals *t) {
   g_string_append_c(out, '\n');
 }
 
+/* Cell c of the pool table for p (c: 0 GPUs, 1 strategy, 2 jobs, 3-5 alloc/busy/SM,
+ * 6 wait p95, 7 OOM, 8 cost). */
+static void text_pool_cell(GString *out, const pool_result *p, gsize c) {
+  double prov = p->provisioned_gpu_s;
+  const double fracs[] = {prov > 0 ? p->allocated_gpu_s / prov : NAN,
+                          prov > 0 ? p->busy_gpu_s / prov : NAN,
+                          prov > 0 ? p->sm_active_gpu_s / prov : NAN};
+  switch (c) {
+  case 0: g_string_append_printf(out, "%u", p->gpus); break;
+  case 1: text_name(out, p->strategy); break;
+  case 2: g_string_append_printf(out, "%u", p->jobs_routed); break;
+  case 3: case 4: case 5: text_percent(out, fracs[c - 3]); break;
+  case 6: text_duration(out, p->wait_p95_s); break;
+  case 7: g_string_append_printf(out, "%u", p->oom_kills); break;
+  default: text_money(out, p->cost); break;
+  }
+}
+
+/* The pool table. Columns keep their usual widths and grow, two spaces apart, for larger
+ * figures (an openb-sized cost ran into the OOM column; issue 11 bug 9). */
 static void text_pools(GString *out, const results *r) {
-  gsize name_w = 4, strategy_w = 8;
+  static const struct { const char *title; gsize width; } cols[] = {
+    {"GPUs", 6}, {"strategy", 0}, {"jobs", 7}, {"alloc", 9}, {"busy", 9}, {"SM", 9},
+    {"wait p95", 10}, {"OOM", 6}, {"cost", 12},
+  };
+  gsize name_w = 4, width[G_N_ELEMENTS(cols)];
+  for (gsize c = 0; c < G_N_ELEMENTS(cols); c++) width[c] = cols[c].width ? cols[c].width : 8;
+  GString *cell = g_string_new(NULL);
   for (guint i = 0; i < r->pools->len; i++) {
     const pool_result *p = &g_array_index(r->pools, pool_result, i);
     name_w = MAX(name_w, p->name ? (gsize)g_utf8_strlen(p->name, -1) : 0);
-    strategy_w = MAX(strategy_w, p->strategy ? (gsize)g_utf8_strlen(p->strategy, -1) : 0);
+    for (gsize c = 0; c < G_N_ELEMENTS(cols); c++) {
+      g_string_truncate(cell, 0);
+      text_pool_cell(cell, p, c);
+      gsize len = (gsize)g_utf8_strlen(cell->str, -1);
+      width[c] = MAX(width[c], cols[c].width ? len + 2 : len);
+    }
   }
   name_w += 2;
-  strategy_w += 2;
-  static const struct { const char *title; gsize width; } cols[] = {
-    {"GPUs", 6}, {"", 0}, {"jobs", 7}, {"alloc", 9}, {"busy", 9}, {"SM", 9},
-    {"wait p95", 10}, {"OOM", 6}, {"cost", 12},
-  };
+  gsize strategy_w = width[1] + 4; /* two spaces before, two after */
   gsize mark = out->len;
   g_string_append(out, "pool");
   text_pad(out, mark, name_w, FALSE);
   for (gsize c = 0; c < G_N_ELEMENTS(cols); c++) {
     mark = out->len;
-    if (cols[c].width == 0) { /* the strategy column is left-aligned */
-      g_string_append(out, "  strategy");
-      text_pad(out, mark, strategy_w + 2, FALSE);
-      continue;
-    }
+    if (c == 1) g_string_append(out, "  ");
     g_string_append(out, cols[c].title);
-    text_pad(out, mark, cols[c].width, TRUE);
+    text_pad(out, mark, c == 1 ? strategy_w : width[c], c != 1);
   }
   g_string_append_c(out, '\n');
-
   for (guint i = 0; i < r->pools->len; i++) {
     const pool_result *p = &g_array_index(r->pools, pool_result, i);
-    double prov = p->provisioned_gpu_s;
     mark = out->len;
     text_name(out, p->name);
     text_pad(out, mark, name_w, FALSE);
-    mark = out->len;
-    g_string_append_printf(out, "%u", p->gpus);
-    text_pad(out, mark, 6, TRUE);
-    mark = out->len;
-    g_string_append(out, "  ");
-    text_name(out, p->strategy);
-    text_pad(out, mark, strategy_w + 2, FALSE);
-    mark = out->len;
-    g_string_append_printf(out, "%u", p->jobs_routed);
-    text_pad(out, mark, 7, TRUE);
-    const double fracs[] = {prov > 0 ? p->allocated_gpu_s / prov : NAN,
-                            prov > 0 ? p->busy_gpu_s / prov : NAN,
-                            prov > 0 ? p->sm_active_gpu_s / prov : NAN};
-    for (gsize f = 0; f < G_N_ELEMENTS(fracs); f++) {
+    for (gsize c = 0; c < G_N_ELEMENTS(cols); c++) {
       mark = out->len;
-      text_percent(out, fracs[f]);
-      text_pad(out, mark, 9, TRUE);
+      if (c == 1) g_string_append(out, "  ");
+      text_pool_cell(out, p, c);
+      text_pad(out, mark, c == 1 ? strategy_w : width[c], c != 1);
     }
-    mark = out->len;
-    text_duration(out, p->wait_p95_s);
-    text_pad(out, mark, 10, TRUE);
-    mark = out->len;
-    g_string_append_printf(out, "%u", p->oom_kills);
-    text_pad(out, mark, 6, TRUE);
-    mark = out->len;
-    text_money(out, p->cost);
-    text_pad(out, mark, 12, TRUE);
     g_string_append_c(out, '\n');
   }
+  g_string_free(cell, TRUE);
 }
 
 /* The inference services' SLOs: how many met their target, overall attainment, and the

@@ -530,10 +530,37 @@ gboolean sweep_csv(const sweep_spec *s, const char *dir, GString *out, GPtrArray
   return TRUE;
 }
 
+/* The pool every pools.NAME.KEY key of the grid names, or NULL (no pool key, or several
+ * pools). Pool names may hold dots: NAME is what lies between "pools." and the last dot. */
+static char *sweep_swept_pool(const sweep_spec *s) {
+  char *pool = NULL;
+  for (guint k = 0; k < s->grid->keys->len; k++) {
+    const char *key = g_ptr_array_index(s->grid->keys, k);
+    const char *dot = strrchr(key, '.');
+    if (!g_str_has_prefix(key, "pools.") || !dot || dot <= key + 6) continue;
+    g_autofree char *name = g_strndup(key + 6, (gsize)(dot - key - 6));
+    if (pool && strcmp(pool, name)) {
+      g_free(pool);
+      return NULL;
+    }
+    if (!pool) pool = g_steal_pointer(&name);
+  }
+  return pool;
+}
+
 gboolean sweep_text(const sweep_spec *s, const char *dir, GString *out, GError **error) {
-  static const char *const cols[] = {"gpus", "allocated_frac", "busy_frac", "completed",
-                                     "wait_p95_s", "oom_kills", "cost"};
-  static const char *const titles[] = {"GPUs", "alloc", "busy", "done", "wait p95", "OOM", "cost"};
+  const char *cols[] = {"gpus", "allocated_frac", "busy_frac", "completed", "wait_p95_s",
+                        "oom_kills", "cost"};
+  const char *titles[] = {"GPUs", "alloc", "busy", "done", "wait p95", "OOM", "cost"};
+  /* a sweep of one pool's keys shows that pool's queue wait, not the whole run's (the other
+   * pools' jobs diluted it; issue 11 bug 9) */
+  g_autofree char *pool = sweep_swept_pool(s);
+  g_autofree char *wait_key = pool ? g_strdup_printf("pool:%s:wait_p95_s", pool) : NULL;
+  g_autofree char *wait_title = pool ? g_strdup_printf("wait p95 (%s)", pool) : NULL;
+  if (pool) {
+    cols[4] = wait_key;
+    titles[4] = wait_title;
+  }
   GPtrArray *runs = sweep_load_points(s, dir, NULL, error);
   if (!runs) return FALSE;
   guint nk = s->grid->keys->len, ncols = 1 + nk + G_N_ELEMENTS(cols);

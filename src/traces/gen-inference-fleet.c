@@ -21,9 +21,8 @@ static void fleet_inference_sample(gsl_rng *r, const gen_ctx *ctx, job_spec *j) 
   gen_mixed_models.kind[JOB_INFERENCE]->sample(r, ctx, j);
   double u = gen_lognormal_clamped(r, IF_U_MEDIAN, IF_U_SIGMA, IF_U_MIN, IF_U_MAX);
   double rate = u * 1000.0 / j->service_ms;
-  /* 3 significant digits, like mixed */
-  double p = pow(10.0, floor(log10(rate)) - 2);
-  j->rate_rps = round(rate / p) * p;
+  /* 3 significant digits, like mixed (the nearest double to the decimal: no float noise) */
+  j->rate_rps = util_round_sig(rate, 3);
   j->duration_ns = gen_whole_seconds(
       gen_lognormal_clamped(r, IF_LIFE_MEDIAN_S, IF_LIFE_SIGMA, IF_LIFE_MIN_S, IF_LIFE_MAX_S));
 }

@@ -9,14 +9,7 @@
 
 /* Rounds to 3 significant digits (rates): keeps rows short without losing meaning. */
 static double mixed_round_sig3(double x) {
-  if (!(x > 0)) return x;
-  int e = (int)floor(log10(x)) - 2;
-  if (e >= 0) {
-    double p = pow(10.0, e);
-    return round(x / p) * p;
-  }
-  double inv = pow(10.0, -e); /* exact for the exponents that occur here */
-  return round(x * inv) / inv;
+  return x > 0 ? util_round_sig(x, 3) : x; /* the nearest double to the decimal */
 }
 
 /* A Beta(a, b) variate mapped onto [lo, hi], rounded to 0.01. */

@@ -595,6 +595,10 @@ static int64_t dcgm_bytes(double mib) {
 }
 
 /* The job's activity fields for one level, by kind; sets the PHASE_SET_* bits it fills. */
+/* Significant digits of the activity figures written (DCGM reports utilisation in whole
+ * percent and profiling ratios to about three digits). */
+#define DCGM_DIGITS 6
+
 static guint dcgm_fill(const dcgm_reader *r, job_kind kind, const dcgm_level *L, double *busy,
                        double *sm, double *rate) {
   guint set = 0;
@@ -625,6 +629,11 @@ static guint dcgm_fill(const dcgm_reader *r, job_kind kind, const dcgm_level *L,
     }
     break;
   }
+  /* averages of samples with two to four digits: six significant digits, so the trace shows
+   * 0.3, not 0.30000000000000004 (issue 11 bug 9) */
+  if (set & PHASE_SET_BUSY) *busy = util_round_sig(*busy, DCGM_DIGITS);
+  if (set & PHASE_SET_SM) *sm = util_round_sig(*sm, DCGM_DIGITS);
+  if (set & PHASE_SET_RATE) *rate = util_round_sig(*rate, DCGM_DIGITS);
   return set;
 }
 

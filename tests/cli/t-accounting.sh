@@ -43,3 +43,21 @@ if command -v gnuplot >/dev/null 2>&1; then
   expect_err_contains "compare-cost shows cost per simulated day"
   expect_eq "$(grep -c 'Cost per simulated day per scenario' cmp/plots/compare-cost.gp cmp/plots/*.gp 2>/dev/null | awk -F: '{s += $2} END {print (s > 0)}')" "1" "the cost chart's title says per day"
 fi
+# the pool table keeps two spaces between columns however large the figures (issue 11 bug 9:
+# an openb-sized cost ran into the OOM column)
+run run "$D/size-slo.yaml" "$D/size-slo.csv" --set prices.A100-80GB=100000000 -o rich -q
+expect_rc 0
+expect_eq "$(grep '^serve ' rich/summary.txt | tr -s ' ')" "serve 1 exclusive 2 100.0 % 40.0 % 36.7 % 28.5 m 0 \$150000000.00" "pool row"
+expect_eq "$(grep -c '  0  \$150000000.00$' rich/summary.txt)" "1" "OOM and cost apart"
+# a sweep of one pool's keys shows that pool's queue wait (bug 9)
+run sweep "$D/size-slo.yaml" "$D/size-slo.csv" --set pools.serve.nodes=1,2 -j 2 -o sw --no-progress
+expect_rc 0
+expect_out_contains "wait p95 (serve)"
+# gen writes 3 significant digits without float noise (24.7, never 24.700000000000003)
+"$SHARESIM" gen --profile inference-fleet --days 2 --gpus 32 --seed 3 >fleet.csv
+expect_eq "$(grep -cE '[0-9]\.[0-9]*0000000[0-9]|[0-9]\.[0-9]*9999999[0-9]' fleet.csv)" "0" "no float noise in gen"
+# catalog --json writes plain decimals (80, not 8e+01)
+run catalog --json
+expect_rc 0
+expect_eq "$(grep -cE '[0-9]e[+-][0-9]' out.txt)" "0" "no exponent in catalog --json"
+expect_out_contains '"mem_gib" : 80'

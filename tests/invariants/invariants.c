@@ -120,9 +120,9 @@ static void inv_case_run(inv_opts *o, const inv_case *c, const char *dir, gboole
                     *ph = inv_path(dir, "phases.csv"), *s1 = inv_path(dir, "sweep1"),
                     *s2 = inv_path(dir, "sweep2"), *c1 = inv_path(s1, "sweep.csv"),
                     *c2 = inv_path(s2, "sweep.csv");
-    const char *a1[] = {"sweep", sc, tr, "--phases", ph, "--set", "seed=1,2,3", "-j", "1", "-o", s1,
+    const char *a1[] = {"sweep", sc, tr, "--phases", ph, "--set", "seed=1,2", "-j", "1", "-o", s1,
                         "-q", NULL};
-    const char *a2[] = {"sweep", sc, tr, "--phases", ph, "--set", "seed=1,2,3", "-j", "2", "-o", s2,
+    const char *a2[] = {"sweep", sc, tr, "--phases", ph, "--set", "seed=1,2", "-j", "2", "-o", s2,
                         "-q", NULL};
     g_autofree char *x = NULL, *y = NULL;
     gsize nx = 0, ny = 0;
