@@ -162,7 +162,7 @@ static void inv_check_conservation(const inv_case *c, const inv_folder *f, inv_r
                "%.9g GPU-s", n, p->busy, p->sm, p->alloc, p->prov);
     if (!inv_near(p->alloc, p->j_alloc))
       inv_fail(rep, "jobs-allocated", "%s: pools %.9g GPU-s allocated, jobs.csv sums to %.9g "
-               "(issue 11 bug 3: jobs and tenants must partition the pool)", n,
+               "(jobs-allocated partition: jobs.csv must partition the pool)", n,
                p->alloc, p->j_alloc);
     /* a GPU's compute bounds the work done on it: training and batch work (at speed 1 on a
      * whole GPU, done and lost) times its SM share fits inside the SM-active GPU time, which
