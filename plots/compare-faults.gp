@@ -4,6 +4,15 @@
 set title chart_title
 set ylabel 'events over the run'
 set yrange [0:*]
+# counts: whole-number ticks (no "half a kill" on small axes)
+stats datafile using 2 nooutput
+m = STATS_max
+stats datafile using 3 nooutput
+m = STATS_max > m ? STATS_max : m
+stats datafile using 4 nooutput
+m = STATS_max > m ? STATS_max : m
+if (m < 8) { set ytics 1; set yrange [0:(m < 1 ? 1 : m + 1)] }
+set format y '%.0f'
 set xrange [0.4:|series|+0.6]
 set xtics (series[1] 1)
 do for [i=2:|series|] { set xtics add (series[i] i) }

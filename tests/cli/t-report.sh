@@ -68,3 +68,21 @@ else
     skip_test "pdftoppm not installed"
   fi
 fi
+
+# ---- charts a reviewer stumbled on ----
+if command -v gnuplot >/dev/null 2>&1; then
+  run compare base three -o cmp; expect_rc 0
+  run plot cmp --format svg; expect_rc 0
+  if grep -q '>costs \$[0-9]* more<' cmp/plots/compare-cost.svg; then pass; else fail "compare-cost: extra cost not worded as such"; fi
+  if grep -q 'saves \$-' cmp/plots/compare-cost.svg; then fail "compare-cost says 'saves \$-'"; else pass; fi
+  # SLO chart: named axis, only the pools that host services
+  expect_eq "$(grep -c "^ylabel_text = 'requests over their SLO, by arrival interval'" cmp/plots/three-pools/slo.gp)" "1" "SLO axis named in words"
+  expect_eq "$(grep '^shown\[' cmp/plots/three-pools/slo.gp | grep -c dev-timeslice)" "0" "a pool without services is not drawn"
+  expect_eq "$(grep -c '^shown\[' cmp/plots/three-pools/slo.gp)" "2" "the two pools with services are drawn"
+  # counts on the faults chart: whole-number ticks only, even when every count is zero
+  run compare base shared -o cmp0; expect_rc 0
+  run plot cmp0 --format svg; expect_rc 0
+  expect_eq "$(grep -o '<text>[0-9.]*</text>' cmp0/plots/compare-faults.svg | grep -c '\.')" "0" "no fractional ticks on a count axis"
+else
+  skip_test "gnuplot not installed"
+fi
