@@ -135,6 +135,7 @@ static void sweep_progress(gboolean show, guint done, guint total, guint running
 /* Runs the unfinished points, at most jobs at a time. Returns the number that failed
  * (their stderr printed); -1 when a process could not be started. */
 static int sweep_run_points(const sweep_spec *s, const char *dir, guint jobs, gboolean show) {
+  g_setenv(OUTDIR_NO_SWEEP_ENV, "1", TRUE); /* inherited by the points: points/ is ours */
   GArray *todo = g_array_new(FALSE, FALSE, sizeof(guint));
   for (guint p = 0; p < s->grid->n_points; p++)
     if (!sweep_point_done(dir, g_ptr_array_index(s->names, p))) g_array_append_val(todo, p);
@@ -213,8 +214,8 @@ static gboolean sweep_write_file(const char *dir, const char *name, const char *
   return g_file_set_contents(path, text, (gssize)len, error);
 }
 
-/* A folder a new sweep may take: empty, or holding only what sweep itself creates first
- * (the marker, the lock, an empty points/). */
+/* Only what sweep itself creates first is in dir (the marker, the lock, an empty points/):
+ * a new sweep may take it. */
 static gboolean sweep_dir_is_fresh(const char *dir) {
   GDir *d = g_dir_open(dir, 0, NULL);
   if (!d) return FALSE;
@@ -222,11 +223,24 @@ static gboolean sweep_dir_is_fresh(const char *dir) {
   const char *e;
   while (fresh && (e = g_dir_read_name(d)) != NULL) {
     g_autofree char *p = g_build_filename(dir, e, NULL);
+    GDir *sub = !strcmp(e, "points") ? g_dir_open(p, 0, NULL) : NULL;
     fresh = !strcmp(e, OUTDIR_MARKER) || !strcmp(e, SWEEPLOCK_FILE) ||
-            (!strcmp(e, "points") && g_rmdir(p) == 0);
+            (sub && g_dir_read_name(sub) == NULL);
+    if (sub) g_dir_close(sub);
   }
   g_dir_close(d);
   return fresh;
+}
+
+/* Before anything is created in an existing dir: it looks like a sweep folder (or is
+ * empty), so that no lock file is ever put into a user's folder. */
+static gboolean sweep_dir_may_be_ours(const char *dir) {
+  static const char *const signs[] = {"sweep.json", OUTDIR_MARKER, SWEEPLOCK_FILE};
+  for (guint i = 0; i < G_N_ELEMENTS(signs); i++) {
+    g_autofree char *p = g_build_filename(dir, signs[i], NULL);
+    if (g_file_test(p, G_FILE_TEST_IS_REGULAR)) return TRUE;
+  }
+  return sweep_dir_is_fresh(dir);
 }
 
 /* Creates DIR (and DIR/points) or checks that it holds this very sweep, under the
@@ -238,9 +252,10 @@ static int sweep_prepare_dir(const char *dir, const char *manifest, sweeplock **
     fprintf(stderr, "sharesim sweep: %s exists and is not a folder\n", dir);
     return 2;
   }
-  if (existed && !g_file_test(mpath, G_FILE_TEST_IS_REGULAR) && !sweep_dir_is_fresh(dir)) {
-    fprintf(stderr, "sharesim sweep: refusing to use %s: it exists and is not a sweep "
-                    "folder (no sweep.json)\n", dir);
+  const char *not_ours = "sharesim sweep: refusing to use %s: it exists and is not a sweep "
+                         "folder (no sweep.json)\n";
+  if (existed && !sweep_dir_may_be_ours(dir)) {
+    fprintf(stderr, not_ours, dir);
     return 2;
   }
   g_autofree char *points = g_build_filename(dir, "points", NULL);
@@ -252,20 +267,24 @@ static int sweep_prepare_dir(const char *dir, const char *manifest, sweeplock **
   g_autoptr(GError) err = NULL;
   if (!(*lock = sweeplock_take(dir, TRUE, &err))) return cmd_fail("sweep", err);
   g_autofree char *old = NULL;
-  if (g_file_get_contents(mpath, &old, NULL, NULL) && strcmp(old, manifest)) {
-    fprintf(stderr, "sharesim sweep: %s holds another sweep (different inputs, input "
-                    "contents, referenced files or grid; see its sweep.json): use another -o "
-                    "folder, or remove it to start again\n", dir);
-    g_clear_pointer(lock, sweeplock_release);
-    return 2;
+  int rc = 0;
+  if (g_file_get_contents(mpath, &old, NULL, NULL)) {
+    if (strcmp(old, manifest)) {
+      fprintf(stderr, "sharesim sweep: %s holds another sweep (different inputs, input "
+                      "contents, referenced files or grid; see its sweep.json): use another -o "
+                      "folder, or remove it to start again\n", dir);
+      rc = 2;
+    }
+  } else if (!sweep_dir_is_fresh(dir)) {
+    fprintf(stderr, not_ours, dir);
+    rc = 2;
   }
   g_autofree char *marker = g_build_filename(dir, OUTDIR_MARKER, NULL);
-  if ((!g_file_test(marker, G_FILE_TEST_IS_REGULAR) && !outdir_write_marker(dir, &err)) ||
-      !sweep_write_file(dir, "sweep.json", manifest, strlen(manifest), &err)) {
-    g_clear_pointer(lock, sweeplock_release);
-    return cmd_fail("sweep", err);
-  }
-  return 0;
+  if (!rc && ((!g_file_test(marker, G_FILE_TEST_IS_REGULAR) && !outdir_write_marker(dir, &err)) ||
+              !sweep_write_file(dir, "sweep.json", manifest, strlen(manifest), &err)))
+    rc = cmd_fail("sweep", err);
+  if (rc) g_clear_pointer(lock, sweeplock_release);
+  return rc;
 }
 
 static int sweep_write_csv(const sweep_spec *s, const char *dir, gboolean print_csv,
@@ -374,6 +393,9 @@ static int sweep_one_point(const char *dir, gint64 point) {
   /* shared: other --point tasks may run beside this one, a whole sweep may not */
   sweeplock *lock = sweeplock_take(absdir, FALSE, &err);
   if (!lock) return cmd_fail("sweep", err);
+  /* one listing of points/ per task would grow with the square of the grid: what dead
+   * tasks left is swept by --collect and by the next sweep on the folder */
+  g_setenv(OUTDIR_NO_SWEEP_ENV, "1", TRUE);
   GPtrArray *args = sweep_run_args(s, p, absdir);
   int argc = (int)args->len;
   /* option parsing rearranges the vector it is given: hand it a copy, free the strings
@@ -431,6 +453,8 @@ static int cmd_sweep_main(int argc, char **argv) {
     g_autoptr(GError) err = NULL;
     g_autoptr(sweep_spec) s = sweep_manifest_load(collect, &err);
     if (!s) return cmd_fail("sweep", err);
+    g_autofree char *points = g_build_filename(collect, "points", NULL);
+    studydir_clean_temporaries(points, NULL); /* dead tasks' temporaries (this host) */
     return sweep_write_csv(s, collect, print_csv, quiet, TRUE);
   }
   if (argc != 3) {

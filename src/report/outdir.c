@@ -217,8 +217,10 @@ outdir *outdir_begin(const char *final_path, GError **error) {
   o->final_path = path;
   o->base = base;
   o->parent = g_path_get_dirname(path);
+  /* a sweep cleans its points/ folder itself, once, instead of once per point (a listing
+   * of every point folder per point would grow with the square of the grid) */
   const char *stems[] = {o->base, NULL};
-  outdir_sweep_stale(o->parent, stems, NULL);
+  if (!g_getenv(OUTDIR_NO_SWEEP_ENV)) outdir_sweep_stale(o->parent, stems, NULL);
   char *tmpl_name = outdir_temp_name(base, "tmp");
   o->tmp_path = g_build_filename(o->parent, tmpl_name, NULL);
   g_free(tmpl_name);

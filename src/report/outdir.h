@@ -18,6 +18,10 @@
 #define OUTDIR_MARKER ".sharesim-folder"
 #define OUTDIR_MARKER_VERSION 1
 
+/* When this environment variable is set, outdir_begin leaves stale temporaries beside DIR
+ * alone (a sweep sets it for its points and sweeps points/ itself). */
+#define OUTDIR_NO_SWEEP_ENV "SHARESIM_SWEEP_POINT"
+
 typedef struct outdir outdir;
 outdir *outdir_begin(const char *final_path, GError **error);
 gboolean outdir_write(outdir *o, const char *name, const char *data, gsize len, GError **error);
