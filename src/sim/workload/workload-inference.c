@@ -143,8 +143,11 @@ static inline void inf_record(inf_state *st, double lat_ns) {
   st->b_viol += miss;
 }
 
-static void inf_drop_one(inf_state *st) {
-  st->dropped++;
+/* A request that got no answer: dropped (found no server) or, cut off by the end of the
+ * session or of the run in service or queued, unanswered. With an SLO it is a violation
+ * either way (docs/models.md, "Inference services"). */
+static void inf_lose_one(inf_state *st, guint64 *count) {
+  (*count)++;
   st->b_n++;
   if (st->has_slo) {
     st->violations++;
@@ -152,14 +155,19 @@ static void inf_drop_one(inf_state *st) {
   }
 }
 
-/* The requests arriving before t were not served: counted as dropped. */
-static void inf_drop_until(inf_state *st, double t) {
+static void inf_drop_one(inf_state *st) { inf_lose_one(st, &st->dropped); }
+
+/* The requests arriving before t got no answer, counted in *count (dropped or unanswered). */
+static void inf_lose_until(inf_state *st, double t, guint64 *count) {
   while (st->has_next && st->next_a < t) {
     if (st->next_a >= st->bucket_end) inf_move_bucket(st, st->next_a);
-    inf_drop_one(st);
+    inf_lose_one(st, count);
     inf_next_arrival(st);
   }
 }
+
+/* The requests arriving before t were not served: counted as dropped. */
+static void inf_drop_until(inf_state *st, double t) { inf_lose_until(st, t, &st->dropped); }
 
 /* The requests arriving before t are let go uncounted (they came after the session was
  * over, or before an attempt that restarts from a later instant). */
@@ -167,26 +175,11 @@ static void inf_skip_until(inf_state *st, double t) {
   while (st->has_next && st->next_a < t) inf_next_arrival(st);
 }
 
-/* A request cut off by the end of the session or of the run, in service or queued: it got
- * no answer. With an SLO it is a violation (docs/models.md, "Inference services"). */
-static void inf_unanswer_one(inf_state *st) {
-  st->unanswered++;
-  st->b_n++;
-  if (st->has_slo) {
-    st->violations++;
-    st->b_viol++;
-  }
-}
-
 /* The requests in service and those queued that arrived before t get no answer. */
 static void inf_unanswer_until(inf_state *st, double t) {
-  for (guint32 i = 0; i < st->n_carry; i++) inf_unanswer_one(st);
+  for (guint32 i = 0; i < st->n_carry; i++) inf_lose_one(st, &st->unanswered);
   st->n_carry = 0;
-  while (st->has_next && st->next_a < t) {
-    if (st->next_a >= st->bucket_end) inf_move_bucket(st, st->next_a);
-    inf_unanswer_one(st);
-    inf_next_arrival(st);
-  }
+  inf_lose_until(st, t, &st->unanswered);
 }
 
 /* ---- slots ---- */
