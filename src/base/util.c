@@ -194,3 +194,31 @@ void util_append_fixed9(GString *out, int64_t v) {
     g_string_append_printf(out, ".%s", b);
   }
 }
+
+void util_text_position(const char *text, gsize len, gsize off, guint *line, guint *col) {
+  guint64 ln = 1;
+  gsize start = 0;
+  off = MIN(off, len);
+  for (gsize i = 0; i < off; i++) {
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n'))) {
+      ln++;
+      start = i + 1;
+    }
+  }
+  *line = ln > G_MAXUINT ? G_MAXUINT : (guint)ln;
+  *col = off - start + 1 > G_MAXUINT ? G_MAXUINT : (guint)(off - start + 1);
+}
+
+void util_normalize_line_ends(char *text, gsize *len) {
+  gsize w = 0;
+  for (gsize r = 0; r < *len; r++) {
+    if (text[r] == '\r') {
+      text[w++] = '\n';
+      if (r + 1 < *len && text[r + 1] == '\n') r++;
+    } else {
+      text[w++] = text[r];
+    }
+  }
+  if (w < *len) text[w] = 0;
+  *len = w;
+}

@@ -58,3 +58,10 @@ void util_append_fixed9(GString *out, int64_t v);
 
 /* Writes a CSV field, quoting when it holds a comma, quote, CR or LF. */
 void util_csv_field(GString *out, const char *field);
+
+/* Line ends: LF, CR and CRLF each end one line (every reader counts lines this way).
+ * util_text_position: the 1-based line and column of byte offset off in text[0..len). */
+void util_text_position(const char *text, gsize len, gsize off, guint *line, guint *col);
+/* Rewrites CRLF and lone CR as LF in place (text[0..*len), NUL-terminated after); *len
+ * shrinks by the number of CRLF pairs. Line numbers of the result are those of the input. */
+void util_normalize_line_ends(char *text, gsize *len);

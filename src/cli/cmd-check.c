@@ -38,12 +38,14 @@ static int cmd_check_main(int argc, char **argv) {
       g_string_append_printf(ok, "  pool %s\n", line);
     }
   }
+  if (sc && argc == 2) cmd_budget(sc, NULL, FALSE, d);
   for (int i = 2; i < argc; i++) {
     g_autoptr(trace) tr = trace_load(argv[i], d);
     if (!tr) continue;
     if (phases) trace_load_phases(tr, phases, d);
     if (requests) trace_check_requests(tr, requests, d);
     if (sc) sim_check_jobs(sc, tr, d);
+    if (sc) cmd_budget(sc, tr, FALSE, d);
     g_string_append_printf(ok, "%s: %u jobs\n", argv[i], trace_n_jobs(tr));
   }
   if (diag_has_errors(d)) {
@@ -56,6 +58,7 @@ static int cmd_check_main(int argc, char **argv) {
 }
 
 const cmd_entry cmd_check_entry = {
+    .loads_scenarios = TRUE,
     .name = "check",
     .usage = "SCENARIO.yaml [TRACE.csv ...] [--phases P.csv] [--requests R.csv]",
     .summary = "validate a scenario and traces; report every problem with file:line",

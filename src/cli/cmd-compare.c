@@ -122,6 +122,7 @@ static int cmd_compare_main(int argc, char **argv) {
       }
       sc[i] = in.sc;
       if (i == 0) first.tr = in.tr;
+      if (!cmd_check_budget("compare", sc[i], first.tr, FALSE)) ok = FALSE;
     }
     if (!ok) {
       rc = 2;
@@ -211,6 +212,7 @@ static int cmd_compare_main(int argc, char **argv) {
 }
 
 const cmd_entry cmd_compare_entry = {
+    .loads_scenarios = TRUE,
     .name = "compare",
     .usage = "SCENARIO.yaml... TRACE.csv [-o DIR] [--format text|csv|json]  |  DIR DIR... [-o DIR]",
     .summary = "same trace, several scenarios (or result folders): headline figures side by side",

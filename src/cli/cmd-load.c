@@ -1,6 +1,8 @@
 /* cmd-load.c: the shared input path of `run` and `check` (and later compare, sweep,
  * size): scenario, trace, phases and requests loaded and every problem printed. */
 #include "cmd-load.h"
+#include "cmd.h"
+#include "budget.h"
 #include "sim.h"
 #include <stdio.h>
 
@@ -38,4 +40,17 @@ void cmd_inputs_clear(cmd_inputs *in) {
   if (in->tr) trace_free(in->tr);
   in->sc = NULL;
   in->tr = NULL;
+}
+
+gboolean cmd_check_budget(const char *name, const scenario *sc, const trace *tr,
+                          gboolean gpu_series) {
+  g_autoptr(diag_list) d = diag_list_new(0);
+  if (cmd_budget(sc, tr, gpu_series, d)) return TRUE;
+  cmd_print_diags(name, d);
+  return FALSE;
+}
+
+gboolean cmd_budget(const scenario *sc, const trace *tr, gboolean gpu_series, diag_list *d) {
+  return cmd_allow_large() ? budget_check_memory_limit(sc, tr, gpu_series, d)
+                           : budget_check(sc, tr, gpu_series, d);
 }

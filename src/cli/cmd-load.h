@@ -15,5 +15,13 @@ gboolean cmd_load_inputs(const char *name, const char *scenario_path, const char
                          const char *phases_path, const char *requests_path,
                          const char *const *overrides, guint n_overrides, cmd_inputs *out);
 void cmd_inputs_clear(cmd_inputs *in);
+/* The work budget (budget.h), unless --allow-large: FALSE after printing the problems
+ * ("sharesim NAME: ...") when the run of sc on tr (NULL: the scenario alone) is beyond it.
+ * gpu_series: run --dcgm. */
+gboolean cmd_check_budget(const char *name, const scenario *sc, const trace *tr,
+                          gboolean gpu_series);
+/* The same check adding its problems to d: budget_check, or with --allow-large only
+ * budget_check_memory_limit. TRUE when the run may start. */
+gboolean cmd_budget(const scenario *sc, const trace *tr, gboolean gpu_series, diag_list *d);
 /* Prints every diag message on stderr and the count; returns 2. */
 int cmd_print_diags(const char *name, const diag_list *d);

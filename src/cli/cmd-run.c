@@ -35,6 +35,10 @@ static int cmd_run_main(int argc, char **argv) {
   guint n_sets = sets ? g_strv_length(sets) : 0;
   if (!cmd_load_inputs("run", argv[1], argv[2], phases, requests, (const char *const *)sets, n_sets, &in))
     return 2;
+  if (!cmd_check_budget("run", in.sc, in.tr, dcgm)) {
+    cmd_inputs_clear(&in);
+    return 2;
+  }
   g_autoptr(diag_list) unfit = diag_list_new(5);
   sim_check_jobs(in.sc, in.tr, unfit);
   if (unfit->count)
@@ -62,6 +66,7 @@ static int cmd_run_main(int argc, char **argv) {
 }
 
 const cmd_entry cmd_run_entry = {
+    .loads_scenarios = TRUE,
     .name = "run",
     .usage = "SCENARIO.yaml TRACE.csv [--phases P.csv] [--requests R.csv] [-o DIR]",
     .summary = "simulate a trace on a scenario; print the summary, write the result files",

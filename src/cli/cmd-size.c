@@ -48,6 +48,7 @@ static sizing_verdict size_probe(guint32 nodes, gpointer user, GError **error) {
                                                         sets->len, d);
   g_ptr_array_free(sets, TRUE);
   if (sc) sim_check_scenario(sc, d);
+  if (sc && !diag_has_errors(d)) cmd_budget(sc, c->tr, FALSE, d);
   if (!sc || diag_has_errors(d)) {
     diag_to_error(d, error);
     return SIZING_ERROR;
@@ -240,6 +241,10 @@ static int cmd_size_main(int argc, char **argv) {
                        n_sets, &in))
     return 2;
   if (isfinite(slo_ms)) size_apply_slo(in.tr, slo_pct, slo_ms);
+  if (!cmd_check_budget("size", in.sc, in.tr, FALSE)) {
+    cmd_inputs_clear(&in);
+    return 2;
+  }
   int pi = scenario_pool_index(in.sc, pool);
   if (pi < 0) {
     g_autofree char *shown = figures_clean_text(pool);
@@ -358,6 +363,7 @@ static int cmd_size_main(int argc, char **argv) {
 }
 
 const cmd_entry cmd_size_entry = {
+    .loads_scenarios = TRUE,
     .name = "size",
     .usage = "SCENARIO.yaml TRACE.csv --pool NAME [--slo PCT[@LATENCY]] [--max-oom N] [--max-wait-p95 DUR] "
              "[--min N] [--max N] [-o DIR]",

@@ -46,6 +46,7 @@ static GPtrArray *sweep_run_args(const sweep_spec *s, guint p, const char *dir) 
     g_ptr_array_add(a, g_strdup("--set"));
     g_ptr_array_add(a, g_strdup(ov[k]));
   }
+  cmd_append_input_flags(a); /* --allow-large, --allow-path: the point runs as this one */
   g_ptr_array_add(a, g_strdup("-o"));
   g_ptr_array_add(a, sweep_point_dir(dir, g_ptr_array_index(s->names, p)));
   g_ptr_array_add(a, g_strdup("-q"));
@@ -58,6 +59,7 @@ static GPtrArray *sweep_run_args(const sweep_spec *s, guint p, const char *dir) 
  * hashes are part of the sweep's identity). */
 static gboolean sweep_check_inputs(sweep_spec *s) {
   g_autoptr(diag_list) d = diag_list_new(0);
+  cmd_inputs in = {0};
   for (guint p = 0; p < s->grid->n_points; p++) {
     g_auto(GStrv) ov = sweep_grid_overrides(s->grid, p);
     scenario *sc = scenario_load_with_overrides(s->scenario, (const char *const *)ov,
@@ -67,15 +69,22 @@ static gboolean sweep_check_inputs(sweep_spec *s) {
       g_autoptr(GError) err = NULL;
       if (!diag_has_errors(d) && !sweep_spec_add_references(s, sc, &err))
         diag_add(d, s->scenario, 0, 0, "%s", err->message);
+      /* the work budget of each point, with the trace once it is loaded (below) */
+      if (!diag_has_errors(d) && !in.sc &&
+          !cmd_load_inputs("sweep", s->scenario, s->trace, s->phases, s->requests, NULL, 0, &in)) {
+        scenario_free(sc);
+        return FALSE;
+      }
+      if (!diag_has_errors(d)) cmd_budget(sc, in.tr, FALSE, d);
       scenario_free(sc);
     }
     if (diag_has_errors(d)) break; /* the same problem would repeat for every point */
   }
+  cmd_inputs_clear(&in);
   if (diag_has_errors(d)) {
     cmd_print_diags("sweep", d);
     return FALSE;
   }
-  cmd_inputs in = {0};
   if (!cmd_load_inputs("sweep", s->scenario, s->trace, s->phases, s->requests, NULL, 0, &in))
     return FALSE;
   cmd_inputs_clear(&in);
@@ -337,6 +346,14 @@ static int sweep_write_slurm(const sweep_spec *s, const char *dir) {
   }
   g_autofree char *qexe = g_shell_quote(exe), *qdir = g_shell_quote(absdir);
   g_autofree char *shown_dir = figures_clean_text(absdir); /* a comment line: no line breaks */
+  g_autoptr(GPtrArray) flags = g_ptr_array_new_with_free_func(g_free);
+  cmd_append_input_flags(flags);
+  GString *fl = g_string_new(NULL);
+  for (guint i = 0; i < flags->len; i++) {
+    g_autofree char *q = g_shell_quote(g_ptr_array_index(flags, i));
+    g_string_append_printf(fl, " %s", q);
+  }
+  g_autofree char *qflags = g_string_free(fl, FALSE);
   GString *sh = g_string_new(NULL);
   g_string_append_printf(sh,
       "#!/bin/bash\n"
@@ -351,8 +368,8 @@ static int sweep_write_slurm(const sweep_spec *s, const char *dir) {
       "#SBATCH --ntasks=1\n"
       "#SBATCH --cpus-per-task=1\n"
       "set -eu\n"
-      "exec %s sweep --point \"$SLURM_ARRAY_TASK_ID\" %s\n",
-      s->grid->n_points, shown_dir, s->grid->n_points, qexe, qdir);
+      "exec %s sweep --point \"$SLURM_ARRAY_TASK_ID\" %s%s\n",
+      s->grid->n_points, shown_dir, s->grid->n_points, qexe, qdir, qflags);
   g_autoptr(GError) err = NULL;
   g_autofree char *path = g_build_filename(dir, "sweep.sbatch", NULL);
   int rc = 0;
@@ -526,6 +543,7 @@ static int cmd_sweep_main(int argc, char **argv) {
 }
 
 const cmd_entry cmd_sweep_entry = {
+    .loads_scenarios = TRUE,
     .name = "sweep",
     .usage = "SCENARIO.yaml TRACE.csv --set KEY=V1,V2,... [--set ...] [-j N] [-o DIR] [--slurm]"
              "  |  --collect DIR  |  --point N DIR",

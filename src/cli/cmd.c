@@ -2,6 +2,7 @@
  * for option parsing and error reporting used by every cmd-*.c. */
 #include "cmd.h"
 #include "cleanup.h"
+#include "paths.h"
 #include "util.h"
 #include <errno.h>
 #include <stdio.h>
@@ -82,12 +83,36 @@ int cmd_fail(const char *name, const GError *error) {
   return 1;
 }
 
+static gboolean cmd_large_flag;
+static char **cmd_allow_dirs;
+
+gboolean cmd_allow_large(void) { return cmd_large_flag; }
+
+void cmd_append_input_flags(GPtrArray *argv) {
+  if (cmd_large_flag) g_ptr_array_add(argv, g_strdup("--allow-large"));
+  for (const char *const *a = paths_allowed(); *a; a++) {
+    g_ptr_array_add(argv, g_strdup("--allow-path"));
+    g_ptr_array_add(argv, g_strdup(*a));
+  }
+}
+
+/* The options of every command that loads scenarios. */
+static GOptionEntry cmd_input_entries[] = {
+    {"allow-path", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &cmd_allow_dirs,
+     "Files a scenario names (sharing_config, mig_config, interference) may also be under "
+     "DIR, not only under the scenario's folder (repeatable)", "DIR"},
+    {"allow-large", 0, 0, G_OPTION_ARG_NONE, &cmd_large_flag,
+     "Run even when the estimated work is beyond the budget (docs/scenario-format.md, "
+     "\"Work budget\")", NULL},
+    {NULL}};
+
 gboolean cmd_parse_options(const cmd_entry *cmd, GOptionEntry *entries, int *argc,
                            char ***argv, int *exit_code) {
   g_autofree char *param = g_strdup_printf("- %s", cmd->usage);
   g_autoptr(GOptionContext) ctx = g_option_context_new(param);
   g_option_context_set_summary(ctx, cmd->summary);
   if (entries) g_option_context_add_main_entries(ctx, entries, NULL);
+  if (cmd->loads_scenarios) g_option_context_add_main_entries(ctx, cmd_input_entries, NULL);
   g_autofree char *prg = g_strdup_printf("sharesim %s", cmd->name);
   g_set_prgname(prg);
   g_autoptr(GError) err = NULL;
@@ -97,5 +122,11 @@ gboolean cmd_parse_options(const cmd_entry *cmd, GOptionEntry *entries, int *arg
     *exit_code = 2;
     return FALSE;
   }
+  for (guint i = 0; cmd_allow_dirs && cmd_allow_dirs[i]; i++)
+    if (!paths_allow(cmd_allow_dirs[i], &err)) {
+      *exit_code = cmd_fail(cmd->name, err);
+      return FALSE;
+    }
+  g_clear_pointer(&cmd_allow_dirs, g_strfreev);
   return TRUE;
 }

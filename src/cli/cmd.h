@@ -10,6 +10,9 @@ typedef struct cmd_entry {
   const char *summary;  /* one line for `sharesim --help` */
   /* argv[0] is the subcommand name; returns the exit code. */
   int (*main)(int argc, char **argv);
+  /* TRUE for the commands that load scenarios (run, check, compare, sweep, size): they
+   * take --allow-path DIR (paths.h) and --allow-large (cmd-budget.c) as well. */
+  gboolean loads_scenarios;
 } cmd_entry;
 
 extern const cmd_entry cmd_run_entry;
@@ -34,3 +37,8 @@ int cmd_fail(const char *name, const GError *error);
  * *exit_code (0 after --help, 2 on bad usage) when the caller should return. */
 gboolean cmd_parse_options(const cmd_entry *cmd, GOptionEntry *entries, int *argc,
                            char ***argv, int *exit_code);
+/* --allow-large was given (the work budget of cmd-budget.c is not enforced). */
+gboolean cmd_allow_large(void);
+/* Appends --allow-large and every --allow-path DIR given to this process to argv (char*,
+ * owned by the array), for the `run` processes a sweep starts. */
+void cmd_append_input_flags(GPtrArray *argv);

@@ -5,6 +5,7 @@
 #include "interference.h"
 #include "util.h"
 #include <errno.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 static char *pair_key(const char *a, const char *b) { return g_strdup_printf("%s\x1f%s", a, b); }
@@ -15,10 +16,25 @@ static void put(interference_table *t, const char *a, const char *b, double v) {
   g_hash_table_replace(t->speeds, pair_key(a, b), p);
 }
 
+/* How many of the table's column names the header row holds. */
+static guint interference_known_columns(char **f, guint n) {
+  guint known = 0;
+  for (guint i = 0; i < n; i++)
+    known += !strcmp(f[i], "label_a") || !strcmp(f[i], "label_b") || !strcmp(f[i], "speed_a") ||
+             !strcmp(f[i], "speed_b");
+  return known;
+}
+
 interference_table *interference_load(const char *path, diag_list *d) {
   g_autofree char *text = NULL;
   gsize len = 0;
   g_autoptr(GError) err = NULL;
+  GStatBuf st;
+  if (g_stat(path, &st) == 0 && st.st_size > INTERFERENCE_MAX_FILE_BYTES) {
+    diag_add(d, path, 0, 0, "an interference table is at most %d bytes; this file has %lld",
+             INTERFERENCE_MAX_FILE_BYTES, (long long)st.st_size);
+    return NULL;
+  }
   if (!g_file_get_contents(path, &text, &len, &err)) {
     diag_add(d, path, 0, 0, "cannot read the interference table: %s", err->message);
     return NULL;
@@ -27,6 +43,7 @@ interference_table *interference_load(const char *path, diag_list *d) {
     diag_add(d, path, 0, 0, "not a text file (it contains a NUL byte)");
     return NULL;
   }
+  util_normalize_line_ends(text, &len); /* CR-only and CRLF files count lines as LF */
   guint before = d->count;
   interference_table *t = g_new0(interference_table, 1);
   t->path = g_strdup(path);
@@ -53,6 +70,11 @@ interference_table *interference_load(const char *path, diag_list *d) {
     if (!have_header) {
       have_header = TRUE;
       ncols = n;
+      if (!interference_known_columns(f, n)) { /* some other file: do not quote it */
+        diag_add(d, path, ln + 1, 0, "not an interference table: the first line must name the "
+                 "columns label_a, label_b and speed_a (the content is not shown)");
+        break;
+      }
       for (guint i = 0; i < n; i++) {
         if (!strcmp(f[i], "label_a")) col_a = (int)i;
         else if (!strcmp(f[i], "label_b")) col_b = (int)i;

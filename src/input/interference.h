@@ -8,6 +8,10 @@
 #include <glib.h>
 #include "diag.h"
 
+/* Largest table read (bytes): the scenario-file cap (scenario.h), an assumption far above
+ * any measured table (a few hundred pairs). */
+#define INTERFERENCE_MAX_FILE_BYTES (8 * 1024 * 1024)
+
 typedef struct interference_table {
   char *path;
   GHashTable *speeds; /* "a\x1fb" -> double* (a's speed next to b) */

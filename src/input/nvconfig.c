@@ -411,6 +411,21 @@ static void parse_section(nvconfig_sharing *c, diag_list *d, const scenario_yaml
   g_hash_table_destroy(seen);
 }
 
+/* A referenced file that is not in the expected format at all (not a mapping, or none of
+ * the format's top-level keys) is refused without quoting any of its content: the path
+ * may name a file that was never meant to be shown (SPEC 6). */
+static gboolean nvconfig_is_format(diag_list *d, const char *path, const scenario_yaml *root,
+                                   const char *what, const char *const *top_keys,
+                                   const char *expected) {
+  gboolean any = FALSE;
+  for (guint i = 0; root->type == SCENARIO_YAML_MAP && top_keys[i] && !any; i++)
+    any = scenario_yaml_get(root, top_keys[i]) != NULL;
+  if (!any)
+    diag_add(d, path, root->line, root->col, "not a %s: expected %s (the content is not shown)",
+             what, expected);
+  return any;
+}
+
 nvconfig_sharing *nvconfig_sharing_load(const char *spec, diag_list *diags) {
   g_return_val_if_fail(spec && diags, NULL);
   guint before = diags->count;
@@ -422,9 +437,9 @@ nvconfig_sharing *nvconfig_sharing_load(const char *spec, diag_list *diags) {
   c->source = g_steal_pointer(&source);
   c->resources = g_array_new(FALSE, TRUE, sizeof(nvconfig_resource));
   g_array_set_clear_func(c->resources, resource_clear);
-  if (root->type != SCENARIO_YAML_MAP) {
-    scenario_yaml_expected(diags, path, root, "device-plugin config",
-                           "a mapping with version and sharing");
+  if (!nvconfig_is_format(diags, path, root, "device-plugin config", sharing_top_keys,
+                          "a YAML mapping with version and sharing")) {
+    /* reported without quoting the content */
   } else {
     scenario_yaml_check_keys(diags, path, root, NULL, sharing_top_keys);
     check_version(diags, path, root);
@@ -605,9 +620,9 @@ nvconfig_mig *nvconfig_mig_load(const char *spec, diag_list *diags) {
   c->path = g_strdup(path);
   c->source = g_steal_pointer(&source);
   c->configs = g_ptr_array_new_with_free_func((GDestroyNotify)config_free);
-  if (root->type != SCENARIO_YAML_MAP) {
-    scenario_yaml_expected(diags, path, root, "mig-parted config",
-                           "a mapping with version and mig-configs");
+  if (!nvconfig_is_format(diags, path, root, "mig-parted config", mig_top_keys,
+                          "a YAML mapping with version and mig-configs")) {
+    /* reported without quoting the content */
   } else {
     scenario_yaml_check_keys(diags, path, root, NULL, mig_top_keys);
     check_version(diags, path, root);

@@ -6,6 +6,7 @@
 #include "scenario.h"
 #include "nvconfig.h"
 #include "caltime.h"
+#include "paths.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -98,15 +99,7 @@ static void yb_syntax_error(ybuild *b, const yaml_parser_t *p, const guchar *buf
   guint line, col;
   if (p->error == YAML_READER_ERROR) {
     /* Reader errors (bad encoding, control characters) carry a byte offset only. */
-    gsize off = MIN((gsize)p->problem_offset, len);
-    line = 1;
-    gsize line_start = 0;
-    for (gsize i = 0; i < off; i++)
-      if (buf[i] == '\n') {
-        line++;
-        line_start = i + 1;
-      }
-    col = (guint)(off - line_start + 1);
+    util_text_position((const char *)buf, len, (gsize)p->problem_offset, &line, &col);
   } else {
     line = (guint)p->problem_mark.line + 1;
     col = (guint)p->problem_mark.column + 1;
@@ -602,14 +595,8 @@ static const char *v_string(vctx *c, const scenario_yaml *n, const char *what) {
   return scenario_yaml_scalar(c->d, c->file, n, what, "text");
 }
 
-/* Path written in the scenario, resolved against the scenario's folder. Owned. */
-static char *resolve_path(const vctx *c, const char *p) {
-  if (g_path_is_absolute(p) || !strcmp(c->dir, ".")) return g_strdup(p);
-  return g_build_filename(c->dir, p, NULL);
-}
-
-/* A path value that must name an existing regular file; returns the resolved path or NULL
- * after reporting. */
+/* A path value that must name an existing regular file under the scenario's folder (or an
+ * --allow-path folder, paths.h); returns the resolved path or NULL after reporting. */
 static char *v_file(vctx *c, const scenario_yaml *n, const char *what) {
   const char *p = scenario_yaml_scalar(c->d, c->file, n, what, "a file path");
   if (!p) return NULL;
@@ -617,17 +604,30 @@ static char *v_file(vctx *c, const scenario_yaml *n, const char *what) {
     scenario_yaml_expected(c->d, c->file, n, what, "a file path");
     return NULL;
   }
-  char *full = resolve_path(c, p);
-  /* "FILE#KEY" names one data key of a ConfigMap (nvconfig.h): the file is the part before */
-  const char *hash = strrchr(full, '#');
-  g_autofree char *file_part = hash && !g_file_test(full, G_FILE_TEST_EXISTS)
-                                   ? g_strndup(full, (gsize)(hash - full)) : NULL;
-  if (!g_file_test(file_part ? file_part : full, G_FILE_TEST_IS_REGULAR)) {
-    g_autofree char *e = yesc(p), *ef = yesc(full);
-    scenario_yaml_report(c->d, c->file, n, "%s: file not found: '%s' (looked for '%s')", what, e,
-                         ef);
+  /* "FILE#KEY" names one data key of a ConfigMap (nvconfig.h): the file is the part before
+   * the last '#' when no file has the whole name */
+  const char *hash = strrchr(p, '#');
+  g_autofree char *file_part = NULL;
+  char *full = NULL;
+  if (hash && paths_confine(c->dir, p, &full) != PATHS_OK)
+    file_part = g_strndup(p, (gsize)(hash - p));
+  g_clear_pointer(&full, g_free);
+  paths_status st = paths_confine(c->dir, file_part ? file_part : p, &full);
+  if (st != PATHS_OK) {
+    g_autofree char *e = yesc(p), *ef = yesc(full), *where = paths_where(c->dir);
+    if (st == PATHS_NOT_FOUND || st == PATHS_NOT_REGULAR)
+      scenario_yaml_report(c->d, c->file, n, "%s: %s: '%s' (looked for '%s')", what,
+                           st == PATHS_NOT_FOUND ? "file not found" : "not a regular file", e, ef);
+    else
+      scenario_yaml_report(c->d, c->file, n, "%s: '%s' is outside %s%s; it is not read", what, e,
+                           where, st == PATHS_LINK_OUTSIDE ? " (through a symbolic link)" : "");
     g_free(full);
     return NULL;
+  }
+  if (file_part) { /* the ConfigMap key goes back on */
+    char *with_key = g_strconcat(full, hash, NULL);
+    g_free(full);
+    full = with_key;
   }
   return full;
 }
@@ -1495,6 +1495,7 @@ static scenario *scenario_new(const char *path) {
   s->interval_ns = SCENARIO_DEFAULT_INTERVAL_NS;
   s->start_unix = NAN;
   s->pools = g_ptr_array_new_with_free_func((GDestroyNotify)pool_free);
+  s->pool_by_name = g_hash_table_new(g_str_hash, g_str_equal);
   s->routing = g_array_new(FALSE, TRUE, sizeof(route_rule));
   g_array_set_clear_func(s->routing, route_rule_clear);
   s->prices = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
@@ -1509,6 +1510,7 @@ void scenario_free(scenario *s) {
   if (!s) return;
   g_free(s->path);
   g_free(s->name);
+  g_hash_table_unref(s->pool_by_name);
   g_ptr_array_unref(s->pools);
   g_array_unref(s->routing);
   g_hash_table_unref(s->prices);
@@ -1561,12 +1563,14 @@ static void validate_top(vctx *c, scenario *s, const scenario_yaml *root) {
         scenario_yaml_expected(d, path, n, "seed", "an integer from 0 to 18446744073709551615");
     } else if (!strcmp(key, "horizon")) {
       v_duration(c, n, "horizon", SIM_NS_PER_S, 3650 * 86400 * SIM_NS_PER_S, &s->horizon_ns);
+      s->horizon_line = n->origin ? 0 : n->line;
     } else if (!strcmp(key, "start")) {
       if (n->type != SCENARIO_YAML_SCALAR || !caltime_parse(n->text, &s->start_unix))
         scenario_yaml_expected(d, path, n, "start",
                                "an ISO 8601 time with a zone, e.g. 2026-11-01T00:00:00Z");
     } else if (!strcmp(key, "interval")) {
       v_duration(c, n, "interval", SIM_NS_PER_S, 30 * 86400 * SIM_NS_PER_S, &s->interval_ns);
+      s->interval_line = n->origin ? 0 : n->line;
     } else if (!strcmp(key, "ts_switch_loss")) {
       v_number(c, n, "ts_switch_loss", "a number from 0 to less than 1", 0, FALSE, 1, TRUE,
                &s->ts_switch_loss);
@@ -1593,7 +1597,10 @@ static void validate_top(vctx *c, scenario *s, const scenario_yaml *root) {
           g_autoptr(diag_list) local = diag_list_new(G_MAXUINT);
           vctx pc = *c;
           pc.d = local;
-          g_ptr_array_add(s->pools, validate_pool(&pc, k, g_ptr_array_index(n->items, k), names));
+          pool_spec *ps = validate_pool(&pc, k, g_ptr_array_index(n->items, k), names);
+          g_ptr_array_add(s->pools, ps);
+          if (ps->name && !g_hash_table_contains(s->pool_by_name, ps->name))
+            g_hash_table_insert(s->pool_by_name, ps->name, GUINT_TO_POINTER(k + 1));
           diag_merge_sorted(d, local, path);
         }
         g_hash_table_destroy(names);
@@ -1792,11 +1799,7 @@ scenario *scenario_load(const char *path, diag_list *diags) {
 
 int scenario_pool_index(const scenario *s, const char *name) {
   if (!name) return -1;
-  for (guint i = 0; i < s->pools->len; i++) {
-    const pool_spec *p = scenario_pool(s, i);
-    if (p->name && !strcmp(p->name, name)) return (int)i;
-  }
-  return -1;
+  return (int)GPOINTER_TO_UINT(g_hash_table_lookup(s->pool_by_name, name)) - 1;
 }
 
 int scenario_route(const scenario *s, const job_spec *j) {

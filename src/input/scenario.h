@@ -134,7 +134,9 @@ typedef struct scenario {
   double start_unix;            /* calendar time of trace second 0 (Unix seconds, `start:`);
                                  * NAN when the run is not placed at a date */
   sim_time interval_ns;         /* time-series interval; default 60 s */
+  guint horizon_line, interval_line; /* where they were written (0: default or --set) */
   GPtrArray *pools;             /* pool_spec*, owned */
+  GHashTable *pool_by_name;     /* name -> GUINT_TO_POINTER(index + 1) of its first pool */
   GArray *routing;              /* route_rule */
   GHashTable *prices;           /* model name -> double* ($/GPU-h), as written */
   double crash_rate_per_hour[JOB_KIND_COUNT]; /* per-kind crash rate (faults), default 0 */
@@ -154,7 +156,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(scenario, scenario_free)
 static inline const pool_spec *scenario_pool(const scenario *s, guint i) {
   return g_ptr_array_index(s->pools, i);
 }
-/* Index of pool named name, -1 if none. */
+/* Index of pool named name (the first, if repeated), -1 if none; constant time. */
 int scenario_pool_index(const scenario *s, const char *name);
 /* First routing rule that matches; -1 when no rule matches. A scenario with a single pool
  * and no rules routes everything to it. */

@@ -16,9 +16,9 @@
  * Line-tracking CSV reader on top of libcsv.
  *
  * libcsv reports cells and row ends but not where they are, so the input is fed one
- * physical line (up to and including its LF) at a time: every callback then happens on
- * the line being fed. A row starts on the first line that holds something other than
- * blanks (a quoted cell may carry it over several lines). The first row is the header.
+ * physical line (up to and including its LF, CR or CRLF) at a time: every callback then
+ * happens on the line being fed. A row starts on the first line that holds something
+ * other than blanks (a quoted cell may carry it over several lines). The first row is the header.
  * Malformed quoting and over-long cells are reported, the row is dropped and reading
  * resumes on the next line, so one bad quote does not hide the problems after it.
  * ====================================================================================== */
@@ -33,7 +33,8 @@ struct csv_in {
   const char *path;
   diag_list *diags;
   struct csv_parser parser;
-  guint64 line;         /* physical line being fed, 1-based (counts LF) */
+  guint64 line;         /* physical line being fed, 1-based (counts LF, CR and CRLF) */
+  gboolean after_cr;    /* the last byte fed was a CR (its LF, if any, is the same line end) */
   guint64 row_line;     /* line where the current row began; 0 = no row yet */
   guint64 cur_line;     /* line of the row being delivered */
   guint64 rows;         /* rows delivered, the header included */
@@ -265,13 +266,17 @@ static gboolean csvin_run(csv_in *in) {
       if (n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) s += 3; /* UTF-8 byte order mark */
     }
     while (s < end && !in->stop) {
+      /* a line ends at LF, CR or CRLF: the LF of a CRLF (even across chunks) adds no line */
       const char *nl = memchr(s, '\n', (size_t)(end - s));
-      const char *seg_end = nl ? nl + 1 : end;
+      const char *cr = memchr(s, '\r', (size_t)((nl ? nl : end) - s));
+      const char *brk = cr ? cr : nl;
+      const char *seg_end = brk ? brk + 1 : end;
       csvin_feed(in, s, (size_t)(seg_end - s));
-      if (nl) {
+      if (brk && !(*brk == '\n' && brk == s && in->after_cr)) {
         in->line++;
         in->skip_line = FALSE;
       }
+      in->after_cr = brk == seg_end - 1 && *brk == '\r';
       s = seg_end;
     }
   }

@@ -4,6 +4,7 @@
  * inside an instance, on-demand reconfiguration (drain: wait and evict, exact timings,
  * reconfigure: never), mig-parted configs, and the vGPU schedulers and licences. */
 #include "testutil.h"
+#include "paths.h"
 #include "share.h"
 
 static guint count_events(const results *r, event_kind k) {
@@ -402,6 +403,8 @@ Test(mig, a_gang_gets_enough_instances_from_its_reconfigurations) {
 Test(mig, a_pool_from_a_mig_parted_config_runs_and_reconfigures_to_its_other_configs) {
   g_autofree char *cfg = g_build_filename(TEST_DATA_DIR, "..", "..", "scenarios", "nvidia",
                                           "mig-parted-a100-80gb.yaml", NULL);
+  g_autofree char *cfg_dir = g_path_get_dirname(cfg);
+  cr_assert(paths_allow(cfg_dir, NULL)); /* the scenario is written elsewhere (paths.h) */
   g_autofree char *yaml = g_strdup_printf(
       "pools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n    gpus_per_node: 1\n"
       "    mig_config: %s\n    mig_config_name: all-balanced\n    reconfigure: on-demand\n"

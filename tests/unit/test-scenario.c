@@ -9,6 +9,7 @@
 #include <string.h>
 #include "scenario.h"
 #include "nvconfig.h"
+#include "paths.h"
 
 #define SDIR TEST_DATA_DIR "/scenario/"
 #define NVDIR TEST_DATA_DIR "/scenario/nvidia/"
@@ -17,7 +18,12 @@
 
 #define tmp_dir tu_tmp_dir
 #define write_tmp tu_write_tmp
-TestSuite(scenario, .init = tu_tmp_setup, .fini = tu_tmp_teardown);
+/* Scenarios written to tmp_dir name the NVIDIA configs of tests/data: allow that folder. */
+static void scenario_suite_init(void) {
+  tu_tmp_setup();
+  cr_assert(paths_allow(NVDIR, NULL));
+}
+TestSuite(scenario, .init = scenario_suite_init, .fini = tu_tmp_teardown);
 
 /* Loads scenario text written to tmp_dir/s.yaml. */
 static scenario *load_text(const char *text, diag_list **d, char **path) {

@@ -1,0 +1,48 @@
+/* budget.h: an estimate of the work and memory a run needs, from the scenario and trace
+ * alone, checked against a documented budget before anything is simulated (SPEC 6:
+ * bounded work; docs/scenario-format.md, "Work budget"). The commands refuse a run beyond
+ * the budget unless --allow-large; the estimate never allocates in proportion to it. */
+#pragma once
+#include <glib.h>
+#include "scenario.h"
+#include "trace.h"
+#include "diag.h"
+
+/* The budget. Throughputs and sizes were measured on the optimised build (see the doc
+ * section for the runs); each budget is about 5 minutes of simulation or 4 GB of memory. */
+#define BUDGET_MAX_REQUESTS 1e10      /* ~3.7e7 simulated requests/s: ~4.5 min */
+#define BUDGET_MAX_EVENTS 5e8         /* ~2e6 notebook burst events/s: ~4 min */
+#define BUDGET_MAX_MEM_BYTES 4e9      /* assumption: fits an 8 GB machine beside its system */
+#define BUDGET_BYTES_PER_GPU 280.0    /* measured: 1e6 GPUs, 285 MB peak vs 35 MB for 1e5 */
+#define BUDGET_BYTES_PER_SERIES_ROW 100.0 /* measured: 2.6e6 intervals x (1 pool + 1 tenant),
+                                            * 513 MB peak vs 57 MB at 2.6e5 */
+#define BUDGET_BYTES_PER_JOB 1000.0   /* measured: 200k jobs 204 MB vs 20k jobs 27 MB */
+
+typedef struct budget_estimate {
+  double span_s;        /* simulated time: the horizon, else the latest submit + duration */
+  double gpus;          /* GPUs of all pools */
+  double intervals;     /* time-series intervals over the span */
+  guint tenants;        /* tenants of the trace (each has its own series) */
+  double series_rows;   /* time-series rows: (pools + tenants) x intervals */
+  double gpu_rows;      /* per-GPU rows (run --dcgm): GPUs x intervals, an upper bound */
+  double requests;      /* simulated inference requests (the request-level model) */
+  double events;        /* events not bounded by the trace's size: notebook bursts */
+  double mem_bytes;     /* GPUs, series, per-GPU rows and jobs together */
+  /* where the largest share comes from, for the message: job indices, -1 if none */
+  gint64 top_requests_job, top_events_job;
+  double top_requests, top_events;
+} budget_estimate;
+
+/* Estimates a run of sc on tr (tr may be NULL: the scenario alone, e.g. `check`; the span
+ * is then the horizon, or 0 when it has none). gpu_series: run --dcgm. */
+void budget_estimate_run(const scenario *sc, const trace *tr, gboolean gpu_series,
+                         budget_estimate *out);
+/* Adds one problem per exceeded budget, at the line that causes it (the trace row of the
+ * job that asks for most, or the scenario's interval/horizon or largest pool), with the
+ * estimate, the budget and "--allow-large". TRUE when within the budget. */
+gboolean budget_check(const scenario *sc, const trace *tr, gboolean gpu_series, diag_list *d);
+/* Even with --allow-large: a problem (FALSE) when the estimated memory is beyond what this
+ * process may have (the smaller of its address-space limit and the machine's memory), so
+ * that a run is refused instead of aborting in an allocation. */
+gboolean budget_check_memory_limit(const scenario *sc, const trace *tr, gboolean gpu_series,
+                                   diag_list *d);
