@@ -1,0 +1,34 @@
+/* test-tmproot.c: every temporary file or folder a unit test makes (g_dir_make_tmp,
+ * g_file_open_tmp, tu_write_temp, the library's own scratch folders) goes under one fresh
+ * folder of this run, set as TMPDIR before any test starts and removed with everything in
+ * it when the run ends (issue 14 D16: one run used to leave ~90 folders in /tmp). */
+#include <criterion/criterion.h>
+#include <criterion/hooks.h>
+#include <glib.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static char *tmproot;
+
+static int tmproot_remove_one(const char *path, const struct stat *st, int flag,
+                              struct FTW *ftw) {
+  (void)st, (void)flag, (void)ftw;
+  if (remove(path) != 0) perror(path);
+  return 0;
+}
+
+ReportHook(PRE_ALL)(struct criterion_test_set *set) {
+  (void)set;
+  tmproot = g_dir_make_tmp("sharesim-unit-run-XXXXXX", NULL);
+  if (tmproot) g_setenv("TMPDIR", tmproot, TRUE);
+}
+
+ReportHook(POST_ALL)(struct criterion_global_stats *stats) {
+  (void)stats;
+  if (!tmproot) return;
+  nftw(tmproot, tmproot_remove_one, 16, FTW_DEPTH | FTW_PHYS);
+  g_free(tmproot);
+  tmproot = NULL;
+}
