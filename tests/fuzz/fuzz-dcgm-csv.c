@@ -1,0 +1,12 @@
+/* fuzz-dcgm-csv.c: the DCGM importer on a CSV export, one sample per row (any bytes), with
+ * phases requested, once stopping at bad rows and once skipping them. */
+#include "fuzz-import.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  g_autofree char *p = fuzz_write("export.csv", data, size);
+  const char *files[] = {p};
+  const char *opts[] = {"phases-out", "phases.csv", "window", "2m", NULL};
+  fuzz_import(&import_dcgm_format, files, 1, FALSE, opts);
+  fuzz_import(&import_dcgm_format, files, 1, TRUE, opts);
+  return 0;
+}

@@ -1,0 +1,76 @@
+/* fuzz.h: what the fuzz targets share (tests/fuzz/README.md). Each fuzz-NAME.c defines
+ * LLVMFuzzerTestOneInput for one parser; the parsers read files, so an input is written
+ * into a private temporary folder of the process (removed at exit) and loaded from there.
+ * Inputs of several files are split at lines that read exactly "--8<--". */
+#pragma once
+#include <ftw.h>
+#include <stdio.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define FUZZ_SEPARATOR "\n--8<--\n"
+#define FUZZ_MAX_PARTS 8
+
+static char *fuzz_tmp;
+
+static int fuzz_remove_one(const char *path, const struct stat *st, int flag, struct FTW *f) {
+  (void)st, (void)flag, (void)f;
+  remove(path);
+  return 0;
+}
+
+static void fuzz_cleanup(void) {
+  if (!fuzz_tmp) return;
+  nftw(fuzz_tmp, fuzz_remove_one, 16, FTW_DEPTH | FTW_PHYS);
+  g_free(fuzz_tmp);
+  fuzz_tmp = NULL;
+}
+
+/* The process's folder for input files (made on first use). */
+static inline const char *fuzz_dir(void) {
+  if (!fuzz_tmp) {
+    fuzz_tmp = g_dir_make_tmp("sharesim-fuzz-XXXXXX", NULL);
+    if (!fuzz_tmp) abort();
+    atexit(fuzz_cleanup);
+  }
+  return fuzz_tmp;
+}
+
+/* Writes len bytes to fuzz_dir()/name (name may hold a sub-folder: "run/summary.json");
+ * returns the path (owned). */
+static inline char *fuzz_write(const char *name, const void *data, size_t len) {
+  char *path = g_build_filename(fuzz_dir(), name, NULL);
+  g_autofree char *parent = g_path_get_dirname(path);
+  if (g_mkdir_with_parents(parent, 0700) != 0) abort();
+  if (!g_file_set_contents(path, len ? data : "", (gssize)len, NULL)) abort();
+  return path;
+}
+
+/* Splits data at FUZZ_SEPARATOR into at most n parts (the last takes the rest); parts not
+ * present are empty. Returns how many were present. */
+static inline size_t fuzz_split(const uint8_t *data, size_t size, const uint8_t **part,
+                                size_t *len, size_t n) {
+  size_t k = 0, sep = strlen(FUZZ_SEPARATOR);
+  const uint8_t *p = data, *end = data + size;
+  for (size_t i = 0; i < n; i++) part[i] = (const uint8_t *)"", len[i] = 0;
+  while (k < n) {
+    const uint8_t *hit = NULL;
+    if (k + 1 < n)
+      for (const uint8_t *q = p; q + sep <= end; q++)
+        if (*q == '\n' && !memcmp(q, FUZZ_SEPARATOR, sep)) {
+          hit = q;
+          break;
+        }
+    part[k] = p;
+    len[k] = (size_t)((hit ? hit : end) - p);
+    k++;
+    if (!hit) break;
+    p = hit + sep;
+  }
+  return k;
+}
