@@ -21,7 +21,7 @@ static int tmproot_remove_one(const char *path, const struct stat *st, int flag,
 
 ReportHook(PRE_ALL)(struct criterion_test_set *set) {
   (void)set;
-  tmproot = g_dir_make_tmp("sharesim-unit-run-XXXXXX", NULL);
+  tmproot = g_dir_make_tmp("sharesim-u-XXXXXX", NULL);
   if (tmproot) g_setenv("TMPDIR", tmproot, TRUE);
 }
 
