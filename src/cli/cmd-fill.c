@@ -195,6 +195,7 @@ static int cmd_fill_main(int argc, char **argv) {
   g_autoptr(scenario) sc = scenario_load(argv[1], d);
   g_autoptr(trace) tr = trace_load_flags(argv[2], TRACE_ALLOW_CPU_ONLY, d);
   if (d->count) return cmd_print_diags("fill", d);
+  if (!cmd_check_budget("fill", sc, NULL, FALSE)) return 2; /* the pools' memory */
   int pool = pool_name ? scenario_pool_index(sc, pool_name) : 0;
   if (pool < 0) {
     fprintf(stderr, "sharesim fill: --pool: no pool '%s' in %s\n", pool_name, argv[1]);
@@ -227,6 +228,7 @@ static int cmd_fill_main(int argc, char **argv) {
 }
 
 const cmd_entry cmd_fill_entry = {
+    .loads_scenarios = TRUE,
     .name = "fill",
     .usage = "SCENARIO.yaml TRACE.csv [--inflate F] [--seed S ...] [--policy P ...] [--shuffle] "
              "[--pool NAME] [-j N] [--paper] [-o DIR]",
