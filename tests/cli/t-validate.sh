@@ -34,7 +34,7 @@ for id in $(tail -n +2 table.csv | cut -d, -f1); do
   esac
 done
 # the queueing, Colfax, Tally and MIG families do not depend on the shared traces
-for fam in queueing colfax tally mig; do
+for fam in queueing colfax tally mig story; do
   if grep -q "^$fam\." table.csv; then pass; else fail "no $fam rows"; fi
 done
 
