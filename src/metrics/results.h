@@ -56,6 +56,8 @@ typedef struct gpu_result {
 
 typedef struct pool_result {
   const char *name, *gpu_model, *strategy;
+  const char *settings;     /* the pool's resolved settings in words, with the NVIDIA file and
+                             * key each came from (scenario_pool_describe) */
   guint32 gpus;
   double price_per_gpu_hour;
   double provisioned_gpu_s;

@@ -94,6 +94,7 @@ static void json_pools(JsonBuilder *b, const results *r) {
     json_str(b, "name", p->name);
     json_str(b, "gpu", p->gpu_model);
     json_str(b, "strategy", p->strategy);
+    json_str(b, "settings", p->settings);
     json_int(b, "gpus", p->gpus);
     json_num(b, "price_per_gpu_hour", p->price_per_gpu_hour);
     json_num(b, "provisioned_gpu_h", p->provisioned_gpu_s / 3600.0);

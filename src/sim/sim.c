@@ -806,7 +806,9 @@ static pool_result *pool_rows(sim *s) {
   for (guint pi = 0; pi < s->n_pools; pi++) {
     const pool_state *p = &s->pools[pi];
     const pool_spec *ps = p->spec;
+    g_autofree char *settings = scenario_pool_describe(ps);
     rows[pi] = (pool_result){
+        .settings = results_intern(s->res, settings),
         .name = ps->name,
         .gpu_model = ps->gpu->name,
         .strategy = share_strategy_name(ps->strategy),

@@ -93,3 +93,9 @@ if command -v promtool >/dev/null 2>&1; then
 else
   skip_test "promtool not installed"
 fi
+
+# ---- summary.json records each pool's resolved settings and where they came from ----
+pool "    sharing_config: cm-time-slicing.yaml#a100-80gb"
+printf 'id,submit_s,kind,gpus,mem_gb,duration_s\na,0,batch,1,10,60\n' > one.csv
+run run s.yaml one.csv -o settings -q; expect_rc 0
+if grep -q '"settings" : "p: 1 node x 8 A100-80GB, time-slicing, replicas 8 (from cm-time-slicing.yaml#a100-80gb (ConfigMap time-slicing-config)), oom all, \$3.43/GPU-h"' settings/summary.json; then pass; else fail "summary.json lacks the pool's settings: $(grep settings settings/summary.json)"; fi
