@@ -37,7 +37,8 @@ gboolean util_parse_size(const char *text, gboolean bare_is_gb, int64_t *out_byt
 gboolean util_parse_double(const char *text, double *out);
 gboolean util_parse_int64(const char *text, int64_t *out);
 
-/* Formats bytes as GB with two decimals into buf ("79.50"). */
+/* Bytes as (decimal) GB, a double: UTIL_GB(79500000000) is 79.5. Formatting is the
+ * caller's ("%.2f"). */
 #define UTIL_GB(bytes) ((double)(bytes) / 1e9)
 #define UTIL_GIB (INT64_C(1073741824))
 #define UTIL_GB_BYTES (INT64_C(1000000000))

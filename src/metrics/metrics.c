@@ -14,7 +14,9 @@ typedef struct tenant_cell {      /* one tenant, one interval: GPU x ns */
 
 typedef struct metrics_tenant_state {
   const char *name;
-  double alloc, busy, sm;         /* gauges now: GPUs */
+  int64_t fx[3];                  /* gauges now: allocated, busy, SM-active GPUs, fixed point */
+  int64_t *pool_alloc_fx;         /* allocated GPUs per pool, fixed point (n_pools) */
+  double alloc, busy, sm;         /* the gauges as doubles */
   double cost_rate;               /* allocated GPUs x the pools' price, per GPU-hour */
   guint32 residents;
   sim_time t_last;
@@ -83,6 +85,7 @@ void metrics_free(metrics *m) {
   for (guint t = 0; t < m->tenants->len; t++) {
     metrics_tenant_state *ts = &g_array_index(m->tenants, metrics_tenant_state, t);
     if (ts->cells) g_array_unref(ts->cells);
+    g_free(ts->pool_alloc_fx);
   }
   g_array_unref(m->tenants);
   g_hash_table_destroy(m->tenant_index);
@@ -285,7 +288,7 @@ guint32 metrics_tenant(metrics *m, const char *name) {
   gpointer idx;
   if (g_hash_table_lookup_extended(m->tenant_index, name, NULL, &idx))
     return GPOINTER_TO_UINT(idx) - 1;
-  metrics_tenant_state t = {.name = name};
+  metrics_tenant_state t = {.name = name, .pool_alloc_fx = g_new0(int64_t, MAX(1u, m->n_pools))};
   g_array_append_val(m->tenants, t);
   g_hash_table_insert(m->tenant_index, (gpointer)name, GUINT_TO_POINTER(m->tenants->len));
   return m->tenants->len - 1;
@@ -317,19 +320,26 @@ static void metrics_tenant_integrate(metrics *m, metrics_tenant_state *t, sim_ti
   t->t_last = now;
 }
 
+static int64_t metrics_fixed(double v) { return (int64_t)llround(ldexp(v, METRICS_FIXED_BITS)); }
+
 void metrics_tenant_change(metrics *m, guint32 tenant, guint32 pool, sim_time now,
-                           double d_alloc, double d_busy, double d_sm, int resident) {
+                           const double before[3], const double after[3], int resident) {
   metrics_tenant_state *t = &g_array_index(m->tenants, metrics_tenant_state, tenant);
   metrics_tenant_integrate(m, t, now);
   t->residents = (guint32)((int)t->residents + resident);
-  if (t->residents == 0) { /* exactly idle: no rounding left over from the sums */
-    t->alloc = t->busy = t->sm = t->cost_rate = 0;
-    return;
+  for (int k = 0; k < 3; k++) {
+    int64_t d = metrics_fixed(after[k]) - metrics_fixed(before[k]);
+    t->fx[k] += d;
+    if (k == 0) t->pool_alloc_fx[pool] += d;
   }
-  t->alloc += d_alloc;
-  t->busy += d_busy;
-  t->sm += d_sm;
-  t->cost_rate += d_alloc * scenario_pool(m->sc, pool)->price_per_gpu_hour;
+  t->alloc = ldexp((double)t->fx[0], -METRICS_FIXED_BITS);
+  t->busy = ldexp((double)t->fx[1], -METRICS_FIXED_BITS);
+  t->sm = ldexp((double)t->fx[2], -METRICS_FIXED_BITS);
+  t->cost_rate = 0;
+  for (guint p = 0; p < m->n_pools; p++)
+    if (t->pool_alloc_fx[p])
+      t->cost_rate += ldexp((double)t->pool_alloc_fx[p], -METRICS_FIXED_BITS) *
+                      scenario_pool(m->sc, p)->price_per_gpu_hour;
 }
 
 void metrics_tenant_job(metrics *m, guint32 tenant, int pool, double worker_s) {

@@ -103,11 +103,15 @@ void metrics_slo_violations(metrics *m, guint32 pool, guint64 bucket, guint64 n)
 /* ---- tenants ---- */
 /* The tenant's index (registered on first use; the name is borrowed). */
 guint32 metrics_tenant(metrics *m, const char *name);
-/* A resident of the tenant on a GPU of pool `pool` changes its share of that GPU's gauges
- * by (d_alloc, d_busy, d_sm) at now (the GPU's time); resident counts the tenant's
- * residents (+1 on arrival, -1 on departure, 0 otherwise). */
+/* A resident of the tenant on a GPU of pool `pool` changes its part of that GPU's gauges
+ * (allocated, busy, SM-active) from before[] to after[] at now (the GPU's time); resident
+ * counts the tenant's residents (+1 on arrival, -1 on departure, 0 otherwise). The parts
+ * are summed in fixed point (METRICS_FIXED_BITS), so removing a part takes back exactly
+ * what adding it added: no rounding drift, and an idle tenant is exactly 0. */
 void metrics_tenant_change(metrics *m, guint32 tenant, guint32 pool, sim_time now,
-                           double d_alloc, double d_busy, double d_sm, int resident);
+                           const double before[3], const double after[3], int resident);
+#define METRICS_FIXED_BITS 40
+
 /* A job of the tenant was submitted (tenants.csv `jobs`) to pool `pool` (-1: unrouted),
  * where its workers were resident for worker_s seconds (summed over workers): what a
  * pool whose strategy charges a licence per worker bills. */

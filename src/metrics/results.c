@@ -182,8 +182,8 @@ void results_compute_totals(const results *r, results_totals *t) {
     }
     if (results_job_started(j)) waits[nwaits++] = j->wait_s;
     if (isfinite(j->straggler_delay_s)) t->straggler_delay_h += j->straggler_delay_s / 3600.0;
-    if (j->outcome == OUTCOME_COMPLETED && j->kind && isfinite(j->slowdown) &&
-        (strcmp(j->kind, "training") == 0 || strcmp(j->kind, "batch") == 0)) {
+    /* slowdown is defined (finite) only for the kinds that run their work */
+    if (j->outcome == OUTCOME_COMPLETED && isfinite(j->slowdown)) {
       slowdown_sum += j->slowdown;
       slowdown_n++;
     }

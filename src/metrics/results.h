@@ -31,7 +31,8 @@ typedef struct job_result {
   double work_s;            /* training/batch: work requested (duration_s) */
   double work_done_s;       /* work completed and kept */
   double work_lost_s;       /* work lost to kills since the last checkpoint */
-  double slowdown;          /* training/batch: last attempt's run time / work; NAN otherwise */
+  double slowdown;          /* kinds that run their work (training/batch): run time / work
+                             * executed; NAN for session kinds and jobs not completed */
   double burst_stretch;     /* notebook: mean burst time / burst work; NAN otherwise */
   double busy_s;            /* time with compute demand (sum over workers / workers) */
   double gpu_s_allocated;   /* GPU-seconds allocated (alloc share x residence, summed over workers) */
@@ -195,7 +196,7 @@ typedef struct results_totals {
   guint32 oom_kills, innocent_victims, crashes, restarts, evictions, reconfigurations;
   double work_lost_gpu_h;
   double straggler_delay_h, straggler_wait_gpu_h;
-  double slowdown_mean;     /* training/batch completed */
+  double slowdown_mean;     /* over completed jobs with a slowdown (the kinds that run work) */
 } results_totals;
 void results_compute_totals(const results *r, results_totals *t);
 

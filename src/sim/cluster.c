@@ -344,9 +344,9 @@ void cluster_attach(pool_state *p, task *t, gpu_state *g, guint32 slot) {
   guint32 free_before = gpu_free(g);
   g->slots_used++;
   metrics_gpu_attach(p->m, g->index, t->job->index);
-  t->m_alloc = t->m_busy = t->m_sm = 0;
-  metrics_tenant_change(p->metrics, t->job->tenant, p->index, p->m->gpus[g->index].t_last, 0, 0,
-                        0, +1);
+  t->m_part[0] = t->m_part[1] = t->m_part[2] = 0;
+  metrics_tenant_change(p->metrics, t->job->tenant, p->index, p->m->gpus[g->index].t_last,
+                        t->m_part, t->m_part, +1);
   if (free_before) node_free_change(p, g->node, -1);
   share_index_update(p, g);
   cluster_host_change(p, t, g->node, -1);
@@ -359,9 +359,10 @@ void cluster_detach(pool_state *p, task *t) {
   g->mem_used -= t->mem_bytes;
   metrics_gpu_mem(p->m, g->index, -t->mem_bytes);
   metrics_gpu_detach(p->m, g->index, t->job->index);
+  static const double none[3] = {0, 0, 0};
   metrics_tenant_change(p->metrics, t->job->tenant, p->index, p->m->gpus[g->index].t_last,
-                        -t->m_alloc, -t->m_busy, -t->m_sm, -1);
-  t->m_alloc = t->m_busy = t->m_sm = 0;
+                        t->m_part, none, -1);
+  t->m_part[0] = t->m_part[1] = t->m_part[2] = 0;
   guint32 free_before = gpu_free(g);
   g->slots_used--;
   if (gpu_free(g) != free_before) node_free_change(p, g->node, +1);
@@ -483,13 +484,10 @@ static void cluster_gpu_tenants(pool_state *p, gpu_state *g, double alloc, doubl
   for (guint i = 0; i < n; i++) {
     task *t = g_ptr_array_index(g->residents, i);
     double w = total > 0 ? t->alloc_share / total : 1.0 / n;
-    double a = alloc * w, b = busy * w, s = sm * w;
-    if (a == t->m_alloc && b == t->m_busy && s == t->m_sm) continue;
-    metrics_tenant_change(p->metrics, t->job->tenant, p->index, now, a - t->m_alloc,
-                          b - t->m_busy, s - t->m_sm, 0);
-    t->m_alloc = a;
-    t->m_busy = b;
-    t->m_sm = s;
+    double part[3] = {alloc * w, busy * w, sm * w};
+    if (!memcmp(part, t->m_part, sizeof part)) continue;
+    metrics_tenant_change(p->metrics, t->job->tenant, p->index, now, t->m_part, part, 0);
+    memcpy(t->m_part, part, sizeof part);
   }
 }
 

@@ -34,7 +34,7 @@ struct task {                /* one worker of a job on one GPU */
   double turn_wait_ns;
   /* its part of the GPU's allocated, busy and SM-active gauges, as reported to its tenant
    * (cluster_gpu_update_gauges: the GPU's gauges x alloc_share / the residents' total) */
-  double m_alloc, m_busy, m_sm;
+  double m_part[3];
 };
 
 struct gpu_state {
