@@ -409,7 +409,8 @@ static void metrics_freeze_pool(metrics *m, metrics_pool *mp, pool_result pr) {
   g_array_append_val(r->pools, pr);
   for (guint k = 0; k < mp->ts->len; k++) {
     ts_row row = g_array_index(mp->ts, ts_row, k);
-    if (k < mp->slo_violations->len) row.slo_violations = g_array_index(mp->slo_violations, guint64, k);
+    if (k < mp->slo_violations->len)
+      row.slo_violations = g_array_index(mp->slo_violations, guint64, k);
     g_array_append_val(r->timeseries, row);
   }
   for (guint k = 0; mp->gpu_series && k < mp->gpu_series->len; k++) {
@@ -422,7 +423,9 @@ static void metrics_freeze_pool(metrics *m, metrics_pool *mp, pool_result pr) {
 }
 
 static gint metrics_cmp_tenant(gconstpointer a, gconstpointer b) {
-  return strcmp((*(metrics_tenant_state *const *)a)->name, (*(metrics_tenant_state *const *)b)->name);
+  const metrics_tenant_state *x = *(metrics_tenant_state *const *)a;
+  const metrics_tenant_state *y = *(metrics_tenant_state *const *)b;
+  return strcmp(x->name, y->name);
 }
 
 /* Tenants with a submitted job, by name: their totals, showback, and their series on the
@@ -454,7 +457,8 @@ static void metrics_freeze_tenants(metrics *m, sim_time end) {
     const metrics_tenant_state *t = g_ptr_array_index(order, i);
     for (guint64 b = 0; b < n_iv; b++) {
       sim_time t0 = (sim_time)b * iv, t1 = MIN(end, (sim_time)(b + 1) * iv);
-      const tenant_cell *c = t->cells && b < t->cells->len ? &g_array_index(t->cells, tenant_cell, b) : NULL;
+      const tenant_cell *c =
+          t->cells && b < t->cells->len ? &g_array_index(t->cells, tenant_cell, b) : NULL;
       tenant_ts_row row = {
           .tenant = t->name,
           .t_start_s = util_ns_to_seconds(t0),

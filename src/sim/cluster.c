@@ -479,7 +479,8 @@ static void cluster_gpu_tenants(pool_state *p, gpu_state *g, double alloc, doubl
                                 double sm) {
   guint n = g->residents->len;
   double total = 0;
-  for (guint i = 0; i < n; i++) total += ((const task *)g_ptr_array_index(g->residents, i))->alloc_share;
+  for (guint i = 0; i < n; i++)
+    total += ((const task *)g_ptr_array_index(g->residents, i))->alloc_share;
   sim_time now = p->m->gpus[g->index].t_last;
   for (guint i = 0; i < n; i++) {
     task *t = g_ptr_array_index(g->residents, i);

@@ -296,7 +296,8 @@ static void job_done(sim *s, job_run *j, job_outcome outcome) {
 void sim_job_finish(sim *s, job_run *j, job_outcome outcome) {
   g_assert(j->state == JOB_RUNNING);
   job_release(s, j);
-  if (outcome == OUTCOME_COMPLETED && !workload_for(j->spec->kind)->session) j->kept_ns = (double)j->spec->duration_ns;
+  if (outcome == OUTCOME_COMPLETED && !workload_for(j->spec->kind)->session)
+    j->kept_ns = (double)j->spec->duration_ns;
   job_done(s, j, outcome);
 }
 
@@ -541,7 +542,8 @@ static gboolean try_start(sim *s, pool_state *p, job_run *j) {
   for (guint32 w = 0; w < n; w++) gpu_end(s, j->tasks[w].gpu);
   if (!j->rng) j->rng = rng_new(s->sc->seed, sp->id, 0);
   if (workload_for(j->spec->kind)->session)
-    j->ev_end = engine_at(s->eng, j->session_end < now ? now : j->session_end, on_session_end, j, 0);
+    j->ev_end = engine_at(s->eng, j->session_end < now ? now : j->session_end, on_session_end, j,
+                          0);
   workload_for(sp->kind)->on_start(s, j);
   if (j->state != JOB_RUNNING) return TRUE;
   j->next_phase = sp->phase_first;
@@ -928,7 +930,8 @@ static sim_time sim_loop(sim *s) {
   sim_time horizon = s->sc->horizon_ns;
   if (horizon > 0) {
     while (engine_next_time(s->eng) <= horizon && engine_step(s->eng))
-      if (s->progress && (engine_events_run(s->eng) & 0xffff) == 0) progress_tick(s, horizon, FALSE);
+      if (s->progress && (engine_events_run(s->eng) & 0xffff) == 0)
+        progress_tick(s, horizon, FALSE);
     engine_run_until(s->eng, horizon);
   } else {
     while (engine_step(s->eng))

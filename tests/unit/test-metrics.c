@@ -51,7 +51,8 @@ static void metrics_assert_partition(const results *r) {
     cr_assert(t->busy_gpu_s <= t->allocated_gpu_s * (1 + 1e-9) + 1e-6,
               "tenant %s busy %.6f GPU-s above its allocation %.6f", t->name, t->busy_gpu_s,
               t->allocated_gpu_s);
-    cr_assert(t->sm_active_gpu_s <= t->busy_gpu_s * (1 + 1e-9) + 1e-6, "tenant %s SM-active", t->name);
+    cr_assert(t->sm_active_gpu_s <= t->busy_gpu_s * (1 + 1e-9) + 1e-6, "tenant %s SM-active",
+              t->name);
   }
   metrics_near(t_alloc, p_alloc, "allocated: tenants vs pools");
   metrics_near(t_busy, p_busy, "busy: tenants vs pools");
