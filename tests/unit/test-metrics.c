@@ -6,24 +6,14 @@
 #include "testutil.h"
 #include "metrics.h"
 
+/* Runs a bundled scenario on a bundled trace (paths from the top of the tree). */
 static results *metrics_run_files(const char *scenario_rel, const char *trace_rel) {
   g_autofree char *sp = g_build_filename(TEST_DATA_DIR, "..", "..", scenario_rel, NULL);
   g_autofree char *tp = g_build_filename(TEST_DATA_DIR, "..", "..", trace_rel, NULL);
-  g_autoptr(diag_list) d = diag_list_new(0);
-  scenario *sc = scenario_load(sp, d);
-  trace *tr = sc ? trace_load(tp, d) : NULL;
-  if (diag_has_errors(d)) {
-    g_autofree char *msg = diag_join(d);
-    cr_assert_fail("input problems: %s", msg);
-  }
-  GError *err = NULL;
-  results *r = sim_run(sc, tr, NULL, &err);
-  cr_assert_not_null(r, "sim_run failed: %s", err ? err->message : "?");
-  static GPtrArray *keep = NULL; /* results borrow from scenario and trace */
-  if (!keep) keep = g_ptr_array_new();
-  g_ptr_array_add(keep, sc);
-  g_ptr_array_add(keep, tr);
-  return r;
+  g_autofree char *yaml = NULL, *csv = NULL;
+  cr_assert(g_file_get_contents(sp, &yaml, NULL, NULL), "%s", sp);
+  cr_assert(g_file_get_contents(tp, &csv, NULL, NULL), "%s", tp);
+  return tu_run(yaml, csv, NULL);
 }
 
 static void metrics_near(double a, double b, const char *what) {
