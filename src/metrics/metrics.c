@@ -320,7 +320,11 @@ static void metrics_tenant_integrate(metrics *m, metrics_tenant_state *t, sim_ti
   t->t_last = now;
 }
 
-static int64_t metrics_fixed(double v) { return (int64_t)llround(ldexp(v, METRICS_FIXED_BITS)); }
+/* 2^METRICS_FIXED_BITS and its inverse: products by powers of two are exact */
+#define METRICS_FIXED_ONE ((double)(INT64_C(1) << METRICS_FIXED_BITS))
+#define METRICS_FIXED_INV (1.0 / METRICS_FIXED_ONE)
+
+static inline int64_t metrics_fixed(double v) { return (int64_t)llround(v * METRICS_FIXED_ONE); }
 
 void metrics_tenant_change(metrics *m, guint32 tenant, guint32 pool, sim_time now,
                            const double before[3], const double after[3], int resident) {
@@ -332,13 +336,13 @@ void metrics_tenant_change(metrics *m, guint32 tenant, guint32 pool, sim_time no
     t->fx[k] += d;
     if (k == 0) t->pool_alloc_fx[pool] += d;
   }
-  t->alloc = ldexp((double)t->fx[0], -METRICS_FIXED_BITS);
-  t->busy = ldexp((double)t->fx[1], -METRICS_FIXED_BITS);
-  t->sm = ldexp((double)t->fx[2], -METRICS_FIXED_BITS);
+  t->alloc = (double)t->fx[0] * METRICS_FIXED_INV;
+  t->busy = (double)t->fx[1] * METRICS_FIXED_INV;
+  t->sm = (double)t->fx[2] * METRICS_FIXED_INV;
   t->cost_rate = 0;
   for (guint p = 0; p < m->n_pools; p++)
     if (t->pool_alloc_fx[p])
-      t->cost_rate += ldexp((double)t->pool_alloc_fx[p], -METRICS_FIXED_BITS) *
+      t->cost_rate += (double)t->pool_alloc_fx[p] * METRICS_FIXED_INV *
                       scenario_pool(m->sc, p)->price_per_gpu_hour;
 }
 
