@@ -477,11 +477,6 @@ const char *scenario_yaml_scalar(diag_list *d, const char *file, const scenario_
  * Names of enumerations
  * ==================================================================================== */
 
-static const char *const strategy_names[STRATEGY_COUNT + 1] = {
-    [STRATEGY_EXCLUSIVE] = "exclusive", [STRATEGY_TIME_SLICING] = "time-slicing",
-    [STRATEGY_MIG] = "mig",             [STRATEGY_MPS] = "mps",
-    [STRATEGY_VGPU] = "vgpu",           [STRATEGY_FRACTIONAL] = "fractional",
-    [STRATEGY_COUNT] = NULL};
 static const char *const oom_names[] = {"all", "offender", "sidecar", NULL};
 static const char *const placement_names[PLACEMENT_COUNT + 1] = {
     [PLACEMENT_PACK] = "pack",
@@ -495,11 +490,10 @@ static const char *const placement_names[PLACEMENT_COUNT + 1] = {
     [PLACEMENT_COUNT] = NULL};
 static const char *const reconfigure_names[] = {"never", "on-demand", NULL};
 static const char *const drain_names[] = {"wait", "evict", NULL};
-static const char *const scheduler_names[] = {"best-effort", "equal-share", "fixed-share", NULL};
 
 const char *share_strategy_name(share_strategy s) {
-  if ((int)s < 0 || s >= STRATEGY_COUNT) return "unknown";
-  return strategy_names[s];
+  const scenario_strategy *st = scenario_strategy_get(s);
+  return st ? st->name : "unknown";
 }
 
 const char *placement_policy_name(placement_policy p) {
@@ -517,9 +511,9 @@ gboolean placement_policy_parse(const char *text, placement_policy *out) {
 }
 
 gboolean share_strategy_parse(const char *text, share_strategy *out) {
-  for (int i = 0; i < STRATEGY_COUNT; i++)
-    if (text && !strcmp(text, strategy_names[i])) {
-      *out = (share_strategy)i;
+  for (guint i = 0; text && i < scenario_strategy_count(); i++)
+    if (!strcmp(text, scenario_strategy_get(i)->name)) {
+      *out = i;
       return TRUE;
     }
   return FALSE;
@@ -636,78 +630,65 @@ static char *v_file(vctx *c, const scenario_yaml *n, const char *what) {
  * Pools
  * ==================================================================================== */
 
-#define SB(s) (1u << (s))
-#define S_ALL (SB(STRATEGY_COUNT) - 1)
-#define S_TS SB(STRATEGY_TIME_SLICING)
-#define S_MIG SB(STRATEGY_MIG)
-#define S_MPS SB(STRATEGY_MPS)
-#define S_VGPU SB(STRATEGY_VGPU)
-#define S_FRAC SB(STRATEGY_FRACTIONAL)
+/* The keys every pool has; each strategy lists its own (scenario_strategy.keys). */
+static const char *const pool_common_keys[] = {"name", "gpu", "nodes", "gpus_per_node",
+                                               "strategy", "placement", "price", "oom", NULL};
+static const char *const pool_common_tail_keys[] = {
+    "sharing_config", /* a config without a sharing section leaves exclusive */
+    "cpu_milli",      /* host resources and node groups: scenario-nodes.c */
+    "memory_mib", "model", "node_groups", NULL};
 
-/* Every pool key and the strategies it applies to (data, not code paths). */
-static const struct pool_key {
-  const char *name;
-  guint strategies;
-} pool_keys[] = {
-    {"name", S_ALL},
-    {"gpu", S_ALL},
-    {"nodes", S_ALL},
-    {"gpus_per_node", S_ALL},
-    {"strategy", S_ALL},
-    {"placement", S_ALL},
-    {"price", S_ALL},
-    {"oom", S_ALL},
-    {"replicas", S_TS | S_MPS | S_MIG},
-    {"timeslice", S_TS | S_MIG | S_VGPU | S_FRAC},
-    {"context_switch", S_TS | S_MIG | S_VGPU | S_FRAC},
-    {"failRequestsGreaterThanOne", S_TS | S_MPS | S_MIG},
-    {"renameByDefault", S_TS | S_MPS | S_MIG},
-    {"sharing_config", S_ALL}, /* a config without a sharing section leaves exclusive */
-    {"activeThreadPercentage", S_MPS},
-    {"pinnedMemLimit", S_MPS},
-    {"layout", S_MIG},
-    {"layouts", S_MIG},
-    {"reconfigure", S_MIG},
-    {"drain", S_MIG},
-    {"reconfigure_time", S_MIG},
-    {"mig_config", S_MIG},
-    {"mig_config_name", S_MIG},
-    {"profile", S_VGPU},
-    {"scheduler", S_VGPU},
-    {"vgpu_licence_per_hour", S_VGPU},
-    {"fraction_cap", S_FRAC},
-    {"cpu_milli", S_ALL},   /* host resources and node groups: scenario-nodes.c */
-    {"memory_mib", S_ALL},
-    {"model", S_ALL},
-    {"node_groups", S_ALL},
-};
+static gboolean key_in(const char *const *keys, const char *key) {
+  for (; keys && *keys; keys++)
+    if (!strcmp(*keys, key)) return TRUE;
+  return FALSE;
+}
 
-/* The names of pool_keys, NULL-terminated (built once; sweeps load from several threads). */
+static gboolean pool_key_common(const char *key) {
+  return key_in(pool_common_keys, key) || key_in(pool_common_tail_keys, key);
+}
+
+/* May a pool of strategy s set key? */
+static gboolean pool_key_allowed(share_strategy s, const char *key) {
+  const scenario_strategy *st = scenario_strategy_get(s);
+  return pool_key_common(key) || (st && key_in(st->keys, key));
+}
+
+/* Every pool key: the common ones, then each strategy's own in table order (first
+ * mention), then the common tail; NULL-terminated, owned by the caller (g_free). */
+static const char **pool_key_names_new(void) {
+  GPtrArray *a = g_ptr_array_new();
+  for (const char *const *k = pool_common_keys; *k; k++) g_ptr_array_add(a, (gpointer)*k);
+  for (guint i = 0; i < scenario_strategy_count(); i++)
+    for (const char *const *k = scenario_strategy_get(i)->keys; k && *k; k++)
+      if (!pool_key_common(*k) && !g_ptr_array_find_with_equal_func(a, *k, g_str_equal, NULL))
+        g_ptr_array_add(a, (gpointer)*k);
+  for (const char *const *k = pool_common_tail_keys; *k; k++) g_ptr_array_add(a, (gpointer)*k);
+  g_ptr_array_add(a, NULL);
+  return (const char **)g_ptr_array_free(a, FALSE);
+}
+
+/* The names of every pool key (built once; sweeps load from several threads). */
 static const char *const *pool_key_names(void) {
-  static const char *names[G_N_ELEMENTS(pool_keys) + 1];
+  static const char **names;
   static gsize done = 0;
   if (g_once_init_enter(&done)) {
-    for (guint i = 0; i < G_N_ELEMENTS(pool_keys); i++) names[i] = pool_keys[i].name;
-    names[G_N_ELEMENTS(pool_keys)] = NULL;
+    names = pool_key_names_new();
     g_once_init_leave(&done, 1);
   }
   return names;
 }
 
-static const struct pool_key *pool_key_find(const char *name) {
-  for (guint i = 0; i < G_N_ELEMENTS(pool_keys); i++)
-    if (!strcmp(pool_keys[i].name, name)) return &pool_keys[i];
-  return NULL;
-}
+static gboolean pool_key_known(const char *key) { return key_in(pool_key_names(), key); }
 
-/* "strategy mig" or "strategies time-slicing, mps, mig". Owned. */
-static char *strategies_text(guint mask) {
+/* "strategy mig" or "strategies time-slicing, mig, mps": those that own key. Owned. */
+static char *strategies_text(const char *key) {
   GString *s = g_string_new(NULL);
   guint n = 0;
-  for (int i = 0; i < STRATEGY_COUNT; i++)
-    if (mask & SB(i)) {
+  for (guint i = 0; i < scenario_strategy_count(); i++)
+    if (key_in(scenario_strategy_get(i)->keys, key)) {
       if (n++) g_string_append(s, ", ");
-      g_string_append(s, strategy_names[i]);
+      g_string_append(s, scenario_strategy_get(i)->name);
     }
   g_string_prepend(s, n == 1 ? "strategy " : "strategies ");
   return g_string_free(s, FALSE);
@@ -754,15 +735,6 @@ static char *mig_model_names(void) {
       if (s->len) g_string_append(s, ", ");
       g_string_append(s, ms[i].name);
     }
-  return g_string_free(s, FALSE);
-}
-
-static char *vgpu_profile_names(const gpu_model *m) {
-  GString *s = g_string_new(NULL);
-  for (guint i = 0; i < m->n_vgpu_profiles; i++) {
-    if (i) g_string_append(s, ", ");
-    g_string_append(s, m->vgpu_profiles[i].name);
-  }
   return g_string_free(s, FALSE);
 }
 
@@ -916,338 +888,386 @@ static void pool_apply_sharing(vctx *c, pool_spec *p, const char *prefix,
   p->replicas_set = TRUE;
 }
 
-/* Validates one pool mapping. Always returns a pool (for names in later messages); errors
- * are in c->d. */
-static pool_spec *validate_pool(vctx *c, guint idx, const scenario_yaml *pm, GHashTable *names) {
-  pool_spec *p = pool_new();
-  char prefix[32], w[160];
-  g_snprintf(prefix, sizeof prefix, "pools[%u]", idx + 1); /* 1-based, as people count */
-  p->line = pm->line;
-  if (pm->type != SCENARIO_YAML_MAP) {
-    scenario_yaml_expected(c->d, c->file, pm, prefix, "a mapping (one pool)");
-    return p;
-  }
-  scenario_yaml_check_keys(c->d, c->file, pm, prefix, pool_key_names());
-  const scenario_yaml *n;
+/* ---- one pool: the common keys here, each strategy's own through pool_check ---- */
 
-  /* name */
-  if (!(n = scenario_yaml_get(pm, "name"))) {
-    scenario_yaml_report(c->d, c->file, pm, "%s: missing required key 'name'", prefix);
-  } else if (v_string(c, n, WHAT(w, prefix, "name"))) {
-    p->name = g_strdup(n->text);
-    const scenario_yaml *first = g_hash_table_lookup(names, n->text);
-    if (!util_name_is_safe(n->text))
-      scenario_yaml_expected(c->d, c->file, n, w,
-                             "a name of 1 to 64 characters from A-Z a-z 0-9 . _ - (not "
-                             "starting with '.' or '-')");
-    else if (first) {
-      g_autofree char *e = yesc(n->text);
-      scenario_yaml_report(c->d, c->file, n, "%s: duplicate pool name '%s' (first at line %u)",
-                           w, e, first->line);
-    } else {
-      g_hash_table_insert(names, n->text, (gpointer)n);
-    }
-  }
+struct pool_check {
+  vctx *c;
+  const scenario_yaml *pm;
+  char prefix[32];
+  char what[160];
+  share_strategy strategy;
+  gboolean strategy_ok;
+  const scenario_yaml *strategy_node, *sc_node, *mc_node, *mcn_node;
+  nvconfig_sharing *sc;
+  nvconfig_mig *mc;
+  gboolean explicit_replicas, explicit_fail, explicit_rename;
+};
 
-  /* gpu */
-  if (!(n = scenario_yaml_get(pm, "gpu"))) {
-    scenario_yaml_report(c->d, c->file, pm, "%s: missing required key 'gpu' (a model from "
-                         "`sharesim catalog`)", prefix);
-  } else if (v_string(c, n, WHAT(w, prefix, "gpu"))) {
-    p->gpu = catalog_find(n->text);
-    if (!p->gpu) {
-      g_autofree char *list = catalog_model_names();
-      g_autofree char *sugg = catalog_model_suggestions(n->text);
-      g_autofree char *exp = sugg ? g_strdup_printf("a GPU model (did you mean %s? all: %s)",
-                                                    sugg, list)
-                                  : g_strdup_printf("a GPU model (one of: %s)", list);
-      scenario_yaml_expected(c->d, c->file, n, w, exp);
+const scenario_yaml *pool_check_key(const pool_check *c, const char *key) {
+  if (!c->strategy_ok || !pool_key_allowed(c->strategy, key)) return NULL;
+  return scenario_yaml_get(c->pm, key);
+}
+
+const scenario_yaml *pool_check_map(const pool_check *c) { return c->pm; }
+
+const char *pool_check_prefix(const pool_check *c) { return c->prefix; }
+
+const char *pool_check_what(pool_check *c, const char *key) {
+  return WHAT(c->what, c->prefix, key);
+}
+
+void pool_check_report(pool_check *c, const scenario_yaml *n, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  scenario_yaml_report(c->c->d, c->c->file, n, "%s", msg);
+}
+
+void pool_check_expected(pool_check *c, const scenario_yaml *n, const char *key,
+                         const char *expected) {
+  scenario_yaml_expected(c->c->d, c->c->file, n, pool_check_what(c, key), expected);
+}
+
+gboolean pool_check_int(pool_check *c, const char *key, int64_t lo, int64_t hi, int64_t *out) {
+  const scenario_yaml *n = pool_check_key(c, key);
+  return n && scenario_yaml_int(c->c->d, c->c->file, n, pool_check_what(c, key), lo, hi, out);
+}
+
+gboolean pool_check_number(pool_check *c, const char *key, const char *expected, double lo,
+                           gboolean lo_open, double hi, gboolean hi_open, double *out) {
+  const scenario_yaml *n = pool_check_key(c, key);
+  return n && v_number(c->c, n, pool_check_what(c, key), expected, lo, lo_open, hi, hi_open, out);
+}
+
+gboolean pool_check_duration(pool_check *c, const char *key, sim_time lo, sim_time hi,
+                             sim_time *out) {
+  const scenario_yaml *n = pool_check_key(c, key);
+  return n && v_duration(c->c, n, pool_check_what(c, key), lo, hi, out);
+}
+
+gboolean pool_check_enum(pool_check *c, const char *key, const char *const *names, int *out) {
+  const scenario_yaml *n = pool_check_key(c, key);
+  return n && v_enum(c->c, n, pool_check_what(c, key), names, out);
+}
+
+gboolean pool_check_bool(pool_check *c, const char *key, gboolean *out) {
+  const scenario_yaml *n = pool_check_key(c, key);
+  return n && scenario_yaml_bool(c->c->d, c->c->file, n, pool_check_what(c, key), out);
+}
+
+void pool_check_device_plugin(pool_check *c, pool_spec *p, int64_t max_replicas) {
+  int64_t v;
+  if (pool_check_key(c, "replicas")) {
+    if (pool_check_int(c, "replicas", 1, max_replicas, &v)) {
+      p->replicas = (guint32)v;
+      p->replicas_set = TRUE;
     }
+    c->explicit_replicas = TRUE;
   }
+  if (pool_check_key(c, "failRequestsGreaterThanOne")) {
+    pool_check_bool(c, "failRequestsGreaterThanOne", &p->fail_requests_greater_than_one);
+    c->explicit_fail = TRUE;
+  }
+  if (pool_check_key(c, "renameByDefault")) {
+    pool_check_bool(c, "renameByDefault", &p->rename_by_default);
+    c->explicit_rename = TRUE;
+  }
+}
+
+void pool_check_timeslice(pool_check *c, pool_spec *p) {
+  pool_check_duration(c, "timeslice", 1000, SIM_NS_PER_S, &p->timeslice_ns);
+  pool_check_duration(c, "context_switch", 0, 100 * SIM_NS_PER_MS, &p->context_switch_ns);
+}
+
+/* layouts: a list of layouts, each added once */
+static void pool_check_layouts(pool_check *c, pool_spec *p, const scenario_yaml *ls) {
   const gpu_model *m = p->gpu;
+  if (ls->type != SCENARIO_YAML_SEQ) {
+    pool_check_expected(c, ls, "layouts",
+                        "a list of MIG layouts, e.g. [\"3g.40gb x2\", \"7g.80gb\"]");
+    return;
+  }
+  for (guint i = 0; i < ls->items->len; i++) {
+    char lw[64];
+    g_snprintf(lw, sizeof lw, "%s.layouts[%u]", c->prefix, i + 1);
+    mig_layout l;
+    if (v_layout(c->c, g_ptr_array_index(ls->items, i), lw, m, &l) && !layout_in(m, p->layouts, &l))
+      g_array_append_val(p->layouts, l);
+  }
+}
 
-  /* strategy: explicit, or implied by the NVIDIA config files, or exclusive */
-  gboolean strategy_ok = TRUE, strategy_explicit = FALSE;
-  share_strategy explicit_strategy = STRATEGY_EXCLUSIVE;
-  const scenario_yaml *strategy_node = scenario_yaml_get(pm, "strategy");
-  if (strategy_node) {
-    int v;
-    if (v_enum(c, strategy_node, WHAT(w, prefix, "strategy"), strategy_names, &v)) {
-      explicit_strategy = (share_strategy)v;
-      strategy_explicit = TRUE;
+/* mig_config + mig_config_name: the named config's layout (unless the pool gives one) and,
+ * without an explicit list, every config's layout as a reconfiguration target */
+static void pool_check_mig_parted(pool_check *c, pool_spec *p, gboolean explicit_layouts) {
+  const gpu_model *m = p->gpu;
+  nvconfig_mig *mc = c->mc;
+  const scenario_yaml *mcn_node = c->mcn_node;
+  if (c->mc_node && !mcn_node) {
+    g_autofree char *list = mc ? nvconfig_mig_names(mc) : g_strdup("?");
+    pool_check_report(c, scenario_yaml_get_key(c->pm, "mig_config"),
+                      "%s: mig_config needs mig_config_name (configs in that file: %s)",
+                      c->prefix, list);
+  } else if (mcn_node && !c->mc_node) {
+    pool_check_report(c, scenario_yaml_get_key(c->pm, "mig_config_name"),
+                      "%s: mig_config_name needs mig_config (the mig-parted file)", c->prefix);
+  } else if (mc && v_string(c->c, mcn_node, pool_check_what(c, "mig_config_name"))) {
+    const char *w = c->what;
+    const nvconfig_mig_config *cfg = nvconfig_mig_find(mc, mcn_node->text);
+    p->mig_config_name = g_strdup(mcn_node->text);
+    if (!cfg) {
+      g_autofree char *list = nvconfig_mig_names(mc);
+      g_autofree char *exp = g_strdup_printf("a config of %s (one of: %s)", mc->path, list);
+      scenario_yaml_expected(c->c->d, c->c->file, mcn_node, w, exp);
+      return;
+    }
+    mig_layout l;
+    g_autofree char *msg = NULL;
+    if (!nvconfig_mig_layout(cfg, m, &l, &msg)) {
+      pool_check_report(c, mcn_node, "%s: %s: %s", w, mc->path, msg);
+    } else if (!p->has_layout) {
+      p->layout = l;
+      p->has_layout = TRUE;
+    }
+    if (!explicit_layouts)
+      for (guint i = 0; i < mc->configs->len; i++) {
+        const nvconfig_mig_config *o = g_ptr_array_index(mc->configs, i);
+        if (nvconfig_mig_layout(o, m, &l, NULL) && !layout_in(m, p->layouts, &l))
+          g_array_append_val(p->layouts, l);
+      }
+  }
+}
+
+void pool_check_mig(pool_check *c, pool_spec *p) {
+  const gpu_model *m = p->gpu;
+  if (!m) return;
+  if (!m->mig_slots) {
+    g_autofree char *list = mig_model_names();
+    pool_check_report(c, c->strategy_node ? c->strategy_node : c->mc_node,
+                      "%s: strategy mig needs a MIG-capable GPU; %s has no MIG (MIG-capable: "
+                      "%s)", pool_check_what(c, "strategy"), m->name, list);
+    return;
+  }
+  const scenario_yaml *n;
+  if ((n = pool_check_key(c, "layout")) &&
+      v_layout(c->c, n, pool_check_what(c, "layout"), m, &p->layout))
+    p->has_layout = TRUE;
+  const scenario_yaml *ls = pool_check_key(c, "layouts");
+  if (ls) pool_check_layouts(c, p, ls);
+  pool_check_mig_parted(c, p, ls != NULL);
+  if (!p->has_layout && !scenario_yaml_get(c->pm, "layout") && !c->mc_node && !c->mcn_node)
+    pool_check_report(c, c->pm, "%s: strategy mig needs 'layout' (or 'mig_config' with "
+                      "'mig_config_name')", c->prefix);
+  int e;
+  if (pool_check_enum(c, "reconfigure", reconfigure_names, &e)) p->reconfigure = (reconfigure_policy)e;
+  if (pool_check_enum(c, "drain", drain_names, &e)) p->drain = (drain_policy)e;
+  pool_check_duration(c, "reconfigure_time", 0, 86400 * SIM_NS_PER_S, &p->reconfigure_time_ns);
+  /* on-demand without a list: any valid maximal layout of the model is a target */
+  if (p->reconfigure == RECONFIGURE_ON_DEMAND && p->layouts->len == 0 && !ls) {
+    GArray *all = catalog_maximal_layouts(m);
+    g_array_append_vals(p->layouts, all->data, all->len);
+    g_array_unref(all);
+  }
+}
+
+static void validate_pool_name(pool_check *pc, pool_spec *p, GHashTable *names) {
+  vctx *c = pc->c;
+  const scenario_yaml *n;
+  if (!(n = scenario_yaml_get(pc->pm, "name"))) {
+    scenario_yaml_report(c->d, c->file, pc->pm, "%s: missing required key 'name'", pc->prefix);
+    return;
+  }
+  if (!v_string(c, n, pool_check_what(pc, "name"))) return;
+  const char *w = pc->what;
+  p->name = g_strdup(n->text);
+  const scenario_yaml *first = g_hash_table_lookup(names, n->text);
+  if (!util_name_is_safe(n->text)) {
+    scenario_yaml_expected(c->d, c->file, n, w,
+                           "a name of 1 to 64 characters from A-Z a-z 0-9 . _ - (not "
+                           "starting with '.' or '-')");
+  } else if (first) {
+    g_autofree char *e = yesc(n->text);
+    scenario_yaml_report(c->d, c->file, n, "%s: duplicate pool name '%s' (first at line %u)", w,
+                         e, first->line);
+  } else {
+    g_hash_table_insert(names, n->text, (gpointer)n);
+  }
+}
+
+static void validate_pool_gpu(pool_check *pc, pool_spec *p) {
+  vctx *c = pc->c;
+  const scenario_yaml *n;
+  if (!(n = scenario_yaml_get(pc->pm, "gpu"))) {
+    scenario_yaml_report(c->d, c->file, pc->pm, "%s: missing required key 'gpu' (a model from "
+                         "`sharesim catalog`)", pc->prefix);
+    return;
+  }
+  if (!v_string(c, n, pool_check_what(pc, "gpu"))) return;
+  p->gpu = catalog_find(n->text);
+  if (!p->gpu) {
+    g_autofree char *list = catalog_model_names();
+    g_autofree char *sugg = catalog_model_suggestions(n->text);
+    g_autofree char *exp = sugg ? g_strdup_printf("a GPU model (did you mean %s? all: %s)",
+                                                  sugg, list)
+                                : g_strdup_printf("a GPU model (one of: %s)", list);
+    scenario_yaml_expected(c->d, c->file, n, pc->what, exp);
+  }
+}
+
+/* The strategy key and the NVIDIA files that may imply it: explicit, else mig_config ->
+ * mig, a device-plugin config -> its sharing kind, else exclusive. */
+static void validate_pool_strategy(pool_check *pc, pool_spec *p) {
+  vctx *c = pc->c;
+  gboolean explicit = FALSE;
+  pc->strategy_ok = TRUE;
+  if ((pc->strategy_node = scenario_yaml_get(pc->pm, "strategy"))) {
+    const scenario_yaml *n = pc->strategy_node;
+    if (n->type == SCENARIO_YAML_SCALAR && share_strategy_parse(n->text, &p->strategy)) {
+      explicit = TRUE;
     } else {
-      strategy_ok = FALSE;
+      GString *list = g_string_new(NULL);
+      for (guint i = 0; i < scenario_strategy_count(); i++)
+        g_string_append_printf(list, "%s%s", i ? " | " : "one of ", scenario_strategy_get(i)->name);
+      scenario_yaml_expected(c->d, c->file, n, pool_check_what(pc, "strategy"), list->str);
+      g_string_free(list, TRUE);
+      pc->strategy_ok = FALSE;
     }
   }
-  g_autoptr(nvconfig_sharing) sc = NULL;
-  const scenario_yaml *sc_node = scenario_yaml_get(pm, "sharing_config");
-  if (sc_node) {
-    g_autofree char *full = v_file(c, sc_node, WHAT(w, prefix, "sharing_config"));
+  if ((pc->sc_node = scenario_yaml_get(pc->pm, "sharing_config"))) {
+    g_autofree char *full = v_file(c, pc->sc_node, pool_check_what(pc, "sharing_config"));
     if (full) {
-      sc = nvconfig_sharing_load(full, c->d);
+      pc->sc = nvconfig_sharing_load(full, c->d);
       p->sharing_config_path = g_steal_pointer(&full);
     }
   }
-  g_autoptr(nvconfig_mig) mc = NULL;
-  const scenario_yaml *mc_node = scenario_yaml_get(pm, "mig_config");
-  const scenario_yaml *mcn_node = scenario_yaml_get(pm, "mig_config_name");
-  if (mc_node) {
-    g_autofree char *full = v_file(c, mc_node, WHAT(w, prefix, "mig_config"));
+  pc->mcn_node = scenario_yaml_get(pc->pm, "mig_config_name");
+  if ((pc->mc_node = scenario_yaml_get(pc->pm, "mig_config"))) {
+    g_autofree char *full = v_file(c, pc->mc_node, pool_check_what(pc, "mig_config"));
     if (full) {
-      mc = nvconfig_mig_load(full, c->d);
+      pc->mc = nvconfig_mig_load(full, c->d);
       p->mig_config_path = g_steal_pointer(&full);
     }
   }
-  if (strategy_explicit) {
-    p->strategy = explicit_strategy;
-  } else if (mc_node) {
+  const nvconfig_sharing *sc = pc->sc;
+  if (explicit) {
+  } else if (pc->mc_node) {
     p->strategy = STRATEGY_MIG;
   } else if (sc && sc->kind == NVCONFIG_SHARING_TIME_SLICING) {
     p->strategy = STRATEGY_TIME_SLICING;
   } else if (sc && sc->kind == NVCONFIG_SHARING_MPS) {
     p->strategy = STRATEGY_MPS;
   }
-  if (sc && sc->kind != NVCONFIG_SHARING_NONE && strategy_ok) {
-    const char *section = nvconfig_sharing_kind_name(sc->kind);
-    if (sc->kind == NVCONFIG_SHARING_MPS && p->strategy == STRATEGY_MIG) {
-      scenario_yaml_report(c->d, c->file, sc_node,
-                           "%s: %s sets sharing.mps, but the device plugin does not support "
-                           "MPS on MIG devices (use sharing.timeSlicing)",
-                           WHAT(w, prefix, "sharing_config"), sc->path);
-    } else if (!(sc->kind == NVCONFIG_SHARING_MPS && p->strategy == STRATEGY_MPS) &&
-               !(sc->kind == NVCONFIG_SHARING_TIME_SLICING &&
-                 (p->strategy == STRATEGY_TIME_SLICING || p->strategy == STRATEGY_MIG))) {
-      scenario_yaml_report(c->d, c->file, strategy_node ? strategy_node : sc_node,
-                           "%s: '%s' contradicts %s, which sets sharing.%s",
-                           WHAT(w, prefix, "strategy"), share_strategy_name(p->strategy),
-                           sc->path, section);
-    }
+  pc->strategy = p->strategy;
+  if (!sc || sc->kind == NVCONFIG_SHARING_NONE || !pc->strategy_ok) return;
+  const char *section = nvconfig_sharing_kind_name(sc->kind);
+  if (sc->kind == NVCONFIG_SHARING_MPS && p->strategy == STRATEGY_MIG) {
+    scenario_yaml_report(c->d, c->file, pc->sc_node,
+                         "%s: %s sets sharing.mps, but the device plugin does not support "
+                         "MPS on MIG devices (use sharing.timeSlicing)",
+                         pool_check_what(pc, "sharing_config"), sc->path);
+  } else if (!(sc->kind == NVCONFIG_SHARING_MPS && p->strategy == STRATEGY_MPS) &&
+             !(sc->kind == NVCONFIG_SHARING_TIME_SLICING &&
+               (p->strategy == STRATEGY_TIME_SLICING || p->strategy == STRATEGY_MIG))) {
+    scenario_yaml_report(c->d, c->file, pc->strategy_node ? pc->strategy_node : pc->sc_node,
+                         "%s: '%s' contradicts %s, which sets sharing.%s",
+                         pool_check_what(pc, "strategy"), share_strategy_name(p->strategy),
+                         sc->path, section);
   }
+}
 
-  /* keys that belong to another strategy */
-  gboolean key_ok[G_N_ELEMENTS(pool_keys)];
-  for (guint i = 0; i < G_N_ELEMENTS(pool_keys); i++)
-    key_ok[i] = strategy_ok && (pool_keys[i].strategies & SB(p->strategy));
-  if (strategy_ok)
-    for (guint i = 0; i + 1 < pm->items->len; i += 2) {
-      const scenario_yaml *k = g_ptr_array_index(pm->items, i);
-      const struct pool_key *pk = k->type == SCENARIO_YAML_SCALAR ? pool_key_find(k->text) : NULL;
-      if (!pk || (pk->strategies & SB(p->strategy))) continue;
-      g_autofree char *st = strategies_text(pk->strategies);
-      scenario_yaml_report(c->d, c->file, k,
-                           "%s: key '%s' applies only to %s (this pool's strategy is %s)", prefix,
-                           pk->name, st, share_strategy_name(p->strategy));
-    }
-#define KEY(name) (key_ok[pool_key_find(name) - pool_keys] ? scenario_yaml_get(pm, name) : NULL)
+/* keys that belong to another strategy */
+static void validate_pool_foreign_keys(pool_check *pc) {
+  if (!pc->strategy_ok) return;
+  for (guint i = 0; i + 1 < pc->pm->items->len; i += 2) {
+    const scenario_yaml *k = g_ptr_array_index(pc->pm->items, i);
+    if (k->type != SCENARIO_YAML_SCALAR || !pool_key_known(k->text) ||
+        pool_key_allowed(pc->strategy, k->text))
+      continue;
+    g_autofree char *st = strategies_text(k->text);
+    pool_check_report(pc, k, "%s: key '%s' applies only to %s (this pool's strategy is %s)",
+                      pc->prefix, k->text, st, share_strategy_name(pc->strategy));
+  }
+}
 
-  /* size */
+/* nodes or gpus_per_node: 1..max, with its own message for 0 */
+static gboolean validate_pool_count(pool_check *pc, const scenario_yaml *n, const char *key,
+                                    int64_t max, guint32 *out) {
+  vctx *c = pc->c;
   int64_t v;
-  if (scenario_nodes_parse(c->d, c->file, pm, p, prefix)) {
-    /* node_groups gave the size */
-  } else if (!(n = scenario_yaml_get(pm, "nodes"))) {
-    scenario_yaml_report(c->d, c->file, pm,
-                         "%s: missing required key 'nodes' (a pool with no GPUs is not allowed)",
-                         prefix);
-  } else if (n->type == SCENARIO_YAML_SCALAR && util_parse_int64(n->text, &v) && v == 0) {
+  if (n->type == SCENARIO_YAML_SCALAR && util_parse_int64(n->text, &v) && v == 0) {
     scenario_yaml_report(c->d, c->file, n, "%s: a pool with no GPUs is not allowed: expected an "
-                         "integer from 1 to %d, found '0'", WHAT(w, prefix, "nodes"),
-                         SCENARIO_MAX_NODES);
-  } else if (scenario_yaml_int(c->d, c->file, n, WHAT(w, prefix, "nodes"), 1, SCENARIO_MAX_NODES,
-                               &v)) {
-    p->nodes = (guint32)v;
+                         "integer from 1 to %" PRId64 ", found '0'", pool_check_what(pc, key),
+                         max);
+    return FALSE;
   }
-  if (!p->node_groups && (n = scenario_yaml_get(pm, "gpus_per_node"))) {
-    if (n->type == SCENARIO_YAML_SCALAR && util_parse_int64(n->text, &v) && v == 0)
-      scenario_yaml_report(c->d, c->file, n, "%s: a pool with no GPUs is not allowed: expected "
-                           "an integer from 1 to %d, found '0'", WHAT(w, prefix, "gpus_per_node"),
-                           SCENARIO_MAX_GPUS_PER_NODE);
-    else if (scenario_yaml_int(c->d, c->file, n, WHAT(w, prefix, "gpus_per_node"), 1,
-                               SCENARIO_MAX_GPUS_PER_NODE, &v))
-      p->gpus_per_node = (guint32)v;
-  }
-  if (pool_gpus(p) > SCENARIO_MAX_POOL_GPUS)
-    scenario_yaml_report(c->d, c->file, pm, "%s: %" G_GUINT64_FORMAT " GPUs (nodes x "
-                         "gpus_per_node) is more than the %d a pool may have", prefix,
-                         pool_gpus(p), SCENARIO_MAX_POOL_GPUS);
+  if (!scenario_yaml_int(c->d, c->file, n, pool_check_what(pc, key), 1, max, &v)) return FALSE;
+  *out = (guint32)v;
+  return TRUE;
+}
 
-  /* common policies */
+static void validate_pool_size(pool_check *pc, pool_spec *p) {
+  vctx *c = pc->c;
+  const scenario_yaml *n;
+  if (scenario_nodes_parse(c->d, c->file, pc->pm, p, pc->prefix)) {
+    /* node_groups gave the size */
+  } else if (!(n = scenario_yaml_get(pc->pm, "nodes"))) {
+    scenario_yaml_report(c->d, c->file, pc->pm,
+                         "%s: missing required key 'nodes' (a pool with no GPUs is not allowed)",
+                         pc->prefix);
+  } else {
+    validate_pool_count(pc, n, "nodes", SCENARIO_MAX_NODES, &p->nodes);
+  }
+  if (!p->node_groups && (n = scenario_yaml_get(pc->pm, "gpus_per_node")))
+    validate_pool_count(pc, n, "gpus_per_node", SCENARIO_MAX_GPUS_PER_NODE, &p->gpus_per_node);
+  if (pool_gpus(p) > SCENARIO_MAX_POOL_GPUS)
+    scenario_yaml_report(c->d, c->file, pc->pm, "%s: %" G_GUINT64_FORMAT " GPUs (nodes x "
+                         "gpus_per_node) is more than the %d a pool may have", pc->prefix,
+                         pool_gpus(p), SCENARIO_MAX_POOL_GPUS);
+}
+
+static void validate_pool_policies(pool_check *pc, pool_spec *p) {
+  vctx *c = pc->c;
+  const scenario_yaml *n;
   int e;
-  if ((n = scenario_yaml_get(pm, "placement")) &&
-      v_enum(c, n, WHAT(w, prefix, "placement"), placement_names, &e))
+  if ((n = scenario_yaml_get(pc->pm, "placement")) &&
+      v_enum(c, n, pool_check_what(pc, "placement"), placement_names, &e))
     p->placement = (placement_policy)e;
-  if ((n = scenario_yaml_get(pm, "oom")) && v_enum(c, n, WHAT(w, prefix, "oom"), oom_names, &e))
+  if ((n = scenario_yaml_get(pc->pm, "oom")) &&
+      v_enum(c, n, pool_check_what(pc, "oom"), oom_names, &e))
     p->oom = (oom_policy)e;
   double price_override = 0;
-  if ((n = scenario_yaml_get(pm, "price")))
-    v_number(c, n, WHAT(w, prefix, "price"), "a price in $ per GPU-hour greater than 0", 0, TRUE,
-             INFINITY, FALSE, &price_override);
+  if ((n = scenario_yaml_get(pc->pm, "price")))
+    v_number(c, n, pool_check_what(pc, "price"), "a price in $ per GPU-hour greater than 0", 0,
+             TRUE, INFINITY, FALSE, &price_override);
   p->price_per_gpu_hour = price_override; /* resolved against prices: later */
+}
 
-  /* MIG layout first: time-slicing replicas inside MIG depend on its profiles */
-  gboolean explicit_layouts = FALSE;
-  if (p->strategy == STRATEGY_MIG && strategy_ok && m && !m->mig_slots) {
-    g_autofree char *list = mig_model_names();
-    scenario_yaml_report(c->d, c->file, strategy_node ? strategy_node : mc_node,
-                         "%s: strategy mig needs a MIG-capable GPU; %s has no MIG (MIG-capable: "
-                         "%s)", WHAT(w, prefix, "strategy"), m->name, list);
-  } else if (p->strategy == STRATEGY_MIG && strategy_ok && m) {
-    if ((n = KEY("layout")) && v_layout(c, n, WHAT(w, prefix, "layout"), m, &p->layout))
-      p->has_layout = TRUE;
-    const scenario_yaml *ls = KEY("layouts");
-    if (ls) {
-      explicit_layouts = TRUE;
-      if (ls->type != SCENARIO_YAML_SEQ) {
-        scenario_yaml_expected(c->d, c->file, ls, WHAT(w, prefix, "layouts"),
-                               "a list of MIG layouts, e.g. [\"3g.40gb x2\", \"7g.80gb\"]");
-      } else {
-        for (guint i = 0; i < ls->items->len; i++) {
-          char lw[64];
-          g_snprintf(lw, sizeof lw, "%s.layouts[%u]", prefix, i + 1);
-          mig_layout l;
-          if (v_layout(c, g_ptr_array_index(ls->items, i), lw, m, &l) &&
-              !layout_in(m, p->layouts, &l))
-            g_array_append_val(p->layouts, l);
-        }
-      }
-    }
-    /* mig-parted config */
-    if (mc_node && !mcn_node) {
-      g_autofree char *list = mc ? nvconfig_mig_names(mc) : g_strdup("?");
-      scenario_yaml_report(c->d, c->file, scenario_yaml_get_key(pm, "mig_config"),
-                           "%s: mig_config needs mig_config_name (configs in that file: %s)",
-                           prefix, list);
-    } else if (mcn_node && !mc_node) {
-      scenario_yaml_report(c->d, c->file, scenario_yaml_get_key(pm, "mig_config_name"),
-                           "%s: mig_config_name needs mig_config (the mig-parted file)", prefix);
-    } else if (mc && v_string(c, mcn_node, WHAT(w, prefix, "mig_config_name"))) {
-      const nvconfig_mig_config *cfg = nvconfig_mig_find(mc, mcn_node->text);
-      p->mig_config_name = g_strdup(mcn_node->text);
-      if (!cfg) {
-        g_autofree char *list = nvconfig_mig_names(mc);
-        g_autofree char *exp = g_strdup_printf("a config of %s (one of: %s)", mc->path, list);
-        scenario_yaml_expected(c->d, c->file, mcn_node, w, exp);
-      } else {
-        mig_layout l;
-        g_autofree char *msg = NULL;
-        if (!nvconfig_mig_layout(cfg, m, &l, &msg)) {
-          scenario_yaml_report(c->d, c->file, mcn_node, "%s: %s: %s", w, mc->path, msg);
-        } else if (!p->has_layout) {
-          p->layout = l;
-          p->has_layout = TRUE;
-        }
-        if (!explicit_layouts)
-          for (guint i = 0; i < mc->configs->len; i++) {
-            const nvconfig_mig_config *o = g_ptr_array_index(mc->configs, i);
-            if (nvconfig_mig_layout(o, m, &l, NULL) && !layout_in(m, p->layouts, &l))
-              g_array_append_val(p->layouts, l);
-          }
-      }
-    }
-    if (!p->has_layout && !scenario_yaml_get(pm, "layout") && !mc_node && !mcn_node)
-      scenario_yaml_report(c->d, c->file, pm, "%s: strategy mig needs 'layout' (or 'mig_config' "
-                           "with 'mig_config_name')", prefix);
-    if ((n = KEY("reconfigure")) &&
-        v_enum(c, n, WHAT(w, prefix, "reconfigure"), reconfigure_names, &e))
-      p->reconfigure = (reconfigure_policy)e;
-    if ((n = KEY("drain")) && v_enum(c, n, WHAT(w, prefix, "drain"), drain_names, &e))
-      p->drain = (drain_policy)e;
-    if ((n = KEY("reconfigure_time")))
-      v_duration(c, n, WHAT(w, prefix, "reconfigure_time"), 0, 86400 * SIM_NS_PER_S,
-                 &p->reconfigure_time_ns);
-    /* on-demand without a list: any valid maximal layout of the model is a target */
-    if (p->reconfigure == RECONFIGURE_ON_DEMAND && p->layouts->len == 0 && !explicit_layouts) {
-      GArray *all = catalog_maximal_layouts(m);
-      g_array_append_vals(p->layouts, all->data, all->len);
-      g_array_unref(all);
-    }
+/* Validates one pool mapping: the common keys, then the strategy's own (its validate), then
+ * the device-plugin config's settings the pool did not set itself. Always returns a pool
+ * (for names in later messages); errors are in c->d. */
+static pool_spec *validate_pool(vctx *c, guint idx, const scenario_yaml *pm, GHashTable *names) {
+  pool_spec *p = pool_new();
+  pool_check pc = {.c = c, .pm = pm};
+  g_snprintf(pc.prefix, sizeof pc.prefix, "pools[%u]", idx + 1); /* 1-based, as people count */
+  p->line = pm->line;
+  if (pm->type != SCENARIO_YAML_MAP) {
+    scenario_yaml_expected(c->d, c->file, pm, pc.prefix, "a mapping (one pool)");
+    return p;
   }
-
-  /* replicas and the device-plugin knobs */
-  gboolean explicit_replicas = FALSE, explicit_fail = FALSE, explicit_rename = FALSE;
-  if ((n = KEY("replicas"))) {
-    int64_t max = p->strategy == STRATEGY_MPS ? (m ? catalog_mps_client_limit(m) : 48)
-                                              : SCENARIO_MAX_REPLICAS;
-    if (scenario_yaml_int(c->d, c->file, n, WHAT(w, prefix, "replicas"), 1, max, &v)) {
-      p->replicas = (guint32)v;
-      p->replicas_set = TRUE;
-    }
-    explicit_replicas = TRUE;
-  }
-  if ((n = KEY("failRequestsGreaterThanOne"))) {
-    scenario_yaml_bool(c->d, c->file, n, WHAT(w, prefix, "failRequestsGreaterThanOne"),
-                       &p->fail_requests_greater_than_one);
-    explicit_fail = TRUE;
-  }
-  if ((n = KEY("renameByDefault"))) {
-    scenario_yaml_bool(c->d, c->file, n, WHAT(w, prefix, "renameByDefault"),
-                       &p->rename_by_default);
-    explicit_rename = TRUE;
-  }
-  if (sc && KEY("sharing_config") && (p->strategy != STRATEGY_MIG || m))
-    pool_apply_sharing(c, p, prefix, sc_node, sc, explicit_replicas, explicit_fail,
-                       explicit_rename);
-
-  /* time slices */
-  if (p->strategy == STRATEGY_VGPU) p->timeslice_ns = SCENARIO_VGPU_TIMESLICE_NS(8);
-  if ((n = KEY("timeslice")))
-    v_duration(c, n, WHAT(w, prefix, "timeslice"), 1000, SIM_NS_PER_S, &p->timeslice_ns);
-  if ((n = KEY("context_switch")))
-    v_duration(c, n, WHAT(w, prefix, "context_switch"), 0, 100 * SIM_NS_PER_MS,
-               &p->context_switch_ns);
-
-  /* MPS */
-  if ((n = KEY("activeThreadPercentage")))
-    v_number(c, n, WHAT(w, prefix, "activeThreadPercentage"),
-             "a percentage greater than 0 and at most 100", 0, TRUE, 100, FALSE,
-             &p->active_thread_percentage);
-  if ((n = KEY("pinnedMemLimit"))) {
-    int64_t bytes;
-    if (n->type == SCENARIO_YAML_SCALAR && !strcmp(n->text, "none"))
-      p->pinned_mem_limit_bytes = POOL_PINNED_NONE;
-    else if (n->type == SCENARIO_YAML_SCALAR && util_parse_size(n->text, FALSE, &bytes, NULL) &&
-             bytes > 0)
-      p->pinned_mem_limit_bytes = bytes;
-    else
-      scenario_yaml_expected(c->d, c->file, n, WHAT(w, prefix, "pinnedMemLimit"),
-                             "a size greater than 0 with a unit (e.g. 10GB, 9.5GiB) or 'none'");
-  }
-
-  /* vGPU */
-  if (p->strategy == STRATEGY_VGPU && strategy_ok && m) {
-    if (!(n = KEY("profile"))) {
-      if (m->n_vgpu_profiles) {
-        g_autofree char *list = vgpu_profile_names(m);
-        scenario_yaml_report(c->d, c->file, pm, "%s: strategy vgpu needs 'profile' (a vGPU "
-                             "profile of %s: %s)", prefix, m->name, list);
-      } else {
-        scenario_yaml_report(c->d, c->file, pm, "%s: strategy vgpu needs a vGPU profile, but "
-                             "the catalogue has none for %s", prefix, m->name);
-      }
-    } else if (v_string(c, n, WHAT(w, prefix, "profile"))) {
-      p->vgpu = catalog_vgpu_find(m, n->text);
-      if (!p->vgpu && m->n_vgpu_profiles) {
-        g_autofree char *list = vgpu_profile_names(m);
-        g_autofree char *exp = g_strdup_printf("a vGPU profile of %s (one of: %s)", m->name, list);
-        scenario_yaml_expected(c->d, c->file, n, w, exp);
-      } else if (!p->vgpu) {
-        scenario_yaml_report(c->d, c->file, n, "%s: the catalogue has no vGPU profiles for %s", w,
-                             m->name);
-      } else if (!KEY("timeslice")) {
-        p->timeslice_ns = SCENARIO_VGPU_TIMESLICE_NS(p->vgpu->max_per_gpu);
-      }
-    }
-  }
-  if ((n = KEY("scheduler")) && v_enum(c, n, WHAT(w, prefix, "scheduler"), scheduler_names, &e))
-    p->vgpu_sched = (vgpu_scheduler)e;
-  if ((n = KEY("vgpu_licence_per_hour")))
-    v_number(c, n, WHAT(w, prefix, "vgpu_licence_per_hour"), "a price in $ per vGPU-hour >= 0", 0,
-             FALSE, INFINITY, FALSE, &p->vgpu_licence_per_hour);
-
-  /* fractional */
-  if ((n = KEY("fraction_cap")))
-    v_number(c, n, WHAT(w, prefix, "fraction_cap"), "a fraction greater than 0 and at most 1", 0,
-             TRUE, 1, FALSE, &p->fraction_cap);
-#undef KEY
+  scenario_yaml_check_keys(c->d, c->file, pm, pc.prefix, pool_key_names());
+  validate_pool_name(&pc, p, names);
+  validate_pool_gpu(&pc, p);
+  validate_pool_strategy(&pc, p);
+  validate_pool_foreign_keys(&pc);
+  validate_pool_size(&pc, p);
+  validate_pool_policies(&pc, p);
+  const scenario_strategy *st = scenario_strategy_get(p->strategy);
+  if (pc.strategy_ok && st->validate) st->validate(&pc, p);
+  if (pc.sc && pool_check_key(&pc, "sharing_config") && (p->strategy != STRATEGY_MIG || p->gpu))
+    pool_apply_sharing(c, p, pc.prefix, pc.sc_node, pc.sc, pc.explicit_replicas,
+                       pc.explicit_fail, pc.explicit_rename);
+  if (pc.sc) nvconfig_sharing_free(pc.sc);
+  if (pc.mc) nvconfig_mig_free(pc.mc);
   return p;
 }
 
@@ -1719,7 +1739,7 @@ static void apply_override(scenario_yaml *root, const char *file, const char *ov
     if (dot && dot != rest && dot[1]) {
       g_autofree char *pname = g_strndup(rest, (gsize)(dot - rest));
       const char *pkey = dot + 1;
-      if (!pool_key_find(pkey)) {
+      if (!pool_key_known(pkey)) {
         scenario_yaml tmp = {.type = SCENARIO_YAML_SCALAR, .text = (char *)pkey, .origin = origin};
         report_unknown_key(d, file, &tmp, NULL, pool_key_names(), "pool key");
         scenario_yaml_free(val);

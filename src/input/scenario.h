@@ -11,15 +11,18 @@
 #include "catalog.h"
 #include "trace.h"
 
-typedef enum {
+/* A sharing strategy: its index in the strategy table (scenario_strategy_get). The
+ * built-in strategies whose settings NVIDIA's config files imply, or that other inputs name,
+ * have fixed indices; a strategy added later needs no constant here. */
+typedef guint share_strategy;
+enum {
   STRATEGY_EXCLUSIVE = 0,
   STRATEGY_TIME_SLICING,
   STRATEGY_MIG,
   STRATEGY_MPS,
   STRATEGY_VGPU,
-  STRATEGY_FRACTIONAL,
-  STRATEGY_COUNT
-} share_strategy;
+  STRATEGY_FRACTIONAL
+};
 const char *share_strategy_name(share_strategy s); /* "time-slicing" */
 
 typedef enum { OOM_ALL = 0, OOM_OFFENDER, OOM_SIDECAR } oom_policy;
@@ -146,6 +149,54 @@ typedef struct scenario {
   double mps_bandwidth_loss;    /* MPS loss factor to shared memory bandwidth */
   scenario_inference inference; /* request-level inference model settings */
 } scenario;
+
+/* ---- strategies declare and validate their own pool keys ----------------------------
+ * Every pool has the common keys (name, gpu, nodes, gpus_per_node, strategy, placement,
+ * price, oom, sharing_config); each strategy lists the keys it reads beyond them and checks
+ * them itself through the pool_check calls below. The table of strategies is the sharing-
+ * strategy table of the simulator (src/sim/share/share.c, share_ops.input): it defines
+ * scenario_strategy_count and scenario_strategy_get, the only way this layer reaches it,
+ * so that a new strategy is its own file and one row there. */
+typedef struct pool_check pool_check; /* one pool being validated (scenario.c) */
+typedef struct scenario_yaml scenario_yaml;
+typedef struct scenario_strategy {
+  const char *name;         /* as in the scenario: "time-slicing" */
+  const char *const *keys;  /* its own pool keys, NULL-terminated; NULL for none */
+  const char *example;      /* YAML lines (4-space indent) of a minimal valid pool's keys */
+  /* Reads and range-checks its keys into p; reports through c. p->gpu is NULL when the
+   * model was not valid (reported already). NULL: no keys of its own. */
+  void (*validate)(pool_check *c, pool_spec *p);
+} scenario_strategy;
+guint scenario_strategy_count(void);
+const scenario_strategy *scenario_strategy_get(share_strategy s); /* NULL when out of range */
+
+/* The value of the pool's key, or NULL when absent (keys of other strategies are
+ * reported already and read as absent). */
+const scenario_yaml *pool_check_key(const pool_check *c, const char *key);
+/* The pool's mapping (for messages about a key that is missing). */
+const scenario_yaml *pool_check_map(const pool_check *c);
+/* "pools[2]" */
+const char *pool_check_prefix(const pool_check *c);
+/* "pools[2].key", valid until the next call on c. */
+const char *pool_check_what(pool_check *c, const char *key);
+void pool_check_report(pool_check *c, const scenario_yaml *n, const char *fmt, ...)
+    G_GNUC_PRINTF(3, 4);
+void pool_check_expected(pool_check *c, const scenario_yaml *n, const char *key,
+                         const char *expected);
+/* Each reads key when present: FALSE when absent or reported as invalid. */
+gboolean pool_check_int(pool_check *c, const char *key, int64_t lo, int64_t hi, int64_t *out);
+gboolean pool_check_number(pool_check *c, const char *key, const char *expected, double lo,
+                           gboolean lo_open, double hi, gboolean hi_open, double *out);
+gboolean pool_check_duration(pool_check *c, const char *key, sim_time lo, sim_time hi,
+                             sim_time *out);
+gboolean pool_check_enum(pool_check *c, const char *key, const char *const *names, int *out);
+gboolean pool_check_bool(pool_check *c, const char *key, gboolean *out);
+/* Key groups several strategies share: the device plugin's replicas (1..max_replicas),
+ * failRequestsGreaterThanOne and renameByDefault; timeslice and context_switch; MIG's
+ * layout(s), mig-parted config and reconfiguration keys. */
+void pool_check_device_plugin(pool_check *c, pool_spec *p, int64_t max_replicas);
+void pool_check_timeslice(pool_check *c, pool_spec *p);
+void pool_check_mig(pool_check *c, pool_spec *p);
 
 /* Loads and validates; NULL with every problem in diags. Paths inside the scenario
  * (sharing_config, mig_config, interference) are relative to the scenario's folder. */

@@ -8,11 +8,11 @@
 #include <math.h>
 #include <string.h>
 
-/* Share of a GPU one worker of j is given, in milli-GPU: its gpu_frac under fractional
- * sharing, else one slot of the GPU's slots_per_gpu. */
+/* Share of a GPU one worker of j is given, in milli-GPU: its claimed share under a strategy
+ * that packs by shares (fractional: gpu_frac), else one slot of the GPU's slots_per_gpu. */
 static int32_t cp_job_milli(const pool_state *p, const job_spec *j) {
-  if (p->ops->strategy == STRATEGY_FRACTIONAL)
-    return (int32_t)CLAMP(llround(j->gpu_frac * PLACE_MILLI), 1, PLACE_MILLI);
+  if (p->ops->worker_share)
+    return (int32_t)CLAMP(llround(p->ops->worker_share(j) * PLACE_MILLI), 1, PLACE_MILLI);
   return (int32_t)MAX(1u, PLACE_MILLI / p->slots_per_gpu);
 }
 
@@ -20,7 +20,7 @@ static int32_t cp_job_milli(const pool_state *p, const job_spec *j) {
  * residents' shares; else its free slots' share. */
 static int32_t cp_gpu_left(const pool_state *p, const gpu_state *g) {
   if (g->slots_used >= g->slots_cap) return 0;
-  if (p->ops->strategy != STRATEGY_FRACTIONAL)
+  if (!p->ops->worker_share)
     return (int32_t)((guint64)PLACE_MILLI * (g->slots_cap - g->slots_used) / p->slots_per_gpu);
   int64_t used = 0;
   for (guint i = 0; i < g->residents->len; i++)

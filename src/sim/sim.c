@@ -697,9 +697,9 @@ static int arrival_cmp(const void *a, const void *b, void *ud) {
 
 void sim_check_scenario(const scenario *sc, diag_list *diags) {
   GString *built = g_string_new(NULL);
-  for (int k = 0; k < STRATEGY_COUNT; k++)
-    if (share_for((share_strategy)k)->implemented)
-      g_string_append_printf(built, "%s%s", built->len ? ", " : "", share_for((share_strategy)k)->name);
+  for (guint k = 0; k < scenario_strategy_count(); k++)
+    if (share_for(k)->implemented)
+      g_string_append_printf(built, "%s%s", built->len ? ", " : "", share_for(k)->input.name);
   for (guint i = 0; i < sc->pools->len; i++) {
     const pool_spec *p = scenario_pool(sc, i);
     const share_ops *ops = share_for(p->strategy);
@@ -707,7 +707,7 @@ void sim_check_scenario(const scenario *sc, diag_list *diags) {
       diag_add(diags, sc->path, p->line, 0,
                "pools[%u] '%s': strategy '%s' is not built in this version of sharesim yet "
                "(built: %s)",
-               i + 1, p->name, ops->name, built->str);
+               i + 1, p->name, ops->input.name, built->str);
   }
   g_string_free(built, TRUE);
   if (sc->interference_path) {

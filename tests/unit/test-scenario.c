@@ -339,10 +339,10 @@ Test(scenario, unknown_pool_key_lists_valid_keys_and_suggests) {
              ":5:5: pools[1]: unknown key 'replica' (did you mean 'replicas'?); valid keys: "
              "name, gpu, nodes, gpus_per_node, strategy, placement, price, oom, replicas, "
              "timeslice, context_switch, failRequestsGreaterThanOne, renameByDefault, "
-             "sharing_config, activeThreadPercentage, pinnedMemLimit, layout, layouts, "
-             "reconfigure, drain, reconfigure_time, mig_config, mig_config_name, profile, "
-             "scheduler, vgpu_licence_per_hour, fraction_cap, cpu_milli, memory_mib, model, "
-             "node_groups");
+             "layout, layouts, reconfigure, drain, reconfigure_time, mig_config, "
+             "mig_config_name, activeThreadPercentage, pinnedMemLimit, profile, scheduler, "
+             "vgpu_licence_per_hour, fraction_cap, sharing_config, cpu_milli, memory_mib, "
+             "model, node_groups");
 }
 
 Test(scenario, unknown_top_level_key) {

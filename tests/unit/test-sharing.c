@@ -270,20 +270,6 @@ Test(sharing, interference_table_errors_have_line_and_column) {
 
 /* ---- the contract every registered strategy keeps ---- */
 
-typedef struct strategy_case {
-  share_strategy strategy;
-  const char *pool_keys; /* strategy-specific keys of the pool */
-} strategy_case;
-
-static const strategy_case contract_cases[] = {
-    {STRATEGY_EXCLUSIVE, ""},
-    {STRATEGY_TIME_SLICING, "    replicas: 3\n"},
-    {STRATEGY_MPS, "    replicas: 3\n"},
-    {STRATEGY_MIG, "    layout: 2g.20gb x3 + 1g.10gb\n"},
-    {STRATEGY_VGPU, "    profile: A100D-20C\n"},
-    {STRATEGY_FRACTIONAL, ""},
-};
-
 /* Below capacity, every job finishes; training and batch do exactly their work; no job
  * runs faster than alone; allocated and busy GPU-seconds are consistent. (Speeds in
  * [0, 1] are also asserted inside the simulator on every change.) */
@@ -297,21 +283,22 @@ Test(sharing, every_registered_strategy_keeps_the_contract) {
                            k == 3 ? "4" : "", k == 3 ? "25" : "", 0.3 + 0.1 * (i % 5), k == 1 ? "" : "0.5");
   }
   guint ran = 0;
-  for (guint c = 0; c < G_N_ELEMENTS(contract_cases); c++) {
-    const share_ops *ops = share_for(contract_cases[c].strategy);
+  /* every row of the strategy table, with the keys its row gives as an example */
+  for (guint c = 0; c < scenario_strategy_count(); c++) {
+    const share_ops *ops = share_for(c);
     if (!ops->implemented) continue;
     g_autofree char *yaml = g_strdup_printf(
         "name: contract\npools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 2\n    gpus_per_node: 4\n"
         "    strategy: %s\n%s",
-        ops->name, contract_cases[c].pool_keys);
+        ops->input.name, ops->input.example ? ops->input.example : "");
     results *r = tu_run(yaml, csv->str, NULL);
     double jobs_alloc = 0, gpu_alloc = 0;
     for (guint i = 0; i < r->jobs->len; i++) {
       const job_result *j = &g_array_index(r->jobs, job_result, i);
-      cr_assert_eq(j->outcome, OUTCOME_COMPLETED, "%s: job %s %s", ops->name, j->id, job_outcome_name(j->outcome));
+      cr_assert_eq(j->outcome, OUTCOME_COMPLETED, "%s: job %s %s", ops->input.name, j->id, job_outcome_name(j->outcome));
       if (!isnan(j->work_s)) {
         TU_NEAR(j->work_done_s, j->work_s, 1e-6);
-        cr_assert(j->slowdown >= 1.0 - 1e-9, "%s: %s ran faster than alone (%.6f)", ops->name, j->id, j->slowdown);
+        cr_assert(j->slowdown >= 1.0 - 1e-9, "%s: %s ran faster than alone (%.6f)", ops->input.name, j->id, j->slowdown);
       }
       jobs_alloc += j->gpu_s_allocated;
     }
@@ -320,7 +307,7 @@ Test(sharing, every_registered_strategy_keeps_the_contract) {
       cr_assert(g->busy_s <= g->allocated_s + 1e-6 && g->sm_active_s <= g->allocated_s + 1e-6);
       gpu_alloc += g->allocated_s;
     }
-    cr_assert(jobs_alloc <= gpu_alloc + 1e-6, "%s: jobs were allocated more than the GPUs held", ops->name);
+    cr_assert(jobs_alloc <= gpu_alloc + 1e-6, "%s: jobs were allocated more than the GPUs held", ops->input.name);
     results_free(r);
     ran++;
   }
@@ -351,4 +338,34 @@ Test(sharing, stacked_workers_spread_evenly_over_the_gpus) {
   cr_assert(per_gpu[0] == 3 && per_gpu[1] == 3 && per_gpu[2] == 2 && per_gpu[3] == 2,
             "workers per GPU %d %d %d %d (%s)", per_gpu[0], per_gpu[1], per_gpu[2], per_gpu[3], g->gpu_ids);
   results_free(r);
+}
+
+/* The strategy table is also the scenario's: the fixed indices of scenario.h name the rows
+ * they index, every row parses back to its index, and its own keys are known pool keys. */
+Test(sharing, the_strategy_table_is_the_scenarios) {
+  static const struct { share_strategy s; const char *name; } fixed[] = {
+      {STRATEGY_EXCLUSIVE, "exclusive"}, {STRATEGY_TIME_SLICING, "time-slicing"},
+      {STRATEGY_MIG, "mig"},             {STRATEGY_MPS, "mps"},
+      {STRATEGY_VGPU, "vgpu"},           {STRATEGY_FRACTIONAL, "fractional"}};
+  for (guint i = 0; i < G_N_ELEMENTS(fixed); i++)
+    cr_expect_str_eq(share_strategy_name(fixed[i].s), fixed[i].name);
+  cr_expect_null(scenario_strategy_get(scenario_strategy_count()));
+  for (guint c = 0; c < scenario_strategy_count(); c++) {
+    const scenario_strategy *st = scenario_strategy_get(c);
+    cr_assert_eq(st, &share_for(c)->input);
+    share_strategy back = 99;
+    cr_expect(share_strategy_parse(st->name, &back) && back == c, "%s", st->name);
+    /* a key of this strategy on an exclusive pool is refused as belonging to it */
+    for (const char *const *k = st->keys; c != STRATEGY_EXCLUSIVE && k && *k; k++) {
+      g_autofree char *yaml = g_strdup_printf(
+          "name: k\npools:\n  - {name: p, gpu: A100-80GB, nodes: 1, strategy: exclusive, %s: 1}\n",
+          *k);
+      g_autofree char *path = tu_write_temp("keys.yaml", yaml);
+      g_autoptr(diag_list) d = diag_list_new(0);
+      g_autoptr(scenario) sc = scenario_load(path, d);
+      g_autofree char *msg = diag_join(d);
+      g_autofree char *want = g_strdup_printf("key '%s' applies only to", *k);
+      cr_expect(strstr(msg, want), "%s: %s", *k, msg);
+    }
+  }
 }

@@ -38,8 +38,7 @@ static void exclusive_update_speeds(const pool_state *p, gpu_state *g) {
 }
 
 const share_ops share_exclusive_ops = {
-    .strategy = STRATEGY_EXCLUSIVE,
-    .name = "exclusive",
+    .input = {.name = "exclusive", .example = ""},
     .description = "whole GPUs: one worker per GPU, no sharing",
     .implemented = TRUE,
     .slots_per_gpu = exclusive_slots,

@@ -137,9 +137,17 @@ static void fractional_oom_victims(const pool_state *p, gpu_state *g, task *offe
   g_ptr_array_add(victims, offender);
 }
 
+/* ---- its pool keys (scenario.h: pool_check) ---- */
+
+static const char *const fractional_keys[] = {"timeslice", "context_switch", "fraction_cap", NULL};
+
+static void fractional_validate_pool(pool_check *c, pool_spec *p) {
+  pool_check_timeslice(c, p);
+  pool_check_number(c, "fraction_cap", "a fraction greater than 0 and at most 1", 0, TRUE, 1,
+                    FALSE, &p->fraction_cap);
+}
 const share_ops share_fractional_ops = {
-    .strategy = STRATEGY_FRACTIONAL,
-    .name = "fractional",
+    .input = {.name = "fractional", .example = "", .keys = fractional_keys, .validate = fractional_validate_pool},
     .description = "fractional GPUs: a memory share as a hard limit, a compute share as a "
                    "guarantee, idle compute lent up to fraction_cap",
     .implemented = TRUE,

@@ -613,9 +613,17 @@ static guint32 mig_prune_rank(const pool_state *p, const job_run *j) {
   return r;
 }
 
+/* ---- its pool keys (scenario.h: pool_check) ---- */
+
+static const char *const mig_keys[] = {"replicas", "timeslice", "context_switch", "failRequestsGreaterThanOne", "renameByDefault", "layout", "layouts", "reconfigure", "drain", "reconfigure_time", "mig_config", "mig_config_name", NULL};
+
+static void mig_validate_pool(pool_check *c, pool_spec *p) {
+  pool_check_mig(c, p); /* first: replicas inside MIG depend on its profiles */
+  pool_check_device_plugin(c, p, SCENARIO_MAX_REPLICAS);
+  pool_check_timeslice(c, p);
+}
 const share_ops share_mig_ops = {
-    .strategy = STRATEGY_MIG,
-    .name = "mig",
+    .input = {.name = "mig", .example = "    layout: 2g.20gb x3 + 1g.10gb\n", .keys = mig_keys, .validate = mig_validate_pool},
     .description = "MIG instances with their own SMs and memory; layouts reconfigured on demand",
     .implemented = TRUE,
     .slots_per_gpu = mig_slots,

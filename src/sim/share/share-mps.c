@@ -5,6 +5,7 @@
  * bandwidth. A client over its own memory limit fails alone; a fatal fault in any client
  * kills every client of the GPU (the shared fault domain). Exports share_mps_ops only. */
 #include "cluster.h"
+#include <string.h>
 
 static guint32 mps_slots(const pool_spec *p) { return p->replicas ? p->replicas : 1; }
 
@@ -80,9 +81,30 @@ static void mps_crash_victims(const pool_state *p, gpu_state *g, task *t, GPtrAr
   for (guint i = 0; i < g->residents->len; i++) g_ptr_array_add(victims, g_ptr_array_index(g->residents, i));
 }
 
+/* ---- its pool keys (scenario.h: pool_check) ---- */
+
+static const char *const mps_keys[] = {"replicas", "failRequestsGreaterThanOne", "renameByDefault", "activeThreadPercentage", "pinnedMemLimit", NULL};
+
+/* replicas up to the model's MPS client limit (48 when the model is unknown); thread
+ * percentage and pinned memory limit as the device plugin's MPS settings */
+static void mps_validate_pool(pool_check *c, pool_spec *p) {
+  pool_check_device_plugin(c, p, p->gpu ? catalog_mps_client_limit(p->gpu) : 48);
+  pool_check_number(c, "activeThreadPercentage", "a percentage greater than 0 and at most 100", 0,
+                    TRUE, 100, FALSE, &p->active_thread_percentage);
+  const scenario_yaml *n = pool_check_key(c, "pinnedMemLimit");
+  if (!n) return;
+  int64_t bytes;
+  if (n->type == SCENARIO_YAML_SCALAR && !strcmp(n->text, "none"))
+    p->pinned_mem_limit_bytes = POOL_PINNED_NONE;
+  else if (n->type == SCENARIO_YAML_SCALAR && util_parse_size(n->text, FALSE, &bytes, NULL) &&
+           bytes > 0)
+    p->pinned_mem_limit_bytes = bytes;
+  else
+    pool_check_expected(c, n, "pinnedMemLimit",
+                        "a size greater than 0 with a unit (e.g. 10GB, 9.5GiB) or 'none'");
+}
 const share_ops share_mps_ops = {
-    .strategy = STRATEGY_MPS,
-    .name = "mps",
+    .input = {.name = "mps", .example = "    replicas: 3\n", .keys = mps_keys, .validate = mps_validate_pool},
     .description = "MPS clients running concurrently, capped by thread percentage and pinned memory",
     .implemented = TRUE,
     .slots_per_gpu = mps_slots,

@@ -50,9 +50,16 @@ static void ts_update_speeds(const pool_state *p, gpu_state *g) {
   }
 }
 
+/* ---- its pool keys (scenario.h: pool_check) ---- */
+
+static const char *const ts_keys[] = {"replicas", "timeslice", "context_switch", "failRequestsGreaterThanOne", "renameByDefault", NULL};
+
+static void ts_validate_pool(pool_check *c, pool_spec *p) {
+  pool_check_device_plugin(c, p, SCENARIO_MAX_REPLICAS);
+  pool_check_timeslice(c, p);
+}
 const share_ops share_timeslice_ops = {
-    .strategy = STRATEGY_TIME_SLICING,
-    .name = "time-slicing",
+    .input = {.name = "time-slicing", .example = "    replicas: 3\n", .keys = ts_keys, .validate = ts_validate_pool},
     .description = "replicas per GPU taking equal turns; shared memory, no memory isolation",
     .implemented = TRUE,
     .slots_per_gpu = ts_slots,

@@ -5,6 +5,7 @@
  * or an out-of-memory stays inside its VM. It does not model MIG-backed vGPUs, mixed-size
  * profiles on one GPU or live migration. Exports share_vgpu_ops only. */
 #include "cluster.h"
+#include <math.h>
 
 static guint32 vgpu_per_gpu(const pool_spec *p) {
   return p->vgpu && p->vgpu->max_per_gpu ? p->vgpu->max_per_gpu : 1;
@@ -97,9 +98,65 @@ static void vgpu_oom_victims(const pool_state *p, gpu_state *g, task *offender, 
 /* NVIDIA vGPU software is licensed per concurrent user (VM): the scenario's price. */
 static double vgpu_licence(const pool_spec *p) { return p->vgpu_licence_per_hour; }
 
+/* ---- its pool keys (scenario.h: pool_check) ---- */
+
+static const char *const vgpu_keys[] = {"timeslice", "context_switch", "profile", "scheduler", "vgpu_licence_per_hour", NULL};
+
+/* "A100D-4C, A100D-8C, ..." the model's vGPU profiles. Owned. */
+static char *vgpu_profile_names(const gpu_model *m) {
+  GString *s = g_string_new(NULL);
+  for (guint i = 0; i < m->n_vgpu_profiles; i++) {
+    if (i) g_string_append(s, ", ");
+    g_string_append(s, m->vgpu_profiles[i].name);
+  }
+  return g_string_free(s, FALSE);
+}
+
+/* profile: a vGPU profile of the pool's model (required); its count per GPU sets the default
+ * time slice unless the pool gives one */
+static void vgpu_validate_profile(pool_check *c, pool_spec *p) {
+  const gpu_model *m = p->gpu;
+  const scenario_yaml *n = pool_check_key(c, "profile");
+  if (!n) {
+    g_autofree char *list = vgpu_profile_names(m);
+    if (m->n_vgpu_profiles)
+      pool_check_report(c, pool_check_map(c), "%s: strategy vgpu needs 'profile' (a vGPU "
+                        "profile of %s: %s)", pool_check_prefix(c), m->name, list);
+    else
+      pool_check_report(c, pool_check_map(c), "%s: strategy vgpu needs a vGPU profile, but "
+                        "the catalogue has none for %s", pool_check_prefix(c), m->name);
+    return;
+  }
+  if (n->type != SCENARIO_YAML_SCALAR) {
+    pool_check_expected(c, n, "profile", "text");
+    return;
+  }
+  p->vgpu = catalog_vgpu_find(m, n->text);
+  if (!p->vgpu && m->n_vgpu_profiles) {
+    g_autofree char *list = vgpu_profile_names(m);
+    g_autofree char *exp = g_strdup_printf("a vGPU profile of %s (one of: %s)", m->name, list);
+    pool_check_expected(c, n, "profile", exp);
+  } else if (!p->vgpu) {
+    pool_check_report(c, n, "%s: the catalogue has no vGPU profiles for %s",
+                      pool_check_what(c, "profile"), m->name);
+  } else if (!pool_check_key(c, "timeslice")) {
+    p->timeslice_ns = SCENARIO_VGPU_TIMESLICE_NS(p->vgpu->max_per_gpu);
+  }
+}
+
+static void vgpu_validate_pool(pool_check *c, pool_spec *p) {
+  static const char *const scheduler_names[] = {"best-effort", "equal-share", "fixed-share", NULL};
+  p->timeslice_ns = SCENARIO_VGPU_TIMESLICE_NS(8);
+  pool_check_timeslice(c, p);
+  if (p->gpu) vgpu_validate_profile(c, p);
+  int e;
+  if (pool_check_enum(c, "scheduler", scheduler_names, &e)) p->vgpu_sched = (vgpu_scheduler)e;
+  pool_check_number(c, "vgpu_licence_per_hour", "a price in $ per vGPU-hour >= 0", 0, FALSE,
+                    INFINITY, FALSE, &p->vgpu_licence_per_hour);
+}
+
 const share_ops share_vgpu_ops = {
-    .strategy = STRATEGY_VGPU,
-    .name = "vgpu",
+    .input = {.name = "vgpu", .example = "    profile: A100D-20C\n", .keys = vgpu_keys, .validate = vgpu_validate_pool},
     .description = "time-sliced vGPU profiles: partitioned frame buffer, scheduler-shared compute",
     .implemented = TRUE,
     .slots_per_gpu = vgpu_per_gpu,

@@ -1,4 +1,5 @@
-/* share.c: the table of sharing strategies, the noisy-neighbour model they share, and the
+/* share.c: the table of sharing strategies (also the scenario's, scenario.h), the
+ * noisy-neighbour model they share, and the
  * defaults they may use (gauges from residents' duty cycles, whole-device memory,
  * out-of-memory and crash victims by the pool's oom policy, replica slots). A strategy
  * added but not finished sets implemented = FALSE in its share_ops, so a scenario naming
@@ -8,18 +9,24 @@
 #include "interference.h"
 #include <math.h>
 
+/* The one table of sharing strategies, in the order of the fixed indices of scenario.h
+ * (STRATEGY_EXCLUSIVE ...); a new strategy is one more row at the end. */
+extern const share_ops share_exclusive_ops, share_timeslice_ops, share_mig_ops, share_mps_ops,
+    share_vgpu_ops, share_fractional_ops;
+static const share_ops *const share_table[] = {
+    &share_exclusive_ops, &share_timeslice_ops, &share_mig_ops,
+    &share_mps_ops,       &share_vgpu_ops,      &share_fractional_ops,
+};
+
 const share_ops *share_for(share_strategy s) {
-  switch (s) {
-  case STRATEGY_EXCLUSIVE: return &share_exclusive_ops;
-  case STRATEGY_TIME_SLICING: return &share_timeslice_ops;
-  case STRATEGY_MPS: return &share_mps_ops;
-  case STRATEGY_FRACTIONAL: return &share_fractional_ops;
-  case STRATEGY_MIG: return &share_mig_ops;
-  case STRATEGY_VGPU: return &share_vgpu_ops;
-  case STRATEGY_COUNT: break;
-  }
-  g_assert_not_reached();
-  return &share_exclusive_ops;
+  g_assert(s < G_N_ELEMENTS(share_table));
+  return share_table[s];
+}
+
+guint scenario_strategy_count(void) { return G_N_ELEMENTS(share_table); }
+
+const scenario_strategy *scenario_strategy_get(share_strategy s) {
+  return s < G_N_ELEMENTS(share_table) ? &share_table[s]->input : NULL;
 }
 
 /* busy: probability that some resident has a kernel running, residents independent;

@@ -2,7 +2,8 @@
  * on a GPU (slots), how fast each resident runs (speed, relative to alone on a whole
  * GPU), how much of the GPU each resident is allocated (for showback), what the GPU's
  * busy and SM-active gauges are, and who dies on an out-of-memory or a fault.
- * Each share-*.c exports one const share_ops; share.c lists them in one table. */
+ * Each share-*.c exports one const share_ops (with its pool keys and their validation);
+ * share.c lists them in one table, which is also the scenario's table of strategies. */
 #pragma once
 #include <glib.h>
 #include "scenario.h"
@@ -21,8 +22,9 @@ typedef struct share_params {
 } share_params;
 
 typedef struct share_ops {
-  share_strategy strategy;
-  const char *name;        /* as in the scenario: "exclusive" */
+  /* its name, its own pool keys and their validation (scenario.h): input.name is the name
+   * in the scenario ("exclusive") */
+  scenario_strategy input;
   const char *description;
   gboolean implemented;    /* FALSE: the scenario is refused with an honest error */
   /* Schedulable slots one GPU offers (exclusive 1, time-slicing/MPS replicas, ...). */
@@ -117,10 +119,3 @@ void share_default_oom_victims(const pool_state *p, gpu_state *g, task *offender
 void share_default_crash_victims(const pool_state *p, gpu_state *g, task *t, GPtrArray *victims);
 /* prune_rank when whether a job fits depends only on its worker count: 0 for every job. */
 guint32 share_prune_by_size(const pool_state *p, const job_run *j);
-
-extern const share_ops share_exclusive_ops;
-extern const share_ops share_timeslice_ops;
-extern const share_ops share_mps_ops;
-extern const share_ops share_fractional_ops;
-extern const share_ops share_mig_ops;
-extern const share_ops share_vgpu_ops;
