@@ -334,6 +334,17 @@ void cluster_gpu_set_capacity(pool_state *p, gpu_state *g, guint32 slots) {
   if (p->view) cluster_view_node(p, g->node);
 }
 
+void cluster_gpu_set_service(pool_state *p, gpu_state *g, gpu_service service, guint32 slots,
+                             sim_time now) {
+  cluster_pool_integrate(p, now);
+  if (g->service == GPU_DRAINING) p->n_draining--;
+  if (g->service == GPU_DOWN) p->n_down--;
+  g->service = service;
+  if (service == GPU_DRAINING) p->n_draining++;
+  if (service == GPU_DOWN) p->n_down++;
+  cluster_gpu_set_capacity(p, g, service == GPU_UP ? slots : 0);
+}
+
 void cluster_attach(pool_state *p, task *t, gpu_state *g, guint32 slot) {
   t->gpu = g;
   t->slot = slot;

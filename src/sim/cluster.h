@@ -37,6 +37,10 @@ struct task {                /* one worker of a job on one GPU */
   double m_part[3];
 };
 
+/* A GPU in service, draining (no new placements, residents leaving) or down (being
+ * reconfigured: MIG); changed only by cluster_gpu_set_service. */
+typedef enum { GPU_UP = 0, GPU_DRAINING, GPU_DOWN } gpu_service;
+
 struct gpu_state {
   pool_state *pool;
   guint32 index;             /* within the pool */
@@ -46,6 +50,7 @@ struct gpu_state {
   guint32 slots_used;
   guint32 slots_cap;         /* slots it offers now (slots_per_gpu unless the strategy
                               * lowers it: cluster_gpu_set_capacity) */
+  gpu_service service;       /* up, draining or down (cluster_gpu_set_service) */
   double share_used;         /* share_ops.worker_share summed over residents (0 if NULL) */
   void *strategy_data;
 };
@@ -78,7 +83,8 @@ struct pool_state {
   metrics *metrics;
   /* GPUs taken out of service by the strategy (MIG reconfiguration): how many are
    * draining (no new placements, residents leaving) or down now; integrated by
-   * cluster_pool_integrate: change the counts (and n_queued, n_running) after integrating */
+   * cluster_pool_integrate; changed by cluster_gpu_set_service only (n_queued and n_running
+   * change after integrating) */
   guint32 n_draining, n_down;
   void *strategy_data;       /* owned by the strategy (share_ops.init_pool/free_pool) */
   /* nodes (node groups may differ): first GPU and GPU count per node; host CPU and memory
@@ -178,6 +184,11 @@ void cluster_detach(pool_state *p, task *t);
  * prune placement stay close to what gpu_accepts allows (MIG: the instances of the current
  * layout, 0 while draining or down). The counts stay an upper bound either way. */
 void cluster_gpu_set_capacity(pool_state *p, gpu_state *g, guint32 slots);
+/* The one call that takes a GPU out of service or back (MIG reconfiguration): brings the
+ * pool's integrals up to now, moves g between the up, draining and down counts and sets
+ * the slots it offers (0 unless up). */
+void cluster_gpu_set_service(pool_state *p, gpu_state *g, gpu_service service, guint32 slots,
+                             sim_time now);
 /* Changes a resident's memory (integrate the GPU first). */
 void cluster_task_set_mem(task *t, int64_t bytes);
 /* Records g's memory in use in its peaks (attach and set_mem do it), unless it is more than

@@ -53,6 +53,14 @@ int64_t sim_job_mem_room(const sim *s, const job_run *j, guint32 w) {
   return MIN(limit, left) - t->mem_bytes;
 }
 
+double sim_job_expected_end(const sim *s, const job_run *j) {
+  sim_time now = sim_now(s);
+  if (workload_for(j->spec->kind)->session && j->session_end >= 0) return (double)j->session_end;
+  if (!(j->rate > 0)) return INFINITY;
+  double left = j->work_left_ns - j->rate * (double)(now - j->t_last);
+  return (double)now + (left > 0 ? left : 0) / j->rate;
+}
+
 /* ---- progress bookkeeping ---- */
 
 /* A synchronous gang advances at its slowest worker's speed. Over dt, the straggler

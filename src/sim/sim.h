@@ -50,6 +50,9 @@ void sim_job_set_timer(sim *s, job_run *j, sim_time at);
 void sim_job_finish(sim *s, job_run *j, job_outcome outcome);
 
 /* ---- for strategies (MIG reconfiguration: share-mig.c) ---- */
+/* When j's GPUs should be free of it if nothing happens (ns, as a double): a session's
+ * end, else now + work left / rate (INFINITY without progress). */
+double sim_job_expected_end(const sim *s, const job_run *j);
 /* Schedules handler(sim, obj, arg) at `at` (now if earlier). */
 event_id sim_at(sim *s, sim_time at, engine_handler handler, void *obj, uint64_t arg);
 /* Asks for a scheduling pass of p at the current instant (after same-time events). */

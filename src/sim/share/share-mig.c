@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef enum { MIG_UP = 0, MIG_DRAINING, MIG_DOWN } mig_phase;
 
 /* A waiting job a reconfiguration was started (or joined) for, and how many of its
  * workers the new layout is counted on to hold. */
@@ -34,7 +33,6 @@ typedef struct mig_shape {
 typedef struct mig_gpu {
   guint32 shape;                        /* index into mig_pool.shapes */
   guint32 target;                       /* while draining or down */
-  mig_phase phase;
   sim_time drain_start;
   GArray *claims;                       /* mig_claim, while draining or down */
 } mig_gpu;
@@ -293,8 +291,7 @@ static void count_used(const gpu_state *g, guint32 *used) {
  * rule, so replaying the rule for them tells which instances they took. */
 static gboolean mig_gpu_accepts(const pool_state *p, const gpu_state *g, const job_run *j,
                                 gpu_state *const *taken, guint n_taken, guint32 *slot) {
-  const mig_gpu *mg = g->strategy_data;
-  if (mg->phase != MIG_UP) return FALSE;
+  if (g->service != GPU_UP) return FALSE;
   const mig_shape *sh = gpu_shape(p, g);
   guint32 rep = mig_replicas(p->spec), used[CATALOG_MAX_INSTANCES];
   count_used(g, used);
@@ -361,23 +358,7 @@ static void mig_oom_victims(const pool_state *p, gpu_state *g, task *offender, G
     task *t = g_ptr_array_index(g->residents, i);
     if (t->slot == offender->slot) g_ptr_array_add(inst, t);
   }
-  switch (inst->len > 1 ? p->spec->oom : OOM_OFFENDER) {
-  case OOM_ALL:
-    for (guint i = 0; i < inst->len; i++) g_ptr_array_add(victims, g_ptr_array_index(inst, i));
-    break;
-  case OOM_SIDECAR: {
-    guint before = victims->len;
-    for (guint i = 0; i < inst->len; i++) {
-      task *t = g_ptr_array_index(inst, i);
-      if (t->mem_bytes > t->job->spec->mem_bytes) g_ptr_array_add(victims, t);
-    }
-    if (victims->len == before) g_ptr_array_add(victims, offender);
-    break;
-  }
-  case OOM_OFFENDER:
-    g_ptr_array_add(victims, offender);
-    break;
-  }
+  share_oom_victims_among(inst->len > 1 ? p->spec->oom : OOM_OFFENDER, inst, offender, victims);
   g_ptr_array_unref(inst);
 }
 
@@ -412,18 +393,11 @@ static gboolean claim_live(const mig_claim *c, const pool_state *p) {
 }
 
 /* When the GPU should be empty if nothing is evicted: the latest expected end of its
- * residents (sessions: their end; training/batch: work left at the current rate). */
-static double expected_empty(const gpu_state *g, sim_time now) {
-  double last = (double)now;
+ * residents (sim_job_expected_end). */
+static double expected_empty(const sim *s, const gpu_state *g) {
+  double last = (double)sim_now(s);
   for (guint i = 0; i < g->residents->len; i++) {
-    const job_run *j = ((const task *)g_ptr_array_index(g->residents, i))->job;
-    double end = INFINITY;
-    if ((j->spec->kind == JOB_NOTEBOOK || j->spec->kind == JOB_INFERENCE) && j->session_end >= 0)
-      end = (double)j->session_end;
-    else if (j->rate > 0) {
-      double left = j->work_left_ns - j->rate * (double)(now - j->t_last);
-      end = (double)now + (left > 0 ? left : 0) / j->rate;
-    }
+    double end = sim_job_expected_end(s, ((const task *)g_ptr_array_index(g->residents, i))->job);
     if (end > last) last = end;
   }
   return last;
@@ -435,11 +409,8 @@ static void go_down(sim *s, pool_state *p, gpu_state *g) {
   mig_pool *mp = p->strategy_data;
   mig_gpu *mg = g->strategy_data;
   sim_time now = sim_now(s);
-  cluster_pool_integrate(p, now);
-  p->n_draining--;
-  p->n_down++;
+  cluster_gpu_set_service(p, g, GPU_DOWN, 0, now);
   p->reconfigurations++;
-  mg->phase = MIG_DOWN;
   const mig_shape *from = &g_array_index(mp->shapes, mig_shape, mg->shape);
   const mig_shape *to = &g_array_index(mp->shapes, mig_shape, mg->target);
   const job_run *cause = mg->claims->len ? g_array_index(mg->claims, mig_claim, 0).job : NULL;
@@ -458,7 +429,7 @@ static void mig_on_evict(void *ctx, void *obj, uint64_t arg) {
   pool_state *p = g->pool;
   mig_pool *mp = p->strategy_data;
   mig_gpu *mg = g->strategy_data;
-  if (mg->phase != MIG_DRAINING || !g->residents->len) return;
+  if (g->service != GPU_DRAINING || !g->residents->len) return;
   char detail[512];
   snprintf(detail, sizeof detail, "evicted to reconfigure %s/n%u/g%u from %s to %s",
            p->spec->name, g->node, g->local,
@@ -480,12 +451,10 @@ static void mig_on_up(void *ctx, void *obj, uint64_t arg) {
   pool_state *p = g->pool;
   mig_pool *mp = p->strategy_data;
   mig_gpu *mg = g->strategy_data;
-  cluster_pool_integrate(p, sim_now(s));
-  p->n_down--;
-  mg->phase = MIG_UP;
   mg->shape = mg->target;
   mp->up_with[mg->shape]++;
-  cluster_gpu_set_capacity(p, g, gpu_shape(p, g)->layout.n * mig_replicas(p->spec));
+  cluster_gpu_set_service(p, g, GPU_UP, gpu_shape(p, g)->layout.n * mig_replicas(p->spec),
+                          sim_now(s));
   g_ptr_array_remove(mp->busy, g);
   GPtrArray *first = g_ptr_array_new();
   for (guint i = 0; i < mg->claims->len; i++) {
@@ -503,8 +472,7 @@ static void mig_on_up(void *ctx, void *obj, uint64_t arg) {
 }
 
 static void mig_on_release(sim *s, pool_state *p, gpu_state *g) {
-  mig_gpu *mg = g->strategy_data;
-  if (mg->phase == MIG_DRAINING && !g->residents->len) go_down(s, p, g);
+  if (g->service == GPU_DRAINING && !g->residents->len) go_down(s, p, g);
 }
 
 static void start_reconfig(sim *s, pool_state *p, gpu_state *g, guint32 target, job_run *j,
@@ -512,12 +480,9 @@ static void start_reconfig(sim *s, pool_state *p, gpu_state *g, guint32 target, 
   mig_pool *mp = p->strategy_data;
   mig_gpu *mg = g->strategy_data;
   sim_time now = sim_now(s);
-  cluster_pool_integrate(p, now);
-  p->n_draining++;
+  cluster_gpu_set_service(p, g, GPU_DRAINING, 0, now); /* no new placements */
   mp->up_with[mg->shape]--;
-  mg->phase = MIG_DRAINING;
   mg->target = target;
-  cluster_gpu_set_capacity(p, g, 0); /* no new placements */
   mg->drain_start = now;
   claim_add(mp, mg, j, workers);
   g_ptr_array_add(mp->busy, g);
@@ -583,16 +548,14 @@ static void mig_on_unplaced(sim *s, pool_state *p, job_run *j) {
   if (target < 0) return;
   const mig_shape *to = &g_array_index(mp->shapes, mig_shape, target);
   guint32 per_gpu = layout_holders(ps->gpu, &to->layout, mem) * rep;
-  sim_time now = sim_now(s);
   while (got < need) {
     gpu_state *best = NULL;
     double best_end = 0;
     for (guint32 i = 0; i < p->n_gpus; i++) {
       gpu_state *g = &p->gpus[i];
-      const mig_gpu *mg = g->strategy_data;
-      if (mg->phase != MIG_UP || gpu_shape(p, g)->largest >= mem) continue;
+      if (g->service != GPU_UP || gpu_shape(p, g)->largest >= mem) continue;
       if (best && g->residents->len > best->residents->len) continue;
-      double end = expected_empty(g, now);
+      double end = expected_empty(s, g);
       if (best && g->residents->len == best->residents->len && end >= best_end) continue;
       best = g;
       best_end = end;

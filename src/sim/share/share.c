@@ -59,15 +59,15 @@ int64_t share_default_mem_capacity(const pool_state *p, const gpu_state *g, cons
 
 /* oom: all -> every resident; offender -> the job whose allocation failed; sidecar ->
  * the residents over their declared memory first (the offender if none is). */
-void share_default_oom_victims(const pool_state *p, gpu_state *g, task *offender,
-                               GPtrArray *victims) {
-  switch (p->spec->oom) {
+void share_oom_victims_among(oom_policy policy, GPtrArray *residents, task *offender,
+                             GPtrArray *victims) {
+  switch (policy) {
   case OOM_ALL:
-    for (guint i = 0; i < g->residents->len; i++) g_ptr_array_add(victims, g_ptr_array_index(g->residents, i));
+    for (guint i = 0; i < residents->len; i++) g_ptr_array_add(victims, g_ptr_array_index(residents, i));
     return;
   case OOM_SIDECAR:
-    for (guint i = 0; i < g->residents->len; i++) {
-      task *t = g_ptr_array_index(g->residents, i);
+    for (guint i = 0; i < residents->len; i++) {
+      task *t = g_ptr_array_index(residents, i);
       if (t->mem_bytes > t->job->spec->mem_bytes) g_ptr_array_add(victims, t);
     }
     if (victims->len) return;
@@ -77,6 +77,11 @@ void share_default_oom_victims(const pool_state *p, gpu_state *g, task *offender
     g_ptr_array_add(victims, offender);
     return;
   }
+}
+
+void share_default_oom_victims(const pool_state *p, gpu_state *g, task *offender,
+                               GPtrArray *victims) {
+  share_oom_victims_among(p->spec->oom, g->residents, offender, victims);
 }
 
 void share_default_crash_victims(const pool_state *p, gpu_state *g, task *t, GPtrArray *victims) {

@@ -116,6 +116,9 @@ void share_default_gauges(const pool_state *p, const gpu_state *g, double *busy,
 int64_t share_default_mem_capacity(const pool_state *p, const gpu_state *g, const task *t);
 void share_default_oom_victims(const pool_state *p, gpu_state *g, task *offender,
                                GPtrArray *victims);
+/* The same choice among a set of residents (task*; e.g. one MIG instance's), by policy. */
+void share_oom_victims_among(oom_policy policy, GPtrArray *residents, task *offender,
+                             GPtrArray *victims);
 void share_default_crash_victims(const pool_state *p, gpu_state *g, task *t, GPtrArray *victims);
 /* prune_rank when whether a job fits depends only on its worker count: 0 for every job. */
 guint32 share_prune_by_size(const pool_state *p, const job_run *j);
