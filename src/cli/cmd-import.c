@@ -106,35 +106,15 @@ static void cmd_import_print_summary(const import_ctx *c, const char *fmt_name) 
   }
 }
 
-static int cmd_import_main(int argc, char **argv) {
-  if (argc < 2) {
-    cmd_import_usage(stderr);
-    return 2;
-  }
-  const char *name = argv[1];
-  if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
-    cmd_import_usage(stdout);
-    return 0;
-  }
-  if (!strcmp(name, "list")) {
-    cmd_import_list(stdout, FALSE);
-    return 0;
-  }
-  const import_format *fmt = cmd_import_find(name);
-  if (!fmt) {
-    cmd_import_unknown(name);
-    return 2;
-  }
-
-  g_autofree char *output = NULL;
-  gboolean skip_bad = FALSE;
-  g_autoptr(import_ctx) c = import_ctx_new(NULL, 0, FALSE);
+/* Parses the fixed and the format's own options; FALSE (message printed) on a bad one. */
+static gboolean cmd_import_parse(const import_format *fmt, import_ctx *c, int *argc,
+                                 char ***argv, char **output, gboolean *skip_bad) {
   cmd_import_state st = {.fmt = fmt, .ctx = c, .seen = g_hash_table_new(g_str_hash, g_str_equal)};
   GArray *entries = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));
   GOptionEntry fixed[] = {
-      {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      {"output", 'o', 0, G_OPTION_ARG_FILENAME, output,
        "Write the trace to FILE (whole or not at all) instead of stdout", "FILE"},
-      {"skip-bad", 0, 0, G_OPTION_ARG_NONE, &skip_bad,
+      {"skip-bad", 0, 0, G_OPTION_ARG_NONE, skip_bad,
        "Skip malformed rows (counted on stderr) instead of failing", NULL},
   };
   g_array_append_vals(entries, fixed, G_N_ELEMENTS(fixed));
@@ -152,30 +132,22 @@ static int cmd_import_main(int argc, char **argv) {
   g_autofree char *prg = g_strdup_printf("sharesim import %s", fmt->name);
   g_set_prgname(prg);
   g_autoptr(GError) err = NULL;
-  gboolean parsed = g_option_context_parse(octx, &argc, &argv, &err);
+  gboolean parsed = g_option_context_parse(octx, argc, argv, &err);
   g_option_context_free(octx);
   g_array_unref(entries);
   g_hash_table_unref(st.seen);
-  if (!parsed) {
+  if (!parsed)
     fprintf(stderr, "sharesim import: %s\nUsage: sharesim import %s %s [--skip-bad] [-o TRACE.csv]\n",
             err->message, fmt->name, fmt->files);
-    return 2;
-  }
-  /* argv[0] "import", argv[1] the format, then the files */
-  if (argc < 3) {
-    fprintf(stderr, "sharesim import %s: expected at least one input file\nUsage: sharesim import %s %s\n",
-            fmt->name, fmt->name, fmt->files);
-    return 2;
-  }
-  c->files = (const char *const *)argv + 2;
-  c->n_files = (guint)argc - 2;
-  c->skip_bad = skip_bad;
+  return parsed;
+}
 
-  /* Outputs: the trace, and each file-valued format option. Two outputs on one path, or
-   * an output over an input, are refused. */
-  outfile *outs[IMPORT_OUT_COUNT] = {0};
-  const char *dest[IMPORT_OUT_COUNT] = {[IMPORT_OUT_TRACE] = output};
+/* Outputs: the trace, and each file-valued format option, into dest. Two outputs on one
+ * path, or an output over an input, are refused (message printed, FALSE). */
+static gboolean cmd_import_outputs(const import_format *fmt, import_ctx *c, const char *output,
+                                   const char **dest) {
   const char *dest_opt[IMPORT_OUT_COUNT] = {[IMPORT_OUT_TRACE] = "-o"};
+  dest[IMPORT_OUT_TRACE] = output;
   for (const import_opt *o = fmt->options; o && o->name; o++)
     if (o->out > 0 && o->out < IMPORT_OUT_COUNT && import_option(c, o->name)) {
       dest[o->out] = import_option(c, o->name);
@@ -187,14 +159,21 @@ static int cmd_import_main(int argc, char **argv) {
       if (dest[k] && !strcmp(dest[k], dest[i])) {
         fprintf(stderr, "sharesim import: --%s and %s%s name the same file '%s'\n", dest_opt[i],
                 k == IMPORT_OUT_TRACE ? "" : "--", dest_opt[k], dest[i]);
-        return 2;
+        return FALSE;
       }
     for (guint f = 0; f < c->n_files; f++)
       if (!strcmp(c->files[f], dest[i])) {
         fprintf(stderr, "sharesim import: output '%s' is also an input file\n", dest[i]);
-        return 2;
+        return FALSE;
       }
   }
+  return TRUE;
+}
+
+/* Runs the importer into the outputs (each whole or not at all); the exit code. */
+static int cmd_import_run(const import_format *fmt, import_ctx *c, const char *const *dest) {
+  outfile *outs[IMPORT_OUT_COUNT] = {0};
+  g_autoptr(GError) err = NULL;
   int rc = 0;
   for (int i = 0; i < IMPORT_OUT_COUNT && !rc; i++) {
     if (i != IMPORT_OUT_TRACE && !dest[i]) continue;
@@ -226,6 +205,43 @@ static int cmd_import_main(int argc, char **argv) {
   for (int i = 0; i < IMPORT_OUT_COUNT; i++) outfile_abort(outs[i]);
   if (!rc) cmd_import_print_summary(c, fmt->name);
   return rc;
+}
+
+static int cmd_import_main(int argc, char **argv) {
+  if (argc < 2) {
+    cmd_import_usage(stderr);
+    return 2;
+  }
+  const char *name = argv[1];
+  if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
+    cmd_import_usage(stdout);
+    return 0;
+  }
+  if (!strcmp(name, "list")) {
+    cmd_import_list(stdout, FALSE);
+    return 0;
+  }
+  const import_format *fmt = cmd_import_find(name);
+  if (!fmt) {
+    cmd_import_unknown(name);
+    return 2;
+  }
+  g_autofree char *output = NULL;
+  gboolean skip_bad = FALSE;
+  g_autoptr(import_ctx) c = import_ctx_new(NULL, 0, FALSE);
+  if (!cmd_import_parse(fmt, c, &argc, &argv, &output, &skip_bad)) return 2;
+  /* argv[0] "import", argv[1] the format, then the files */
+  if (argc < 3) {
+    fprintf(stderr, "sharesim import %s: expected at least one input file\nUsage: sharesim import %s %s\n",
+            fmt->name, fmt->name, fmt->files);
+    return 2;
+  }
+  c->files = (const char *const *)argv + 2;
+  c->n_files = (guint)argc - 2;
+  c->skip_bad = skip_bad;
+  const char *dest[IMPORT_OUT_COUNT] = {0};
+  if (!cmd_import_outputs(fmt, c, output, dest)) return 2;
+  return cmd_import_run(fmt, c, dest);
 }
 
 const cmd_entry cmd_import_entry = {
