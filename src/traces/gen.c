@@ -10,6 +10,9 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_cdf.h>
 
+/* The profile table: a new profile is its gen-NAME.c, its name here and one row. */
+extern const gen_profile gen_profile_mixed, gen_profile_dev_notebooks,
+    gen_profile_inference_fleet, gen_profile_training_heavy, gen_profile_openb_like;
 static const gen_profile *const gen_profile_table[] = {
     &gen_profile_mixed,
     &gen_profile_dev_notebooks,

@@ -115,11 +115,5 @@ sim_time gen_whole_seconds(double s);
  * gen_kind_model.diurnal. */
 double gen_cycle_weight(sim_time t_ns, double strength);
 
-/* Profiles (one file each). */
-extern const gen_profile gen_profile_mixed;
-extern const gen_profile gen_profile_dev_notebooks;
-extern const gen_profile gen_profile_inference_fleet;
-extern const gen_profile gen_profile_training_heavy;
-extern const gen_profile gen_profile_openb_like;
 /* The mixed profile's per-kind models, reusable by other profiles. */
 extern const gen_model_set gen_mixed_models;
