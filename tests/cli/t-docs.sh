@@ -1,0 +1,52 @@
+# t-docs.sh: every row of the registration tables has its documentation, read back from the
+# binary itself: subcommands in README.md's command table, import formats and generator
+# profiles in docs/traces.md, sharing strategies and workload kinds in docs/models.md, and
+# every file a run writes somewhere in README.md or docs/.
+DOCS="$TOP_SRCDIR/docs"
+has_doc() { # has_doc WHAT FIXED-STRING FILE...
+  what=$1; str=$2; shift 2
+  if grep -qF -- "$str" "$@"; then pass; else fail "$what: no '$str' in $*"; fi
+}
+at_least() { # at_least N WHAT LIST
+  if [ "$(echo $3 | wc -w)" -ge "$1" ]; then pass; else fail "$2: read only '$3' from the binary"; fi
+}
+
+run --help; expect_rc 0
+cmds=$(sed -n '/^Commands:/,/^$/p' out.txt | awk 'NF > 1 && $1 != "Commands:" { print $1 }')
+at_least 9 "subcommands" "$cmds"
+for c in $cmds; do has_doc "subcommand $c" "| \`sharesim $c" "$TOP_SRCDIR/README.md"; done
+
+run import list; expect_rc 0
+formats=$(sed -n '/^Formats:/,$p' out.txt | awk 'NF > 1 && $1 != "Formats:" { print $1 }')
+at_least 4 "import formats" "$formats"
+for f in $formats; do
+  if grep -E "^#+ .*\`$f\`" "$DOCS/traces.md" >/dev/null; then pass; else
+    fail "import format $f: no heading naming \`$f\` in docs/traces.md"; fi
+done
+
+run gen --profile no-such-profile; expect_rc 2
+profiles=$(sed -n 's/.*valid profiles: //p' err.txt | tr -d ,)
+at_least 5 "gen profiles" "$profiles"
+for p in $profiles; do has_doc "gen profile $p" "### The \`$p\` profile" "$DOCS/traces.md"; done
+
+printf 'name: d\npools:\n  - {name: p, gpu: A100-80GB, nodes: 1, strategy: no-such}\n' > s.yaml
+run check s.yaml; expect_rc 2
+strategies=$(sed -n 's/.*expected one of \([^,]*\), found.*/\1/p' err.txt | tr -d '|')
+at_least 6 "strategies" "$strategies"
+for s in $strategies; do has_doc "strategy $s" "(\`strategy: $s\`" "$DOCS/models.md"; done
+
+printf 'name: d\npools:\n  - {name: p, gpu: A100-80GB, nodes: 1}\n' > ok.yaml
+printf 'id,submit_s,kind,gpus,mem_gb,duration_s\nj,0,no-such,1,1,10\n' > bad.csv
+run check ok.yaml bad.csv; expect_rc 2
+kinds=$(sed -n 's/.*expected one of \([^(]*\)[(,].*/\1/p' err.txt | head -1 | tr -d ',|')
+at_least 4 "workload kinds" "$kinds"
+for k in $kinds; do
+  if grep -iE "^### $k( |$)" "$DOCS/models.md" >/dev/null; then pass; else
+    fail "workload kind $k: no '### $k' section in docs/models.md"; fi
+done
+
+printf 'id,submit_s,kind,gpus,mem_gb,duration_s\nj,0,batch,1,1,10\n' > t.csv
+run run ok.yaml t.csv -o out -q; expect_rc 0
+files=$(ls out)
+at_least 10 "result files" "$files"
+for f in $files; do has_doc "result file $f" "\`$f\`" "$TOP_SRCDIR/README.md" "$DOCS"/*.md; done
