@@ -136,36 +136,43 @@ static gboolean openb_host(openb_reader *r, const trace_csv_row *row, int64_t *c
   return TRUE;
 }
 
-static void openb_pod(openb_reader *r, const trace_csv_row *row) {
-  import_ctx *c = r->c;
+/* The fields of one pod row, checked (times in whole seconds; sched -1 if never). */
+typedef struct openb_fields {
+  const char *name, *qos;
+  job_kind kind;
+  int64_t num_gpu, milli, t_create, t_delete, t_sched;
+} openb_fields;
+
+/* Checks a pod row's fields into f; FALSE after reporting the first bad one. */
+static gboolean openb_pod_fields(openb_reader *r, const trace_csv_row *row, openb_fields *f) {
   const char *const *v = row->cells;
   int64_t num_gpu, milli, t_create, t_delete, t_sched = -1;
   const double tmax = (double)(TRACE_MAX_TIME_NS / SIM_NS_PER_S);
   const char *name = v[r->col[O_NAME]];
   if (!*name || !g_utf8_validate(name, -1, NULL)) {
     openb_bad(r, row, O_NAME, "a pod name");
-    return;
+    return FALSE;
   }
   if (!openb_whole(v[r->col[O_NUM_GPU]], 0, TRACE_MAX_GPUS, &num_gpu)) {
     openb_bad(r, row, O_NUM_GPU, "a whole number of GPUs from 0 to 100000");
-    return;
+    return FALSE;
   }
   if (!openb_whole(v[r->col[O_GPU_MILLI]], 0, 1000, &milli)) {
     openb_bad(r, row, O_GPU_MILLI, "thousandths of a GPU from 0 to 1000");
-    return;
+    return FALSE;
   }
   if (!openb_whole(v[r->col[O_CREATE]], 0, tmax, &t_create)) {
     openb_bad(r, row, O_CREATE, "whole seconds >= 0");
-    return;
+    return FALSE;
   }
   if (!openb_whole(v[r->col[O_DELETE]], 0, tmax, &t_delete)) {
     openb_bad(r, row, O_DELETE, "whole seconds >= 0");
-    return;
+    return FALSE;
   }
   const char *sched = v[r->col[O_SCHED]];
   if (*sched && !openb_whole(sched, 0, tmax, &t_sched)) {
     openb_bad(r, row, O_SCHED, "whole seconds >= 0, or empty for a pod never scheduled");
-    return;
+    return FALSE;
   }
   const char *qos = v[r->col[O_QOS]];
   job_kind kind;
@@ -179,20 +186,33 @@ static void openb_pod(openb_reader *r, const trace_csv_row *row) {
                                            "--qos-kind QOS=KIND)", names->str);
     g_string_free(names, TRUE);
     openb_bad(r, row, O_QOS, exp);
-    return;
+    return FALSE;
   }
   if (t_sched >= 0 && t_sched < t_create) {
     openb_bad(r, row, O_SCHED, "a time at or after creation_time");
-    return;
+    return FALSE;
   }
   if (t_sched >= 0 && t_delete < t_sched) {
     openb_bad(r, row, O_DELETE, "a time at or after scheduled_time");
-    return;
+    return FALSE;
   }
   if (num_gpu == 1 && milli == 0) {
     openb_bad(r, row, O_GPU_MILLI, "a share above 0 for a pod with one GPU");
-    return;
+    return FALSE;
   }
+  *f = (openb_fields){name, qos, kind, num_gpu, milli, t_create, t_delete, t_sched};
+  return TRUE;
+}
+
+static void openb_pod(openb_reader *r, const trace_csv_row *row) {
+  import_ctx *c = r->c;
+  const char *const *v = row->cells;
+  openb_fields f;
+  if (!openb_pod_fields(r, row, &f)) return;
+  const char *name = f.name, *qos = f.qos;
+  job_kind kind = f.kind;
+  int64_t num_gpu = f.num_gpu, milli = f.milli, t_create = f.t_create, t_delete = f.t_delete,
+          t_sched = f.t_sched;
   if (g_hash_table_contains(r->ids, name)) {
     import_bad_row(c, row->path, row->line, (guint)r->col[O_NAME] + 1,
                    "name: expected a pod name not seen before, found '%s' again", name);
