@@ -84,6 +84,90 @@ static gboolean plot_runs(const compare_table *t, const char *base, const plot_o
   return ok;
 }
 
+/* Draws the charts of the folders (one result folder, several, a compare or a sweep folder)
+ * into out, or beside them; *written_to is where they went (NULL: each folder's own). */
+static gboolean cmd_plot_draw(int argc, char **argv, const char *out, const plot_options *opt,
+                              plot_report *rep, const char **written_to, char **default_out,
+                              GError **error) {
+  GError *err = NULL;
+  gboolean ok = TRUE;
+  const char *first = argv[1];
+  *written_to = out;
+  if (argc == 2 && !plot_has(first, "summary.json") && plot_has(first, "sweep.json")) {
+    g_autoptr(sweep_spec) s = sweep_manifest_load(first, &err);
+    *default_out = g_build_filename(first, "plots", NULL);
+    ok = s && plot_sweep(s, first, out ? out : *default_out, opt, rep, &err);
+    if (!out) *written_to = *default_out;
+  } else if (argc == 2 && !plot_has(first, "summary.json") && plot_has(first, "compare.json")) {
+    GPtrArray *runs = g_ptr_array_new_with_free_func((GDestroyNotify)figures_free);
+    ok = compare_load_dir(first, runs, &err) && runs->len > 0;
+    if (ok) {
+      g_autoptr(compare_table) t = compare_build(runs);
+      *default_out = g_build_filename(first, "plots", NULL);
+      ok = plot_runs(t, out ? out : *default_out, opt, rep, &err);
+      if (!out) *written_to = *default_out;
+    } else {
+      g_ptr_array_free(runs, TRUE);
+      if (!err)
+        g_set_error(&err, SHARESIM_ERROR, SHARESIM_ERROR_INPUT, "%s: compare.json lists no run", first);
+    }
+  } else {
+    GPtrArray *runs = g_ptr_array_new_with_free_func((GDestroyNotify)figures_free);
+    for (int i = 1; ok && i < argc; i++) {
+      if (!plot_has(argv[i], "summary.json") &&
+          (plot_has(argv[i], "sweep.json") || plot_has(argv[i], "compare.json"))) {
+        g_autofree char *shown = figures_clean_text(argv[i]);
+        g_set_error(&err, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
+                    "%s is a %s folder: plot it on its own", shown,
+                    plot_has(argv[i], "sweep.json") ? "sweep" : "compare");
+        ok = FALSE;
+        break;
+      }
+      run_figures *f = figures_load(argv[i], &err);
+      if (!f)
+        ok = FALSE;
+      else
+        g_ptr_array_add(runs, f);
+    }
+    if (!ok) {
+      g_ptr_array_free(runs, TRUE);
+    } else if (runs->len == 1) {
+      const run_figures *f = g_ptr_array_index(runs, 0);
+      *default_out = g_build_filename(f->dir, "plots", NULL);
+      ok = plot_run(f->dir, out ? out : *default_out, opt, rep, &err);
+      if (!out) *written_to = *default_out;
+      g_ptr_array_free(runs, TRUE);
+    } else {
+      g_autoptr(compare_table) t = compare_build(runs);
+      ok = plot_runs(t, out, opt, rep, &err);
+      if (!out)
+        fprintf(stderr, "sharesim plot: note: each folder's charts are in FOLDER/plots/; give "
+                        "-o OUTDIR to draw the comparison charts of the %u folders as well\n",
+                t->runs->len);
+    }
+  }
+  if (err) g_propagate_error(error, err);
+  return ok;
+}
+
+/* The images written, the notes, and what to do without gnuplot; the exit code. */
+static int cmd_plot_print(const plot_report *rep, const plot_options *opt, const char *written_to) {
+  for (guint i = 0; i < rep->images->len; i++)
+    printf("%s\n", (const char *)g_ptr_array_index(rep->images, i));
+  for (guint i = 0; i < rep->skipped->len; i++)
+    fprintf(stderr, "sharesim plot: note: %s\n", (const char *)g_ptr_array_index(rep->skipped, i));
+  if (!opt->gnuplot) {
+    fprintf(stderr, "sharesim plot: warning: gnuplot not found on PATH: wrote the data and "
+                    "scripts only (%u chart%s%s%s); install gnuplot (Debian: gnuplot-nox) and "
+                    "run 'gnuplot NAME.gp' in that folder, or run this command again\n",
+            rep->scripts->len, rep->scripts->len == 1 ? "" : "s",
+            written_to ? " in " : "", written_to ? written_to : "");
+  }
+  for (guint i = 0; i < rep->failed->len; i++)
+    fprintf(stderr, "sharesim plot: %s\n", (const char *)g_ptr_array_index(rep->failed, i));
+  return rep->failed->len ? 1 : 0;
+}
+
 static int cmd_plot_main(int argc, char **argv) {
   g_autofree char *formats = NULL, *out = NULL, *size = NULL;
   GOptionEntry entries[] = {
@@ -113,82 +197,12 @@ static int cmd_plot_main(int argc, char **argv) {
 
   plot_report rep;
   plot_report_init(&rep);
-  gboolean ok = TRUE;
-  rc = 0;
-  const char *first = argv[1];
-  const char *written_to = out;
+  const char *written_to = NULL;
   g_autofree char *default_out = NULL;
-  if (argc == 2 && !plot_has(first, "summary.json") && plot_has(first, "sweep.json")) {
-    g_autoptr(sweep_spec) s = sweep_manifest_load(first, &err);
-    default_out = g_build_filename(first, "plots", NULL);
-    ok = s && plot_sweep(s, first, out ? out : default_out, &opt, &rep, &err);
-    if (!out) written_to = default_out;
-  } else if (argc == 2 && !plot_has(first, "summary.json") && plot_has(first, "compare.json")) {
-    GPtrArray *runs = g_ptr_array_new_with_free_func((GDestroyNotify)figures_free);
-    ok = compare_load_dir(first, runs, &err) && runs->len > 0;
-    if (ok) {
-      g_autoptr(compare_table) t = compare_build(runs);
-      default_out = g_build_filename(first, "plots", NULL);
-      ok = plot_runs(t, out ? out : default_out, &opt, &rep, &err);
-      if (!out) written_to = default_out;
-    } else {
-      g_ptr_array_free(runs, TRUE);
-      if (!err)
-        g_set_error(&err, SHARESIM_ERROR, SHARESIM_ERROR_INPUT, "%s: compare.json lists no run", first);
-    }
-  } else {
-    GPtrArray *runs = g_ptr_array_new_with_free_func((GDestroyNotify)figures_free);
-    for (int i = 1; ok && i < argc; i++) {
-      if (!plot_has(argv[i], "summary.json") &&
-          (plot_has(argv[i], "sweep.json") || plot_has(argv[i], "compare.json"))) {
-        g_autofree char *shown = figures_clean_text(argv[i]);
-        g_set_error(&err, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
-                    "%s is a %s folder: plot it on its own", shown,
-                    plot_has(argv[i], "sweep.json") ? "sweep" : "compare");
-        ok = FALSE;
-        break;
-      }
-      run_figures *f = figures_load(argv[i], &err);
-      if (!f)
-        ok = FALSE;
-      else
-        g_ptr_array_add(runs, f);
-    }
-    if (!ok) {
-      g_ptr_array_free(runs, TRUE);
-    } else if (runs->len == 1) {
-      const run_figures *f = g_ptr_array_index(runs, 0);
-      default_out = g_build_filename(f->dir, "plots", NULL);
-      ok = plot_run(f->dir, out ? out : default_out, &opt, &rep, &err);
-      if (!out) written_to = default_out;
-      g_ptr_array_free(runs, TRUE);
-    } else {
-      g_autoptr(compare_table) t = compare_build(runs);
-      ok = plot_runs(t, out, &opt, &rep, &err);
-      if (!out)
-        fprintf(stderr, "sharesim plot: note: each folder's charts are in FOLDER/plots/; give "
-                        "-o OUTDIR to draw the comparison charts of the %u folders as well\n",
-                t->runs->len);
-    }
-  }
-  if (!ok) {
+  if (!cmd_plot_draw(argc, argv, out, &opt, &rep, &written_to, &default_out, &err))
     rc = cmd_fail("plot", err);
-  } else {
-    for (guint i = 0; i < rep.images->len; i++)
-      printf("%s\n", (const char *)g_ptr_array_index(rep.images, i));
-    for (guint i = 0; i < rep.skipped->len; i++)
-      fprintf(stderr, "sharesim plot: note: %s\n", (const char *)g_ptr_array_index(rep.skipped, i));
-    if (!opt.gnuplot) {
-      fprintf(stderr, "sharesim plot: warning: gnuplot not found on PATH: wrote the data and "
-                      "scripts only (%u chart%s%s%s); install gnuplot (Debian: gnuplot-nox) and "
-                      "run 'gnuplot NAME.gp' in that folder, or run this command again\n",
-              rep.scripts->len, rep.scripts->len == 1 ? "" : "s",
-              written_to ? " in " : "", written_to ? written_to : "");
-    }
-    for (guint i = 0; i < rep.failed->len; i++)
-      fprintf(stderr, "sharesim plot: %s\n", (const char *)g_ptr_array_index(rep.failed, i));
-    if (rep.failed->len) rc = 1;
-  }
+  else
+    rc = cmd_plot_print(&rep, &opt, written_to);
   plot_report_clear(&rep);
   g_strfreev(opt.formats);
   g_free(opt.gnuplot);
