@@ -81,13 +81,29 @@ void cluster_view_node(pool_state *p, guint32 n) {
   p->view_frag[n] = f;
 }
 
-void cluster_host_change(pool_state *p, const task *t, guint32 n, int sign) {
+void cluster_host_change(pool_state *p, const task *t, const gpu_state *g, int sign) {
   const job_spec *js = t->job->spec;
+  guint32 n = g->node;
   if (p->node_cpu_left) {
     if (p->node_cpu_left[n] != INT64_MAX) p->node_cpu_left[n] += sign * js->cpu_milli;
     if (p->node_mem_left[n] != INT64_MAX) p->node_mem_left[n] += sign * js->memory_mib;
   }
-  if (p->view) cluster_view_node(p, n);
+  if (!p->view) return;
+  /* only g and the job's class changed on node n */
+  place_node *v = &p->view[n];
+  int32_t left = cp_gpu_left(p, g);
+  p->free_milli += left - v->gpu_left[g->local];
+  v->gpu_left[g->local] = left;
+  guint32 cls = cp_job_milli(p, js) >= PLACE_MILLI ? MIN(js->gpus, v->n_gpus) : 0;
+  if (sign < 0) v->affinity[cls]++;
+  else if (v->affinity[cls]) v->affinity[cls]--;
+  v->cpu_left = v->cpu_cap && p->node_cpu_left ? p->node_cpu_left[n] : 0;
+  v->mem_left = v->mem_cap && p->node_mem_left ? p->node_mem_left[n] : 0;
+  place_node_refresh(v);
+  v->version++;
+  double f = place_node_frag(p->target, v);
+  p->frag_milli += f - p->view_frag[n];
+  p->view_frag[n] = f;
 }
 
 static place_req cp_request(const pool_state *p, const job_spec *js) {

@@ -360,7 +360,7 @@ void cluster_attach(pool_state *p, task *t, gpu_state *g, guint32 slot) {
                         t->m_part, t->m_part, +1);
   if (free_before) node_free_change(p, g->node, -1);
   share_index_update(p, g);
-  cluster_host_change(p, t, g->node, -1);
+  cluster_host_change(p, t, g, -1);
 }
 
 void cluster_detach(pool_state *p, task *t) {
@@ -379,7 +379,7 @@ void cluster_detach(pool_state *p, task *t) {
   if (gpu_free(g) != free_before) node_free_change(p, g->node, +1);
   share_index_update(p, g);
   t->gpu = NULL;
-  cluster_host_change(p, t, g->node, +1);
+  cluster_host_change(p, t, g, +1);
 }
 
 void cluster_task_set_mem(task *t, int64_t bytes) {

@@ -167,8 +167,9 @@ gboolean cluster_host_can_ever_fit(const pool_spec *p, const job_spec *j, char *
 /* ---- cluster-place.c: the policy view of the nodes, used by cluster.c ---- */
 void cluster_view_init(pool_state *p);             /* after the GPUs and nodes exist */
 void cluster_view_node(pool_state *p, guint32 n);  /* node n changed: refresh its view */
-/* A task of t's job arrived on (sign -1) or left (+1) node n: host CPU and memory, view. */
-void cluster_host_change(pool_state *p, const task *t, guint32 n, int sign);
+/* A task of t's job arrived on (sign -1) or left (+1) GPU g: host CPU and memory of its
+ * node, and the view of g and the node. */
+void cluster_host_change(pool_state *p, const task *t, const gpu_state *g, int sign);
 /* Placement by the pool's policy on one node: 1 placed (gpus_out/slots_out filled), 0 fits
  * nowhere, -1 not decided here (the caller's search goes on). */
 int cluster_policy_place(const pool_state *p, const job_run *j, gpu_state **gpus_out,
