@@ -13,25 +13,7 @@
 
 #define FILL_MAX_RUNS 10000
 #define FILL_MAX_INFLATE 10.0
-#define FILL_PAPER_TOLERANCE_PP 1.0 /* issue 16's acceptance: within 1 percentage point */
 
-/* The policies of the FGD paper's figure 7, the default. */
-static const placement_policy fill_default_policies[] = {
-    PLACEMENT_RANDOM, PLACEMENT_DOT_PRODUCT, PLACEMENT_GPU_CLUSTERING,
-    PLACEMENT_GPU_PACKING, PLACEMENT_BEST_FIT, PLACEMENT_FGD};
-
-typedef struct fill_job {
-  const fill_setup *setup;
-  const fill_options *opt;
-  placement_policy policy;
-  guint64 seed;
-  fill_result **slot;
-} fill_job;
-
-static void fill_worker(gpointer data, gpointer ud) {
-  fill_job *j = data;
-  *j->slot = fill_run(j->setup, j->policy, j->seed, j->opt);
-}
 
 /* Seeds from "42", "42-51" or "1,5,9" (repeatable). FALSE on a bad one. */
 static gboolean fill_parse_seeds(char **texts, GArray *out) {
@@ -118,29 +100,6 @@ static gboolean fill_write_dir(const char *dir, const fill_setup *s, const fill_
   return outdir_commit(o, error);
 }
 
-/* Runs every policy x seed with at most jobs threads; runs[] in (policy, seed) order. */
-static fill_result **fill_run_all(const fill_setup *s, const fill_options *opt,
-                                  const GArray *pols, const GArray *seeds, guint jobs) {
-  guint n = pols->len * seeds->len;
-  fill_result **runs = g_new0(fill_result *, n);
-  fill_job *tasks = g_new0(fill_job, n);
-  for (guint p = 0; p < pols->len; p++)
-    for (guint k = 0; k < seeds->len; k++) {
-      fill_job *t = &tasks[p * seeds->len + k];
-      *t = (fill_job){s, opt, g_array_index(pols, placement_policy, p),
-                      g_array_index(seeds, guint64, k), &runs[p * seeds->len + k]};
-    }
-  if (jobs <= 1) {
-    for (guint i = 0; i < n; i++) fill_worker(&tasks[i], NULL);
-  } else {
-    GThreadPool *pool = g_thread_pool_new(fill_worker, NULL, (gint)jobs, TRUE, NULL);
-    for (guint i = 0; i < n; i++) g_thread_pool_push(pool, &tasks[i], NULL);
-    g_thread_pool_free(pool, FALSE, TRUE);
-  }
-  g_free(tasks);
-  return runs;
-}
-
 static int cmd_fill_main(int argc, char **argv) {
   g_autofree char *out_dir = NULL, *pool_name = NULL;
   g_auto(GStrv) seed_texts = NULL, policy_texts = NULL;
@@ -185,7 +144,7 @@ static int cmd_fill_main(int argc, char **argv) {
   if (!fill_parse_policies(policy_texts, pols)) return 2;
   if (!seeds->len) g_array_append_val(seeds, (guint64){42});
   if (!pols->len)
-    g_array_append_vals(pols, fill_default_policies, G_N_ELEMENTS(fill_default_policies));
+    g_array_append_vals(pols, fill_paper_policies, FILL_PAPER_POLICIES);
   if ((guint64)seeds->len * pols->len > FILL_MAX_RUNS) {
     fprintf(stderr, "sharesim fill: %u policies x %u seeds is more than %d runs\n", pols->len,
             seeds->len, FILL_MAX_RUNS);
@@ -207,7 +166,8 @@ static int cmd_fill_main(int argc, char **argv) {
   fill_options opt = {.inflate = inflate, .shuffle = shuffle};
   guint n = pols->len * seeds->len;
   guint threads = jobs ? (guint)jobs : MAX(1u, g_get_num_processors());
-  fill_result **runs = fill_run_all(s, &opt, pols, seeds, MIN(threads, n));
+  fill_result **runs = fill_run_all(s, &opt, (const placement_policy *)pols->data, pols->len,
+                                    (const guint64 *)seeds->data, seeds->len, MIN(threads, n));
   rc = 0;
   if (out_dir && !fill_write_dir(out_dir, s, &opt, runs, n, &err)) rc = cmd_fail("fill", err);
   if (!rc && !quiet) {

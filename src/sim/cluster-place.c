@@ -28,6 +28,19 @@ static int32_t cp_gpu_left(const pool_state *p, const gpu_state *g) {
   return (int32_t)CLAMP(PLACE_MILLI - used, 0, PLACE_MILLI);
 }
 
+/* After node n's GPUs or affinity changed: its host resources, counts, version and
+ * fragmentation. */
+static void cp_node_done(pool_state *p, guint32 n) {
+  place_node *v = &p->view[n];
+  v->cpu_left = v->cpu_cap && p->node_cpu_left ? p->node_cpu_left[n] : 0;
+  v->mem_left = v->mem_cap && p->node_mem_left ? p->node_mem_left[n] : 0;
+  place_node_refresh(v);
+  v->version++;
+  double f = place_node_frag(p->target, v);
+  p->frag_milli += f - p->view_frag[n];
+  p->view_frag[n] = f;
+}
+
 void cluster_view_init(pool_state *p) {
   p->view = g_new0(place_node, MAX(1u, p->n_nodes));
   p->view_left = g_new(int32_t, MAX(1u, p->n_gpus));
@@ -72,13 +85,7 @@ void cluster_view_node(pool_state *p, guint32 n) {
       v->affinity[cls]++;
     }
   }
-  v->cpu_left = v->cpu_cap && p->node_cpu_left ? p->node_cpu_left[n] : 0;
-  v->mem_left = v->mem_cap && p->node_mem_left ? p->node_mem_left[n] : 0;
-  place_node_refresh(v);
-  v->version++;
-  double f = place_node_frag(p->target, v);
-  p->frag_milli += f - p->view_frag[n];
-  p->view_frag[n] = f;
+  cp_node_done(p, n);
 }
 
 void cluster_host_change(pool_state *p, const task *t, const gpu_state *g, int sign) {
@@ -97,13 +104,7 @@ void cluster_host_change(pool_state *p, const task *t, const gpu_state *g, int s
   guint32 cls = cp_job_milli(p, js) >= PLACE_MILLI ? MIN(js->gpus, v->n_gpus) : 0;
   if (sign < 0) v->affinity[cls]++;
   else if (v->affinity[cls]) v->affinity[cls]--;
-  v->cpu_left = v->cpu_cap && p->node_cpu_left ? p->node_cpu_left[n] : 0;
-  v->mem_left = v->mem_cap && p->node_mem_left ? p->node_mem_left[n] : 0;
-  place_node_refresh(v);
-  v->version++;
-  double f = place_node_frag(p->target, v);
-  p->frag_milli += f - p->view_frag[n];
-  p->view_frag[n] = f;
+  cp_node_done(p, n);
 }
 
 static place_req cp_request(const pool_state *p, const job_spec *js) {

@@ -257,3 +257,55 @@ void fill_result_free(fill_result *r) {
   g_array_unref(r->points);
   g_free(r);
 }
+
+/* ---- several runs in parallel ---- */
+
+typedef struct fill_job {
+  const fill_setup *setup;
+  const fill_options *opt;
+  placement_policy policy;
+  guint64 seed;
+  fill_result **slot;
+} fill_job;
+
+static void fill_worker(gpointer data, gpointer ud) {
+  fill_job *j = data;
+  *j->slot = fill_run(j->setup, j->policy, j->seed, j->opt);
+}
+
+fill_result **fill_run_all(const fill_setup *s, const fill_options *opt,
+                           const placement_policy *pols, guint n_pols, const guint64 *seeds,
+                           guint n_seeds, guint threads) {
+  guint n = n_pols * n_seeds;
+  fill_result **runs = g_new0(fill_result *, MAX(1u, n));
+  fill_job *tasks = g_new0(fill_job, MAX(1u, n));
+  for (guint p = 0; p < n_pols; p++)
+    for (guint k = 0; k < n_seeds; k++)
+      tasks[p * n_seeds + k] = (fill_job){s, opt, pols[p], seeds[k], &runs[p * n_seeds + k]};
+  if (threads <= 1) {
+    for (guint i = 0; i < n; i++) fill_worker(&tasks[i], NULL);
+  } else {
+    GThreadPool *pool = g_thread_pool_new(fill_worker, NULL, (gint)threads, TRUE, NULL);
+    for (guint i = 0; i < n; i++) g_thread_pool_push(pool, &tasks[i], NULL);
+    g_thread_pool_free(pool, FALSE, TRUE);
+  }
+  g_free(tasks);
+  return runs;
+}
+
+const placement_policy fill_paper_policies[FILL_PAPER_POLICIES] = {
+    PLACEMENT_RANDOM, PLACEMENT_DOT_PRODUCT, PLACEMENT_GPU_CLUSTERING,
+    PLACEMENT_GPU_PACKING, PLACEMENT_BEST_FIT, PLACEMENT_FGD};
+
+gboolean fill_paper_check(const fill_setup *s, guint threads, GString *report) {
+  guint64 seeds[10];
+  for (guint k = 0; k < 10; k++) seeds[k] = 42 + k;
+  fill_options opt = {.inflate = 1.3, .shuffle = TRUE};
+  guint n = FILL_PAPER_POLICIES * 10;
+  fill_result **runs = fill_run_all(s, &opt, fill_paper_policies, FILL_PAPER_POLICIES, seeds,
+                                    10, threads);
+  gboolean ok = fill_paper_compare(runs, n, FILL_PAPER_TOLERANCE_PP, report);
+  for (guint i = 0; i < n; i++) fill_result_free(runs[i]);
+  g_free(runs);
+  return ok;
+}

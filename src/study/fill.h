@@ -62,6 +62,12 @@ typedef struct fill_result {
 fill_result *fill_run(const fill_setup *s, placement_policy policy, guint64 seed,
                       const fill_options *opt);
 void fill_result_free(fill_result *r);
+/* Every policy x seed, at most threads at a time (GLib threads; the runs share s read-only
+ * and each owns its generators, so results do not depend on threads). Returns n_pols x
+ * n_seeds owned results in (policy, seed) order (free each and the array). */
+fill_result **fill_run_all(const fill_setup *s, const fill_options *opt,
+                           const placement_policy *pols, guint n_pols, const guint64 *seeds,
+                           guint n_seeds, guint threads);
 
 /* fill.csv: policy,seed,arrived_pct,alloc_milli_pct,alloc_gpus_pct,frag_milli_pct,
  * frag_ratio_pct,unplaced (steps with no arrival within 1 % are left out). */
@@ -89,3 +95,13 @@ double fill_paper_alloc(placement_policy p, guint pct);
  * 0..130 and the means at 130 % come in the published order (Random < DotProd <
  * GpuClustering < GpuPacking < BestFit < FGD). Appends a table to report (may be NULL). */
 gboolean fill_paper_compare(fill_result *const *runs, guint n, double tol_pp, GString *report);
+/* The six policies of the paper's figure, in its order, and issue 16's tolerance. */
+#define FILL_PAPER_POLICIES 6
+#define FILL_PAPER_TOLERANCE_PP 1.0
+extern const placement_policy fill_paper_policies[FILL_PAPER_POLICIES];
+/* The whole check, for `sharesim validate`: runs the six policies x seeds 42-51, shuffled,
+ * inflation 1.3, on s (built from the openb default pod list and GPU node list imported
+ * with `import alibaba-openb --nodes NODES --pods all --scenario-out`), compares with
+ * fill_paper_compare at FILL_PAPER_TOLERANCE_PP and appends its table to report. About 10 s
+ * of CPU. */
+gboolean fill_paper_check(const fill_setup *s, guint threads, GString *report);

@@ -194,3 +194,27 @@ Test(fill, node_groups_errors_are_reported_with_positions) {
     cr_expect(strstr(all, cases[i].msg), "case %u: want '%s' in:\n%s", i, cases[i].msg, all);
   }
 }
+
+Test(fill, parallel_runs_give_the_results_of_sequential_ones) {
+  g_autoptr(scenario) s = fill_scenario();
+  g_autoptr(trace) t = fill_trace(90);
+  g_autoptr(GError) err = NULL;
+  fill_setup *su = fill_setup_new(s, 0, t, &err);
+  fill_options opt = {.inflate = 1.2, .shuffle = TRUE};
+  const guint64 seeds[] = {3, 4, 5};
+  fill_result **a = fill_run_all(su, &opt, fill_paper_policies, FILL_PAPER_POLICIES, seeds, 3, 1);
+  fill_result **b = fill_run_all(su, &opt, fill_paper_policies, FILL_PAPER_POLICIES, seeds, 3, 4);
+  g_autoptr(GString) ca = g_string_new(NULL), cb = g_string_new(NULL);
+  fill_write_csv(ca, a, 18);
+  fill_write_csv(cb, b, 18);
+  cr_expect_str_eq(ca->str, cb->str);
+  cr_expect_eq(a[17]->policy, PLACEMENT_FGD);
+  cr_expect_eq(a[17]->seed, 5);
+  for (guint i = 0; i < 18; i++) {
+    fill_result_free(a[i]);
+    fill_result_free(b[i]);
+  }
+  g_free(a);
+  g_free(b);
+  fill_setup_free(su);
+}
