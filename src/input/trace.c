@@ -4,6 +4,7 @@
  * problems with file:line:column. It does not decide how a job behaves (workload-*.c),
  * keep recorded requests in memory (they are streamed), or print anything (cmd-*.c do). */
 #include "trace.h"
+#include "llm-model.h"
 #include <csv.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -657,6 +658,7 @@ void trace_job_init(job_spec *j, job_kind kind) {
   j->busy = 0.15;
   j->slo_pct = 99.0;
   j->comm_frac = 0.1;
+  j->gpu_mem_util = 0.9;
 }
 
 /* ======================================================================================
@@ -668,9 +670,12 @@ enum {
   C_GPU_FRAC, C_SM, C_BUSY, C_BURST, C_RATE, C_SERVICE, C_SLO_MS, C_SLO_PCT, C_KV,
   C_MAX_BATCH, C_COMM, C_CHECKPOINT, C_RESTART, C_GPU_UTIL,
   /* host columns (written only by trace_write_header_host / trace_write_row_host) */
-  C_CPU, C_HOST_MEM, C_GPU_SPEC, C_COUNT
+  C_CPU, C_HOST_MEM, C_GPU_SPEC,
+  /* LLM serving (read only; not written by trace_write_*) */
+  C_MODEL, C_PROMPT, C_OUTPUT, C_SLO_TTFT, C_SLO_TPOT, C_GPU_MEM_UTIL, C_COUNT
 };
 #define C_BASE_COUNT C_CPU
+G_STATIC_ASSERT(C_COUNT <= 32); /* a row's columns are bits of a guint32 */
 
 #define EXP_SIZE "a size >= 0 in GB (a number, or with a unit: 40GB, 37.25GiB; at most 10 TB)"
 #define EXP_RATE "requests per second >= 0 (at most 1e9)"
@@ -705,6 +710,12 @@ static const col_def job_cols[C_COUNT] = {
     [C_HOST_MEM] = {"memory_mib", FALSE,
                     "host memory per worker in MiB, an integer from 0 to 1073741824"},
     [C_GPU_SPEC] = {"gpu_spec", FALSE, "GPU models joined by '|' (UTF-8, no control characters)"},
+    [C_MODEL] = {"model", FALSE, "an LLM from the model table (docs/models.md, LLM serving)"},
+    [C_PROMPT] = {"prompt_tokens", FALSE, "mean prompt tokens, an integer from 1 to 10000000"},
+    [C_OUTPUT] = {"output_tokens", FALSE, "mean output tokens, an integer from 1 to 10000000"},
+    [C_SLO_TTFT] = {"slo_ttft_ms", FALSE, EXP_MS},
+    [C_SLO_TPOT] = {"slo_tpot_ms", FALSE, EXP_MS},
+    [C_GPU_MEM_UTIL] = {"gpu_memory_utilization", FALSE, "a fraction 0 < f <= 1"},
 };
 
 typedef struct job_reader {
@@ -767,6 +778,15 @@ static gboolean job_cell(int col, const char *v, job_spec *j) {
     return TRUE;
   case C_COMM: return parse_range(v, 0, TRUE, 1, FALSE, &j->comm_frac);
   case C_CHECKPOINT: return parse_seconds(v, FALSE, &j->checkpoint_ns);
+  case C_MODEL: return (j->llm = llm_model_find(v)) != NULL;
+  case C_PROMPT:
+  case C_OUTPUT:
+    if (!parse_int(v, 1, TRACE_MAX_TOKENS, &i)) return FALSE;
+    *(col == C_PROMPT ? &j->prompt_tokens : &j->output_tokens) = (guint32)i;
+    return TRUE;
+  case C_SLO_TTFT: return parse_range(v, 0, FALSE, TRACE_MAX_MS, TRUE, &j->slo_ttft_ms);
+  case C_SLO_TPOT: return parse_range(v, 0, FALSE, TRACE_MAX_MS, TRUE, &j->slo_tpot_ms);
+  case C_GPU_MEM_UTIL: return parse_range(v, 0, FALSE, 1, TRUE, &j->gpu_mem_util);
   case C_RESTART:
     if (!strcmp(v, "never")) j->restart = RESTART_NEVER;
     else if (!strcmp(v, "on-failure")) j->restart = RESTART_ON_FAILURE;
@@ -831,14 +851,23 @@ static void job_row(csv_in *in, void *ud) {
   }
   j.gpu_spec = HAVE(C_GPU_SPEC) ? trace_intern(t, cells[C_GPU_SPEC]) : NULL;
   if (!HAVE(C_GPU_FRAC)) j.gpu_frac = 1.0;
-  if (!HAVE(C_SM)) j.sm = default_sm(kind);
+  /* an LLM server's kernels can use every SM (the roofline decides its speed) */
+  if (!HAVE(C_SM)) j.sm = HAVE(C_MODEL) && kind == JOB_INFERENCE ? 1.0 : default_sm(kind);
   if (!HAVE(C_GPU_UTIL)) j.gpu_util = default_gpu_util(kind);
   if (!HAVE(C_BUSY)) j.busy = 0.15;
   if (!HAVE(C_BURST)) j.burst_ns = 30 * SIM_NS_PER_S;
   if (!HAVE(C_SLO_PCT)) j.slo_pct = 99.0;
-  if (!HAVE(C_MAX_BATCH)) j.max_batch = 1;
+  /* LLM services: max_batch is vLLM's max_num_seqs, default 256 (vLLM engine arguments) */
+  if (!HAVE(C_MAX_BATCH)) j.max_batch = HAVE(C_MODEL) && kind == JOB_INFERENCE ? 256 : 1;
   if (!HAVE(C_COMM)) j.comm_frac = 0.1;
   if (!HAVE(C_RESTART)) j.restart = default_restart(kind);
+  if (!HAVE(C_GPU_MEM_UTIL)) j.gpu_mem_util = 0.9; /* vLLM's default */
+  if (HAVE(C_MODEL) && kind == JOB_INFERENCE && HAVE(C_MEM) && j.mem_bytes == 0)
+    j.mem_bytes = llm_model_weight_bytes(j.llm, 2.0); /* derived: bf16 weights */
+  if (HAVE(C_MODEL) && kind != JOB_INFERENCE) j.llm = NULL;
+  if (HAVE(C_MODEL) && HAVE(C_GPUS) && kind == JOB_INFERENCE && j.gpus != 1)
+    diag_expected(in->diags, in->path, line, (guint)(r->field_of[C_GPUS] + 1), "gpus",
+                  "1 for an LLM service (tensor parallelism is not modelled)", cells[C_GPUS]);
 
   /* Checks across cells, made only when the cells involved are themselves valid. */
   if (HAVE(C_KIND) && kind == JOB_INFERENCE) {
@@ -848,6 +877,7 @@ static void job_row(csv_in *in, void *ud) {
     };
     for (gsize k = 0; k < G_N_ELEMENTS(need); k++) {
       int col = need[k].col;
+      if (col == C_SERVICE && HAVE(C_MODEL)) continue; /* an LLM's service time is modelled */
       if (HAVE(col) || (bad & (1u << col))) continue;
       diag_expected(in->diags, in->path, line, (guint)(r->field_of[col] + 1),
                     job_cols[col].name, need[k].expected, cells[col] ? cells[col] : "");

@@ -22,6 +22,7 @@ typedef enum { JOB_NOTEBOOK = 0, JOB_INFERENCE, JOB_TRAINING, JOB_BATCH, JOB_KIN
 #define TRACE_MAX_FIELD_BYTES 1048576                                /* one CSV cell */
 #define TRACE_MAX_CPU_MILLI INT64_C(100000000)                       /* 100,000 cores */
 #define TRACE_MAX_MEMORY_MIB INT64_C(1073741824)                     /* 1 PiB */
+#define TRACE_MAX_TOKENS 10000000                                    /* prompt/output tokens */
 typedef enum { RESTART_NEVER = 0, RESTART_ON_FAILURE } restart_policy;
 
 /* "notebook", "inference", "training", "batch"; "unknown" out of range. */
@@ -63,6 +64,12 @@ typedef struct job_spec {
   int64_t cpu_milli;          /* host CPU per worker, millicores; default 0 (none) */
   int64_t memory_mib;         /* host memory per worker, MiB; default 0 (none) */
   const char *gpu_spec;       /* allowed GPU models joined by '|'; NULL = any (interned) */
+  /* LLM serving (docs/models.md "LLM serving"): an inference job with a model is an LLM
+   * server (workload-llm.c); mem_gb 0 then means the model's weights */
+  const struct llm_model *llm; /* NULL: not an LLM service */
+  guint32 prompt_tokens, output_tokens; /* mean lengths; 0 = the Azure-fitted defaults */
+  double slo_ttft_ms, slo_tpot_ms;      /* 0 = no such SLO */
+  double gpu_mem_util;        /* vLLM gpu_memory_utilization; default 0.9 */
 } job_spec;
 
 /* Fills *j with the SPEC 3.1 defaults for kind: gpus 1, tenant "default" and label ""

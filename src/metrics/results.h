@@ -120,6 +120,12 @@ typedef struct service_result {
   guint32 violation_intervals;
   double busy_frac;         /* measured share of its up time with a request in service */
   struct histogram *latency_ns; /* served latencies (histogram.h), owned; NULL if never run */
+  /* LLM services (workload-llm.c): latency above is end to end */
+  gboolean llm;
+  double ttft_p50_ms, ttft_p99_ms, tpot_p50_ms, tpot_p99_ms; /* NAN when none */
+  double goodput_rps;       /* requests meeting every SLO they have, per second up */
+  int64_t kv_blocks;        /* KV-cache blocks (16 tokens) the pre-allocation left */
+  double reserved_gb;       /* memory pre-allocated (gpu_memory_utilization x visible) */
 } service_result;
 
 /* One tenant, one interval: mean GPUs allocated to it and mean GPUs busy with its work. */

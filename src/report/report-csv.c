@@ -277,6 +277,32 @@ void report_csv_services(const results *r, GString *out) {
   }
 }
 
+gboolean report_csv_llm(const results *r, GString *out) {
+  gboolean any = FALSE;
+  for (guint i = 0; i < r->services->len; i++) {
+    const service_result *s = &g_array_index(r->services, service_result, i);
+    if (!s->llm) continue;
+    if (!any)
+      g_string_append(out, "id,pool,served,ttft_p50_ms,ttft_p99_ms,tpot_p50_ms,tpot_p99_ms,"
+                           "e2e_p50_ms,e2e_p99_ms,goodput_rps,kv_blocks,reserved_gb\n");
+    any = TRUE;
+    csv_s(out, s->id);
+    csv_s(out, s->pool);
+    csv_u(out, s->served);
+    csv_n(out, s->ttft_p50_ms);
+    csv_n(out, s->ttft_p99_ms);
+    csv_n(out, s->tpot_p50_ms);
+    csv_n(out, s->tpot_p99_ms);
+    csv_n(out, s->p50_ms);
+    csv_n(out, s->p99_ms);
+    csv_n(out, s->goodput_rps);
+    csv_u(out, (guint64)MAX(s->kv_blocks, 0));
+    csv_n(out, s->reserved_gb);
+    csv_eol(out);
+  }
+  return any;
+}
+
 typedef struct csv_latency_acc {
   GString *out;
   const char *id;

@@ -314,6 +314,8 @@ gboolean report_write_dir(const results *r, const char *dir, gboolean determinis
     files[i].write(r, buf);
     ok = outdir_write(o, files[i].name, buf->str, buf->len, error);
   }
+  g_string_truncate(buf, 0);
+  if (ok && report_csv_llm(r, buf)) ok = outdir_write(o, "llm.csv", buf->str, buf->len, error);
   if (ok && r->gpu_series_on) { /* run --dcgm */
     g_string_truncate(buf, 0);
     report_dcgm_csv(r, buf);

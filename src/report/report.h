@@ -24,6 +24,9 @@ void report_csv_fragmentation(const results *r, GString *out);
 /* tenant_timeseries.csv: tenant,t_start_s,t_end_s,allocated_gpus,busy_gpus */
 void report_csv_tenant_timeseries(const results *r, GString *out);
 void report_csv_services(const results *r, GString *out);
+/* llm.csv: one row per LLM service (TTFT, TPOT, goodput, KV blocks, reserve); FALSE (and
+ * nothing written) when the run has none. */
+gboolean report_csv_llm(const results *r, GString *out);
 /* latency.csv: service,latency_ms,cum_frac; for each service with served requests
  * (services.csv order), one row per non-empty latency histogram bucket: its upper edge
  * and the share of served requests below it (histogram_foreach_bucket). */

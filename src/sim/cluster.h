@@ -132,6 +132,8 @@ struct job_run {
   gboolean crash_phase_fired;
   /* current values (spec values, changed by phases) */
   int64_t mem_bytes;
+  int64_t mem_declared;      /* what it declared (oom: sidecar): the trace's mem_gb, or an LLM
+                              * server's pre-allocation */
   double busy, sm, rate_rps;
   /* lifetimes */
   sim_time submit, first_start, attempt_start, end, queued_since, session_end;

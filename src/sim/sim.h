@@ -44,6 +44,16 @@ metrics *sim_metrics(sim *s);
  * limit (the strategy's memory capacity) and what the other residents leave of the card,
  * less what it holds; may be negative. */
 int64_t sim_job_mem_room(const sim *s, const job_run *j, guint32 w);
+/* Memory worker w of j can see (the strategy's capacity for it: the card, an MPS pinned
+ * limit, a MIG instance); what an LLM server sizes its pre-allocation on. */
+int64_t sim_job_mem_visible(const sim *s, const job_run *j, guint32 w);
+/* Sets the memory every worker of j holds, as its declared memory too (an LLM server's
+ * pre-allocation); the start path checks for an out-of-memory afterwards. */
+void sim_job_set_mem(sim *s, job_run *j, int64_t bytes);
+/* Fractions of the whole GPU's SMs and memory bandwidth worker w's partition has (MIG:
+ * its instance; 1 and 1 otherwise). Contention with neighbours is in the job's rate. */
+void sim_job_partition(const sim *s, const job_run *j, guint32 w, double *sm_frac,
+                       double *bw_frac);
 /* Sets (replacing) the workload timer. */
 void sim_job_set_timer(sim *s, job_run *j, sim_time at);
 /* The job ends now with the given outcome; its GPUs are released. */

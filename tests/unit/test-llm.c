@@ -74,3 +74,226 @@ Test(llm_model, catalogue_has_bandwidth_and_flops) {
   cr_assert_float_eq(catalog_find("A100-80GB")->mem_bw_gbps, 2039, 0);
   cr_assert_float_eq(catalog_find("H100-80GB")->fp16_tflops, 989, 0);
 }
+
+/* ---- the batch engine ---- */
+#include <gsl/gsl_randist.h>
+#include "llm-engine.h"
+#include "testutil.h"
+#include "report.h"
+
+static llm_config llm_cfg(const char *model, const char *gpu, guint32 max_seqs, int64_t blocks) {
+  const gpu_model *g = catalog_find(gpu);
+  return (llm_config){.model = lm(model), .bytes_per_param = 2, .kv_bytes_per_elem = 2,
+                      .bw_bytes_per_ns = g->mem_bw_gbps * LLM_EFF_BANDWIDTH,
+                      .flops_per_ns = g->fp16_tflops * 1e3 * LLM_EFF_FLOPS,
+                      .max_num_seqs = max_seqs, .max_num_batched_tokens = 8192,
+                      .block_size = 16, .chunked_prefill = TRUE, .kv_blocks = blocks,
+                      .max_waiting = 1000000};
+}
+
+typedef struct closed_loop {
+  guint64 done, tokens;
+  double tpot_sum, t_first_done, t_last_done;
+  double pending[256];
+  guint n_pending;
+} closed_loop;
+
+static void cl_done(void *ud, double arrival, double first, double end, guint32 output) {
+  closed_loop *c = ud;
+  if (c->done == 0) c->t_first_done = end;
+  c->done++;
+  c->t_last_done = end;
+  c->tokens += output;
+  c->tpot_sum += (end - first) / (output - 1);
+  c->pending[c->n_pending++] = end; /* the client sends its next request at once */
+}
+
+/* Throughput (output tokens/s) and mean TPOT (ms) of c clients each sending a request of
+ * prompt/output tokens as soon as its previous one finished (vllm bench serve
+ * --max-concurrency c --request-rate inf). */
+static void closed_loop_run(llm_config *cfg, guint c, guint32 prompt, guint32 output,
+                            double *tok_s, double *tpot_ms) {
+  llm_engine *e = llm_engine_new(cfg, 0);
+  closed_loop cl = {0};
+  for (guint i = 0; i < c; i++) llm_engine_submit(e, 0, prompt, output);
+  guint64 warm = 2 * c, stop = 20 * c + warm;
+  guint64 tok_warm = 0;
+  double t_warm = 0, tpot_warm = 0;
+  for (double t = 1e6; cl.done < stop; t += 1e6) {
+    llm_engine_run(e, t, cl_done, &cl);
+    for (guint i = 0; i < cl.n_pending; i++) llm_engine_submit(e, cl.pending[i], prompt, output);
+    cl.n_pending = 0;
+    if (!t_warm && cl.done >= warm) {
+      t_warm = cl.t_last_done;
+      tok_warm = cl.tokens;
+      tpot_warm = cl.tpot_sum;
+      warm = cl.done;
+    }
+  }
+  *tok_s = (double)(cl.tokens - tok_warm) / ((cl.t_last_done - t_warm) / 1e9);
+  *tpot_ms = (cl.tpot_sum - tpot_warm) / (double)(cl.done - warm) / 1e6;
+  llm_engine_free(e);
+}
+
+/* Calibration points: vLLM 0.23, Llama-3.1-8B-Instruct BF16 on one A100 40GB, 1024 prompt
+ * and 128 output tokens, c = 1: ~75 tok/s; c = 8: 6.6x that (johnmusgrave.com, "vLLM
+ * throughput-latency sweep on NVIDIA A100"). Within 15 %. */
+Test(llm, closed_loop_throughput_matches_published_a100_sweep) {
+  llm_config cfg = llm_cfg("llama-3.1-8b", "A100-40GB", 256, 100000);
+  double tok, tpot;
+  closed_loop_run(&cfg, 1, 1024, 128, &tok, &tpot);
+  cr_assert(fabs(tok / 75.0 - 1.0) < 0.15, "c=1: %.1f tok/s vs 75", tok);
+  cr_assert(fabs(tpot / (1000.0 / 75.0) - 1.0) < 0.15, "c=1: TPOT %.2f ms", tpot);
+  double tok8, tpot8;
+  closed_loop_run(&cfg, 8, 1024, 128, &tok8, &tpot8);
+  cr_assert(fabs(tok8 / (6.6 * 75.0) - 1.0) < 0.15, "c=8: %.1f tok/s vs 495", tok8);
+  /* batching is not free: TPOT grows with the batch, throughput sub-linearly */
+  cr_assert(tpot8 > tpot && tok8 < 8 * tok, "tpot %.2f -> %.2f, tok %.0f -> %.0f", tpot, tpot8,
+            tok, tok8);
+  double tok64, tpot64;
+  closed_loop_run(&cfg, 64, 1024, 128, &tok64, &tpot64);
+  cr_assert(tok64 > tok8 && tok64 < 64 * tok / 3, "c=64: %.0f tok/s", tok64);
+}
+
+/* The roofline against Vidur's measured linear-layer time of Llama-2-7B on an A100 at one
+ * token (8.5 ms over 32 layers) and 4096 tokens (240 ms): within 15 %. Weights without the
+ * lm_head, as Vidur's MLP profile has them. */
+Test(llm, step_time_matches_vidur_profile_points) {
+  llm_config cfg = llm_cfg("llama-2-7b", "A100-80GB", 256, 1000);
+  const llm_model *m = cfg.model;
+  double lm_head = (double)m->vocab * m->hidden;
+  double one = llm_engine_step_ns(&cfg, 1, 0, 0, 0);
+  double w = (llm_model_params_touched(m, 1) - lm_head) * 2;
+  double exp_one = w / cfg.bw_bytes_per_ns;
+  cr_assert(fabs(exp_one / 8.51e6 - 1.0) < 0.15, "1 token: %.2f ms", exp_one / 1e6);
+  cr_assert(one > exp_one, "the lm_head is read too");
+  double flops = 4096 * 2 * (llm_model_params_touched(m, 1) - lm_head);
+  double big = flops / cfg.flops_per_ns;
+  cr_assert(fabs(big / 239.7e6 - 1.0) < 0.15, "4096 tokens: %.1f ms", big / 1e6);
+}
+
+typedef struct count_ud { guint64 done, lost; } count_ud;
+static void cnt_done(void *ud, double a, double f, double e, guint32 o) {
+  count_ud *c = ud;
+  cr_assert(f >= a && e >= f, "times out of order: %g %g %g", a, f, e);
+  c->done++;
+}
+static void cnt_lost(void *ud, double a) { ((count_ud *)ud)->lost++; }
+
+/* A KV pool too small for the load: requests are preempted and recomputed, yet every one
+ * finishes exactly once and every block comes back. */
+Test(llm, preemption_conserves_requests_and_blocks) {
+  llm_config cfg = llm_cfg("llama-3-8b", "A100-80GB", 64, 400); /* 6,400 tokens of KV */
+  llm_engine *e = llm_engine_new(&cfg, 0);
+  gsl_rng *r = gsl_rng_alloc(gsl_rng_taus2);
+  count_ud c = {0};
+  double t = 0;
+  guint n = 2000;
+  for (guint i = 0; i < n; i++) {
+    t += gsl_ran_exponential(r, 1e8); /* 10 requests/s */
+    llm_engine_run(e, t, cnt_done, &c);
+    cr_assert(llm_engine_submit(e, t, 200 + gsl_rng_uniform_int(r, 800),
+                                20 + gsl_rng_uniform_int(r, 300)));
+  }
+  llm_engine_run(e, t + 3600e9, cnt_done, &c);
+  llm_engine_stats st;
+  llm_engine_get_stats(e, &st);
+  cr_assert_eq(c.done, n, "finished %" G_GUINT64_FORMAT " of %u", c.done, n);
+  cr_assert_gt(st.preemptions, 0);
+  cr_assert_eq(st.free_blocks, 400);
+  cr_assert_eq(st.running + st.waiting, 0);
+  /* a request longer than the whole pool is refused, not left waiting for ever */
+  cr_assert_not(llm_engine_submit(e, t, 7000, 10));
+  llm_engine_clear(e, cnt_lost, &c);
+  cr_assert_eq(c.lost, 0);
+  gsl_rng_free(r);
+  llm_engine_free(e);
+}
+
+/* F04: a notebook growing into the server's pre-allocated memory is an out-of-memory
+ * under every policy, as for any resident (before: the KV cache was not in memory used). */
+static const char *f04_trace =
+    "id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,model\n"
+    "llm,0,inference,1,0,3600,2,llama-3-8b\n"
+    "nb,0,notebook,1,5,3600,,\n";
+static const char *f04_phases = "job_id,after_s,mem_gb\nnb,1800,60\n";
+
+static results *f04_run(const char *oom) {
+  g_autofree char *yaml = g_strdup_printf(
+      "name: f04\nseed: 1\npools:\n  - {name: p, gpu: A100-80GB, nodes: 1, gpus_per_node: 1, "
+      "strategy: time-slicing, replicas: 2, oom: %s}\n", oom);
+  return tu_run(yaml, f04_trace, f04_phases);
+}
+
+Test(llm, f04_notebook_growing_into_kv_memory_is_an_oom) {
+  const char *policies[] = {"all", "offender", "sidecar"};
+  for (guint i = 0; i < 3; i++) {
+    results *r = f04_run(policies[i]);
+    const job_result *nb = tu_job(r, "nb"), *llm = tu_job(r, "llm");
+    cr_assert_eq(nb->oom_kills, 1, "%s: notebook kills %u", policies[i], nb->oom_kills);
+    cr_assert_eq(llm->oom_kills, i == 0 ? 1u : 0u, "%s: server kills %u", policies[i],
+                 llm->oom_kills);
+    /* the pre-allocation (0.9 x 85.9 GB) is memory in use */
+    const service_result *sv = tu_service(r, "llm");
+    cr_assert(fabs(sv->reserved_gb - 0.9 * 85.899345920) < 0.01, "%.3f", sv->reserved_gb);
+    cr_assert_gt(sv->kv_blocks, 20000);
+    cr_assert(sv->ttft_p50_ms > 0 && sv->tpot_p50_ms > 0 && sv->ttft_p99_ms >= sv->ttft_p50_ms);
+    GString *csv = g_string_new(NULL);
+    cr_assert(report_csv_llm(r, csv));
+    cr_assert(g_str_has_prefix(csv->str, "id,pool,served,ttft_p50_ms,"), "%s", csv->str);
+    cr_assert(strstr(csv->str, "\nllm,p,"), "%s", csv->str);
+    g_string_free(csv, TRUE);
+    results_free(r);
+  }
+}
+
+/* The capacity story: one Llama-3-8B server in a 7g.80gb, a 3g.40gb, time-sliced four
+ * ways (gpu_memory_utilization 0.225 each) and a 1g.10gb (does not fit its weights). The
+ * concurrency (KV tokens / mean request tokens) and context each allows follow from the
+ * blocks; the figures are in docs/models.md. */
+Test(llm, capacity_story_mig_and_time_slicing) {
+  const char *yaml =
+      "name: cap\nseed: 1\npools:\n"
+      "  - {name: big, gpu: A100-80GB, nodes: 1, strategy: mig, layout: 7g.80gb}\n"
+      "  - {name: half, gpu: A100-80GB, nodes: 1, strategy: mig, layout: 3g.40gb x2}\n"
+      "  - {name: ts4, gpu: A100-80GB, nodes: 1, strategy: time-slicing, replicas: 4}\n"
+      "routing:\n  - {label: big, pool: big}\n  - {label: half, pool: half}\n"
+      "  - {label: ts4, pool: ts4}\n";
+  const char *csv =
+      "id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,model,label,gpu_memory_utilization\n"
+      "a,0,inference,1,0,600,4,llama-3-8b,big,\n"
+      "b,0,inference,1,0,600,4,llama-3-8b,half,\n"
+      "c1,0,inference,1,0,600,1,llama-3-8b,ts4,0.225\n"
+      "c2,0,inference,1,0,600,1,llama-3-8b,ts4,0.225\n"
+      "c3,0,inference,1,0,600,1,llama-3-8b,ts4,0.225\n"
+      "c4,0,inference,1,0,600,1,llama-3-8b,ts4,0.225\n";
+  results *r = tu_run(yaml, csv, NULL);
+  const service_result *a = tu_service(r, "a"), *b = tu_service(r, "b"), *c = tu_service(r, "c1");
+  /* tokens of KV = blocks x 16 */
+  cr_assert(a->kv_blocks * 16 > 300000 && a->kv_blocks * 16 < 500000, "7g: %" G_GINT64_FORMAT,
+            a->kv_blocks * 16);
+  cr_assert(b->kv_blocks * 16 > 100000 && b->kv_blocks * 16 < a->kv_blocks * 16 / 2,
+            "3g: %" G_GINT64_FORMAT, b->kv_blocks * 16);
+  cr_assert(c->kv_blocks > 0 && c->kv_blocks * 16 < 20000, "ts4: %" G_GINT64_FORMAT,
+            c->kv_blocks * 16);
+  for (guint i = 0; i < r->jobs->len; i++)
+    cr_assert_eq(g_array_index(r->jobs, job_result, i).oom_kills, 0);
+  /* the 3g.40gb has half the bandwidth and 3/7 of the SMs: slower than the 7g */
+  cr_assert_gt(b->p50_ms, a->p50_ms);
+  results_free(r);
+  /* a 1g.10gb cannot hold the 16 GB of weights: refused before the run */
+  g_autofree char *sp = tu_write_temp("cap1.yaml",
+      "name: cap1\npools:\n  - {name: tiny, gpu: A100-80GB, nodes: 1, strategy: mig, "
+      "layout: 1g.10gb x7}\n");
+  g_autofree char *tp = tu_write_temp("cap1.csv",
+      "id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,model\n"
+      "a,0,inference,1,0,600,1,llama-3-8b\n");
+  g_autoptr(diag_list) d = diag_list_new(0);
+  scenario *sc = scenario_load(sp, d);
+  trace *tr = trace_load(tp, d);
+  cr_assert(sc && tr);
+  sim_check_jobs(sc, tr, d);
+  cr_assert(diag_has_errors(d), "a 1g.10gb was accepted for 16 GB of weights");
+  trace_free(tr);
+  scenario_free(sc);
+}

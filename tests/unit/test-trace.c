@@ -442,7 +442,8 @@ Test(trace, header_problems) {
       ":1:5: unknown column: expected one of id, submit_s, kind, gpus, mem_gb, duration_s, "
       "tenant, label, priority, gpu_frac, sm, busy, burst_s, rate_rps, service_ms, slo_ms, "
       "slo_pct, kv_gb, max_batch, comm_frac, checkpoint_s, restart, gpu_util, cpu_milli, memory_mib, "
-      "gpu_spec, or a name starting with x_, "
+      "gpu_spec, model, prompt_tokens, output_tokens, slo_ttft_ms, slo_tpot_ms, "
+      "gpu_memory_utilization, or a name starting with x_, "
       "found 'colour'",
       ":1:6: duplicate column: expected each column once (first at column 3), found 'gpus'",
       ":1: missing required column 'submit_s'",
@@ -459,7 +460,8 @@ Test(trace, first_row_not_a_header) {
   const char *m[] = {
       ":1: header: expected a header row naming the columns (id,submit_s,kind,gpus,mem_gb,"
       "duration_s,tenant,label,priority,gpu_frac,sm,busy,burst_s,rate_rps,service_ms,slo_ms,"
-      "slo_pct,kv_gb,max_batch,comm_frac,checkpoint_s,restart,gpu_util,cpu_milli,memory_mib,gpu_spec), "
+      "slo_pct,kv_gb,max_batch,comm_frac,checkpoint_s,restart,gpu_util,cpu_milli,memory_mib,gpu_spec,"
+      "model,prompt_tokens,output_tokens,slo_ttft_ms,slo_tpot_ms,gpu_memory_utilization), "
       "found 'j1,0,batch,1,10,60'"};
   expect_msgs(d, path, m, 1);
   diag_list_free(d);
@@ -469,7 +471,8 @@ Test(trace, empty_file_is_an_error_header_only_is_zero_jobs) {
   const char *empty_msg =
       ":1: header: expected a header row naming the columns (id,submit_s,kind,gpus,mem_gb,"
       "duration_s,tenant,label,priority,gpu_frac,sm,busy,burst_s,rate_rps,service_ms,slo_ms,"
-      "slo_pct,kv_gb,max_batch,comm_frac,checkpoint_s,restart,gpu_util,cpu_milli,memory_mib,gpu_spec), "
+      "slo_pct,kv_gb,max_batch,comm_frac,checkpoint_s,restart,gpu_util,cpu_milli,memory_mib,gpu_spec,"
+      "model,prompt_tokens,output_tokens,slo_ttft_ms,slo_tpot_ms,gpu_memory_utilization), "
       "found an empty file";
   const char *empties[] = {"", "\n\n", "\xEF\xBB\xBF", "  \r\n\t\r\n"};
   for (gsize i = 0; i < G_N_ELEMENTS(empties); i++) {

@@ -338,6 +338,18 @@ static void mig_update_speeds(const pool_state *p, gpu_state *g) {
   }
 }
 
+/* The instance's SMs over the whole GPU's, and its memory slices over the GPU's (each
+ * slice carries 1/8 of the bandwidth, gpu-facts 1.1 [S1]). */
+static void mig_partition(const pool_state *p, const gpu_state *g, const task *t, double *sm,
+                          double *bw) {
+  const mig_shape *sh = gpu_shape(p, g);
+  const gpu_model *m = p->spec->gpu;
+  g_assert(t->slot < sh->layout.n);
+  const mig_profile *pr = &m->profiles[sh->layout.inst[t->slot].profile];
+  *sm = (double)sh->sms[t->slot] / (double)m->sms;
+  *bw = m->mig_slots ? (double)pr->mem_slices / (double)m->mig_slots : 1.0;
+}
+
 /* The instance's memory less what its other residents (time-sliced replicas) hold: an
  * allocation past it fails inside the instance. */
 static int64_t mig_mem_capacity(const pool_state *p, const gpu_state *g, const task *t) {
@@ -593,6 +605,7 @@ const share_ops share_mig_ops = {
     .can_ever_fit = mig_can_ever_fit,
     .gpu_accepts = mig_gpu_accepts,
     .update_speeds = mig_update_speeds,
+    .partition = mig_partition,
     .gauges = share_default_gauges,
     .mem_capacity = mig_mem_capacity,
     .oom_victims = mig_oom_victims,

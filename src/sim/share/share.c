@@ -68,7 +68,7 @@ void share_oom_victims_among(oom_policy policy, GPtrArray *residents, task *offe
   case OOM_SIDECAR:
     for (guint i = 0; i < residents->len; i++) {
       task *t = g_ptr_array_index(residents, i);
-      if (t->mem_bytes > t->job->spec->mem_bytes) g_ptr_array_add(victims, t);
+      if (t->mem_bytes > t->job->mem_declared) g_ptr_array_add(victims, t);
     }
     if (victims->len) return;
     /* fall through: nobody is over their declaration, the offender goes */

@@ -66,6 +66,10 @@ typedef struct share_ops {
    * share_prune_by_size (rank 0 for all) when the worker count alone decides (exclusive,
    * replicas); MIG ranks by the smallest instance size that holds the job. */
   guint32 (*prune_rank)(const pool_state *p, const job_run *j);
+  /* Fractions of the whole GPU's SMs and memory bandwidth t's partition has (MIG: its
+   * instance's SMs and memory slices). NULL: the whole GPU. The LLM roofline reads it. */
+  void (*partition)(const pool_state *p, const gpu_state *g, const task *t, double *sm_frac,
+                    double *bw_frac);
   /* The share of one GPU a worker of j claims when the strategy packs by shares
    * (fractional: gpu_frac), or NULL. When set, cluster.c keeps each GPU's claimed sum
    * (gpu_state.share_used, summed over residents in arrival order) and a placement index

@@ -11,3 +11,8 @@ const workload_ops *workload_for(job_kind k) {
   g_assert((int)k >= 0 && k < JOB_KIND_COUNT);
   return table[k];
 }
+
+const workload_ops *workload_of(const job_spec *j) {
+  if (j->kind == JOB_INFERENCE && j->llm) return &workload_llm_ops;
+  return workload_for(j->kind);
+}

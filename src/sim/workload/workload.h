@@ -46,6 +46,9 @@ typedef struct workload_ops {
 } workload_ops;
 
 const workload_ops *workload_for(job_kind k);
+/* The workload of a trace row: its kind's, or the LLM server's for an inference job that
+ * names a model. */
+const workload_ops *workload_of(const job_spec *j);
 
 /* Training progress rate for a communication share c and slowest-worker speed s:
  * 1 / ((1 - c) / s + c); 0 when s is 0. Exposed for tests. */
@@ -55,3 +58,4 @@ extern const workload_ops workload_notebook_ops;
 extern const workload_ops workload_inference_ops;
 extern const workload_ops workload_training_ops;
 extern const workload_ops workload_batch_ops;
+extern const workload_ops workload_llm_ops;

@@ -1,0 +1,535 @@
+/* llm-engine.c: the batch engine of one LLM server, as vLLM's V1 scheduler runs it: each
+ * iteration schedules the running requests first (decodes, then unfinished prefill chunks)
+ * and admits waiting ones FCFS within max_num_seqs, max_num_batched_tokens and free KV
+ * blocks; a request that needs a block when none is free preempts the latest admitted one
+ * (recompute). Pure-decode stretches run in closed form (a global decode counter, a heap of
+ * completion counts, block crossings by residue): no work per step or per running request. */
+#include "llm-engine.h"
+#include <math.h>
+#include <string.h>
+
+enum { SEQ_FREE = 0, SEQ_PREFILL, SEQ_DECODE };
+
+typedef struct llm_seq {
+  double arrival, first;   /* first: NAN until the first token */
+  guint32 prompt, output;
+  guint32 target;          /* prompt tokens to (re)compute: prompt + tokens generated before */
+  guint32 computed;        /* prefill tokens computed so far */
+  guint32 gen_before;      /* tokens generated before a preemption */
+  int64_t g0;              /* decode: generated = G - g0; ctx = prompt + generated - 1 */
+  int64_t blocks;          /* prefill: blocks held (decode: derived from ctx) */
+  int32_t prev, next;      /* admission order (running list) */
+  guint32 heap_pos;
+  guint8 state;
+} llm_seq;
+
+typedef struct llm_wait {
+  double arrival, first;
+  guint32 prompt, output, gen_before;
+} llm_wait;
+
+struct llm_engine {
+  llm_config c;
+  double clock;
+  const llm_model *m;
+  /* per-step constants */
+  double kv_per_token, flops_tok, flops_lm_head, attn_flops_per_ctx;
+  /* slots and the running list (admission order) */
+  llm_seq *seq;
+  int32_t *free_stack;
+  guint32 n_free, n_running;
+  int32_t head, tail;
+  /* decoding requests */
+  int64_t G;               /* decode steps done */
+  guint32 n_decode;
+  int32_t *heap;           /* slots by g0 + output (completion count), min first */
+  double ctx_base;         /* sum over decoding of (prompt - g0 - 1): sum ctx = base + n G */
+  guint32 *by_key;         /* decoding requests by (ctx - G) mod block_size */
+  /* prefilling requests, in admission order */
+  int32_t *pre;
+  guint32 n_pre;
+  int64_t free_blocks;
+  /* the waiting queue (a ring; preempted requests go to its front) */
+  llm_wait *wq;
+  guint32 w_head, w_len, w_cap;
+  guint64 steps, preemptions, refused;
+};
+
+/* ---- step time ---- */
+
+/* Smooth roofline max(a, b) with exponent 1.5 (fitted): (a^1.5 + b^1.5)^(2/3). */
+static inline double llm_smooth_max(double a, double b) {
+  double s = a * sqrt(a) + b * sqrt(b);
+  return cbrt(s * s);
+}
+
+double llm_engine_step_ns(const llm_config *c, double tokens, double prefill_tokens,
+                          double ctx_read, double attn_ctx) {
+  const llm_model *m = c->model;
+  double weights = llm_model_params_touched(m, tokens) * c->bytes_per_param;
+  double kv = (double)llm_model_kv_bytes_per_token(m, c->kv_bytes_per_elem);
+  double bytes = weights + kv * (ctx_read + prefill_tokens);
+  /* prefill tokens other than the last of a prompt skip the lm_head; counted for all here
+   * minus the lm_head share of the prefill tokens (one per prompt is kept by the caller) */
+  double flops = tokens * llm_model_flops_per_token(m) -
+                 prefill_tokens * 2.0 * (double)m->vocab * m->hidden +
+                 llm_model_attn_flops(m, attn_ctx);
+  if (!(c->bw_bytes_per_ns > 0) || !(c->flops_per_ns > 0)) return INFINITY;
+  return llm_smooth_max(bytes / c->bw_bytes_per_ns, flops / c->flops_per_ns) +
+         c->step_overhead_ns;
+}
+
+/* ---- the decode heap (slots keyed by g0 + output) ---- */
+
+static inline int64_t llm_key(const llm_engine *e, int32_t s) {
+  return e->seq[s].g0 + (int64_t)e->seq[s].output;
+}
+
+static void llm_heap_set(llm_engine *e, guint32 i, int32_t s) {
+  e->heap[i] = s;
+  e->seq[s].heap_pos = i;
+}
+
+static void llm_heap_up(llm_engine *e, guint32 i) {
+  int32_t s = e->heap[i];
+  int64_t k = llm_key(e, s);
+  while (i > 0) {
+    guint32 p = (i - 1) / 2;
+    if (llm_key(e, e->heap[p]) <= k) break;
+    llm_heap_set(e, i, e->heap[p]);
+    i = p;
+  }
+  llm_heap_set(e, i, s);
+}
+
+static void llm_heap_down(llm_engine *e, guint32 i) {
+  guint32 n = e->n_decode;
+  int32_t s = e->heap[i];
+  int64_t k = llm_key(e, s);
+  for (;;) {
+    guint32 l = 2 * i + 1;
+    if (l >= n) break;
+    guint32 r = l + 1, m = r < n && llm_key(e, e->heap[r]) < llm_key(e, e->heap[l]) ? r : l;
+    if (llm_key(e, e->heap[m]) >= k) break;
+    llm_heap_set(e, i, e->heap[m]);
+    i = m;
+  }
+  llm_heap_set(e, i, s);
+}
+
+/* ---- slots, the running list, blocks ---- */
+
+static guint32 llm_mod(const llm_engine *e, int64_t v) {
+  int64_t b = e->c.block_size, r = v % b;
+  return (guint32)(r < 0 ? r + b : r);
+}
+
+static int64_t llm_ceil_div(int64_t a, int64_t b) { return a <= 0 ? 0 : (a + b - 1) / b; }
+
+static int64_t llm_decode_ctx(const llm_engine *e, int32_t s) {
+  const llm_seq *q = &e->seq[s];
+  return (int64_t)q->prompt + (e->G - q->g0) - 1;
+}
+
+static void llm_list_unlink(llm_engine *e, int32_t s) {
+  llm_seq *q = &e->seq[s];
+  if (q->prev >= 0) e->seq[q->prev].next = q->next;
+  else e->head = q->next;
+  if (q->next >= 0) e->seq[q->next].prev = q->prev;
+  else e->tail = q->prev;
+  q->state = SEQ_FREE;
+  e->free_stack[e->n_free++] = s;
+  e->n_running--;
+}
+
+static void llm_decode_add(llm_engine *e, int32_t s, guint32 generated) {
+  llm_seq *q = &e->seq[s];
+  q->state = SEQ_DECODE;
+  q->g0 = e->G - (int64_t)generated;
+  e->ctx_base += (double)q->prompt - (double)q->g0 - 1.0;
+  e->by_key[llm_mod(e, (int64_t)q->prompt - q->g0 - 1)]++;
+  guint32 i = e->n_decode++;
+  llm_heap_set(e, i, s);
+  llm_heap_up(e, i);
+}
+
+/* Takes a decoding request out (finished or preempted); frees its blocks. */
+static void llm_decode_remove(llm_engine *e, int32_t s) {
+  llm_seq *q = &e->seq[s];
+  e->free_blocks += llm_ceil_div(llm_decode_ctx(e, s), e->c.block_size);
+  e->ctx_base -= (double)q->prompt - (double)q->g0 - 1.0;
+  e->by_key[llm_mod(e, (int64_t)q->prompt - q->g0 - 1)]--;
+  guint32 i = q->heap_pos, last = --e->n_decode;
+  if (i != last) {
+    int32_t moved = e->heap[last];
+    llm_heap_set(e, i, moved);
+    llm_heap_down(e, i);
+    llm_heap_up(e, e->seq[moved].heap_pos);
+  }
+}
+
+static void llm_pre_remove(llm_engine *e, int32_t s) {
+  for (guint32 i = 0; i < e->n_pre; i++)
+    if (e->pre[i] == s) {
+      memmove(e->pre + i, e->pre + i + 1, (e->n_pre - i - 1) * sizeof *e->pre);
+      e->n_pre--;
+      return;
+    }
+  g_assert_not_reached();
+}
+
+static void llm_wait_grow(llm_engine *e) {
+  guint32 cap = e->w_cap ? e->w_cap * 2 : 64;
+  llm_wait *n = g_new(llm_wait, cap);
+  for (guint32 i = 0; i < e->w_len; i++) n[i] = e->wq[(e->w_head + i) % e->w_cap];
+  g_free(e->wq);
+  e->wq = n;
+  e->w_cap = cap;
+  e->w_head = 0;
+}
+
+/* Preempts the latest admitted running request: its blocks are freed and it waits at the
+ * front of the queue to recompute its prompt and the tokens it had generated. */
+static void llm_preempt_tail(llm_engine *e) {
+  int32_t s = e->tail;
+  g_assert(s >= 0);
+  llm_seq *q = &e->seq[s];
+  llm_wait w = {.arrival = q->arrival, .first = q->first, .prompt = q->prompt,
+                .output = q->output, .gen_before = q->gen_before};
+  if (q->state == SEQ_DECODE) {
+    w.gen_before = (guint32)(e->G - q->g0);
+    llm_decode_remove(e, s);
+  } else {
+    e->free_blocks += q->blocks;
+    llm_pre_remove(e, s);
+  }
+  llm_list_unlink(e, s);
+  if (e->w_len == e->w_cap) llm_wait_grow(e);
+  e->w_head = (e->w_head + e->w_cap - 1) % e->w_cap;
+  e->wq[e->w_head] = w;
+  e->w_len++;
+  e->preemptions++;
+}
+
+/* ---- public: life cycle ---- */
+
+llm_engine *llm_engine_new(const llm_config *c, double now_ns) {
+  g_assert(c->model && c->max_num_seqs >= 1 && c->block_size >= 1);
+  llm_engine *e = g_new0(llm_engine, 1);
+  e->c = *c;
+  e->m = c->model;
+  e->clock = now_ns;
+  guint32 n = c->max_num_seqs;
+  e->seq = g_new0(llm_seq, n);
+  e->free_stack = g_new(int32_t, n);
+  for (guint32 i = 0; i < n; i++) e->free_stack[i] = (int32_t)(n - 1 - i);
+  e->n_free = n;
+  e->head = e->tail = -1;
+  e->heap = g_new(int32_t, n);
+  e->pre = g_new(int32_t, n);
+  e->by_key = g_new0(guint32, c->block_size);
+  e->free_blocks = c->kv_blocks;
+  return e;
+}
+
+void llm_engine_free(llm_engine *e) {
+  if (!e) return;
+  g_free(e->seq);
+  g_free(e->free_stack);
+  g_free(e->heap);
+  g_free(e->pre);
+  g_free(e->by_key);
+  g_free(e->wq);
+  g_free(e);
+}
+
+void llm_engine_set_rates(llm_engine *e, double bw, double flops) {
+  e->c.bw_bytes_per_ns = bw;
+  e->c.flops_per_ns = flops;
+}
+
+gboolean llm_engine_submit(llm_engine *e, double arrival_ns, guint32 prompt, guint32 output) {
+  prompt = MAX(prompt, 1u);
+  output = MAX(output, 1u);
+  /* longer than the whole KV pool (vLLM refuses a prompt over max_model_len) */
+  if (e->w_len >= e->c.max_waiting ||
+      llm_ceil_div((int64_t)prompt + output, e->c.block_size) > e->c.kv_blocks) {
+    e->refused++;
+    return FALSE;
+  }
+  if (e->w_len == e->w_cap) llm_wait_grow(e);
+  llm_wait *w = &e->wq[(e->w_head + e->w_len) % e->w_cap];
+  *w = (llm_wait){.arrival = arrival_ns, .first = NAN, .prompt = prompt, .output = output,
+                  .gen_before = 0};
+  e->w_len++;
+  return TRUE;
+}
+
+void llm_engine_skip(llm_engine *e, double t) {
+  if (t > e->clock) e->clock = t;
+}
+
+void llm_engine_clear(llm_engine *e, void (*lost)(void *ud, double arrival_ns), void *ud) {
+  while (e->tail >= 0) {
+    int32_t s = e->tail;
+    if (lost) lost(ud, e->seq[s].arrival);
+    if (e->seq[s].state == SEQ_DECODE) llm_decode_remove(e, s);
+    else {
+      e->free_blocks += e->seq[s].blocks;
+      llm_pre_remove(e, s);
+    }
+    llm_list_unlink(e, s);
+  }
+  for (guint32 i = 0; i < e->w_len; i++)
+    if (lost) lost(ud, e->wq[(e->w_head + i) % e->w_cap].arrival);
+  e->w_len = 0;
+  g_assert(e->free_blocks == e->c.kv_blocks);
+}
+
+void llm_engine_get_stats(const llm_engine *e, llm_engine_stats *o) {
+  *o = (llm_engine_stats){.clock_ns = e->clock, .running = e->n_running, .waiting = e->w_len,
+                          .decoding = e->n_decode, .free_blocks = e->free_blocks,
+                          .steps = e->steps, .preemptions = e->preemptions,
+                          .refused = e->refused};
+}
+
+/* ---- one iteration with prefill work (admissions or unfinished chunks) ---- */
+
+/* Blocks decoding requests need for their next k steps: a request whose ctx is a multiple
+ * of the block size fills its last block, so it takes one at its next step and every
+ * block_size steps after. By residue, O(block_size). */
+static int64_t llm_decode_blocks_needed(const llm_engine *e, int64_t k) {
+  int64_t bs = e->c.block_size, need = 0;
+  if (k <= 0) return 0;
+  for (guint32 key = 0; key < e->c.block_size; key++) {
+    if (!e->by_key[key]) continue;
+    int64_t r = llm_mod(e, (int64_t)key + e->G);     /* ctx mod bs now */
+    int64_t d = (bs - r) % bs;                        /* steps until its next crossing */
+    if (k > d) need += (int64_t)e->by_key[key] * (1 + (k - 1 - d) / bs);
+  }
+  return need;
+}
+
+/* Admits the waiting request at the front into a free slot as a prefill of `chunk` tokens
+ * (its blocks taken); returns the slot. */
+static int32_t llm_admit(llm_engine *e, guint32 chunk, int64_t blocks) {
+  llm_wait w = e->wq[e->w_head];
+  e->w_head = (e->w_head + 1) % e->w_cap;
+  e->w_len--;
+  int32_t s = e->free_stack[--e->n_free];
+  llm_seq *q = &e->seq[s];
+  *q = (llm_seq){.arrival = w.arrival, .first = w.first, .prompt = w.prompt, .output = w.output,
+                 .gen_before = w.gen_before, .target = w.prompt + w.gen_before,
+                 .computed = 0, .blocks = blocks, .prev = e->tail, .next = -1,
+                 .state = SEQ_PREFILL};
+  if (e->tail >= 0) e->seq[e->tail].next = s;
+  else e->head = s;
+  e->tail = s;
+  e->n_running++;
+  e->pre[e->n_pre++] = s;
+  e->free_blocks -= blocks;
+  (void)chunk;
+  return s;
+}
+
+typedef struct llm_step_plan {
+  double tokens, prefill_tokens, ctx_read, attn_ctx;
+  gboolean decodes;        /* the decoding requests run this step */
+} llm_step_plan;
+
+/* The chunk each prefilling request computes this step, in admission order, in the
+ * engine's scratch (pre order), given the token budget left; preempts when blocks run out.
+ * Returns the budget left. */
+static gint64 llm_plan_prefills(llm_engine *e, gint64 budget, guint32 *chunks,
+                                llm_step_plan *pl) {
+  for (guint32 i = 0; i < e->n_pre && budget > 0;) {
+    int32_t s = e->pre[i];
+    llm_seq *q = &e->seq[s];
+    guint32 chunk = (guint32)MIN((gint64)(q->target - q->computed), budget);
+    int64_t need = llm_ceil_div((int64_t)q->computed + chunk, e->c.block_size) - q->blocks;
+    while (need > e->free_blocks && e->tail != s) llm_preempt_tail(e);
+    if (need > e->free_blocks) { /* it is the latest itself: it waits */
+      llm_preempt_tail(e);
+      continue;
+    }
+    e->free_blocks -= need;
+    q->blocks += need;
+    chunks[i] = chunk;
+    budget -= chunk;
+    pl->prefill_tokens += chunk;
+    pl->ctx_read += q->computed;
+    pl->attn_ctx += (double)chunk * ((double)q->computed + chunk / 2.0);
+    i++;
+  }
+  return budget;
+}
+
+/* Admits waiting requests FCFS while the budget, max_num_seqs and free blocks allow. */
+static void llm_plan_admissions(llm_engine *e, gint64 budget, guint32 *chunks,
+                                llm_step_plan *pl) {
+  while (e->w_len && e->n_free && budget > 0) {
+    const llm_wait *w = &e->wq[e->w_head];
+    guint32 target = w->prompt + w->gen_before;
+    if (!e->c.chunked_prefill && (gint64)target > budget && pl->prefill_tokens > 0) break;
+    guint32 chunk = e->c.chunked_prefill ? (guint32)MIN((gint64)target, budget) : target;
+    int64_t blocks = llm_ceil_div(chunk, e->c.block_size);
+    if (blocks > e->free_blocks) break;
+    llm_admit(e, chunk, blocks);
+    chunks[e->n_pre - 1] = chunk;
+    budget -= chunk;
+    pl->prefill_tokens += chunk;
+    pl->attn_ctx += (double)chunk * chunk / 2.0;
+  }
+}
+
+/* Completions among decoding requests after G moved: every one whose count is reached. */
+static void llm_finish_decodes(llm_engine *e, llm_done_fn done, void *ud) {
+  while (e->n_decode && llm_key(e, e->heap[0]) <= e->G) {
+    int32_t s = e->heap[0];
+    llm_seq *q = &e->seq[s];
+    if (done) done(ud, q->arrival, q->first, e->clock, q->output);
+    llm_decode_remove(e, s);
+    llm_list_unlink(e, s);
+  }
+}
+
+/* Prefills that computed their last chunk emit their next token now and decode from here. */
+static void llm_finish_prefills(llm_engine *e, const guint32 *chunks, llm_done_fn done,
+                                void *ud) {
+  guint32 kept = 0;
+  for (guint32 i = 0; i < e->n_pre; i++) {
+    int32_t s = e->pre[i];
+    llm_seq *q = &e->seq[s];
+    q->computed += chunks[i];
+    if (q->computed < q->target) {
+      e->pre[kept++] = s;
+      continue;
+    }
+    if (isnan(q->first)) q->first = e->clock;
+    guint32 generated = q->gen_before + 1;
+    e->free_blocks += q->blocks; /* re-counted from ctx from now on */
+    e->free_blocks -= llm_ceil_div((int64_t)q->prompt + generated - 1, e->c.block_size);
+    if (generated >= q->output) {
+      if (done) done(ud, q->arrival, q->first, e->clock, q->output);
+      e->free_blocks += llm_ceil_div((int64_t)q->prompt + generated - 1, e->c.block_size);
+      llm_list_unlink(e, s);
+      continue;
+    }
+    llm_decode_add(e, s, generated);
+  }
+  e->n_pre = kept;
+}
+
+/* One iteration that has prefill work. Returns its duration (0 when nothing could run). */
+static double llm_mixed_step(llm_engine *e, llm_done_fn done, void *ud, guint32 *chunks) {
+  llm_step_plan pl = {0};
+  gint64 budget = e->c.max_num_batched_tokens;
+  /* decodes first; without chunked prefill a step with admissions runs no decodes */
+  gboolean prefill_only = !e->c.chunked_prefill && e->n_pre == 0 && e->w_len && e->n_free;
+  if (!prefill_only && e->n_decode) {
+    int64_t need = llm_decode_blocks_needed(e, 1);
+    while (need > e->free_blocks && e->n_running) {
+      llm_preempt_tail(e);
+      need = llm_decode_blocks_needed(e, 1);
+    }
+    e->free_blocks -= need;
+    pl.decodes = e->n_decode > 0;
+    budget -= e->n_decode;
+    pl.ctx_read += e->ctx_base + (double)e->n_decode * (double)e->G;
+    pl.attn_ctx += pl.ctx_read;
+  }
+  budget = llm_plan_prefills(e, MAX(budget, 0), chunks, &pl);
+  if (e->c.chunked_prefill || !pl.decodes) llm_plan_admissions(e, budget, chunks, &pl);
+  pl.tokens = (pl.decodes ? e->n_decode : 0) + pl.prefill_tokens;
+  if (pl.tokens <= 0) return 0;
+  double dt = llm_engine_step_ns(&e->c, pl.tokens, pl.prefill_tokens, pl.ctx_read, pl.attn_ctx);
+  e->clock += dt;
+  e->steps++;
+  if (pl.decodes) {
+    e->G++;
+    llm_finish_decodes(e, done, ud);
+  }
+  llm_finish_prefills(e, chunks, done, ud);
+  return dt;
+}
+
+/* ---- pure decode stretches in closed form ---- */
+
+/* Duration of k decode steps of the n decoding requests from now: the KV read grows by n
+ * tokens a step, so the step at the middle of the stretch stands for all (exact for the
+ * bandwidth-bound part, which is linear in the context). */
+static double llm_decode_span(const llm_engine *e, int64_t k) {
+  double n = e->n_decode, ctx = e->ctx_base + n * (double)e->G + n * (double)(k - 1) / 2.0;
+  return (double)k * llm_engine_step_ns(&e->c, n, 0, ctx, ctx);
+}
+
+/* Largest k <= hi with pred(k) true, pred monotone (true at 0). */
+static int64_t llm_decode_steps_to(const llm_engine *e, double until, int64_t hi) {
+  /* fewest steps that reach until: the first k with clock + span(k) >= until */
+  int64_t lo = 1;
+  if (e->clock + llm_decode_span(e, hi) < until) return hi;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (e->clock + llm_decode_span(e, mid) >= until) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+static int64_t llm_decode_steps_blocks(const llm_engine *e, int64_t hi) {
+  if (llm_decode_blocks_needed(e, hi) <= e->free_blocks) return hi;
+  int64_t lo = 0; /* needed(lo) fits */
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo + 1) / 2;
+    if (llm_decode_blocks_needed(e, mid) <= e->free_blocks) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/* Runs decode steps until the next completion, block shortage or until; returns the time
+ * it took (0 when a single step must go through llm_mixed_step instead). */
+static double llm_decode_stretch(llm_engine *e, double until, llm_done_fn done, void *ud) {
+  int64_t k = llm_key(e, e->heap[0]) - e->G; /* to the next completion */
+  g_assert(k >= 1);
+  k = llm_decode_steps_blocks(e, k);
+  if (k == 0) return 0; /* a preemption is due: one step at a time */
+  k = llm_decode_steps_to(e, until, k);
+  double dt = llm_decode_span(e, k);
+  e->free_blocks -= llm_decode_blocks_needed(e, k);
+  e->clock += dt;
+  e->G += k;
+  e->steps += (guint64)k;
+  llm_finish_decodes(e, done, ud);
+  return dt;
+}
+
+static gboolean llm_can_admit(const llm_engine *e) {
+  if (!e->w_len || !e->n_free) return FALSE;
+  const llm_wait *w = &e->wq[e->w_head];
+  guint32 chunk = w->prompt + w->gen_before;
+  if (e->c.chunked_prefill) chunk = MIN(chunk, e->c.max_num_batched_tokens);
+  return llm_ceil_div(chunk, e->c.block_size) <= e->free_blocks;
+}
+
+double llm_engine_run(llm_engine *e, double until, llm_done_fn done, void *ud) {
+  double busy = 0, start = e->clock;
+  if (!(e->c.bw_bytes_per_ns > 0) || !(e->c.flops_per_ns > 0)) { /* stalled */
+    if (until > e->clock) e->clock = until;
+    return 0;
+  }
+  guint32 *chunks = g_newa(guint32, e->c.max_num_seqs);
+  while (e->clock < until) {
+    double dt = 0;
+    if (e->n_pre == 0 && e->n_decode && !llm_can_admit(e))
+      dt = llm_decode_stretch(e, until, done, ud);
+    if (dt == 0 && (e->n_running || e->w_len)) dt = llm_mixed_step(e, done, ud, chunks);
+    if (dt == 0) { /* nothing can run: idle to until */
+      e->clock = until;
+      break;
+    }
+    busy += dt;
+  }
+  (void)start;
+  return busy;
+}

@@ -1,0 +1,346 @@
+/* workload-llm.c: an LLM server (an inference job with a `model`), as vLLM runs one: at
+ * start it pre-allocates gpu_memory_utilization of the memory it can see for weights and KV
+ * blocks (that memory is in use for every gauge and OOM policy); requests (Poisson, or
+ * recorded) with prompt and output tokens go through llm-engine.c's continuous batching at
+ * the bandwidth and compute the strategy leaves it; TTFT, TPOT and end-to-end latency and
+ * SLO goodput per service. It does not decide speeds (the strategies do). */
+#include "workload.h"
+#include "llm-engine.h"
+#include "sim.h"
+#include "rng.h"
+#include "histogram.h"
+#include "metrics.h"
+#include <gsl/gsl_randist.h>
+#include <math.h>
+
+/* Random streams (rng_new(seed, id, stream)); 2-4 are workload-inference.c's. */
+#define LLM_STREAM_ARRIVALS 5
+#define LLM_STREAM_LENGTHS 6
+/* Lognormal fits of the Azure LLM inference trace 2023, conversation service (19,366
+ * requests): ln(ContextTokens) mean 6.633 sd 0.985; ln(GeneratedTokens) 5.019, 0.859. */
+#define LLM_AZ_PROMPT_MU 6.6333
+#define LLM_AZ_PROMPT_SIGMA 0.9852
+#define LLM_AZ_OUTPUT_MU 5.0190
+#define LLM_AZ_OUTPUT_SIGMA 0.8590
+/* vLLM defaults (engine arguments): block size 16, chunked prefill on (V1) with a budget of
+ * 8192 tokens per iteration (V1 API-server default on large GPUs; version-dependent). */
+#define LLM_BLOCK_SIZE 16
+#define LLM_MAX_BATCHED_TOKENS 8192
+/* Memory besides weights and KV blocks: the profiled activation peak of one iteration at
+ * the token budget, fp32 logits for max_num_seqs, and 512 MiB of CUDA context and non-torch
+ * allocations (assumption; a 1 GB error moves an 8B model's KV pool by ~8,000 tokens). */
+#define LLM_NON_TORCH_BYTES (512.0 * 1048576.0)
+#define LLM_MAX_WAITING 1000000u /* requests queued at most; beyond that they are refused */
+#define LLM_DUTY_TAU_NS 60e9
+
+typedef struct llm_state {
+  llm_config cfg;
+  llm_engine *eng;
+  gsl_rng *r_arr, *r_len;
+  trace_request_cursor *cur;
+  gboolean recorded, has_next, up, finalised;
+  double next_a, rate_rps;
+  double mu_p, mu_o;           /* lognormal locations of the lengths */
+  int64_t reserve_bytes, weight_bytes;
+  double busy_ns, up_ns, duty;
+  histogram *e2e, *ttft, *tpot;
+  guint64 served, dropped, unanswered, violations, good, ttft_miss, tpot_miss;
+  double slo_ns, slo_ttft_ns, slo_tpot_ns;
+} llm_state;
+
+/* ---- lengths and arrivals ---- */
+
+static guint32 llm_draw_len(gsl_rng *r, double mu, double sigma, double cap) {
+  double v = round(gsl_ran_lognormal(r, mu, sigma));
+  if (!(v >= 1)) v = 1;
+  if (v > cap) v = cap;
+  return (guint32)v;
+}
+
+static void llm_next_arrival(llm_state *st) {
+  if (st->recorded) {
+    double at_s, svc;
+    st->has_next = st->cur && trace_request_cursor_next(st->cur, &at_s, &svc);
+    if (st->has_next) st->next_a = at_s * 1e9;
+    return;
+  }
+  st->has_next = st->rate_rps > 0;
+  if (st->has_next) st->next_a += gsl_ran_exponential(st->r_arr, 1e9 / st->rate_rps);
+}
+
+/* ---- memory, as vLLM holds it ---- */
+
+/* Activation peak of one profiling iteration at the token budget, and the logits. */
+static double llm_activation_bytes(const llm_model *m, guint32 max_seqs) {
+  double per_token = (2.0 * m->intermediate + 4.0 * m->hidden) * 2.0;
+  return LLM_MAX_BATCHED_TOKENS * per_token + (double)max_seqs * m->vocab * 4.0 +
+         LLM_NON_TORCH_BYTES;
+}
+
+/* Sizes the server on the memory its first worker can see (the card, an MPS pinned
+ * limit, a MIG instance): reserve = utilisation x that; KV blocks from what the weights
+ * and activations leave. */
+static void llm_size(llm_state *st, const sim *s, const job_run *j) {
+  const job_spec *sp = j->spec;
+  int64_t cap = sim_job_mem_visible(s, j, 0);
+  st->reserve_bytes = (int64_t)floor(sp->gpu_mem_util * (double)cap);
+  st->weight_bytes = sp->mem_bytes;
+  double kv = (double)st->reserve_bytes - (double)st->weight_bytes -
+              llm_activation_bytes(sp->llm, st->cfg.max_num_seqs);
+  double block = (double)st->cfg.block_size *
+                 (double)llm_model_kv_bytes_per_token(sp->llm, st->cfg.kv_bytes_per_elem);
+  st->cfg.kv_blocks = kv > 0 ? (int64_t)floor(kv / block) : 0;
+  if (st->reserve_bytes < st->weight_bytes) st->reserve_bytes = st->weight_bytes;
+}
+
+/* Bandwidth and compute the server gets now: peak x fitted efficiency x its share. Under
+ * MIG the instance's SMs and memory slices set the two shares separately. */
+static void llm_rates(const sim *s, const job_run *j, double *bw, double *fl) {
+  const gpu_model *m = scenario_pool(sim_scenario(s), (guint)j->pool)->gpu;
+  double speed = j->rate, sm_share = speed, bw_share = speed, smf, bwf;
+  sim_job_partition(s, j, 0, &smf, &bwf);
+  if (smf != 1.0 || bwf != 1.0) /* the strategy's speed is the SM share times contention */
+    bw_share = bwf * (smf > 0 ? speed / smf : 0);
+  *bw = m->mem_bw_gbps * LLM_EFF_BANDWIDTH * bw_share;           /* GB/s = bytes/ns */
+  *fl = m->fp16_tflops * 1e3 * LLM_EFF_FLOPS * sm_share;         /* TFLOP/s = 1e3 FLOP/ns */
+}
+
+/* ---- results of one request ---- */
+
+static void llm_done(void *ud, double arrival, double first, double end, guint32 output) {
+  llm_state *st = ud;
+  double e2e = end - arrival, ttft = first - arrival;
+  double tpot = output > 1 ? (end - first) / (double)(output - 1) : NAN;
+  histogram_add(st->e2e, e2e);
+  histogram_add(st->ttft, ttft);
+  if (!isnan(tpot)) histogram_add(st->tpot, tpot);
+  st->served++;
+  gboolean miss_e2e = e2e > st->slo_ns, miss_ttft = ttft > st->slo_ttft_ns;
+  gboolean miss_tpot = !isnan(tpot) && tpot > st->slo_tpot_ns;
+  st->violations += miss_e2e;
+  st->ttft_miss += miss_ttft;
+  st->tpot_miss += miss_tpot;
+  st->good += !(miss_e2e || miss_ttft || miss_tpot);
+}
+
+static void llm_lost(void *ud, double arrival) {
+  llm_state *st = ud;
+  (void)arrival;
+  st->dropped++;
+}
+
+static void llm_cut_off(void *ud, double arrival) {
+  llm_state *st = ud;
+  (void)arrival;
+  st->unanswered++;
+}
+
+static void llm_submit(llm_state *st, const job_spec *sp) {
+  double cap = sp->llm->max_context;
+  guint32 p = llm_draw_len(st->r_len, st->mu_p, LLM_AZ_PROMPT_SIGMA, cap - 1);
+  guint32 o = llm_draw_len(st->r_len, st->mu_o, LLM_AZ_OUTPUT_SIGMA, cap - p);
+  if (!llm_engine_submit(st->eng, st->next_a, p, o)) st->dropped++;
+}
+
+/* ---- hooks ---- */
+
+static llm_state *llm_state_new(sim *s, job_run *j) {
+  const scenario *sc = sim_scenario(s);
+  const trace *tr = sim_trace(s);
+  const job_spec *sp = j->spec;
+  llm_state *st = g_new0(llm_state, 1);
+  st->cfg = (llm_config){.model = sp->llm, .bytes_per_param = 2, .kv_bytes_per_elem = 2,
+                         .max_num_seqs = MAX(sp->max_batch, 1u),
+                         .max_num_batched_tokens = LLM_MAX_BATCHED_TOKENS,
+                         .block_size = LLM_BLOCK_SIZE, .chunked_prefill = TRUE,
+                         .max_waiting = LLM_MAX_WAITING};
+  st->r_arr = rng_new(sc->seed, sp->id, LLM_STREAM_ARRIVALS);
+  st->r_len = rng_new(sc->seed, sp->id, LLM_STREAM_LENGTHS);
+  /* a given mean keeps the Azure spread: mu = ln(mean) - sigma^2 / 2 */
+  st->mu_p = sp->prompt_tokens ? log(sp->prompt_tokens) - LLM_AZ_PROMPT_SIGMA *
+                                     LLM_AZ_PROMPT_SIGMA / 2 : LLM_AZ_PROMPT_MU;
+  st->mu_o = sp->output_tokens ? log(sp->output_tokens) - LLM_AZ_OUTPUT_SIGMA *
+                                     LLM_AZ_OUTPUT_SIGMA / 2 : LLM_AZ_OUTPUT_MU;
+  st->slo_ns = sp->slo_ms > 0 ? sp->slo_ms * 1e6 : INFINITY;
+  st->slo_ttft_ns = sp->slo_ttft_ms > 0 ? sp->slo_ttft_ms * 1e6 : INFINITY;
+  st->slo_tpot_ns = sp->slo_tpot_ms > 0 ? sp->slo_tpot_ms * 1e6 : INFINITY;
+  st->e2e = histogram_new();
+  st->ttft = histogram_new();
+  st->tpot = histogram_new();
+  st->recorded = sp->has_requests;
+  if (st->recorded && tr->requests_path)
+    st->cur = trace_request_cursor_open(tr->requests_path, sp->id, NULL);
+  st->rate_rps = j->rate_rps;
+  st->next_a = (double)sim_now(s);
+  llm_next_arrival(st);
+  st->duty = 1.0; /* until measured: busy whenever it may be */
+  return st;
+}
+
+static void llm_drop_until(llm_state *st, double t) {
+  while (st->has_next && st->next_a < t) {
+    st->dropped++;
+    llm_next_arrival(st);
+  }
+}
+
+static void llm_on_start(sim *s, job_run *j) {
+  llm_state *st = j->workload_data;
+  if (!st) j->workload_data = st = llm_state_new(s, j);
+  double now = (double)sim_now(s);
+  double session_end = j->session_end >= 0 ? (double)j->session_end : INFINITY;
+  llm_drop_until(st, MIN(now, session_end)); /* no server was up for them */
+  while (st->has_next && st->next_a < now) llm_next_arrival(st);
+  llm_size(st, s, j);
+  sim_job_set_mem(s, j, st->reserve_bytes);
+  g_clear_pointer(&st->eng, llm_engine_free);
+  st->eng = llm_engine_new(&st->cfg, now);
+  st->up = TRUE;
+  sim_job_set_demand(s, j, FALSE, 0.0, 0);
+}
+
+static void llm_advance(sim *s, job_run *j, sim_time from_t, sim_time to_t) {
+  llm_state *st = j->workload_data;
+  if (!st || !st->up || to_t <= from_t || !j->n_tasks) return;
+  double from = (double)from_t, to = (double)to_t, bw, fl;
+  llm_rates(s, j, &bw, &fl);
+  llm_engine_set_rates(st->eng, bw, fl);
+  double busy = 0;
+  while (st->has_next && st->next_a < to) {
+    busy += llm_engine_run(st->eng, st->next_a, llm_done, st);
+    llm_submit(st, j->spec);
+    llm_next_arrival(st);
+  }
+  busy += llm_engine_run(st->eng, to, llm_done, st);
+  double dt = to - from;
+  busy = MIN(busy, dt);
+  st->busy_ns += busy;
+  st->up_ns += dt;
+  double alpha = -expm1(-dt / LLM_DUTY_TAU_NS);
+  st->duty += alpha * (busy / dt - st->duty);
+}
+
+static double llm_duty(const job_run *j, double rate) {
+  const llm_state *st = j->workload_data;
+  if (!(j->rate_rps > 0) && !j->spec->has_requests) return 0;
+  return st ? CLAMP(st->duty, 0.0, 1.0) : 1.0;
+}
+
+static void llm_stop(llm_state *st, double now, gboolean killed) {
+  if (!st->up) return;
+  if (killed) {
+    llm_engine_clear(st->eng, llm_lost, st);
+    llm_drop_until(st, now);
+  } else {
+    llm_engine_clear(st->eng, llm_cut_off, st); /* cut off by the end of the session */
+    while (st->has_next && st->next_a < now) llm_next_arrival(st);
+  }
+  st->up = FALSE;
+}
+
+static void llm_on_stop(sim *s, job_run *j) {
+  llm_state *st = j->workload_data;
+  if (!st) return;
+  sim_time now = sim_now(s);
+  llm_stop(st, (double)now, now < j->session_end);
+}
+
+static void llm_finalise(llm_state *st, double now) {
+  if (st->finalised) return;
+  if (st->up) llm_stop(st, now, FALSE);
+  g_clear_pointer(&st->eng, llm_engine_free);
+  g_clear_pointer(&st->r_arr, gsl_rng_free);
+  g_clear_pointer(&st->r_len, gsl_rng_free);
+  g_clear_pointer(&st->cur, trace_request_cursor_free);
+  st->finalised = TRUE;
+}
+
+static void llm_on_done(sim *s, job_run *j) {
+  llm_state *st = j->workload_data;
+  if (!st) return;
+  if (!st->finalised) {
+    llm_finalise(st, (double)sim_now(s));
+    return;
+  }
+  histogram_free(st->e2e);
+  histogram_free(st->ttft);
+  histogram_free(st->tpot);
+  g_free(st);
+  j->workload_data = NULL;
+}
+
+static void llm_on_phase(sim *s, job_run *j) {
+  llm_state *st = j->workload_data;
+  sim_job_refresh(s, j);
+  if (!st || st->recorded || st->rate_rps == j->rate_rps) return;
+  st->rate_rps = j->rate_rps; /* Poisson: the next arrival is drawn again from now */
+  st->next_a = (double)sim_now(s);
+  llm_next_arrival(st);
+}
+
+static double llm_q_ms(const histogram *h, double q) {
+  return h->count ? histogram_quantile(h, q) / 1e6 : NAN;
+}
+
+static void llm_report(sim *s, job_run *j) {
+  llm_state *st = j->workload_data;
+  const job_spec *sp = j->spec;
+  service_result sr = {
+      .id = sp->id, .pool = j->pool >= 0 ? scenario_pool(sim_scenario(s), (guint)j->pool)->name : "",
+      .mean_ms = NAN, .p50_ms = NAN, .p95_ms = NAN, .p99_ms = NAN, .max_ms = NAN,
+      .slo_ms = sp->slo_ms > 0 ? sp->slo_ms : NAN, .slo_pct = sp->slo_pct,
+      .attainment_pct = NAN, .met = -1, .busy_frac = NAN, .llm = TRUE,
+      .ttft_p50_ms = NAN, .ttft_p99_ms = NAN, .tpot_p50_ms = NAN, .tpot_p99_ms = NAN,
+      .goodput_rps = NAN};
+  if (st) {
+    llm_finalise(st, (double)sim_now(s));
+    sr.served = st->served;
+    sr.dropped = st->dropped;
+    sr.unanswered = st->unanswered;
+    sr.requests = st->served + st->dropped + st->unanswered;
+    /* like the request model: dropped and unanswered requests count as violations */
+    sr.violations = sp->slo_ms > 0 ? st->violations + st->dropped + st->unanswered : 0;
+    if (st->served) {
+      sr.mean_ms = histogram_mean(st->e2e) / 1e6;
+      sr.p50_ms = llm_q_ms(st->e2e, 0.50);
+      sr.p95_ms = llm_q_ms(st->e2e, 0.95);
+      sr.p99_ms = llm_q_ms(st->e2e, 0.99);
+      sr.max_ms = histogram_max(st->e2e) / 1e6;
+    }
+    if (sp->slo_ms > 0 && sr.requests) {
+      sr.attainment_pct = 100.0 * (double)(sr.requests - sr.violations) / (double)sr.requests;
+      sr.met = sr.attainment_pct >= sp->slo_pct * (1.0 - 1e-12) ? 1 : 0;
+    }
+    sr.busy_frac = st->up_ns > 0 ? st->busy_ns / st->up_ns : NAN;
+    sr.latency_ns = histogram_copy(st->e2e);
+    sr.ttft_p50_ms = llm_q_ms(st->ttft, 0.50);
+    sr.ttft_p99_ms = llm_q_ms(st->ttft, 0.99);
+    sr.tpot_p50_ms = llm_q_ms(st->tpot, 0.50);
+    sr.tpot_p99_ms = llm_q_ms(st->tpot, 0.99);
+    double up_s = st->up_ns / 1e9;
+    sr.goodput_rps = up_s > 0 ? (double)st->good / up_s : NAN;
+    sr.kv_blocks = st->cfg.kv_blocks;
+    sr.reserved_gb = (double)st->reserve_bytes / 1e9;
+  }
+  metrics_service(sim_metrics(s), &sr);
+}
+
+static void llm_on_work_done(sim *s, job_run *j) {}
+static void llm_on_timer(sim *s, job_run *j) {}
+static double llm_rate(const job_run *j, double min_speed) { return min_speed; }
+
+const workload_ops workload_llm_ops = {
+    .kind = JOB_INFERENCE,
+    .name = "llm",
+    .session = TRUE,
+    .on_start = llm_on_start,
+    .on_work_done = llm_on_work_done,
+    .on_timer = llm_on_timer,
+    .rate = llm_rate,
+    .duty = llm_duty,
+    .on_phase = llm_on_phase,
+    .advance = llm_advance,
+    .on_stop = llm_on_stop,
+    .on_done = llm_on_done,
+    .report = llm_report,
+};
