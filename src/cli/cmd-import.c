@@ -19,6 +19,7 @@ static const import_format *const cmd_import_formats[] = {
     &import_alibaba_openb_format,
     &import_alibaba_pai_format,
     &import_azure_llm_format,
+    &import_mooncake_format,
 };
 
 static const import_format *cmd_import_find(const char *name) {

@@ -1106,12 +1106,16 @@ gboolean trace_load_phases(trace *t, const char *path, diag_list *diags) {
  * Recorded requests: checked and read in one pass each, never held in memory.
  * ====================================================================================== */
 
-enum { R_JOB, R_AT, R_SERVICE, R_COUNT };
+enum { R_JOB, R_AT, R_SERVICE, R_PROMPT, R_OUTPUT, R_COUNT };
+#define EXP_TOKENS "tokens, an integer from 1 to 10000000"
+
 
 static const col_def request_cols[R_COUNT] = {
     [R_JOB] = {"job_id", TRUE, "the id of an inference job in the trace"},
     [R_AT] = {"at_s", TRUE, "seconds >= 0 (a decimal number, at most 1e9)"},
     [R_SERVICE] = {"service_ms", FALSE, EXP_MS},
+    [R_PROMPT] = {"prompt_tokens", FALSE, EXP_TOKENS},
+    [R_OUTPUT] = {"output_tokens", FALSE, EXP_TOKENS},
 };
 
 typedef struct request_reader {
@@ -1180,6 +1184,15 @@ static void request_row(csv_in *in, void *ud) {
     if (!is_blank(v) && !parse_range(v, 0, FALSE, TRACE_MAX_MS, TRUE, &service))
       diag_expected(in->diags, in->path, line, (guint)fs + 1, "service_ms", EXP_MS, v);
   }
+  for (int k = R_PROMPT; k <= R_OUTPUT; k++) { /* LLM services' lengths (checked only) */
+    int fk = r->field_of[k];
+    int64_t tokens;
+    if (fk < 0) continue;
+    const char *v = csvin_cell(in, (guint)fk);
+    if (!is_blank(v) && !parse_int(v, 1, TRACE_MAX_TOKENS, &tokens))
+      diag_expected(in->diags, in->path, line, (guint)fk + 1, request_cols[k].name, EXP_TOKENS,
+                    v);
+  }
   if (in->diags->count != errors_before) {
     r->failed = TRUE;
     if (r->cb) in->stop = TRUE; /* a run cannot go on with a broken arrival stream */
@@ -1238,6 +1251,7 @@ gboolean trace_requests_foreach(const trace *t, const char *path, trace_request_
  * bounded by what one chunk can hold, never by the file. */
 
 #define REQCUR_CHUNK 16384u
+#define REQCUR_W 4 /* doubles per buffered row */
 
 struct trace_request_cursor {
   FILE *f;
@@ -1248,12 +1262,13 @@ struct trace_request_cursor {
   gboolean started, eof;
   GError *error;
   guint64 rows;              /* rows seen, header included */
-  int col_job, col_at, col_svc;
+  int col_job, col_at, col_svc, col_prompt, col_output;
   /* the row being read */
   guint field;
   gboolean match, at_ok, svc_bad;
-  double at_s, svc_ms, last_at_s;
-  /* rows of the job not yet handed out: (at_s, service_ms) pairs from buf[2 x head] */
+  double at_s, svc_ms, last_at_s, prompt, output;
+  /* rows of the job not yet handed out: (at_s, service_ms, prompt, output) from
+   * buf[REQCUR_W x head] */
   double *buf;
   guint head, len, cap;
 };
@@ -1276,6 +1291,8 @@ static void reqcur_field(void *s, size_t len, void *data) {
     if (len == 6 && !memcmp(v, "job_id", 6)) c->col_job = (int)i;
     else if (len == 4 && !memcmp(v, "at_s", 4)) c->col_at = (int)i;
     else if (len == 10 && !memcmp(v, "service_ms", 10)) c->col_svc = (int)i;
+    else if (len == 13 && !memcmp(v, "prompt_tokens", 13)) c->col_prompt = (int)i;
+    else if (len == 13 && !memcmp(v, "output_tokens", 13)) c->col_output = (int)i;
     return;
   }
   if ((int)i == c->col_job) {
@@ -1293,6 +1310,12 @@ static void reqcur_field(void *s, size_t len, void *data) {
     if (is_blank(v)) c->svc_ms = NAN;
     else if (len >= 4096 || !parse_range(v, 0, FALSE, TRACE_MAX_MS, TRUE, &c->svc_ms))
       c->svc_bad = TRUE;
+  } else if ((int)i == c->col_prompt || (int)i == c->col_output) {
+    double *dst = (int)i == c->col_prompt ? &c->prompt : &c->output;
+    int64_t tokens;
+    if (is_blank(v)) *dst = 0;
+    else if (len >= 4096 || !parse_int(v, 1, TRACE_MAX_TOKENS, &tokens)) c->svc_bad = TRUE;
+    else *dst = (double)tokens;
   }
 }
 
@@ -1304,7 +1327,7 @@ static void reqcur_row(int term, void *data) {
     if (c->col_job < 0 || c->col_at < 0) reqcur_fail(c, "no job_id or at_s column");
   } else if (c->match && !c->eof) {
     if (!c->at_ok) reqcur_fail(c, "at_s is not a time in seconds");
-    else if (c->svc_bad) reqcur_fail(c, "service_ms is not a positive number");
+    else if (c->svc_bad) reqcur_fail(c, "service_ms or a token count is not a positive number");
     else if (c->at_s < c->last_at_s) reqcur_fail(c, "at_s goes back in time");
     else {
       /* rows are only added while the buffer is empty (head 0): it grows linearly, by at
@@ -1312,10 +1335,13 @@ static void reqcur_row(int term, void *data) {
       guint k = c->head + c->len;
       if (k + 1 > c->cap) {
         c->cap = MAX(64u, c->cap * 2);
-        c->buf = g_renew(double, c->buf, 2 * (gsize)c->cap);
+        c->buf = g_renew(double, c->buf, REQCUR_W * (gsize)c->cap);
       }
-      c->buf[2 * k] = c->at_s;
-      c->buf[2 * k + 1] = c->svc_ms;
+      double *row = c->buf + REQCUR_W * (gsize)k;
+      row[0] = c->at_s;
+      row[1] = c->svc_ms;
+      row[2] = c->prompt;
+      row[3] = c->output;
       c->len++;
       c->last_at_s = c->at_s;
     }
@@ -1323,6 +1349,7 @@ static void reqcur_row(int term, void *data) {
   c->field = 0;
   c->match = c->at_ok = c->svc_bad = FALSE;
   c->svc_ms = NAN;
+  c->prompt = c->output = 0;
 }
 
 trace_request_cursor *trace_request_cursor_open(const char *path, const char *job_id,
@@ -1340,7 +1367,7 @@ trace_request_cursor *trace_request_cursor_open(const char *path, const char *jo
   c->path = g_strdup(path);
   c->job_id = g_strdup(job_id);
   c->job_id_len = strlen(job_id);
-  c->col_job = c->col_at = c->col_svc = -1;
+  c->col_job = c->col_at = c->col_svc = c->col_prompt = c->col_output = -1;
   c->svc_ms = NAN;
   c->last_at_s = 0;
   c->chunk = g_malloc(REQCUR_CHUNK);
@@ -1371,15 +1398,24 @@ static void reqcur_fill(trace_request_cursor *c) {
   }
 }
 
-gboolean trace_request_cursor_next(trace_request_cursor *c, double *at_s, double *service_ms) {
+gboolean trace_request_cursor_next_tokens(trace_request_cursor *c, double *at_s,
+                                          double *service_ms, guint32 *prompt,
+                                          guint32 *output) {
   g_return_val_if_fail(c != NULL, FALSE);
   if (c->len == 0) reqcur_fill(c);
   if (c->len == 0) return FALSE;
-  *at_s = c->buf[2 * c->head];
-  *service_ms = c->buf[2 * c->head + 1];
+  const double *row = c->buf + REQCUR_W * (gsize)c->head;
+  *at_s = row[0];
+  *service_ms = row[1];
+  if (prompt) *prompt = (guint32)row[2];
+  if (output) *output = (guint32)row[3];
   c->head++;
   c->len--;
   return TRUE;
+}
+
+gboolean trace_request_cursor_next(trace_request_cursor *c, double *at_s, double *service_ms) {
+  return trace_request_cursor_next_tokens(c, at_s, service_ms, NULL, NULL);
 }
 
 const GError *trace_request_cursor_error(const trace_request_cursor *c) {
@@ -1461,7 +1497,8 @@ static void write_row_base(GString *out, const job_spec *j) {
   g_string_append_c(out, ',');
   if (inference || j->rate_rps != d.rate_rps) real_append(out, j->rate_rps);
   g_string_append_c(out, ',');
-  if (inference || j->service_ms != d.service_ms) real_append(out, j->service_ms);
+  /* 0 (not a valid service_ms) is left empty: an LLM row's service time is modelled */
+  if (j->service_ms != d.service_ms) real_append(out, j->service_ms);
   g_string_append_c(out, ',');
   if (j->slo_ms != d.slo_ms) real_append(out, j->slo_ms);
   g_string_append_c(out, ',');

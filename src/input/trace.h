@@ -150,6 +150,11 @@ trace_request_cursor *trace_request_cursor_open(const char *path, const char *jo
 /* The job's next request in file order: TRUE with at_s and service_ms (NAN when the cell
  * is empty); FALSE at the end of the file or after an error. */
 gboolean trace_request_cursor_next(trace_request_cursor *c, double *at_s, double *service_ms);
+/* The same with the row's prompt_tokens and output_tokens (0 when the cell or column is
+ * empty); prompt/output may be NULL. */
+gboolean trace_request_cursor_next_tokens(trace_request_cursor *c, double *at_s,
+                                          double *service_ms, guint32 *prompt,
+                                          guint32 *output);
 const GError *trace_request_cursor_error(const trace_request_cursor *c);
 /* Rows read ahead and not handed out yet (for tests of the memory bound). */
 gsize trace_request_cursor_buffered(const trace_request_cursor *c);

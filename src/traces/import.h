@@ -151,4 +151,5 @@ void import_inventory_write_scenario(import_ctx *c, const import_inventory *inv,
 extern const import_format import_dcgm_format;
 extern const import_format import_alibaba_openb_format;
 extern const import_format import_alibaba_pai_format;
+extern const import_format import_mooncake_format;
 extern const import_format import_azure_llm_format;

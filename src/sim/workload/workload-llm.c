@@ -40,6 +40,7 @@ typedef struct llm_state {
   trace_request_cursor *cur;
   gboolean recorded, has_next, up, finalised;
   double next_a, rate_rps;
+  guint32 next_prompt, next_output; /* recorded lengths (0: draw) */
   double mu_p, mu_o;           /* lognormal locations of the lengths */
   int64_t reserve_bytes, weight_bytes;
   double busy_ns, up_ns, duty;
@@ -60,7 +61,9 @@ static guint32 llm_draw_len(gsl_rng *r, double mu, double sigma, double cap) {
 static void llm_next_arrival(llm_state *st) {
   if (st->recorded) {
     double at_s, svc;
-    st->has_next = st->cur && trace_request_cursor_next(st->cur, &at_s, &svc);
+    st->has_next = st->cur && trace_request_cursor_next_tokens(st->cur, &at_s, &svc,
+                                                               &st->next_prompt,
+                                                               &st->next_output);
     if (st->has_next) st->next_a = at_s * 1e9;
     return;
   }
@@ -137,8 +140,10 @@ static void llm_cut_off(void *ud, double arrival) {
 
 static void llm_submit(llm_state *st, const job_spec *sp) {
   double cap = sp->llm->max_context;
-  guint32 p = llm_draw_len(st->r_len, st->mu_p, LLM_AZ_PROMPT_SIGMA, cap - 1);
-  guint32 o = llm_draw_len(st->r_len, st->mu_o, LLM_AZ_OUTPUT_SIGMA, cap - p);
+  guint32 p = st->next_prompt ? MIN(st->next_prompt, (guint32)cap - 1)
+                              : llm_draw_len(st->r_len, st->mu_p, LLM_AZ_PROMPT_SIGMA, cap - 1);
+  guint32 o = st->next_output ? MIN(st->next_output, (guint32)cap - p)
+                              : llm_draw_len(st->r_len, st->mu_o, LLM_AZ_OUTPUT_SIGMA, cap - p);
   if (!llm_engine_submit(st->eng, st->next_a, p, o)) st->dropped++;
 }
 

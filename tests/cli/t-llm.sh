@@ -1,0 +1,52 @@
+# t-llm.sh: LLM services end to end: recorded requests with their tokens give llm.csv
+# (TTFT, TPOT, goodput) and services.csv rows; bad LLM cells are refused with their place;
+# `import mooncake` on a small file and (when present) on the real trace.
+D="$DATA/llm"
+run run "$D/one-gpu.yaml" "$D/service.csv" --requests "$D/requests.csv" -o res -q
+expect_rc 0
+expect_file res/llm.csv
+expect_eq "$(head -1 res/llm.csv)" "id,pool,served,ttft_p50_ms,ttft_p99_ms,tpot_p50_ms,tpot_p99_ms,e2e_p50_ms,e2e_p99_ms,goodput_rps,kv_blocks,reserved_gb" "llm.csv columns"
+# three requests one second apart never overlap: TTFT = one prefill of 1000 tokens
+# (2 x 8e9 x 1000 FLOP at 0.66 x 989 TFLOP/s: ~25 ms), TPOT one decode step (~6.5 ms)
+ttft=$(grep '^chat,' res/llm.csv | cut -d, -f4)
+tpot=$(grep '^chat,' res/llm.csv | cut -d, -f6)
+expect_eq "$(awk -v t="$ttft" 'BEGIN { print (t > 15 && t < 40) }')" "1" "TTFT $ttft ms"
+expect_eq "$(awk -v t="$tpot" 'BEGIN { print (t > 4 && t < 9) }')" "1" "TPOT $tpot ms"
+expect_eq "$(grep '^chat,' res/services.csv | cut -d, -f3-6)" "3,3,0,0" "services.csv counts"
+run run "$D/one-gpu.yaml" "$D/service.csv" --requests "$D/requests.csv" -o res2 -q
+if diff -r res res2 >/dev/null; then pass; else fail "result folders differ"; fi
+
+# bad cells: file:line:column, exit 2
+printf 'id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,model,gpu_memory_utilization\nx,0,inference,1,0,60,1,gpt-9,1.5\n' > bad.csv
+run check "$D/one-gpu.yaml" bad.csv
+expect_rc 2
+expect_err_contains "bad.csv:2:8: model: expected an LLM from the model table"
+expect_err_contains "bad.csv:2:9: gpu_memory_utilization: expected a fraction 0 < f <= 1, found '1.5'"
+printf 'job_id,at_s,prompt_tokens\nchat,1,0\n' > badreq.csv
+run check "$D/one-gpu.yaml" "$D/service.csv" --requests badreq.csv
+expect_rc 2
+expect_err_contains "badreq.csv:2:3: prompt_tokens: expected tokens, an integer from 1 to 10000000, found '0'"
+
+# import mooncake: CRLF and LF lines, a blank line, no final newline; time order checked
+run import mooncake "$D/mooncake-mini.jsonl" --requests-out req.csv -o tr.csv
+expect_rc 2
+expect_err_contains "mooncake-mini.jsonl:4: timestamp: expected a time at or after the previous line's"
+run import mooncake "$D/mooncake-mini.jsonl" --skip-bad --requests-out req.csv -o tr.csv
+expect_rc 0
+expect_eq "$(sed -n 2p req.csv)" "mooncake-conv,0.000,,900,50" "first request"
+expect_eq "$(sed -n 3p req.csv)" "mooncake-conv,1.500,,1100,150" "second request"
+expect_eq "$(head -1 tr.csv | awk -F, '{print $(NF-2) "," $(NF-1) "," $NF}')" "model,prompt_tokens,output_tokens" "LLM columns"
+run run "$D/one-gpu.yaml" tr.csv --requests req.csv -o res3 -q
+expect_rc 0
+expect_eq "$(grep '^mooncake-conv,' res3/services.csv | cut -d, -f3,4)" "2,2" "imported requests served"
+run import mooncake "$D/mooncake-mini.jsonl" --skip-bad --model gpt-9 -o tr2.csv
+expect_rc 2
+expect_err_contains "--model: expected one of llama-2-7b"
+if [ -f "$SHARED_TRACES/mooncake-fast25/conversation_trace.jsonl" ]; then
+  run import mooncake "$SHARED_TRACES/mooncake-fast25/conversation_trace.jsonl" -o mc.csv
+  expect_rc 0
+  expect_err_contains "12031 requests over 3537.0 s"
+  expect_eq "$(sed -n 2p mc.csv | awk -F, '{print $(NF-1) "," $NF}')" "12035,342" "Mooncake mean tokens"
+else
+  skip_test "no ../shared/traces/mooncake-fast25"
+fi
