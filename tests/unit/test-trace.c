@@ -934,8 +934,8 @@ Test(trace, requests_header_checked) {
   g_autofree char *path = write_tmp("rq.csv", "job_id,time\nsvc,1\n", -1);
   g_autoptr(diag_list) d = diag_list_new(0);
   cr_expect_not(trace_check_requests(t, path, d));
-  const char *m[] = {":1:2: unknown column: expected one of job_id, at_s, service_ms, or a "
-                     "name starting with x_, found 'time'",
+  const char *m[] = {":1:2: unknown column: expected one of job_id, at_s, service_ms, "
+                     "prompt_tokens, output_tokens, or a name starting with x_, found 'time'",
                      ":1: missing required column 'at_s'"};
   expect_msgs(d, path, m, 2);
 }
