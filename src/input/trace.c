@@ -1449,7 +1449,7 @@ static void write_header_cols(GString *out, int ncols) {
 }
 
 void trace_write_header(GString *out) { write_header_cols(out, C_BASE_COUNT); }
-void trace_write_header_host(GString *out) { write_header_cols(out, C_COUNT); }
+void trace_write_header_host(GString *out) { write_header_cols(out, C_GPU_SPEC + 1); }
 
 static void write_row_base(GString *out, const job_spec *j);
 
