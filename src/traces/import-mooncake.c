@@ -15,9 +15,9 @@
 #define MC_DEFAULT_MODEL "llama-3.1-8b" /* 128k context: the prompts average 12k tokens */
 
 static const import_opt mc_options[] = {
-    {"requests-out", "FILE", "write every request's arrival and tokens (SPEC 3.3)", FALSE,
+    {"requests-out", "FILE", "write every request's arrival and tokens (docs/trace-format.md)", FALSE,
      IMPORT_OUT_REQUESTS},
-    {"model", "NAME", "the LLM serving it (default llama-3.1-8b; `docs/models.md`)", FALSE, -1},
+    {"model", "NAME", "the LLM serving it (default llama-3.1-8b; docs/models.md section 10)", FALSE, -1},
     {"tail-s", "S", "session time after the last arrival (default 60)", FALSE, -1},
     {NULL, NULL, NULL, FALSE, -1},
 };
