@@ -28,12 +28,16 @@ typedef struct llm_wait {
   guint32 prompt, output, gen_before;
 } llm_wait;
 
+typedef struct llm_consts {
+  gboolean moe;
+  double weight_bytes, kv_per_token, flops_tok, lm_head_flops, attn_per_ctx;
+} llm_consts;
+
 struct llm_engine {
   llm_config c;
   double clock;
   const llm_model *m;
-  /* per-step constants */
-  double kv_per_token, flops_tok, flops_lm_head, attn_flops_per_ctx;
+  llm_consts k;            /* per-token figures of the model */
   /* slots and the running list (admission order) */
   llm_seq *seq;
   int32_t *free_stack;
@@ -63,20 +67,35 @@ static inline double llm_smooth_max(double a, double b) {
   return cbrt(s * s);
 }
 
-double llm_engine_step_ns(const llm_config *c, double tokens, double prefill_tokens,
-                          double ctx_read, double attn_ctx) {
+/* The model's per-token figures, computed once per engine. */
+static void llm_consts_init(llm_consts *k, const llm_config *c) {
   const llm_model *m = c->model;
-  double weights = llm_model_params_touched(m, tokens) * c->bytes_per_param;
-  double kv = (double)llm_model_kv_bytes_per_token(m, c->kv_bytes_per_elem);
-  double bytes = weights + kv * (ctx_read + prefill_tokens);
-  /* prefill tokens other than the last of a prompt skip the lm_head; counted for all here
-   * minus the lm_head share of the prefill tokens (one per prompt is kept by the caller) */
-  double flops = tokens * llm_model_flops_per_token(m) -
-                 prefill_tokens * 2.0 * (double)m->vocab * m->hidden +
-                 llm_model_attn_flops(m, attn_ctx);
+  k->moe = m->experts > 1;
+  k->weight_bytes = llm_model_params_touched(m, 1) * c->bytes_per_param; /* dense: all */
+  k->kv_per_token = (double)llm_model_kv_bytes_per_token(m, c->kv_bytes_per_elem);
+  k->flops_tok = llm_model_flops_per_token(m);
+  k->lm_head_flops = 2.0 * (double)m->vocab * m->hidden;
+  k->attn_per_ctx = llm_model_attn_flops(m, 1.0);
+}
+
+static double llm_step(const llm_consts *k, const llm_config *c, double tokens,
+                       double prefill_tokens, double ctx_read, double attn_ctx) {
+  double weights = k->moe ? llm_model_params_touched(c->model, tokens) * c->bytes_per_param
+                          : k->weight_bytes;
+  double bytes = weights + k->kv_per_token * (ctx_read + prefill_tokens);
+  /* prefill tokens other than the last of a prompt skip the lm_head */
+  double flops = tokens * k->flops_tok - prefill_tokens * k->lm_head_flops +
+                 k->attn_per_ctx * attn_ctx;
   if (!(c->bw_bytes_per_ns > 0) || !(c->flops_per_ns > 0)) return INFINITY;
   return llm_smooth_max(bytes / c->bw_bytes_per_ns, flops / c->flops_per_ns) +
          c->step_overhead_ns;
+}
+
+double llm_engine_step_ns(const llm_config *c, double tokens, double prefill_tokens,
+                          double ctx_read, double attn_ctx) {
+  llm_consts k;
+  llm_consts_init(&k, c);
+  return llm_step(&k, c, tokens, prefill_tokens, ctx_read, attn_ctx);
 }
 
 /* ---- the decode heap (slots keyed by g0 + output) ---- */
@@ -119,8 +138,10 @@ static void llm_heap_down(llm_engine *e, guint32 i) {
 
 /* ---- slots, the running list, blocks ---- */
 
-static guint32 llm_mod(const llm_engine *e, int64_t v) {
-  int64_t b = e->c.block_size, r = v % b;
+static inline guint32 llm_mod(const llm_engine *e, int64_t v) {
+  int64_t b = e->c.block_size;
+  if (!(b & (b - 1))) return (guint32)(v & (b - 1)); /* a power of two (16): a mask */
+  int64_t r = v % b;
   return (guint32)(r < 0 ? r + b : r);
 }
 
@@ -229,6 +250,7 @@ llm_engine *llm_engine_new(const llm_config *c, double now_ns) {
   e->pre = g_new(int32_t, n);
   e->by_key = g_new0(guint32, c->block_size);
   e->free_blocks = c->kv_blocks;
+  llm_consts_init(&e->k, c);
   return e;
 }
 
@@ -295,19 +317,39 @@ void llm_engine_get_stats(const llm_engine *e, llm_engine_stats *o) {
 
 /* ---- one iteration with prefill work (admissions or unfinished chunks) ---- */
 
-/* Blocks decoding requests need for their next k steps: a request whose ctx is a multiple
- * of the block size fills its last block, so it takes one at its next step and every
- * block_size steps after. By residue, O(block_size). */
-static int64_t llm_decode_blocks_needed(const llm_engine *e, int64_t k) {
-  int64_t bs = e->c.block_size, need = 0;
-  if (k <= 0) return 0;
-  for (guint32 key = 0; key < e->c.block_size; key++) {
+/* Blocks decoding requests need over their next k steps. A request whose ctx is a
+ * multiple of the block size has filled its last block: it takes one at its next step and
+ * then every block_size steps. So over k = q x bs + rem steps the n requests need n x q
+ * blocks plus those whose first crossing comes within rem steps: cum[rem] (by residue). */
+static void llm_crossings(const llm_engine *e, int64_t *cum) {
+  guint32 bs = e->c.block_size;
+  memset(cum, 0, (bs + 1) * sizeof *cum);
+  for (guint32 key = 0; key < bs; key++) {
     if (!e->by_key[key]) continue;
-    int64_t r = llm_mod(e, (int64_t)key + e->G);     /* ctx mod bs now */
-    int64_t d = (bs - r) % bs;                        /* steps until its next crossing */
-    if (k > d) need += (int64_t)e->by_key[key] * (1 + (k - 1 - d) / bs);
+    guint32 r = llm_mod(e, (int64_t)key + e->G);  /* ctx mod bs now */
+    guint32 d = (bs - r) % bs;                     /* steps before its next crossing */
+    cum[d + 1] += e->by_key[key];
   }
-  return need;
+  for (guint32 i = 1; i <= bs; i++) cum[i] += cum[i - 1];
+}
+
+static int64_t llm_decode_blocks_needed(const llm_engine *e, int64_t k) {
+  if (k <= 0 || !e->n_decode) return 0;
+  if (k == 1) return e->by_key[llm_mod(e, -e->G)]; /* those whose ctx is a multiple of bs */
+  int64_t bs = e->c.block_size, *cum = g_newa(int64_t, bs + 1);
+  llm_crossings(e, cum);
+  return (int64_t)e->n_decode * (k / bs) + cum[k % bs];
+}
+
+/* Most decode steps, at most hi, whose blocks fit in the free ones. */
+static int64_t llm_decode_steps_blocks(const llm_engine *e, int64_t hi) {
+  int64_t bs = e->c.block_size, n = e->n_decode, f = e->free_blocks;
+  if (n * ((hi + bs - 1) / bs) <= f) return hi; /* the bound n x ceil(k / bs) fits */
+  int64_t *cum = g_newa(int64_t, bs + 1);
+  llm_crossings(e, cum);
+  int64_t q = f / n, left = f - q * n, rem = 0;
+  while (rem + 1 < bs && cum[rem + 1] <= left) rem++;
+  return MIN(hi, q * bs + rem);
 }
 
 /* Admits the waiting request at the front into a free slot as a prefill of `chunk` tokens
@@ -442,7 +484,7 @@ static double llm_mixed_step(llm_engine *e, llm_done_fn done, void *ud, guint32 
   if (e->c.chunked_prefill || !pl.decodes) llm_plan_admissions(e, budget, chunks, &pl);
   pl.tokens = (pl.decodes ? e->n_decode : 0) + pl.prefill_tokens;
   if (pl.tokens <= 0) return 0;
-  double dt = llm_engine_step_ns(&e->c, pl.tokens, pl.prefill_tokens, pl.ctx_read, pl.attn_ctx);
+  double dt = llm_step(&e->k, &e->c, pl.tokens, pl.prefill_tokens, pl.ctx_read, pl.attn_ctx);
   e->clock += dt;
   e->steps++;
   if (pl.decodes) {
@@ -455,36 +497,37 @@ static double llm_mixed_step(llm_engine *e, llm_done_fn done, void *ud, guint32 
 
 /* ---- pure decode stretches in closed form ---- */
 
-/* Duration of k decode steps of the n decoding requests from now: the KV read grows by n
- * tokens a step, so the step at the middle of the stretch stands for all (exact for the
- * bandwidth-bound part, which is linear in the context). */
-static double llm_decode_span(const llm_engine *e, int64_t k) {
-  double n = e->n_decode, ctx = e->ctx_base + n * (double)e->G + n * (double)(k - 1) / 2.0;
-  return (double)k * llm_engine_step_ns(&e->c, n, 0, ctx, ctx);
+/* A pure-decode stretch of the n decoding requests: the KV read grows by n tokens a step,
+ * so the step time is t0 + t1 j at step j (t1 the secant over the stretch's longest
+ * possible length; exact where the step is bandwidth-bound, linear in the context) and k
+ * steps take k t0 + t1 k (k - 1) / 2. */
+typedef struct llm_span { double t0, t1; } llm_span;
+
+static llm_span llm_span_of(const llm_engine *e, int64_t hi) {
+  double n = e->n_decode, ctx = e->ctx_base + n * (double)e->G;
+  llm_span s = {.t0 = llm_step(&e->k, &e->c, n, 0, ctx, ctx), .t1 = 0};
+  if (hi > 1) {
+    double c1 = ctx + n * (double)(hi - 1);
+    s.t1 = (llm_step(&e->k, &e->c, n, 0, c1, c1) - s.t0) / (double)(hi - 1);
+  }
+  return s;
 }
 
-/* Largest k <= hi with pred(k) true, pred monotone (true at 0). */
-static int64_t llm_decode_steps_to(const llm_engine *e, double until, int64_t hi) {
-  /* fewest steps that reach until: the first k with clock + span(k) >= until */
-  int64_t lo = 1;
-  if (e->clock + llm_decode_span(e, hi) < until) return hi;
-  while (lo < hi) {
-    int64_t mid = lo + (hi - lo) / 2;
-    if (e->clock + llm_decode_span(e, mid) >= until) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
+static double llm_span_time(llm_span s, int64_t k) {
+  double kk = (double)k;
+  return kk * s.t0 + s.t1 * kk * (kk - 1.0) / 2.0;
 }
 
-static int64_t llm_decode_steps_blocks(const llm_engine *e, int64_t hi) {
-  if (llm_decode_blocks_needed(e, hi) <= e->free_blocks) return hi;
-  int64_t lo = 0; /* needed(lo) fits */
-  while (lo < hi) {
-    int64_t mid = lo + (hi - lo + 1) / 2;
-    if (llm_decode_blocks_needed(e, mid) <= e->free_blocks) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
+/* Fewest steps (at most hi) that reach `dt`: the root of t1/2 k^2 + (t0 - t1/2) k = dt. */
+static int64_t llm_span_steps(llm_span s, double dt, int64_t hi) {
+  if (llm_span_time(s, hi) < dt) return hi;
+  double a = s.t1 / 2.0, b = s.t0 - s.t1 / 2.0, k;
+  k = a > 1e-12 * b ? (-b + sqrt(b * b + 4.0 * a * dt)) / (2.0 * a) : dt / b;
+  int64_t ki = (int64_t)ceil(k);
+  ki = CLAMP(ki, 1, hi);
+  while (ki > 1 && llm_span_time(s, ki - 1) >= dt) ki--; /* rounding */
+  while (ki < hi && llm_span_time(s, ki) < dt) ki++;
+  return ki;
 }
 
 /* Runs decode steps until the next completion, block shortage or until; returns the time
@@ -494,8 +537,9 @@ static double llm_decode_stretch(llm_engine *e, double until, llm_done_fn done, 
   g_assert(k >= 1);
   k = llm_decode_steps_blocks(e, k);
   if (k == 0) return 0; /* a preemption is due: one step at a time */
-  k = llm_decode_steps_to(e, until, k);
-  double dt = llm_decode_span(e, k);
+  llm_span sp = llm_span_of(e, k);
+  k = llm_span_steps(sp, until - e->clock, k);
+  double dt = llm_span_time(sp, k);
   e->free_blocks -= llm_decode_blocks_needed(e, k);
   e->clock += dt;
   e->G += k;
