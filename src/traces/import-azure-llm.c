@@ -6,6 +6,7 @@
  * with the rows. It does not guess a GPU model or SLO beyond the documented options
  * (docs/traces.md, "azure-llm"). */
 #include "import.h"
+#include "llm-model.h"
 #include <math.h>
 #include <string.h>
 
@@ -34,6 +35,8 @@ static const import_opt az_options[] = {
     {"slo-ms", "MS", "latency target of one request (default: none)", FALSE, -1},
     {"slo-pct", "P", "share of requests that must meet it (default 99)", FALSE, -1},
     {"tail-s", "S", "session time after the last arrival (default 60)", FALSE, -1},
+    {"model", "NAME", "serve each file with this LLM (docs/models.md section 10): LLM rows "
+     "with prompt_tokens/output_tokens, and the requests' tokens", FALSE, -1},
     {NULL, NULL, NULL, FALSE, -1},
 };
 
@@ -43,7 +46,7 @@ static const char *const az_cols[AZ_NCOLS] = {"TIMESTAMP", "ContextTokens", "Gen
 typedef struct az_file {
   char *id;                  /* service id */
   char *tenant;
-  guint64 rows, tokens;
+  guint64 rows, tokens, ctx_sum, gen_sum;
   int64_t first, last;       /* ticks of 100 ns since 0001-01-01, -1 none */
   double service_ms_sum;
 } az_file;
@@ -51,6 +54,7 @@ typedef struct az_file {
 typedef struct az_reader {
   import_ctx *c;
   double prefill_ms, decode_ms, mem_gb, kv_mb, slo_ms, slo_pct, tail_s;
+  const llm_model *model;    /* --model: LLM services */
   gint64 max_batch;
   gboolean emit;             /* second pass: write requests */
   int64_t origin;            /* ticks of the earliest arrival over all files */
@@ -181,6 +185,8 @@ static void az_request(az_reader *r, const trace_csv_row *row) {
   if (!r->emit) {
     f->rows++;
     f->tokens += (guint64)(ctx + gen);
+    f->ctx_sum += (guint64)ctx;
+    f->gen_sum += (guint64)gen;
     f->service_ms_sum += ms;
     if (f->first < 0) f->first = t;
     f->last = t;
@@ -192,7 +198,10 @@ static void az_request(az_reader *r, const trace_csv_row *row) {
   g_string_append_c(l, ',');
   az_seconds(l, t - r->origin);
   g_string_append_c(l, ',');
-  az_real(l, ms);
+  if (r->model) /* an LLM's service time is modelled from its tokens (0 tokens: 1) */
+    g_string_append_printf(l, ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT, MAX(ctx, 1), MAX(gen, 1));
+  else
+    az_real(l, ms);
   g_string_append_c(l, '\n');
   import_append(r->c, IMPORT_OUT_REQUESTS, l->str);
   r->c->lines_written[IMPORT_OUT_REQUESTS]++;
@@ -251,6 +260,25 @@ static char *az_service_id(const char *path) {
   return g_string_free(id, FALSE);
 }
 
+/* --model: the service as an LLM row (model, mean prompt and output tokens; weights from
+ * the model, no KV or service-time guesses: the engine models them). */
+static void az_llm_row(import_ctx *c, const az_reader *r, const az_file *f, job_spec *j,
+                       gboolean first) {
+  static const char *const names[] = {"model", "prompt_tokens", "output_tokens"};
+  j->mem_bytes = llm_model_weight_bytes(r->model, 2.0);
+  j->kv_bytes = 0;
+  j->service_ms = 0;
+  j->sm = 1.0;
+  if (!import_option(c, "max-batch")) j->max_batch = 256; /* vLLM's max_num_seqs */
+  g_autofree char *p = g_strdup_printf("%" G_GUINT64_FORMAT, MAX(f->ctx_sum / f->rows, 1));
+  g_autofree char *o = g_strdup_printf("%" G_GUINT64_FORMAT, MAX(f->gen_sum / f->rows, 1));
+  const char *cells[] = {r->model->name, p, o};
+  if (first) import_trace_header(c, names, 3);
+  import_emit_job(c, j, cells, 3);
+  import_note(c, "%s: %" G_GUINT64_FORMAT " requests, mean %s prompt and %s output tokens, "
+              "served by %s", f->id, f->rows, p, o, r->model->name);
+}
+
 static gboolean az_run(import_ctx *c, GError **error) {
   az_reader r = {.c = c, .prefill_ms = AZ_PREFILL_MS_PER_TOKEN, .decode_ms = AZ_DECODE_MS_PER_TOKEN,
                  .mem_gb = AZ_MEM_GB, .kv_mb = AZ_KV_MB_PER_TOKEN, .slo_pct = 99,
@@ -278,6 +306,13 @@ static gboolean az_run(import_ctx *c, GError **error) {
     return FALSE;
   }
   r.max_batch = (gint64)max_batch;
+  const char *mname = import_option(c, "model");
+  if (mname && !(r.model = llm_model_find(mname))) {
+    g_autofree char *names = llm_model_names();
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
+                "--model: expected one of %s, found '%s'", names, mname);
+    return FALSE;
+  }
   az_file *files = g_new0(az_file, c->n_files);
   gboolean ok = TRUE;
   for (guint i = 0; i < c->n_files && ok; i++) {
@@ -337,6 +372,10 @@ static gboolean az_run(import_ctx *c, GError **error) {
       if (j.rate_rps > TRACE_MAX_RATE_RPS) j.rate_rps = TRACE_MAX_RATE_RPS;
       j.slo_ms = r.slo_ms;
       j.slo_pct = r.slo_pct;
+      if (r.model) {
+        az_llm_row(c, &r, f, &j, i == 0);
+        continue;
+      }
       import_emit_job(c, &j, NULL, 0);
       g_autoptr(GString) note = g_string_new(NULL);
       g_string_append_printf(note, "%s: %" G_GUINT64_FORMAT " requests over ", f->id, f->rows);
@@ -353,7 +392,9 @@ static gboolean az_run(import_ctx *c, GError **error) {
   }
   /* pass 2: the requests, in each file's order */
   if (ok && import_ok(c) && import_wants(c, IMPORT_OUT_REQUESTS)) {
-    import_append(c, IMPORT_OUT_REQUESTS, "job_id,at_s,service_ms\n");
+    import_append(c, IMPORT_OUT_REQUESTS, r.model ? "job_id,at_s,service_ms,prompt_tokens,"
+                                                    "output_tokens\n"
+                                                  : "job_id,at_s,service_ms\n");
     r.emit = TRUE;
     r.line = g_string_new(NULL);
     for (guint i = 0; i < c->n_files && import_ok(c); i++) {

@@ -50,3 +50,17 @@ if [ -f "$SHARED_TRACES/mooncake-fast25/conversation_trace.jsonl" ]; then
 else
   skip_test "no ../shared/traces/mooncake-fast25"
 fi
+
+# import azure-llm --model: LLM rows with the mean tokens, requests with their tokens
+printf 'TIMESTAMP,ContextTokens,GeneratedTokens\r\n2023-11-16 18:00:00.5,1000,10\r\n2023-11-16 18:00:02,100,100' > AzureLLMInferenceTrace_mini.csv
+run import azure-llm AzureLLMInferenceTrace_mini.csv --model mistral-7b --requests-out areq.csv -o atr.csv
+expect_rc 0
+expect_eq "$(sed -n 1p areq.csv)" "job_id,at_s,service_ms,prompt_tokens,output_tokens" "requests header"
+expect_eq "$(sed -n 2p areq.csv)" "azure-mini,0,,1000,10" "first request's tokens"
+expect_eq "$(sed -n 2p atr.csv | awk -F, '{print $(NF-2) "," $(NF-1) "," $NF}')" "mistral-7b,550,55" "model and mean tokens"
+run run "$D/one-gpu.yaml" atr.csv --requests areq.csv -o res4 -q
+expect_rc 0
+expect_eq "$(grep '^azure-mini,' res4/llm.csv | cut -d, -f3)" "2" "both served by the LLM"
+run import azure-llm AzureLLMInferenceTrace_mini.csv --model gpt-9 -o atr2.csv
+expect_rc 2
+expect_err_contains "--model: expected one of llama-2-7b"
