@@ -1315,7 +1315,7 @@ static const char *const top_keys[] = {"name",     "seed",        "horizon",    
                                        "start",
                                        "pools",    "routing",     "prices",       "crash_rates",
                                        "interference", "ts_switch_loss", "mps_bandwidth_loss",
-                                       "inference", NULL};
+                                       "inference", "llm", NULL};
 static const char *const route_keys[] = {"kind", "tenant", "label", "pool", NULL};
 
 /* File base name without extension, made safe for file names and plots. Owned. */
@@ -1443,6 +1443,55 @@ static void validate_inference_keys(vctx *c, scenario *s, const scenario_yaml *n
     in->peak_ns = (sim_time)llround(hour * 3600.0 * 1e9);
 }
 
+/* A whole number from 1 to hi. */
+static gboolean v_whole(vctx *c, const scenario_yaml *n, const char *what, const char *expected,
+                        guint32 hi, guint32 *out) {
+  double x;
+  if (n->type == SCENARIO_YAML_SCALAR && util_parse_double(n->text, &x) && x >= 1 &&
+      x <= hi && x == floor(x)) {
+    *out = (guint32)x;
+    return TRUE;
+  }
+  scenario_yaml_expected(c->d, c->file, n, what, expected);
+  return FALSE;
+}
+
+/* llm: {max_num_batched_tokens, chunked_prefill, block_size}; messages in line order */
+static void validate_llm_keys(vctx *c, scenario *s, const scenario_yaml *n);
+static void validate_llm(vctx *c, scenario *s, const scenario_yaml *n) {
+  g_autoptr(diag_list) local = diag_list_new(G_MAXUINT);
+  vctx lc = *c;
+  lc.d = local;
+  validate_llm_keys(&lc, s, n);
+  diag_merge_sorted(c->d, local, c->file);
+}
+
+static void validate_llm_keys(vctx *c, scenario *s, const scenario_yaml *n) {
+  static const char *const keys[] = {"max_num_batched_tokens", "chunked_prefill", "block_size",
+                                     NULL};
+  static const char *const onoff[] = {"false", "true", NULL};
+  if (n->type != SCENARIO_YAML_MAP) {
+    scenario_yaml_expected(c->d, c->file, n, "llm",
+                           "a mapping, e.g. {max_num_batched_tokens: 2048, chunked_prefill: false}");
+    return;
+  }
+  scenario_yaml_check_keys(c->d, c->file, n, "llm", keys);
+  const scenario_yaml *v;
+  int b;
+  guint32 u;
+  if ((v = scenario_yaml_get(n, "max_num_batched_tokens")) &&
+      v_whole(c, v, "llm.max_num_batched_tokens", "a whole number of tokens from 1 to 1000000",
+              1000000, &u))
+    s->llm.max_num_batched_tokens = u;
+  if ((v = scenario_yaml_get(n, "chunked_prefill")) &&
+      v_enum(c, v, "llm.chunked_prefill", onoff, &b))
+    s->llm.chunked_prefill = b == 1;
+  if ((v = scenario_yaml_get(n, "block_size")) &&
+      v_whole(c, v, "llm.block_size", "a whole number of tokens per KV block from 1 to 128", 128,
+              &u))
+    s->llm.block_size = u;
+}
+
 static void route_rule_clear(gpointer data) {
   route_rule *r = data;
   g_free(r->tenant);
@@ -1523,6 +1572,9 @@ static scenario *scenario_new(const char *path) {
   s->mps_bandwidth_loss = SCENARIO_DEFAULT_MPS_BANDWIDTH_LOSS;
   s->inference.service_cv = 1.0;
   s->inference.peak_ns = 14 * 3600 * SIM_NS_PER_S;
+  s->llm.max_num_batched_tokens = 8192;
+  s->llm.chunked_prefill = TRUE;
+  s->llm.block_size = 16;
   return s;
 }
 
@@ -1605,6 +1657,8 @@ static void validate_top(vctx *c, scenario *s, const scenario_yaml *root) {
       validate_crash_rates(c, s, n);
     } else if (!strcmp(key, "inference")) {
       validate_inference(c, s, n);
+    } else if (!strcmp(key, "llm")) {
+      validate_llm(c, s, n);
     } else if (!strcmp(key, "pools")) {
       pools = n;
       if (n->type != SCENARIO_YAML_SEQ || n->items->len == 0) {
@@ -1772,6 +1826,7 @@ static void apply_override(scenario_yaml *root, const char *file, const char *ov
   if (g_str_has_prefix(key, "prices.")) sub = "prices";
   else if (g_str_has_prefix(key, "crash_rates.")) sub = "crash_rates";
   else if (g_str_has_prefix(key, "inference.")) sub = "inference";
+  else if (g_str_has_prefix(key, "llm.")) sub = "llm";
   if (sub && key[strlen(sub) + 1]) {
     scenario_yaml *map = scenario_yaml_get(root, sub);
     if (!map) {
@@ -1788,7 +1843,7 @@ static void apply_override(scenario_yaml *root, const char *file, const char *ov
   }
   g_autofree char *list = g_strjoinv(", ", (char **)override_top_keys);
   diag_add(d, file, 0, 0, "%s: unknown key; expected one of: %s, pools.NAME.KEY, prices.MODEL, "
-           "crash_rates.KIND, inference.KEY", origin, list);
+           "crash_rates.KIND, inference.KEY, llm.KEY", origin, list);
   scenario_yaml_free(val);
 }
 

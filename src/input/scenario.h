@@ -129,6 +129,13 @@ typedef struct scenario_inference {
   gboolean fluid;               /* model: fluid (offered load only, no requests); default requests */
 } scenario_inference;
 
+/* LLM servers' engine settings (top-level `llm:` key; docs/models.md section 10). */
+typedef struct scenario_llm {
+  guint32 max_num_batched_tokens; /* token budget of one iteration; default 8192 */
+  gboolean chunked_prefill;       /* default on (vLLM V1) */
+  guint32 block_size;             /* tokens per KV block; default 16 */
+} scenario_llm;
+
 typedef struct scenario {
   char *path;
   char *name;                   /* default: file name without extension */
@@ -148,6 +155,7 @@ typedef struct scenario {
   double ts_switch_loss;        /* time-slicing efficiency loss per extra busy context */
   double mps_bandwidth_loss;    /* MPS loss factor to shared memory bandwidth */
   scenario_inference inference; /* request-level inference model settings */
+  scenario_llm llm;             /* LLM servers' engine settings */
 } scenario;
 
 /* ---- strategies declare and validate their own pool keys ----------------------------

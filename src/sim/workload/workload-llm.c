@@ -22,10 +22,6 @@
 #define LLM_AZ_PROMPT_SIGMA 0.9852
 #define LLM_AZ_OUTPUT_MU 5.0190
 #define LLM_AZ_OUTPUT_SIGMA 0.8590
-/* vLLM defaults (engine arguments): block size 16, chunked prefill on (V1) with a budget of
- * 8192 tokens per iteration (V1 API-server default on large GPUs; version-dependent). */
-#define LLM_BLOCK_SIZE 16
-#define LLM_MAX_BATCHED_TOKENS 8192
 /* Memory besides weights and KV blocks: the profiled activation peak of one iteration at
  * the token budget, fp32 logits for max_num_seqs, and 512 MiB of CUDA context and non-torch
  * allocations (assumption; a 1 GB error moves an 8B model's KV pool by ~8,000 tokens). */
@@ -74,9 +70,9 @@ static void llm_next_arrival(llm_state *st) {
 /* ---- memory, as vLLM holds it ---- */
 
 /* Activation peak of one profiling iteration at the token budget, and the logits. */
-static double llm_activation_bytes(const llm_model *m, guint32 max_seqs) {
+static double llm_activation_bytes(const llm_model *m, guint32 max_seqs, guint32 budget) {
   double per_token = (2.0 * m->intermediate + 4.0 * m->hidden) * 2.0;
-  return LLM_MAX_BATCHED_TOKENS * per_token + (double)max_seqs * m->vocab * 4.0 +
+  return (double)budget * per_token + (double)max_seqs * m->vocab * 4.0 +
          LLM_NON_TORCH_BYTES;
 }
 
@@ -89,7 +85,8 @@ static void llm_size(llm_state *st, const sim *s, const job_run *j) {
   st->reserve_bytes = (int64_t)floor(sp->gpu_mem_util * (double)cap);
   st->weight_bytes = sp->mem_bytes;
   double kv = (double)st->reserve_bytes - (double)st->weight_bytes -
-              llm_activation_bytes(sp->llm, st->cfg.max_num_seqs);
+              llm_activation_bytes(sp->llm, st->cfg.max_num_seqs,
+                                   st->cfg.max_num_batched_tokens);
   double block = (double)st->cfg.block_size *
                  (double)llm_model_kv_bytes_per_token(sp->llm, st->cfg.kv_bytes_per_elem);
   st->cfg.kv_blocks = kv > 0 ? (int64_t)floor(kv / block) : 0;
@@ -156,8 +153,9 @@ static llm_state *llm_state_new(sim *s, job_run *j) {
   llm_state *st = g_new0(llm_state, 1);
   st->cfg = (llm_config){.model = sp->llm, .bytes_per_param = 2, .kv_bytes_per_elem = 2,
                          .max_num_seqs = MAX(sp->max_batch, 1u),
-                         .max_num_batched_tokens = LLM_MAX_BATCHED_TOKENS,
-                         .block_size = LLM_BLOCK_SIZE, .chunked_prefill = TRUE,
+                         .max_num_batched_tokens = sc->llm.max_num_batched_tokens,
+                         .block_size = sc->llm.block_size,
+                         .chunked_prefill = sc->llm.chunked_prefill,
                          .max_waiting = LLM_MAX_WAITING};
   st->r_arr = rng_new(sc->seed, sp->id, LLM_STREAM_ARRIVALS);
   st->r_len = rng_new(sc->seed, sp->id, LLM_STREAM_LENGTHS);
