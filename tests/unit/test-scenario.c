@@ -349,7 +349,7 @@ Test(scenario, unknown_top_level_key) {
   expect_one_error("pool:\n  - name: m\n" POOL_MIN "pools:\n  - name: m\n" POOL_MIN,
                    ":1:1: unknown key 'pool' (did you mean 'pools'?); valid keys: name, seed, "
                    "horizon, interval, start, pools, routing, prices, crash_rates, interference, "
-                   "ts_switch_loss, mps_bandwidth_loss, inference");
+                   "ts_switch_loss, mps_bandwidth_loss, inference, llm");
 }
 
 Test(scenario, key_of_another_strategy) {
@@ -735,7 +735,7 @@ Test(scenario, override_errors_name_the_override) {
                          "you mean 'replicas'?); valid pool keys: name, gpu,");
   expect_msg(d, p, ": --set colour: unknown key; expected one of: name, seed, horizon, interval, start, "
                    "interference, ts_switch_loss, mps_bandwidth_loss, pools.NAME.KEY, "
-                   "prices.MODEL, crash_rates.KIND, inference.KEY");
+                   "prices.MODEL, crash_rates.KIND, inference.KEY, llm.KEY");
   expect_msg(d, p, ": --set 'seed': expected KEY=VALUE (e.g. pools.dev.replicas=8)");
   expect_msg(d, p, ": --set seed: expected a single value or a [list], found a mapping");
   expect_msg_contains(d, ": --set horizon: YAML syntax error: ");
