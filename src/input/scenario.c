@@ -1402,14 +1402,20 @@ const char *service_dist_name(service_dist d) {
   return (int)d >= 0 && d < SERVICE_DIST_COUNT ? service_dist_names[d] : "unknown";
 }
 
-/* inference: {service_dist, service_cv, daily_amplitude, peak_hour}; messages in line order */
-static void validate_inference_keys(vctx *c, scenario *s, const scenario_yaml *n);
-static void validate_inference(vctx *c, scenario *s, const scenario_yaml *n) {
+/* Runs a section's validator with its messages collected apart, then merged in line order. */
+typedef void (*section_fn)(vctx *c, scenario *s, const scenario_yaml *n);
+static void validate_in_line_order(vctx *c, scenario *s, const scenario_yaml *n, section_fn fn) {
   g_autoptr(diag_list) local = diag_list_new(G_MAXUINT);
   vctx lc = *c;
   lc.d = local;
-  validate_inference_keys(&lc, s, n);
+  fn(&lc, s, n);
   diag_merge_sorted(c->d, local, c->file);
+}
+
+/* inference: {service_dist, service_cv, daily_amplitude, peak_hour}; messages in line order */
+static void validate_inference_keys(vctx *c, scenario *s, const scenario_yaml *n);
+static void validate_inference(vctx *c, scenario *s, const scenario_yaml *n) {
+  validate_in_line_order(c, s, n, validate_inference_keys);
 }
 
 static void validate_inference_keys(vctx *c, scenario *s, const scenario_yaml *n) {
@@ -1459,11 +1465,7 @@ static gboolean v_whole(vctx *c, const scenario_yaml *n, const char *what, const
 /* llm: {max_num_batched_tokens, chunked_prefill, block_size}; messages in line order */
 static void validate_llm_keys(vctx *c, scenario *s, const scenario_yaml *n);
 static void validate_llm(vctx *c, scenario *s, const scenario_yaml *n) {
-  g_autoptr(diag_list) local = diag_list_new(G_MAXUINT);
-  vctx lc = *c;
-  lc.d = local;
-  validate_llm_keys(&lc, s, n);
-  diag_merge_sorted(c->d, local, c->file);
+  validate_in_line_order(c, s, n, validate_llm_keys);
 }
 
 static void validate_llm_keys(vctx *c, scenario *s, const scenario_yaml *n) {
