@@ -210,6 +210,34 @@ static void text_slo(GString *out, const results *r) {
   }
 }
 
+/* LLM services (at most three lines, trace order): TTFT and TPOT p50/p99, goodput. */
+static void text_llm(GString *out, const results *r) {
+  guint shown = 0, total = 0;
+  for (guint i = 0; i < r->services->len; i++) {
+    const service_result *s = &g_array_index(r->services, service_result, i);
+    if (!s->llm) continue;
+    total++;
+    if (shown == 3) continue;
+    text_label(out, shown++ ? "" : "LLM");
+    text_name(out, s->id);
+    g_string_append(out, ": TTFT p50 ");
+    text_fmt(out, "%.1f", s->ttft_p50_ms);
+    g_string_append(out, " / p99 ");
+    text_fmt(out, "%.1f", s->ttft_p99_ms);
+    g_string_append(out, " ms, TPOT p50 ");
+    text_fmt(out, "%.2f", s->tpot_p50_ms);
+    g_string_append(out, " / p99 ");
+    text_fmt(out, "%.2f", s->tpot_p99_ms);
+    g_string_append(out, " ms, goodput ");
+    text_fmt(out, "%.3f", s->goodput_rps);
+    g_string_append(out, " req/s\n");
+  }
+  if (total > shown) {
+    text_label(out, "");
+    g_string_append_printf(out, "(%u more in llm.csv)\n", total - shown);
+  }
+}
+
 /* Finance view: each tenant's showback (cost by allocated GPU time) and share, the
  * largest first (ties by name), at most three, then the rest summed. */
 static void text_showback(GString *out, const results *r) {
@@ -340,6 +368,7 @@ void report_text(const results *r, GString *out) {
   }
 
   text_slo(out, r);
+  text_llm(out, r);
 
   if (r->pools->len) {
     g_string_append_c(out, '\n');

@@ -15,6 +15,11 @@ expect_eq "$(awk -v t="$tpot" 'BEGIN { print (t > 4 && t < 9) }')" "1" "TPOT $tp
 expect_eq "$(grep '^chat,' res/services.csv | cut -d, -f3-6)" "3,3,0,0" "services.csv counts"
 run run "$D/one-gpu.yaml" "$D/service.csv" --requests "$D/requests.csv" -o res2 -q
 if diff -r res res2 >/dev/null; then pass; else fail "result folders differ"; fi
+run run "$D/one-gpu.yaml" "$D/service.csv" --requests "$D/requests.csv" -o res5
+expect_rc 0
+expect_out_contains "chat: TTFT p50 "
+expect_out_contains " req/s"
+
 
 # bad cells: file:line:column, exit 2
 printf 'id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,model,gpu_memory_utilization\nx,0,inference,1,0,60,1,gpt-9,1.5\n' > bad.csv
