@@ -35,7 +35,7 @@ static const import_opt az_options[] = {
     {"slo-ms", "MS", "latency target of one request (default: none)", FALSE, -1},
     {"slo-pct", "P", "share of requests that must meet it (default 99)", FALSE, -1},
     {"tail-s", "S", "session time after the last arrival (default 60)", FALSE, -1},
-    {"model", "NAME", "serve each file with this LLM (docs/models.md section 10): LLM rows "
+    {"model", "NAME", "serve each file with this LLM (docs/models.md section 11): LLM rows "
      "with prompt_tokens/output_tokens, and the requests' tokens", FALSE, -1},
     {NULL, NULL, NULL, FALSE, -1},
 };

@@ -17,7 +17,7 @@
 static const import_opt mc_options[] = {
     {"requests-out", "FILE", "write every request's arrival and tokens (docs/trace-format.md)", FALSE,
      IMPORT_OUT_REQUESTS},
-    {"model", "NAME", "the LLM serving it (default llama-3.1-8b; docs/models.md section 10)", FALSE, -1},
+    {"model", "NAME", "the LLM serving it (default llama-3.1-8b; docs/models.md section 11)", FALSE, -1},
     {"tail-s", "S", "session time after the last arrival (default 60)", FALSE, -1},
     {NULL, NULL, NULL, FALSE, -1},
 };
