@@ -95,18 +95,6 @@ void report_dcgm_csv(const results *r, GString *out) {
   }
 }
 
-/* A label value as OpenMetrics wants it: backslash, quote and newline escaped. */
-static void report_dcgm_label(GString *out, const char *name, const char *value, gboolean first) {
-  g_string_append_printf(out, "%s%s=\"", first ? "" : ",", name);
-  for (const char *p = value; *p; p++) {
-    if (*p == '\\') g_string_append(out, "\\\\");
-    else if (*p == '"') g_string_append(out, "\\\"");
-    else if (*p == '\n') g_string_append(out, "\\n");
-    else g_string_append_c(out, *p);
-  }
-  g_string_append_c(out, '"');
-}
-
 /* dcgm-exporter's label set: gpu, UUID, device, modelName, Hostname, and the pod, namespace
  * and container of the workload on the GPU (here the job, its tenant and its kind), plus the
  * scrape target's instance and sharesim's pool. */
@@ -121,16 +109,16 @@ static void report_dcgm_prom_labels(GString *out, const results *r, const gpu_se
   g_autofree char *instance = g_strdup_printf("%s:9400", host);
   char gpu[16];
   g_snprintf(gpu, sizeof gpu, "%u", row->gpu);
-  report_dcgm_label(out, "gpu", gpu, TRUE);
-  report_dcgm_label(out, "UUID", uuid, FALSE);
-  report_dcgm_label(out, "device", device, FALSE);
-  report_dcgm_label(out, "modelName", model, FALSE);
-  report_dcgm_label(out, "Hostname", host, FALSE);
-  report_dcgm_label(out, "instance", instance, FALSE);
-  report_dcgm_label(out, "pod", j ? j->id : "", FALSE);
-  report_dcgm_label(out, "namespace", j ? j->tenant : "", FALSE);
-  report_dcgm_label(out, "container", j ? j->kind : "", FALSE);
-  report_dcgm_label(out, "pool", pool, FALSE);
+  report_prom_label(out, "gpu", gpu, TRUE);
+  report_prom_label(out, "UUID", uuid, FALSE);
+  report_prom_label(out, "device", device, FALSE);
+  report_prom_label(out, "modelName", model, FALSE);
+  report_prom_label(out, "Hostname", host, FALSE);
+  report_prom_label(out, "instance", instance, FALSE);
+  report_prom_label(out, "pod", j ? j->id : "", FALSE);
+  report_prom_label(out, "namespace", j ? j->tenant : "", FALSE);
+  report_prom_label(out, "container", j ? j->kind : "", FALSE);
+  report_prom_label(out, "pool", pool, FALSE);
   g_string_append(out, "} ");
 }
 

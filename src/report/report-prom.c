@@ -24,6 +24,17 @@ static const prom_family prom_families[] = {
     {"sharesim_oom_kills", "counter", "Jobs killed out of memory since the start.", 5},
 };
 
+void report_prom_label(GString *out, const char *name, const char *value, gboolean first) {
+  g_string_append_printf(out, "%s%s=\"", first ? "" : ",", name);
+  for (const char *p = value; *p; p++) {
+    if (*p == '\\') g_string_append(out, "\\\\");
+    else if (*p == '"') g_string_append(out, "\\\"");
+    else if (*p == '\n') g_string_append(out, "\\n");
+    else g_string_append_c(out, *p);
+  }
+  g_string_append_c(out, '"');
+}
+
 void report_prom_stamp(GString *out, const results *r, double t_s) {
   if (isfinite(r->start_unix)) util_append_shortest(out, r->start_unix + t_s, 10);
   else report_num(out, t_s);
@@ -66,13 +77,9 @@ static void prom_family_samples(GString *out, const results *r, const prom_famil
       next = 0;
       kills = 0;
     }
-    g_string_append_printf(out, "%s%s{pool=\"", f->name, counter ? "_total" : "");
-    for (const char *c = p->name; *c; c++) {
-      if (*c == '\\' || *c == '"') g_string_append_c(out, '\\');
-      if (*c == '\n') g_string_append(out, "\\n");
-      else g_string_append_c(out, *c);
-    }
-    g_string_append(out, "\"} ");
+    g_string_append_printf(out, "%s%s{", f->name, counter ? "_total" : "");
+    report_prom_label(out, "pool", p->name, TRUE);
+    g_string_append(out, "} ");
     if (counter) g_string_append_printf(out, "%" G_GUINT64_FORMAT,
                                         prom_oom_upto(r, p->name, t->t_end_s, &next, &kills));
     else report_num(out, prom_value(f, t, p->gpus));

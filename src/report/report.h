@@ -39,6 +39,9 @@ void report_dcgm_csv(const results *r, GString *out);
 void report_dcgm_openmetrics(const results *r, GString *out);
 /* sharesim's own pool series for dcgm.prom (report-prom.c), appended before its # EOF. */
 void report_prom_pools(const results *r, GString *out);
+/* Appends name="value" (after a comma unless first), the value escaped as OpenMetrics wants
+ * it (backslash, quote, newline). Shared by dcgm.prom's DCGM and pool series. */
+void report_prom_label(GString *out, const char *name, const char *value, gboolean first);
 /* A sample time: seconds from the start as report_num writes them, or exact Unix seconds for
  * a run placed at a date (scenario start:). */
 void report_prom_stamp(GString *out, const results *r, double t_s);
