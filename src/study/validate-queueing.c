@@ -3,6 +3,7 @@
  * mean) and M/M/4 (Erlang C mean and p99), each at utilisation 0.7 with Poisson arrivals.
  * The reference values are the closed forms; the predictions come from sim_run. */
 #include "validate.h"
+#include "mmc.h"
 #include <math.h>
 
 #define Q_SOURCE "queueing theory (Kleinrock 1975, Queueing Systems vol. 1)"
@@ -10,36 +11,6 @@
   "name: %s\nseed: 11\npools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n"              \
   "    gpus_per_node: 1\n    strategy: exclusive\n%s"
 #define Q_HEAD "id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms,max_batch\n"
-
-/* Erlang C: probability that an arrival waits in M/M/c with offered load a. */
-static double q_erlang_c(guint c, double a) {
-  double sum = 0, term = 1;
-  for (guint k = 0; k < c; k++) {
-    sum += term;
-    term *= a / (double)(k + 1);
-  }
-  double top = term / (1.0 - a / c);
-  return top / (sum + top);
-}
-
-/* M/M/c FCFS sojourn T = W + S: P(T > t), W = 0 w.p. 1 - C, else Exp(c mu - lambda). */
-static double q_mmc_tail(guint c, double lambda, double mu, double t) {
-  double C = q_erlang_c(c, lambda / mu), theta = c * mu - lambda;
-  double tail = fabs(theta - mu) < 1e-12 ? (1 + mu * t) * exp(-mu * t)
-                                         : (theta * exp(-mu * t) - mu * exp(-theta * t)) / (theta - mu);
-  return (1 - C) * exp(-mu * t) + C * tail;
-}
-
-static double q_mmc_quantile(guint c, double lambda, double mu, double q) {
-  double lo = 0, hi = 1;
-  while (q_mmc_tail(c, lambda, mu, hi) > 1 - q) hi *= 2;
-  for (int i = 0; i < 200; i++) {
-    double mid = (lo + hi) / 2;
-    if (q_mmc_tail(c, lambda, mu, mid) > 1 - q) lo = mid;
-    else hi = mid;
-  }
-  return (lo + hi) / 2;
-}
 
 /* One service of rate lambda (/s), 10 ms work, c slots, for hours of simulated time. */
 static const service_result *q_run(validate_ctx *c, const char *name, const char *dist,
@@ -73,11 +44,10 @@ static gboolean q_family(validate_ctx *c, GError **error) {
   /* M/M/4 at rho 0.7 (max_batch 4): Erlang C */
   s = q_run(c, "queue-mm4", expo, 280, 4, 20000, &r, error);
   if (!s) return FALSE;
-  double C = q_erlang_c(4, 2.8);
   validate_rel(c, "queueing.mm4.mean", Q_SOURCE, "M/M/4 rho 0.7: mean sojourn (ms), Erlang C",
-               1000.0 * (C / (4 * mu - 280) + 1.0 / mu), s->mean_ms, 0.02);
+               1000.0 * mmc_sojourn_mean(4, 280, mu), s->mean_ms, 0.02);
   validate_rel(c, "queueing.mm4.p99", Q_SOURCE, "M/M/4 rho 0.7: p99 sojourn (ms), Erlang C",
-               1000.0 * q_mmc_quantile(4, 280, mu, 0.99), s->p99_ms, 0.05);
+               1000.0 * mmc_sojourn_quantile(4, 280, mu, 0.99), s->p99_ms, 0.05);
   results_free(r);
   return TRUE;
 }

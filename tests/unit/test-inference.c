@@ -5,6 +5,7 @@
  * violations intermittent; MIG isolates; skipped while a strategy is not built). */
 #include "testutil.h"
 #include "histogram.h"
+#include "mmc.h"
 #include "import.h"
 #include "share.h"
 #include <gsl/gsl_sf_gamma.h>
@@ -30,42 +31,17 @@ static results *inf_run_requests(const char *yaml, const char *csv, const char *
 
 /* ---- queueing theory ---- */
 
-/* Erlang C: probability that an arrival waits in M/M/c with offered load a = lambda x S. */
-static double erlang_c(guint c, double a) {
-  double rho = a / c, sum = 0, term = 1;
-  for (guint k = 0; k < c; k++) {
-    sum += term;             /* a^k / k! */
-    term *= a / (double)(k + 1);
-  }
-  double top = term / (1.0 - rho); /* a^c / c! / (1 - rho) */
-  return top / (sum + top);
-}
-
-/* M/M/c FCFS sojourn time T = W + S: P(T > t) with W = 0 w.p. 1 - C, else Exp(theta). */
-static double mmc_tail(guint c, double lambda, double mu, double t) {
-  double C = erlang_c(c, lambda / mu), theta = c * mu - lambda;
-  double sum_tail = fabs(theta - mu) < 1e-12 ? (1 + mu * t) * exp(-mu * t)
-                        : (theta * exp(-mu * t) - mu * exp(-theta * t)) / (theta - mu);
-  return (1 - C) * exp(-mu * t) + C * sum_tail;
-}
-
-static double mmc_quantile(guint c, double lambda, double mu, double q) {
-  double lo = 0, hi = 1;
-  while (mmc_tail(c, lambda, mu, hi) > 1 - q) hi *= 2;
-  for (int i = 0; i < 200; i++) {
-    double mid = (lo + hi) / 2;
-    if (mmc_tail(c, lambda, mu, mid) > 1 - q) lo = mid;
-    else hi = mid;
-  }
-  return (lo + hi) / 2;
-}
-
 Test(inference, erlang_c_formula_matches_known_values) {
   /* M/M/1: C = rho; M/M/2 with a = 1: C = 1/3 */
-  cr_assert_float_eq(erlang_c(1, 0.7), 0.7, 1e-12);
-  cr_assert_float_eq(erlang_c(2, 1.0), 1.0 / 3.0, 1e-12);
+  cr_assert_float_eq(mmc_erlang_c(1, 0.7), 0.7, 1e-12);
+  cr_assert_float_eq(mmc_erlang_c(2, 1.0), 1.0 / 3.0, 1e-12);
   /* M/M/1 sojourn is Exp(mu - lambda) */
-  cr_assert_float_eq(mmc_quantile(1, 70, 100, 0.99), log(100.0) / 30.0, 1e-9);
+  cr_assert_float_eq(mmc_sojourn_quantile(1, 70, 100, 0.99), log(100.0) / 30.0, 1e-9);
+  cr_assert_float_eq(mmc_sojourn_mean(1, 70, 100), 1.0 / 30.0, 1e-12);
+  /* M/M/4: the quantile puts exactly 1 - q of the sojourn mass beyond it */
+  double t99 = mmc_sojourn_quantile(4, 280, 100, 0.99);
+  cr_assert_float_eq(mmc_sojourn_tail(4, 280, 100, t99), 0.01, 1e-9);
+  cr_assert(mmc_sojourn_tail(4, 280, 100, 0.9 * t99) > 0.01);
 }
 
 Test(inference, mm1_mean_and_p99_match_the_formulas) {
@@ -108,10 +84,10 @@ Test(inference, max_batch_c_matches_erlang_c) {
   const service_result *s = inf_service(r, "svc");
   guint c = 4;
   double lambda = 280, mu = 100;
-  double C = erlang_c(c, lambda / mu);
+  double C = mmc_erlang_c(c, lambda / mu);
   double mean_ms = 1000.0 * (C / (c * mu - lambda) + 1.0 / mu);
   REL_NEAR(s->mean_ms, mean_ms, 0.05);
-  REL_NEAR(s->p99_ms, 1000.0 * mmc_quantile(c, lambda, mu, 0.99), 0.05);
+  REL_NEAR(s->p99_ms, 1000.0 * mmc_sojourn_quantile(c, lambda, mu, 0.99), 0.05);
   /* busy (at least one request in service) = 1 - P0 */
   double a = lambda / mu, term = 1, sum = 0;
   for (guint k = 0; k < c; k++, term *= a / k) sum += term;
@@ -128,12 +104,12 @@ Test(inference, less_memory_means_fewer_slots_and_a_higher_p99) {
   results *tight = tu_run(yaml, TRACE_HEAD "svc,0,inference,1,60,40000,70,10,,8,20\n", NULL);
   const service_result *w = inf_service(wide, "svc"), *t = inf_service(tight, "svc");
   double lambda = 70, mu = 100;
-  REL_NEAR(w->p99_ms, 1000.0 * mmc_quantile(2, lambda, mu, 0.99), 0.05);
-  REL_NEAR(w->mean_ms, 1000.0 * (erlang_c(2, 0.7) / (2 * mu - lambda) + 1 / mu), 0.02);
-  REL_NEAR(t->p99_ms, 1000.0 * mmc_quantile(1, lambda, mu, 0.99), 0.05);
+  REL_NEAR(w->p99_ms, 1000.0 * mmc_sojourn_quantile(2, lambda, mu, 0.99), 0.05);
+  REL_NEAR(w->mean_ms, 1000.0 * (mmc_erlang_c(2, 0.7) / (2 * mu - lambda) + 1 / mu), 0.02);
+  REL_NEAR(t->p99_ms, 1000.0 * mmc_sojourn_quantile(1, lambda, mu, 0.99), 0.05);
   REL_NEAR(t->mean_ms, 1000.0 / (mu - lambda), 0.02);
   /* not the 8 slots of max_batch: with 8 hardly anyone would wait (mean 10.0 ms) */
-  double mean_8 = 1000.0 * (erlang_c(8, 0.7) / (8 * mu - lambda) + 1 / mu);
+  double mean_8 = 1000.0 * (mmc_erlang_c(8, 0.7) / (8 * mu - lambda) + 1 / mu);
   cr_assert_gt(w->mean_ms, 1.1 * mean_8, "mean %g ms vs %g with 8 slots", w->mean_ms, mean_8);
   cr_assert_gt(t->p99_ms, 1.5 * w->p99_ms, "p99 %g ms with 1 slot vs %g with 2", t->p99_ms,
                w->p99_ms);
