@@ -126,9 +126,7 @@ static const double mixed_ckpt_weight[G_N_ELEMENTS(mixed_ckpt_s)] = {0.25, 0.25,
 #define TR_DUR_MAX_S (7 * 86400.0)
 
 static gsize mixed_gangs_allowed(const gen_ctx *ctx) {
-  gsize n = 0;
-  while (n < G_N_ELEMENTS(mixed_gang_size) && mixed_gang_size[n] <= ctx->max_gang) n++;
-  return n;
+  return gen_gangs_allowed(ctx, mixed_gang_size, G_N_ELEMENTS(mixed_gang_size));
 }
 
 static void mixed_training_sample(gsl_rng *r, const gen_ctx *ctx, job_spec *j) {
@@ -151,13 +149,7 @@ static void mixed_training_sample(gsl_rng *r, const gen_ctx *ctx, job_spec *j) {
 }
 
 static double mixed_training_mean_gpu_s(const gen_ctx *ctx) {
-  gsize n = mixed_gangs_allowed(ctx);
-  double w = 0, wg = 0;
-  for (gsize i = 0; i < n; i++) {
-    w += mixed_gang_weight[i];
-    wg += mixed_gang_weight[i] * mixed_gang_size[i];
-  }
-  return wg / w *
+  return gen_mean_gpus(mixed_gang_size, mixed_gang_weight, mixed_gangs_allowed(ctx)) *
          gen_lognormal_clamped_mean(TR_DUR_MEDIAN_S, TR_DUR_SIGMA, TR_DUR_MIN_S, TR_DUR_MAX_S);
 }
 
@@ -176,9 +168,7 @@ static const double mixed_batch_label_weight[G_N_ELEMENTS(mixed_batch_label)] = 
 #define BT_MEM_SIGMA 0.8
 
 static gsize mixed_batch_gpus_allowed(const gen_ctx *ctx) {
-  gsize n = 0;
-  while (n < G_N_ELEMENTS(mixed_batch_gpus) && mixed_batch_gpus[n] <= ctx->max_gang) n++;
-  return n;
+  return gen_gangs_allowed(ctx, mixed_batch_gpus, G_N_ELEMENTS(mixed_batch_gpus));
 }
 
 static void mixed_batch_sample(gsl_rng *r, const gen_ctx *ctx, job_spec *j) {
@@ -194,13 +184,8 @@ static void mixed_batch_sample(gsl_rng *r, const gen_ctx *ctx, job_spec *j) {
 }
 
 static double mixed_batch_mean_gpu_s(const gen_ctx *ctx) {
-  gsize n = mixed_batch_gpus_allowed(ctx);
-  double w = 0, wg = 0;
-  for (gsize i = 0; i < n; i++) {
-    w += mixed_batch_gpus_weight[i];
-    wg += mixed_batch_gpus_weight[i] * mixed_batch_gpus[i];
-  }
-  return wg / w *
+  return gen_mean_gpus(mixed_batch_gpus, mixed_batch_gpus_weight,
+                       mixed_batch_gpus_allowed(ctx)) *
          gen_lognormal_clamped_mean(BT_DUR_MEDIAN_S, BT_DUR_SIGMA, BT_DUR_MIN_S, BT_DUR_MAX_S);
 }
 

@@ -66,9 +66,7 @@ static double ob_quantile_mean(const double *q) {
 }
 
 static gsize ob_gpus_allowed(const gen_ctx *ctx) {
-  gsize n = 0;
-  while (n < G_N_ELEMENTS(ob_gpus) && ob_gpus[n] <= ctx->max_gang) n++;
-  return n;
+  return gen_gangs_allowed(ctx, ob_gpus, G_N_ELEMENTS(ob_gpus));
 }
 
 static void ob_fill(gsl_rng *r, const gen_ctx *ctx, job_spec *j, const double *gpus_w,
@@ -95,13 +93,7 @@ static void ob_bt_sample(gsl_rng *r, const gen_ctx *ctx, job_spec *j) {
 
 /* Allocated GPU-seconds of one pod: mean GPU count x mean run time (independent draws). */
 static double ob_mean(const gen_ctx *ctx, const double *gpus_w, const double *q) {
-  gsize n = ob_gpus_allowed(ctx);
-  double w = 0, wg = 0;
-  for (gsize i = 0; i < n; i++) {
-    w += gpus_w[i];
-    wg += gpus_w[i] * ob_gpus[i];
-  }
-  return wg / w * ob_quantile_mean(q);
+  return gen_mean_gpus(ob_gpus, gpus_w, ob_gpus_allowed(ctx)) * ob_quantile_mean(q);
 }
 static double ob_inf_mean(const gen_ctx *ctx) { return ob_mean(ctx, ob_inf_gpus_w, ob_inf_q); }
 static double ob_bt_mean(const gen_ctx *ctx) { return ob_mean(ctx, ob_bt_gpus_w, ob_bt_q); }

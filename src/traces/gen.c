@@ -200,6 +200,21 @@ gsize gen_discrete(gsl_rng *r, const gen_ctx *ctx, const double *weights, gsize 
   return gsl_ran_discrete(r, t);
 }
 
+gsize gen_gangs_allowed(const gen_ctx *ctx, const guint32 *gpus, gsize n) {
+  gsize k = 0;
+  while (k < n && gpus[k] <= ctx->max_gang) k++;
+  return k;
+}
+
+double gen_mean_gpus(const guint32 *gpus, const double *weights, gsize n) {
+  double w = 0, wg = 0;
+  for (gsize i = 0; i < n; i++) {
+    w += weights[i];
+    wg += weights[i] * gpus[i];
+  }
+  return wg / w;
+}
+
 static void gen_discrete_free(gpointer p) { gsl_ran_discrete_free(p); }
 
 double gen_round_to(double x, double step) {

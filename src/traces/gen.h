@@ -103,6 +103,10 @@ double gen_lognormal_clamped_mean(double median, double sigma, double lo, double
  * be a table that outlives the run (a static array): its preprocessed form is cached in
  * ctx by address, so one address must always come with the same n within a run. */
 gsize gen_discrete(gsl_rng *r, const gen_ctx *ctx, const double *weights, gsize n);
+/* How many of the ascending GPU counts gpus[0..n) are at most the profile's largest gang. */
+gsize gen_gangs_allowed(const gen_ctx *ctx, const guint32 *gpus, gsize n);
+/* The mean GPU count of gpus[0..n) drawn in proportion to weights[0..n). */
+double gen_mean_gpus(const guint32 *gpus, const double *weights, gsize n);
 /* Rounds x to a multiple of step (step > 0). */
 double gen_round_to(double x, double step);
 /* Sizes in GB (10^9 bytes) -> bytes, rounded to 0.1 GB. */
