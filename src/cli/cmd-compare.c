@@ -37,25 +37,29 @@ static char *compare_sub_name(GHashTable *taken, const char *scenario_name) {
 
 typedef enum { COMPARE_TEXT, COMPARE_CSV, COMPARE_JSON } compare_format;
 
-static int cmd_compare_main(int argc, char **argv) {
-  g_autofree char *phases = NULL, *requests = NULL, *out = NULL, *format = NULL;
-  gboolean no_progress = FALSE, quiet = FALSE, brief = FALSE;
-  GOptionEntry entries[] = {
-      {"output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Write each run and compare.txt/.csv/.json into DIR", "DIR"},
-      {"format", 0, 0, G_OPTION_ARG_STRING, &format, "What to print: text (default), csv or json", "FORMAT"},
-      {"phases", 0, 0, G_OPTION_ARG_FILENAME, &phases, "Phases file (docs/trace-format.md), for every scenario", "P.csv"},
-      {"requests", 0, 0, G_OPTION_ARG_FILENAME, &requests, "Recorded inference requests (docs/trace-format.md)", "R.csv"},
-      {"brief", 0, 0, G_OPTION_ARG_NONE, &brief, "Text without the per-pool and per-tenant rows (compare.txt keeps them)", NULL},
-      {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing on stdout", NULL},
-      {"no-progress", 0, 0, G_OPTION_ARG_NONE, &no_progress, "Never show the progress bar", NULL},
-      {NULL}};
-  int rc;
-  if (!cmd_parse_options(&cmd_compare_entry, entries, &argc, &argv, &rc)) return rc;
-  compare_format fmt = COMPARE_TEXT;
-  if (format && !strcmp(format, "csv")) fmt = COMPARE_CSV;
-  else if (format && !strcmp(format, "json")) fmt = COMPARE_JSON;
-  else if (format && strcmp(format, "text")) {
-    g_autofree char *shown = figures_clean_text(format);
+/* What the command line asked for. */
+typedef struct compare_args {
+  char *phases, *requests, *out, *format;
+  gboolean no_progress, quiet, brief;
+  compare_format fmt;
+  gboolean all_dirs;         /* every argument is a folder: compare earlier results */
+} compare_args;
+
+static void compare_args_clear(compare_args *a) {
+  g_free(a->phases);
+  g_free(a->requests);
+  g_free(a->out);
+  g_free(a->format);
+}
+
+/* --format and the arguments; 0 when they make sense, else the exit code (message
+ * printed). */
+static int compare_check_args(compare_args *a, int argc, char **argv) {
+  a->fmt = COMPARE_TEXT;
+  if (a->format && !strcmp(a->format, "csv")) a->fmt = COMPARE_CSV;
+  else if (a->format && !strcmp(a->format, "json")) a->fmt = COMPARE_JSON;
+  else if (a->format && strcmp(a->format, "text")) {
+    g_autofree char *shown = figures_clean_text(a->format);
     fprintf(stderr, "sharesim compare: --format '%s': expected text, csv or json\n", shown);
     return 2;
   }
@@ -64,121 +68,108 @@ static int cmd_compare_main(int argc, char **argv) {
                     "Usage: sharesim compare %s\n", cmd_compare_entry.usage);
     return 2;
   }
-  gboolean all_dirs = TRUE;
-  for (int i = 1; i < argc; i++) all_dirs &= compare_is_dir(argv[i]);
-  if (!all_dirs && argc < 3) {
+  a->all_dirs = TRUE;
+  for (int i = 1; i < argc; i++) a->all_dirs &= compare_is_dir(argv[i]);
+  if (!a->all_dirs && argc < 3) {
     fprintf(stderr, "sharesim compare: expected one or more SCENARIO.yaml then TRACE.csv, or "
                     "result folders\nUsage: sharesim compare %s\n", cmd_compare_entry.usage);
     return 2;
   }
-  if (all_dirs && (phases || requests)) {
+  if (a->all_dirs && (a->phases || a->requests)) {
     fprintf(stderr, "sharesim compare: --phases and --requests apply to scenarios, not to result folders\n");
     return 2;
   }
+  return 0;
+}
 
-  GPtrArray *runs = g_ptr_array_new_with_free_func((GDestroyNotify)figures_free);
+/* The runs of earlier result folders (or compare folders) given as arguments. */
+static int compare_load_folders(int argc, char **argv, GPtrArray *runs) {
   g_autoptr(GError) err = NULL;
-  outdir *od = NULL;
-  g_autofree char *work = NULL; /* where the runs are written */
-  g_autofree char *scratch = NULL; /* a temporary folder removed at the end */
-  rc = 0;
-
-  if (out) {
-    od = outdir_begin(out, &err);
-    if (!od) {
-      g_ptr_array_free(runs, TRUE);
-      return cmd_fail("compare", err);
+  for (int i = 1; i < argc; i++) {
+    if (!compare_has(argv[i], "summary.json") && compare_has(argv[i], "compare.json")) {
+      if (!compare_load_dir(argv[i], runs, &err)) return cmd_fail("compare", err);
+      continue;
     }
-    work = g_strdup(outdir_tmp_path(od));
+    run_figures *f = figures_load(argv[i], &err);
+    if (!f) return cmd_fail("compare", err);
+    g_ptr_array_add(runs, f);
   }
+  return 0;
+}
 
-  if (all_dirs) {
-    for (int i = 1; i < argc && rc == 0; i++) {
-      if (!compare_has(argv[i], "summary.json") && compare_has(argv[i], "compare.json")) {
-        if (!compare_load_dir(argv[i], runs, &err)) rc = cmd_fail("compare", err);
-        continue;
-      }
-      run_figures *f = figures_load(argv[i], &err);
-      if (!f) {
-        rc = cmd_fail("compare", err);
-        break;
-      }
-      g_ptr_array_add(runs, f);
+/* Loads and checks every scenario (sc[i]) and the trace (*tr) before anything runs. FALSE
+ * when one is bad (its problems printed). */
+static gboolean compare_load_scenarios(const compare_args *a, int n_scen, char **paths,
+                                       const char *trace_path, scenario **sc, trace **tr) {
+  gboolean ok = TRUE;
+  for (int i = 0; i < n_scen; i++) {
+    cmd_inputs in = {0};
+    if (!cmd_load_inputs("compare", paths[i], i == 0 ? trace_path : NULL,
+                         i == 0 ? a->phases : NULL, i == 0 ? a->requests : NULL, NULL, 0, &in)) {
+      ok = FALSE;
+      if (i == 0) break; /* the trace is bad: the other scenarios cannot be checked */
+      continue;
     }
-  } else {
-    /* load and check everything before running anything */
-    int n_scen = argc - 2;
-    const char *trace_path = argv[argc - 1];
-    cmd_inputs first = {0};
-    scenario **sc = g_new0(scenario *, n_scen);
-    gboolean ok = TRUE;
-    for (int i = 0; i < n_scen; i++) {
-      cmd_inputs in = {0};
-      if (!cmd_load_inputs("compare", argv[1 + i], i == 0 ? trace_path : NULL,
-                           i == 0 ? phases : NULL, i == 0 ? requests : NULL, NULL, 0, &in)) {
-        ok = FALSE;
-        if (i == 0) break; /* the trace is bad: the other scenarios cannot be checked */
-        continue;
-      }
-      sc[i] = in.sc;
-      if (i == 0) first.tr = in.tr;
-      if (!cmd_check_budget("compare", sc[i], first.tr, FALSE)) ok = FALSE;
-    }
-    if (!ok) {
-      rc = 2;
-    } else {
-      if (!work) {
-        scratch = outdir_make_scratch("sharesim-compare", &err);
-        if (!scratch) rc = cmd_fail("compare", err);
-        work = g_strdup(scratch);
-      }
-      GHashTable *taken = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-      for (int i = 0; rc == 0 && i < n_scen; i++) {
-        g_autoptr(diag_list) unfit = diag_list_new(3);
-        sim_check_jobs(sc[i], first.tr, unfit);
-        if (unfit->count)
-          fprintf(stderr, "sharesim compare: warning: %s: %u job%s can never run (outcome 'unplaceable')\n",
-                  sc[i]->name, unfit->count, unfit->count == 1 ? "" : "s");
-        sim_options opt = {.progress = !no_progress};
-        g_autoptr(results) res = sim_run(sc[i], first.tr, &opt, &err);
-        if (!res) {
-          rc = cmd_fail("compare", err);
-          break;
-        }
-        g_autofree char *sub = compare_sub_name(taken, sc[i]->name);
-        g_autofree char *dir = g_build_filename(work, sub, NULL);
-        if (!report_write_dir(res, dir, TRUE, &err)) {
-          rc = cmd_fail("compare", err);
-          break;
-        }
-        run_figures *f = figures_load(dir, &err);
-        if (!f) {
-          rc = cmd_fail("compare", err);
-          break;
-        }
-        g_free(f->dir); /* compare.json records the sub-folder, relative to DIR */
-        f->dir = g_strdup(sub);
-        g_ptr_array_add(runs, f);
-      }
-      g_hash_table_destroy(taken);
-    }
-    for (int i = 0; i < n_scen; i++)
-      if (sc[i]) scenario_free(sc[i]);
-    g_free(sc);
-    cmd_inputs_clear(&first);
+    sc[i] = in.sc;
+    if (i == 0) *tr = in.tr;
+    if (!cmd_check_budget("compare", sc[i], *tr, FALSE)) ok = FALSE;
   }
+  return ok;
+}
 
-  if (rc == 0 && runs->len == 0) {
-    fprintf(stderr, "sharesim compare: nothing to compare\n");
-    rc = 2;
-  }
-  if (rc != 0) {
-    g_ptr_array_free(runs, TRUE);
-    if (od) outdir_abort(od);
-    if (scratch) outdir_remove_scratch(scratch);
-    return rc;
-  }
+/* Runs scenario sc on tr into work/SUB and appends its figures to runs (folder SUB). */
+static int compare_run_one(const compare_args *a, const scenario *sc, const trace *tr,
+                           const char *work, GHashTable *taken, GPtrArray *runs) {
+  g_autoptr(GError) err = NULL;
+  g_autoptr(diag_list) unfit = diag_list_new(3);
+  sim_check_jobs(sc, tr, unfit);
+  if (unfit->count)
+    fprintf(stderr, "sharesim compare: warning: %s: %u job%s can never run (outcome 'unplaceable')\n",
+            sc->name, unfit->count, unfit->count == 1 ? "" : "s");
+  sim_options opt = {.progress = !a->no_progress};
+  g_autoptr(results) res = sim_run(sc, tr, &opt, &err);
+  if (!res) return cmd_fail("compare", err);
+  g_autofree char *sub = compare_sub_name(taken, sc->name);
+  g_autofree char *dir = g_build_filename(work, sub, NULL);
+  if (!report_write_dir(res, dir, TRUE, &err)) return cmd_fail("compare", err);
+  run_figures *f = figures_load(dir, &err);
+  if (!f) return cmd_fail("compare", err);
+  g_free(f->dir); /* compare.json records the sub-folder, relative to DIR */
+  f->dir = g_strdup(sub);
+  g_ptr_array_add(runs, f);
+  return 0;
+}
 
+/* SCENARIO.yaml... TRACE.csv: loads everything, then runs each scenario into work (or,
+ * without -o, into *scratch, made here). */
+static int compare_run_scenarios(const compare_args *a, int argc, char **argv, const char *work,
+                                 char **scratch, GPtrArray *runs) {
+  int n_scen = argc - 2, rc = 0;
+  trace *tr = NULL;
+  scenario **sc = g_new0(scenario *, n_scen);
+  if (!compare_load_scenarios(a, n_scen, argv + 1, argv[argc - 1], sc, &tr)) rc = 2;
+  if (rc == 0 && !work) {
+    g_autoptr(GError) err = NULL;
+    *scratch = outdir_make_scratch("sharesim-compare", &err);
+    if (!*scratch) rc = cmd_fail("compare", err);
+    work = *scratch;
+  }
+  GHashTable *taken = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  for (int i = 0; rc == 0 && i < n_scen; i++) rc = compare_run_one(a, sc[i], tr, work, taken, runs);
+  g_hash_table_destroy(taken);
+  for (int i = 0; i < n_scen; i++)
+    if (sc[i]) scenario_free(sc[i]);
+  g_free(sc);
+  cmd_inputs in = {NULL, tr};
+  cmd_inputs_clear(&in);
+  return rc;
+}
+
+/* Builds the table, writes compare.txt/.csv/.json into od (committed into a->out) and
+ * prints the chosen form. Takes runs. */
+static int compare_finish(const compare_args *a, GPtrArray *runs, outdir *od) {
+  g_autoptr(GError) err = NULL;
+  int rc = 0;
   g_autoptr(compare_table) t = compare_build(runs);
   GString *text = g_string_new(NULL), *csv = g_string_new(NULL), *json = g_string_new(NULL);
   compare_text(t, FALSE, text);
@@ -191,23 +182,67 @@ static int cmd_compare_main(int argc, char **argv) {
     if (!ok) {
       outdir_abort(od);
     } else {
-      ok = studydir_commit(od, out, "compare.json", &err);
+      ok = studydir_commit(od, a->out, "compare.json", &err);
     }
     if (!ok) rc = cmd_fail("compare", err);
   }
-  if (scratch) outdir_remove_scratch(scratch);
-  if (rc == 0 && !quiet) {
-    GString *shown = fmt == COMPARE_CSV ? csv : fmt == COMPARE_JSON ? json : text;
-    if (fmt == COMPARE_TEXT && brief) {
+  if (rc == 0 && !a->quiet) {
+    GString *shown = a->fmt == COMPARE_CSV ? csv : a->fmt == COMPARE_JSON ? json : text;
+    if (a->fmt == COMPARE_TEXT && a->brief) {
       g_string_truncate(text, 0);
       compare_text(t, TRUE, text);
     }
     fwrite(shown->str, 1, shown->len, stdout);
-    if (out && fmt == COMPARE_TEXT) printf("\nresults written to %s/\n", out);
+    if (a->out && a->fmt == COMPARE_TEXT) printf("\nresults written to %s/\n", a->out);
   }
   g_string_free(text, TRUE);
   g_string_free(csv, TRUE);
   g_string_free(json, TRUE);
+  return rc;
+}
+
+static int cmd_compare_main(int argc, char **argv) {
+  compare_args a = {0};
+  GOptionEntry entries[] = {
+      {"output", 'o', 0, G_OPTION_ARG_FILENAME, &a.out, "Write each run and compare.txt/.csv/.json into DIR", "DIR"},
+      {"format", 0, 0, G_OPTION_ARG_STRING, &a.format, "What to print: text (default), csv or json", "FORMAT"},
+      {"phases", 0, 0, G_OPTION_ARG_FILENAME, &a.phases, "Phases file (docs/trace-format.md), for every scenario", "P.csv"},
+      {"requests", 0, 0, G_OPTION_ARG_FILENAME, &a.requests, "Recorded inference requests (docs/trace-format.md)", "R.csv"},
+      {"brief", 0, 0, G_OPTION_ARG_NONE, &a.brief, "Text without the per-pool and per-tenant rows (compare.txt keeps them)", NULL},
+      {"quiet", 'q', 0, G_OPTION_ARG_NONE, &a.quiet, "Print nothing on stdout", NULL},
+      {"no-progress", 0, 0, G_OPTION_ARG_NONE, &a.no_progress, "Never show the progress bar", NULL},
+      {NULL}};
+  int rc;
+  if (!cmd_parse_options(&cmd_compare_entry, entries, &argc, &argv, &rc)) {
+    compare_args_clear(&a);
+    return rc;
+  }
+  rc = compare_check_args(&a, argc, argv);
+  if (rc != 0) {
+    compare_args_clear(&a);
+    return rc;
+  }
+  GPtrArray *runs = g_ptr_array_new_with_free_func((GDestroyNotify)figures_free);
+  g_autoptr(GError) err = NULL;
+  outdir *od = NULL;
+  g_autofree char *scratch = NULL; /* a temporary folder removed at the end */
+  if (a.out && !(od = outdir_begin(a.out, &err))) rc = cmd_fail("compare", err);
+  if (rc == 0 && a.all_dirs)
+    rc = compare_load_folders(argc, argv, runs);
+  else if (rc == 0)
+    rc = compare_run_scenarios(&a, argc, argv, od ? outdir_tmp_path(od) : NULL, &scratch, runs);
+  if (rc == 0 && runs->len == 0) {
+    fprintf(stderr, "sharesim compare: nothing to compare\n");
+    rc = 2;
+  }
+  if (rc != 0) {
+    g_ptr_array_free(runs, TRUE);
+    if (od) outdir_abort(od);
+  } else {
+    rc = compare_finish(&a, runs, od);
+  }
+  if (scratch) outdir_remove_scratch(scratch);
+  compare_args_clear(&a);
   return rc;
 }
 

@@ -184,181 +184,244 @@ static void size_apply_slo(trace *tr, double pct, double latency_ms) {
   }
 }
 
-static int cmd_size_main(int argc, char **argv) {
-  g_autofree char *pool = NULL, *slo = NULL, *max_wait = NULL, *out = NULL, *phases = NULL,
-                  *requests = NULL;
-  g_auto(GStrv) sets = NULL;
-  gint64 max_oom = -1, min_nodes = 1, max_nodes = 0;
-  gboolean no_progress = FALSE;
-  GOptionEntry entries[] = {
-      {"pool", 0, 0, G_OPTION_ARG_STRING, &pool, "The pool to size (required)", "NAME"},
-      {"slo", 0, 0, G_OPTION_ARG_STRING, &slo, "Every inference service of the pool meets its SLO (or LATENCY, e.g. 99@200ms) for at least PCT % of requests", "PCT[@LATENCY]"},
-      {"max-oom", 0, 0, G_OPTION_ARG_INT64, &max_oom, "At most N out-of-memory kills in the pool", "N"},
-      {"max-wait-p95", 0, 0, G_OPTION_ARG_STRING, &max_wait, "The pool's 95th-percentile queue wait at most DUR (e.g. 10m)", "DUR"},
-      {"min", 0, 0, G_OPTION_ARG_INT64, &min_nodes, "Smallest number of nodes to try (default 1)", "N"},
-      {"max", 0, 0, G_OPTION_ARG_INT64, &max_nodes, "Largest number of nodes to try (default max(64, 8 x the scenario's))", "N"},
-      {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override another scenario key first (repeatable)", "KEY=VALUE"},
-      {"phases", 0, 0, G_OPTION_ARG_FILENAME, &phases, "Phases file (docs/trace-format.md)", "P.csv"},
-      {"requests", 0, 0, G_OPTION_ARG_FILENAME, &requests, "Recorded inference requests (docs/trace-format.md)", "R.csv"},
-      {"output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Keep every run (DIR/nodes-N/) with size.csv and size.txt", "DIR"},
-      {"no-progress", 0, 0, G_OPTION_ARG_NONE, &no_progress, "Never show the progress bar", NULL},
-      {NULL}};
-  int rc;
-  if (!cmd_parse_options(&cmd_size_entry, entries, &argc, &argv, &rc)) return rc;
+/* What the command line asked for. */
+typedef struct size_args {
+  char *pool, *slo, *max_wait, *out, *phases, *requests;
+  char **sets;
+  gint64 max_oom, min_nodes, max_nodes;
+  gboolean no_progress;
+  double slo_pct, slo_ms;   /* --slo PCT[@LATENCY]; NAN when absent */
+} size_args;
+
+static void size_args_clear(size_args *a) {
+  g_free(a->pool);
+  g_free(a->slo);
+  g_free(a->max_wait);
+  g_free(a->out);
+  g_free(a->phases);
+  g_free(a->requests);
+  g_strfreev(a->sets);
+}
+
+/* The arguments and the constraints they give; 0 or the exit code (message printed). */
+static int size_check_args(size_args *a, int argc, sizing_constraints *cons) {
   if (argc != 3) {
     fprintf(stderr, "sharesim size: expected SCENARIO.yaml and TRACE.csv, got %d argument%s\n"
                     "Usage: sharesim size %s\n", argc - 1, argc == 2 ? "" : "s", cmd_size_entry.usage);
     return 2;
   }
-  if (!pool) {
+  if (!a->pool) {
     fprintf(stderr, "sharesim size: --pool NAME is required\n");
     return 2;
   }
-  sizing_constraints cons = {NAN, max_oom, NAN, NAN};
-  if (max_oom < -1) {
-    fprintf(stderr, "sharesim size: --max-oom %" G_GINT64_FORMAT ": expected 0 or more\n", max_oom);
+  *cons = (sizing_constraints){NAN, a->max_oom, NAN, NAN};
+  if (a->max_oom < -1) {
+    fprintf(stderr, "sharesim size: --max-oom %" G_GINT64_FORMAT ": expected 0 or more\n", a->max_oom);
     return 2;
   }
-  double slo_pct = NAN, slo_ms = NAN;
-  if (slo && !size_parse_slo(slo, &slo_pct, &slo_ms)) return 2;
-  if (slo) cons.min_slo = slo_pct / 100;
-  cons.slo_ms = slo_ms;
-  if (max_wait) {
+  a->slo_pct = a->slo_ms = NAN;
+  if (a->slo && !size_parse_slo(a->slo, &a->slo_pct, &a->slo_ms)) return 2;
+  if (a->slo) cons->min_slo = a->slo_pct / 100;
+  cons->slo_ms = a->slo_ms;
+  if (a->max_wait) {
     sim_time ns;
     const char *expected = NULL;
-    if (!util_parse_duration(max_wait, SIM_NS_PER_S, &ns, &expected) || ns < 0) {
-      g_autofree char *shown = figures_clean_text(max_wait);
+    if (!util_parse_duration(a->max_wait, SIM_NS_PER_S, &ns, &expected) || ns < 0) {
+      g_autofree char *shown = figures_clean_text(a->max_wait);
       fprintf(stderr, "sharesim size: --max-wait-p95 '%s': expected %s\n", shown,
               expected ? expected : "a duration such as 10m");
       return 2;
     }
-    cons.max_wait_p95_s = util_ns_to_seconds(ns);
+    cons->max_wait_p95_s = util_ns_to_seconds(ns);
   }
+  return 0;
+}
 
-  guint n_sets = sets ? g_strv_length(sets) : 0;
-  cmd_inputs in = {0};
-  if (!cmd_load_inputs("size", argv[1], argv[2], phases, requests, (const char *const *)sets,
-                       n_sets, &in))
-    return 2;
-  if (isfinite(slo_ms)) size_apply_slo(in.tr, slo_pct, slo_ms);
-  if (!cmd_check_budget("size", in.sc, in.tr, FALSE)) {
-    cmd_inputs_clear(&in);
-    return 2;
-  }
-  int pi = scenario_pool_index(in.sc, pool);
+/* The pool to size and the search range (the default --max from its size): 0 or 2. */
+static int size_check_pool(size_args *a, const scenario *sc, const char *scenario_path) {
+  int pi = scenario_pool_index(sc, a->pool);
   if (pi < 0) {
-    g_autofree char *shown = figures_clean_text(pool);
-    fprintf(stderr, "sharesim size: --pool '%s': no such pool in %s; pools:", shown, argv[1]);
-    for (guint i = 0; i < in.sc->pools->len; i++)
-      fprintf(stderr, "%s %s", i ? "," : "", scenario_pool(in.sc, i)->name);
+    g_autofree char *shown = figures_clean_text(a->pool);
+    fprintf(stderr, "sharesim size: --pool '%s': no such pool in %s; pools:", shown, scenario_path);
+    for (guint i = 0; i < sc->pools->len; i++)
+      fprintf(stderr, "%s %s", i ? "," : "", scenario_pool(sc, i)->name);
     fprintf(stderr, "\n");
-    cmd_inputs_clear(&in);
     return 2;
   }
-  const pool_spec *ps = scenario_pool(in.sc, (guint)pi);
+  const pool_spec *ps = scenario_pool(sc, (guint)pi);
   gint64 cap = MAX(1, SCENARIO_MAX_POOL_GPUS / MAX(1u, ps->gpus_per_node));
   cap = MIN(cap, SCENARIO_MAX_NODES);
-  if (max_nodes == 0) max_nodes = MIN(cap, MAX(64, 8 * (gint64)ps->nodes));
-  if (min_nodes < 1 || max_nodes < min_nodes || max_nodes > cap) {
+  if (a->max_nodes == 0) a->max_nodes = MIN(cap, MAX(64, 8 * (gint64)ps->nodes));
+  if (a->min_nodes < 1 || a->max_nodes < a->min_nodes || a->max_nodes > cap) {
     fprintf(stderr, "sharesim size: --min %" G_GINT64_FORMAT " --max %" G_GINT64_FORMAT
                     ": expected 1 <= min <= max <= %" G_GINT64_FORMAT " nodes\n",
-            min_nodes, max_nodes, cap);
-    cmd_inputs_clear(&in);
+            a->min_nodes, a->max_nodes, cap);
     return 2;
   }
-  guint32 gpus_per_node = ps->gpus_per_node;
-  g_autofree char *scen_name = g_strdup(in.sc->name);
+  return 0;
+}
 
-  g_autoptr(GError) err = NULL;
-  outdir *od = NULL;
-  g_autofree char *scratch = NULL, *work = NULL;
-  if (out) {
-    od = outdir_begin(out, &err);
-    if (!od) {
-      cmd_inputs_clear(&in);
-      return cmd_fail("size", err);
-    }
-    work = g_strdup(outdir_tmp_path(od));
-  } else {
-    scratch = outdir_make_scratch("sharesim-size", &err);
-    if (!scratch) {
-      cmd_inputs_clear(&in);
-      return cmd_fail("size", err);
-    }
-    work = g_strdup(scratch);
+/* Loads the scenario and trace (the --slo latency applied to the trace), checks the
+ * budget and the pool: 0 or 2 (in cleared). */
+static int size_load(size_args *a, char **argv, cmd_inputs *in) {
+  guint n_sets = a->sets ? g_strv_length(a->sets) : 0;
+  if (!cmd_load_inputs("size", argv[1], argv[2], a->phases, a->requests,
+                       (const char *const *)a->sets, n_sets, in))
+    return 2;
+  if (isfinite(a->slo_ms)) size_apply_slo(in->tr, a->slo_pct, a->slo_ms);
+  if (!cmd_check_budget("size", in->sc, in->tr, FALSE) || size_check_pool(a, in->sc, argv[1])) {
+    cmd_inputs_clear(in);
+    return 2;
   }
-  size_ctx c = {argv[1], pool, (const char *const *)sets, n_sets, in.tr, work, cons,
-                !no_progress, FALSE, g_array_new(FALSE, TRUE, sizeof(size_probe_result))};
+  return 0;
+}
+
+/* The closing line: the answer and why it is the smallest, or that none was found. */
+static void size_answer(const size_ctx *c, const size_args *a, guint32 answer,
+                        guint32 gpus_per_node, GString *text) {
+  if (!answer) {
+    g_string_append_printf(text, "no size from %u to %" G_GINT64_FORMAT " nodes meets the "
+                                 "constraints (try a larger --max, or looser constraints)\n",
+                           (guint)a->min_nodes, a->max_nodes);
+    return;
+  }
+  gboolean below = FALSE;
+  for (guint i = 0; i < c->runs->len; i++)
+    below |= g_array_index(c->runs, size_probe_result, i).nodes == answer - 1;
+  guint64 gpus = (guint64)answer * gpus_per_node;
+  g_string_append_printf(text, "smallest size: %u node%s (%" G_GUINT64_FORMAT " GPU%s) in pool '%s'",
+                         answer, answer == 1 ? "" : "s", gpus, gpus == 1 ? "" : "s", a->pool);
+  if (answer == (guint32)a->min_nodes)
+    g_string_append_printf(text, ": %u node%s meet%s the constraints, the lower end of the search\n",
+                           answer, answer == 1 ? "" : "s", answer == 1 ? "s" : "");
+  else if (below)
+    g_string_append_printf(text, ": %u node%s meet%s the constraints and %u do%s not\n",
+                           answer, answer == 1 ? "" : "s", answer == 1 ? "s" : "",
+                           answer - 1, answer - 1 == 1 ? "es" : "");
+  else
+    g_string_append_c(text, '\n');
+}
+
+/* size.txt (what is printed) and size.csv. */
+static void size_report(const size_ctx *c, const size_args *a, const char *scen_name,
+                        const char *trace_path, guint32 answer, guint32 gpus_per_node,
+                        GString *text, GString *csv) {
+  g_autofree char *trace_base = g_path_get_basename(trace_path);
+  g_autofree char *ctrace = figures_clean_text(trace_base);
+  g_string_append_printf(text, "size: pool '%s' of scenario '%s' on trace %s\n", a->pool,
+                         scen_name, ctrace);
+  g_string_append(text, "constraints: ");
+  sizing_describe(&c->cons, text);
+  g_string_append_printf(text, "\nsearch: %u to %" G_GINT64_FORMAT " nodes of %u GPU%s, doubling "
+                               "then bisection, assuming the constraints are monotone (if n nodes "
+                               "meet them, more nodes do too): %u run%s\n",
+                         (guint)a->min_nodes, a->max_nodes, gpus_per_node,
+                         gpus_per_node == 1 ? "" : "s", c->runs->len, c->runs->len == 1 ? "" : "s");
+  if (c->slo_unreported)
+    g_string_append_printf(text, "note: --slo not applied: no inference service of pool '%s' "
+                                 "reports SLO attainment (services.csv absent or without an "
+                                 "attainment column; without slo_ms in the trace, give a latency: "
+                                 "--slo PCT@200ms)\n", a->pool);
+  g_string_append_c(text, '\n');
+  size_tables(c, text, csv);
+  g_string_append_c(text, '\n');
+  size_answer(c, a, answer, gpus_per_node, text);
+}
+
+/* Writes size.txt and size.csv into od and commits it (od freed); prints the text. 0, or
+ * the exit code of the failure. */
+static int size_publish(outdir *od, const char *out, GString *text, GString *csv) {
+  g_autoptr(GError) err = NULL;
+  int rc = 0;
+  gboolean written = FALSE;
+  if (od) {
+    gboolean ok = outdir_write(od, "size.txt", text->str, text->len, &err) &&
+                  outdir_write(od, "size.csv", csv->str, csv->len, &err);
+    if (ok)
+      ok = studydir_commit(od, out, "size.csv", &err);
+    else
+      outdir_abort(od);
+    if (!ok) rc = cmd_fail("size", err);
+    written = ok;
+  }
+  fwrite(text->str, 1, text->len, stdout);
+  if (written) printf("runs written to %s/\n", out);
+  return rc;
+}
+
+/* The folder the runs go into: od's temporary under -o, else a scratch folder. */
+static int size_begin_folder(const char *out, outdir **od, char **scratch, const char **work) {
+  g_autoptr(GError) err = NULL;
+  if (out) {
+    if (!(*od = outdir_begin(out, &err))) return cmd_fail("size", err);
+    *work = outdir_tmp_path(*od);
+  } else {
+    if (!(*scratch = outdir_make_scratch("sharesim-size", &err))) return cmd_fail("size", err);
+    *work = *scratch;
+  }
+  return 0;
+}
+
+/* Runs the search and reports it. */
+static int size_study(size_args *a, char **argv, cmd_inputs *in, const sizing_constraints *cons) {
+  const pool_spec *ps = scenario_pool(in->sc, (guint)scenario_pool_index(in->sc, a->pool));
+  guint32 gpus_per_node = ps->gpus_per_node;
+  outdir *od = NULL;
+  g_autofree char *scratch = NULL;
+  const char *work = NULL;
+  int rc = size_begin_folder(a->out, &od, &scratch, &work);
+  if (rc != 0) return rc;
+  size_ctx c = {argv[1], a->pool, (const char *const *)a->sets,
+                a->sets ? g_strv_length(a->sets) : 0, in->tr, work, *cons, !a->no_progress,
+                FALSE, g_array_new(FALSE, TRUE, sizeof(size_probe_result))};
   g_array_set_clear_func(c.runs, size_result_clear);
   guint32 answer = 0;
-  rc = 0;
-  if (!sizing_search((guint32)min_nodes, (guint32)max_nodes, size_probe, &c, &answer, NULL, &err))
+  g_autoptr(GError) err = NULL;
+  if (!sizing_search((guint32)a->min_nodes, (guint32)a->max_nodes, size_probe, &c, &answer, NULL,
+                     &err))
     rc = cmd_fail("size", err);
-
   if (rc == 0) {
     GString *text = g_string_new(NULL), *csv = g_string_new(NULL);
-    g_autofree char *trace_base = g_path_get_basename(argv[2]);
-    g_autofree char *ctrace = figures_clean_text(trace_base);
-    g_string_append_printf(text, "size: pool '%s' of scenario '%s' on trace %s\n", pool, scen_name, ctrace);
-    g_string_append(text, "constraints: ");
-    sizing_describe(&cons, text);
-    g_string_append_printf(text, "\nsearch: %u to %" G_GINT64_FORMAT " nodes of %u GPU%s, doubling "
-                                 "then bisection, assuming the constraints are monotone (if n nodes "
-                                 "meet them, more nodes do too): %u run%s\n",
-                           (guint)min_nodes, max_nodes, gpus_per_node, gpus_per_node == 1 ? "" : "s",
-                           c.runs->len,
-                           c.runs->len == 1 ? "" : "s");
-    if (c.slo_unreported)
-      g_string_append_printf(text, "note: --slo not applied: no inference service of pool '%s' "
-                                   "reports SLO attainment (services.csv absent or without an "
-                                   "attainment column; without slo_ms in the trace, give a latency: "
-                                   "--slo PCT@200ms)\n", pool);
-    g_string_append_c(text, '\n');
-    size_tables(&c, text, csv);
-    g_string_append_c(text, '\n');
-    if (answer) {
-      gboolean below = FALSE;
-      for (guint i = 0; i < c.runs->len; i++)
-        below |= g_array_index(c.runs, size_probe_result, i).nodes == answer - 1;
-      guint64 gpus = (guint64)answer * gpus_per_node;
-      g_string_append_printf(text, "smallest size: %u node%s (%" G_GUINT64_FORMAT " GPU%s) in pool '%s'",
-                             answer, answer == 1 ? "" : "s", gpus, gpus == 1 ? "" : "s", pool);
-      if (answer == (guint32)min_nodes)
-        g_string_append_printf(text, ": %u node%s meet%s the constraints, the lower end of the search\n",
-                               answer, answer == 1 ? "" : "s", answer == 1 ? "s" : "");
-      else if (below)
-        g_string_append_printf(text, ": %u node%s meet%s the constraints and %u do%s not\n",
-                               answer, answer == 1 ? "" : "s", answer == 1 ? "s" : "",
-                               answer - 1, answer - 1 == 1 ? "es" : "");
-      else
-        g_string_append_c(text, '\n');
-    } else {
-      g_string_append_printf(text, "no size from %u to %" G_GINT64_FORMAT " nodes meets the "
-                                   "constraints (try a larger --max, or looser constraints)\n",
-                             (guint)min_nodes, max_nodes);
-      rc = 1;
-    }
-    gboolean written = FALSE;
-    if (od) {
-      gboolean ok = outdir_write(od, "size.txt", text->str, text->len, &err) &&
-                    outdir_write(od, "size.csv", csv->str, csv->len, &err);
-      if (ok)
-        ok = studydir_commit(od, out, "size.csv", &err);
-      else
-        outdir_abort(od);
-      od = NULL;
-      if (!ok) rc = cmd_fail("size", err);
-      written = ok;
-    }
-    fwrite(text->str, 1, text->len, stdout);
-    if (written) printf("runs written to %s/\n", out);
+    size_report(&c, a, in->sc->name, argv[2], answer, gpus_per_node, text, csv);
+    rc = size_publish(od, a->out, text, csv);
+    od = NULL;
+    if (rc == 0 && !answer) rc = 1;
     g_string_free(text, TRUE);
     g_string_free(csv, TRUE);
   }
   if (od) outdir_abort(od);
   if (scratch) outdir_remove_scratch(scratch);
   g_array_free(c.runs, TRUE);
+  return rc;
+}
+
+static int cmd_size_main(int argc, char **argv) {
+  size_args a = {.max_oom = -1, .min_nodes = 1, .max_nodes = 0};
+  GOptionEntry entries[] = {
+      {"pool", 0, 0, G_OPTION_ARG_STRING, &a.pool, "The pool to size (required)", "NAME"},
+      {"slo", 0, 0, G_OPTION_ARG_STRING, &a.slo, "Every inference service of the pool meets its SLO (or LATENCY, e.g. 99@200ms) for at least PCT % of requests", "PCT[@LATENCY]"},
+      {"max-oom", 0, 0, G_OPTION_ARG_INT64, &a.max_oom, "At most N out-of-memory kills in the pool", "N"},
+      {"max-wait-p95", 0, 0, G_OPTION_ARG_STRING, &a.max_wait, "The pool's 95th-percentile queue wait at most DUR (e.g. 10m)", "DUR"},
+      {"min", 0, 0, G_OPTION_ARG_INT64, &a.min_nodes, "Smallest number of nodes to try (default 1)", "N"},
+      {"max", 0, 0, G_OPTION_ARG_INT64, &a.max_nodes, "Largest number of nodes to try (default max(64, 8 x the scenario's))", "N"},
+      {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a.sets, "Override another scenario key first (repeatable)", "KEY=VALUE"},
+      {"phases", 0, 0, G_OPTION_ARG_FILENAME, &a.phases, "Phases file (docs/trace-format.md)", "P.csv"},
+      {"requests", 0, 0, G_OPTION_ARG_FILENAME, &a.requests, "Recorded inference requests (docs/trace-format.md)", "R.csv"},
+      {"output", 'o', 0, G_OPTION_ARG_FILENAME, &a.out, "Keep every run (DIR/nodes-N/) with size.csv and size.txt", "DIR"},
+      {"no-progress", 0, 0, G_OPTION_ARG_NONE, &a.no_progress, "Never show the progress bar", NULL},
+      {NULL}};
+  int rc;
+  sizing_constraints cons;
+  cmd_inputs in = {0};
+  if (!cmd_parse_options(&cmd_size_entry, entries, &argc, &argv, &rc)) {
+    size_args_clear(&a);
+    return rc;
+  }
+  rc = size_check_args(&a, argc, &cons);
+  if (rc == 0) rc = size_load(&a, argv, &in);
+  if (rc == 0) rc = size_study(&a, argv, &in, &cons);
   cmd_inputs_clear(&in);
+  size_args_clear(&a);
   return rc;
 }
 

@@ -426,82 +426,96 @@ static int sweep_one_point(const char *dir, gint64 point) {
   return rc;
 }
 
-static int cmd_sweep_main(int argc, char **argv) {
-  g_auto(GStrv) sets = NULL;
-  g_autofree char *out = NULL, *phases = NULL, *requests = NULL, *collect = NULL, *format = NULL;
-  gint jobs = 0;
-  gint64 point = 0;
-  gboolean slurm = FALSE, no_progress = FALSE, quiet = FALSE;
-  GOptionEntry entries[] = {
-      {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "A scenario key and its values, e.g. pools.dev.nodes=1,2,4 (repeatable: the grid is every combination)", "KEY=V1,V2,..."},
-      {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Points run at once (default: the number of processors)", "N"},
-      {"output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "The sweep folder (resumable); without it the sweep runs in a temporary folder", "DIR"},
-      {"phases", 0, 0, G_OPTION_ARG_FILENAME, &phases, "Phases file (docs/trace-format.md)", "P.csv"},
-      {"requests", 0, 0, G_OPTION_ARG_FILENAME, &requests, "Recorded inference requests (docs/trace-format.md)", "R.csv"},
-      {"format", 0, 0, G_OPTION_ARG_STRING, &format, "What to print: text (default) or csv (sweep.csv)", "FORMAT"},
-      {"slurm", 0, 0, G_OPTION_ARG_NONE, &slurm, "Write DIR/sweep.sbatch (a Slurm array job) instead of running", NULL},
-      {"collect", 0, 0, G_OPTION_ARG_FILENAME, &collect, "Build DIR/sweep.csv from the finished points of DIR", "DIR"},
-      {"point", 0, 0, G_OPTION_ARG_INT64, &point, "Run point N of the sweep folder given as argument (for the Slurm script)", "N"},
-      {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing on stdout", NULL},
-      {"no-progress", 0, 0, G_OPTION_ARG_NONE, &no_progress, "Never show the progress bar", NULL},
-      {NULL}};
-  int rc;
-  if (!cmd_parse_options(&cmd_sweep_entry, entries, &argc, &argv, &rc)) return rc;
-  gboolean print_csv = FALSE;
-  if (format && !strcmp(format, "csv")) print_csv = TRUE;
-  else if (format && strcmp(format, "text")) {
-    g_autofree char *shown = figures_clean_text(format);
-    fprintf(stderr, "sharesim sweep: --format '%s': expected text or csv\n", shown);
-    return 2;
-  }
+/* What the command line asked for. */
+typedef struct sweep_args {
+  char **sets;
+  char *out, *phases, *requests, *collect, *format;
+  gint jobs;
+  gint64 point;
+  gboolean slurm, no_progress, quiet, print_csv;
+} sweep_args;
 
-  if (point) {
-    if (argc != 2) {
-      fprintf(stderr, "sharesim sweep: --point N expects the sweep folder as its one argument\n");
-      return 2;
-    }
-    return sweep_one_point(argv[1], point);
-  }
-  if (collect) {
-    if (argc != 1) {
-      fprintf(stderr, "sharesim sweep: --collect DIR takes no other argument\n");
-      return 2;
-    }
-    g_autoptr(GError) err = NULL;
-    g_autoptr(sweep_spec) s = sweep_manifest_load(collect, &err);
-    if (!s) return cmd_fail("sweep", err);
-    g_autofree char *points = g_build_filename(collect, "points", NULL);
-    studydir_clean_temporaries(points, NULL); /* dead tasks' temporaries (this host) */
-    return sweep_write_csv(s, collect, print_csv, quiet, TRUE);
-  }
+static void sweep_args_clear(sweep_args *a) {
+  g_strfreev(a->sets);
+  g_free(a->out);
+  g_free(a->phases);
+  g_free(a->requests);
+  g_free(a->collect);
+  g_free(a->format);
+}
+
+/* --collect DIR: sweep.csv from what is finished. */
+static int sweep_collect(const sweep_args *a) {
+  g_autoptr(GError) err = NULL;
+  g_autoptr(sweep_spec) s = sweep_manifest_load(a->collect, &err);
+  if (!s) return cmd_fail("sweep", err);
+  g_autofree char *points = g_build_filename(a->collect, "points", NULL);
+  studydir_clean_temporaries(points, NULL); /* dead tasks' temporaries (this host) */
+  return sweep_write_csv(s, a->collect, a->print_csv, a->quiet, TRUE);
+}
+
+/* The arguments of a sweep to run (or to write for Slurm): 0 or the exit code. */
+static int sweep_check_args(sweep_args *a, int argc) {
   if (argc != 3) {
     fprintf(stderr, "sharesim sweep: expected SCENARIO.yaml and TRACE.csv, got %d argument%s\n"
                     "Usage: sharesim sweep %s\n", argc - 1, argc == 2 ? "" : "s", cmd_sweep_entry.usage);
     return 2;
   }
-  if (!sets || !sets[0]) {
+  if (!a->sets || !a->sets[0]) {
     fprintf(stderr, "sharesim sweep: expected at least one --set KEY=V1,V2,...\n");
     return 2;
   }
-  if (jobs < 0 || jobs > 1024) {
-    fprintf(stderr, "sharesim sweep: -j %d: expected 1 to 1024\n", jobs);
+  if (a->jobs < 0 || a->jobs > 1024) {
+    fprintf(stderr, "sharesim sweep: -j %d: expected 1 to 1024\n", a->jobs);
     return 2;
   }
-  if (jobs == 0) jobs = (gint)MAX(1u, MIN(g_get_num_processors(), 1024u));
-  if (slurm && !out) {
+  if (a->jobs == 0) a->jobs = (gint)MAX(1u, MIN(g_get_num_processors(), 1024u));
+  if (a->slurm && !a->out) {
     fprintf(stderr, "sharesim sweep: --slurm needs -o DIR (the folder the cluster writes into)\n");
     return 2;
   }
+  return 0;
+}
 
+/* Runs the unfinished points of the prepared folder dir, then writes sweep.csv. */
+static int sweep_run_local(const sweep_args *a, const sweep_spec *s, const char *dir) {
+  g_autofree char *points = g_build_filename(dir, "points", NULL);
+  studydir_clean_temporaries(points, (const char *const *)s->names->pdata);
+  const char *logs[] = {"sharesim-sweep-log", NULL};
+  outdir_sweep_stale(g_get_tmp_dir(), logs, NULL);
+  guint before = 0;
+  for (guint p = 0; p < s->grid->n_points; p++)
+    before += sweep_point_done(dir, g_ptr_array_index(s->names, p));
+  if (before)
+    fprintf(stderr, "sharesim sweep: %u of %u points already finished in %s, skipped\n",
+            before, s->grid->n_points, dir);
+  gboolean show = !a->no_progress && isatty(STDERR_FILENO);
+  int failed = sweep_run_points(s, dir, (guint)a->jobs, show);
+  studydir_clean_temporaries(points, (const char *const *)s->names->pdata);
+  if (failed != 0) {
+    if (failed > 0)
+      fprintf(stderr, "sharesim sweep: %d point%s failed; the others are kept: fix the "
+                      "problem and run the same command again to finish\n",
+              failed, failed == 1 ? "" : "s");
+    return 1;
+  }
+  int rc = sweep_write_csv(s, dir, a->print_csv, a->quiet, FALSE);
+  if (rc == 0 && a->out && !a->quiet && !a->print_csv)
+    printf("sweep written to %s/ (sweep.csv, points/)\n", a->out);
+  return rc;
+}
+
+/* SCENARIO.yaml TRACE.csv --set ...: checks every point, prepares the folder, then runs
+ * the points or writes the Slurm script. */
+static int sweep_start(const sweep_args *a, char **argv) {
   g_autoptr(GError) err = NULL;
-  sweep_grid *grid = sweep_grid_parse((const char *const *)sets, g_strv_length(sets), &err);
+  sweep_grid *grid = sweep_grid_parse((const char *const *)a->sets, g_strv_length(a->sets), &err);
   if (!grid) return cmd_fail("sweep", err);
-  g_autoptr(sweep_spec) s = sweep_spec_new(argv[1], argv[2], phases, requests, grid, &err);
+  g_autoptr(sweep_spec) s = sweep_spec_new(argv[1], argv[2], a->phases, a->requests, grid, &err);
   if (!s) return cmd_fail("sweep", err);
   if (!sweep_check_inputs(s)) return 2;
-
   g_autofree char *scratch = NULL;
-  const char *dir = out;
+  const char *dir = a->out;
   if (!dir) {
     scratch = outdir_make_scratch("sharesim-sweep", &err);
     if (!scratch) return cmd_fail("sweep", err);
@@ -509,36 +523,60 @@ static int cmd_sweep_main(int argc, char **argv) {
   }
   g_autofree char *manifest = sweep_manifest(s);
   sweeplock *lock = NULL;
-  rc = sweep_prepare_dir(dir, manifest, &lock);
-  if (rc == 0 && slurm) {
+  int rc = sweep_prepare_dir(dir, manifest, &lock);
+  if (rc == 0 && a->slurm)
     rc = sweep_write_slurm(s, dir);
-  } else if (rc == 0) {
-    g_autofree char *points = g_build_filename(dir, "points", NULL);
-    studydir_clean_temporaries(points, (const char *const *)s->names->pdata);
-    const char *logs[] = {"sharesim-sweep-log", NULL};
-    outdir_sweep_stale(g_get_tmp_dir(), logs, NULL);
-    guint before = 0;
-    for (guint p = 0; p < s->grid->n_points; p++)
-      before += sweep_point_done(dir, g_ptr_array_index(s->names, p));
-    if (before)
-      fprintf(stderr, "sharesim sweep: %u of %u points already finished in %s, skipped\n",
-              before, s->grid->n_points, dir);
-    gboolean show = !no_progress && isatty(STDERR_FILENO);
-    int failed = sweep_run_points(s, dir, (guint)jobs, show);
-    studydir_clean_temporaries(points, (const char *const *)s->names->pdata);
-    if (failed != 0) {
-      if (failed > 0)
-        fprintf(stderr, "sharesim sweep: %d point%s failed; the others are kept: fix the "
-                        "problem and run the same command again to finish\n",
-                failed, failed == 1 ? "" : "s");
-      rc = 1;
-    } else {
-      rc = sweep_write_csv(s, dir, print_csv, quiet, FALSE);
-      if (rc == 0 && out && !quiet && !print_csv) printf("sweep written to %s/ (sweep.csv, points/)\n", out);
-    }
-  }
+  else if (rc == 0)
+    rc = sweep_run_local(a, s, dir);
   sweeplock_release(lock);
   if (scratch) outdir_remove_scratch(scratch);
+  return rc;
+}
+
+/* The sweep's mode: --point, --collect, or a sweep to run or to write for Slurm. */
+static int sweep_dispatch(sweep_args *a, int argc, char **argv) {
+  if (a->format && !strcmp(a->format, "csv")) a->print_csv = TRUE;
+  else if (a->format && strcmp(a->format, "text")) {
+    g_autofree char *shown = figures_clean_text(a->format);
+    fprintf(stderr, "sharesim sweep: --format '%s': expected text or csv\n", shown);
+    return 2;
+  }
+  if (a->point) {
+    if (argc != 2) {
+      fprintf(stderr, "sharesim sweep: --point N expects the sweep folder as its one argument\n");
+      return 2;
+    }
+    return sweep_one_point(argv[1], a->point);
+  }
+  if (a->collect) {
+    if (argc != 1) {
+      fprintf(stderr, "sharesim sweep: --collect DIR takes no other argument\n");
+      return 2;
+    }
+    return sweep_collect(a);
+  }
+  int rc = sweep_check_args(a, argc);
+  return rc ? rc : sweep_start(a, argv);
+}
+
+static int cmd_sweep_main(int argc, char **argv) {
+  sweep_args a = {0};
+  GOptionEntry entries[] = {
+      {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a.sets, "A scenario key and its values, e.g. pools.dev.nodes=1,2,4 (repeatable: the grid is every combination)", "KEY=V1,V2,..."},
+      {"jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs, "Points run at once (default: the number of processors)", "N"},
+      {"output", 'o', 0, G_OPTION_ARG_FILENAME, &a.out, "The sweep folder (resumable); without it the sweep runs in a temporary folder", "DIR"},
+      {"phases", 0, 0, G_OPTION_ARG_FILENAME, &a.phases, "Phases file (docs/trace-format.md)", "P.csv"},
+      {"requests", 0, 0, G_OPTION_ARG_FILENAME, &a.requests, "Recorded inference requests (docs/trace-format.md)", "R.csv"},
+      {"format", 0, 0, G_OPTION_ARG_STRING, &a.format, "What to print: text (default) or csv (sweep.csv)", "FORMAT"},
+      {"slurm", 0, 0, G_OPTION_ARG_NONE, &a.slurm, "Write DIR/sweep.sbatch (a Slurm array job) instead of running", NULL},
+      {"collect", 0, 0, G_OPTION_ARG_FILENAME, &a.collect, "Build DIR/sweep.csv from the finished points of DIR", "DIR"},
+      {"point", 0, 0, G_OPTION_ARG_INT64, &a.point, "Run point N of the sweep folder given as argument (for the Slurm script)", "N"},
+      {"quiet", 'q', 0, G_OPTION_ARG_NONE, &a.quiet, "Print nothing on stdout", NULL},
+      {"no-progress", 0, 0, G_OPTION_ARG_NONE, &a.no_progress, "Never show the progress bar", NULL},
+      {NULL}};
+  int rc;
+  if (cmd_parse_options(&cmd_sweep_entry, entries, &argc, &argv, &rc)) rc = sweep_dispatch(&a, argc, argv);
+  sweep_args_clear(&a);
   return rc;
 }
 
