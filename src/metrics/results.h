@@ -35,7 +35,11 @@ typedef struct job_result {
                              * executed; NAN for session kinds and jobs not completed */
   double burst_stretch;     /* notebook: mean burst time / burst work; NAN otherwise */
   double busy_s;            /* time with compute demand (sum over workers / workers) */
-  double gpu_s_allocated;   /* GPU-seconds allocated (alloc share x residence, summed over workers) */
+  double gpu_s_allocated;   /* its part of the pool's allocated GPU-seconds: on each GPU it
+                             * held, the GPU's allocated time x its alloc_share over the
+                             * residents' total (jobs partition tenants and pools) */
+  double gpu_s_share;       /* the share it was promised: alloc_share x residence, summed over
+                             * workers (1/replicas of a time-sliced card, 3/7 for a 3g) */
   guint32 restarts;
   guint32 kills;            /* times it was killed (OOM, crash of a neighbour, eviction) */
   guint32 oom_kills;

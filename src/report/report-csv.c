@@ -78,8 +78,8 @@ static double csv_frac(double part, double whole) {
 void report_csv_jobs(const results *r, GString *out) {
   g_string_append(out, "id,kind,tenant,pool,gpus,submit_s,start_s,end_s,wait_s,run_s,"
                        "slowdown,burst_stretch,outcome,restarts,kills,oom_kills,crashes,"
-                       "work_s,work_done_s,work_lost_s,busy_s,gpu_s_allocated,gpu_ids,"
-                       "reason,straggler_delay_s,straggler_wait_gpu_s\n");
+                       "work_s,work_done_s,work_lost_s,busy_s,gpu_s_allocated,gpu_s_share,"
+                       "gpu_ids,reason,straggler_delay_s,straggler_wait_gpu_s\n");
   csv_time_header(r, out, "submit_utc,start_utc,end_utc");
   for (guint i = 0; i < r->jobs->len; i++) {
     const job_result *j = &g_array_index(r->jobs, job_result, i);
@@ -105,6 +105,7 @@ void report_csv_jobs(const results *r, GString *out) {
     csv_n(out, j->work_lost_s);
     csv_n(out, j->busy_s);
     csv_n(out, j->gpu_s_allocated);
+    csv_n(out, j->gpu_s_share);
     csv_s(out, j->gpu_ids);
     csv_s(out, j->reason);
     csv_n(out, j->straggler_delay_s);

@@ -356,8 +356,9 @@ void cluster_attach(pool_state *p, task *t, gpu_state *g, guint32 slot) {
   g->slots_used++;
   metrics_gpu_attach(p->m, g->index, t->job->index);
   t->m_part[0] = t->m_part[1] = t->m_part[2] = 0;
-  metrics_tenant_change(p->metrics, t->job->tenant, p->index, p->m->gpus[g->index].t_last,
-                        t->m_part, t->m_part, +1);
+  t->part_since = p->m->gpus[g->index].t_last;
+  metrics_tenant_change(p->metrics, t->job->tenant, p->index, t->part_since, t->m_part,
+                        t->m_part, +1);
   if (free_before) node_free_change(p, g->node, -1);
   share_index_update(p, g);
   cluster_host_change(p, t, g, -1);
@@ -371,6 +372,7 @@ void cluster_detach(pool_state *p, task *t) {
   metrics_gpu_mem(p->m, g->index, -t->mem_bytes);
   metrics_gpu_detach(p->m, g->index, t->job->index);
   static const double none[3] = {0, 0, 0};
+  cluster_task_charge(t, p->m->gpus[g->index].t_last);
   metrics_tenant_change(p->metrics, t->job->tenant, p->index, p->m->gpus[g->index].t_last,
                         t->m_part, none, -1);
   t->m_part[0] = t->m_part[1] = t->m_part[2] = 0;
@@ -483,9 +485,15 @@ void cluster_gpu_update_speeds(gpu_state *g) {
   if (stacked) gpu_solo_speeds(p, g);
 }
 
+void cluster_task_charge(task *t, sim_time now) {
+  if (now > t->part_since) t->job->charge_gpu_ns += t->m_part[0] * (double)(now - t->part_since);
+  t->part_since = now;
+}
+
 /* Each resident's part of g's gauges goes to its tenant: the gauges x its alloc_share over
  * the residents' total (equal parts when the strategy allocated nothing), so the parts add
- * up to the GPU's gauges and none is busier than it is allocated. */
+ * up to the GPU's gauges and none is busier than it is allocated. The allocated part is
+ * also the job's charge (jobs.csv gpu_s_allocated), so jobs partition tenants and pools. */
 static void cluster_gpu_tenants(pool_state *p, gpu_state *g, double alloc, double busy,
                                 double sm) {
   guint n = g->residents->len;
@@ -498,6 +506,7 @@ static void cluster_gpu_tenants(pool_state *p, gpu_state *g, double alloc, doubl
     double w = total > 0 ? t->alloc_share / total : 1.0 / n;
     double part[3] = {alloc * w, busy * w, sm * w};
     if (!memcmp(part, t->m_part, sizeof part)) continue;
+    cluster_task_charge(t, now);
     metrics_tenant_change(p->metrics, t->job->tenant, p->index, now, t->m_part, part, 0);
     memcpy(t->m_part, part, sizeof part);
   }

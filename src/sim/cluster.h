@@ -35,6 +35,8 @@ struct task {                /* one worker of a job on one GPU */
   /* its part of the GPU's allocated, busy and SM-active gauges, as reported to its tenant
    * (cluster_gpu_update_gauges: the GPU's gauges x alloc_share / the residents' total) */
   double m_part[3];
+  sim_time part_since;       /* when m_part last changed: m_part[0] x the time since is the
+                              * job's charge for this GPU not yet in job_run.charge_gpu_ns */
 };
 
 /* A GPU in service, draining (no new placements, residents leaving) or down (being
@@ -139,6 +141,8 @@ struct job_run {
   sim_time submit, first_start, attempt_start, end, queued_since, session_end;
   /* accumulators */
   double wait_ns, run_ns, busy_ns, alloc_gpu_ns;
+  double charge_gpu_ns;      /* its part of the occupied GPUs' allocated time (GPU x ns): the
+                              * m_part[0] of its workers integrated (cluster_task_charge) */
   double kept_ns;            /* training/batch work saved by checkpoints (or finished) */
   double work_lost_ns;
   double straggler_delay_ns, straggler_wait_gpu_ns;
@@ -205,6 +209,9 @@ void cluster_gpu_update_speeds(gpu_state *g);           /* strategy sets speed, 
 /* The strategy's busy and SM-active gauges, allocated, and each resident's part of them
  * for its tenant. */
 void cluster_gpu_update_gauges(gpu_state *g);
+/* Adds t's charge since its part last changed, up to now, to its job's charge_gpu_ns (the
+ * books are closed with it for workers still resident at the end of the run). */
+void cluster_task_charge(task *t, sim_time now);
 void cluster_pool_integrate(pool_state *p, sim_time now);
 void cluster_pool_close(pool_state *p, sim_time end);   /* integrates all, last interval */
 /* An out-of-memory happened on g (gpus.csv oom_events). */

@@ -813,7 +813,8 @@ static void fill_job_row(sim *s, job_run *j) {
       .slowdown = NAN,
       .burst_stretch = j->bursts ? j->burst_stretch_sum / j->bursts : NAN,
       .busy_s = sp->gpus ? j->busy_ns / 1e9 / sp->gpus : 0,
-      .gpu_s_allocated = j->alloc_gpu_ns / 1e9,
+      .gpu_s_allocated = j->charge_gpu_ns / 1e9,
+      .gpu_s_share = j->alloc_gpu_ns / 1e9,
       .restarts = j->restarts,
       .kills = j->kills,
       .oom_kills = j->oom_kills,
@@ -977,6 +978,8 @@ static void close_books(sim *s, sim_time end) {
     job_run *j = &s->jobs[i];
     if (j->state == JOB_RUNNING) {
       job_advance(s, j);
+      for (guint32 w = 0; w < j->n_tasks; w++)
+        if (j->tasks[w].gpu) cluster_task_charge(&j->tasks[w], end);
       j->run_ns += (double)(end - j->attempt_start);
       /* report the progress made so far (kept or not) for jobs cut off by the horizon */
       if (!workload_of(j->spec)->session && work_done_in_attempt(j) > j->kept_ns)

@@ -175,6 +175,40 @@ static void inv_check_conservation(const inv_case *c, const inv_folder *f, inv_r
 
 /* ---- tenants partition the pools ---- */
 
+/* Each job's charge (gpu_s_allocated: its part of the cards it occupied) is at least the
+ * share it was promised (gpu_s_share: the residents' shares of a card add up to at most 1)
+ * and at most its workers' residence; a tenant's jobs add up to its allocated GPU time. */
+static void inv_check_job_charges(const inv_folder *f, inv_report *rep) {
+  const inv_table *t = f->jobs;
+  int ca = inv_col(t, "gpu_s_allocated"), csh = inv_col(t, "gpu_s_share"),
+      cr = inv_col(t, "run_s"), cg = inv_col(t, "gpus"), ct = inv_col(t, "tenant");
+  g_autoptr(GHashTable) by_tenant = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+  gboolean told = FALSE;
+  rep->checks++;
+  for (guint r = 0; r < inv_rows(t); r++) {
+    double a = inv_num(t, r, ca), sh = inv_num(t, r, csh), held = inv_num(t, r, cr) * inv_num(t, r, cg);
+    if (!told && (!(a >= 0) || !inv_le(sh, a) || !inv_le(a, held))) {
+      told = TRUE;
+      inv_fail(rep, "job-charge", "job %s: gpu_s_share %.9g, gpu_s_allocated %.9g, gpus x run_s "
+               "%.9g (want share <= allocated <= held)", inv_cell(t, r, 0), sh, a, held);
+    }
+    double *sum = g_hash_table_lookup(by_tenant, inv_cell(t, r, ct));
+    if (!sum) g_hash_table_insert(by_tenant, (char *)inv_cell(t, r, ct), sum = g_new0(double, 1));
+    if (isfinite(a)) *sum += a;
+  }
+  t = f->tenants;
+  int cn = inv_col(t, "tenant"), cta = inv_col(t, "allocated_gpu_h");
+  for (guint r = 0; r < inv_rows(t); r++) {
+    const double *sum = g_hash_table_lookup(by_tenant, inv_cell(t, r, cn));
+    double a = 3600 * inv_num(t, r, cta), j = sum ? *sum : 0;
+    rep->checks++;
+    if (!inv_near(a, j))
+      inv_fail(rep, "jobs-allocated", "tenant %s: tenants.csv %.9g GPU-s allocated, its jobs in "
+               "jobs.csv %.9g (jobs-allocated partition: jobs must partition the tenant)",
+               inv_cell(t, r, cn), a, j);
+  }
+}
+
 static void inv_check_tenants(const inv_case *c, const inv_folder *f, inv_report *rep) {
   double alloc = 0, busy = 0, t_alloc = 0, t_busy = 0;
   const inv_table *t = f->pools;
@@ -498,6 +532,7 @@ void inv_check_folder(const inv_case *c, const char *case_dir, const char *out, 
   if (f.pools && f.gpus && f.jobs && f.tenants && f.ts && f.events && f.trace) {
     inv_check_conservation(c, &f, rep);
     inv_check_tenants(c, &f, rep);
+    inv_check_job_charges(&f, rep);
     inv_check_services(&f, rep);
     inv_check_kills(c, &f, rep);
     inv_check_waits(c, &f, case_dir, rep);

@@ -113,3 +113,42 @@ Test(accounting, small_differences_keep_two_significant_digits) {
     g_string_free(out, TRUE);
   }
 }
+
+/* Issue 11's conservation at the job level: a job is charged its part of each card it
+ * occupied (the card's allocated time x its share over the residents' shares), so jobs add
+ * up to their tenants and pools under every strategy; gpu_s_share keeps the share it was
+ * promised. Two idle notebooks (busy 0: speeds do not matter) on one card: a for 0-1000 s,
+ * b for 500-1000 s. Before the fix a was charged its share alone (250 s under time-slicing
+ * with 4 replicas) while the pool counted the card allocated 1000 s. */
+Test(accounting, jobs_are_charged_their_part_of_the_occupied_card) {
+  static const struct { const char *pool; double share_a, share_b, alloc_a, alloc_b; } cases[] = {
+    {"strategy: time-slicing, replicas: 4", 250, 125, 750, 250},
+    {"strategy: mps, replicas: 4", 250, 125, 750, 250},
+    {"strategy: vgpu, profile: A100D-20C", 250, 125, 750, 250},
+    {"strategy: mig, layout: \"3g.40gb x2\"", 1000 * 3.0 / 7, 500 * 3.0 / 7, 750, 250},
+    /* 0.6 and 0.3 of the card: together they split it 2:1, a alone holds it whole */
+    {"strategy: fractional", 600, 150, 500 + 500 * 2.0 / 3, 500 / 3.0},
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    g_autofree char *yaml = g_strdup_printf("name: charge\nseed: 1\npools:\n"
+                                            "  - {name: p, gpu: A100-80GB, nodes: 1, gpus_per_node: 1,\n"
+                                            "     %s}\n", cases[i].pool);
+    results *r = tu_run(yaml, "id,submit_s,kind,gpus,mem_gb,duration_s,busy,gpu_frac,tenant\n"
+                              "a,0,notebook,1,5,1000,0,0.6,x\nb,500,notebook,1,5,500,0,0.3,y\n", NULL);
+    const job_result *a = tu_job(r, "a"), *b = tu_job(r, "b");
+    const pool_result *p = &g_array_index(r->pools, pool_result, 0);
+    cr_assert_eq(b->start_s, 500, "%s: b starts at %g", cases[i].pool, b->start_s);
+    TU_NEAR(p->allocated_gpu_s, 1000, 1e-6);
+    TU_NEAR(a->gpu_s_share, cases[i].share_a, 1e-6);
+    TU_NEAR(b->gpu_s_share, cases[i].share_b, 1e-6);
+    TU_NEAR(a->gpu_s_allocated, cases[i].alloc_a, 1e-6);
+    TU_NEAR(b->gpu_s_allocated, cases[i].alloc_b, 1e-6);
+    TU_NEAR(a->gpu_s_allocated + b->gpu_s_allocated, p->allocated_gpu_s, 1e-6);
+    for (guint t = 0; t < r->tenants->len; t++) {
+      const tenant_result *tr = &g_array_index(r->tenants, tenant_result, t);
+      const job_result *j = !strcmp(tr->name, "x") ? a : b;
+      TU_NEAR(tr->allocated_gpu_s, j->gpu_s_allocated, 1e-6);
+    }
+    results_free(r);
+  }
+}

@@ -157,7 +157,8 @@ Test(mig, speed_is_the_instance_sm_share_capped_at_one) {
   g_autofree char *yaml2 = mig_pool(1, "3g.40gb x2", NULL);
   r = tu_run(yaml2, "id,submit_s,kind,gpus,mem_gb,duration_s,sm\nsmall,0,batch,1,5,500,0.3\n", NULL);
   TU_NEAR(tu_job(r, "small")->end_s, 500, 0); /* 42 SMs >= 0.3 x 108: full speed */
-  TU_NEAR(tu_job(r, "small")->gpu_s_allocated, 500 * 3.0 / 7.0, 1e-6); /* 3 of 7 slices */
+  TU_NEAR(tu_job(r, "small")->gpu_s_share, 500 * 3.0 / 7.0, 1e-6); /* 3 of 7 slices */
+  TU_NEAR(tu_job(r, "small")->gpu_s_allocated, 500, 1e-6);          /* the card's one resident */
   results_free(r);
 }
 
@@ -229,7 +230,8 @@ Test(mig, time_sliced_replicas_share_an_instance_and_its_memory_only) {
   r = tu_run(y2, "id,submit_s,kind,gpus,mem_gb,duration_s,sm\na,0,batch,1,5,1000,0.3\nb,0,batch,1,5,1000,0.3\n",
              NULL);
   TU_NEAR(tu_job(r, "a")->end_s, 1000 / share_timeslice_speed(1.0, 1.0, 0.06), 1e-6);
-  TU_NEAR(tu_job(r, "a")->gpu_s_allocated, tu_job(r, "a")->end_s / 2, 1e-6); /* 7/7 slices / 2 */
+  TU_NEAR(tu_job(r, "a")->gpu_s_share, tu_job(r, "a")->end_s / 2, 1e-6); /* 7/7 slices / 2 */
+  TU_NEAR(tu_job(r, "a")->gpu_s_allocated, tu_job(r, "a")->end_s / 2, 1e-6); /* half the card */
   results_free(r);
 }
 
@@ -480,7 +482,9 @@ Test(mig, vgpu_memory_is_partitioned_and_licences_are_costed) {
   TU_NEAR(p->vgpu_s, 1000 + 500, 1e-6);             /* a: 1000 s, b: 500 s */
   TU_NEAR(p->licence_cost, 1500 / 3600.0 * 0.5, 1e-9);
   TU_NEAR(p->cost, 1000 / 3600.0 * 3.43 + p->licence_cost, 1e-9);
-  TU_NEAR(tu_job(r, "a")->gpu_s_allocated, 250, 1e-6); /* a quarter of the GPU */
+  TU_NEAR(tu_job(r, "a")->gpu_s_share, 250, 1e-6); /* a quarter of the GPU */
+  /* charged half the card while b was on it (500 s), the whole card after */
+  TU_NEAR(tu_job(r, "a")->gpu_s_allocated, 500 / 2.0 + 500, 1e-6);
   results_free(r);
 }
 

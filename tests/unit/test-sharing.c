@@ -301,13 +301,17 @@ Test(sharing, every_registered_strategy_keeps_the_contract) {
         cr_assert(j->slowdown >= 1.0 - 1e-9, "%s: %s ran faster than alone (%.6f)", ops->input.name, j->id, j->slowdown);
       }
       jobs_alloc += j->gpu_s_allocated;
+      cr_assert(j->gpu_s_share <= j->gpu_s_allocated + 1e-6, "%s: %s promised %.9g, charged %.9g",
+                ops->input.name, j->id, j->gpu_s_share, j->gpu_s_allocated);
     }
     for (guint i = 0; i < r->gpus->len; i++) {
       const gpu_result *g = &g_array_index(r->gpus, gpu_result, i);
       cr_assert(g->busy_s <= g->allocated_s + 1e-6 && g->sm_active_s <= g->allocated_s + 1e-6);
       gpu_alloc += g->allocated_s;
     }
-    cr_assert(jobs_alloc <= gpu_alloc + 1e-6, "%s: jobs were allocated more than the GPUs held", ops->input.name);
+    /* jobs are charged their part of each occupied card: they partition the GPUs' time */
+    cr_assert(fabs(jobs_alloc - gpu_alloc) <= 1e-6 * gpu_alloc, "%s: jobs were allocated %.9g "
+              "GPU-s, the GPUs %.9g", ops->input.name, jobs_alloc, gpu_alloc);
     results_free(r);
     ran++;
   }
