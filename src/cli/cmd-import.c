@@ -208,6 +208,27 @@ static int cmd_import_run(const import_format *fmt, import_ctx *c, const char *c
   return rc;
 }
 
+gboolean cmd_import_text(const char *format, const char *const *files, guint n_files,
+                         const char *const *options, char **trace_csv, char **scenario_text,
+                         GError **error) {
+  const import_format *fmt = cmd_import_find(format);
+  g_assert(fmt); /* the callers name a format of the table */
+  g_autoptr(import_ctx) c = import_ctx_new(files, n_files, FALSE);
+  for (guint i = 0; options && options[i]; i += 2) import_option_add(c, options[i], options[i + 1]);
+  import_request_out(c, IMPORT_OUT_TRACE, NULL);
+  if (scenario_text) import_request_out(c, IMPORT_OUT_SCENARIO, NULL);
+  if (!fmt->run(c, error)) return FALSE;
+  if (!c->trace_header_extra) import_trace_header(c, NULL, 0);
+  if (diag_has_errors(c->diags)) {
+    g_autofree char *msg = diag_join(c->diags);
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT, "import %s: %s", format, msg);
+    return FALSE;
+  }
+  *trace_csv = g_strdup(import_out_text(c, IMPORT_OUT_TRACE));
+  if (scenario_text) *scenario_text = g_strdup(import_out_text(c, IMPORT_OUT_SCENARIO));
+  return TRUE;
+}
+
 static int cmd_import_main(int argc, char **argv) {
   if (argc < 2) {
     cmd_import_usage(stderr);

@@ -31,8 +31,8 @@ static int cmd_validate_main(int argc, char **argv) {
   g_autofree char *traces = NULL, *only = NULL, *out = NULL;
   gboolean csv_only = FALSE, markdown = FALSE, strict = FALSE;
   GOptionEntry entries[] = {
-      {"traces", 0, 0, G_OPTION_ARG_FILENAME, &traces, "Folder of the public traces, holding lucid-asplos23/ (default: shared/traces in the parent folder); cases whose files are absent are skipped", "DIR"},
-      {"case", 0, 0, G_OPTION_ARG_STRING, &only, "Run one case family only (queueing, lucid, colfax, tally, mig, stories)", "FAMILY"},
+      {"traces", 0, 0, G_OPTION_ARG_FILENAME, &traces, "Folder of the public traces, holding lucid-asplos23/ and alibaba-gpu-v2023-openb/ (default: shared/traces in the parent folder); cases whose files are absent are skipped", "DIR"},
+      {"case", 0, 0, G_OPTION_ARG_STRING, &only, "Run one case family only (queueing, lucid, colfax, tally, mig, stories, fgd)", "FAMILY"},
       {"csv", 0, 0, G_OPTION_ARG_NONE, &csv_only, "Print the table as CSV", NULL},
       {"markdown", 0, 0, G_OPTION_ARG_NONE, &markdown, "Print the table as Markdown (docs/models.md, Validation)", NULL},
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Write validate.csv, validate.txt, validate-scatter.csv and the cases' inputs into DIR", "DIR"},
@@ -63,6 +63,8 @@ static int cmd_validate_main(int argc, char **argv) {
   validate_ctx c;
   validate_ctx_init(&c, traces ? traces : "../shared/traces", work);
   c.only = only;
+  c.import = cmd_import_text;
+  c.threads = MAX(1u, g_get_num_processors());
   rc = 0;
   if (!validate_run(&c, &err)) rc = cmd_fail("validate", err);
   if (rc == 0) {

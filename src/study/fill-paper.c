@@ -101,6 +101,12 @@ double fill_paper_alloc(placement_policy p, guint pct) {
   return NAN;
 }
 
+const char *fill_paper_label(placement_policy p) {
+  for (guint i = 0; i < G_N_ELEMENTS(fill_paper); i++)
+    if (fill_paper[i].policy == p) return fill_paper[i].label;
+  return NULL;
+}
+
 gboolean fill_paper_compare(fill_result *const *runs, guint n, double tol_pp, GString *report) {
   gboolean ok = TRUE;
   double prev = -INFINITY;

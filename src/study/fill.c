@@ -296,16 +296,3 @@ fill_result **fill_run_all(const fill_setup *s, const fill_options *opt,
 const placement_policy fill_paper_policies[FILL_PAPER_POLICIES] = {
     PLACEMENT_RANDOM, PLACEMENT_DOT_PRODUCT, PLACEMENT_GPU_CLUSTERING,
     PLACEMENT_GPU_PACKING, PLACEMENT_BEST_FIT, PLACEMENT_FGD};
-
-gboolean fill_paper_check(const fill_setup *s, guint threads, GString *report) {
-  guint64 seeds[10];
-  for (guint k = 0; k < 10; k++) seeds[k] = 42 + k;
-  fill_options opt = {.inflate = 1.3, .shuffle = TRUE};
-  guint n = FILL_PAPER_POLICIES * 10;
-  fill_result **runs = fill_run_all(s, &opt, fill_paper_policies, FILL_PAPER_POLICIES, seeds,
-                                    10, threads);
-  gboolean ok = fill_paper_compare(runs, n, FILL_PAPER_TOLERANCE_PP, report);
-  for (guint i = 0; i < n; i++) fill_result_free(runs[i]);
-  g_free(runs);
-  return ok;
-}

@@ -99,9 +99,9 @@ gboolean fill_paper_compare(fill_result *const *runs, guint n, double tol_pp, GS
 #define FILL_PAPER_POLICIES 6
 #define FILL_PAPER_TOLERANCE_PP 1.0
 extern const placement_policy fill_paper_policies[FILL_PAPER_POLICIES];
-/* The whole check, for `sharesim validate`: runs the six policies x seeds 42-51, shuffled,
- * inflation 1.3, on s (built from the openb default pod list and GPU node list imported
- * with `import alibaba-openb --nodes NODES --pods all --scenario-out`), compares with
- * fill_paper_compare at FILL_PAPER_TOLERANCE_PP and appends its table to report. About 10 s
- * of CPU. */
-gboolean fill_paper_check(const fill_setup *s, guint threads, GString *report);
+/* The paper's name of policy p ("GpuClustering"); NULL for a policy it does not have. */
+const char *fill_paper_label(placement_policy p);
+/* The paper's set-up: seeds 42 .. 42 + FILL_PAPER_SEEDS - 1, shuffled, inflation 1.3. */
+#define FILL_PAPER_SEEDS 10
+#define FILL_PAPER_FIRST_SEED 42
+#define FILL_PAPER_INFLATE 1.3

@@ -14,6 +14,7 @@
 static const validate_family *const families[] = {
     &validate_queueing_family, &validate_lucid_family, &validate_colfax_family,
     &validate_tally_family,    &validate_mig_family,   &validate_stories_family,
+    &validate_fgd_family,
 };
 
 static validate_family family_list[G_N_ELEMENTS(families) + 1];
@@ -37,6 +38,7 @@ void validate_ctx_init(validate_ctx *c, const char *traces_dir, const char *work
   memset(c, 0, sizeof *c);
   c->traces_dir = traces_dir;
   c->work_dir = work_dir;
+  c->threads = 1;
   c->rows = g_ptr_array_new_with_free_func(validate_row_free);
   c->scatter = g_string_new("set,id,measured,predicted\n");
   c->keep = g_ptr_array_new(); /* scenario, trace, scenario, trace ... */
@@ -118,8 +120,9 @@ double validate_published(const char *key, const char **source) {
 
 /* ---- running a case ---- */
 
-results *validate_sim(validate_ctx *c, const char *name, const char *yaml, const char *csv,
-                      const char *phases, GError **error) {
+gboolean validate_load(validate_ctx *c, const char *name, const char *yaml, const char *csv,
+                       const char *phases, guint trace_flags, const scenario **sc_out,
+                       const trace **tr_out, GError **error) {
   g_autofree char *yname = g_strconcat(name, ".yaml", NULL);
   g_autofree char *tname = g_strconcat(name, ".csv", NULL);
   g_autofree char *pname = g_strconcat(name, "-phases.csv", NULL);
@@ -128,28 +131,36 @@ results *validate_sim(validate_ctx *c, const char *name, const char *yaml, const
   g_autofree char *pp = g_build_filename(c->work_dir, pname, NULL);
   if (!g_file_set_contents(yp, yaml, -1, error) || !g_file_set_contents(tp, csv, -1, error) ||
       (phases && !g_file_set_contents(pp, phases, -1, error)))
-    return NULL;
+    return FALSE;
   g_autoptr(diag_list) d = diag_list_new(0);
   scenario *sc = scenario_load(yp, d);
   if (sc) sim_check_scenario(sc, d);
-  trace *tr = sc ? trace_load(tp, d) : NULL;
+  trace *tr = sc ? trace_load_flags(tp, trace_flags, d) : NULL;
   if (tr && phases) trace_load_phases(tr, pp, d);
   if (diag_has_errors(d)) {
     g_autofree char *msg = diag_join(d);
     g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "case %s: its inputs: %s", name, msg);
     if (sc) scenario_free(sc);
     if (tr) trace_free(tr);
-    return NULL;
-  }
-  results *r = sim_run(sc, tr, NULL, error);
-  if (!r) {
-    g_prefix_error(error, "case %s: ", name);
-    scenario_free(sc);
-    trace_free(tr);
-    return NULL;
+    return FALSE;
   }
   g_ptr_array_add(c->keep, sc);
   g_ptr_array_add(c->keep, tr);
+  *sc_out = sc;
+  *tr_out = tr;
+  return TRUE;
+}
+
+results *validate_sim(validate_ctx *c, const char *name, const char *yaml, const char *csv,
+                      const char *phases, GError **error) {
+  const scenario *sc;
+  const trace *tr;
+  if (!validate_load(c, name, yaml, csv, phases, 0, &sc, &tr, error)) return NULL;
+  results *r = sim_run(sc, tr, NULL, error);
+  if (!r) {
+    g_prefix_error(error, "case %s: ", name);
+    return NULL;
+  }
   c->runs++;
   return r;
 }

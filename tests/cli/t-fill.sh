@@ -1,8 +1,8 @@
 # t-fill.sh: `sharesim fill` and the placement policies on the real binary: bad usage and
 # bad input (exit 2, nothing written), a small fill with every file and byte-identical
 # output for -j 1 and -j 2, and on the openb trace (skipped when ../shared/traces is absent)
-# the FGD paper's published allocation within 1 pp in the published order, and ordinary
-# runs with every policy that are deterministic.
+# --paper's verdict on one seed (the 10-seed comparison is in `sharesim validate`), and
+# ordinary runs with every policy that are deterministic.
 
 cat > nodes.yaml <<'EOF'
 name: small
@@ -68,9 +68,14 @@ if [ -f "$OB/openb_pod_list_default.csv" ]; then
   expect_rc 0
   expect_err_contains "8152 rows read, 8152 jobs written"
   expect_eq "$(grep -c '^      - {nodes:' openb.yaml)" 405 "node groups: the list's runs of alike nodes"
-  run fill openb.yaml openb-all.csv --shuffle --seed 42-51 --paper -o paper; expect_rc 0
-  expect_out_contains "policies in the published order: PASS"
-  expect_out_contains "fgd             FGD"
+  # the 10-seed comparison is `sharesim validate`'s (t-validate.sh); one seed misses the
+  # published order (GpuPacking below GpuClustering), and --paper says so with exit 1
+  run fill openb.yaml openb-all.csv --shuffle --seed 42 --paper -o paper; expect_rc 1
+  expect_out_contains "gpu-packing     GpuPacking         91.28     92.00    -0.72"
+  expect_out_contains "FAIL (out of order)"
+  expect_out_contains "policies in the published order: FAIL"
+  expect_out_contains "fgd             FGD                95.28     95.39"
+  expect_file paper/fill.csv
   # ordinary runs: the scheduled GPU pods (first 1500) under each policy, twice for fgd
   run import alibaba-openb "$OB/openb_pod_list_default.csv" --nodes "$OB/openb_node_list_gpu_node.csv" \
     -o openb-run.csv

@@ -5,6 +5,7 @@
  * memory_mib, gpu_spec, gpus 0). */
 #include "testutil.h"
 #include "fill.h"
+#include "validate.h"
 #include <math.h>
 #include <string.h>
 
@@ -217,4 +218,20 @@ Test(fill, parallel_runs_give_the_results_of_sequential_ones) {
   g_free(a);
   g_free(b);
   fill_setup_free(su);
+}
+
+/* validate's published 130 % means (data/validation/published.csv) and the compiled-in
+ * curve of fill-paper.c are the same numbers of the FGD repository. */
+Test(fill, published_means_and_the_curve_agree_at_130_percent) {
+  for (guint i = 0; i < FILL_PAPER_POLICIES; i++) {
+    placement_policy p = fill_paper_policies[i];
+    g_autofree char *key = g_strdup_printf("fgd.%s.alloc_130", placement_policy_name(p));
+    const char *src = NULL;
+    double v = validate_published(key, &src);
+    TU_NEAR(v, fill_paper_alloc(p, 130), 1e-9);
+    cr_expect(strstr(src, "analysis_allo_discrete.csv"), "%s", src);
+    cr_expect(strstr(src, fill_paper_label(p)), "%s: %s", key, src);
+  }
+  cr_expect_eq(validate_published("fgd.curve_points", NULL), 131);
+  cr_expect_null(fill_paper_label(PLACEMENT_PACK));
 }
