@@ -63,29 +63,26 @@ static gboolean fill_parse_policies(char **texts, GArray *out) {
 }
 
 static gboolean fill_write_dir(const char *dir, const fill_setup *s, const fill_options *opt,
-                               fill_result *const *runs, guint n, GError **error) {
+                               fill_result *const *runs, guint n, gboolean paper,
+                               GError **error) {
   outdir *o = outdir_begin(dir, error);
   if (!o) return FALSE;
-  typedef void (*writer)(GString *, fill_result *const *, guint);
-  static const struct { const char *name; writer fn; } files[] = {
-      {"fill.csv", fill_write_csv},
-      {"fill-mean.csv", fill_write_mean_csv},
-      {"fill.gp", fill_write_gnuplot},
-  };
-  for (guint i = 0; i < G_N_ELEMENTS(files) + 2; i++) {
+  enum { F_CSV, F_MEAN, F_GP, F_SUMMARY, F_JSON, F_PAPER, F_COUNT };
+  static const char *const names[F_COUNT] = {"fill.csv",     "fill-mean.csv", "fill.gp",
+                                             "summary.txt",  "summary.json",  "paper.csv"};
+  for (int i = 0; i < F_COUNT; i++) {
     g_autoptr(GString) text = g_string_new(NULL);
-    const char *name;
-    if (i < G_N_ELEMENTS(files)) {
-      files[i].fn(text, runs, n);
-      name = files[i].name;
-    } else if (i == G_N_ELEMENTS(files)) {
-      fill_write_summary(text, s, opt, runs, n);
-      name = "summary.txt";
-    } else {
-      fill_write_json(text, opt, runs, n);
-      name = "summary.json";
+    switch (i) {
+      case F_CSV: fill_write_csv(text, runs, n); break;
+      case F_MEAN: fill_write_mean_csv(text, runs, n); break;
+      case F_GP: fill_write_gnuplot(text, runs, n, paper); break;
+      case F_SUMMARY: fill_write_summary(text, s, opt, runs, n); break;
+      case F_JSON: fill_write_json(text, opt, runs, n); break;
+      default:
+        if (!paper) continue;
+        fill_write_paper_csv(text, runs, n);
     }
-    if (!outdir_write(o, name, text->str, text->len, error)) {
+    if (!outdir_write(o, names[i], text->str, text->len, error)) {
       outdir_abort(o);
       return FALSE;
     }
@@ -114,7 +111,7 @@ static int cmd_fill_main(int argc, char **argv) {
       {"pool", 0, 0, G_OPTION_ARG_STRING, &pool_name, "Pool to fill (default the first)", "NAME"},
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Runs at a time (default: processors); outputs do not depend on it", "N"},
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir, "Write fill.csv, fill-mean.csv, summary and plot into DIR", "DIR"},
-      {"paper", 0, 0, G_OPTION_ARG_NONE, &paper, "Compare with the FGD paper's published allocation (openb trace; exit 1 when off by more than 1 pp)", NULL},
+      {"paper", 0, 0, G_OPTION_ARG_NONE, &paper, "Compare with the FGD paper's published allocation (openb trace; exit 1 when off by more than 1 pp); with -o also paper.csv, drawn dashed in fill.png", NULL},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Do not print the summary", NULL},
       {NULL}};
   int rc;
@@ -169,7 +166,7 @@ static int cmd_fill_main(int argc, char **argv) {
   fill_result **runs = fill_run_all(s, &opt, (const placement_policy *)pols->data, pols->len,
                                     (const guint64 *)seeds->data, seeds->len, MIN(threads, n));
   rc = 0;
-  if (out_dir && !fill_write_dir(out_dir, s, &opt, runs, n, &err)) rc = cmd_fail("fill", err);
+  if (out_dir && !fill_write_dir(out_dir, s, &opt, runs, n, paper, &err)) rc = cmd_fail("fill", err);
   if (!rc && !quiet) {
     g_autoptr(GString) text = g_string_new(NULL);
     fill_write_summary(text, s, &opt, runs, n);

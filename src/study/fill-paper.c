@@ -4,7 +4,8 @@
  * node list, inflation 1.3, shuffled arrivals. Derived from the FGD repository
  * (hkust-adsl/kubernetes-scheduler-simulator, commit 8f3d641, file experiments/analysis/
  * expected_results/analysis_allo_discrete.csv): the mean of its 10 rows per policy, rounded
- * to 0.01; and fill_paper_compare, which `sharesim validate` and the tests call. */
+ * to 0.01; fill_paper_compare (`sharesim fill --paper`, the tests) and paper.csv (the
+ * published curves beside the runs' in fill.gp). */
 #include "fill.h"
 #include <math.h>
 
@@ -105,6 +106,18 @@ const char *fill_paper_label(placement_policy p) {
   for (guint i = 0; i < G_N_ELEMENTS(fill_paper); i++)
     if (fill_paper[i].policy == p) return fill_paper[i].label;
   return NULL;
+}
+
+void fill_write_paper_csv(GString *out, fill_result *const *runs, guint n) {
+  g_string_append(out, "policy,paper,arrived_pct,alloc_milli_pct\n");
+  for (guint i = 0; i < G_N_ELEMENTS(fill_paper); i++) {
+    gboolean ran = FALSE;
+    for (guint k = 0; k < n && !ran; k++) ran = runs[k]->policy == fill_paper[i].policy;
+    if (!ran) continue;
+    for (guint pct = 0; pct < FILL_PAPER_STEPS; pct++)
+      g_string_append_printf(out, "%s,%s,%u,%.2f\n", placement_policy_name(fill_paper[i].policy),
+                             fill_paper[i].label, pct, fill_paper[i].alloc[pct]);
+  }
 }
 
 gboolean fill_paper_compare(fill_result *const *runs, guint n, double tol_pp, GString *report) {

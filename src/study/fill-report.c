@@ -148,20 +148,48 @@ void fill_write_json(GString *out, const fill_options *opt, fill_result *const *
   g_string_append(out, "  ]\n}\n");
 }
 
-void fill_write_gnuplot(GString *out, fill_result *const *runs, guint n) {
+/* The plot commands of one panel: per policy the mean over seeds (solid) and, with paper,
+ * the published mean (dashed, same colour). */
+static void fill_gnuplot_panel(GString *out, const placement_policy *pol, guint np,
+                               gboolean paper) {
+  g_string_append(out, "plot ");
+  for (guint k = 0; k < np; k++) {
+    const char *name = placement_policy_name(pol[k]);
+    g_string_append_printf(out, "%s'fill-mean.csv' using (strcol(1) eq '%s' ? $3 : 1/0):4 skip 1 "
+                           "with lines lw 2 lc %u title '%s'", k ? ", \\\n     " : "", name,
+                           k + 1, name);
+    if (paper && fill_paper_label(pol[k]))
+      g_string_append_printf(out, ", \\\n     'paper.csv' using (strcol(1) eq '%s' ? $3 : 1/0)"
+                             ":4 skip 1 with lines lw 2 dt 2 lc %u title '%s (paper)'", name,
+                             k + 1, fill_paper_label(pol[k]));
+  }
+  g_string_append(out, "\n");
+}
+
+void fill_write_gnuplot(GString *out, fill_result *const *runs, guint n, gboolean paper) {
   placement_policy pol[PLACEMENT_COUNT];
   guint np = fill_policies(runs, n, pol);
-  g_string_append(out,
-                  "# fill.gp: GPU allocation against arrived workload, one line per policy\n"
-                  "# (mean over seeds, from fill-mean.csv). Draw again with: gnuplot fill.gp\n"
-                  "set terminal pngcairo size 900,600\nset output 'fill.png'\n"
-                  "set datafile separator ','\nset key left top\nset grid\n"
-                  "set xlabel 'arrived workload (% of GPU capacity)'\n"
-                  "set ylabel 'GPU allocation (% of milli-GPU capacity)'\n"
-                  "set title 'sharesim fill'\nplot ");
-  for (guint k = 0; k < np; k++)
-    g_string_append_printf(out, "%s'fill-mean.csv' using (strcol(1) eq '%s' ? $3 : 1/0):4 skip 1 "
-                           "with lines lw 2 title '%s'", k ? ", \\\n     " : "",
-                           placement_policy_name(pol[k]), placement_policy_name(pol[k]));
-  g_string_append(out, "\n");
+  g_string_append_printf(
+      out,
+      "# fill.gp: GPU allocation against arrived workload, one line per policy\n"
+      "# (mean over seeds, from fill-mean.csv%s). Draw again with: gnuplot fill.gp\n"
+      "set terminal pngcairo size %s\nset output 'fill.png'\n"
+      "set datafile separator ','\nset key left top\nset grid\n"
+      "set xlabel 'arrived workload (%% of GPU capacity)'\n"
+      "set ylabel 'GPU allocation (%% of milli-GPU capacity)'\n",
+      paper ? "; dashed: the FGD paper's published means, paper.csv" : "",
+      paper ? "1400,600" : "900,600");
+  if (!paper) {
+    g_string_append(out, "set title 'sharesim fill'\n");
+    fill_gnuplot_panel(out, pol, np, FALSE);
+    return;
+  }
+  g_string_append(out, "set multiplot layout 1,2 title 'sharesim fill (solid) and the FGD "
+                       "paper, analysis\\_allo\\_discrete.csv (dashed)'\n"
+                       "set title 'arrived 0-130 %'\nset xrange [0:130]\n");
+  fill_gnuplot_panel(out, pol, np, TRUE);
+  g_string_append(out, "set title 'arrived 80-130 %'\nunset key\n"
+                       "set xrange [80:130]\nset yrange [78:97]\n");
+  fill_gnuplot_panel(out, pol, np, TRUE);
+  g_string_append(out, "unset multiplot\n");
 }

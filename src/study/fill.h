@@ -80,8 +80,9 @@ void fill_write_summary(GString *out, const fill_setup *s, const fill_options *o
                         fill_result *const *runs, guint n);
 /* summary.json (marks the folder as sharesim's, see outdir.h). */
 void fill_write_json(GString *out, const fill_options *opt, fill_result *const *runs, guint n);
-/* fill.gp: gnuplot script drawing fill-mean.csv, one line per policy, into fill.png. */
-void fill_write_gnuplot(GString *out, fill_result *const *runs, guint n);
+/* fill.gp: gnuplot script drawing fill-mean.csv, one line per policy, into fill.png; with
+ * paper also the published curves of paper.csv (dashed) and a panel on arrived 80-130 %. */
+void fill_write_gnuplot(GString *out, fill_result *const *runs, guint n, gboolean paper);
 
 /* Mean over the runs of policy p of the allocation at arrived pct (NAN if none has it). */
 double fill_mean_alloc(fill_result *const *runs, guint n, placement_policy p, guint pct);
@@ -99,6 +100,9 @@ gboolean fill_paper_compare(fill_result *const *runs, guint n, double tol_pp, GS
 #define FILL_PAPER_POLICIES 6
 #define FILL_PAPER_TOLERANCE_PP 1.0
 extern const placement_policy fill_paper_policies[FILL_PAPER_POLICIES];
+/* paper.csv: policy,paper,arrived_pct,alloc_milli_pct: the published mean curve (0..130 %)
+ * of each policy of runs that the paper has. */
+void fill_write_paper_csv(GString *out, fill_result *const *runs, guint n);
 /* The paper's name of policy p ("GpuClustering"); NULL for a policy it does not have. */
 const char *fill_paper_label(placement_policy p);
 /* The paper's set-up: seeds 42 .. 42 + FILL_PAPER_SEEDS - 1, shuffled, inflation 1.3. */
