@@ -53,6 +53,7 @@ run fill nodes.yaml jobs.csv --shuffle --seed 1-3 -j 1 -o f1; expect_rc 0
 expect_out_contains "fill: pool p, 6 nodes, 24 GPUs; 80 trace jobs"
 expect_out_contains "fgd                3"
 for f in fill.csv fill-mean.csv summary.txt summary.json fill.gp; do expect_file "f1/$f"; done
+expect_no_path f1/paper.csv
 expect_eq "$(head -1 f1/fill.csv)" "policy,seed,arrived_pct,alloc_milli_pct,alloc_gpus_pct,frag_milli_pct,frag_ratio_pct,unplaced" "fill.csv header"
 expect_eq "$(grep -c '^fgd,2,' f1/fill.csv)" "$(grep -c '^random,2,' f1/fill.csv)" "one row per step and run"
 run fill nodes.yaml jobs.csv --shuffle --seed 1-3 -j 2 -o f2; expect_rc 0
@@ -76,6 +77,10 @@ if [ -f "$OB/openb_pod_list_default.csv" ]; then
   expect_out_contains "policies in the published order: FAIL"
   expect_out_contains "fgd             FGD                95.28     95.39"
   expect_file paper/fill.csv
+  # paper.csv: the published mean curves of the six policies (131 points each), drawn dashed
+  expect_eq "$(wc -l < paper/paper.csv | tr -d ' ')" 787 "paper.csv rows"
+  expect_eq "$(grep '^fgd,FGD,130,' paper/paper.csv)" "fgd,FGD,130,95.39" "published FGD at 130 %"
+  expect_eq "$(grep -c "'paper.csv'" paper/fill.gp)" 12 "fill.gp draws the published curves"
   # ordinary runs: the scheduled GPU pods (first 1500) under each policy, twice for fgd
   run import alibaba-openb "$OB/openb_pod_list_default.csv" --nodes "$OB/openb_node_list_gpu_node.csv" \
     -o openb-run.csv
