@@ -4,6 +4,7 @@
  * and fgd beating pack on a fragmenting trace in an ordinary run. */
 #include "testutil.h"
 #include "place.h"
+#include "report.h"
 #include "rng.h"
 #include <math.h>
 #include <string.h>
@@ -206,4 +207,40 @@ Test(place, fgd_leaves_fewer_jobs_unplaced_than_pack_on_a_fragmenting_trace) {
   }
   cr_expect_eq(queued[0], 1, "pack leaves the last 0.5 waiting");
   cr_expect_eq(queued[1], 0, "fgd places every job");
+}
+
+/* Fragmentation over time (fragmentation.csv's frag_gpus and free_gpus, per pool and
+ * interval) on the fragmenting trace, by hand: target kinds 0.5 (p 1/2), 0.7 and 0.3 (1/4
+ * each). [0,1): a on g0, left 500/1000: only 0.7 is short on g0: 0.25 x 500 = 125 milli.
+ * [1,2): b on g1, left 500/300: 0.5 x 300 (g1 too small) + 0.25 x 800 (0.7 fits nowhere)
+ * = 350. [2,3): pack puts c on g0 (200/300: 425, see above), fgd on g1 (500/0: 125).
+ * [3,4): d waits under pack (425); under fgd it fills g0 (nothing free: 0). */
+Test(place, fragmentation_over_time_per_pool_matches_the_hand_computation) {
+  g_autofree char *csv = NULL;
+  g_file_get_contents(TEST_DATA_DIR "/place/fragmenting.csv", &csv, NULL, NULL);
+  cr_assert_not_null(csv);
+  const char *pl[] = {"pack", "fgd"};
+  const double want_frag[2][4] = {{0.125, 0.35, 0.425, 0.425}, {0.125, 0.35, 0.125, 0}};
+  const double want_free[2][4] = {{1.5, 0.8, 0.5, 0.5}, {1.5, 0.8, 0.5, 0}};
+  for (int k = 0; k < 2; k++) {
+    g_autofree char *yaml = g_strdup_printf(
+        "name: frag\nhorizon: 4s\ninterval: 1s\npools:\n  - {name: p, gpu: A100-80GB, nodes: 1, "
+        "gpus_per_node: 2, strategy: fractional, placement: %s}\n", pl[k]);
+    results *r = tu_run(yaml, csv, NULL);
+    guint seen = 0;
+    for (guint i = 0; i < r->timeseries->len; i++) {
+      const ts_row *t = &g_array_index(r->timeseries, ts_row, i);
+      guint s = (guint)t->t_start_s;
+      if (s >= 4) continue;
+      TU_NEAR(t->frag_gpus, want_frag[k][s], 1e-9);
+      TU_NEAR(t->idle_gpus, want_free[k][s], 1e-9);
+      seen++;
+    }
+    cr_expect_eq(seen, 4, "%s: one row per interval", pl[k]);
+    g_autoptr(GString) out = g_string_new(NULL);
+    report_csv_fragmentation(r, out);
+    cr_expect(g_str_has_prefix(out->str, "pool,t_start_s,t_end_s,allocated,busy,frag_gpus,"
+                                          "free_gpus,frag_ratio\n"), "%s", out->str);
+    results_free(r);
+  }
 }
