@@ -280,7 +280,7 @@ int64_t catalog_profile_mem_bytes(const mig_profile *p) {
  * exhaustive: instances in canonical order (largest first), starts ascending, equal
  * profiles at increasing starts; at most 8 instances on at most 8 slots. */
 
-#define MAXP 16 /* profiles per model handled by the algebra */
+#define MAXP CATALOG_MAX_PROFILES
 
 typedef struct {
   guint counts[MAXP];

@@ -8,6 +8,7 @@
 
 #define CATALOG_MAX_MIG_SLOTS 8    /* memory-slice axis width (A30: 4) */
 #define CATALOG_MAX_INSTANCES 8    /* at most 7 GIs per GPU; 8 for headroom */
+#define CATALOG_MAX_PROFILES 16    /* MIG profiles per model the layout algebra handles */
 
 typedef struct mig_profile {
   const char *name;        /* "3g.40gb", "1g.10gb+me" */

@@ -45,6 +45,23 @@ static void mig_ignored(GString *s, const pool_spec *p) {
   if (ign) g_string_append_printf(s, "; entries ignored for %s: %s", p->gpu->name, ign);
 }
 
+/* ", replicas 2 per instance" or ", replicas per profile 1g.10gb: 2, 3g.40gb: 3 (others
+ * 1)", with the file they came from. */
+static void describe_mig_replicas(GString *s, const pool_spec *p) {
+  GString *per = g_string_new(NULL);
+  for (guint i = 0; i < p->gpu->n_profiles && i < CATALOG_MAX_PROFILES; i++)
+    if (p->profile_replicas[i])
+      g_string_append_printf(per, "%s%s: %u", per->len ? ", " : "", p->gpu->profiles[i].name,
+                             p->profile_replicas[i]);
+  if (per->len)
+    g_string_append_printf(s, ", replicas per profile %s (others %u)", per->str,
+                           p->replicas ? p->replicas : 1);
+  else if (p->replicas > 1)
+    g_string_append_printf(s, ", replicas %u per instance", p->replicas);
+  if (per->len || p->replicas > 1) from_sharing(s, p);
+  g_string_free(per, TRUE);
+}
+
 static void describe_mig(GString *s, const pool_spec *p) {
   if (p->has_layout) {
     g_autofree char *l = catalog_layout_to_string(p->gpu, &p->layout);
@@ -56,10 +73,7 @@ static void describe_mig(GString *s, const pool_spec *p) {
     g_string_append_printf(s, " (from %s, config %s)", c ? c->source : p->mig_config_path,
                            p->mig_config_name ? p->mig_config_name : "?");
   }
-  if (p->replicas > 1) {
-    g_string_append_printf(s, ", replicas %u per instance", p->replicas);
-    from_sharing(s, p);
-  }
+  describe_mig_replicas(s, p);
   if (p->reconfigure == RECONFIGURE_ON_DEMAND) {
     g_string_append_printf(s, ", reconfigure on-demand (drain %s) to %u layout%s",
                            p->drain == DRAIN_EVICT ? "evict" : "wait",

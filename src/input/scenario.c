@@ -823,6 +823,65 @@ static gboolean layout_in(const gpu_model *m, GArray *layouts, const mig_layout 
   return FALSE;
 }
 
+/* The resource's replicas if the pool's strategy allows that many (MPS: the device plugin's
+ * client limit), else FALSE after a message at the value in the config file. */
+static gboolean sharing_replicas_ok(vctx *c, const pool_spec *p, const nvconfig_sharing *sc,
+                                    const nvconfig_resource *r, guint i) {
+  guint limit = p->strategy == STRATEGY_MPS && p->gpu ? catalog_mps_client_limit(p->gpu)
+                                                      : SCENARIO_MAX_REPLICAS;
+  if (r->replicas <= limit) return TRUE;
+  char rw[96];
+  g_snprintf(rw, sizeof rw, "sharing.%s.resources[%u].replicas",
+             nvconfig_sharing_kind_name(sc->kind), i + 1);
+  g_autofree char *exp = g_strdup_printf("an integer from 2 to %u", limit);
+  g_autofree char *found = g_strdup_printf("%u", r->replicas);
+  diag_expected(c->d, sc->path, r->line, r->col, rw, exp, found);
+  return FALSE;
+}
+
+/* Whether some layout the pool may have (its initial one or a reconfiguration target) holds
+ * an instance of profile index pi. */
+static gboolean pool_layouts_have(const pool_spec *p, int pi) {
+  for (guint k = 0; p->has_layout && k < p->layout.n; k++)
+    if (p->layout.inst[k].profile == pi) return TRUE;
+  for (guint i = 0; p->reconfigure == RECONFIGURE_ON_DEMAND && i < p->layouts->len; i++) {
+    const mig_layout *l = &g_array_index(p->layouts, mig_layout, i);
+    for (guint k = 0; k < l->n; k++)
+      if (l->inst[k].profile == pi) return TRUE;
+  }
+  return FALSE;
+}
+
+/* Which of the config's resources share this pool's devices. A MIG pool: with
+ * nvidia.com/mig-<profile> resources (the device plugin's mixed strategy) each profile of
+ * the model takes its own replicas into profile_replicas and profiles not listed stay
+ * unshared (nvidia.com/gpu then names whole GPUs only); without them nvidia.com/gpu (the
+ * single strategy's name for every MIG device) gives every instance its replicas. Other
+ * pools: nvidia.com/gpu. *used is set when some profile the pool's layouts hold is shared. */
+static const nvconfig_resource *sharing_pick(vctx *c, pool_spec *p, const nvconfig_sharing *sc,
+                                             guint *pick_i, gboolean *used) {
+  const nvconfig_resource *gpu = NULL;
+  gboolean any_mig = FALSE;
+  *used = FALSE;
+  for (guint i = 0; i < sc->resources->len; i++) {
+    const nvconfig_resource *r = &g_array_index(sc->resources, nvconfig_resource, i);
+    if (!r->mig_profile) {
+      gpu = r;
+      *pick_i = i;
+      continue;
+    }
+    int pi = p->strategy == STRATEGY_MIG ? catalog_profile_index(p->gpu, r->mig_profile) : -1;
+    if (pi < 0) continue; /* another model's profile: one file may serve several models */
+    any_mig = TRUE;
+    if (!sharing_replicas_ok(c, p, sc, r, i)) continue;
+    p->profile_replicas[pi] = r->replicas;
+    *used |= pool_layouts_have(p, pi);
+  }
+  if (any_mig) return NULL;
+  *used = gpu != NULL;
+  return gpu;
+}
+
 /* Replicas, failRequestsGreaterThanOne and renameByDefault from a device-plugin config,
  * where the pool does not set them itself. */
 static void pool_apply_sharing(vctx *c, pool_spec *p, const char *prefix,
@@ -834,58 +893,28 @@ static void pool_apply_sharing(vctx *c, pool_spec *p, const char *prefix,
   if (!explicit_fail) p->fail_requests_greater_than_one = sc->fail_requests_greater_than_one;
   if (!explicit_rename) p->rename_by_default = sc->rename_by_default;
   if (explicit_replicas) return;
-  const char *section = nvconfig_sharing_kind_name(sc->kind);
-  const nvconfig_resource *use = NULL;
   guint use_i = 0;
-  GString *names = g_string_new(NULL);
-  for (guint i = 0; i < sc->resources->len; i++) {
-    const nvconfig_resource *r = &g_array_index(sc->resources, nvconfig_resource, i);
-    if (names->len) g_string_append(names, ", ");
-    g_string_append(names, r->name);
-    gboolean applies = !r->mig_profile;
-    if (p->strategy == STRATEGY_MIG && r->mig_profile && p->has_layout)
-      for (guint k = 0; k < p->layout.n; k++)
-        if (!strcmp(p->gpu->profiles[p->layout.inst[k].profile].name, r->mig_profile))
-          applies = TRUE;
-    if (!applies) continue;
-    if (use && use->replicas != r->replicas) {
-      scenario_yaml_report(c->d, c->file, node,
-                           "%s: %s gives this pool's devices different replicas (%s: %u, %s: "
-                           "%u); a pool has one replicas count",
-                           WHAT(w, prefix, "sharing_config"), sc->path, use->name,
-                           use->replicas, r->name, r->replicas);
-      g_string_free(names, TRUE);
-      return;
-    }
-    if (!use) {
-      use = r;
-      use_i = i;
-    }
-  }
-  if (!use) {
-    if (p->strategy != STRATEGY_MIG || p->has_layout)
+  gboolean used;
+  const nvconfig_resource *use = sharing_pick(c, p, sc, &use_i, &used);
+  if (!used) {
+    memset(p->profile_replicas, 0, sizeof p->profile_replicas);
+    if (p->strategy != STRATEGY_MIG || p->has_layout) {
+      GString *names = g_string_new(NULL);
+      for (guint i = 0; i < sc->resources->len; i++)
+        g_string_append_printf(names, "%s%s", i ? ", " : "",
+                               g_array_index(sc->resources, nvconfig_resource, i).name);
       scenario_yaml_report(c->d, c->file, node,
                            "%s: %s shares none of this pool's devices (it shares %s; this pool "
                            "needs %s)",
                            WHAT(w, prefix, "sharing_config"), sc->path, names->str,
-                           p->strategy == STRATEGY_MIG ? "nvidia.com/mig-<profile> of its layout"
+                           p->strategy == STRATEGY_MIG ? "nvidia.com/mig-<profile> of its layouts"
                                                        : "nvidia.com/gpu");
-    g_string_free(names, TRUE);
+      g_string_free(names, TRUE);
+    }
     return;
   }
-  g_string_free(names, TRUE);
-  guint limit = p->strategy == STRATEGY_MPS && p->gpu ? catalog_mps_client_limit(p->gpu)
-                                                      : SCENARIO_MAX_REPLICAS;
-  if (use->replicas > limit) {
-    char rw[96];
-    g_snprintf(rw, sizeof rw, "sharing.%s.resources[%u].replicas", section, use_i + 1);
-    g_autofree char *exp = g_strdup_printf("an integer from 2 to %u", limit);
-    g_autofree char *found = g_strdup_printf("%u", use->replicas);
-    diag_expected(c->d, sc->path, use->line, use->col, rw, exp, found);
-    return;
-  }
-  p->replicas = use->replicas;
   p->replicas_set = TRUE;
+  if (use && sharing_replicas_ok(c, p, sc, use, use_i)) p->replicas = use->replicas;
 }
 
 /* ---- one pool: the common keys here, each strategy's own through pool_check ---- */
@@ -956,9 +985,42 @@ gboolean pool_check_bool(pool_check *c, const char *key, gboolean *out) {
   return n && scenario_yaml_bool(c->c->d, c->c->file, n, pool_check_what(c, key), out);
 }
 
+/* A MIG pool's `replicas: {1g.10gb: 4, 3g.40gb: 2}`: each profile's instances take their own
+ * replicas, as nvidia.com/mig-<profile> resources do; profiles not listed are not shared. */
+static void pool_check_profile_replicas(pool_check *c, pool_spec *p, const scenario_yaml *n,
+                                        int64_t max_replicas) {
+  const gpu_model *m = p->gpu;
+  if (!m || !m->mig_slots) return; /* reported with the gpu or strategy key */
+  if (!n->items->len) {
+    pool_check_expected(c, n, "replicas", "an integer or a mapping of MIG profile to replicas");
+    return;
+  }
+  for (guint i = 0; i + 1 < n->items->len; i += 2) {
+    const scenario_yaml *k = g_ptr_array_index(n->items, i), *v = g_ptr_array_index(n->items, i + 1);
+    char w[160];
+    g_snprintf(w, sizeof w, "%s.replicas.%s", c->prefix, k->text);
+    int pi = catalog_profile_index(m, k->text);
+    int64_t r;
+    if (pi < 0) {
+      g_autofree char *names = catalog_profile_names(m);
+      g_autofree char *exp = g_strdup_printf("a MIG profile of %s (one of: %s)", m->name, names);
+      g_autofree char *kw = g_strdup_printf("%s.replicas", c->prefix);
+      scenario_yaml_expected(c->c->d, c->c->file, k, kw, exp);
+    } else if (scenario_yaml_int(c->c->d, c->c->file, v, w, 1, max_replicas, &r)) {
+      p->profile_replicas[pi] = (guint32)r;
+    }
+  }
+  p->replicas = 1;
+  p->replicas_set = TRUE;
+}
+
 void pool_check_device_plugin(pool_check *c, pool_spec *p, int64_t max_replicas) {
   int64_t v;
-  if (pool_check_key(c, "replicas")) {
+  const scenario_yaml *rn = pool_check_key(c, "replicas");
+  if (rn && rn->type == SCENARIO_YAML_MAP && p->strategy == STRATEGY_MIG) {
+    pool_check_profile_replicas(c, p, rn, max_replicas);
+    c->explicit_replicas = TRUE;
+  } else if (rn) {
     if (pool_check_int(c, "replicas", 1, max_replicas, &v)) {
       p->replicas = (guint32)v;
       p->replicas_set = TRUE;

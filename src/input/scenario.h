@@ -80,6 +80,9 @@ typedef struct pool_spec {
   gboolean has_layout;
   mig_layout layout;            /* the layout every GPU starts with */
   GArray *layouts;              /* mig_layout: allowed reconfiguration targets (may be empty) */
+  /* time-sliced replicas of each instance of a MIG profile (index into gpu->profiles), as
+   * the device plugin's mixed strategy shares nvidia.com/mig-<profile>; 0 = `replicas` */
+  guint32 profile_replicas[CATALOG_MAX_PROFILES];
   reconfigure_policy reconfigure;
   drain_policy drain;
   sim_time reconfigure_time_ns; /* default 2 m (gpu-facts 1.7: seconds to create, plus restarts) */
@@ -273,6 +276,12 @@ gboolean share_strategy_parse(const char *text, share_strategy *out);
 /* Total GPUs of a pool (nodes * gpus_per_node, or the node groups' sum). */
 static inline guint64 pool_gpus(const pool_spec *p) {
   return p->node_groups ? p->group_gpus : (guint64)p->nodes * p->gpus_per_node;
+}
+/* Replicas of one MIG instance of profile index `profile` in pool p: the profile's own
+ * count, else the pool's replicas (1 when unset). */
+static inline guint32 pool_mig_replicas(const pool_spec *p, guint profile) {
+  guint32 r = profile < CATALOG_MAX_PROFILES ? p->profile_replicas[profile] : 0;
+  return r ? r : p->replicas ? p->replicas : 1;
 }
 /* Node n of pool p (0 <= n < p->nodes): its GPUs, host CPU, memory and GPU model label. */
 void pool_node_info(const pool_spec *p, guint32 n, guint32 *gpus, int64_t *cpu_milli,

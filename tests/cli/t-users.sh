@@ -99,3 +99,29 @@ pool "    sharing_config: cm-time-slicing.yaml#a100-80gb"
 printf 'id,submit_s,kind,gpus,mem_gb,duration_s\na,0,batch,1,10,60\n' > one.csv
 run run s.yaml one.csv -o settings -q; expect_rc 0
 if grep -q '"settings" : "p: 1 node x 8 A100-80GB, time-slicing, replicas 8 (from cm-time-slicing.yaml#a100-80gb (ConfigMap time-slicing-config)), oom all, \$3.43/GPU-h"' settings/summary.json; then pass; else fail "summary.json lacks the pool's settings: $(grep settings settings/summary.json)"; fi
+
+# ---- time-slicing inside MIG with per-profile replicas (the mixed MIG strategy) ----
+cp "$NV/cm-mig-mixed.yaml" .
+pool "    strategy: mig
+    gpus_per_node: 1
+    layout: 3g.40gb + 2g.20gb + 1g.10gb x2
+    sharing_config: cm-mig-mixed.yaml#a100-80gb-mixed"
+run check s.yaml; expect_rc 0
+expect_out_contains "layout 3g.40gb + 2g.20gb + 1g.10gb x2, replicas per profile 3g.40gb: 2, 1g.10gb: 4 (others 1) (from cm-mig-mixed.yaml#a100-80gb-mixed (ConfigMap time-slicing-config-fine))"
+# room for 2 x 4 + 1 + 2 = 11 workers of 2 GB: the twelfth waits for the first to end
+{ echo 'id,submit_s,kind,gpus,mem_gb,duration_s,sm'
+  for i in $(seq 1 12); do echo "j$i,0,batch,1,2,600,0.1"; done; } > twelve.csv
+run run s.yaml twelve.csv -o mixed -q; expect_rc 0
+expect_eq "$(awk -F, 'NR > 1 && $7 == 0' mixed/jobs.csv | wc -l | tr -d ' ')" "11" "11 start at once"
+expect_eq "$(awk -F, '$1 == "j12" {print $7}' mixed/jobs.csv)" "600" "j12 starts when the 2g.20gb frees"
+if grep -q '"settings" : "p: 1 node x 1 A100-80GB, mig, layout 3g.40gb + 2g.20gb + 1g.10gb x2, replicas per profile 3g.40gb: 2, 1g.10gb: 4' mixed/summary.json; then pass; else fail "summary.json lacks the per-profile replicas: $(grep settings mixed/summary.json)"; fi
+pool "    strategy: mig
+    layout: 3g.40gb x2
+    sharing_config: cm-mig-mixed.yaml#a100-40gb-mixed"
+run check s.yaml; expect_rc 2
+expect_err_contains "s.yaml:8:21: pools[1].sharing_config: cm-mig-mixed.yaml shares none of this pool's devices (it shares nvidia.com/mig-1g.5gb; this pool needs nvidia.com/mig-<profile> of its layouts)"
+pool "    strategy: mig
+    layout: 3g.40gb x2
+    replicas: {3g.40gb: 2, 2g.10gb: 3}"
+run check s.yaml; expect_rc 2
+expect_err_contains "s.yaml:8:28: pools[1].replicas: expected a MIG profile of A100-80GB (one of: 7g.80gb, 4g.40gb, 3g.40gb, 2g.20gb, 1g.20gb, 1g.10gb, 1g.10gb+me), found '2g.10gb'"

@@ -1,7 +1,7 @@
 /* test-mig.c: MIG and vGPU end to end: the layouts gpu-facts lists accepted and invalid
  * ones refused with the conflicting profiles named, placement on the smallest instance
  * that holds a job, isolation of speed, memory and faults between instances, time-slicing
- * inside an instance, on-demand reconfiguration (drain: wait and evict, exact timings,
+ * inside an instance (one count, or per profile), on-demand reconfiguration (drain: wait and evict, exact timings,
  * reconfigure: never), mig-parted configs, and the vGPU schedulers and licences. */
 #include "testutil.h"
 #include "paths.h"
@@ -233,6 +233,97 @@ Test(mig, time_sliced_replicas_share_an_instance_and_its_memory_only) {
   TU_NEAR(tu_job(r, "a")->gpu_s_share, tu_job(r, "a")->end_s / 2, 1e-6); /* 7/7 slices / 2 */
   TU_NEAR(tu_job(r, "a")->gpu_s_allocated, tu_job(r, "a")->end_s / 2, 1e-6); /* half the card */
   results_free(r);
+}
+
+/* Ten 3 GB jobs at 0 s (three fit in a 1g.10gb's 9.5 GiB) on "3g.40gb + 2g.20gb + 1g.10gb x2" with replicas 3 per 1g.10gb
+ * instance, 2 per 3g.40gb and the 2g.20gb unshared: room for 2 x 3 + 1 + 2 = 9 workers.
+ * a1-a6 fill the 1g.10gb instances (three take turns in each), a7 has the 2g.20gb alone,
+ * a8 and a9 share the 3g.40gb and a10 waits for the 2g.20gb (the first to free, at 1000 s). */
+static const char *ten_small =
+    "id,submit_s,kind,gpus,mem_gb,duration_s,sm\n"
+    "a1,0,batch,1,3,1000,0.1\na2,0,batch,1,3,1000,0.1\na3,0,batch,1,3,1000,0.1\n"
+    "a4,0,batch,1,3,1000,0.1\na5,0,batch,1,3,1000,0.1\na6,0,batch,1,3,1000,0.1\n"
+    "a7,0,batch,1,3,1000,0.1\na8,0,batch,1,3,1000,0.1\na9,0,batch,1,3,1000,0.1\n"
+    "a10,0,batch,1,3,1000,0.1\n";
+
+static void expect_per_profile_run(const results *r) {
+  double three = 1000 / share_timeslice_speed(1.0, 2.0, 0.06);
+  double two = 1000 / share_timeslice_speed(1.0, 1.0, 0.06);
+  for (int i = 1; i <= 6; i++) {
+    g_autofree char *id = g_strdup_printf("a%d", i);
+    TU_NEAR(tu_job(r, id)->start_s, 0, 0);
+    TU_NEAR(tu_job(r, id)->end_s, three, 1e-6);
+    TU_NEAR(tu_job(r, id)->gpu_s_allocated, three / 7 / 3, 1e-6); /* 1 of 7 slices, 3 turns */
+  }
+  TU_NEAR(tu_job(r, "a7")->end_s, 1000, 1e-6); /* 10.8 SMs needed, 28 in 2g.20gb: alone */
+  TU_NEAR(tu_job(r, "a7")->gpu_s_allocated, 1000 * 2.0 / 7, 1e-6);
+  TU_NEAR(tu_job(r, "a8")->end_s, two, 1e-6);
+  TU_NEAR(tu_job(r, "a9")->gpu_s_allocated, two * 3.0 / 7 / 2, 1e-6);
+  TU_NEAR(tu_job(r, "a10")->start_s, 1000, 1e-6);
+  TU_NEAR(tu_job(r, "a10")->end_s, 2000, 1e-6);
+}
+
+Test(mig, each_profile_time_slices_its_instances_into_its_own_replicas) {
+  g_autofree char *yaml = mig_pool(1, "3g.40gb + 2g.20gb + 1g.10gb x2",
+                                   "    replicas: {1g.10gb: 3, 3g.40gb: 2}\n");
+  results *r = tu_run(yaml, ten_small, NULL);
+  expect_per_profile_run(r);
+  results_free(r);
+  /* one count for every instance instead: room for 4 x 3, so a10 starts at once */
+  g_autofree char *flat = mig_pool(1, "3g.40gb + 2g.20gb + 1g.10gb x2", "    replicas: 3\n");
+  r = tu_run(flat, ten_small, NULL);
+  TU_NEAR(tu_job(r, "a10")->start_s, 0, 0);
+  results_free(r);
+}
+
+Test(mig, per_profile_replicas_from_a_device_plugin_config_run_alike) {
+  /* the same counts as nvidia.com/mig-<profile> resources of a mixed-strategy config */
+  g_autofree char *cfg = tu_write_temp(
+      "ts.yaml", "version: v1\nflags:\n  migStrategy: mixed\nsharing:\n  timeSlicing:\n"
+                 "    resources:\n      - name: nvidia.com/gpu\n        replicas: 8\n"
+                 "      - name: nvidia.com/mig-1g.10gb\n        replicas: 3\n"
+                 "      - name: nvidia.com/mig-3g.40gb\n        replicas: 2\n"
+                 "      - name: nvidia.com/mig-1g.5gb\n        replicas: 4\n");
+  g_autofree char *extra = g_strdup_printf("    sharing_config: %s\n", cfg);
+  g_autofree char *yaml = mig_pool(1, "3g.40gb + 2g.20gb + 1g.10gb x2", extra);
+  results *r = tu_run(yaml, ten_small, NULL);
+  expect_per_profile_run(r); /* nvidia.com/gpu names whole GPUs; 1g.5gb is an A100-40GB's */
+  results_free(r);
+}
+
+Test(mig, fail_requests_greater_than_one_refuses_gangs_on_shared_profiles_only) {
+  g_autofree char *yaml = mig_pool(2, "3g.40gb + 2g.20gb + 1g.10gb x2",
+                                   "    replicas: {1g.10gb: 2}\n"
+                                   "    failRequestsGreaterThanOne: true\n");
+  results *r = tu_run(yaml,
+                      "id,submit_s,kind,gpus,mem_gb,duration_s,sm\n"
+                      "small,0,training,2,5,100,0.1\n" /* asks for 2 shared mig-1g.10gb */
+                      "mid,0,training,2,15,100,0.1\n", /* 2 unshared mig-2g.20gb */
+                      NULL);
+  cr_assert_eq(tu_job(r, "small")->outcome, OUTCOME_UNPLACEABLE);
+  cr_assert_eq(tu_job(r, "mid")->outcome, OUTCOME_COMPLETED);
+  results_free(r);
+}
+
+Test(mig, per_profile_replicas_are_checked_with_positions) {
+  g_autofree char *m1 = load_messages(
+      "pools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n    strategy: mig\n"
+      "    layout: 3g.40gb x2\n    replicas: {3g.40gb: 2, 1g.5gb: 2, 7g.80gb: 0}\n");
+  cr_expect(strstr(m1, "layout.yaml:7:28: pools[1].replicas: expected a MIG profile of "
+                       "A100-80GB (one of: 7g.80gb, "), "%s", m1);
+  cr_expect(strstr(m1, "found '1g.5gb'"), "%s", m1);
+  cr_expect(strstr(m1, "layout.yaml:7:48: pools[1].replicas.7g.80gb: expected an integer from "
+                       "1 to 1024, found '0'"), "%s", m1);
+  g_autofree char *m2 = load_messages(
+      "pools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n    strategy: mig\n"
+      "    layout: 3g.40gb x2\n    replicas: {}\n");
+  cr_expect(strstr(m2, "layout.yaml:7:15: pools[1].replicas: expected an integer or a mapping "
+                       "of MIG profile to replicas, found a mapping"), "%s", m2);
+  g_autofree char *m3 = load_messages(
+      "pools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n    strategy: time-slicing\n"
+      "    replicas: {3g.40gb: 2}\n");
+  cr_expect(strstr(m3, "layout.yaml:6:15: pools[1].replicas: expected an integer from 1 to "),
+            "%s", m3);
 }
 
 Test(mig, a_crash_kills_nothing_outside_the_instance) {

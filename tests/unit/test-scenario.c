@@ -852,7 +852,7 @@ Test(scenario, device_plugin_config_conflicts_with_the_pool) {
       "pools:\n"
       "  - name: a\n" POOL_MIN "    strategy: mps\n    sharing_config: " NVDIR "ts-4.yaml\n"
       "  - name: b\n" POOL_MIN "    sharing_config: " NVDIR "mps-60.yaml\n"
-      "  - name: c\n" POOL_MIN "    strategy: mig\n    layout: \"1g.10gb x2 + 2g.20gb + 3g.40gb\"\n"
+      "  - name: c\n" POOL_MIN "    strategy: mig\n    layout: \"2g.20gb x3 + 1g.20gb\"\n"
       "    sharing_config: " NVDIR "ts-mig.yaml\n"
       "  - name: d\n" POOL_MIN "    strategy: exclusive\n    sharing_config: " NVDIR "ts-4.yaml\n"
       "  - name: e\n" POOL_MIN "    sharing_config: missing.yaml\n"
@@ -863,9 +863,9 @@ Test(scenario, device_plugin_config_conflicts_with_the_pool) {
                       "sharing.timeSlicing");
   expect_msg(d, NVDIR "mps-60.yaml", ":6:19: sharing.mps.resources[1].replicas: expected an "
                                      "integer from 2 to 48, found '60'");
-  expect_msg(d, path, ":16:21: pools[3].sharing_config: " NVDIR "ts-mig.yaml gives this pool's "
-                      "devices different replicas (nvidia.com/mig-1g.10gb: 2, "
-                      "nvidia.com/mig-3g.40gb: 3); a pool has one replicas count");
+  expect_msg(d, path, ":16:21: pools[3].sharing_config: " NVDIR "ts-mig.yaml shares none of this "
+                      "pool's devices (it shares nvidia.com/mig-1g.10gb, nvidia.com/mig-3g.40gb; "
+                      "this pool needs nvidia.com/mig-<profile> of its layouts)");
   expect_msg(d, path, ":20:15: pools[4].strategy: 'exclusive' contradicts " NVDIR "ts-4.yaml, "
                       "which sets sharing.timeSlicing");
   g_autofree char *want = g_strdup_printf(":25:21: pools[5].sharing_config: file not found: "
@@ -880,7 +880,53 @@ Test(scenario, time_slicing_inside_mig_from_device_plugin_config) {
                                    "    sharing_config: " NVDIR "ts-mig.yaml\n");
   const pool_spec *p = scenario_pool(s, 0);
   cr_expect_eq(p->strategy, STRATEGY_MIG);
-  cr_expect_eq(p->replicas, 3); /* nvidia.com/mig-3g.40gb: 3 */
+  int i3 = catalog_profile_index(p->gpu, "3g.40gb");
+  cr_expect_eq(pool_mig_replicas(p, (guint)i3), 3); /* nvidia.com/mig-3g.40gb: 3 */
+}
+
+Test(scenario, each_mig_profile_takes_its_own_replicas_from_the_config) {
+  g_autoptr(scenario) s = load_ok("pools:\n  - name: m\n" POOL_MIN
+                                   "    strategy: mig\n    layout: \"1g.10gb x2 + 2g.20gb + 3g.40gb\"\n"
+                                   "    sharing_config: " NVDIR "ts-mig.yaml\n");
+  const pool_spec *p = scenario_pool(s, 0);
+  const gpu_model *m = p->gpu;
+  cr_expect_eq(pool_mig_replicas(p, (guint)catalog_profile_index(m, "1g.10gb")), 2);
+  cr_expect_eq(pool_mig_replicas(p, (guint)catalog_profile_index(m, "3g.40gb")), 3);
+  cr_expect_eq(pool_mig_replicas(p, (guint)catalog_profile_index(m, "2g.20gb")), 1); /* unlisted */
+  g_autofree char *desc = scenario_pool_describe(p);
+  cr_expect(strstr(desc, ", replicas per profile 3g.40gb: 3, 1g.10gb: 2 (others 1) (from "),
+            "%s", desc);
+  /* the scenario's own replicas override the file's, per profile or for every instance */
+  g_autoptr(scenario) s2 = load_ok("pools:\n  - name: m\n" POOL_MIN
+                                    "    strategy: mig\n    layout: \"1g.10gb x2 + 2g.20gb + 3g.40gb\"\n"
+                                    "    replicas: {2g.20gb: 5}\n"
+                                    "    sharing_config: " NVDIR "ts-mig.yaml\n");
+  p = scenario_pool(s2, 0);
+  cr_expect_eq(pool_mig_replicas(p, (guint)catalog_profile_index(m, "2g.20gb")), 5);
+  cr_expect_eq(pool_mig_replicas(p, (guint)catalog_profile_index(m, "1g.10gb")), 1);
+  g_autoptr(scenario) s3 = load_ok("pools:\n  - name: m\n" POOL_MIN
+                                    "    strategy: mig\n    layout: \"1g.10gb x2 + 2g.20gb + 3g.40gb\"\n"
+                                    "    replicas: 4\n"
+                                    "    sharing_config: " NVDIR "ts-mig.yaml\n");
+  p = scenario_pool(s3, 0);
+  for (guint i = 0; i < m->n_profiles; i++) cr_expect_eq(pool_mig_replicas(p, i), 4);
+}
+
+Test(scenario, per_profile_replicas_past_the_cap_are_refused_at_the_config_value) {
+  g_autofree char *cfg = write_tmp("ts-big.yaml",
+                                   "version: v1\nsharing:\n  timeSlicing:\n    resources:\n"
+                                   "      - name: nvidia.com/mig-3g.40gb\n        replicas: 2\n"
+                                   "      - name: nvidia.com/mig-1g.10gb\n        replicas: 5000\n",
+                                   -1);
+  g_autofree char *text = g_strdup_printf("pools:\n  - name: m\n" POOL_MIN "    strategy: mig\n"
+                                          "    layout: 3g.40gb x2\n    sharing_config: %s\n", cfg);
+  g_autofree char *path = NULL;
+  g_autoptr(diag_list) d = NULL;
+  g_autoptr(scenario) s = load_text(text, &d, &path);
+  cr_assert_null(s);
+  expect_msg(d, cfg, ":8:19: sharing.timeSlicing.resources[2].replicas: expected an integer from "
+                     "2 to 1024, found '5000'");
+  cr_expect_eq(d->count, 1);
 }
 
 /* ---- mig-parted config ---------------------------------------------------------------- */
@@ -1090,7 +1136,7 @@ Test(scenario, bundled_nvidia_example_takes_its_sharing_from_the_files) {
   cr_expect_eq(sh->strategy, STRATEGY_MIG);
   g_autofree char *ls = layout_text(sh, &sh->layout);
   cr_expect_str_eq(ls, "3g.40gb x2");
-  cr_expect_eq(sh->replicas, 2); /* time-slicing inside the 3g.40gb instances */
+  cr_expect_eq(pool_mig_replicas(sh, (guint)catalog_profile_index(sh->gpu, "3g.40gb")), 2);
   job_spec j = job(JOB_INFERENCE, "t", "embeddings");
   cr_expect_eq(scenario_route(s, &j), 1);
   j = job(JOB_BATCH, "t", "");

@@ -2,10 +2,10 @@
  * and memory; a worker goes on the smallest free instance whose memory holds it (the
  * device plugin's mixed strategy), runs at its instance's SM share untouched by the other
  * instances, fails alone when it outgrows the instance, and may share the instance with
- * `replicas` time-sliced neighbours. On demand, a GPU is drained, taken down for
- * reconfigure_time and brought back with another allowed layout (docs/models.md, "MIG").
- * It does not model CI subdivision, MPS inside instances or per-GPU layouts. Exports
- * share_mig_ops only. */
+ * time-sliced neighbours up to its profile's replicas (pool_mig_replicas). On demand, a GPU
+ * is drained, taken down for reconfigure_time and brought back with another allowed layout
+ * (docs/models.md, "MIG"). It does not model CI subdivision, MPS inside instances or
+ * per-GPU layouts. Exports share_mig_ops only. */
 #include "sim.h"
 #include <math.h>
 #include <stdio.h>
@@ -26,6 +26,8 @@ typedef struct mig_shape {
   int64_t mem[CATALOG_MAX_INSTANCES];   /* usable bytes per instance */
   guint32 sms[CATALOG_MAX_INSTANCES];
   guint32 slices[CATALOG_MAX_INSTANCES];
+  guint32 rep[CATALOG_MAX_INSTANCES];   /* time-sliced replicas of each instance */
+  guint32 slots;                        /* workers the layout holds: the sum of rep */
   int64_t largest;
   gboolean target;                      /* listed in `layouts` */
 } mig_shape;
@@ -46,16 +48,15 @@ typedef struct mig_pool {
   mig_gpu *gpus;
 } mig_pool;
 
-static guint32 mig_replicas(const pool_spec *p) { return p->replicas ? p->replicas : 1; }
-
 static int64_t inst_mem(const gpu_model *m, const mig_layout *l, guint i) {
   return catalog_profile_mem_bytes(&m->profiles[l->inst[i].profile]);
 }
 
-/* Instances of l whose memory holds mem bytes. */
-static guint32 layout_holders(const gpu_model *m, const mig_layout *l, int64_t mem) {
+/* Workers of mem bytes l holds: the replicas of its instances whose memory holds them. */
+static guint32 layout_room(const pool_spec *p, const mig_layout *l, int64_t mem) {
   guint32 n = 0;
-  for (guint i = 0; i < l->n; i++) n += inst_mem(m, l, i) >= mem;
+  for (guint i = 0; i < l->n; i++)
+    if (inst_mem(p->gpu, l, i) >= mem) n += pool_mig_replicas(p, l->inst[i].profile);
   return n;
 }
 
@@ -75,8 +76,8 @@ static const mig_layout *usable(const pool_spec *p, guint i) {
  * real check. */
 static guint32 mig_slots(const pool_spec *p) {
   guint32 most = 1;
-  for (guint i = 0; i < n_usable(p); i++) most = MAX(most, usable(p, i)->n);
-  return most * mig_replicas(p);
+  for (guint i = 0; i < n_usable(p); i++) most = MAX(most, layout_room(p, usable(p, i), 0));
+  return most;
 }
 
 /* "1g.10gb x7, 3g.40gb x2": the usable layouts, each once. Owned. */
@@ -97,17 +98,33 @@ static char *usable_list(const pool_spec *p) {
 }
 
 /* Best fit of l for a worker of mem bytes: the memory of its smallest instance that holds
- * the worker (INT64_MAX if none) and how many instances hold it. */
-static void layout_fit(const gpu_model *m, const mig_layout *l, int64_t mem, int64_t *fit,
+ * the worker (INT64_MAX if none) and how many such workers l holds (layout_room). */
+static void layout_fit(const pool_spec *p, const mig_layout *l, int64_t mem, int64_t *fit,
                        guint32 *holders) {
   *fit = INT64_MAX;
-  *holders = 0;
+  *holders = layout_room(p, l, mem);
   for (guint i = 0; i < l->n; i++) {
-    int64_t b = inst_mem(m, l, i);
-    if (b < mem) continue;
-    (*holders)++;
-    if (b < *fit) *fit = b;
+    int64_t b = inst_mem(p->gpu, l, i);
+    if (b >= mem && b < *fit) *fit = b;
   }
+}
+
+/* Replicas of the smallest instance of any usable layout that holds mem bytes (the MIG
+ * resource such a worker asks for); 1 when none holds it. */
+static guint32 fit_replicas(const pool_spec *p, int64_t mem) {
+  int64_t best = INT64_MAX;
+  guint32 rep = 1;
+  for (guint u = 0; u < n_usable(p); u++) {
+    const mig_layout *l = usable(p, u);
+    for (guint i = 0; i < l->n; i++) {
+      int64_t b = inst_mem(p->gpu, l, i);
+      if (b >= mem && b < best) {
+        best = b;
+        rep = pool_mig_replicas(p, l->inst[i].profile);
+      }
+    }
+  }
+  return rep;
 }
 
 /* The reconfiguration target rule (mig_on_unplaced): the smallest holding instance wins,
@@ -120,30 +137,29 @@ static gboolean fit_better(int64_t fit, guint32 n, int64_t best_fit, guint32 bes
  * layout if it holds them (a reconfiguration is never started for them then), else the
  * target a reconfiguration would choose (0 with reconfigure: never). */
 static guint32 per_gpu_capacity(const pool_spec *p, int64_t mem) {
-  const gpu_model *m = p->gpu;
-  guint32 n = layout_holders(m, &p->layout, mem);
-  if (n || p->reconfigure != RECONFIGURE_ON_DEMAND) return n * mig_replicas(p);
+  guint32 n = layout_room(p, &p->layout, mem);
+  if (n || p->reconfigure != RECONFIGURE_ON_DEMAND) return n;
   int64_t best_fit = INT64_MAX;
   guint32 best_n = 0;
   for (guint i = 0; i < p->layouts->len; i++) {
     int64_t fit;
     guint32 h;
-    layout_fit(m, &g_array_index(p->layouts, mig_layout, i), mem, &fit, &h);
+    layout_fit(p, &g_array_index(p->layouts, mig_layout, i), mem, &fit, &h);
     if (h && (!best_n || fit_better(fit, h, best_fit, best_n))) {
       best_fit = fit;
       best_n = h;
     }
   }
-  return best_n * mig_replicas(p);
+  return best_n;
 }
 
 static gboolean mig_can_ever_fit(const pool_spec *p, const job_spec *j, char **reason) {
   const gpu_model *m = p->gpu;
-  guint32 rep = mig_replicas(p);
+  guint32 rep = fit_replicas(p, j->mem_bytes);
   if (p->fail_requests_greater_than_one && rep > 1 && j->gpus > 1) {
-    *reason = g_strdup_printf("asks for %u shared MIG devices and pool '%s' sets "
-                              "failRequestsGreaterThanOne (the device plugin rejects it: "
-                              "UnexpectedAdmissionError)", j->gpus, p->name);
+    *reason = g_strdup_printf("asks for %u shared MIG devices (%u replicas each) and pool '%s' "
+                              "sets failRequestsGreaterThanOne (the device plugin rejects it: "
+                              "UnexpectedAdmissionError)", j->gpus, rep, p->name);
     return FALSE;
   }
   int64_t largest = 0;
@@ -175,7 +191,8 @@ static gboolean mig_can_ever_fit(const pool_spec *p, const job_spec *j, char **r
 
 /* ---- per-pool state ---- */
 
-static void shape_fill(const gpu_model *m, const mig_layout *l, mig_shape *sh) {
+static void shape_fill(const pool_spec *p, const mig_layout *l, mig_shape *sh) {
+  const gpu_model *m = p->gpu;
   memset(sh, 0, sizeof *sh);
   sh->layout = *l;
   sh->text = catalog_layout_to_string(m, l);
@@ -184,6 +201,8 @@ static void shape_fill(const gpu_model *m, const mig_layout *l, mig_shape *sh) {
     sh->mem[i] = catalog_profile_mem_bytes(pr);
     sh->sms[i] = pr->sms;
     sh->slices[i] = pr->compute_slices;
+    sh->rep[i] = pool_mig_replicas(p, l->inst[i].profile);
+    sh->slots += sh->rep[i];
     sh->largest = MAX(sh->largest, sh->mem[i]);
   }
 }
@@ -194,7 +213,7 @@ static void mig_init_pool(pool_state *p) {
   mp->shapes = g_array_new(FALSE, TRUE, sizeof(mig_shape));
   for (guint i = 0; i < n_usable(ps); i++) {
     mig_shape sh;
-    shape_fill(ps->gpu, usable(ps, i), &sh);
+    shape_fill(ps, usable(ps, i), &sh);
     sh.target = i > 0;
     gboolean dup = FALSE; /* the initial layout may be listed among the targets too */
     for (guint k = 0; k < mp->shapes->len && !dup; k++) {
@@ -223,7 +242,7 @@ static void mig_init_pool(pool_state *p) {
   mp->busy = g_ptr_array_new();
   mp->gpus = g_new0(mig_gpu, p->n_gpus);
   p->strategy_data = mp;
-  guint32 slots = ps->layout.n * mig_replicas(ps);
+  guint32 slots = g_array_index(mp->shapes, mig_shape, 0).slots;
   for (guint32 i = 0; i < p->n_gpus; i++) {
     mp->gpus[i].claims = g_array_new(FALSE, FALSE, sizeof(mig_claim));
     p->gpus[i].strategy_data = &mp->gpus[i];
@@ -260,10 +279,10 @@ static const mig_shape *gpu_shape(const pool_state *p, const gpu_state *g) {
 /* Next instance for a worker of mem bytes given the workers per instance in used[]: the
  * instance with the least memory that holds it and has a free replica; among equals the
  * emptiest, then the fewest compute slices, then the lowest index. -1 if none. */
-static int pick_instance(const mig_shape *sh, guint32 replicas, const guint32 *used, int64_t mem) {
+static int pick_instance(const mig_shape *sh, const guint32 *used, int64_t mem) {
   int best = -1;
   for (guint i = 0; i < sh->layout.n; i++) {
-    if (sh->mem[i] < mem || used[i] >= replicas) continue;
+    if (sh->mem[i] < mem || used[i] >= sh->rep[i]) continue;
     if (best >= 0) {
       const guint b = (guint)best;
       if (sh->mem[i] != sh->mem[b]) {
@@ -293,16 +312,16 @@ static gboolean mig_gpu_accepts(const pool_state *p, const gpu_state *g, const j
                                 gpu_state *const *taken, guint n_taken, guint32 *slot) {
   if (g->service != GPU_UP) return FALSE;
   const mig_shape *sh = gpu_shape(p, g);
-  guint32 rep = mig_replicas(p->spec), used[CATALOG_MAX_INSTANCES];
+  guint32 used[CATALOG_MAX_INSTANCES];
   count_used(g, used);
   int64_t mem = j->spec->mem_bytes; /* an attempt starts from the trace values */
   for (guint i = 0; i < n_taken; i++) {
     if (taken[i] != g) continue;
-    int k = pick_instance(sh, rep, used, mem);
+    int k = pick_instance(sh, used, mem);
     if (k < 0) return FALSE;
     used[k]++;
   }
-  int k = pick_instance(sh, rep, used, mem);
+  int k = pick_instance(sh, used, mem);
   if (k < 0) return FALSE;
   *slot = (guint32)k;
   return TRUE;
@@ -321,7 +340,6 @@ static void mig_update_speeds(const pool_state *p, gpu_state *g) {
     const task *t = g_ptr_array_index(g->residents, i);
     duty[t->slot] += t->job->duty;
   }
-  double rep = (double)mig_replicas(p->spec);
   double compute = m->mig_compute_slices ? m->mig_compute_slices : 7;
   sim_time slice = p->spec->timeslice_ns, sw = p->spec->context_switch_ns;
   for (guint i = 0; i < g->residents->len; i++) {
@@ -333,7 +351,7 @@ static void mig_update_speeds(const pool_state *p, gpu_state *g) {
     double others = duty[t->slot] - t->job->duty;
     if (others < 1e-12) others = 0;
     t->speed = alone * share_timeslice_speed(t->job->spec->gpu_util, others, p->params->ts_switch_loss);
-    t->alloc_share = (double)sh->slices[t->slot] / compute / rep;
+    t->alloc_share = (double)sh->slices[t->slot] / compute / (double)sh->rep[t->slot];
     t->turn_wait_ns = others > 0 ? others * (double)slice / 2.0 + (double)sw : 0.0;
   }
 }
@@ -465,8 +483,7 @@ static void mig_on_up(void *ctx, void *obj, uint64_t arg) {
   mig_gpu *mg = g->strategy_data;
   mg->shape = mg->target;
   mp->up_with[mg->shape]++;
-  cluster_gpu_set_service(p, g, GPU_UP, gpu_shape(p, g)->layout.n * mig_replicas(p->spec),
-                          sim_now(s));
+  cluster_gpu_set_service(p, g, GPU_UP, gpu_shape(p, g)->slots, sim_now(s));
   g_ptr_array_remove(mp->busy, g);
   GPtrArray *first = g_ptr_array_new();
   for (guint i = 0; i < mg->claims->len; i++) {
@@ -514,7 +531,7 @@ static int best_target(const pool_state *p, const mig_pool *mp, int64_t mem) {
     if (!sh->target) continue;
     int64_t fit;
     guint32 n;
-    layout_fit(p->spec->gpu, &sh->layout, mem, &fit, &n);
+    layout_fit(p->spec, &sh->layout, mem, &fit, &n);
     if (n && (best < 0 || fit_better(fit, n, best_fit, best_n))) {
       best = (int)k;
       best_fit = fit;
@@ -539,11 +556,11 @@ static void mig_on_unplaced(sim *s, pool_state *p, job_run *j) {
   for (guint k = 0; k < mp->shapes->len && !candidates; k++)
     candidates = mp->up_with[k] > 0 && g_array_index(mp->shapes, mig_shape, k).largest < mem;
   if (!candidates || g_hash_table_contains(mp->claimed, j)) return; /* waits for load / served */
-  guint32 rep = mig_replicas(ps), need = j->spec->gpus, got = 0;
+  guint32 need = j->spec->gpus, got = 0;
   for (guint b = 0; b < mp->busy->len && got < need; b++) {
     mig_gpu *mg = ((gpu_state *)g_ptr_array_index(mp->busy, b))->strategy_data;
     const mig_shape *to = &g_array_index(mp->shapes, mig_shape, mg->target);
-    guint32 room = layout_holders(ps->gpu, &to->layout, mem) * rep, counted = 0;
+    guint32 room = layout_room(ps, &to->layout, mem), counted = 0;
     if (!room) continue;
     for (guint i = 0; i < mg->claims->len; i++) {
       const mig_claim *c = &g_array_index(mg->claims, mig_claim, i);
@@ -559,7 +576,7 @@ static void mig_on_unplaced(sim *s, pool_state *p, job_run *j) {
   int target = best_target(p, mp, mem);
   if (target < 0) return;
   const mig_shape *to = &g_array_index(mp->shapes, mig_shape, target);
-  guint32 per_gpu = layout_holders(ps->gpu, &to->layout, mem) * rep;
+  guint32 per_gpu = layout_room(ps, &to->layout, mem);
   while (got < need) {
     gpu_state *best = NULL;
     double best_end = 0;
