@@ -253,12 +253,12 @@ static void expect_per_profile_run(const results *r) {
     g_autofree char *id = g_strdup_printf("a%d", i);
     TU_NEAR(tu_job(r, id)->start_s, 0, 0);
     TU_NEAR(tu_job(r, id)->end_s, three, 1e-6);
-    TU_NEAR(tu_job(r, id)->gpu_s_allocated, three / 7 / 3, 1e-6); /* 1 of 7 slices, 3 turns */
+    TU_NEAR(tu_job(r, id)->gpu_s_share, three / 7 / 3, 1e-6); /* 1 of 7 slices, 3 turns */
   }
   TU_NEAR(tu_job(r, "a7")->end_s, 1000, 1e-6); /* 10.8 SMs needed, 28 in 2g.20gb: alone */
-  TU_NEAR(tu_job(r, "a7")->gpu_s_allocated, 1000 * 2.0 / 7, 1e-6);
+  TU_NEAR(tu_job(r, "a7")->gpu_s_share, 1000 * 2.0 / 7, 1e-6);
   TU_NEAR(tu_job(r, "a8")->end_s, two, 1e-6);
-  TU_NEAR(tu_job(r, "a9")->gpu_s_allocated, two * 3.0 / 7 / 2, 1e-6);
+  TU_NEAR(tu_job(r, "a9")->gpu_s_share, two * 3.0 / 7 / 2, 1e-6);
   TU_NEAR(tu_job(r, "a10")->start_s, 1000, 1e-6);
   TU_NEAR(tu_job(r, "a10")->end_s, 2000, 1e-6);
 }
