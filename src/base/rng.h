@@ -1,7 +1,8 @@
 /* rng.h: seeded random streams. Every job gets its own stream derived from the scenario
  * seed and the job id (not its position), so adding a job changes no other job's
  * randomness and the same job sees the same bursts in every scenario (common random
- * numbers). Variates come from GSL; nothing here hand-rolls a distribution. */
+ * numbers). Variates come from GSL; nothing here hand-rolls a distribution (the one
+ * exception, the request loop's exponential draws, is rngfast.h). */
 #pragma once
 #include <glib.h>
 #include <stdint.h>

@@ -24,6 +24,16 @@ guint64 *histogram_octave_alloc(histogram *h, guint e) {
   return h->octave[e];
 }
 
+guint64 *histogram_counter_alloc(histogram *h, double v) {
+  guint64 *c = histogram_counter(h, v);
+  if (c) return c;
+  uint64_t bits;
+  memcpy(&bits, &v, sizeof bits);
+  guint e = (guint)(bits >> 52) - 1023u; /* >= 1 here; 2^64 and above, NaN: the top one */
+  histogram_octave_alloc(h, MIN(e, HISTOGRAM_OCTAVES - 1u));
+  return histogram_counter(h, v);
+}
+
 histogram *histogram_copy(const histogram *h) {
   histogram *c = g_new0(histogram, 1);
   *c = *h;

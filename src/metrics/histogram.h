@@ -34,15 +34,10 @@ histogram *histogram_copy(const histogram *h);
 /* Allocates an octave (out of line: rare). */
 guint64 *histogram_octave_alloc(histogram *h, guint e);
 
-/* Counts n copies of v in its bucket only. For inner loops: the caller keeps the count,
- * sum, minimum and maximum of what it counted and adds them with histogram_add_moments
- * before anything reads h. v must be >= 0 and not NaN (not checked, for speed; a negative
- * value counts as below one, NaN in the top bucket; neither corrupts memory). */
-static inline void histogram_count_bucket(histogram *h, double v, guint64 n) {
-  if (v < 1.0) {
-    h->below_one += n;
-    return;
-  }
+/* The counter of v's bucket, or NULL when its octave is not allocated yet (then
+ * histogram_counter_alloc): for inner loops that must not call out. v as below. */
+static inline guint64 *histogram_counter(histogram *h, double v) {
+  if (v < 1.0) return &h->below_one;
   uint64_t bits;
   memcpy(&bits, &v, sizeof bits);
   guint e = (guint)(bits >> 52) - 1023u; /* v >= 1: exponent 0 .. 1023 */
@@ -52,8 +47,20 @@ static inline void histogram_count_bucket(histogram *h, double v, guint64 n) {
     sub = HISTOGRAM_SUB_BUCKETS - 1;
   }
   guint64 *o = h->octave[e];
-  if (G_UNLIKELY(!o)) o = histogram_octave_alloc(h, e);
-  o[sub] += n;
+  return o ? o + sub : NULL;
+}
+
+/* The counter of v's bucket, its octave allocated if needed (out of line: rare). */
+guint64 *histogram_counter_alloc(histogram *h, double v);
+
+/* Counts n copies of v in its bucket only. For inner loops: the caller keeps the count,
+ * sum, minimum and maximum of what it counted and adds them with histogram_add_moments
+ * before anything reads h. v must be >= 0 and not NaN (not checked, for speed; a negative
+ * value counts as below one, NaN in the top bucket; neither corrupts memory). */
+static inline void histogram_count_bucket(histogram *h, double v, guint64 n) {
+  guint64 *c = histogram_counter(h, v);
+  if (G_UNLIKELY(!c)) c = histogram_counter_alloc(h, v);
+  *c += n;
 }
 
 /* Adds the moments of values already counted with histogram_count_bucket. */

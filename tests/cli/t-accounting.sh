@@ -6,7 +6,11 @@ D="$DATA/accounting"
 run size "$D/size-slo.yaml" "$D/size-slo-own.csv" --pool serve --slo 99 --max 4 --no-progress
 expect_rc 0
 expect_out_contains "smallest size: 2 nodes (2 GPUs) in pool 'serve'"
-expect_out_contains "service svc: SLO attainment 66.5 % < 99.0 %"
+# 10/s for 30 min dropped of 90 min offered (the session runs 60 min once started): 2/3
+# within the SLO, Poisson noise about 0.25 points (1 sd); 4 sd allowed
+att=$(sed -n 's/.*service svc: SLO attainment \([0-9.]*\) % < 99.0 %.*/\1/p' out.txt | head -1)
+expect_eq "$(awk -v a="${att:-0}" 'BEGIN { print (a >= 65.67 && a <= 67.67) ? "near 2/3" : a }')" \
+  "near 2/3" "SLO attainment of 1 node, in percent"
 # the trace has no slo_ms: --slo 99 alone cannot judge it, --slo 99@200ms does
 run size "$D/size-slo.yaml" "$D/size-slo.csv" --pool serve --slo 99 --max 4 --no-progress
 expect_rc 0

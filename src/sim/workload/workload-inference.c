@@ -9,6 +9,7 @@
 #include "workload.h"
 #include "sim.h"
 #include "rng.h"
+#include "rngfast.h"
 #include "histogram.h"
 #include "metrics.h"
 #include <gsl/gsl_randist.h>
@@ -21,6 +22,12 @@
 #define INF_STREAM_ARRIVALS 2
 #define INF_STREAM_SERVICE 3
 #define INF_STREAM_TURNS 4
+/* The exponential draws of the request loop (Poisson gaps, exponential service times) come
+ * from rngfast.h's xoshiro256** and ziggurat on streams of their own (docs/models.md,
+ * "Random numbers"); the thinning uniforms, lognormal times and turns stay GSL. 5 and 6 are
+ * workload-llm.c's. */
+#define INF_STREAM_ARRIVALS_FAST 7
+#define INF_STREAM_SERVICE_FAST 8
 
 typedef struct inf_carry { /* a request in service across an event boundary */
   double end_ns, arrival_ns;
@@ -39,6 +46,7 @@ typedef struct inf_state {
   double gap_mean_ns;        /* mean gap between candidate arrivals: 1e9 / (rate x (1 + amp)) */
   gboolean fast_poisson;     /* Poisson without a daily cycle: the inner loop draws inline */
   gsl_rng *r_arr, *r_svc, *r_turn;
+  rngfast_buf *b_arr, *b_svc; /* exponential gaps and exponential service times */
   gboolean recorded;         /* arrivals come from the requests file */
   trace_request_cursor *cur; /* its reader (NULL once finished or if it could not open) */
   /* the next request not yet started: arrival, and work (NAN: drawn when it starts) */
@@ -83,7 +91,7 @@ static void inf_set_rate(inf_state *st, double rate_rps) {
 
 static inline double inf_draw_work(inf_state *st) {
   switch (st->dist) {
-  case SERVICE_DIST_EXPONENTIAL: return gsl_ran_exponential(st->r_svc, st->work_mean_ns);
+  case SERVICE_DIST_EXPONENTIAL: return st->work_mean_ns * rngfast_buf_exp(st->b_svc);
   case SERVICE_DIST_LOGNORMAL: return gsl_ran_lognormal(st->r_svc, st->ln_mu, st->ln_sigma);
   default: return st->work_mean_ns;
   }
@@ -93,7 +101,7 @@ static inline double inf_draw_work(inf_state *st) {
 static double inf_poisson_after(inf_state *st, double t) {
   if (st->rate_rps <= 0) return INFINITY;
   for (;;) {
-    t += gsl_ran_exponential(st->r_arr, st->gap_mean_ns);
+    t += st->gap_mean_ns * rngfast_buf_exp(st->b_arr);
     if (st->amp == 0 || !isfinite(t)) return t;
     double rel = 1.0 + st->amp * cos(2.0 * G_PI * (t - st->peak_ns) / INF_DAY_NS);
     if (gsl_rng_uniform(st->r_arr) * (1.0 + st->amp) < rel) return t;
@@ -295,29 +303,33 @@ static void inf_finish_carried(inf_state *st, double to) {
  * in [from, to) with at least one request in service. `single` specialises one slot. The
  * hot state lives in locals (the histogram's moments and the SLO counters included) and is
  * written back at the end and around the rare out-of-line calls. */
-static inline double inf_serve_loop(inf_state *st, double from, double to, double v,
-                                    double turn_mean_ns, const gboolean single,
-                                    const gboolean turns) {
+static inline __attribute__((always_inline)) double
+inf_serve_loop(inf_state *st, double from, double to, double v, double turn_mean_ns,
+               const gboolean single, const gboolean turns) {
   const double inv_v = 1.0 / v;
   double *h = st->heap;
   const guint32 c = st->c;
   histogram *lat = st->lat;
-  gsl_rng *r_arr = st->r_arr;
   const double gap = st->gap_mean_ns, slo = st->slo_ns, work = st->work_mean_ns;
   const gboolean fast_arr = st->fast_poisson;
   const gboolean fixed_work = fast_arr && st->dist == SERVICE_DIST_DETERMINISTIC;
+  const gboolean exp_work = fast_arr && st->dist == SERVICE_DIST_EXPONENTIAL;
+  rngfast_buf *b_arr = st->b_arr, *b_svc = st->b_svc;
   double bu = st->busy_until, gate = st->gate;
   double ps = st->ps < from ? from : st->ps;
   double busy = 0;
   double a = st->next_a, bucket_end = st->bucket_end;
   gboolean more = st->has_next;
-  guint64 n = 0, miss = 0, b_n = st->b_n, b_viol = st->b_viol;
+  /* the interval's counts are b_n = bn_base + n and b_viol = bv_base + miss (modulo 2^64):
+   * two counters fewer in the loop */
+  guint64 n = 0, miss = 0, bn_base = st->b_n, bv_base = st->b_viol;
   double sum = 0, lo = INFINITY, hi = -INFINITY;
+  double free1 = h[0]; /* one slot: when it comes free, in a register */
   /* one slot serves one request at a time: its busy time is the sum of its service
    * periods (no branch on idle gaps), starting with what the carried request has left */
   if (single && bu > from) busy = (bu < to ? bu : to) - from;
   while (more && a < to) {
-    double mf = h[0];
+    double mf = single ? free1 : h[0];
     double start = a > mf ? a : mf;
     start = start < gate ? gate : start;
     if (turns && bu <= a && gate <= a) {
@@ -328,19 +340,21 @@ static inline double inf_serve_loop(inf_state *st, double from, double to, doubl
     }
     if (start >= to) break; /* it waits into the next interval: not consumed */
     if (G_UNLIKELY(a >= bucket_end)) {
-      st->b_n = b_n;
-      st->b_viol = b_viol;
+      st->b_n = bn_base + n;
+      st->b_viol = bv_base + miss;
       inf_move_bucket(st, a);
-      b_n = b_viol = 0;
+      bn_base = -n;
+      bv_base = -miss;
       bucket_end = st->bucket_end;
     }
     double w;
     if (fixed_work) w = work;
+    else if (exp_work) w = work * rngfast_buf_exp(b_svc);
     else if (isnan(st->next_w)) w = inf_draw_work(st);
     else w = st->next_w;
     double end = start + w * inv_v;
     if (single) {
-      h[0] = bu = end;
+      free1 = bu = end;
       busy += (end < to ? end : to) - start;
     } else {
       inf_heap_replace_top(h, c, end);
@@ -359,13 +373,11 @@ static inline double inf_serve_loop(inf_state *st, double from, double to, doubl
       lo = l < lo ? l : lo;
       hi = l > hi ? l : hi;
       miss += m;
-      b_n++;
-      b_viol += m;
     } else {
       inf_carry_push(st, end, a);
     }
     if (fast_arr) {
-      a += gsl_ran_exponential(r_arr, gap);
+      a += gap * rngfast_buf_exp(b_arr);
     } else {
       st->next_a = a;
       inf_next_arrival(st);
@@ -376,15 +388,170 @@ static inline double inf_serve_loop(inf_state *st, double from, double to, doubl
   histogram_add_moments(lat, n, sum, lo, hi);
   st->served += n;
   st->violations += miss;
-  st->b_n = b_n;
-  st->b_viol = b_viol;
+  st->b_n = bn_base + n;
+  st->b_viol = bv_base + miss;
   st->next_a = a;
+  if (single) h[0] = free1;
   if (!single && bu > ps) busy += (bu < to ? bu : to) - ps;
   st->ps = bu < to ? bu : to;
   st->busy_until = bu;
   st->gate = gate;
   return busy;
 }
+
+/* ---- the call-free loop: one slot, no turns, Poisson arrivals, fixed or exponential work ---- */
+
+/* Why inf_fast_run stopped: the interval is done, or something it may not do itself (a
+ * call would make every double of the loop live in memory) is due before the request at
+ * hand; that request is left untouched, except for a carry, which the caller completes. */
+enum { INF_FAST_DONE, INF_FAST_REFILL, INF_FAST_BUCKET, INF_FAST_OCTAVE, INF_FAST_CARRY };
+
+typedef struct inf_fast {
+  /* the interval's constants */
+  double to, gate, bucket_end, slo, work, inv_v, gap;
+  gboolean exp_work;
+  histogram *lat;
+  rngfast_buf *b_arr, *b_svc;
+  /* the loop's state, in and out */
+  double a, free1, busy, sum, lo, hi;
+  guint64 n, miss;
+  /* the request a carry stopped at */
+  double start, end;
+} inf_fast;
+
+/* The requests of inf_serve_loop(single, !turns) for fast Poisson arrivals, the same
+ * arithmetic in the same order, with the state in locals and no call. */
+static __attribute__((noinline)) int inf_fast_run(inf_fast *x) {
+  const double to = x->to, gate = x->gate, bucket_end = x->bucket_end, slo = x->slo;
+  const double work = x->work, inv_v = x->inv_v, gap = x->gap;
+  const gboolean exp_work = x->exp_work;
+  histogram *lat = x->lat;
+  const double *arr = x->b_arr->v, *svc = x->b_svc->v;
+  guint32 pa = x->b_arr->pos, ps = x->b_svc->pos;
+  double a = x->a, free1 = x->free1, busy = x->busy, sum = x->sum, lo = x->lo, hi = x->hi;
+  guint64 n = x->n, miss = x->miss;
+  int why;
+  for (;;) {
+    if (G_UNLIKELY(pa == RNGFAST_BUF || (exp_work && ps == RNGFAST_BUF))) {
+      why = INF_FAST_REFILL;
+      break;
+    }
+    /* max(a, free1, gate) with gate applied to a, off the free1 -> end -> free1 chain */
+    double ag = a < gate ? gate : a;
+    double start = ag > free1 ? ag : free1;
+    if (!(a < to) || start >= to) {
+      why = INF_FAST_DONE;
+      break;
+    }
+    if (G_UNLIKELY(a >= bucket_end)) {
+      why = INF_FAST_BUCKET;
+      break;
+    }
+    double w = exp_work ? work * svc[ps] : work;
+    double end = start + w * inv_v;
+    if (G_UNLIKELY(end > to)) {
+      x->start = start;
+      x->end = end;
+      why = INF_FAST_CARRY;
+      break;
+    }
+    double l = end - a;
+    guint64 *cnt = histogram_counter(lat, l);
+    if (G_UNLIKELY(!cnt)) {
+      x->end = l;
+      why = INF_FAST_OCTAVE;
+      break;
+    }
+    (*cnt)++;
+    n++;
+    sum += l;
+    lo = l < lo ? l : lo;
+    hi = l > hi ? l : hi;
+    miss += l > slo;
+    free1 = end;
+    busy += end - start;
+    ps += exp_work;
+    a += gap * arr[pa++];
+  }
+  x->b_arr->pos = pa;
+  x->b_svc->pos = ps;
+  x->a = a;
+  x->free1 = free1;
+  x->busy = busy;
+  x->sum = sum;
+  x->lo = lo;
+  x->hi = hi;
+  x->n = n;
+  x->miss = miss;
+  return why;
+}
+
+/* inf_serve_loop(st, from, to, v, 0, TRUE, FALSE) when the arrivals are fast Poisson and
+ * the work fixed or exponential: inf_fast_run, and the rare steps between its runs. */
+static double inf_serve_fast(inf_state *st, double from, double to, double v) {
+  const gboolean exp_work = st->dist == SERVICE_DIST_EXPONENTIAL;
+  inf_fast x = {.to = to, .gate = st->gate, .bucket_end = st->bucket_end, .slo = st->slo_ns,
+                .work = st->work_mean_ns, .inv_v = 1.0 / v, .gap = st->gap_mean_ns,
+                .exp_work = exp_work, .lat = st->lat, .b_arr = st->b_arr, .b_svc = st->b_svc,
+                .a = st->next_a, .free1 = st->heap[0], .sum = 0, .lo = INFINITY,
+                .hi = -INFINITY};
+  double bu = st->busy_until;
+  guint64 bn_base = st->b_n, bv_base = st->b_viol; /* as in inf_serve_loop */
+  if (bu > from) x.busy = (bu < to ? bu : to) - from;
+  gboolean started = FALSE;
+  for (;;) {
+    guint64 n0 = x.n;
+    int why = inf_fast_run(&x);
+    started = started || x.n > n0;
+    if (why == INF_FAST_DONE) break;
+    switch (why) {
+    case INF_FAST_REFILL:
+      if (x.b_arr->pos == RNGFAST_BUF) rngfast_buf_fill(x.b_arr);
+      if (exp_work && x.b_svc->pos == RNGFAST_BUF) rngfast_buf_fill(x.b_svc);
+      break;
+    case INF_FAST_BUCKET:
+      st->b_n = bn_base + x.n;
+      st->b_viol = bv_base + x.miss;
+      inf_move_bucket(st, x.a);
+      bn_base = -x.n;
+      bv_base = -x.miss;
+      x.bucket_end = st->bucket_end;
+      break;
+    case INF_FAST_OCTAVE:
+      histogram_counter_alloc(x.lat, x.end);
+      break;
+    default: /* INF_FAST_CARRY: in service at the end of the interval */
+      inf_carry_push(st, x.end, x.a);
+      x.free1 = x.end;
+      x.busy += to - x.start;
+      started = TRUE;
+      if (exp_work) x.b_svc->pos++;
+      x.a += x.gap * rngfast_buf_exp(x.b_arr);
+    }
+  }
+  if (started) bu = x.free1;
+  histogram_add_moments(st->lat, x.n, x.sum, x.lo, x.hi);
+  st->served += x.n;
+  st->violations += x.miss;
+  st->b_n = bn_base + x.n;
+  st->b_viol = bv_base + x.miss;
+  st->next_a = x.a;
+  st->heap[0] = x.free1;
+  st->ps = bu < to ? bu : to;
+  st->busy_until = bu;
+  return x.busy;
+}
+
+/* The loop specialised: one slot or c, with or without time-slicing turns. */
+#define INF_SERVE(name, single, turns)                                                  \
+  static __attribute__((noinline)) double name(inf_state *st, double from, double to,   \
+                                               double v, double turn) {                \
+    return inf_serve_loop(st, from, to, v, turn, single, turns);                        \
+  }
+INF_SERVE(inf_serve_1, TRUE, FALSE)
+INF_SERVE(inf_serve_1t, TRUE, TRUE)
+INF_SERVE(inf_serve_c, FALSE, FALSE)
+INF_SERVE(inf_serve_ct, FALSE, TRUE)
 
 /* ---- the workload hooks ---- */
 
@@ -424,10 +591,14 @@ static void inference_advance(sim *s, job_run *j, sim_time from_t, sim_time to_t
     st->ps = MIN(st->busy_until, to);
   } else if (v > 0) {
     gboolean single = st->c == 1, turns = turn > 0;
-    busy = single && !turns   ? inf_serve_loop(st, from, to, v, turn, TRUE, FALSE)
-           : single           ? inf_serve_loop(st, from, to, v, turn, TRUE, TRUE)
-           : !turns           ? inf_serve_loop(st, from, to, v, turn, FALSE, FALSE)
-                              : inf_serve_loop(st, from, to, v, turn, FALSE, TRUE);
+    gboolean fast = single && !turns && st->fast_poisson && st->has_next &&
+                    (st->dist == SERVICE_DIST_DETERMINISTIC ||
+                     st->dist == SERVICE_DIST_EXPONENTIAL);
+    busy = fast               ? inf_serve_fast(st, from, to, v)
+           : single && !turns ? inf_serve_1(st, from, to, v, turn)
+           : single           ? inf_serve_1t(st, from, to, v, turn)
+           : !turns           ? inf_serve_c(st, from, to, v, turn)
+                              : inf_serve_ct(st, from, to, v, turn);
   } else { /* stalled: requests wait; those in flight keep their demand */
     busy = st->busy_until > from ? dt : 0;
     st->ps = to;
@@ -483,6 +654,8 @@ static void inf_state_free_run(inf_state *st) {
   g_clear_pointer(&st->r_arr, gsl_rng_free);
   g_clear_pointer(&st->r_svc, gsl_rng_free);
   g_clear_pointer(&st->r_turn, gsl_rng_free);
+  g_clear_pointer(&st->b_arr, g_free);
+  g_clear_pointer(&st->b_svc, g_free);
   g_clear_pointer(&st->cur, trace_request_cursor_free);
   g_clear_pointer(&st->heap, g_free);
   g_clear_pointer(&st->carry, g_free);
@@ -508,6 +681,10 @@ static inf_state *inf_state_new(sim *s, job_run *j) {
   st->r_arr = rng_new(sc->seed, sp->id, INF_STREAM_ARRIVALS);
   st->r_svc = rng_new(sc->seed, sp->id, INF_STREAM_SERVICE);
   st->r_turn = rng_new(sc->seed, sp->id, INF_STREAM_TURNS);
+  st->b_arr = g_new(rngfast_buf, 1);
+  st->b_svc = g_new(rngfast_buf, 1);
+  rngfast_buf_seed(st->b_arr, sc->seed, sp->id, INF_STREAM_ARRIVALS_FAST);
+  rngfast_buf_seed(st->b_svc, sc->seed, sp->id, INF_STREAM_SERVICE_FAST);
   st->recorded = sp->has_requests;
   if (st->recorded && tr->requests_path) {
     /* a file that vanished since it was checked gives no arrivals */

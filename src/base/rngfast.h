@@ -1,0 +1,92 @@
+/* rngfast.h: the one hand-rolled generator and variate of sharesim, for the request hot
+ * loops only (inference arrivals and exponential service times, LLM arrivals): the
+ * xoshiro256** generator (Blackman & Vigna 2021, period 2^256 - 1) seeded by SplitMix64
+ * from rng_derive(seed, key, stream), and a 256-layer ziggurat standard exponential
+ * (Marsaglia & Tsang 2000, 53-bit layout as in NumPy). Every other variate comes from GSL
+ * (rng.h). The sampler is checked against GSL's exponential by rngcheck.h (unit suite and
+ * bench/rng-check); docs/models.md, "Random numbers", gives the algorithm and the results. */
+#pragma once
+#include <glib.h>
+#include <stdint.h>
+
+typedef struct rngfast {
+  uint64_t s[4];
+} rngfast;
+
+/* The ziggurat's tables (filled once, on the first rngfast_seed, thread-safe): k[i] the
+ * acceptance bound of layer i on a 53-bit integer, w[i] its width per unit of that
+ * integer, f[i] the density at the layer's edge. */
+typedef struct rngfast_zig {
+  uint64_t k[256];
+  double w[256], f[256];
+} rngfast_zig;
+extern rngfast_zig rngfast_tables;
+
+/* Right edge of the base layer and the area of each layer (Marsaglia & Tsang 2000, 256
+ * layers for the exponential density). */
+#define RNGFAST_ZIG_R 7.697117470131487
+#define RNGFAST_ZIG_V 3.949659822581572e-3
+
+/* Seeds r from rng_derive(seed, key, stream) (the same derivation as rng_new's GSL
+ * streams, so the streams stay independent of job order), expanded by SplitMix64. */
+void rngfast_seed(rngfast *r, uint64_t seed, const char *key, uint64_t stream);
+/* Seeds r directly from a 64-bit value (SplitMix64 expansion; never all-zero state). */
+void rngfast_seed64(rngfast *r, uint64_t x);
+
+static inline uint64_t rngfast_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static inline uint64_t rngfast_next(rngfast *r) {
+  uint64_t *s = r->s;
+  const uint64_t out = rngfast_rotl(s[1] * 5, 7) * 9;
+  const uint64_t t = s[1] << 17;
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = rngfast_rotl(s[3], 45);
+  return out;
+}
+
+/* Uniform on [0, 1) with 53 random bits. */
+static inline double rngfast_uniform(rngfast *r) {
+  return (double)(rngfast_next(r) >> 11) * 0x1.0p-53;
+}
+
+/* The rare branches of the ziggurat (base strip's tail, wedges, rejections). */
+double rngfast_exp_slow(rngfast *r, unsigned idx, double x);
+
+/* Standard exponential variate (mean 1): 98.9 % of draws take one generator step, a table
+ * lookup, a multiply and a compare. */
+static inline double rngfast_exp(rngfast *r) {
+  uint64_t ri = rngfast_next(r) >> 3;
+  unsigned idx = (unsigned)(ri & 0xff);
+  ri >>= 8;
+  double x = (double)ri * rngfast_tables.w[idx];
+  if (G_LIKELY(ri < rngfast_tables.k[idx])) return x;
+  /* through a copy, so that a caller's state in locals never has its address taken and
+   * can live in registers */
+  rngfast t = *r;
+  x = rngfast_exp_slow(&t, idx, x);
+  *r = t;
+  return x;
+}
+
+/* A stream of standard exponentials drawn RNGFAST_BUF at a time, for loops that must not
+ * call out: the values are those rngfast_exp would give one by one, in the same order. */
+#define RNGFAST_BUF 128u
+typedef struct rngfast_buf {
+  rngfast r;
+  guint32 pos;               /* next unread value; RNGFAST_BUF: empty */
+  double v[RNGFAST_BUF];
+} rngfast_buf;
+
+/* Seeds as rngfast_seed; the buffer starts empty. */
+void rngfast_buf_seed(rngfast_buf *b, uint64_t seed, const char *key, uint64_t stream);
+/* Refills the whole buffer (pos = 0). */
+void rngfast_buf_fill(rngfast_buf *b);
+
+static inline double rngfast_buf_exp(rngfast_buf *b) {
+  if (G_UNLIKELY(b->pos == RNGFAST_BUF)) rngfast_buf_fill(b);
+  return b->v[b->pos++];
+}

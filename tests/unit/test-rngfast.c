@@ -1,0 +1,122 @@
+/* test-rngfast.c: the request loop's own generator and sampler (rngfast.h) against the
+ * reference xoshiro256** outputs and against GSL's exponential distribution (rngcheck.h:
+ * KS, chi-square, moments and the ziggurat's tail over 10^6 draws), and the check itself:
+ * it must reject a sampler that is 1 % off in scale or that loses the tail. */
+#include "testutil.h"
+#include "rng.h"
+#include "rngfast.h"
+#include "rngcheck.h"
+#include <gsl/gsl_rng.h>
+
+#define N_DRAWS 1000000u
+#define GRID_BITS 16u
+#define ALPHA 1e-3
+#define Z_MAX 4.0
+
+Test(rngfast, xoshiro_matches_the_reference_outputs) {
+  /* Blackman & Vigna's xoshiro256starstar.c from the state {1, 2, 3, 4} */
+  rngfast r = {.s = {1, 2, 3, 4}};
+  cr_assert_eq(rngfast_next(&r), UINT64_C(11520));
+  cr_assert_eq(rngfast_next(&r), UINT64_C(0));
+  cr_assert_eq(rngfast_next(&r), UINT64_C(1509978240));
+  cr_assert_eq(rngfast_next(&r), UINT64_C(1215971899390074240));
+}
+
+Test(rngfast, streams_are_stable_and_distinct) {
+  rngfast a, b, c, d;
+  rngfast_seed(&a, 42, "svc", 7);
+  rngfast_seed(&b, 42, "svc", 7);
+  rngfast_seed(&c, 42, "svc", 8);
+  rngfast_seed(&d, 42, "svd", 7);
+  for (int i = 0; i < 1000; i++) {
+    double x = rngfast_exp(&a);
+    cr_assert_eq(x, rngfast_exp(&b), "draw %d differs between equal seeds", i);
+  }
+  cr_assert_neq(rngfast_next(&a), rngfast_next(&c));
+  cr_assert_neq(rngfast_next(&b), rngfast_next(&d));
+  /* uniforms lie in [0, 1) */
+  for (int i = 0; i < 100000; i++) {
+    double u = rngfast_uniform(&a);
+    cr_assert(u >= 0.0 && u < 1.0);
+  }
+}
+
+Test(rngfast, ziggurat_tables_are_consistent) {
+  rngfast r;
+  rngfast_seed(&r, 1, "t", 0);
+  const rngfast_zig *z = &rngfast_tables;
+  /* layer edges decrease with the index above the base, densities increase towards 1 */
+  cr_assert_float_eq(z->w[255] * 0x1.0p53, RNGFAST_ZIG_R, 1e-12);
+  cr_assert_float_eq(z->f[255], exp(-RNGFAST_ZIG_R), 1e-15);
+  for (int i = 2; i < 256; i++) {
+    cr_assert_gt(z->w[i], z->w[i - 1], "layer %d", i);
+    cr_assert_lt(z->f[i], z->f[i - 1], "layer %d", i);
+  }
+  /* each layer above the base has area V: x_i (f(x_{i-1}) - f(x_i)) */
+  for (int i = 2; i < 256; i++) {
+    double x = z->w[i] * 0x1.0p53;
+    cr_assert_float_eq(x * (z->f[i - 1] - z->f[i]), RNGFAST_ZIG_V, 1e-9, "layer %d", i);
+  }
+}
+
+static void check_passes(const rngcheck_result *r, const char *what) {
+  cr_assert_geq(r->ks_p, ALPHA, "%s: KS D %.3g p %.3g", what, r->ks_d, r->ks_p);
+  cr_assert_geq(r->chi2_p, ALPHA, "%s: chi2 %.1f p %.3g", what, r->chi2, r->chi2_p);
+  for (int k = 0; k < 4; k++)
+    cr_assert_leq(fabs(r->z[k]), Z_MAX, "%s: moment %d z %.2f", what, k + 1, r->z[k]);
+  cr_assert_leq(fabs(r->tail_z), Z_MAX, "%s: tail share z %.2f", what, r->tail_z);
+  cr_assert_leq(fabs(r->tail_excess_z), Z_MAX, "%s: tail excess z %.2f", what,
+                r->tail_excess_z);
+  cr_assert(rngcheck_pass(r, ALPHA, Z_MAX));
+  cr_assert_float_eq(r->mean, 1.0, 5.0 / sqrt((double)r->n));
+  cr_assert_float_eq(r->var, 1.0, 5.0 * sqrt(8.0 / (double)r->n));
+}
+
+Test(rngfast, exponential_matches_gsl_over_a_million_draws) {
+  rngfast f;
+  rngfast_seed(&f, 1, "rngfast-test", 0);
+  gsl_rng *g = rng_new(1, "rngfast-test", 0);
+  rngcheck_result a, b;
+  rngcheck_exponential(rngcheck_draw_fast, &f, N_DRAWS, GRID_BITS, &a);
+  rngcheck_exponential(rngcheck_draw_gsl, g, N_DRAWS, GRID_BITS, &b);
+  check_passes(&a, "ziggurat");
+  check_passes(&b, "GSL");
+  /* the tail branch ran: about n e^-R draws beyond R */
+  cr_assert_gt(a.tail_n, 300);
+  double d, p;
+  rngcheck_two_sample(&a, &b, &d, &p);
+  cr_assert_geq(p, ALPHA, "two-sample D %.3g p %.3g", d, p);
+  rngcheck_clear(&a);
+  rngcheck_clear(&b);
+  gsl_rng_free(g);
+}
+
+static double draw_scaled(void *ud) { return 1.01 * rngfast_exp(ud); }
+static double draw_no_tail(void *ud) {
+  double x = rngfast_exp(ud);
+  return x > RNGFAST_ZIG_R ? RNGFAST_ZIG_R * rngfast_uniform(ud) : x;
+}
+
+Test(rngfast, check_rejects_wrong_samplers) {
+  rngfast f;
+  rngfast_seed(&f, 2, "rngfast-test", 0);
+  rngcheck_result r;
+  rngcheck_exponential(draw_scaled, &f, N_DRAWS, GRID_BITS, &r);
+  cr_assert_not(rngcheck_pass(&r, ALPHA, Z_MAX), "a 1 %% scale error passed");
+  cr_assert_gt(fabs(r.z[0]), 8.0);
+  cr_assert_lt(r.ks_p, ALPHA);
+  rngcheck_clear(&r);
+  rngcheck_exponential(draw_no_tail, &f, N_DRAWS, GRID_BITS, &r);
+  cr_assert_not(rngcheck_pass(&r, ALPHA, Z_MAX), "a sampler without its tail passed");
+  cr_assert_eq(r.tail_n, 0);
+  cr_assert_lt(r.tail_z, -Z_MAX);
+  rngcheck_clear(&r);
+}
+
+Test(rngfast, kolmogorov_distribution_known_values) {
+  /* the 5 % and 1 % critical values of the Kolmogorov distribution */
+  cr_assert_float_eq(rngcheck_ks_q(1.3581), 0.05, 2e-4);
+  cr_assert_float_eq(rngcheck_ks_q(1.6276), 0.01, 1e-4);
+  cr_assert_float_eq(rngcheck_ks_q(0.1), 1.0, 1e-12);
+  cr_assert_lt(rngcheck_ks_q(3.0), 1e-7);
+}
