@@ -244,3 +244,38 @@ Test(place, fragmentation_over_time_per_pool_matches_the_hand_computation) {
     results_free(r);
   }
 }
+
+/* Ordinary runs keep the node list's host limits: a worker goes to a node only when its CPU,
+ * host memory and GPU model allow it and a GPU takes its share; a job no node could ever
+ * host is unplaceable with the reason, and one short of CPU for now waits for it. */
+Test(place, runs_place_only_where_cpu_memory_model_and_share_fit) {
+  const char *yaml =
+      "name: host\nhorizon: 1000s\npools:\n  - name: p\n    gpu: T4\n    strategy: fractional\n"
+      "    placement: %s\n    node_groups:\n"
+      "      - {nodes: 1, gpus_per_node: 2, cpu_milli: 8000, memory_mib: 16384, model: T4}\n"
+      "      - {nodes: 1, gpus_per_node: 2, cpu_milli: 32000, memory_mib: 65536, model: V100M16}\n";
+  const char *csv = "id,submit_s,kind,gpus,mem_gb,duration_s,gpu_frac,cpu_milli,memory_mib,gpu_spec\n"
+                    "cpu,0,batch,1,1,100,0.25,16000,1024,\n"    /* node 0 short of CPU */
+                    "mem,0,batch,1,1,100,0.25,1000,32768,\n"    /* node 0 short of memory */
+                    "t4,0,batch,1,1,100,0.25,1000,1024,T4\n"    /* model: node 0 only */
+                    "big,0,batch,1,1,100,0.25,64000,1024,\n"    /* more CPU than any node */
+                    "a100,0,batch,1,1,100,0.25,1000,1024,A100\n" /* no such model */
+                    "wait,1,batch,1,1,100,0.25,16000,1024,V100M16\n"; /* CPU left: 15000 */
+  const char *pl[] = {"pack", "fgd", "best-fit"};
+  for (guint k = 0; k < G_N_ELEMENTS(pl); k++) {
+    g_autofree char *y = g_strdup_printf(yaml, pl[k]);
+    results *r = tu_run(y, csv, NULL);
+    cr_expect(g_str_has_prefix(tu_job(r, "cpu")->gpu_ids, "p/n1/"), "%s", pl[k]);
+    cr_expect(g_str_has_prefix(tu_job(r, "mem")->gpu_ids, "p/n1/"), "%s", pl[k]);
+    cr_expect(g_str_has_prefix(tu_job(r, "t4")->gpu_ids, "p/n0/"), "%s", pl[k]);
+    cr_expect_eq(tu_job(r, "big")->outcome, OUTCOME_UNPLACEABLE, "%s", pl[k]);
+    cr_expect_eq(tu_job(r, "a100")->outcome, OUTCOME_UNPLACEABLE, "%s", pl[k]);
+    cr_expect(strlen(tu_job(r, "big")->reason) > 0);
+    TU_NEAR(tu_job(r, "cpu")->start_s, 0, 1e-9);
+    /* "wait" starts when "cpu" gives back its 16 cores (both share a GPU: run time 205 s) */
+    cr_expect_gt(tu_job(r, "cpu")->end_s, 100);
+    TU_NEAR(tu_job(r, "wait")->start_s, tu_job(r, "cpu")->end_s, 1e-6);
+    cr_expect(g_str_has_prefix(tu_job(r, "wait")->gpu_ids, "p/n1/"), "%s", pl[k]);
+    results_free(r);
+  }
+}
