@@ -254,7 +254,8 @@ Test(place, runs_place_only_where_cpu_memory_model_and_share_fit) {
       "    placement: %s\n    node_groups:\n"
       "      - {nodes: 1, gpus_per_node: 2, cpu_milli: 8000, memory_mib: 16384, model: T4}\n"
       "      - {nodes: 1, gpus_per_node: 2, cpu_milli: 32000, memory_mib: 65536, model: V100M16}\n";
-  const char *csv = "id,submit_s,kind,gpus,mem_gb,duration_s,gpu_frac,cpu_milli,memory_mib,gpu_spec\n"
+  const char *csv = "id,submit_s,kind,gpus,mem_gb,duration_s,gpu_frac,cpu_milli,memory_mib,"
+                    "gpu_spec\n"
                     "cpu,0,batch,1,1,100,0.25,16000,1024,\n"    /* node 0 short of CPU */
                     "mem,0,batch,1,1,100,0.25,1000,32768,\n"    /* node 0 short of memory */
                     "t4,0,batch,1,1,100,0.25,1000,1024,T4\n"    /* model: node 0 only */
