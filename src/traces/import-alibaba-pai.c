@@ -16,6 +16,10 @@
 #define PAI_ITERATION_S 1.0   /* seconds per mini-batch step of the mini-batch files */
 #define PAI_GPU_MODEL "T4"
 #define PAI_STRATEGY "fractional"
+/* Shares and utilisations it computes (plan_gpu / 100, the mean gpu_wrk_util / 100) are
+ * written to six significant digits: the tables give percentages with a few decimals, so
+ * this keeps every digit they have and drops float noise (0.007, not 0.006999999999999999). */
+#define PAI_DIGITS 6
 
 static const import_opt pai_options[] = {
     {"kind", "KIND", "job kind of every GPU task (default training)", FALSE, -1},
@@ -352,7 +356,7 @@ static void pai_task_row(pai_reader *r, const trace_csv_row *row) {
   g_autofree char *id = g_strdup_printf("%s/%s", job, task);
   j.id = id;
   j.gpus = (guint32)gpus;
-  j.gpu_frac = per_inst < 1.0 ? per_inst : 1.0;
+  j.gpu_frac = per_inst < 1.0 ? util_round_sig(per_inst, PAI_DIGITS) : 1.0;
   double gpus_per_inst = per_inst < 1.0 ? 1.0 : whole;
   const pai_job_info *ji = g_hash_table_lookup(r->jobs, job);
   double submit = ji && ji->submit_s <= t_start ? ji->submit_s : t_start;
@@ -366,7 +370,7 @@ static void pai_task_row(pai_reader *r, const trace_csv_row *row) {
     if (ti->max_mem_gb > 0) mem_gb = ti->max_mem_gb / gpus_per_inst;
     if (ti->n) {
       double sm = ti->util_sum / ti->n / 100.0 / gpus_per_inst;
-      j.sm = CLAMP(sm, 0.01, 1.0);
+      j.sm = util_round_sig(CLAMP(sm, 0.01, 1.0), PAI_DIGITS);
     }
   }
   j.mem_bytes = MAX((int64_t)llround(mem_gb * 1e3) * 1000000, 1000000);
@@ -415,7 +419,7 @@ static void pai_minibatch_emit(pai_reader *r) {
   g_autofree char *id = import_file_stem(r->file->path);
   j.id = id;
   j.gpus = workers;
-  j.gpu_frac = r->mb_gpu_pct / 100.0;
+  j.gpu_frac = util_round_sig(r->mb_gpu_pct / 100.0, PAI_DIGITS);
   j.sm = j.gpu_frac;
   j.mem_bytes = MAX((int64_t)llround(j.gpu_frac * r->gpu_mem_gb * 1e3) * 1000000, 1000000);
   j.duration_ns = MAX(util_seconds_to_ns(r->mb_max_time * r->iteration_s), SIM_NS_PER_S);

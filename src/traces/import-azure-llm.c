@@ -116,6 +116,10 @@ static void az_real(GString *out, double v) {
   util_append_shortest(out, v, 1);
 }
 
+/* Milliseconds rounded to the simulator's nanosecond, as the double nearest that decimal:
+ * a request's tokens x the per-token times print as 215.4, not 215.39999999999998. */
+static double az_ns_ms(double ms) { return round(ms * 1e6) / 1e6 + 0.0; }
+
 /* Seconds from ticks, exact: "12.3456789" without trailing zeros. */
 static void az_seconds(GString *out, int64_t ticks) {
   g_string_append_printf(out, "%" G_GINT64_FORMAT, ticks / AZ_TICKS_PER_S);
@@ -180,7 +184,7 @@ static void az_request(az_reader *r, const trace_csv_row *row) {
     return;
   }
   r->prev = t;
-  double ms = r->prefill_ms * (double)ctx + r->decode_ms * (double)gen;
+  double ms = az_ns_ms(r->prefill_ms * (double)ctx + r->decode_ms * (double)gen);
   az_file *f = r->f;
   if (!r->emit) {
     f->rows++;
@@ -367,7 +371,7 @@ static gboolean az_run(import_ctx *c, GError **error) {
       double mean_tokens = (double)f->tokens / (double)f->rows;
       j.kv_bytes = (int64_t)llround(mean_tokens * r.kv_mb * 1e6);
       j.max_batch = (guint32)r.max_batch;
-      j.service_ms = f->service_ms_sum / (double)f->rows;
+      j.service_ms = az_ns_ms(f->service_ms_sum / (double)f->rows);
       j.rate_rps = span_s > 0 ? (double)f->rows / span_s : (double)f->rows;
       if (j.rate_rps > TRACE_MAX_RATE_RPS) j.rate_rps = TRACE_MAX_RATE_RPS;
       j.slo_ms = r.slo_ms;

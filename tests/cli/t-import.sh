@@ -40,6 +40,31 @@ expect_file d.csv; expect_file dp.csv
 expect_err_contains "2 jobs written, 2 phase rows"
 expect_eq "$(head -1 dp.csv)" "job_id,after_s,mem_gb,busy,sm,rate_rps" "phases header"
 
+# ---- no float noise in what the importers compute (issue 11): shares from percentages,
+# means, products of options and token counts are written at the value's resolution ----
+N="$DATA/import/noise"
+noise() { grep -cE '[0-9]\.[0-9]*(0000000|9999999)[0-9]' "$@" | awk -F: '{s += $NF} END {print s + 0}'; }
+run import alibaba-pai "$N/pai_task_table.csv" "$N/pai_sensor_table.csv" "$N/job_9_norm.csv" \
+  --iteration-s 0.1 --gpu-mem-gb 24.7 -o pai.csv; expect_rc 0
+expect_eq "$(noise pai.csv)" 0 "no float noise in alibaba-pai"
+# plan_gpu 0.7 and 33.3 %: 0.007 and 0.333 of a GPU (were 0.006999999999999999 and
+# 0.33299999999999996); mean gpu_wrk_util 33.4 %: sm 0.334 (was 0.33399999999999996)
+expect_eq "$(grep '^j1/worker,' pai.csv | cut -d, -f5,6,10)" "0.173,600.5,0.007" "PAI share of 0.7 %"
+expect_eq "$(grep '^j2/worker,' pai.csv | cut -d, -f10,11)" "0.333,0.1515" "PAI share and mean util"
+expect_eq "$(grep '^j3/worker,' pai.csv | cut -d, -f10,11)" "0.125,0.334" "PAI mean util of three"
+expect_eq "$(grep '^job_9_norm,' pai.csv | cut -d, -f5,6,10)" "8.645,1,0.35" "PAI mini-batch gang"
+run import azure-llm "$N/AzureLLMInferenceTrace_code.csv" --prefill-ms-per-token 0.03 \
+  -o az.csv --requests-out azr.csv; expect_rc 0
+expect_eq "$(noise az.csv azr.csv)" 0 "no float noise in azure-llm"
+# 3180 x 0.03 + 8 x 15 ms = 215.4 ms (was 215.39999999999998); the mean to the nanosecond
+expect_eq "$(sed -n 3p azr.csv)" "azure-code,0.052,215.4" "a request's service_ms"
+expect_eq "$(sed -n 2p az.csv | cut -d, -f15)" "238.86" "the service's mean service_ms"
+run import alibaba-openb "$N/openb_pod_list_noise.csv" --ls-busy 0.07 --service-ms 100 \
+  --gpu-mem-gb 24.7 -o ob.csv; expect_rc 0
+expect_eq "$(noise ob.csv)" 0 "no float noise in alibaba-openb"
+expect_eq "$(grep '^pod-ls,' ob.csv | cut -d, -f5,10,14)" "7.41,0.3,0.7" "openb share, memory, rate"
+expect_eq "$(grep '^pod-be,' ob.csv | cut -d, -f5,10)" "1.729,0.07" "openb 70 milli-GPU"
+
 # ---- the bundled example export imports (both forms) ----
 if [ -f "$TRACES/dcgm-example.csv" ]; then
   run import dcgm "$TRACES/dcgm-example.csv" -o ex.csv --phases-out exp.csv; expect_rc 0

@@ -337,62 +337,172 @@ static void inv_check_kills(const inv_case *c, const inv_folder *f, inv_report *
 /* ---- no job waits while it fits ---- */
 
 typedef struct inv_stay {
-  double start, end, need;  /* need: slots (exclusive, time-slicing) or gpu_frac (fractional) */
+  double start, end;
+  double need;              /* fractional: gpu_frac; MIG: the trace's memory in bytes */
   int gpus;
   char *gpu_ids;
 } inv_stay;
 
-/* Free capacity of pool i at instant t (after its events) for a job needing (gpus, need):
- * exclusive and time-slicing count free slots (workers may share a card under
- * time-slicing); fractional looks for a card with room for a one-worker job's fraction. */
-static gboolean inv_fits_at(const inv_case *c, int i, GArray *stays, double t, const inv_stay *q,
-                            int replicas) {
-  const inv_pool *p = &c->pools[i];
-  if (p->strategy == INV_FRACTIONAL) {
-    GHashTable *used = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
-    GHashTable *count = g_hash_table_new(g_str_hash, g_str_equal);
-    GPtrArray *ids = g_ptr_array_new_with_free_func(g_free);
-    for (guint k = 0; k < stays->len; k++) {
-      inv_stay *s = &g_array_index(stays, inv_stay, k);
-      if (!(s->start <= t && t < s->end)) continue;
-      char **each = g_strsplit(s->gpu_ids, ";", -1); /* one per worker */
-      for (char **g = each; *g; g++) {
-        char *id = *g;
-        g_ptr_array_add(ids, id);
-        double *u = g_hash_table_lookup(used, id);
-        if (!u) g_hash_table_insert(used, id, u = g_new0(double, 1));
-        *u += s->need;
-        g_hash_table_insert(count, id, GINT_TO_POINTER(GPOINTER_TO_INT(g_hash_table_lookup(count, id)) + 1));
-      }
-      g_free(each); /* the strings live in ids */
-    }
-    /* a card with no resident always has room; else the one with the most room */
-    gboolean fits = (int)g_hash_table_size(used) < p->gpus;
-    GHashTableIter it;
-    gpointer key, val;
-    g_hash_table_iter_init(&it, used);
-    while (!fits && g_hash_table_iter_next(&it, &key, &val))
-      fits = *(double *)val + q->need <= 1.0 - 1e-9 &&
-             GPOINTER_TO_INT(g_hash_table_lookup(count, key)) < replicas;
-    g_hash_table_unref(used);
-    g_hash_table_unref(count);
-    g_ptr_array_unref(ids);
-    return fits;
-  }
-  int slots = p->gpus * (p->strategy == INV_TIMESLICE ? replicas : 1);
-  for (guint k = 0; k < stays->len; k++) {
-    const inv_stay *s = &g_array_index(stays, inv_stay, k);
-    if (s->start <= t && t < s->end) slots -= s->gpus;
-  }
-  return slots >= q->gpus;
+/* What decides whether a job fits a pool, from the case's scenario. */
+typedef struct inv_fit {
+  int strategy;
+  int replicas;             /* residents per slot: time-slicing and MPS replicas per card, MIG
+                             * replicas per instance, fractional 20 per card, exclusive 1 */
+  int per_gpu;              /* vGPU: VMs per card (80 GB / the profile's frame buffer) */
+  int n_inst;               /* MIG: the layout's instances and their usable memory */
+  double inst_bytes[8];
+} inv_fit;
+
+/* The value of key in pool's block of the case's scenario (owned), NULL when absent. */
+static char *inv_pool_key(const char *case_dir, const char *pool, const char *key) {
+  g_autofree char *path = g_build_filename(case_dir, "scenario.yaml", NULL);
+  g_autofree char *text = NULL;
+  if (!g_file_get_contents(path, &text, NULL, NULL)) return NULL;
+  g_autofree char *head = g_strdup_printf("- name: %s\n", pool);
+  g_autofree char *k = g_strdup_printf("\n    %s: ", key);
+  const char *at = strstr(text, head);
+  if (!at) return NULL;
+  const char *next = strstr(at + strlen(head), "- name: ");
+  const char *v = strstr(at, k);
+  if (!v || (next && v > next)) return NULL;
+  v += strlen(k);
+  char *line = g_strndup(v, strcspn(v, "\n"));
+  g_strstrip(g_strdelimit(line, "\"", ' '));
+  return line;
 }
 
-static int inv_replicas(const char *yaml_dir, const char *pool);
+/* Usable memory of the A100-80GB MIG profiles the generator's layouts use, in bytes
+ * (`sharesim catalog A100-80GB --json`, usable_bytes). */
+static double inv_mig_profile_bytes(const char *name) {
+  static const struct { const char *name; double bytes; } profiles[] = {
+      {"7g.80gb", 84825604096.0}, {"4g.40gb", 42144366592.0}, {"3g.40gb", 42144366592.0},
+      {"2g.20gb", 20937965568.0}, {"1g.20gb", 20937965568.0}, {"1g.10gb", 10200547328.0}};
+  for (guint i = 0; i < G_N_ELEMENTS(profiles); i++)
+    if (!strcmp(profiles[i].name, name)) return profiles[i].bytes;
+  return NAN;
+}
 
-/* A gang that stacked workers onto one card (time-slicing) did so only when fewer cards
- * with a free replica than it has workers were left at its start (issue 11 bug 2): every
- * stay started at or before that instant counts as resident, so a gang placed in the same
- * instant can only make the check more lenient. */
+/* Parses "3g.40gb x2 + 1g.10gb" into fit's instances; FALSE on a profile it does not know. */
+static gboolean inv_mig_layout(const char *layout, inv_fit *fit) {
+  g_auto(GStrv) terms = g_strsplit(layout, "+", -1);
+  for (char **t = terms; *t; t++) {
+    g_auto(GStrv) w = g_strsplit(g_strstrip(*t), " x", 2);
+    double bytes = inv_mig_profile_bytes(w[0]);
+    int n = w[1] ? atoi(w[1]) : 1;
+    if (isnan(bytes) || n < 1 || fit->n_inst + n > (int)G_N_ELEMENTS(fit->inst_bytes)) return FALSE;
+    while (n-- > 0) fit->inst_bytes[fit->n_inst++] = bytes;
+  }
+  return fit->n_inst > 0;
+}
+
+/* The fit rule of pool p; FALSE when the check cannot decide it from the CSVs: a MIG pool
+ * that reconfigures (GPUs drain and go down, layouts change), or a layout or vGPU profile
+ * it does not know. */
+static gboolean inv_fit_init(const char *case_dir, const inv_pool *p, inv_fit *fit) {
+  *fit = (inv_fit){.strategy = p->strategy, .replicas = 1, .per_gpu = 1};
+  g_autofree char *rep = inv_pool_key(case_dir, p->name, "replicas");
+  if (rep) fit->replicas = MAX(1, atoi(rep));
+  switch (p->strategy) {
+  case INV_EXCLUSIVE: fit->replicas = 1; return TRUE;
+  case INV_FRACTIONAL: fit->replicas = 20; return TRUE; /* FRACTIONAL_SLOTS residents per card */
+  case INV_VGPU: {
+    g_autofree char *prof = inv_pool_key(case_dir, p->name, "profile"); /* A100D-20C */
+    int fb = prof && g_str_has_prefix(prof, "A100D-") ? atoi(prof + 6) : 0;
+    fit->per_gpu = fb > 0 ? 80 / fb : 0;
+    return fit->per_gpu > 0;
+  }
+  case INV_MIG: {
+    g_autofree char *reconf = inv_pool_key(case_dir, p->name, "reconfigure");
+    g_autofree char *layout = inv_pool_key(case_dir, p->name, "layout");
+    return (!reconf || !strcmp(reconf, "never")) && layout && inv_mig_layout(layout, fit);
+  }
+  default: return TRUE; /* time-slicing, MPS: replicas per card */
+  }
+}
+
+/* Workers resident on each card of the stays at instant t: card id -> count (the ids are
+ * borrowed from the jobs table: keep the table while the hash lives). */
+static GHashTable *inv_residents_at(GArray *stays, double t, GPtrArray *keep) {
+  GHashTable *count = g_hash_table_new(g_str_hash, g_str_equal);
+  for (guint k = 0; k < stays->len; k++) {
+    const inv_stay *s = &g_array_index(stays, inv_stay, k);
+    if (!(s->start <= t && t < s->end)) continue;
+    char **each = g_strsplit(s->gpu_ids, ";", -1); /* one per worker */
+    for (char **g = each; *g; g++) {
+      g_ptr_array_add(keep, *g);
+      g_hash_table_insert(count, *g, GINT_TO_POINTER(GPOINTER_TO_INT(g_hash_table_lookup(count, *g)) + 1));
+    }
+    g_free(each); /* the strings live in keep */
+  }
+  return count;
+}
+
+/* Fractional: a card with room for a one-worker job's fraction (and a free resident slot). */
+static gboolean inv_fits_fractional(const inv_pool *p, const inv_fit *fit, GArray *stays, double t,
+                                    const inv_stay *q) {
+  g_autoptr(GHashTable) used = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+  for (guint k = 0; k < stays->len; k++) {
+    const inv_stay *s = &g_array_index(stays, inv_stay, k);
+    if (!(s->start <= t && t < s->end)) continue;
+    g_auto(GStrv) each = g_strsplit(s->gpu_ids, ";", -1);
+    for (char **g = each; *g; g++) {
+      double *u = g_hash_table_lookup(used, *g);
+      if (!u) g_hash_table_insert(used, g_strdup(*g), u = g_new0(double, 2));
+      u[0] += s->need;
+      u[1] += 1;
+    }
+  }
+  /* a card with no resident always has room; else one with room left */
+  gboolean fits = (int)g_hash_table_size(used) < p->gpus;
+  GHashTableIter it;
+  gpointer key, val;
+  g_hash_table_iter_init(&it, used);
+  while (!fits && g_hash_table_iter_next(&it, &key, &val))
+    fits = ((double *)val)[0] + q->need <= 1.0 - 1e-9 && ((double *)val)[1] < fit->replicas;
+  return fits;
+}
+
+/* Does a queued job q fit pool i at instant t (after its events)? Exclusive, time-slicing
+ * and MPS count free replicas (workers may share a card, as the device plugin allows);
+ * vGPU counts cards with a free VM (a gang's VMs go to distinct cards); MIG counts, per
+ * card, the free places in instances large enough for q's memory, at least (their
+ * replicas minus every resident of the card, since a resident may sit in any instance
+ * that holds it); fractional looks for a card with room for a one-worker job. */
+static gboolean inv_fits_at(const inv_case *c, int i, const inv_fit *fit, GArray *stays, double t,
+                            const inv_stay *q) {
+  const inv_pool *p = &c->pools[i];
+  if (p->strategy == INV_FRACTIONAL) return inv_fits_fractional(p, fit, stays, t, q);
+  if (p->strategy == INV_EXCLUSIVE || p->strategy == INV_TIMESLICE || p->strategy == INV_MPS) {
+    int slots = p->gpus * fit->replicas;
+    for (guint k = 0; k < stays->len; k++) {
+      const inv_stay *s = &g_array_index(stays, inv_stay, k);
+      if (s->start <= t && t < s->end) slots -= s->gpus;
+    }
+    return slots >= q->gpus;
+  }
+  int cap = fit->per_gpu; /* vGPU: VMs per card, one per card for a gang */
+  if (p->strategy == INV_MIG) {
+    cap = 0;
+    for (int k = 0; k < fit->n_inst; k++) cap += fit->inst_bytes[k] >= q->need ? fit->replicas : 0;
+  }
+  g_autoptr(GPtrArray) keep = g_ptr_array_new_with_free_func(g_free);
+  g_autoptr(GHashTable) count = inv_residents_at(stays, t, keep);
+  int free_places = (p->gpus - (int)g_hash_table_size(count)) * (p->strategy == INV_VGPU ? 1 : cap);
+  GHashTableIter it;
+  gpointer key, val;
+  g_hash_table_iter_init(&it, count);
+  while (g_hash_table_iter_next(&it, &key, &val)) {
+    int n = GPOINTER_TO_INT(val);
+    if (p->strategy == INV_VGPU) free_places += n < cap;
+    else free_places += MAX(0, cap - n);
+  }
+  return free_places >= q->gpus;
+}
+
+/* A gang that stacked workers onto one card (time-slicing, MPS) did so only when fewer
+ * cards with a free replica than it has workers were left at its start (issue 11 bug 2):
+ * every stay started at or before that instant counts as resident, so a gang placed in the
+ * same instant can only make the check more lenient. */
 static void inv_check_gang(const inv_case *c, int i, GArray *stays, int replicas, inv_report *rep) {
   for (guint k = 0; k < stays->len; k++) {
     const inv_stay *g = &g_array_index(stays, inv_stay, k);
@@ -425,86 +535,82 @@ static void inv_check_gang(const inv_case *c, int i, GArray *stays, int replicas
   }
 }
 
-/* Pools whose jobs ran once each (no kill, no restart: jobs.csv shows every stay), under a
- * strategy whose fit the check can decide: exclusive, time-slicing, fractional (one-worker
- * jobs). At every instant something changed, no queued job of the pool fits. */
-static void inv_check_waits(const inv_case *c, const inv_folder *f, const char *case_dir,
-                            inv_report *rep) {
+/* The stays (start to end, on gpu_ids) and waits (submission to start) of pool i from
+ * jobs.csv; FALSE when a job was killed or restarted (jobs.csv then shows only its last
+ * stay, so the pool's history cannot be rebuilt). */
+static gboolean inv_collect_stays(const inv_case *c, const inv_folder *f, int i, GArray *stays,
+                                  GArray *waits) {
   const inv_table *t = f->jobs;
   int cn = inv_col(t, "pool"), cg = inv_col(t, "gpus"), cs = inv_col(t, "submit_s"),
       c0 = inv_col(t, "start_s"), c1 = inv_col(t, "end_s"), co = inv_col(t, "outcome"),
       ck = inv_col(t, "kills"), cr = inv_col(t, "restarts"), cid = inv_col(t, "gpu_ids");
+  int strategy = c->pools[i].strategy;
+  for (guint r = 0; r < inv_rows(t); r++) {
+    if (inv_pool_index(c, inv_cell(t, r, cn)) != i) continue;
+    if (inv_num(t, r, ck) > 0 || inv_num(t, r, cr) > 0) return FALSE;
+    const char *outcome = inv_cell(t, r, co), *id = inv_cell(t, r, 0);
+    if (!strcmp(outcome, "unplaceable") || !strcmp(outcome, "not_submitted")) continue;
+    inv_stay s = {.start = inv_num(t, r, c0), .end = inv_num(t, r, c1), .gpus = (int)inv_num(t, r, cg),
+                  .gpu_ids = (char *)inv_cell(t, r, cid)};
+    if (isnan(s.end)) s.end = INFINITY;
+    if (strategy == INV_FRACTIONAL) s.need = inv_trace_num(f, id, "gpu_frac", 1.0);
+    if (strategy == INV_MIG) s.need = 1e9 * inv_trace_num(f, id, "mem_gb", 0); /* placed by it */
+    if (!isnan(s.start)) g_array_append_val(stays, s);
+    inv_stay w = s;
+    w.start = inv_num(t, r, cs);                 /* queued from its submission ... */
+    w.end = isnan(s.start) ? INFINITY : s.start; /* ... to its start */
+    w.gpu_ids = (char *)id;
+    /* fractional gangs: which cards hold a gang's shares is a packing problem, not checked */
+    if (w.end > w.start && (strategy != INV_FRACTIONAL || w.gpus == 1)) g_array_append_val(waits, w);
+  }
+  return TRUE;
+}
+
+/* At every instant something changed in pool i (starts, ends, submissions), no queued job
+ * of the pool fits (issue 11: a brute-force placer on the same state). */
+static void inv_check_pool_waits(const inv_case *c, int i, const inv_fit *fit, GArray *stays,
+                                 GArray *waits, inv_report *rep) {
+  const inv_pool *p = &c->pools[i];
+  rep->checks++;
+  for (guint k = 0; k < stays->len + waits->len; k++) {
+    const inv_stay *e = k < stays->len ? &g_array_index(stays, inv_stay, k)
+                                       : &g_array_index(waits, inv_stay, k - stays->len);
+    double instants[2] = {e->start, e->end};
+    for (int x = 0; x < 2; x++) {
+      if (!isfinite(instants[x])) continue;
+      for (guint w = 0; w < waits->len; w++) {
+        const inv_stay *q = &g_array_index(waits, inv_stay, w);
+        if (!(q->start <= instants[x] && instants[x] < q->end)) continue;
+        if (!inv_fits_at(c, i, fit, stays, instants[x], q)) continue;
+        const char *bug = p->strategy == INV_FRACTIONAL ? " (head-of-line blocking: issue 11 bug 1)" : "";
+        inv_fail(rep, "waits-while-fits", "%s (%s): job %s (%d GPU%s) queued at %.9g s although "
+                 "it fits%s", p->name, inv_strategy_name(p->strategy), q->gpu_ids, q->gpus,
+                 q->gpus == 1 ? "" : "s", instants[x], bug);
+        return;
+      }
+    }
+  }
+}
+
+/* Pools whose jobs ran once each (no kill, no restart: jobs.csv shows every stay), under
+ * every strategy whose fit the check can decide (inv_fit_init): no job waits while it fits,
+ * and time-sliced and MPS gangs stack on a card only when they must. */
+static void inv_check_waits(const inv_case *c, const inv_folder *f, const char *case_dir,
+                            inv_report *rep) {
   for (int i = 0; i < c->n_pools; i++) {
     const inv_pool *p = &c->pools[i];
-    if (p->strategy != INV_EXCLUSIVE && p->strategy != INV_TIMESLICE && p->strategy != INV_FRACTIONAL)
-      continue;
-    /* fractional: FRACTIONAL_SLOTS (20) residents per card besides the shares */
-    int replicas = p->strategy == INV_EXCLUSIVE    ? 1
-                   : p->strategy == INV_FRACTIONAL ? 20
-                                                   : inv_replicas(case_dir, p->name);
+    inv_fit fit;
+    if (!inv_fit_init(case_dir, p, &fit)) continue;
     GArray *stays = g_array_new(FALSE, TRUE, sizeof(inv_stay));
     GArray *waits = g_array_new(FALSE, TRUE, sizeof(inv_stay));
-    gboolean decidable = TRUE;
-    for (guint r = 0; r < inv_rows(t) && decidable; r++) {
-      if (inv_pool_index(c, inv_cell(t, r, cn)) != i) continue;
-      if (inv_num(t, r, ck) > 0 || inv_num(t, r, cr) > 0) decidable = FALSE;
-      const char *outcome = inv_cell(t, r, co);
-      if (!strcmp(outcome, "unplaceable") || !strcmp(outcome, "not_submitted")) continue;
-      inv_stay s = {.start = inv_num(t, r, c0), .end = inv_num(t, r, c1), .gpus = (int)inv_num(t, r, cg),
-                    .gpu_ids = (char *)inv_cell(t, r, cid)};
-      if (isnan(s.end)) s.end = INFINITY;
-      s.need = p->strategy == INV_FRACTIONAL ? NAN : s.gpus;
-      if (p->strategy == INV_FRACTIONAL) s.need = inv_trace_num(f, inv_cell(t, r, 0), "gpu_frac", 1.0);
-      if (!isnan(s.start)) g_array_append_val(stays, s);
-      inv_stay w = s;
-      w.start = inv_num(t, r, cs);              /* queued from its submission ... */
-      w.end = isnan(s.start) ? INFINITY : s.start; /* ... to its start */
-      w.gpu_ids = (char *)inv_cell(t, r, 0);
-      if (w.end > w.start && (p->strategy != INV_FRACTIONAL || w.gpus == 1))
-        g_array_append_val(waits, w);
-    }
-    if (decidable && p->strategy == INV_TIMESLICE) inv_check_gang(c, i, stays, replicas, rep);
-    if (decidable) {
-      rep->checks++;
-      /* the instants at which something changed: starts, ends and submissions */
-      for (guint k = 0; k < stays->len + waits->len; k++) {
-        const inv_stay *e = k < stays->len ? &g_array_index(stays, inv_stay, k)
-                                           : &g_array_index(waits, inv_stay, k - stays->len);
-        double instants[2] = {e->start, e->end};
-        for (int x = 0; x < 2; x++) {
-          double at = instants[x];
-          if (!isfinite(at)) continue;
-          for (guint w = 0; w < waits->len; w++) {
-            const inv_stay *q = &g_array_index(waits, inv_stay, w);
-            if (!(q->start <= at && at < q->end)) continue;
-            if (!inv_fits_at(c, i, stays, at, q, replicas)) continue;
-            const char *bug = p->strategy == INV_FRACTIONAL ? " (head-of-line blocking: issue 11 bug 1)" : "";
-            inv_fail(rep, "waits-while-fits", "%s (%s): job %s (%d GPU%s) queued at %.9g s although "
-                     "it fits%s", p->name, inv_strategy_name(p->strategy), q->gpu_ids, q->gpus,
-                     q->gpus == 1 ? "" : "s", at, bug);
-            k = stays->len + waits->len;
-            x = 2;
-            break;
-          }
-        }
-      }
+    if (inv_collect_stays(c, f, i, stays, waits)) {
+      if (p->strategy == INV_TIMESLICE || p->strategy == INV_MPS)
+        inv_check_gang(c, i, stays, fit.replicas, rep);
+      inv_check_pool_waits(c, i, &fit, stays, waits, rep);
     }
     g_array_free(stays, TRUE);
     g_array_free(waits, TRUE);
   }
-}
-
-/* replicas of a pool, from the case's scenario (1 when absent) */
-static int inv_replicas(const char *case_dir, const char *pool) {
-  g_autofree char *path = g_build_filename(case_dir, "scenario.yaml", NULL);
-  g_autofree char *text = NULL;
-  if (!g_file_get_contents(path, &text, NULL, NULL)) return 1;
-  g_autofree char *key = g_strdup_printf("- name: %s\n", pool);
-  const char *at = strstr(text, key);
-  if (!at) return 1;
-  const char *next = strstr(at + strlen(key), "- name: ");
-  const char *rep = strstr(at, "replicas: ");
-  return rep && (!next || rep < next) ? atoi(rep + 10) : 1;
 }
 
 /* ---- the folder ---- */

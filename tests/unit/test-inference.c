@@ -421,7 +421,8 @@ Test(inference, import_azure_llm_derives_service_times_from_tokens) {
   const job_spec *j = trace_job(t, 0);
   cr_assert_str_eq(j->id, "azure-demo");
   cr_assert_eq(j->kind, JOB_INFERENCE);
-  cr_assert_float_eq(j->service_ms, (300 + 1020 + 200) / 3.0, 1e-9);
+  /* the mean (300 + 1020 + 200) / 3 ms, to the nanosecond (the trace's resolution) */
+  cr_assert_eq(j->service_ms, 506.666667);
   cr_assert_float_eq(j->rate_rps, 3 / 9.5, 1e-12);
   cr_assert_eq(j->duration_ns, 70 * SIM_NS_PER_S); /* ceil(0.5 + 9.5 + 60) */
   cr_assert_eq(j->mem_bytes, 14 * INT64_C(1000000000));
