@@ -26,6 +26,7 @@ struct sim {
   gpu_state **scratch_gpus;
   guint32 *scratch_slots;
   GPtrArray *scratch_victims;
+  GArray *scratch_resched;   /* resched, gpu_end's deferred completions */
   guint64 jobs_done;
   gboolean progress;
   gint64 progress_next_us;
@@ -134,7 +135,10 @@ static void reschedule_done(sim *s, job_run *j) {
   j->ev_done = engine_at(s->eng, at, on_work_done, j, 0);
 }
 
-static void job_rerate(sim *s, job_run *j) {
+/* The job's rate and duty from its slowest worker's speed. Returns TRUE when its completion
+ * must be scheduled again (rate changed, or work or demand replaced); rescheduled tells
+ * whether that is already pending (gpu_end defers its reschedules to the fixed point). */
+static gboolean job_rerate_needs(job_run *j, gboolean rescheduled) {
   const workload_ops *w = workload_of(j->spec);
   double min_speed = j->n_tasks ? INFINITY : 0;
   for (guint32 i = 0; i < j->n_tasks; i++)
@@ -144,10 +148,37 @@ static void job_rerate(sim *s, job_run *j) {
   if (w->duty) j->duty = w->duty(j, rate);
   /* an unchanged rate keeps the completion already scheduled (it was computed from the
    * same work and rate), unless the work itself was replaced since */
-  if (rate == j->rate && !j->completion_stale && (j->ev_done || !j->active || rate <= 0)) return;
+  if (rate == j->rate && !j->completion_stale &&
+      (j->ev_done || rescheduled || !j->active || rate <= 0))
+    return FALSE;
   j->rate = rate;
   j->completion_stale = FALSE;
-  reschedule_done(s, j);
+  return TRUE;
+}
+
+static void job_rerate(sim *s, job_run *j) {
+  if (job_rerate_needs(j, FALSE)) reschedule_done(s, j);
+}
+
+/* The residents of one gpu_end whose completion is to be scheduled again, each with the
+ * order of its last change. Between the rounds of the fixed point only the rate moves (the
+ * work left and the clock do not), so scheduling once, with the last rate, in the order of
+ * the last changes gives every live event the time and the relative order it would have
+ * had if each change had been scheduled at once (and cancelled at the next). */
+typedef struct resched {
+  job_run *job;
+  guint32 order;
+} resched;
+
+static resched *resched_find(GArray *a, const job_run *j) {
+  for (guint k = 0; k < a->len; k++)
+    if (g_array_index(a, resched, k).job == j) return &g_array_index(a, resched, k);
+  return NULL;
+}
+
+static gint resched_cmp(gconstpointer a, gconstpointer b) {
+  guint32 x = ((const resched *)a)->order, y = ((const resched *)b)->order;
+  return x < y ? -1 : (x > y);
 }
 
 /* Before anything changes on g: bring its residents and its integrals up to now. */
@@ -163,21 +194,36 @@ static void gpu_begin(sim *s, gpu_state *g) {
  * change itself, rather than settling one step per later event on the card (which made a
  * neighbour's speed depend on how often unrelated events happened, issue 11 bug 4). The
  * map is monotone (more duty, less speed for the others, more duty for them) and duties
- * are capped at 1, so it settles; SIM_DUTY_ROUNDS bounds it all the same. */
+ * are capped at 1, so it settles; SIM_DUTY_ROUNDS bounds it all the same. Completions are
+ * scheduled once, after the fixed point (resched above). */
 #define SIM_DUTY_ROUNDS 200
 #define SIM_DUTY_TOLERANCE 1e-9
 static void gpu_end(sim *s, gpu_state *g) {
+  GArray *due = s->scratch_resched;
+  g_array_set_size(due, 0);
+  guint32 order = 0;
   for (int round = 0; round < SIM_DUTY_ROUNDS; round++) {
     cluster_gpu_update_speeds(g);
     gboolean moved = FALSE;
     for (guint i = 0; i < g->residents->len; i++) {
       job_run *j = ((task *)g_ptr_array_index(g->residents, i))->job;
       double before = j->duty;
-      job_rerate(s, j);
+      resched *r = due->len ? resched_find(due, j) : NULL;
+      if (job_rerate_needs(j, r != NULL)) {
+        if (r) r->order = order++;
+        else {
+          engine_cancel(s->eng, j->ev_done);
+          j->ev_done = 0;
+          resched add = {.job = j, .order = order++};
+          g_array_append_val(due, add);
+        }
+      }
       if (fabs(j->duty - before) > SIM_DUTY_TOLERANCE) moved = TRUE;
     }
     if (!moved) break;
   }
+  if (due->len > 1) g_array_sort(due, resched_cmp);
+  for (guint k = 0; k < due->len; k++) reschedule_done(s, g_array_index(due, resched, k).job);
   cluster_gpu_update_gauges(g);
 }
 
@@ -914,6 +960,7 @@ static void sim_free(sim *s) {
   g_free(s->scratch_gpus);
   g_free(s->scratch_slots);
   if (s->scratch_victims) g_ptr_array_unref(s->scratch_victims);
+  if (s->scratch_resched) g_array_unref(s->scratch_resched);
   engine_free(s->eng);
   interference_free(s->interference);
   metrics_free(s->m);
@@ -953,6 +1000,7 @@ static void sim_build(sim *s, const sim_options *opt) {
   s->scratch_gpus = g_new0(gpu_state *, max_gpus + 1);
   s->scratch_slots = g_new0(guint32, max_gpus + 1);
   s->scratch_victims = g_ptr_array_new();
+  s->scratch_resched = g_array_new(FALSE, FALSE, sizeof(resched));
 }
 
 /* Runs the events up to the horizon (or the last one); returns the end of the run. */
