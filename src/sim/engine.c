@@ -1,8 +1,20 @@
 /* engine.c: the clock, the event heap and lazy cancellation. Event ids are the
- * sequence numbers; a cancelled id goes into a set and its heap entry is dropped when it
- * reaches the top. Owns nothing of the model. */
+ * sequence numbers; a cancelled id sets its bit in a bitset on the sequence numbers, and
+ * its heap entry is dropped when it reaches the top. The bitset is kept in chunks of
+ * ENGINE_CHUNK_SEQS ids, each freed once no entry of its ids is left in the heap. Owns
+ * nothing of the model. */
 #include "engine.h"
 #include "pqueue.h"
+#include <string.h>
+
+/* Ids per chunk of the cancellation bitset (a power of two): 512 bytes of bits. */
+#define ENGINE_CHUNK_SHIFT 12
+#define ENGINE_CHUNK_SEQS (UINT64_C(1) << ENGINE_CHUNK_SHIFT)
+
+typedef struct engine_chunk {
+  guint64 pending;                           /* heap entries with an id in this chunk */
+  guint64 bits[ENGINE_CHUNK_SEQS / 64];      /* cancelled ids */
+} engine_chunk;
 
 struct engine {
   void *ctx;
@@ -10,48 +22,91 @@ struct engine {
   uint64_t next_seq;
   uint64_t events_run;
   pqueue heap;
-  GHashTable *cancelled; /* seq -> seq (uint64 keys boxed in the pointer: 64-bit only) */
+  engine_chunk **chunks;     /* by id >> ENGINE_CHUNK_SHIFT; NULL once drained */
+  size_t n_chunks;
+  engine_chunk *spare;       /* a drained chunk kept for the next one */
 };
-
-G_STATIC_ASSERT(sizeof(gpointer) >= sizeof(uint64_t));
 
 engine *engine_new(void *ctx) {
   engine *e = g_new0(engine, 1);
   e->ctx = ctx;
   e->next_seq = 1;
   pqueue_init(&e->heap);
-  e->cancelled = g_hash_table_new(g_direct_hash, g_direct_equal);
   return e;
 }
 
 void engine_free(engine *e) {
   if (!e) return;
   pqueue_clear(&e->heap);
-  g_hash_table_destroy(e->cancelled);
+  for (size_t c = 0; c < e->n_chunks; c++) g_free(e->chunks[c]);
+  g_free(e->chunks);
+  g_free(e->spare);
   g_free(e);
 }
 
 sim_time engine_now(const engine *e) { return e->now; }
 
+static void engine_chunk_drop(engine *e, size_t c) {
+  engine_chunk *k = e->chunks[c];
+  e->chunks[c] = NULL;
+  if (e->spare) g_free(k);
+  else e->spare = k;
+}
+
+/* The chunk of a new id: created (zeroed) on the first id of a chunk, when the chunk
+ * before it is dropped if nothing of it is left in the heap. */
+static engine_chunk *engine_chunk_for_push(engine *e, uint64_t seq) {
+  size_t c = (size_t)(seq >> ENGINE_CHUNK_SHIFT);
+  if (G_LIKELY(c < e->n_chunks && e->chunks[c])) return e->chunks[c];
+  if (c >= e->n_chunks) {
+    size_t n = e->n_chunks ? e->n_chunks * 2 : 64;
+    while (n <= c) n *= 2;
+    e->chunks = g_renew(engine_chunk *, e->chunks, n);
+    memset(e->chunks + e->n_chunks, 0, (n - e->n_chunks) * sizeof *e->chunks);
+    e->n_chunks = n;
+  }
+  engine_chunk *k = e->spare ? e->spare : g_new(engine_chunk, 1);
+  e->spare = NULL;
+  memset(k, 0, sizeof *k);
+  e->chunks[c] = k;
+  if (c > 0 && e->chunks[c - 1] && e->chunks[c - 1]->pending == 0) engine_chunk_drop(e, c - 1);
+  return k;
+}
+
 event_id engine_at(engine *e, sim_time t, engine_handler handler, void *obj, uint64_t arg) {
   g_assert(t >= e->now);
   pq_item it = {.time = t, .seq = e->next_seq++, .handler = handler, .obj = obj, .arg = arg};
+  engine_chunk_for_push(e, it.seq)->pending++;
   pqueue_push(&e->heap, &it);
   return it.seq;
 }
 
 void engine_cancel(engine *e, event_id id) {
   if (id == 0 || id >= e->next_seq) return;
-  g_hash_table_add(e->cancelled, (gpointer)(uintptr_t)id);
+  /* an id whose chunk is gone ran long ago; one that ran since sets a bit never read */
+  engine_chunk *k = e->chunks[id >> ENGINE_CHUNK_SHIFT];
+  if (k) k->bits[(id & (ENGINE_CHUNK_SEQS - 1)) >> 6] |= UINT64_C(1) << (id & 63);
+}
+
+/* The top entry leaves the heap: TRUE if it was cancelled. Drops its chunk when it was the
+ * chunk's last entry and no id of the chunk is still to come. */
+static gboolean engine_settle_top(engine *e, uint64_t seq) {
+  size_t c = (size_t)(seq >> ENGINE_CHUNK_SHIFT);
+  engine_chunk *k = e->chunks[c];
+  gboolean cancelled = (k->bits[(seq & (ENGINE_CHUNK_SEQS - 1)) >> 6] >> (seq & 63)) & 1;
+  if (--k->pending == 0 && c < (size_t)(e->next_seq >> ENGINE_CHUNK_SHIFT))
+    engine_chunk_drop(e, c);
+  return cancelled;
 }
 
 /* Drops cancelled entries from the top; returns the top live item or NULL. */
 static const pq_item *top_live(engine *e) {
   const pq_item *top;
   while ((top = pqueue_peek(&e->heap))) {
-    if (g_hash_table_size(e->cancelled) == 0 ||
-        !g_hash_table_remove(e->cancelled, (gpointer)(uintptr_t)top->seq))
-      return top;
+    const engine_chunk *k = e->chunks[top->seq >> ENGINE_CHUNK_SHIFT];
+    uint64_t seq = top->seq;
+    if (!((k->bits[(seq & (ENGINE_CHUNK_SEQS - 1)) >> 6] >> (seq & 63)) & 1)) return top;
+    engine_settle_top(e, seq);
     pq_item dropped;
     pqueue_pop(&e->heap, &dropped);
   }
@@ -62,6 +117,7 @@ gboolean engine_step(engine *e) {
   if (!top_live(e)) return FALSE;
   pq_item it;
   pqueue_pop(&e->heap, &it);
+  engine_settle_top(e, it.seq);
   g_assert(it.time >= e->now); /* time never runs backwards */
   e->now = it.time;
   e->events_run++;

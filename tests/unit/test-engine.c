@@ -94,3 +94,80 @@ Test(engine, many_events_come_out_sorted) {
   engine_free(e);
   g_array_unref(l.seen);
 }
+
+/* A model of a simulation: each handler schedules follow-ups (near and far in time) and
+ * cancels some pending ids, some that already ran, and some from long ago (their bitset
+ * chunk freed), over several chunks of ids; exactly the live events run, in order. */
+typedef struct churn {
+  engine *e;
+  guint64 x;
+  GArray *ids;          /* every id scheduled, by id - 1 */
+  GArray *cancelled;    /* gboolean by id - 1: cancelled while pending */
+  GArray *ran;          /* gboolean by id - 1 */
+  guint64 budget;       /* follow-ups left to schedule */
+  sim_time last_t;
+} churn;
+
+static guint64 churn_next(churn *c) {
+  c->x ^= c->x << 13; c->x ^= c->x >> 7; c->x ^= c->x << 17;
+  return c->x;
+}
+
+static void churn_event(void *ctx, void *obj, uint64_t id);
+
+static void churn_at(churn *c, sim_time t) {
+  event_id id = engine_at(c->e, t, churn_event, NULL, c->ids->len + 1);
+  cr_assert_eq(id, c->ids->len + 1, "ids are the sequence numbers");
+  gboolean no = FALSE;
+  g_array_append_val(c->ids, id);
+  g_array_append_val(c->cancelled, no);
+  g_array_append_val(c->ran, no);
+}
+
+static void churn_event(void *ctx, void *obj, uint64_t id) {
+  churn *c = ctx;
+  cr_assert_not(g_array_index(c->cancelled, gboolean, id - 1), "id %lu was cancelled",
+                (unsigned long)id);
+  cr_assert_not(g_array_index(c->ran, gboolean, id - 1));
+  cr_assert_geq(engine_now(c->e), c->last_t);
+  c->last_t = engine_now(c->e);
+  g_array_index(c->ran, gboolean, id - 1) = TRUE;
+  for (int k = 0; k < 3 && c->budget; k++, c->budget--) {
+    guint64 r = churn_next(c);
+    sim_time dt = (r & 1) ? (sim_time)(r % 100) : (sim_time)(r % 5000000); /* near or far */
+    churn_at(c, engine_now(c->e) + dt);
+  }
+  guint64 r = churn_next(c);
+  guint64 victim = 1 + r % c->ids->len;        /* pending, already run, or long gone */
+  if (!g_array_index(c->ran, gboolean, victim - 1))
+    g_array_index(c->cancelled, gboolean, victim - 1) = TRUE;
+  engine_cancel(c->e, victim);
+}
+
+Test(engine, cancellation_bitset_over_many_chunks_runs_exactly_the_live_events) {
+  churn c = {.x = 88172645463325252ULL, .budget = 300000};
+  c.e = engine_new(&c);
+  c.ids = g_array_new(FALSE, FALSE, sizeof(event_id));
+  c.cancelled = g_array_new(FALSE, FALSE, sizeof(gboolean));
+  c.ran = g_array_new(FALSE, FALSE, sizeof(gboolean));
+  for (int i = 0; i < 1000; i++) churn_at(&c, (sim_time)(churn_next(&c) % 1000));
+  while (engine_step(c.e)) {}
+  guint64 live = 0, ran = 0;
+  for (guint i = 0; i < c.ids->len; i++) {
+    gboolean cancelled = g_array_index(c.cancelled, gboolean, i);
+    gboolean did = g_array_index(c.ran, gboolean, i);
+    cr_assert(cancelled != did, "id %u: cancelled %d, ran %d", i + 1, cancelled, did);
+    live += !cancelled;
+    ran += did;
+  }
+  cr_assert_gt(c.ids->len, 300000, "ids span many chunks");
+  cr_assert_eq(engine_events_run(c.e), live);
+  cr_assert_eq(ran, live);
+  cr_assert_eq(engine_pending(c.e), 0);
+  engine_cancel(c.e, 1); /* long gone: harmless */
+  cr_assert_not(engine_step(c.e));
+  engine_free(c.e);
+  g_array_unref(c.ids);
+  g_array_unref(c.cancelled);
+  g_array_unref(c.ran);
+}
