@@ -120,7 +120,7 @@ metrics_pool *metrics_pool_get(metrics *m, guint32 pool) {
 
 static void metrics_pool_emit(metrics_pool *mp, sim_time end);
 
-void metrics_pool_integrate(metrics_pool *mp, sim_time now) {
+void metrics_pool_integrate_to(metrics_pool *mp, sim_time now) {
   sim_time interval = mp->m->interval_ns;
   while (mp->t_last < now) {
     sim_time bucket_end = mp->bucket_start + interval;
@@ -144,17 +144,6 @@ void metrics_pool_integrate(metrics_pool *mp, sim_time now) {
       mp->bucket_start = bucket_end;
     }
   }
-}
-
-void metrics_gpu_integrate(metrics_gpu *g, sim_time now) {
-  double dt = (double)(now - g->t_last);
-  if (dt > 0) {
-    g->int_alloc += g->alloc * dt;
-    g->int_busy += g->busy * dt;
-    g->int_sm += g->sm * dt;
-    g->int_mem += (double)g->mem_bytes / 1e9 * dt;
-  }
-  g->t_last = now;
 }
 
 static void metrics_jobs_add_unique(GArray *jobs, guint32 job) {
@@ -324,21 +313,33 @@ static void metrics_tenant_integrate(metrics *m, metrics_tenant_state *t, sim_ti
 #define METRICS_FIXED_ONE ((double)(INT64_C(1) << METRICS_FIXED_BITS))
 #define METRICS_FIXED_INV (1.0 / METRICS_FIXED_ONE)
 
-static inline int64_t metrics_fixed(double v) { return (int64_t)llround(v * METRICS_FIXED_ONE); }
+/* llround(v x 2^METRICS_FIXED_BITS) (half away from zero), without the library call when
+ * the product is below 2^52: there the truncation and the remainder are exact. */
+static inline int64_t metrics_fixed(double v) {
+  double x = v * METRICS_FIXED_ONE;
+  if (!(fabs(x) < 4503599627370496.0)) return (int64_t)llround(x);
+  int64_t i = (int64_t)x;
+  double f = x - (double)i;
+  if (f >= 0.5) i++;
+  else if (f <= -0.5) i--;
+  return i;
+}
 
 void metrics_tenant_change(metrics *m, guint32 tenant, guint32 pool, sim_time now,
                            const double before[3], const double after[3], int resident) {
   metrics_tenant_state *t = &g_array_index(m->tenants, metrics_tenant_state, tenant);
   metrics_tenant_integrate(m, t, now);
   t->residents = (guint32)((int)t->residents + resident);
+  int64_t d[3];
   for (int k = 0; k < 3; k++) {
-    int64_t d = metrics_fixed(after[k]) - metrics_fixed(before[k]);
-    t->fx[k] += d;
-    if (k == 0) t->pool_alloc_fx[pool] += d;
+    d[k] = metrics_fixed(after[k]) - metrics_fixed(before[k]);
+    t->fx[k] += d[k];
   }
+  t->pool_alloc_fx[pool] += d[0];
   t->alloc = (double)t->fx[0] * METRICS_FIXED_INV;
   t->busy = (double)t->fx[1] * METRICS_FIXED_INV;
   t->sm = (double)t->fx[2] * METRICS_FIXED_INV;
+  if (!d[0]) return; /* the allocation per pool, and so the cost rate, is unchanged */
   t->cost_rate = 0;
   for (guint p = 0; p < m->n_pools; p++)
     if (t->pool_alloc_fx[p])

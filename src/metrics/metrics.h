@@ -82,10 +82,26 @@ guint64 metrics_bucket(const metrics *m, sim_time t);
 metrics_pool *metrics_pool_get(metrics *m, guint32 pool);
 
 /* ---- pools and GPUs ---- */
-void metrics_pool_integrate(metrics_pool *mp, sim_time now);
+/* The interval-crossing part of metrics_pool_integrate (call that one). */
+void metrics_pool_integrate_to(metrics_pool *mp, sim_time now);
+/* Brings the pool's integrals up to now (a no-op when they are there already: the
+ * common case, inline). */
+static inline void metrics_pool_integrate(metrics_pool *mp, sim_time now) {
+  if (mp->t_last < now) metrics_pool_integrate_to(mp, now);
+}
 /* Closes the books at end: integrates every GPU and the pool, emits the last interval. */
 void metrics_pool_close(metrics_pool *mp, sim_time end);
-void metrics_gpu_integrate(metrics_gpu *g, sim_time now);
+/* Brings the GPU's integrals up to now (inline: once per change on a GPU). */
+static inline void metrics_gpu_integrate(metrics_gpu *g, sim_time now) {
+  double dt = (double)(now - g->t_last);
+  if (dt > 0) {
+    g->int_alloc += g->alloc * dt;
+    g->int_busy += g->busy * dt;
+    g->int_sm += g->sm * dt;
+    g->int_mem += (double)g->mem_bytes / 1e9 * dt;
+  }
+  g->t_last = now;
+}
 /* New gauges of GPU gpu (after the strategy's gauges). */
 void metrics_gpu_set_gauges(metrics_pool *mp, guint32 gpu, double alloc, double busy, double sm);
 /* Memory in use on the GPU changed by delta_bytes. */

@@ -122,6 +122,7 @@ struct job_run {
   job_outcome outcome;
   task *tasks;               /* n_tasks while running */
   guint32 n_tasks;
+  guint32 tenant;            /* metrics_tenant index */
   /* fluid progress of the current unit of work (training/batch: the job; notebook: a burst) */
   double work_left_ns;
   double rate;               /* progress per ns now */
@@ -155,7 +156,7 @@ struct job_run {
   GSequenceIter *queue_iter;
   const char *reason;        /* static or interned text */
   void *workload_data;       /* owned by the workload (workload_ops.on_done frees it) */
-  guint32 tenant;            /* metrics_tenant index */
+  const struct workload_ops *wl; /* workload_of(spec), kept: the hot path never reads spec */
   char *gpu_ids;
 };
 

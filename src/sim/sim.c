@@ -56,7 +56,7 @@ int64_t sim_job_mem_room(const sim *s, const job_run *j, guint32 w) {
 
 double sim_job_expected_end(const sim *s, const job_run *j) {
   sim_time now = sim_now(s);
-  if (workload_of(j->spec)->session && j->session_end >= 0) return (double)j->session_end;
+  if (j->wl->session && j->session_end >= 0) return (double)j->session_end;
   if (!(j->rate > 0)) return INFINITY;
   double left = j->work_left_ns - j->rate * (double)(now - j->t_last);
   return (double)now + (left > 0 ? left : 0) / j->rate;
@@ -85,7 +85,7 @@ void sim_job_partition(const sim *s, const job_run *j, guint32 w, double *sm_fra
  * a worker stacked on its own gang-mates would run faster alone), and each faster
  * worker waits, per step, (1-c)/s_min - (1-c)/s_w out of a step of (1-c)/s_min + c. */
 static void straggler_advance(job_run *j, double dt) {
-  const workload_ops *w = workload_of(j->spec);
+  const workload_ops *w = j->wl;
   double s_min = INFINITY, s_max = 0;
   for (guint32 i = 0; i < j->n_tasks; i++) {
     double sp = j->tasks[i].speed;
@@ -107,7 +107,7 @@ static void job_advance(sim *s, job_run *j) {
   sim_time now = sim_now(s);
   double dt = (double)(now - j->t_last);
   if (dt > 0) {
-    const workload_ops *wl = workload_of(j->spec);
+    const workload_ops *wl = j->wl;
     if (wl->advance && j->state == JOB_RUNNING) wl->advance(s, j, j->t_last, now);
     if (j->active && j->rate > 0) {
       j->work_left_ns -= j->rate * dt;
@@ -139,7 +139,7 @@ static void reschedule_done(sim *s, job_run *j) {
  * must be scheduled again (rate changed, or work or demand replaced); rescheduled tells
  * whether that is already pending (gpu_end defers its reschedules to the fixed point). */
 static gboolean job_rerate_needs(job_run *j, gboolean rescheduled) {
-  const workload_ops *w = workload_of(j->spec);
+  const workload_ops *w = j->wl;
   double min_speed = j->n_tasks ? INFINITY : 0;
   for (guint32 i = 0; i < j->n_tasks; i++)
     if (j->tasks[i].speed < min_speed) min_speed = j->tasks[i].speed;
@@ -255,7 +255,7 @@ static void on_timer(void *ctx, void *obj, uint64_t arg) {
   sim *s = ctx;
   job_run *j = obj;
   j->ev_timer = 0;
-  workload_of(j->spec)->on_timer(s, j);
+  j->wl->on_timer(s, j);
 }
 
 void sim_job_set_timer(sim *s, job_run *j, sim_time at) {
@@ -269,7 +269,7 @@ static void on_work_done(void *ctx, void *obj, uint64_t arg) {
   j->ev_done = 0;
   job_advance(s, j);
   j->work_left_ns = 0;
-  workload_of(j->spec)->on_work_done(s, j);
+  j->wl->on_work_done(s, j);
 }
 
 /* ---- events log ---- */
@@ -323,7 +323,7 @@ static void job_release(sim *s, job_run *j) {
   pool_state *p = &s->pools[j->pool];
   sim_time now = sim_now(s);
   job_begin(s, j);
-  const workload_ops *wl = workload_of(j->spec);
+  const workload_ops *wl = j->wl;
   if (wl->on_stop) wl->on_stop(s, j);
   cancel_job_events(s, j);
   j->run_ns += (double)(now - j->attempt_start);
@@ -356,7 +356,7 @@ static void job_done(sim *s, job_run *j, job_outcome outcome) {
   j->outcome = outcome;
   j->end = sim_now(s);
   s->jobs_done++;
-  const workload_ops *wl = workload_of(j->spec);
+  const workload_ops *wl = j->wl;
   if (wl->on_done) wl->on_done(s, j);
   if (j->rng) gsl_rng_free(j->rng);
   if (j->rng_faults) gsl_rng_free(j->rng_faults);
@@ -366,12 +366,12 @@ static void job_done(sim *s, job_run *j, job_outcome outcome) {
 void sim_job_finish(sim *s, job_run *j, job_outcome outcome) {
   g_assert(j->state == JOB_RUNNING);
   job_release(s, j);
-  if (outcome == OUTCOME_COMPLETED && !workload_of(j->spec)->session) j->kept_ns = (double)j->spec->duration_ns;
+  if (outcome == OUTCOME_COMPLETED && !j->wl->session) j->kept_ns = (double)j->spec->duration_ns;
   job_done(s, j, outcome);
 }
 
 static double work_done_in_attempt(const job_run *j) {
-  if (workload_of(j->spec)->session) return 0;
+  if (j->wl->session) return 0;
   return (double)j->spec->duration_ns - j->work_left_ns;
 }
 
@@ -380,7 +380,7 @@ static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const g
   pool_state *p = &s->pools[j->pool];
   job_begin(s, j);
   double lost = 0;
-  if (!workload_of(j->spec)->session) {
+  if (!j->wl->session) {
     lost = work_done_in_attempt(j) - j->kept_ns;
     if (lost < 0) lost = 0;
   }
@@ -396,7 +396,7 @@ static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const g
   if (why == EVENT_EVICTION) p->evictions++;
   log_event(s, why, j, cause, where, innocent, lost, detail);
   job_release(s, j);
-  gboolean session_left = !workload_of(j->spec)->session || j->session_end > sim_now(s);
+  gboolean session_left = !j->wl->session || j->session_end > sim_now(s);
   /* an evicted job did not fail: it goes back to the queue whatever its restart policy
    * (evictions are bounded by the reconfigurations that cause them) */
   gboolean evicted = why == EVENT_EVICTION;
@@ -502,7 +502,7 @@ static void on_phase(void *ctx, void *obj, uint64_t arg) {
     if (ph->set & PHASE_SET_BUSY) j->busy = ph->busy;
     if (ph->set & PHASE_SET_SM) j->sm = ph->sm;
     if (ph->set & PHASE_SET_RATE) j->rate_rps = ph->rate_rps;
-    const workload_ops *w = workload_of(j->spec);
+    const workload_ops *w = j->wl;
     if (w->on_phase) w->on_phase(s, j);
     else sim_job_refresh(s, j);
   }
@@ -611,20 +611,20 @@ static gboolean try_start(sim *s, pool_state *p, job_run *j) {
   j->t_last = now;
   j->attempt_start = now;
   if (j->first_start < 0) j->first_start = now;
-  if (workload_of(j->spec)->session && j->session_end < 0) {
+  if (j->wl->session && j->session_end < 0) {
     sim_time e = j->first_start + sp->duration_ns;
     j->session_end = e < j->first_start ? SIM_TIME_NEVER : e;
   }
   format_gpu_ids(j, p->spec);
   for (guint32 w = 0; w < n; w++) gpu_end(s, j->tasks[w].gpu);
   if (!j->rng) j->rng = rng_new(s->sc->seed, sp->id, 0);
-  if (workload_of(j->spec)->session)
+  if (j->wl->session)
     j->ev_end = engine_at(s->eng, j->session_end < now ? now : j->session_end, on_session_end, j, 0);
-  workload_of(sp)->on_start(s, j);
+  j->wl->on_start(s, j);
   if (j->state != JOB_RUNNING) return TRUE;
   j->next_phase = sp->phase_first;
   schedule_phase(s, j);
-  if (sp->checkpoint_ns > 0 && !workload_of(j->spec)->session)
+  if (sp->checkpoint_ns > 0 && !j->wl->session)
     j->ev_ckpt = engine_at(s->eng, now + sp->checkpoint_ns, on_checkpoint, j, 0);
   schedule_random_crash(s, j);
   /* a strategy that lets memory oversubscribe may be over the limit already */
@@ -836,7 +836,7 @@ static void progress_tick(sim *s, sim_time horizon, gboolean last) {
 static void fill_job_row(sim *s, job_run *j) {
   results *r = s->res;
   const job_spec *sp = j->spec;
-  gboolean session = workload_of(sp)->session;
+  gboolean session = j->wl->session;
   gboolean gang = sp->gpus > 1 && !session;
   job_result jr = {
       .id = sp->id,
@@ -930,7 +930,7 @@ static void fill_results(sim *s, sim_time end) {
   for (guint i = 0; i < s->n_jobs; i++) {
     job_run *j = &s->jobs[i];
     fill_job_row(s, j);
-    const workload_ops *wl = workload_of(j->spec);
+    const workload_ops *wl = j->wl;
     if (wl->report) wl->report(s, j);
     if (j->pool >= 0) s->pools[j->pool].straggler_wait_gpu_ns += j->straggler_wait_gpu_ns;
     if (j->outcome != OUTCOME_NOT_SUBMITTED)
@@ -946,7 +946,7 @@ static void fill_results(sim *s, sim_time end) {
 static void sim_free(sim *s) {
   for (guint i = 0; i < s->n_jobs; i++) {
     job_run *j = &s->jobs[i];
-    const workload_ops *wl = workload_of(j->spec);
+    const workload_ops *wl = j->wl;
     if (j->workload_data && wl->on_done) wl->on_done(s, j);
     g_free(j->tasks);
     g_free(j->gpu_ids);
@@ -988,6 +988,7 @@ static void sim_build(sim *s, const sim_options *opt) {
   for (guint i = 0; i < s->n_jobs; i++) {
     job_run *j = &s->jobs[i];
     j->spec = trace_job(s->tr, i);
+    j->wl = workload_of(j->spec);
     j->index = i;
     j->pool = scenario_route(sc, j->spec);
     j->tenant = metrics_tenant(s->m, j->spec->tenant);
@@ -1030,7 +1031,7 @@ static void close_books(sim *s, sim_time end) {
         if (j->tasks[w].gpu) cluster_task_charge(&j->tasks[w], end);
       j->run_ns += (double)(end - j->attempt_start);
       /* report the progress made so far (kept or not) for jobs cut off by the horizon */
-      if (!workload_of(j->spec)->session && work_done_in_attempt(j) > j->kept_ns)
+      if (!j->wl->session && work_done_in_attempt(j) > j->kept_ns)
         j->kept_ns = work_done_in_attempt(j);
       j->outcome = OUTCOME_RUNNING;
     } else if (j->state == JOB_QUEUED) {
