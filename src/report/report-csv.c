@@ -7,9 +7,107 @@
 #include "histogram.h"
 #include "util.h"
 #include <math.h>
+#include <string.h>
 
 /* Integers below 2^53 are exact in a double and are printed in full. */
 #define REPORT_EXACT_INT_LIMIT 9007199254740992.0
+
+/* Appends the decimal digits of v. */
+static void report_u64(GString *out, guint64 v) {
+  char buf[24];
+  int n = 0;
+  do {
+    buf[sizeof buf - 1 - n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  g_string_append_len(out, buf + sizeof buf - n, n);
+}
+
+static void report_i64(GString *out, gint64 v) {
+  if (v < 0) {
+    g_string_append_c(out, '-');
+    report_u64(out, (guint64)0 - (guint64)v);
+  } else {
+    report_u64(out, (guint64)v);
+  }
+}
+
+/* Powers of ten that are exact doubles. */
+static const double report_p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                    1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* a x 10^k for |k| <= 22: one correctly rounded operation on an exact power. */
+static double report_scale(double a, int k) {
+  return k >= 0 ? a * report_p10[k] : a / report_p10[-k];
+}
+
+/* How close (absolute, on the scaled six-digit value below 10^6) the scaled value may come
+ * to a rounding tie or to a decade boundary before the exact path decides instead. The
+ * scaled value is within half an ulp (2^-34, 6e-11) of the exact product. */
+#define REPORT_NUM_GUARD 1e-8
+
+/* "%.6g" of a > 0 into buf (sign left to the caller), as printf writes it (round to
+ * nearest on the exact binary value, trailing zeros removed), without printf. FALSE when
+ * a is too close to a tie or to a power of ten, or out of range: then printf decides. */
+static gboolean report_g6(char *buf, double a) {
+  guint64 bits;
+  memcpy(&bits, &a, sizeof bits);
+  int b2 = (int)((bits >> 52) & 0x7ff) - 1023; /* a = 1.f x 2^b2 (subnormals: out of range) */
+  if (b2 == -1023) return FALSE;
+  int t = b2 * 1233;                           /* log10(2) ~ 1233 / 4096: within one */
+  int e = t >= 0 ? t >> 12 : -((-t + 4095) >> 12);
+  double y = 0;
+  for (int tries = 0; tries < 3; tries++) {
+    if (5 - e < -22 || 5 - e > 22) return FALSE;
+    y = report_scale(a, 5 - e);
+    if (fabs(y - 1e5) < REPORT_NUM_GUARD || fabs(y - 1e6) < REPORT_NUM_GUARD) return FALSE;
+    if (y < 1e5) e--;
+    else if (y >= 1e6) e++;
+    else break;
+  }
+  if (!(y >= 1e5 && y < 1e6)) return FALSE;
+  double m = (double)(guint32)y, f = y - m; /* y < 10^6: truncation is the floor; f exact */
+  if (fabs(f - 0.5) < REPORT_NUM_GUARD) return FALSE;
+  guint32 d = (guint32)m + (f > 0.5);
+  if (d == 1000000) { /* 999999.5 and up: one more digit before the point */
+    d = 100000;
+    e++;
+  }
+  char dig[6];
+  for (int i = 5; i >= 0; i--, d /= 10) dig[i] = (char)('0' + d % 10);
+  int nd = 6;
+  while (nd > 1 && dig[nd - 1] == '0') nd--; /* significant digits left */
+  char *o = buf;
+  if (e >= -4 && e < 6) {
+    if (e < 0) {
+      *o++ = '0';
+      *o++ = '.';
+      for (int i = 0; i < -e - 1; i++) *o++ = '0';
+      for (int i = 0; i < nd; i++) *o++ = dig[i];
+    } else {
+      for (int i = 0; i <= e; i++) *o++ = dig[i];
+      if (nd > e + 1) {
+        *o++ = '.';
+        for (int i = e + 1; i < nd; i++) *o++ = dig[i];
+      }
+    }
+  } else {
+    *o++ = dig[0];
+    if (nd > 1) {
+      *o++ = '.';
+      for (int i = 1; i < nd; i++) *o++ = dig[i];
+    }
+    *o++ = 'e';
+    *o++ = e < 0 ? '-' : '+';
+    int x = e < 0 ? -e : e;
+    if (x >= 100) *o++ = (char)('0' + x / 100);
+    *o++ = (char)('0' + x / 10 % 10);
+    *o++ = (char)('0' + x % 10);
+  }
+  *o = '\0';
+  return TRUE;
+}
 
 void report_num(GString *out, double v) {
   if (!isfinite(v)) return; /* NaN (and infinities) are an empty cell / null */
@@ -18,11 +116,15 @@ void report_num(GString *out, double v) {
     return;
   }
   if (v == trunc(v) && fabs(v) < REPORT_EXACT_INT_LIMIT) {
-    g_string_append_printf(out, "%" G_GINT64_FORMAT, (gint64)v);
+    report_i64(out, (gint64)v);
     return;
   }
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  g_ascii_formatd(buf, sizeof buf, "%.6g", v);
+  if (report_g6(buf, fabs(v))) {
+    if (v < 0) g_string_append_c(out, '-');
+  } else {
+    g_ascii_formatd(buf, sizeof buf, "%.6g", v);
+  }
   g_string_append(out, buf);
 }
 
@@ -38,12 +140,13 @@ static void csv_n(GString *out, double v) {
 }
 
 static void csv_u(GString *out, guint64 v) {
-  g_string_append_printf(out, "%" G_GUINT64_FORMAT ",", v);
+  report_u64(out, v);
+  g_string_append_c(out, ',');
 }
 
 /* A node or GPU index; -1 (not on a GPU) is an empty cell. */
 static void csv_index(GString *out, int v) {
-  if (v >= 0) g_string_append_printf(out, "%d", v);
+  if (v >= 0) report_u64(out, (guint64)v);
   g_string_append_c(out, ',');
 }
 

@@ -196,6 +196,49 @@ Test(reports, number_format) {
   }
 }
 
+/* report_num's own formatter against printf's "%.6g" (what report_num wrote before it):
+ * every magnitude, the ties and near-ties of the sixth digit, the decade boundaries and
+ * their neighbours, and random bit patterns. */
+static void reports_num_vs_printf(double v, guint *checked) {
+  if (!isfinite(v) || v == 0 || (v == trunc(v) && fabs(v) < 9007199254740992.0)) return;
+  char want[G_ASCII_DTOSTR_BUF_SIZE];
+  g_ascii_formatd(want, sizeof want, "%.6g", v);
+  g_autofree char *got = reports_num(v);
+  cr_assert_str_eq(got, want, "%.17g: got %s, printf %s", v, got, want);
+  (*checked)++;
+}
+
+Test(reports, number_format_matches_printf) {
+  guint checked = 0;
+  guint64 x = 0x9e3779b97f4a7c15ULL;
+  for (int i = 0; i < 120000; i++) {
+    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+    double bits;
+    memcpy(&bits, &x, sizeof bits);
+    reports_num_vs_printf(bits, &checked);                    /* any double */
+    double mant = 1.0 + (double)(x >> 11) / 9007199254740992.0;
+    int e10 = (int)(x % 60) - 30;
+    double v = mant * pow(10, e10);
+    reports_num_vs_printf(v, &checked);                       /* every magnitude */
+    reports_num_vs_printf(-v, &checked);
+    guint32 d = 100000 + (guint32)(x % 900000);               /* six digits and a half */
+    double tie = ((double)d + 0.5) * pow(10, e10 - 5);
+    reports_num_vs_printf(tie, &checked);
+    reports_num_vs_printf(nextafter(tie, 0), &checked);
+    reports_num_vs_printf(nextafter(tie, INFINITY), &checked);
+  }
+  for (int e = -30; e <= 30; e++) {                           /* decade boundaries */
+    double p = pow(10, e);
+    double near[] = {p, nextafter(p, 0), nextafter(p, INFINITY), p * 0.9999995,
+                     p * 0.99999949999, p * 0.99999950001, 9.999995 * p, 1.000005 * p};
+    for (gsize k = 0; k < G_N_ELEMENTS(near); k++) reports_num_vs_printf(near[k], &checked);
+  }
+  double fixed[] = {0.5, 1.5, 100000.5, 999999.5, 1e-5, 0.0001, 0.00099999951, 123456.5,
+                    2.5e-7, 1e21 + 0.0, 1e300, 1e-300, 5e-324, 1.7976931348623157e308};
+  for (gsize k = 0; k < G_N_ELEMENTS(fixed); k++) reports_num_vs_printf(fixed[k], &checked);
+  cr_assert_gt(checked, 500000);
+}
+
 /* ---- totals ---------------------------------------------------------------------- */
 
 Test(reports, wait_stats_use_interpolated_quantiles) {
