@@ -320,35 +320,31 @@ void llm_engine_get_stats(const llm_engine *e, llm_engine_stats *o) {
 /* Blocks decoding requests need over their next k steps. A request whose ctx is a
  * multiple of the block size has filled its last block: it takes one at its next step and
  * then every block_size steps. So over k = q x bs + rem steps the n requests need n x q
- * blocks plus those whose first crossing comes within rem steps: cum[rem] (by residue). */
-static void llm_crossings(const llm_engine *e, int64_t *cum) {
-  guint32 bs = e->c.block_size;
-  memset(cum, 0, (bs + 1) * sizeof *cum);
-  for (guint32 key = 0; key < bs; key++) {
-    if (!e->by_key[key]) continue;
-    guint32 r = llm_mod(e, (int64_t)key + e->G);  /* ctx mod bs now */
-    guint32 d = (bs - r) % bs;                     /* steps before its next crossing */
-    cum[d + 1] += e->by_key[key];
-  }
-  for (guint32 i = 1; i <= bs; i++) cum[i] += cum[i - 1];
+ * blocks plus those whose first crossing comes within rem steps. A request of residue
+ * key ((ctx - G) mod bs) crosses first after d = (-(key + G)) mod bs steps, so those with
+ * d = 0, 1, ... are by_key[(-G - d) mod bs]: llm_crossing_at(e, d). */
+static inline guint32 llm_crossing_at(const llm_engine *e, int64_t d) {
+  return e->by_key[llm_mod(e, -e->G - d)];
 }
 
 static int64_t llm_decode_blocks_needed(const llm_engine *e, int64_t k) {
   if (k <= 0 || !e->n_decode) return 0;
-  if (k == 1) return e->by_key[llm_mod(e, -e->G)]; /* those whose ctx is a multiple of bs */
-  int64_t bs = e->c.block_size, *cum = g_newa(int64_t, bs + 1);
-  llm_crossings(e, cum);
-  return (int64_t)e->n_decode * (k / bs) + cum[k % bs];
+  int64_t bs = e->c.block_size, rem = k % bs, first = 0;
+  for (int64_t d = 0; d < rem; d++) first += llm_crossing_at(e, d);
+  return (int64_t)e->n_decode * (k / bs) + first;
 }
 
 /* Most decode steps, at most hi, whose blocks fit in the free ones. */
 static int64_t llm_decode_steps_blocks(const llm_engine *e, int64_t hi) {
   int64_t bs = e->c.block_size, n = e->n_decode, f = e->free_blocks;
   if (n * ((hi + bs - 1) / bs) <= f) return hi; /* the bound n x ceil(k / bs) fits */
-  int64_t *cum = g_newa(int64_t, bs + 1);
-  llm_crossings(e, cum);
-  int64_t q = f / n, left = f - q * n, rem = 0;
-  while (rem + 1 < bs && cum[rem + 1] <= left) rem++;
+  int64_t q = f / n, left = f - q * n, rem = 0, first = 0;
+  /* the longest rem < bs whose first crossings (d < rem) fit in what is left */
+  while (rem + 1 < bs) {
+    first += llm_crossing_at(e, rem);
+    if (first > left) break;
+    rem++;
+  }
   return MIN(hi, q * bs + rem);
 }
 

@@ -8,14 +8,17 @@
 #include "llm-engine.h"
 #include "sim.h"
 #include "rng.h"
+#include "rngfast.h"
 #include "histogram.h"
 #include "metrics.h"
 #include <gsl/gsl_randist.h>
 #include <math.h>
 
-/* Random streams (rng_new(seed, id, stream)); 2-4 are workload-inference.c's. */
-#define LLM_STREAM_ARRIVALS 5
+/* Random streams (rng_new(seed, id, stream)); 2-4, 7 and 8 are workload-inference.c's.
+ * The Poisson gaps come from rngfast.h's ziggurat (docs/models.md section 8), the lengths
+ * from GSL's lognormal. */
 #define LLM_STREAM_LENGTHS 6
+#define LLM_STREAM_ARRIVALS_FAST 9
 /* Lognormal fits of the Azure LLM inference trace 2023, conversation service (19,366
  * requests): ln(ContextTokens) mean 6.633 sd 0.985; ln(GeneratedTokens) 5.019, 0.859. */
 #define LLM_AZ_PROMPT_MU 6.6333
@@ -32,7 +35,8 @@
 typedef struct llm_state {
   llm_config cfg;
   llm_engine *eng;
-  gsl_rng *r_arr, *r_len;
+  rngfast_buf *b_arr;
+  gsl_rng *r_len;
   trace_request_cursor *cur;
   gboolean recorded, has_next, up, finalised;
   double next_a, rate_rps;
@@ -64,7 +68,7 @@ static void llm_next_arrival(llm_state *st) {
     return;
   }
   st->has_next = st->rate_rps > 0;
-  if (st->has_next) st->next_a += gsl_ran_exponential(st->r_arr, 1e9 / st->rate_rps);
+  if (st->has_next) st->next_a += 1e9 / st->rate_rps * rngfast_buf_exp(st->b_arr);
 }
 
 /* ---- memory, as vLLM holds it ---- */
@@ -157,7 +161,8 @@ static llm_state *llm_state_new(sim *s, job_run *j) {
                          .block_size = sc->llm.block_size,
                          .chunked_prefill = sc->llm.chunked_prefill,
                          .max_waiting = LLM_MAX_WAITING};
-  st->r_arr = rng_new(sc->seed, sp->id, LLM_STREAM_ARRIVALS);
+  st->b_arr = g_new(rngfast_buf, 1);
+  rngfast_buf_seed(st->b_arr, sc->seed, sp->id, LLM_STREAM_ARRIVALS_FAST);
   st->r_len = rng_new(sc->seed, sp->id, LLM_STREAM_LENGTHS);
   /* a given mean keeps the Azure spread: mu = ln(mean) - sigma^2 / 2 */
   st->mu_p = sp->prompt_tokens ? log(sp->prompt_tokens) - LLM_AZ_PROMPT_SIGMA *
@@ -252,7 +257,7 @@ static void llm_finalise(llm_state *st, double now) {
   if (st->finalised) return;
   if (st->up) llm_stop(st, now, FALSE);
   g_clear_pointer(&st->eng, llm_engine_free);
-  g_clear_pointer(&st->r_arr, gsl_rng_free);
+  g_clear_pointer(&st->b_arr, g_free);
   g_clear_pointer(&st->r_len, gsl_rng_free);
   g_clear_pointer(&st->cur, trace_request_cursor_free);
   st->finalised = TRUE;
@@ -316,6 +321,8 @@ static void llm_report(sim *s, job_run *j) {
     }
     sr.busy_frac = st->up_ns > 0 ? st->busy_ns / st->up_ns : NAN;
     sr.latency_ns = histogram_copy(st->e2e);
+    sr.ttft_ns = histogram_copy(st->ttft);
+    sr.tpot_ns = histogram_copy(st->tpot);
     sr.ttft_p50_ms = llm_q_ms(st->ttft, 0.50);
     sr.ttft_p99_ms = llm_q_ms(st->ttft, 0.99);
     sr.tpot_p50_ms = llm_q_ms(st->tpot, 0.50);
