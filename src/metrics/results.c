@@ -39,6 +39,8 @@ static void results_job_clear(gpointer p) {
 static void results_service_clear(gpointer p) {
   service_result *s = p;
   g_clear_pointer(&s->latency_ns, histogram_free);
+  g_clear_pointer(&s->ttft_ns, histogram_free);
+  g_clear_pointer(&s->tpot_ns, histogram_free);
 }
 
 results *results_new(void) {

@@ -409,7 +409,7 @@ gboolean report_csv_llm(const results *r, GString *out) {
 
 typedef struct csv_latency_acc {
   GString *out;
-  const char *id;
+  const char *id, *metric; /* metric: NULL for latency.csv (no such column) */
   guint64 seen, total;
 } csv_latency_acc;
 
@@ -417,6 +417,7 @@ static void csv_latency_bucket(double upper_edge_ns, guint64 n, gpointer user) {
   csv_latency_acc *a = user;
   a->seen += n;
   csv_s(a->out, a->id);
+  if (a->metric) csv_s(a->out, a->metric);
   csv_n(a->out, upper_edge_ns / 1e6);
   csv_n(a->out, a->seen == a->total ? 1.0 : (double)a->seen / (double)a->total);
   csv_eol(a->out);
@@ -429,9 +430,29 @@ void report_csv_latency(const results *r, GString *out) {
   for (guint i = 0; i < r->services->len; i++) {
     const service_result *s = &g_array_index(r->services, service_result, i);
     if (!s->latency_ns || histogram_count(s->latency_ns) == 0) continue;
-    csv_latency_acc a = {out, s->id, 0, histogram_count(s->latency_ns)};
+    csv_latency_acc a = {out, s->id, NULL, 0, histogram_count(s->latency_ns)};
     histogram_foreach_bucket(s->latency_ns, csv_latency_bucket, &a);
   }
+}
+
+/* The distributions of each LLM service's TTFT, TPOT and end-to-end latency, as
+ * latency.csv writes one; FALSE (nothing written) when the run has no LLM service. */
+gboolean report_csv_llm_latency(const results *r, GString *out) {
+  gboolean any = FALSE;
+  for (guint i = 0; i < r->services->len; i++) {
+    const service_result *s = &g_array_index(r->services, service_result, i);
+    if (!s->llm) continue;
+    if (!any) g_string_append(out, "service,metric,latency_ms,cum_frac\n");
+    any = TRUE;
+    const struct { const char *name; const histogram *h; } m[] = {
+        {"ttft", s->ttft_ns}, {"tpot", s->tpot_ns}, {"e2e", s->latency_ns}};
+    for (gsize k = 0; k < G_N_ELEMENTS(m); k++) {
+      if (!m[k].h || histogram_count(m[k].h) == 0) continue;
+      csv_latency_acc a = {out, s->id, m[k].name, 0, histogram_count(m[k].h)};
+      histogram_foreach_bucket(m[k].h, csv_latency_bucket, &a);
+    }
+  }
+  return any;
 }
 
 void report_csv_events(const results *r, GString *out) {

@@ -316,6 +316,9 @@ gboolean report_write_dir(const results *r, const char *dir, gboolean determinis
   }
   g_string_truncate(buf, 0);
   if (ok && report_csv_llm(r, buf)) ok = outdir_write(o, "llm.csv", buf->str, buf->len, error);
+  g_string_truncate(buf, 0);
+  if (ok && report_csv_llm_latency(r, buf))
+    ok = outdir_write(o, "llm-latency.csv", buf->str, buf->len, error);
   if (ok && r->gpu_series_on) { /* run --dcgm */
     g_string_truncate(buf, 0);
     report_dcgm_csv(r, buf);

@@ -27,6 +27,10 @@ void report_csv_services(const results *r, GString *out);
 /* llm.csv: one row per LLM service (TTFT, TPOT, goodput, KV blocks, reserve); FALSE (and
  * nothing written) when the run has none. */
 gboolean report_csv_llm(const results *r, GString *out);
+/* llm-latency.csv: service,metric,latency_ms,cum_frac with metric ttft, tpot and e2e: the
+ * distributions of each LLM service, bucket by bucket as latency.csv; FALSE (and nothing
+ * written) when the run has no LLM service. */
+gboolean report_csv_llm_latency(const results *r, GString *out);
 /* latency.csv: service,latency_ms,cum_frac; for each service with served requests
  * (services.csv order), one row per non-empty latency histogram bucket: its upper edge
  * and the share of served requests below it (histogram_foreach_bucket). */

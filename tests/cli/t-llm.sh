@@ -13,6 +13,22 @@ tpot=$(grep '^chat,' res/llm.csv | cut -d, -f6)
 expect_eq "$(awk -v t="$ttft" 'BEGIN { print (t > 15 && t < 40) }')" "1" "TTFT $ttft ms"
 expect_eq "$(awk -v t="$tpot" 'BEGIN { print (t > 4 && t < 9) }')" "1" "TPOT $tpot ms"
 expect_eq "$(grep '^chat,' res/services.csv | cut -d, -f3-6)" "3,3,0,0" "services.csv counts"
+# llm-latency.csv: the three requests are alike, so each distribution is one bucket whose
+# upper edge is at most 1/64 above the value, holding all of them
+expect_eq "$(head -1 res/llm-latency.csv)" "service,metric,latency_ms,cum_frac" "llm-latency.csv columns"
+expect_eq "$(cut -d, -f1,2 res/llm-latency.csv | sed 1d | sort -u | tr '\n' ' ')" "chat,e2e chat,tpot chat,ttft " "one distribution per metric"
+for m in ttft tpot e2e; do
+  expect_eq "$(grep "^chat,$m," res/llm-latency.csv | tail -1 | cut -d, -f4)" "1" "$m: the last bucket holds every request"
+done
+edge=$(grep '^chat,ttft,' res/llm-latency.csv | head -1 | cut -d, -f3)
+expect_eq "$(awk -v e="$edge" -v t="$ttft" 'BEGIN { print (e >= t * 0.999 && e <= t * (1 + 1 / 64.0) * 1.001) }')" "1" "TTFT bucket edge $edge ms against p50 $ttft ms"
+# a run without LLM services writes neither LLM file
+printf 'id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms\nsvc,0,inference,1,10,60,10,5\n' > plain.csv
+run run "$D/one-gpu.yaml" plain.csv -o res6 -q
+expect_rc 0
+expect_file res6/latency.csv
+expect_no_path res6/llm.csv
+expect_no_path res6/llm-latency.csv
 run run "$D/one-gpu.yaml" "$D/service.csv" --requests "$D/requests.csv" -o res2 -q
 if diff -r res res2 >/dev/null; then pass; else fail "result folders differ"; fi
 run run "$D/one-gpu.yaml" "$D/service.csv" --requests "$D/requests.csv" -o res5
