@@ -1123,12 +1123,13 @@ static double plot_percentile_column(const char *name, double *to_ms) {
   return pct;
 }
 
-/* latency.csv streamed: the rows of the first PLOT_MAX_SERVICES services, in order of
- * first appearance. At most PLOT_MAX_LATENCY_POINTS points per service (the file has at
- * most 64 x 64 + 1 per service; more means it was edited). */
+/* latency.csv (or llm-latency.csv, whose series are a service and a metric) streamed: the
+ * rows of the first PLOT_MAX_SERVICES series, in order of first appearance. At most
+ * PLOT_MAX_LATENCY_POINTS points per series (the file has at most 64 x 64 + 1 per series;
+ * more means it was edited). */
 #define PLOT_MAX_LATENCY_POINTS 5000
 typedef struct plot_latency_acc {
-  int c_service, c_ms, c_frac;
+  int c_service, c_ms, c_frac, c_metric; /* c_metric: -1 in latency.csv */
   GPtrArray *raw;      /* char*, owned: service names as in the file */
   GPtrArray *data;     /* GString* per service: "ms share%" lines */
   GArray *points;      /* guint per service */
@@ -1138,19 +1139,23 @@ typedef struct plot_latency_acc {
 static gboolean plot_latency_row(const char *const *cells, guint n, gpointer user) {
   plot_latency_acc *a = user;
   if ((guint)a->c_service >= n || (guint)a->c_ms >= n || (guint)a->c_frac >= n) return TRUE;
+  if (a->c_metric >= 0 && (guint)a->c_metric >= n) return TRUE;
   double ms, frac;
   if (!util_parse_double(cells[a->c_ms], &ms) || !isfinite(ms) || ms <= 0) return TRUE;
   if (!util_parse_double(cells[a->c_frac], &frac) || !(frac >= 0 && frac <= 1)) return TRUE;
+  g_autofree char *key = a->c_metric >= 0
+                             ? g_strdup_printf("%s %s", cells[a->c_service], cells[a->c_metric])
+                             : g_strdup(cells[a->c_service]);
   guint i;
   for (i = 0; i < a->raw->len; i++)
-    if (!strcmp(g_ptr_array_index(a->raw, i), cells[a->c_service])) break;
+    if (!strcmp(g_ptr_array_index(a->raw, i), key)) break;
   if (i == a->raw->len) {
     if (a->raw->len >= PLOT_MAX_SERVICES) {
       a->more = TRUE;
       return TRUE;
     }
     guint zero = 0;
-    g_ptr_array_add(a->raw, g_strdup(cells[a->c_service]));
+    g_ptr_array_add(a->raw, g_strdup(key));
     g_ptr_array_add(a->data, g_string_new(NULL));
     g_array_append_val(a->points, zero);
   }
@@ -1167,14 +1172,20 @@ static gboolean plot_latency_row(const char *const *cells, guint n, gpointer use
 
 static void plot_string_free(gpointer s) { g_string_free(s, TRUE); }
 
-/* The latency CDF of each service from latency.csv; FALSE in *drawn when the folder has no
- * usable latency.csv (an older result folder: the percentiles of services.csv are drawn
+/* A latency CDF chart: its file in the result folder, its chart name and title. */
+typedef struct plot_cdf_spec {
+  const char *file, *chart, *title;
+} plot_cdf_spec;
+
+/* The latency CDF of each series of sp->file (latency.csv: each service; llm-latency.csv:
+ * each service's TTFT, TPOT and end to end); FALSE in *drawn when the folder has no usable
+ * file (for latency.csv, an older result folder: the percentiles of services.csv are drawn
  * instead). The SLO targets come from services.csv (id, slo_ms, slo_pct). */
 static gboolean plot_latency_cdf(const plot_ctx *c, const char *run_dir, const char *scenario,
-                                 gboolean *drawn, GError **error) {
+                                 const plot_cdf_spec *sp, gboolean *drawn, GError **error) {
   *drawn = FALSE;
-  g_autofree char *path = g_build_filename(run_dir, "latency.csv", NULL);
-  plot_latency_acc a = {-1, -1, -1, g_ptr_array_new_with_free_func(g_free),
+  g_autofree char *path = g_build_filename(run_dir, sp->file, NULL);
+  plot_latency_acc a = {-1, -1, -1, -1, g_ptr_array_new_with_free_func(g_free),
                         g_ptr_array_new_with_free_func(plot_string_free),
                         g_array_new(FALSE, FALSE, sizeof(guint)), FALSE};
   char **header = NULL;
@@ -1184,6 +1195,7 @@ static gboolean plot_latency_cdf(const plot_ctx *c, const char *run_dir, const c
       if (!strcmp(header[i], "service")) a.c_service = (int)i;
       if (!strcmp(header[i], "latency_ms")) a.c_ms = (int)i;
       if (!strcmp(header[i], "cum_frac")) a.c_frac = (int)i;
+      if (!strcmp(header[i], "metric")) a.c_metric = (int)i;
     }
     g_strfreev(header);
   }
@@ -1193,10 +1205,12 @@ static gboolean plot_latency_cdf(const plot_ctx *c, const char *run_dir, const c
     table_foreach(path, NULL, plot_latency_row, &a, NULL);
   }
   if (*drawn && a.raw->len == 0) {
-    plot_skip(c, "latency", "no inference service served a request (latency.csv has no rows)");
+    g_autofree char *why = g_strdup_printf("no service served a request (%s has no rows)", sp->file);
+    plot_skip(c, sp->chart, why);
   } else if (*drawn) {
-    if (a.more)
-      plot_skip(c, "latency", "more than 12 services: the first 12 of latency.csv are drawn");
+    g_autofree char *why = g_strdup_printf("more than 12 series: the first 12 of %s are drawn",
+                                           sp->file);
+    if (a.more) plot_skip(c, sp->chart, why);
     g_autofree char *spath = g_build_filename(run_dir, "services.csv", NULL);
     g_autoptr(table) t = table_load(spath, NULL);
     int c_id = t ? table_column(t, "id") : -1, c_slo = t ? table_column(t, "slo_ms") : -1,
@@ -1232,9 +1246,10 @@ static gboolean plot_latency_cdf(const plot_ctx *c, const char *run_dir, const c
     GString *vars = g_string_new(NULL);
     plot_array(vars, "series", (const char *const *)names->pdata, names->len);
     g_string_append_printf(vars, "n_slo = %u\n", n_slo);
-    g_autofree char *title = g_strdup_printf("Request latency per service: %s", scenario);
-    ok = plot_write(c, "latency.dat", data, error) &&
-         plot_chart(c, "latency", "latency-cdf.gp", title, vars, error);
+    g_autofree char *title = g_strdup_printf("%s: %s", sp->title, scenario);
+    g_autofree char *dat = g_strdup_printf("%s.dat", sp->chart);
+    ok = plot_write(c, dat, data, error) &&
+         plot_chart(c, sp->chart, "latency-cdf.gp", title, vars, error);
     g_string_free(vars, TRUE);
     g_ptr_array_free(names, TRUE);
     g_string_free(slo, TRUE);
@@ -1248,8 +1263,13 @@ static gboolean plot_latency_cdf(const plot_ctx *c, const char *run_dir, const c
 
 static gboolean plot_latency(const plot_ctx *c, const char *run_dir, const char *scenario,
                              GError **error) {
-  gboolean drawn = FALSE;
-  if (!plot_latency_cdf(c, run_dir, scenario, &drawn, error)) return FALSE;
+  static const plot_cdf_spec cdf = {"latency.csv", "latency", "Request latency per service"};
+  static const plot_cdf_spec llm = {"llm-latency.csv", "llm-latency",
+                                    "LLM TTFT, TPOT and end-to-end latency per service"};
+  gboolean drawn = FALSE, llm_drawn = FALSE;
+  /* LLM services: their three distributions too (no chart when the run has none) */
+  if (!plot_latency_cdf(c, run_dir, scenario, &llm, &llm_drawn, error)) return FALSE;
+  if (!plot_latency_cdf(c, run_dir, scenario, &cdf, &drawn, error)) return FALSE;
   if (drawn) return TRUE;
   g_autofree char *path = g_build_filename(run_dir, "services.csv", NULL);
   g_autoptr(table) t = table_load(path, NULL);

@@ -597,6 +597,14 @@ static void study_assert_svg_has(const char *dir, const char *chart, const char 
 
 /* Runs the study scenario with tenants named in gnuplot syntax, writes the result folder
  * and renames the scenario (in summary.json) to more gnuplot syntax. */
+/* The contents of dir/name (owned); fails the test when it cannot be read. */
+static char *study_slurp(const char *dir, const char *name) {
+  g_autofree char *path = g_build_filename(dir, name, NULL);
+  char *text = NULL;
+  cr_assert(g_file_get_contents(path, &text, NULL, NULL), "cannot read %s", path);
+  return text;
+}
+
 static char *study_evil_run(const char *root, const char *name, const char *marker_dir) {
   g_autofree char *yaml = NULL, *csv = NULL;
   cr_assert(g_file_get_contents(STUDY_DATA "/study-a.yaml", &yaml, NULL, NULL));
@@ -666,13 +674,10 @@ Test(plot, every_chart_rendered_and_names_drawn_as_text, .timeout = 120) {
   /* latency: the CDF of latency.csv, one line per service, and the SLO target */
   study_assert_svg_has(out, "latency", (const char *const[]){"svc", "SLO target", NULL});
   {
-    g_autofree char *lgp = g_build_filename(out, "latency.gp", NULL);
-    g_autofree char *ldat = g_build_filename(out, "latency.dat", NULL);
     g_autofree char *lcsv = g_build_filename(run_a, "latency.csv", NULL);
-    g_autofree char *gtext = NULL, *dtext = NULL, *ctext = NULL;
-    cr_assert(g_file_get_contents(lgp, &gtext, NULL, NULL));
-    cr_assert(g_file_get_contents(ldat, &dtext, NULL, NULL));
-    cr_assert(g_file_get_contents(lcsv, &ctext, NULL, NULL));
+    g_autofree char *gtext = study_slurp(out, "latency.gp");
+    g_autofree char *dtext = study_slurp(out, "latency.dat");
+    g_autofree char *ctext = study_slurp(run_a, "latency.csv");
     cr_assert(strstr(gtext, "from plots/latency-cdf.gp") != NULL, "%s", gtext);
     cr_assert(strstr(gtext, "n_slo = 1\n") != NULL, "%s", gtext);
     /* every row of latency.csv is a point: latency in ms, share in % */
@@ -771,20 +776,28 @@ Test(plot, every_chart_rendered_and_names_drawn_as_text, .timeout = 120) {
   cr_assert(outdir_remove_tree(root, NULL));
 }
 
-Test(plot, without_gnuplot_data_and_scripts_are_written) {
-  g_autofree char *root = study_tmpdir();
+/* Runs yaml and csv into root/run and plots it without gnuplot into root/out (returned,
+ * owned), filling rep. */
+static char *study_plot_no_gnuplot(const char *root, const char *yaml, const char *csv,
+                                   plot_report *rep) {
   g_autofree char *dir = g_build_filename(root, "run", NULL);
-  results *r = tu_run("name: tiny\npools:\n  - {name: p, gpu: A100-80GB, nodes: 1, gpus_per_node: 2, strategy: exclusive}\n",
-                      "id,submit_s,kind,gpus,mem_gb,duration_s\nj1,0,batch,1,10,120\nj2,30,batch,2,10,60\n",
-                      NULL);
+  results *r = tu_run(yaml, csv, NULL);
   cr_assert(report_write_dir(r, dir, TRUE, NULL));
   results_free(r);
   char *formats[] = {"png", NULL};
   plot_options opt = {.formats = formats, .width = 500, .height = 300, .gnuplot = NULL};
+  plot_report_init(rep);
+  char *out = g_build_filename(root, "out", NULL);
+  cr_assert(plot_run(dir, out, &opt, rep, NULL));
+  return out;
+}
+
+Test(plot, without_gnuplot_data_and_scripts_are_written) {
+  g_autofree char *root = study_tmpdir();
   plot_report rep;
-  plot_report_init(&rep);
-  g_autofree char *out = g_build_filename(root, "out", NULL);
-  cr_assert(plot_run(dir, out, &opt, &rep, NULL));
+  g_autofree char *out = study_plot_no_gnuplot(
+      root, "name: tiny\npools:\n  - {name: p, gpu: A100-80GB, nodes: 1, gpus_per_node: 2, strategy: exclusive}\n",
+      "id,submit_s,kind,gpus,mem_gb,duration_s\nj1,0,batch,1,10,120\nj2,30,batch,2,10,60\n", &rep);
   cr_assert_eq(rep.images->len, 0);
   cr_assert_eq(rep.failed->len, 0);
   /* one pool: no per-pool utilisation chart; no services: no latency, no SLO series */
@@ -795,6 +808,44 @@ Test(plot, without_gnuplot_data_and_scripts_are_written) {
   /* j1 alone for 30 s, then j2 waits for both GPUs until j1 ends at 120 s: the first
    * minute is half allocated and busy on average (j1 on one GPU of two) */
   cr_assert(g_str_has_prefix(text, "# time, allocated %, busy %, SM-active %\n0 50 50 50\n"), "%s", text);
+  /* no LLM service: no LLM latency chart */
+  g_autofree char *llm_gp = g_build_filename(out, "llm-latency.gp", NULL);
+  cr_assert(!g_file_test(llm_gp, G_FILE_TEST_EXISTS));
+  plot_report_clear(&rep);
+  cr_assert(outdir_remove_tree(root, NULL));
+}
+
+Test(plot, llm_latency_chart_has_ttft_tpot_and_e2e) {
+  g_autofree char *root = study_tmpdir();
+  plot_report rep;
+  g_autofree char *out = study_plot_no_gnuplot(
+      root, "name: llm\nseed: 3\npools:\n  - {name: p, gpu: H100-80GB, nodes: 1, gpus_per_node: 1, strategy: exclusive}\n",
+      "id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,model\nsvc,0,inference,1,0,600,4,llama-3-8b\n", &rep);
+  g_autofree char *dir = g_build_filename(root, "run", NULL);
+  cr_assert_eq(rep.failed->len, 0);
+  g_autofree char *gtext = study_slurp(out, "llm-latency.gp");
+  g_autofree char *dtext = study_slurp(out, "llm-latency.dat");
+  g_autofree char *ctext = study_slurp(dir, "llm-latency.csv");
+  cr_assert(strstr(gtext, "from plots/latency-cdf.gp") != NULL, "%s", gtext);
+  cr_assert(strstr(gtext, "series[1] = 'svc ttft'") != NULL, "%s", gtext);
+  cr_assert(strstr(gtext, "series[2] = 'svc tpot'") != NULL, "%s", gtext);
+  cr_assert(strstr(gtext, "series[3] = 'svc e2e'") != NULL, "%s", gtext);
+  /* three blocks, each ending at 100 % */
+  g_auto(GStrv) blocks = g_strsplit(dtext, "\n\n\n", -1);
+  cr_assert_eq(g_strv_length(blocks), 3, "%s", dtext);
+  for (guint i = 0; i < 3; i++) {
+    const char *end = blocks[i] + strlen(blocks[i]);
+    while (end > blocks[i] && end[-1] == '\n') end--;
+    cr_assert(end - blocks[i] > 4 && !strncmp(end - 4, " 100", 4), "block %u: %s", i, blocks[i]);
+  }
+  /* every row of llm-latency.csv is a point */
+  guint rows = 0;
+  for (const char *p = ctext; (p = strchr(p, '\n')) && p[1]; p++) rows++;
+  guint points = 0;
+  for (const char *p = dtext; (p = strstr(p, "\n")); p++)
+    if (p[1] >= '0' && p[1] <= '9') points++;
+  cr_assert_eq(points, rows, "%u points for %u rows", points, rows);
+  cr_assert_gt(rows, 30);
   plot_report_clear(&rep);
   cr_assert(outdir_remove_tree(root, NULL));
 }
