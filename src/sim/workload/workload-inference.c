@@ -192,7 +192,7 @@ static void inf_unanswer_until(inf_state *st, double t) {
 
 /* ---- slots ---- */
 
-static void inf_heap_replace_top(double *h, guint32 n, double v) {
+static inline void inf_heap_replace_top(double *h, guint32 n, double v) {
   guint32 i = 0;
   for (;;) {
     guint32 l = 2 * i + 1;
@@ -399,11 +399,12 @@ inf_serve_loop(inf_state *st, double from, double to, double v, double turn_mean
   return busy;
 }
 
-/* ---- the call-free loop: one slot, no turns, Poisson arrivals, fixed or exponential work ---- */
+/* ---- the call-free loop: no turns, Poisson arrivals, fixed or exponential work ---- */
 
 /* Why inf_fast_run stopped: the interval is done, or something it may not do itself (a
  * call would make every double of the loop live in memory) is due before the request at
- * hand; that request is left untouched, except for a carry, which the caller completes. */
+ * hand, which is then left untouched; or (CARRY) the request it just started is still in
+ * service at the end of the interval and its caller must keep it. */
 enum { INF_FAST_DONE, INF_FAST_REFILL, INF_FAST_BUCKET, INF_FAST_OCTAVE, INF_FAST_CARRY };
 
 typedef struct inf_fast {
@@ -412,33 +413,41 @@ typedef struct inf_fast {
   gboolean exp_work;
   histogram *lat;
   rngfast_buf *b_arr, *b_svc;
-  /* the loop's state, in and out */
-  double a, free1, busy, sum, lo, hi;
+  double *h;                 /* the slots' heap (c > 1) */
+  guint32 c;
+  /* the loop's state, in and out: as inf_serve_loop's locals of the same names */
+  double a, free1, bu, ps, busy, sum, lo, hi;
   guint64 n, miss;
-  /* the request a carry stopped at */
-  double start, end;
+  /* OCTAVE: the latency whose octave is missing; CARRY: the request kept in service */
+  double end, arrival;
 } inf_fast;
 
 /* The requests of inf_serve_loop(single, !turns) for fast Poisson arrivals, the same
  * arithmetic in the same order, with the state in locals and no call. */
-static __attribute__((noinline)) int inf_fast_run(inf_fast *x) {
+static inline __attribute__((always_inline)) int inf_fast_loop(inf_fast *x,
+                                                                const gboolean single) {
   const double to = x->to, gate = x->gate, bucket_end = x->bucket_end, slo = x->slo;
   const double work = x->work, inv_v = x->inv_v, gap = x->gap;
   const gboolean exp_work = x->exp_work;
   histogram *lat = x->lat;
+  double *h = x->h;
+  const guint32 c = x->c;
   const double *arr = x->b_arr->v, *svc = x->b_svc->v;
-  guint32 pa = x->b_arr->pos, ps = x->b_svc->pos;
-  double a = x->a, free1 = x->free1, busy = x->busy, sum = x->sum, lo = x->lo, hi = x->hi;
+  guint32 pa = x->b_arr->pos, psv = x->b_svc->pos;
+  double a = x->a, free1 = x->free1, bu = x->bu, ps = x->ps, busy = x->busy;
+  double sum = x->sum, lo = x->lo, hi = x->hi;
   guint64 n = x->n, miss = x->miss;
   int why;
   for (;;) {
-    if (G_UNLIKELY(pa == RNGFAST_BUF || (exp_work && ps == RNGFAST_BUF))) {
+    if (G_UNLIKELY(pa == RNGFAST_BUF || (exp_work && psv == RNGFAST_BUF))) {
       why = INF_FAST_REFILL;
       break;
     }
-    /* max(a, free1, gate) with gate applied to a, off the free1 -> end -> free1 chain */
+    /* max(a, first free slot, gate); one slot: gate applied to a, off the
+     * free1 -> end -> free1 chain */
     double ag = a < gate ? gate : a;
-    double start = ag > free1 ? ag : free1;
+    double mf = single ? free1 : h[0];
+    double start = ag > mf ? ag : mf;
     if (!(a < to) || start >= to) {
       why = INF_FAST_DONE;
       break;
@@ -447,19 +456,36 @@ static __attribute__((noinline)) int inf_fast_run(inf_fast *x) {
       why = INF_FAST_BUCKET;
       break;
     }
-    double w = exp_work ? work * svc[ps] : work;
-    double end = start + w * inv_v;
-    if (G_UNLIKELY(end > to)) {
-      x->start = start;
-      x->end = end;
-      why = INF_FAST_CARRY;
-      break;
+    double w = exp_work ? work * svc[psv] : work;
+    double end = start + w * inv_v, l = end - a;
+    gboolean in_time = end <= to;
+    guint64 *cnt = NULL;
+    if (G_LIKELY(in_time)) {
+      cnt = histogram_counter(lat, l);
+      if (G_UNLIKELY(!cnt)) {
+        x->end = l;
+        why = INF_FAST_OCTAVE;
+        break;
+      }
     }
-    double l = end - a;
-    guint64 *cnt = histogram_counter(lat, l);
-    if (G_UNLIKELY(!cnt)) {
-      x->end = l;
-      why = INF_FAST_OCTAVE;
+    if (single) {
+      free1 = bu = end;
+      busy += (in_time ? end : to) - start;
+    } else {
+      inf_heap_replace_top(h, c, end);
+      if (start > bu) { /* the busy period before ended; a new one starts */
+        if (bu > ps) busy += bu - ps;
+        ps = start;
+      }
+      bu = end > bu ? end : bu;
+    }
+    psv += exp_work;
+    double arrival = a;
+    a += gap * arr[pa++];
+    if (G_UNLIKELY(!in_time)) {
+      x->end = end;
+      x->arrival = arrival;
+      why = INF_FAST_CARRY;
       break;
     }
     (*cnt)++;
@@ -468,15 +494,13 @@ static __attribute__((noinline)) int inf_fast_run(inf_fast *x) {
     lo = l < lo ? l : lo;
     hi = l > hi ? l : hi;
     miss += l > slo;
-    free1 = end;
-    busy += end - start;
-    ps += exp_work;
-    a += gap * arr[pa++];
   }
   x->b_arr->pos = pa;
-  x->b_svc->pos = ps;
+  x->b_svc->pos = psv;
   x->a = a;
   x->free1 = free1;
+  x->bu = bu;
+  x->ps = ps;
   x->busy = busy;
   x->sum = sum;
   x->lo = lo;
@@ -486,23 +510,28 @@ static __attribute__((noinline)) int inf_fast_run(inf_fast *x) {
   return why;
 }
 
-/* inf_serve_loop(st, from, to, v, 0, TRUE, FALSE) when the arrivals are fast Poisson and
- * the work fixed or exponential: inf_fast_run, and the rare steps between its runs. */
+static __attribute__((noinline)) int inf_fast_run_1(inf_fast *x) {
+  return inf_fast_loop(x, TRUE);
+}
+static __attribute__((noinline)) int inf_fast_run_c(inf_fast *x) {
+  return inf_fast_loop(x, FALSE);
+}
+
+/* inf_serve_loop(st, from, to, v, 0, c == 1, FALSE) when the arrivals are fast Poisson and
+ * the work fixed or exponential: inf_fast_run_*, and the rare steps between its runs. */
 static double inf_serve_fast(inf_state *st, double from, double to, double v) {
-  const gboolean exp_work = st->dist == SERVICE_DIST_EXPONENTIAL;
+  const gboolean exp_work = st->dist == SERVICE_DIST_EXPONENTIAL, single = st->c == 1;
+  double bu = st->busy_until;
   inf_fast x = {.to = to, .gate = st->gate, .bucket_end = st->bucket_end, .slo = st->slo_ns,
                 .work = st->work_mean_ns, .inv_v = 1.0 / v, .gap = st->gap_mean_ns,
                 .exp_work = exp_work, .lat = st->lat, .b_arr = st->b_arr, .b_svc = st->b_svc,
-                .a = st->next_a, .free1 = st->heap[0], .sum = 0, .lo = INFINITY,
+                .h = st->heap, .c = st->c, .a = st->next_a, .free1 = st->heap[0], .bu = bu,
+                .ps = st->ps < from ? from : st->ps, .sum = 0, .lo = INFINITY,
                 .hi = -INFINITY};
-  double bu = st->busy_until;
   guint64 bn_base = st->b_n, bv_base = st->b_viol; /* as in inf_serve_loop */
-  if (bu > from) x.busy = (bu < to ? bu : to) - from;
-  gboolean started = FALSE;
+  if (single && bu > from) x.busy = (bu < to ? bu : to) - from;
   for (;;) {
-    guint64 n0 = x.n;
-    int why = inf_fast_run(&x);
-    started = started || x.n > n0;
+    int why = single ? inf_fast_run_1(&x) : inf_fast_run_c(&x);
     if (why == INF_FAST_DONE) break;
     switch (why) {
     case INF_FAST_REFILL:
@@ -520,26 +549,22 @@ static double inf_serve_fast(inf_state *st, double from, double to, double v) {
     case INF_FAST_OCTAVE:
       histogram_counter_alloc(x.lat, x.end);
       break;
-    default: /* INF_FAST_CARRY: in service at the end of the interval */
-      inf_carry_push(st, x.end, x.a);
-      x.free1 = x.end;
-      x.busy += to - x.start;
-      started = TRUE;
-      if (exp_work) x.b_svc->pos++;
-      x.a += x.gap * rngfast_buf_exp(x.b_arr);
+    default: /* INF_FAST_CARRY */
+      inf_carry_push(st, x.end, x.arrival);
     }
   }
-  if (started) bu = x.free1;
   histogram_add_moments(st->lat, x.n, x.sum, x.lo, x.hi);
   st->served += x.n;
   st->violations += x.miss;
   st->b_n = bn_base + x.n;
   st->b_viol = bv_base + x.miss;
   st->next_a = x.a;
-  st->heap[0] = x.free1;
-  st->ps = bu < to ? bu : to;
-  st->busy_until = bu;
-  return x.busy;
+  if (single) st->heap[0] = x.free1;
+  double busy = x.busy;
+  if (!single && x.bu > x.ps) busy += (x.bu < to ? x.bu : to) - x.ps;
+  st->ps = x.bu < to ? x.bu : to;
+  st->busy_until = x.bu;
+  return busy;
 }
 
 /* The loop specialised: one slot or c, with or without time-slicing turns. */
@@ -591,7 +616,7 @@ static void inference_advance(sim *s, job_run *j, sim_time from_t, sim_time to_t
     st->ps = MIN(st->busy_until, to);
   } else if (v > 0) {
     gboolean single = st->c == 1, turns = turn > 0;
-    gboolean fast = single && !turns && st->fast_poisson && st->has_next &&
+    gboolean fast = !turns && st->fast_poisson && st->has_next &&
                     (st->dist == SERVICE_DIST_DETERMINISTIC ||
                      st->dist == SERVICE_DIST_EXPONENTIAL);
     busy = fast               ? inf_serve_fast(st, from, to, v)
