@@ -52,6 +52,14 @@ done
 if [ $have_openb = yes ]; then
   expect_eq "$(awk -F, '$1 == "fgd.fgd.alloc_130" {print $(NF-4)}' table.csv)" 95.39 "FGD published mean"
   expect_eq "$(awk -F, '$1 == "fgd.random.alloc_130" {print $(NF-4)}' table.csv)" 87.47 "Random published mean"
+  # docs/studies.md quotes the figures validate prints: "Label PREDICTED (MEASURED)"
+  for pair in random:Random dot-product:DotProd gpu-clustering:GpuClustering \
+              gpu-packing:GpuPacking best-fit:BestFit fgd:FGD; do
+    txt=$(grep "^fgd\.${pair%%:*}\.alloc_130 " full/validate.txt |
+      awk '{print $(NF-6) " (" $(NF-7) ")"}')
+    if tr '\n' ' ' < "$TOP_SRCDIR/docs/studies.md" | grep -q "${pair#*:} $txt"; then pass
+    else fail "docs/studies.md does not quote ${pair#*:} $txt"; fi
+  done
 fi
 
 # without the shared traces the Lucid and FGD rows are skipped cleanly
