@@ -52,6 +52,9 @@ done
 if [ $have_openb = yes ]; then
   expect_eq "$(awk -F, '$1 == "fgd.fgd.alloc_130" {print $(NF-4)}' table.csv)" 95.39 "FGD published mean"
   expect_eq "$(awk -F, '$1 == "fgd.random.alloc_130" {print $(NF-4)}' table.csv)" 87.47 "Random published mean"
+  # the imported inputs are kept: the openb scenario of 405 node groups and its 8,152 pods
+  expect_eq "$(grep -c '^      - {nodes:' full/inputs/fgd-openb.yaml)" 405 "fgd-openb.yaml node groups"
+  expect_eq "$(tail -n +2 full/inputs/fgd-openb.csv | wc -l | tr -d ' ')" 8152 "fgd-openb.csv jobs"
   # docs/studies.md quotes the figures validate prints: "Label PREDICTED (MEASURED)"
   for pair in random:Random dot-product:DotProd gpu-clustering:GpuClustering \
               gpu-packing:GpuPacking best-fit:BestFit fgd:FGD; do
