@@ -413,8 +413,8 @@ typedef struct inf_fast {
   gboolean exp_work;
   histogram *lat;
   rngfast_buf *b_arr, *b_svc;
-  double *h;                 /* the slots' heap (c > 1) */
-  guint32 c;
+  double *h;                 /* the slots (c > 1): a min-heap, or sorted from hd on */
+  guint32 c, hd;
   /* the loop's state, in and out: as inf_serve_loop's locals of the same names */
   double a, free1, bu, ps, busy, sum, lo, hi;
   guint64 n, miss;
@@ -422,16 +422,44 @@ typedef struct inf_fast {
   double end, arrival;
 } inf_fast;
 
+/* Fixed work at a constant speed in FCFS order: starts never decrease, so neither do ends,
+ * and the slots kept sorted (a ring from hd, the first to come free) take a request in
+ * O(1) instead of a heap's log c: the new end goes in at the back, behind any slot that
+ * comes free later (one carried over from another speed). The set of free times is the
+ * heap's after every request, so the results are the same. */
+static inline void inf_ring_replace_first(double *h, guint32 c, guint32 *hd, double end) {
+  guint32 j = *hd;
+  for (guint32 k = 1; k < c; k++) {
+    guint32 p = j == 0 ? c - 1 : j - 1;
+    if (!(h[p] > end)) break;
+    h[j] = h[p];
+    j = p;
+  }
+  h[j] = end;
+  *hd = *hd + 1 == c ? 0 : *hd + 1;
+}
+
+static void inf_reverse(double *h, guint32 lo, guint32 hi) { /* [lo, hi) */
+  while (hi > lo + 1) {
+    double t = h[lo];
+    h[lo++] = h[--hi];
+    h[hi] = t;
+  }
+}
+
 /* The requests of inf_serve_loop(single, !turns) for fast Poisson arrivals, the same
- * arithmetic in the same order, with the state in locals and no call. */
+ * arithmetic in the same order, with the state in locals and no call; `sorted`: the slots
+ * as inf_ring_replace_first keeps them (fixed work only). */
 static inline __attribute__((always_inline)) int inf_fast_loop(inf_fast *x,
-                                                                const gboolean single) {
+                                                                const gboolean single,
+                                                                const gboolean sorted) {
   const double to = x->to, gate = x->gate, bucket_end = x->bucket_end, slo = x->slo;
   const double work = x->work, inv_v = x->inv_v, gap = x->gap;
   const gboolean exp_work = x->exp_work;
   histogram *lat = x->lat;
   double *h = x->h;
   const guint32 c = x->c;
+  guint32 hd = x->hd;
   const double *arr = x->b_arr->v, *svc = x->b_svc->v;
   guint32 pa = x->b_arr->pos, psv = x->b_svc->pos;
   double a = x->a, free1 = x->free1, bu = x->bu, ps = x->ps, busy = x->busy;
@@ -446,7 +474,7 @@ static inline __attribute__((always_inline)) int inf_fast_loop(inf_fast *x,
     /* max(a, first free slot, gate); one slot: gate applied to a, off the
      * free1 -> end -> free1 chain */
     double ag = a < gate ? gate : a;
-    double mf = single ? free1 : h[0];
+    double mf = single ? free1 : sorted ? h[hd] : h[0];
     double start = ag > mf ? ag : mf;
     if (!(a < to) || start >= to) {
       why = INF_FAST_DONE;
@@ -472,7 +500,8 @@ static inline __attribute__((always_inline)) int inf_fast_loop(inf_fast *x,
       free1 = bu = end;
       busy += (in_time ? end : to) - start;
     } else {
-      inf_heap_replace_top(h, c, end);
+      if (sorted) inf_ring_replace_first(h, c, &hd, end);
+      else inf_heap_replace_top(h, c, end);
       if (start > bu) { /* the busy period before ended; a new one starts */
         if (bu > ps) busy += bu - ps;
         ps = start;
@@ -497,6 +526,7 @@ static inline __attribute__((always_inline)) int inf_fast_loop(inf_fast *x,
   }
   x->b_arr->pos = pa;
   x->b_svc->pos = psv;
+  x->hd = hd;
   x->a = a;
   x->free1 = free1;
   x->bu = bu;
@@ -511,16 +541,22 @@ static inline __attribute__((always_inline)) int inf_fast_loop(inf_fast *x,
 }
 
 static __attribute__((noinline)) int inf_fast_run_1(inf_fast *x) {
-  return inf_fast_loop(x, TRUE);
+  return inf_fast_loop(x, TRUE, FALSE);
 }
 static __attribute__((noinline)) int inf_fast_run_c(inf_fast *x) {
-  return inf_fast_loop(x, FALSE);
+  return inf_fast_loop(x, FALSE, FALSE);
+}
+static __attribute__((noinline)) int inf_fast_run_sorted(inf_fast *x) {
+  return inf_fast_loop(x, FALSE, TRUE);
 }
 
 /* inf_serve_loop(st, from, to, v, 0, c == 1, FALSE) when the arrivals are fast Poisson and
  * the work fixed or exponential: inf_fast_run_*, and the rare steps between its runs. */
 static double inf_serve_fast(inf_state *st, double from, double to, double v) {
   const gboolean exp_work = st->dist == SERVICE_DIST_EXPONENTIAL, single = st->c == 1;
+  const gboolean sorted = !single && !exp_work;
+  /* an ascending array is a min-heap, and the sorted ring from hd = 0 */
+  if (sorted) qsort(st->heap, st->c, sizeof(double), inf_cmp_double);
   double bu = st->busy_until;
   inf_fast x = {.to = to, .gate = st->gate, .bucket_end = st->bucket_end, .slo = st->slo_ns,
                 .work = st->work_mean_ns, .inv_v = 1.0 / v, .gap = st->gap_mean_ns,
@@ -531,7 +567,7 @@ static double inf_serve_fast(inf_state *st, double from, double to, double v) {
   guint64 bn_base = st->b_n, bv_base = st->b_viol; /* as in inf_serve_loop */
   if (single && bu > from) x.busy = (bu < to ? bu : to) - from;
   for (;;) {
-    int why = single ? inf_fast_run_1(&x) : inf_fast_run_c(&x);
+    int why = single ? inf_fast_run_1(&x) : sorted ? inf_fast_run_sorted(&x) : inf_fast_run_c(&x);
     if (why == INF_FAST_DONE) break;
     switch (why) {
     case INF_FAST_REFILL:
@@ -560,6 +596,11 @@ static double inf_serve_fast(inf_state *st, double from, double to, double v) {
   st->b_viol = bv_base + x.miss;
   st->next_a = x.a;
   if (single) st->heap[0] = x.free1;
+  if (sorted) { /* rotate the ring to start at 0: ascending again, so a heap */
+    inf_reverse(st->heap, 0, x.hd);
+    inf_reverse(st->heap, x.hd, st->c);
+    inf_reverse(st->heap, 0, st->c);
+  }
   double busy = x.busy;
   if (!single && x.bu > x.ps) busy += (x.bu < to ? x.bu : to) - x.ps;
   st->ps = x.bu < to ? x.bu : to;
