@@ -655,6 +655,7 @@ void trace_job_init(job_spec *j, job_kind kind) {
   j->gpu_frac = 1.0;
   j->sm = default_sm(kind);
   j->gpu_util = default_gpu_util(kind);
+  j->mem_util = TRACE_MEM_UTIL_UNKNOWN;
   j->busy = 0.15;
   j->slo_pct = 99.0;
   j->comm_frac = 0.1;
@@ -672,10 +673,12 @@ enum {
   /* host columns (written only by trace_write_header_host / trace_write_row_host) */
   C_CPU, C_HOST_MEM, C_GPU_SPEC,
   /* LLM serving (read only; not written by trace_write_*) */
-  C_MODEL, C_PROMPT, C_OUTPUT, C_SLO_TTFT, C_SLO_TPOT, C_GPU_MEM_UTIL, C_COUNT
+  C_MODEL, C_PROMPT, C_OUTPUT, C_SLO_TTFT, C_SLO_TPOT, C_GPU_MEM_UTIL,
+  /* memory activity (read only; not written by trace_write_*) */
+  C_MEM_UTIL, C_COUNT
 };
 #define C_BASE_COUNT C_CPU
-G_STATIC_ASSERT(C_COUNT <= 32); /* a row's columns are bits of a guint32 */
+G_STATIC_ASSERT(C_COUNT <= 64); /* a row's columns are bits of a guint64 */
 
 #define EXP_SIZE "a size >= 0 in GB (a number, or with a unit: 40GB, 37.25GiB; at most 10 TB)"
 #define EXP_RATE "requests per second >= 0 (at most 1e9)"
@@ -716,6 +719,7 @@ static const col_def job_cols[C_COUNT] = {
     [C_SLO_TTFT] = {"slo_ttft_ms", FALSE, EXP_MS},
     [C_SLO_TPOT] = {"slo_tpot_ms", FALSE, EXP_MS},
     [C_GPU_MEM_UTIL] = {"gpu_memory_utilization", FALSE, "a fraction 0 < f <= 1"},
+    [C_MEM_UTIL] = {"mem_util", FALSE, "a fraction 0 <= mem_util <= gpu_util"},
 };
 
 typedef struct job_reader {
@@ -765,6 +769,7 @@ static gboolean job_cell(int col, const char *v, job_spec *j) {
   case C_GPU_FRAC: return parse_range(v, 0, FALSE, 1, TRUE, &j->gpu_frac);
   case C_SM: return parse_range(v, 0, FALSE, 1, TRUE, &j->sm);
   case C_GPU_UTIL: return parse_range(v, 0, FALSE, 1, TRUE, &j->gpu_util);
+  case C_MEM_UTIL: return parse_range(v, 0, TRUE, 1, TRUE, &j->mem_util);
   case C_BUSY: return parse_range(v, 0, TRUE, 1, TRUE, &j->busy);
   case C_BURST: return parse_seconds(v, TRUE, &j->burst_ns);
   case C_RATE: return parse_range(v, 0, TRUE, TRACE_MAX_RATE_RPS, TRUE, &j->rate_rps);
@@ -801,10 +806,10 @@ static gboolean job_cell(int col, const char *v, job_spec *j) {
  * line and column. Returns the bits of the columns that hold a valid value; *bad gets the
  * bits of those with a problem. Shared by the job and phase readers. */
 typedef gboolean (*cell_parse_fn)(int col, const char *v, void *ud);
-static guint32 read_cells(csv_in *in, const int *def_of, const col_def *cols, const char **cells,
-                          cell_parse_fn parse, void *ud, guint32 *bad) {
+static guint64 read_cells(csv_in *in, const int *def_of, const col_def *cols, const char **cells,
+                          cell_parse_fn parse, void *ud, guint64 *bad) {
   guint line = csvin_line(in);
-  guint32 have = 0;
+  guint64 have = 0;
   for (guint f = 0; f < in->ncols; f++) {
     int col = def_of[f];
     if (col < 0) continue;
@@ -813,11 +818,11 @@ static guint32 read_cells(csv_in *in, const int *def_of, const col_def *cols, co
     if (is_blank(v)) {
       if (!cols[col].required) continue;
     } else if (parse(col, v, ud)) {
-      have |= 1u << col;
+      have |= G_GUINT64_CONSTANT(1) << col;
       continue;
     }
     diag_expected(in->diags, in->path, line, f + 1, cols[col].name, cols[col].expected, v);
-    *bad |= 1u << col;
+    *bad |= G_GUINT64_CONSTANT(1) << col;
   }
   return have;
 }
@@ -834,10 +839,10 @@ static void job_row(csv_in *in, void *ud) {
   guint line = csvin_line(in);
   job_spec j;
   memset(&j, 0, sizeof j);
-  guint32 bad = 0; /* bit per column: invalid cell */
+  guint64 bad = 0; /* bit per column: invalid cell */
   const char *cells[C_COUNT] = {0};
-  guint32 have = read_cells(in, r->def_of, job_cols, cells, job_cell_cb, &j, &bad);
-#define HAVE(c) (have & (1u << (c)))
+  guint64 have = read_cells(in, r->def_of, job_cols, cells, job_cell_cb, &j, &bad);
+#define HAVE(c) (have & (G_GUINT64_CONSTANT(1) << (c)))
   job_kind kind = HAVE(C_KIND) ? j.kind : JOB_BATCH;
   j.line = line;
   j.tenant = trace_intern(t, HAVE(C_TENANT) ? cells[C_TENANT] : "default");
@@ -847,13 +852,21 @@ static void job_row(csv_in *in, void *ud) {
     /* (gpus 0, a CPU-only job, is read by `sharesim fill` only: TRACE_ALLOW_CPU_ONLY) */
     diag_expected(in->diags, in->path, line, (guint)(r->field_of[C_GPUS] + 1), "gpus",
                   job_cols[C_GPUS].expected, cells[C_GPUS]);
-    bad |= 1u << C_GPUS;
+    bad |= G_GUINT64_CONSTANT(1) << C_GPUS;
   }
   j.gpu_spec = HAVE(C_GPU_SPEC) ? trace_intern(t, cells[C_GPU_SPEC]) : NULL;
   if (!HAVE(C_GPU_FRAC)) j.gpu_frac = 1.0;
   /* an LLM server's kernels can use every SM (the roofline decides its speed) */
   if (!HAVE(C_SM)) j.sm = HAVE(C_MODEL) && kind == JOB_INFERENCE ? 1.0 : default_sm(kind);
   if (!HAVE(C_GPU_UTIL)) j.gpu_util = default_gpu_util(kind);
+  if (!HAVE(C_MEM_UTIL)) j.mem_util = TRACE_MEM_UTIL_UNKNOWN;
+  if (HAVE(C_MEM_UTIL) && j.mem_util > j.gpu_util) {
+    /* memory is busy only while a kernel runs: its share of time is at most gpu_util's */
+    diag_expected(in->diags, in->path, line, (guint)(r->field_of[C_MEM_UTIL] + 1), "mem_util",
+                  "a fraction 0 <= mem_util <= gpu_util (memory is busy only while a kernel runs)",
+                  cells[C_MEM_UTIL]);
+    bad |= G_GUINT64_CONSTANT(1) << C_MEM_UTIL;
+  }
   if (!HAVE(C_BUSY)) j.busy = 0.15;
   if (!HAVE(C_BURST)) j.burst_ns = 30 * SIM_NS_PER_S;
   if (!HAVE(C_SLO_PCT)) j.slo_pct = 99.0;
@@ -878,7 +891,7 @@ static void job_row(csv_in *in, void *ud) {
     for (gsize k = 0; k < G_N_ELEMENTS(need); k++) {
       int col = need[k].col;
       if (col == C_SERVICE && HAVE(C_MODEL)) continue; /* an LLM's service time is modelled */
-      if (HAVE(col) || (bad & (1u << col))) continue;
+      if (HAVE(col) || (bad & (G_GUINT64_CONSTANT(1) << col))) continue;
       diag_expected(in->diags, in->path, line, (guint)(r->field_of[col] + 1),
                     job_cols[col].name, need[k].expected, cells[col] ? cells[col] : "");
     }
@@ -888,7 +901,7 @@ static void job_row(csv_in *in, void *ud) {
    * fractional give each worker what they always give (exclusive: a whole GPU). */
 #undef HAVE
 
-  if (!(have & (1u << C_ID))) return;
+  if (!(have & (G_GUINT64_CONSTANT(1) << C_ID))) return;
   gpointer prev = g_hash_table_lookup(t->by_id, cells[C_ID]);
   if (prev) {
     guint first = g_array_index(t->jobs, job_spec, GPOINTER_TO_UINT(prev) - 1).line;
@@ -1039,8 +1052,8 @@ static void phase_row(csv_in *in, void *ud) {
   p.line = line;
   const char *cells[P_COUNT] = {0};
   phase_cell_ctx pc = {r->t, &p};
-  guint32 bad = 0;
-  guint32 have = read_cells(in, r->def_of, phase_cols, cells, phase_cell_cb, &pc, &bad);
+  guint64 bad = 0;
+  guint64 have = read_cells(in, r->def_of, phase_cols, cells, phase_cell_cb, &pc, &bad);
   gboolean ok = bad == 0;
   if (!(have & (1u << P_JOB))) return;
   /* Values a job of this kind has no use for are mistakes, not no-ops. */

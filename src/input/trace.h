@@ -30,6 +30,9 @@ const char *job_kind_name(job_kind k);
 /* Exact (case-sensitive) name; FALSE and *out untouched when unknown. */
 gboolean job_kind_parse(const char *text, job_kind *out);
 
+/* mem_util of a job whose trace row leaves it empty. */
+#define TRACE_MEM_UTIL_UNKNOWN (-1.0)
+
 /* One row of the job trace. Strings are owned by the trace (interned). */
 typedef struct job_spec {
   const char *id;
@@ -51,6 +54,10 @@ typedef struct job_spec {
   double sm;                  /* 0 < sm <= 1; default by kind (1, 0.5 inference, 0.6 notebook) */
   double gpu_util;            /* 0 < u <= 1: share of time it keeps the GPU busy while it has
                                * work, alone (DCGM GPU_UTIL); default 1 */
+  double mem_util;            /* 0 <= m <= gpu_util: share of time its device memory is read or
+                               * written while it has work, alone (DCGM MEM_COPY_UTIL,
+                               * nvidia-smi utilization.memory); TRACE_MEM_UTIL_UNKNOWN when
+                               * not given (docs/models.md, MPS) */
   double busy;                /* notebook duty cycle; default 0.15 */
   double rate_rps;            /* inference mean arrival rate (required for inference) */
   double service_ms;          /* inference time per request alone (required for inference) */

@@ -436,12 +436,14 @@ static gboolean gpu_has_mate(const gpu_state *g, const task *t) {
 static void gpu_solo_speeds(pool_state *p, gpu_state *g) {
   guint n = g->residents->len;
   double *sp = g_newa(double, n), *al = g_newa(double, n), *tw = g_newa(double, n);
-  double *solo = g_newa(double, n);
+  double *solo = g_newa(double, n), *bw = g_newa(double, n), *bc = g_newa(double, n);
   for (guint i = 0; i < n; i++) {
     const task *t = g_ptr_array_index(g->residents, i);
     sp[i] = t->speed;
     al[i] = t->alloc_share;
     tw[i] = t->turn_wait_ns;
+    bw[i] = t->block_wait;
+    bc[i] = t->block_corr_ns;
   }
   GPtrArray *sub = g_ptr_array_sized_new(n);
   gpu_state tmp = *g;
@@ -465,6 +467,8 @@ static void gpu_solo_speeds(pool_state *p, gpu_state *g) {
     t->speed = sp[i];
     t->alloc_share = al[i];
     t->turn_wait_ns = tw[i];
+    t->block_wait = bw[i];
+    t->block_corr_ns = bc[i];
     t->solo_speed = solo[i] > sp[i] ? solo[i] : sp[i];
   }
 }

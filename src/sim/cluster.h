@@ -32,6 +32,12 @@ struct task {                /* one worker of a job on one GPU */
    * GPU, set by the strategy (time-slicing: waiting for a turn behind other active
    * contexts; 0 when the task runs whenever it wants). Used by request-level models. */
   double turn_wait_ns;
+  /* MPS (docs/models.md): mean time a request waits for SMs held by the neighbours' thread
+   * blocks, per unit of its service time (0: none), and the neighbours' block-residence
+   * time that sets how these waits average out over a request (a request of service time s
+   * waits Gamma(k = max(1, s / block_corr_ns)) with mean block_wait x s). Set by the
+   * strategy, used by request-level models; the fluid speed does not include it. */
+  double block_wait, block_corr_ns;
   /* its part of the GPU's allocated, busy and SM-active gauges, as reported to its tenant
    * (cluster_gpu_update_gauges: the GPU's gauges x alloc_share / the residents' total) */
   double m_part[3];

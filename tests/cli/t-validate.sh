@@ -8,9 +8,7 @@
 KNOWN_MISSES="
 lucid.median_vs_constant
 lucid.speed_sum_above_1.5
-tally.mps.bert_p99
 tally.mps.trainer
-tally.rank.bert
 mig.bert.1g
 "
 

@@ -83,12 +83,70 @@ Test(sharing, a_services_duty_and_its_neighbours_speed_reach_their_fixed_point) 
 }
 
 Test(sharing, mps_model_gains_where_sms_are_idle_and_loses_to_bandwidth) {
+  const double R = SHARE_MPS_MEM_REF;
   /* a client that leaves SMs idle next to another: both fit, only bandwidth is lost */
-  TU_NEAR(share_mps_speed(0.4, 1.0, 0.4, 1.0, 0.075), 0.925, 1e-12);
+  TU_NEAR(share_mps_speed(0.4, 1.0, 0.4, R, 1.0, 0.075), 0.925, 1e-12);
   /* a lone client capped at 25 % of the threads gets 25 % of an SM-hungry job's speed */
-  TU_NEAR(share_mps_speed(1.0, 0.25, 0.0, 0.0, 0.075), 0.25, 1e-12);
+  TU_NEAR(share_mps_speed(1.0, 0.25, 0.0, R, 0.0, 0.075), 0.25, 1e-12);
   /* oversubscribed SMs are shared in proportion to what each client may use */
-  TU_NEAR(share_mps_speed(1.0, 1.0, 1.0, 1.0, 0.0), 0.5, 1e-12);
+  TU_NEAR(share_mps_speed(1.0, 1.0, 1.0, R, 1.0, 0.0), 0.5, 1e-12);
+  /* the bandwidth loss scales with both clients' memory intensities: half as memory-busy
+   * next to a neighbour half as memory-busy loses a quarter of the reference loss */
+  TU_NEAR(share_mps_speed(0.4, 1.0, 0.4, R / 2, 0.5, 0.075), 1.0 - 0.075 / 4, 1e-12);
+  /* a compute-only client (memory never busy) loses nothing to bandwidth */
+  TU_NEAR(share_mps_speed(0.4, 1.0, 0.4, 0.0, 3.0, 0.075), 1.0, 1e-12);
+}
+
+Test(sharing, mps_block_wait_depends_on_the_neighbour) {
+  /* two clients that fit side by side never wait for each other's blocks */
+  TU_NEAR(share_mps_block_wait(0.4, 0.2, 0.6, 1.0), 0.0, 1e-12);
+  /* next to a busy trainer that wants every SM, a compute-bound request waits the full
+   * ratio; a memory-bound one only for its compute share; an idle neighbour costs nothing */
+  TU_NEAR(share_mps_block_wait(0.5, 0.0, 1.0, 1.0), SHARE_MPS_BLOCK_WAIT, 1e-12);
+  TU_NEAR(share_mps_block_wait(0.5, 0.6, 1.0, 1.0), SHARE_MPS_BLOCK_WAIT * 0.4, 1e-12);
+  TU_NEAR(share_mps_block_wait(0.5, 0.0, 1.0, 0.0), 0.0, 1e-12);
+  /* a neighbour holding only part of its SMs, half of the time */
+  TU_NEAR(share_mps_block_wait(0.5, 0.0, 0.75, 0.5), SHARE_MPS_BLOCK_WAIT * 0.5 * 0.5, 1e-12);
+  /* memory intensity from the trace, the reference when the trace does not say */
+  job_spec j;
+  trace_job_init(&j, JOB_INFERENCE);
+  TU_NEAR(share_mps_mem_intensity(&j), SHARE_MPS_MEM_REF, 1e-12);
+  j.gpu_util = 0.8;
+  j.mem_util = 0.2;
+  TU_NEAR(share_mps_mem_intensity(&j), 0.25, 1e-12);
+}
+
+/* A BERT-like server next to a trainer under MPS: the mean latency grows by the SM share and
+ * the block waits; the p99 far more than the mean (a short request sees one draw of the
+ * waits), while a request 500x longer averages them out (p99 close to its mean). */
+static void mps_tail(double service_ms, double rps, double seconds, double *mean_x, double *p99_x) {
+  const char *yaml = "name: t\nseed: 1\ninterval: 1d\npools:\n  - name: p\n    gpu: A100-80GB\n"
+                     "    nodes: 1\n    gpus_per_node: 1\n    strategy: mps\n    replicas: 2\n"
+                     "    activeThreadPercentage: 100\n    pinnedMemLimit: none\n";
+  g_autofree char *csv = g_strdup_printf(
+      "id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms,mem_util\n"
+      "srv,0,inference,1,2,%g,%g,%g,0\ntrainer,0,training,1,30,1e8,,,0.3\n",
+      seconds, rps, service_ms);
+  results *r = tu_run(yaml, csv, NULL);
+  const service_result *s = tu_service(r, "srv");
+  *mean_x = s->mean_ms / service_ms;
+  *p99_x = s->p99_ms / service_ms;
+  results_free(r);
+}
+
+Test(sharing, mps_short_requests_have_a_tail_long_ones_do_not) {
+  double mean, p99;
+  /* SM share 0.5 / (0.5 + 1) of the 0.5 it wants, no bandwidth loss (its memory is never
+   * busy): speed x; waits mean SHARE_MPS_BLOCK_WAIT per unit of service, exponential for a
+   * short request */
+  double x = (0.5 / 1.5) / 0.5;
+  mps_tail(4.0, 0.1, 40000, &mean, &p99);
+  TU_NEAR(mean, (1.0 + SHARE_MPS_BLOCK_WAIT) / x, 0.03 * mean);
+  TU_NEAR(p99, (1.0 + SHARE_MPS_BLOCK_WAIT * log(100.0)) / x, 0.05 * p99);
+  cr_expect_gt(p99 / mean, 1.8, "a short request's p99 is far above its mean: %g / %g", p99, mean);
+  mps_tail(2000.0, 0.0001, 3e7, &mean, &p99);
+  TU_NEAR(mean, (1.0 + SHARE_MPS_BLOCK_WAIT) / x, 0.03 * mean);
+  cr_expect_lt(p99 / mean, 1.15, "a long request averages the waits out: %g / %g", p99, mean);
 }
 
 /* ---- out of memory ---- */

@@ -356,6 +356,20 @@ Test(trace, gpu_util_is_a_fraction_above_zero_and_defaults_to_one) {
   g_string_free(s, TRUE);
 }
 
+Test(trace, mem_util_is_a_fraction_up_to_gpu_util_and_unknown_when_empty) {
+  const char *hdr = "id,submit_s,kind,gpus,mem_gb,duration_s,gpu_util,mem_util";
+  expect_row(hdr, "j,0,training,1,10,60,0.5,0.6",
+             ":2:8: mem_util: expected a fraction 0 <= mem_util <= gpu_util (memory is busy only "
+             "while a kernel runs), found '0.6'");
+  expect_row(hdr, "j,0,training,1,10,60,,-0.1",
+             ":2:8: mem_util: expected a fraction 0 <= mem_util <= gpu_util, found '-0.1'");
+  expect_row(hdr, "j,0,training,1,10,60,0.5,0.25", NULL);
+  expect_row(hdr, "j,0,training,1,10,60,,0", NULL);
+  job_spec j;
+  trace_job_init(&j, JOB_TRAINING);
+  cr_expect_eq(j.mem_util, TRACE_MEM_UTIL_UNKNOWN);
+}
+
 Test(trace, cross_field_checks) {
   const char *hdr = "id,submit_s,kind,gpus,mem_gb,duration_s,gpu_frac,rate_rps,service_ms";
   /* a training gang may ask for a fraction per worker (PAI: 10 workers at 25 %) */
@@ -443,7 +457,7 @@ Test(trace, header_problems) {
       "tenant, label, priority, gpu_frac, sm, busy, burst_s, rate_rps, service_ms, slo_ms, "
       "slo_pct, kv_gb, max_batch, comm_frac, checkpoint_s, restart, gpu_util, cpu_milli, memory_mib, "
       "gpu_spec, model, prompt_tokens, output_tokens, slo_ttft_ms, slo_tpot_ms, "
-      "gpu_memory_utilization, or a name starting with x_, "
+      "gpu_memory_utilization, mem_util, or a name starting with x_, "
       "found 'colour'",
       ":1:6: duplicate column: expected each column once (first at column 3), found 'gpus'",
       ":1: missing required column 'submit_s'",
@@ -461,7 +475,7 @@ Test(trace, first_row_not_a_header) {
       ":1: header: expected a header row naming the columns (id,submit_s,kind,gpus,mem_gb,"
       "duration_s,tenant,label,priority,gpu_frac,sm,busy,burst_s,rate_rps,service_ms,slo_ms,"
       "slo_pct,kv_gb,max_batch,comm_frac,checkpoint_s,restart,gpu_util,cpu_milli,memory_mib,gpu_spec,"
-      "model,prompt_tokens,output_tokens,slo_ttft_ms,slo_tpot_ms,gpu_memory_utilization), "
+      "model,prompt_tokens,output_tokens,slo_ttft_ms,slo_tpot_ms,gpu_memory_utilization,mem_util), "
       "found 'j1,0,batch,1,10,60'"};
   expect_msgs(d, path, m, 1);
   diag_list_free(d);
@@ -472,7 +486,7 @@ Test(trace, empty_file_is_an_error_header_only_is_zero_jobs) {
       ":1: header: expected a header row naming the columns (id,submit_s,kind,gpus,mem_gb,"
       "duration_s,tenant,label,priority,gpu_frac,sm,busy,burst_s,rate_rps,service_ms,slo_ms,"
       "slo_pct,kv_gb,max_batch,comm_frac,checkpoint_s,restart,gpu_util,cpu_milli,memory_mib,gpu_spec,"
-      "model,prompt_tokens,output_tokens,slo_ttft_ms,slo_tpot_ms,gpu_memory_utilization), "
+      "model,prompt_tokens,output_tokens,slo_ttft_ms,slo_tpot_ms,gpu_memory_utilization,mem_util), "
       "found an empty file";
   const char *empties[] = {"", "\n\n", "\xEF\xBB\xBF", "  \r\n\t\r\n"};
   for (gsize i = 0; i < G_N_ELEMENTS(empties); i++) {

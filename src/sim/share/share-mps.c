@@ -37,28 +37,38 @@ static gboolean mps_can_ever_fit(const pool_spec *p, const job_spec *j, char **r
   return TRUE;
 }
 
+static double mps_want(const job_run *j, double cap) { return j->sm < cap ? j->sm : cap; }
+
+/* Speeds from SM shares and memory-bandwidth contention; and, for request-level models, the
+ * waits for SMs the neighbours' resident blocks hold (docs/models.md, "MPS"). */
 static void mps_update_speeds(const pool_state *p, gpu_state *g) {
   double cap = mps_cap(p->spec);
-  double total_sm = 0, total_active = 0;
+  double total_sm = 0, total_mem = 0;
   for (guint i = 0; i < g->residents->len; i++) {
     const job_run *j = ((task *)g_ptr_array_index(g->residents, i))->job;
-    double want = j->sm < cap ? j->sm : cap;
-    total_sm += j->duty * want;
-    total_active += j->duty;
+    total_sm += j->duty * mps_want(j, cap);
+    total_mem += j->duty * share_mps_mem_intensity(j->spec) / SHARE_MPS_MEM_REF;
   }
   for (guint i = 0; i < g->residents->len; i++) {
     task *t = g_ptr_array_index(g->residents, i);
     const job_run *j = t->job;
-    double want = j->sm < cap ? j->sm : cap;
-    double others_sm = total_sm - j->duty * want, others_active = total_active - j->duty;
+    double want = mps_want(j, cap), mem = share_mps_mem_intensity(j->spec);
+    double others_sm = total_sm - j->duty * want;
+    double others_mem = total_mem - j->duty * mem / SHARE_MPS_MEM_REF;
     if (others_sm < 1e-12) others_sm = 0;
-    if (others_active < 1e-12) others_active = 0;
-    double sp;
+    if (others_mem < 1e-12) others_mem = 0;
+    double sp, wait = 0;
     if (!share_table_speed(p, g, t, &sp))
-      sp = share_mps_speed(j->sm, cap, others_sm, others_active, p->params->mps_bandwidth_loss);
+      sp = share_mps_speed(j->sm, cap, others_sm, mem, others_mem, p->params->mps_bandwidth_loss);
+    for (guint k = 0; k < g->residents->len; k++) {
+      const job_run *o = ((task *)g_ptr_array_index(g->residents, k))->job;
+      if (o != j) wait += share_mps_block_wait(want, mem, mps_want(o, cap), o->duty);
+    }
     t->speed = sp;
     t->alloc_share = 1.0 / p->slots_per_gpu;
     t->turn_wait_ns = 0; /* clients run concurrently: no turn to wait for */
+    t->block_wait = wait;
+    t->block_corr_ns = SHARE_MPS_BLOCK_CORR_NS;
   }
 }
 

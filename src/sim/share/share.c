@@ -113,16 +113,31 @@ double share_timeslice_efficiency(double demand, double switch_loss) {
   return eff > 1.0 ? 1.0 : eff;
 }
 
-double share_mps_speed(double sm, double cap, double others_sm, double others_active,
-                       double bw_loss) {
+double share_mps_mem_intensity(const job_spec *j) {
+  if (j->mem_util < 0 || !(j->gpu_util > 0)) return SHARE_MPS_MEM_REF;
+  double m = j->mem_util / j->gpu_util;
+  return m > 1.0 ? 1.0 : m;
+}
+
+double share_mps_speed(double sm, double cap, double others_sm, double own_mem,
+                       double others_mem, double bw_loss) {
   if (sm <= 0) return 1.0;
   double want = sm < cap ? sm : cap;
   double total = want + others_sm;
   double granted = total > 1.0 ? want / total : want;
-  double bw = 1.0 - bw_loss * others_active;
+  double bw = 1.0 - bw_loss * (own_mem / SHARE_MPS_MEM_REF) * others_mem;
   if (bw < 0.3) bw = 0.3;
   double speed = granted / sm * bw;
   return speed > 1.0 ? 1.0 : speed;
+}
+
+double share_mps_block_wait(double own_sm, double own_mem, double other_sm, double other_duty) {
+  if (!(own_sm > 0) || !(other_duty > 0)) return 0.0;
+  double overlap = (own_sm + other_sm - 1.0) / own_sm; /* share of its SMs the other holds */
+  if (overlap <= 0) return 0.0;
+  if (overlap > 1.0) overlap = 1.0;
+  double compute = own_mem < 1.0 ? 1.0 - own_mem : 0.0;
+  return SHARE_MPS_BLOCK_WAIT * compute * other_duty * overlap;
 }
 
 const char *share_job_label(const job_run *j) {

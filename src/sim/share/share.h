@@ -99,11 +99,32 @@ double share_timeslice_speed(double own, double others, double switch_loss);
 double share_timeslice_efficiency(double demand, double switch_loss);
 /* Exponent p of the time-slicing curve, fitted on the Lucid pairs (docs/models.md). */
 #define SHARE_TS_CURVE_EXP 1.2
-/* MPS: speed of a client with SM demand sm capped at cap, next to other clients whose
- * duty-weighted capped SM demands add up to others_sm and whose duties add up to
- * others_active: (granted SMs / sm) x max(0.3, 1 - bw_loss x others_active). */
-double share_mps_speed(double sm, double cap, double others_sm, double others_active,
-                       double bw_loss);
+/* MPS (docs/models.md, "MPS"). A client's memory intensity m is the share of its busy time
+ * its device memory is busy: mem_util / gpu_util from the trace, SHARE_MPS_MEM_REF when the
+ * trace does not say. */
+double share_mps_mem_intensity(const job_spec *j);
+/* Speed of a client with SM demand sm capped at cap and memory intensity own_mem, next to
+ * other clients whose duty-weighted capped SM demands add up to others_sm and whose
+ * duty-weighted memory intensities over SHARE_MPS_MEM_REF add up to others_mem:
+ * (granted SMs / sm) x max(0.3, 1 - bw_loss x own_mem / SHARE_MPS_MEM_REF x others_mem).
+ * Two reference clients lose bw_loss each, as the measurement bw_loss comes from. */
+double share_mps_speed(double sm, double cap, double others_sm, double own_mem,
+                       double others_mem, double bw_loss);
+/* Mean time a request of a client (capped SM demand own_sm, memory intensity own_mem)
+ * waits, per unit of its service time, for SMs held by the resident thread blocks of one
+ * other client (capped SM demand other_sm, duty other_duty): SHARE_MPS_BLOCK_WAIT x
+ * (1 - own_mem) x other_duty x overlap, overlap = clamp((own_sm + other_sm - 1) / own_sm,
+ * 0, 1), the share of its SMs the other holds. 0 when the two fit side by side. */
+double share_mps_block_wait(double own_sm, double own_mem, double other_sm, double other_duty);
+/* Reference memory intensity: Tally's Llama-2-7B server alone (nvidia-smi memory 55.2 % of
+ * 90.8 % busy), the decode-heavy kind of client mps_bandwidth_loss was measured on. */
+#define SHARE_MPS_MEM_REF (55.174 / 90.847)
+/* Wait ratio of a fully blocked, compute-bound request: fitted on Tally's BERT server next to
+ * six trainers under MPS (median p99 4.76x, mean 2.2x alone); docs/models.md. */
+#define SHARE_MPS_BLOCK_WAIT 0.6
+/* How long a neighbour's blocks keep holding the SMs before the picture changes (a phase of
+ * its training step): an assumption, 10 ms; requests much shorter see one draw. */
+#define SHARE_MPS_BLOCK_CORR_NS 10e6
 /* Measured pair speeds override the model when every active neighbour of t has an entry:
  * prod over neighbours j of (1 - d_j x (1 - s_tj)). FALSE when the table cannot say. */
 gboolean share_table_speed(const pool_state *p, const gpu_state *g, const task *t, double *speed);

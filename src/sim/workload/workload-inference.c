@@ -28,6 +28,8 @@
  * workload-llm.c's. */
 #define INF_STREAM_ARRIVALS_FAST 7
 #define INF_STREAM_SERVICE_FAST 8
+/* MPS waits for the neighbours' thread blocks (docs/models.md, "MPS"), GSL gamma. */
+#define INF_STREAM_BLOCKS 9
 
 typedef struct inf_carry { /* a request in service across an event boundary */
   double end_ns, arrival_ns;
@@ -45,8 +47,10 @@ typedef struct inf_state {
   double rate_rps;           /* arrival rate in force */
   double gap_mean_ns;        /* mean gap between candidate arrivals: 1e9 / (rate x (1 + amp)) */
   gboolean fast_poisson;     /* Poisson without a daily cycle: the inner loop draws inline */
-  gsl_rng *r_arr, *r_svc, *r_turn;
+  gsl_rng *r_arr, *r_svc, *r_turn, *r_block;
   rngfast_buf *b_arr, *b_svc; /* exponential gaps and exponential service times */
+  /* MPS: mean wait for SMs per unit of service time, and its correlation time (task.h) */
+  double block_wait, block_corr_ns;
   gboolean recorded;         /* arrivals come from the requests file */
   trace_request_cursor *cur; /* its reader (NULL once finished or if it could not open) */
   /* the next request not yet started: arrival, and work (NAN: drawn when it starts) */
@@ -352,10 +356,16 @@ inf_serve_loop(inf_state *st, double from, double to, double v, double turn_mean
     else if (exp_work) w = work * rngfast_buf_exp(b_svc);
     else if (isnan(st->next_w)) w = inf_draw_work(st);
     else w = st->next_w;
-    double end = start + w * inv_v;
+    double svc = w * inv_v;
+    if (G_UNLIKELY(st->block_wait > 0)) {
+      /* MPS: it first waits for the SMs the neighbours' blocks hold (docs/models.md) */
+      double k = svc > st->block_corr_ns ? svc / st->block_corr_ns : 1.0;
+      start += gsl_ran_gamma(st->r_block, k, st->block_wait * svc / k);
+    }
+    double end = start + svc;
     if (single) {
       free1 = bu = end;
-      busy += (end < to ? end : to) - start;
+      if (start < to) busy += (end < to ? end : to) - start;
     } else {
       inf_heap_replace_top(h, c, end);
       if (start > bu) { /* the busy period before ended; a new one starts */
@@ -644,8 +654,15 @@ static void inference_advance(sim *s, job_run *j, sim_time from_t, sim_time to_t
   double from = (double)from_t, to = (double)to_t, dt = to - from;
   double v = j->rate;
   double turn = 0;
-  for (guint32 w = 0; w < j->n_tasks; w++)
-    if (j->tasks[w].turn_wait_ns > turn) turn = j->tasks[w].turn_wait_ns;
+  st->block_wait = 0;
+  for (guint32 w = 0; w < j->n_tasks; w++) {
+    const task *t = &j->tasks[w];
+    if (t->turn_wait_ns > turn) turn = t->turn_wait_ns;
+    if (t->block_wait > st->block_wait) {
+      st->block_wait = t->block_wait;
+      st->block_corr_ns = t->block_corr_ns > 0 ? t->block_corr_ns : 1.0;
+    }
+  }
   inf_rescale(st, from, to, v);
   inf_resize(st, inf_capacity(s, j), from);
   inf_finish_carried(st, to);
@@ -657,7 +674,8 @@ static void inference_advance(sim *s, job_run *j, sim_time from_t, sim_time to_t
     st->ps = MIN(st->busy_until, to);
   } else if (v > 0) {
     gboolean single = st->c == 1, turns = turn > 0;
-    gboolean fast = !turns && st->fast_poisson && st->has_next &&
+    /* the call-free loop draws no MPS block waits */
+    gboolean fast = !turns && !(st->block_wait > 0) && st->fast_poisson && st->has_next &&
                     (st->dist == SERVICE_DIST_DETERMINISTIC ||
                      st->dist == SERVICE_DIST_EXPONENTIAL);
     busy = fast               ? inf_serve_fast(st, from, to, v)
@@ -722,6 +740,7 @@ static void inf_state_free_run(inf_state *st) {
   g_clear_pointer(&st->r_turn, gsl_rng_free);
   g_clear_pointer(&st->b_arr, g_free);
   g_clear_pointer(&st->b_svc, g_free);
+  g_clear_pointer(&st->r_block, gsl_rng_free);
   g_clear_pointer(&st->cur, trace_request_cursor_free);
   g_clear_pointer(&st->heap, g_free);
   g_clear_pointer(&st->carry, g_free);
@@ -751,6 +770,7 @@ static inf_state *inf_state_new(sim *s, job_run *j) {
   st->b_svc = g_new(rngfast_buf, 1);
   rngfast_buf_seed(st->b_arr, sc->seed, sp->id, INF_STREAM_ARRIVALS_FAST);
   rngfast_buf_seed(st->b_svc, sc->seed, sp->id, INF_STREAM_SERVICE_FAST);
+  st->r_block = rng_new(sc->seed, sp->id, INF_STREAM_BLOCKS);
   st->recorded = sp->has_requests;
   if (st->recorded && tr->requests_path) {
     /* a file that vanished since it was checked gives no arrivals */
