@@ -31,11 +31,6 @@ const char *event_kind_name(event_kind k) {
   return results_event_names[k];
 }
 
-static void results_job_clear(gpointer p) {
-  job_result *j = p;
-  g_clear_pointer(&j->gpu_ids, g_free);
-}
-
 static void results_service_clear(gpointer p) {
   service_result *s = p;
   g_clear_pointer(&s->latency_ns, histogram_free);
@@ -47,7 +42,6 @@ results *results_new(void) {
   results *r = g_new0(results, 1);
   r->start_unix = NAN;
   r->jobs = g_array_new(FALSE, TRUE, sizeof(job_result));
-  g_array_set_clear_func(r->jobs, results_job_clear);
   r->gpus = g_array_new(FALSE, TRUE, sizeof(gpu_result));
   r->pools = g_array_new(FALSE, TRUE, sizeof(pool_result));
   r->tenants = g_array_new(FALSE, TRUE, sizeof(tenant_result));

@@ -46,7 +46,7 @@ typedef struct job_result {
   guint32 crashes;
   double straggler_delay_s;     /* training gangs: wall time lost to the slowest worker */
   double straggler_wait_gpu_s; /* GPU-seconds faster workers spent waiting for it */
-  char *gpu_ids;            /* "pool/n0/g3;pool/n1/g0" of the last placement, owned */
+  const char *gpu_ids;      /* "pool/n0/g3;pool/n1/g0" of the last placement (interned) */
 } job_result;
 
 typedef struct gpu_result {

@@ -157,13 +157,16 @@ struct job_run {
   sim_time burst_started;
   guint32 bursts;
   guint32 restarts, kills, oom_kills, crashes;
+  guint32 placed_gpu;        /* the last placement (jobs.csv gpu_ids, formatted at the end):
+                              * its GPU in the pool for one worker, else placed_gpus */
   gsl_rng *rng;              /* per job, derived from (seed, id): same bursts in every scenario */
   gsl_rng *rng_faults;       /* separate stream for random crashes, so enabling them moves no burst */
   GSequenceIter *queue_iter;
   const char *reason;        /* static or interned text */
   void *workload_data;       /* owned by the workload (workload_ops.on_done frees it) */
   const struct workload_ops *wl; /* workload_of(spec), kept: the hot path never reads spec */
-  char *gpu_ids;
+  guint32 *placed_gpus;      /* the last placement's GPUs in the pool, one per worker (owned;
+                              * jobs of several workers only) */
 };
 
 /* ---- pools and placement ---- */

@@ -569,14 +569,38 @@ static void on_session_end(void *ctx, void *obj, uint64_t arg) {
 
 /* ---- placement ---- */
 
-static void format_gpu_ids(job_run *j, const pool_spec *ps) {
-  GString *g = g_string_new(NULL);
-  for (guint32 w = 0; w < j->n_tasks; w++) {
-    if (w) g_string_append_c(g, ';');
-    g_string_append_printf(g, "%s/n%u/g%u", ps->name, j->tasks[w].gpu->node, j->tasks[w].gpu->local);
+/* Keeps the GPUs of the placement just made, for jobs.csv (formatted at the end). */
+static void keep_placement(job_run *j) {
+  if (j->n_tasks == 1) {
+    j->placed_gpu = j->tasks[0].gpu->index;
+    return;
   }
-  g_free(j->gpu_ids);
-  j->gpu_ids = g_string_free(g, FALSE);
+  if (!j->placed_gpus) j->placed_gpus = g_new(guint32, j->n_tasks);
+  for (guint32 w = 0; w < j->n_tasks; w++) j->placed_gpus[w] = j->tasks[w].gpu->index;
+}
+
+static void placement_digits(GString *buf, guint32 v) {
+  char d[10];
+  int n = 0;
+  do d[n++] = (char)('0' + v % 10); while (v /= 10);
+  while (n) g_string_append_c(buf, d[--n]);
+}
+
+/* jobs.csv gpu_ids of the last placement, "pool/n0/g3;pool/n1/g0" (interned; "" if none). */
+static const char *placement_ids(sim *s, const job_run *j, GString *buf) {
+  if (j->first_start < 0 || j->pool < 0) return "";
+  const pool_state *p = &s->pools[j->pool];
+  g_string_truncate(buf, 0);
+  for (guint32 w = 0; w < j->spec->gpus; w++) {
+    const gpu_state *g = &p->gpus[j->spec->gpus == 1 ? j->placed_gpu : j->placed_gpus[w]];
+    if (w) g_string_append_c(buf, ';');
+    g_string_append(buf, p->spec->name);
+    g_string_append(buf, "/n");
+    placement_digits(buf, g->node);
+    g_string_append(buf, "/g");
+    placement_digits(buf, g->local);
+  }
+  return results_intern(s->res, buf->str);
 }
 
 static gboolean try_start(sim *s, pool_state *p, job_run *j) {
@@ -615,7 +639,7 @@ static gboolean try_start(sim *s, pool_state *p, job_run *j) {
     sim_time e = j->first_start + sp->duration_ns;
     j->session_end = e < j->first_start ? SIM_TIME_NEVER : e;
   }
-  format_gpu_ids(j, p->spec);
+  keep_placement(j);
   for (guint32 w = 0; w < n; w++) gpu_end(s, j->tasks[w].gpu);
   if (!j->rng) j->rng = rng_new(s->sc->seed, sp->id, 0);
   if (j->wl->session)
@@ -833,7 +857,7 @@ static void progress_tick(sim *s, sim_time horizon, gboolean last) {
 /* ---- freezing results ---- */
 
 /* The job's jobs.csv row (its gpu_ids move to the results). */
-static void fill_job_row(sim *s, job_run *j) {
+static void fill_job_row(sim *s, job_run *j, GString *buf) {
   results *r = s->res;
   const job_spec *sp = j->spec;
   gboolean session = j->wl->session;
@@ -867,14 +891,13 @@ static void fill_job_row(sim *s, job_run *j) {
       .crashes = j->crashes,
       .straggler_delay_s = gang ? j->straggler_delay_ns / 1e9 : NAN,
       .straggler_wait_gpu_s = gang ? j->straggler_wait_gpu_ns / 1e9 : NAN,
-      .gpu_ids = j->gpu_ids ? j->gpu_ids : g_strdup(""), /* ownership moves to the results */
+      .gpu_ids = placement_ids(s, j, buf),
   };
   if (j->outcome == OUTCOME_UNPLACEABLE || j->outcome == OUTCOME_NOT_SUBMITTED) jr.wait_s = NAN;
   if (!session && j->outcome == OUTCOME_COMPLETED) {
     double executed = j->kept_ns + j->work_lost_ns;
     if (executed > 0) jr.slowdown = j->run_ns / executed;
   }
-  j->gpu_ids = NULL;
   g_array_append_val(r->jobs, jr);
 }
 
@@ -927,15 +950,17 @@ static void fill_results(sim *s, sim_time end) {
   r->end_s = util_ns_to_seconds(end);
   r->interval_s = util_ns_to_seconds(metrics_interval_ns(s->m));
   r->events = engine_events_run(s->eng);
+  GString *buf = g_string_new(NULL);
   for (guint i = 0; i < s->n_jobs; i++) {
     job_run *j = &s->jobs[i];
-    fill_job_row(s, j);
+    fill_job_row(s, j, buf);
     const workload_ops *wl = j->wl;
     if (wl->report) wl->report(s, j);
     if (j->pool >= 0) s->pools[j->pool].straggler_wait_gpu_ns += j->straggler_wait_gpu_ns;
     if (j->outcome != OUTCOME_NOT_SUBMITTED)
       metrics_tenant_job(s->m, j->tenant, j->pool, j->run_ns / 1e9 * j->spec->gpus);
   }
+  g_string_free(buf, TRUE);
   g_autofree pool_result *pools = pool_rows(s);
   metrics_freeze(s->m, end, pools);
   results_fill_pool_waits(r);
@@ -949,7 +974,7 @@ static void sim_free(sim *s) {
     const workload_ops *wl = j->wl;
     if (j->workload_data && wl->on_done) wl->on_done(s, j);
     g_free(j->tasks);
-    g_free(j->gpu_ids);
+    g_free(j->placed_gpus);
     if (j->rng) gsl_rng_free(j->rng);
     if (j->rng_faults) gsl_rng_free(j->rng_faults);
   }

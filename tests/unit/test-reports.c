@@ -72,7 +72,7 @@ static results *reports_fixture(void) {
   j1.work_lost_s = 600;
   j1.busy_s = 3000;
   j1.gpu_s_allocated = j1.gpu_s_share = 7200;
-  j1.gpu_ids = g_strdup("train/n0/g0;train/n0/g1");
+  j1.gpu_ids = "train/n0/g0;train/n0/g1";
   job_result j2 = reports_job("j2", "notebook", "web", "dev", 1, 1);
   j2.outcome = OUTCOME_RUNNING;
   j2.submit_s = 5;
@@ -83,7 +83,7 @@ static results *reports_fixture(void) {
   j2.busy_s = 12960.5;
   j2.gpu_s_allocated = 86395;
   j2.gpu_s_share = 86395 / 4.0; /* one of four replicas, alone on its card */
-  j2.gpu_ids = g_strdup("dev/n0/g0");
+  j2.gpu_ids = "dev/n0/g0";
   job_result j3 = reports_job("j3", "batch", "ml", "train", 0, 4);
   j3.outcome = OUTCOME_UNPLACEABLE;
   j3.submit_s = 100;
