@@ -181,8 +181,8 @@ static double csv_frac(double part, double whole) {
 void report_csv_jobs(const results *r, GString *out) {
   g_string_append(out, "id,kind,tenant,pool,gpus,submit_s,start_s,end_s,wait_s,run_s,"
                        "slowdown,burst_stretch,outcome,restarts,kills,oom_kills,crashes,"
-                       "work_s,work_done_s,work_lost_s,busy_s,gpu_s_allocated,gpu_s_share,"
-                       "gpu_ids,reason,straggler_delay_s,straggler_wait_gpu_s\n");
+                       "work_s,work_done_s,work_lost_s,busy_s,gpu_s_allocated,gpu_ids,"
+                       "reason,straggler_delay_s,straggler_wait_gpu_s,gpu_s_share\n");
   csv_time_header(r, out, "submit_utc,start_utc,end_utc");
   for (guint i = 0; i < r->jobs->len; i++) {
     const job_result *j = &g_array_index(r->jobs, job_result, i);
@@ -208,11 +208,11 @@ void report_csv_jobs(const results *r, GString *out) {
     csv_n(out, j->work_lost_s);
     csv_n(out, j->busy_s);
     csv_n(out, j->gpu_s_allocated);
-    csv_n(out, j->gpu_s_share);
     csv_s(out, j->gpu_ids);
     csv_s(out, j->reason);
     csv_n(out, j->straggler_delay_s);
     csv_n(out, j->straggler_wait_gpu_s);
+    csv_n(out, j->gpu_s_share);
     csv_time(r, out, j->submit_s);
     csv_time(r, out, j->start_s);
     csv_time(r, out, j->end_s);
@@ -292,7 +292,7 @@ void report_csv_gpus(const results *r, GString *out) {
 }
 
 void report_csv_tenants(const results *r, GString *out) {
-  g_string_append(out, "tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share\n");
+  g_string_append(out, "tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share,sm_active_gpu_h\n");
   double showback = results_showback_total(r);
   for (guint i = 0; i < r->tenants->len; i++) {
     const tenant_result *t = &g_array_index(r->tenants, tenant_result, i);
@@ -302,6 +302,7 @@ void report_csv_tenants(const results *r, GString *out) {
     csv_n(out, csv_hours(t->busy_gpu_s));
     csv_n(out, t->cost);
     csv_n(out, csv_frac(t->cost, showback));
+    csv_n(out, csv_hours(t->sm_active_gpu_s));
     csv_eol(out);
   }
 }

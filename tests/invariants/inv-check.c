@@ -210,32 +210,29 @@ static void inv_check_job_charges(const inv_folder *f, inv_report *rep) {
 }
 
 static void inv_check_tenants(const inv_case *c, const inv_folder *f, inv_report *rep) {
-  double alloc = 0, busy = 0, t_alloc = 0, t_busy = 0;
+  static const char *const cols[3] = {"allocated_gpu_h", "busy_gpu_h", "sm_active_gpu_h"};
+  static const char *const what[3] = {"allocated", "busy", "SM-active"};
+  double pool[3] = {0}, ten[3] = {0};
   const inv_table *t = f->pools;
-  for (guint r = 0; r < inv_rows(t); r++) {
-    alloc += 3600 * inv_num(t, r, inv_col(t, "allocated_gpu_h"));
-    busy += 3600 * inv_num(t, r, inv_col(t, "busy_gpu_h"));
-  }
+  for (guint r = 0; r < inv_rows(t); r++)
+    for (int k = 0; k < 3; k++) pool[k] += 3600 * inv_num(t, r, inv_col(t, cols[k]));
   t = f->tenants;
-  int ca = inv_col(t, "allocated_gpu_h"), cb = inv_col(t, "busy_gpu_h");
   gboolean over = FALSE;
   for (guint r = 0; r < inv_rows(t); r++) {
-    double a = 3600 * inv_num(t, r, ca), b = 3600 * inv_num(t, r, cb);
-    t_alloc += a;
-    t_busy += b;
-    if (!inv_le(b, a) && !over) {
+    double v[3];
+    for (int k = 0; k < 3; k++) ten[k] += v[k] = 3600 * inv_num(t, r, inv_col(t, cols[k]));
+    if ((!inv_le(v[1], v[0]) || !inv_le(v[2], v[0])) && !over) {
       over = TRUE;
-      inv_fail(rep, "tenant-bounds", "tenant %s: busy %.9g GPU-s above its allocation %.9g "
-               "(issue 11 bug 3)", inv_cell(t, r, 0), b, a);
+      inv_fail(rep, "tenant-bounds", "tenant %s: busy %.9g GPU-s, SM-active %.9g, above its "
+               "allocation %.9g (issue 11 bug 3)", inv_cell(t, r, 0), v[1], v[2], v[0]);
     }
   }
-  rep->checks += 3;
-  if (!inv_near(alloc, t_alloc))
-    inv_fail(rep, "tenant-allocated", "tenants sum to %.9g GPU-s allocated, pools %.9g "
-             "(issue 11 bug 3)", t_alloc, alloc);
-  if (!inv_near(busy, t_busy))
-    inv_fail(rep, "tenant-busy", "tenants sum to %.9g busy GPU-s, pools %.9g (issue 11 bug 3)",
-             t_busy, busy);
+  rep->checks += 4;
+  for (int k = 0; k < 3; k++)
+    if (!inv_near(pool[k], ten[k]))
+      inv_fail(rep, k == 0 ? "tenant-allocated" : k == 1 ? "tenant-busy" : "tenant-sm-active",
+               "tenants sum to %.9g %s GPU-s, pools %.9g (issue 11 bug 3)", ten[k], what[k],
+               pool[k]);
   (void)c;
 }
 

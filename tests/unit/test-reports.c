@@ -106,8 +106,8 @@ static results *reports_fixture(void) {
   g_array_append_vals(r->gpus, g, G_N_ELEMENTS(g));
 
   tenant_result t[] = {
-    {.name = "ml", .jobs = 2, .allocated_gpu_s = 86400, .busy_gpu_s = 43200, .cost = 75},
-    {.name = "web", .jobs = 1, .allocated_gpu_s = 43200, .busy_gpu_s = 8640, .cost = 25},
+    {.name = "ml", .jobs = 2, .allocated_gpu_s = 86400, .busy_gpu_s = 43200, .sm_active_gpu_s = 21600, .cost = 75},
+    {.name = "web", .jobs = 1, .allocated_gpu_s = 43200, .busy_gpu_s = 8640, .sm_active_gpu_s = 4320, .cost = 25},
   };
   g_array_append_vals(r->tenants, t, G_N_ELEMENTS(t));
 
@@ -363,7 +363,7 @@ Test(reports, csv_of_an_empty_run_is_the_header_only) {
   g_autoptr(results) r = results_new();
   g_autoptr(GString) out = g_string_new(NULL);
   report_csv_tenants(r, out);
-  cr_assert_str_eq(out->str, "tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share\n");
+  cr_assert_str_eq(out->str, "tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share,sm_active_gpu_h\n");
 }
 
 Test(reports, text_durations_scale_their_unit) {
