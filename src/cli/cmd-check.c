@@ -31,8 +31,9 @@ static int cmd_check_main(int argc, char **argv) {
     guint64 gpus = 0;
     for (guint i = 0; i < sc->pools->len; i++)
       gpus += pool_gpus(scenario_pool(sc, i));
-    g_string_append_printf(ok, "%s: scenario '%s', %u pool%s, %" G_GUINT64_FORMAT " GPUs\n", argv[1],
-                           sc->name, sc->pools->len, sc->pools->len == 1 ? "" : "s", gpus);
+    g_string_append_printf(ok, "%s: scenario '%s', %u pool%s, %" G_GUINT64_FORMAT " GPU%s\n",
+                           argv[1], sc->name, sc->pools->len, sc->pools->len == 1 ? "" : "s",
+                           gpus, gpus == 1 ? "" : "s");
     for (guint i = 0; i < sc->pools->len; i++) {
       g_autofree char *line = scenario_pool_describe(scenario_pool(sc, i));
       g_string_append_printf(ok, "  pool %s\n", line);

@@ -111,10 +111,11 @@ void fill_write_summary(GString *out, const fill_setup *s, const fill_options *o
                         fill_result *const *runs, guint n) {
   placement_policy pol[PLACEMENT_COUNT];
   guint np = fill_policies(runs, n, pol);
-  g_string_append_printf(out, "fill: pool %s, %u nodes, %" G_GUINT64_FORMAT " GPUs; %u trace "
+  g_string_append_printf(out, "fill: pool %s, %u node%s, %" G_GUINT64_FORMAT " GPU%s; %u trace "
                          "jobs (%u request kinds, %u in the target workload); arrivals %s to "
                          "%.0f %% of GPU capacity\n\n",
-                         s->pool->name, s->n_nodes, s->n_gpus, s->n_jobs, s->n_types,
+                         s->pool->name, s->n_nodes, s->n_nodes == 1 ? "" : "s", s->n_gpus,
+                         s->n_gpus == 1 ? "" : "s", s->n_jobs, s->n_types,
                          s->target->items->len, opt->shuffle ? "shuffled" : "in trace order",
                          opt->inflate * 100);
   g_string_append(out, "policy          runs  alloc_milli_%  (min-max)        alloc_gpus_%  "

@@ -65,3 +65,17 @@ run catalog --json
 expect_rc 0
 expect_eq "$(grep -cE '[0-9]e[+-][0-9]' out.txt)" "0" "no exponent in catalog --json"
 expect_out_contains '"mem_gib" : 80'
+# "1 GPU", never "1 GPUs" (bug 9), in check's summary and in the reasons a job can never run
+cat > one.yaml <<'EOF2'
+name: one
+pools:
+  - {name: v, gpu: A100-80GB, nodes: 1, gpus_per_node: 1, strategy: vgpu, profile: A100D-20C}
+EOF2
+printf 'id,submit_s,kind,gpus,mem_gb,duration_s\ngang,0,training,2,5,60\n' > gang2.csv
+run check one.yaml
+expect_rc 0
+expect_out_contains "scenario 'one', 1 pool, 1 GPU"
+run run one.yaml gang2.csv -o one -q
+expect_rc 0
+expect_eq "$(grep -c "needs 2 vGPUs on distinct GPUs; pool 'v' has 1 GPU," one/jobs.csv)" "1" "1 GPU in the reason"
+expect_eq "$(cat one/jobs.csv out.txt | grep -c "1 GPUs")" "0" "no 1 GPUs"

@@ -80,7 +80,7 @@ Test(fracgang, gangs_that_can_never_fit_say_why) {
   cr_expect_str_eq(ok, "");
   g_autofree char *five =
       fg_check(FG_POOL("fractional", "1"), FG_HDR "gang,0,training,5,10,100,0.25,0.25\n");
-  cr_expect(strstr(five, "needs 5 workers of 0.25 GPU; pool 'p' has 1 GPUs, room for 4"), "%s",
+  cr_expect(strstr(five, "needs 5 workers of 0.25 GPU; pool 'p' has 1 GPU, room for 4"), "%s",
             five);
   /* whole-GPU gangs under fractional keep the plain message */
   g_autofree char *whole =

@@ -35,8 +35,8 @@ static gboolean fractional_can_ever_fit(const pool_spec *p, const job_spec *j, c
                                 p->name, total);
     else
       *reason = g_strdup_printf("needs %u workers of %g GPU; pool '%s' has %" G_GUINT64_FORMAT
-                                " GPUs, room for %" G_GUINT64_FORMAT,
-                                j->gpus, j->gpu_frac, p->name, total, total * per_gpu);
+                                " GPU%s, room for %" G_GUINT64_FORMAT, j->gpus, j->gpu_frac,
+                                p->name, total, total == 1 ? "" : "s", total * per_gpu);
     return FALSE;
   }
   if (j->mem_bytes > fractional_limit(p, j->gpu_frac)) {

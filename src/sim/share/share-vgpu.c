@@ -21,7 +21,7 @@ static gboolean vgpu_can_ever_fit(const pool_spec *p, const job_spec *j, char **
   guint64 gpus = pool_gpus(p);
   if (j->gpus > gpus) {
     *reason = g_strdup_printf("needs %u vGPUs on distinct GPUs; pool '%s' has %" G_GUINT64_FORMAT
-                              " GPUs", j->gpus, p->name, gpus);
+                              " GPU%s", j->gpus, p->name, gpus, gpus == 1 ? "" : "s");
     return FALSE;
   }
   if (j->mem_bytes > vgpu_framebuffer(p)) {
