@@ -1,6 +1,6 @@
-/* cmd-compare.c: `sharesim compare SCENARIO.yaml... TRACE.csv [-o DIR]` (run each
- * scenario on the trace, then compare) and `sharesim compare DIR DIR...` (compare
- * earlier result folders). Prints the table (text, CSV or JSON); with -o writes one
+/* cmd-compare.c: `sharesim compare SCENARIO.yaml... TRACE.csv [-o DIR] [-j N]` (run each
+ * scenario on the trace, N at once in threads (studyrun.h), then compare) and `sharesim
+ * compare DIR DIR...` (compare earlier result folders). Prints the table (text, CSV or JSON); with -o writes one
  * result folder per scenario plus compare.txt/.csv/.json, all at once (studydir.h).
  * The table itself is compare.c's. */
 #include "cmd.h"
@@ -11,6 +11,7 @@
 #include "report.h"
 #include "sim.h"
 #include "studydir.h"
+#include "studyrun.h"
 #include "util.h"
 #include <stdio.h>
 #include <string.h>
@@ -41,6 +42,7 @@ typedef enum { COMPARE_TEXT, COMPARE_CSV, COMPARE_JSON } compare_format;
 typedef struct compare_args {
   char *phases, *requests, *out, *format;
   gboolean no_progress, quiet, brief;
+  gint jobs;                 /* -j; 0: the number of processors */
   compare_format fmt;
   gboolean all_dirs;         /* every argument is a folder: compare earlier results */
 } compare_args;
@@ -75,6 +77,11 @@ static int compare_check_args(compare_args *a, int argc, char **argv) {
                     "result folders\nUsage: sharesim compare %s\n", cmd_compare_entry.usage);
     return 2;
   }
+  if (a->jobs < 0 || a->jobs > 1024) {
+    fprintf(stderr, "sharesim compare: -j %d: expected 1 to 1024\n", a->jobs);
+    return 2;
+  }
+  if (a->jobs == 0) a->jobs = (gint)studyrun_default_jobs();
   if (a->all_dirs && (a->phases || a->requests)) {
     fprintf(stderr, "sharesim compare: --phases and --requests apply to scenarios, not to result folders\n");
     return 2;
@@ -117,27 +124,62 @@ static gboolean compare_load_scenarios(const compare_args *a, int n_scen, char *
   return ok;
 }
 
-/* Runs scenario sc on tr into work/SUB and appends its figures to runs (folder SUB). */
-static int compare_run_one(const compare_args *a, const scenario *sc, const trace *tr,
-                           const char *work, GHashTable *taken, GPtrArray *runs) {
-  g_autoptr(GError) err = NULL;
+/* Warns about the jobs sc can never run, names its sub-folder and starts its run. */
+static void compare_start(const scenario *sc, const trace *tr,
+                          const char *work, GHashTable *taken, guint i, studyrun_pool *pool,
+                          studyrun_task **tasks) {
   g_autoptr(diag_list) unfit = diag_list_new(3);
   sim_check_jobs(sc, tr, unfit);
   if (unfit->count)
     fprintf(stderr, "sharesim compare: warning: %s: %u job%s can never run (outcome 'unplaceable')\n",
             sc->name, unfit->count, unfit->count == 1 ? "" : "s");
-  sim_options opt = {.progress = !a->no_progress};
-  g_autoptr(results) res = sim_run(sc, tr, &opt, &err);
-  if (!res) return cmd_fail("compare", err);
   g_autofree char *sub = compare_sub_name(taken, sc->name);
   g_autofree char *dir = g_build_filename(work, sub, NULL);
-  if (!report_write_dir(res, dir, TRUE, &err)) return cmd_fail("compare", err);
-  run_figures *f = figures_load(dir, &err);
-  if (!f) return cmd_fail("compare", err);
-  g_free(f->dir); /* compare.json records the sub-folder, relative to DIR */
-  f->dir = g_strdup(sub);
-  g_ptr_array_add(runs, f);
-  return 0;
+  tasks[i] = studyrun_task_new(sc, tr, dir, i);
+  studyrun_submit(pool, tasks[i]);
+}
+
+/* Takes the finished tasks back (blocking only when wait); a failure stops the runs after
+ * it, whose results are not reported. *first_failed: the first failed run, in scenario
+ * order. */
+static void compare_collect(studyrun_pool *pool, studyrun_task **tasks, int n_scen,
+                            gboolean wait, int *first_failed) {
+  while (studyrun_pending(pool) && (wait || studyrun_ready(pool))) {
+    studyrun_task *t = studyrun_wait(pool);
+    if (t->fig || t->stopped || (int)t->id > *first_failed) continue;
+    *first_failed = (int)t->id;
+    for (int k = *first_failed + 1; k < n_scen; k++)
+      if (tasks[k]) studyrun_stop(tasks[k]);
+  }
+}
+
+/* Runs every scenario on tr into work/SUB, a->jobs at once, and appends their figures to
+ * runs in scenario order (folder SUB); the first failure in that order is reported, as
+ * running them one after another would report it. */
+static int compare_run_all(const compare_args *a, scenario **sc, int n_scen, const trace *tr,
+                           const char *work, GPtrArray *runs) {
+  studyrun_pool *pool = studyrun_pool_new((guint)a->jobs, !a->no_progress, "compare");
+  studyrun_task **tasks = g_new0(studyrun_task *, n_scen);
+  GHashTable *taken = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  int first_failed = n_scen, rc = 0;
+  for (int i = 0; i < n_scen && first_failed == n_scen; i++) {
+    compare_start(sc[i], tr, work, taken, (guint)i, pool, tasks);
+    compare_collect(pool, tasks, n_scen, FALSE, &first_failed);
+  }
+  compare_collect(pool, tasks, n_scen, TRUE, &first_failed);
+  if (first_failed < n_scen) rc = cmd_fail("compare", tasks[first_failed]->error);
+  for (int i = 0; rc == 0 && i < n_scen; i++) {
+    run_figures *f = g_steal_pointer(&tasks[i]->fig);
+    g_autofree char *sub = g_path_get_basename(tasks[i]->dir);
+    g_free(f->dir); /* compare.json records the sub-folder, relative to DIR */
+    f->dir = g_steal_pointer(&sub);
+    g_ptr_array_add(runs, f);
+  }
+  for (int i = 0; i < n_scen; i++) studyrun_task_free(tasks[i]);
+  g_free(tasks);
+  g_hash_table_destroy(taken);
+  studyrun_pool_free(pool);
+  return rc;
 }
 
 /* SCENARIO.yaml... TRACE.csv: loads everything, then runs each scenario into work (or,
@@ -154,9 +196,7 @@ static int compare_run_scenarios(const compare_args *a, int argc, char **argv, c
     if (!*scratch) rc = cmd_fail("compare", err);
     work = *scratch;
   }
-  GHashTable *taken = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-  for (int i = 0; rc == 0 && i < n_scen; i++) rc = compare_run_one(a, sc[i], tr, work, taken, runs);
-  g_hash_table_destroy(taken);
+  if (rc == 0) rc = compare_run_all(a, sc, n_scen, tr, work, runs);
   for (int i = 0; i < n_scen; i++)
     if (sc[i]) scenario_free(sc[i]);
   g_free(sc);
@@ -209,6 +249,7 @@ static int cmd_compare_main(int argc, char **argv) {
       {"phases", 0, 0, G_OPTION_ARG_FILENAME, &a.phases, "Phases file (docs/trace-format.md), for every scenario", "P.csv"},
       {"requests", 0, 0, G_OPTION_ARG_FILENAME, &a.requests, "Recorded inference requests (docs/trace-format.md)", "R.csv"},
       {"brief", 0, 0, G_OPTION_ARG_NONE, &a.brief, "Text without the per-pool and per-tenant rows (compare.txt keeps them)", NULL},
+      {"jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs, "Scenarios run at once (default: the number of processors); the output is the same for any N", "N"},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &a.quiet, "Print nothing on stdout", NULL},
       {"no-progress", 0, 0, G_OPTION_ARG_NONE, &a.no_progress, "Never show the progress bar", NULL},
       {NULL}};
@@ -249,7 +290,7 @@ static int cmd_compare_main(int argc, char **argv) {
 const cmd_entry cmd_compare_entry = {
     .loads_scenarios = TRUE,
     .name = "compare",
-    .usage = "SCENARIO.yaml... TRACE.csv [-o DIR] [--format text|csv|json]  |  DIR DIR... [-o DIR]",
+    .usage = "SCENARIO.yaml... TRACE.csv [-o DIR] [-j N] [--format text|csv|json]  |  DIR DIR... [-o DIR]",
     .summary = "same trace, several scenarios (or result folders): headline figures side by side",
     .main = cmd_compare_main,
 };

@@ -1,9 +1,9 @@
 /* cmd-size.c: `sharesim size SCENARIO.yaml TRACE.csv --pool NAME [--slo PCT[@LAT]] [--max-oom N]
- * [--max-wait-p95 DUR] [--min N] [--max N] [-o DIR]`: the smallest `nodes` of one pool
- * meeting the constraints. Each probe runs the scenario in this process with
- * pools.NAME.nodes overridden, writes the result folder (kept under -o DIR, else in a
- * temporary folder) and judges it from the files, as compare reads them; the search and
- * the judging are sizing.c's. */
+ * [--max-wait-p95 DUR] [--min N] [--max N] [-j N] [-o DIR]`: the smallest `nodes` of one pool
+ * meeting the constraints. Each probe runs the scenario in this process (N at once, in
+ * threads: studyrun.h) with pools.NAME.nodes overridden, writes the result folder (kept
+ * under -o DIR, else in a temporary folder) and judges it from the files, as compare reads
+ * them; the search, its planning ahead and the judging are sizing.c's. */
 #include "cmd.h"
 #include "cmd-load.h"
 #include "figures.h"
@@ -11,6 +11,7 @@
 #include "report.h"
 #include "sim.h"
 #include "sizing.h"
+#include "studyrun.h"
 #include "studydir.h"
 #include "util.h"
 #include <math.h>
@@ -20,9 +21,18 @@
 typedef struct size_probe_result {
   guint32 nodes;
   gboolean pass;
-  run_figures *fig;   /* owned */
+  run_figures *fig;   /* owned; NULL when the probe could not run */
   char *why;          /* failures, "" when it passed; owned */
+  gboolean slo_applied; /* some service of the pool reported SLO attainment (sizing_check) */
+  GError *error;      /* why the probe could not run; owned */
+  char *dir;          /* its result folder (written when fig is set); owned */
 } size_probe_result;
+
+/* A probe being run: its scenario (pools.NAME.nodes overridden) and the task. */
+typedef struct size_active {
+  scenario *sc;
+  studyrun_task *task;
+} size_active;
 
 typedef struct size_ctx {
   const char *scenario_path, *pool;
@@ -31,13 +41,27 @@ typedef struct size_ctx {
   const trace *tr;
   const char *work;            /* folder the runs are written into */
   sizing_constraints cons;
+  guint32 min_nodes, max_nodes;
+  guint jobs;                  /* probes at once (-j) */
   gboolean progress;
+  studyrun_pool *runner;
+  GArray *active;              /* size_active */
+  GArray *done;                /* size_probe_result, every probe finished, in finishing order */
+  GArray *known;               /* sizing_probe: the outcomes among done */
   gboolean slo_unreported;     /* some probe had no service reporting SLO attainment */
-  GArray *runs;                /* size_probe_result, in probe order */
+  GArray *runs;                /* size_probe_result: the probes of the search, in its order */
 } size_ctx;
 
-static sizing_verdict size_probe(guint32 nodes, gpointer user, GError **error) {
-  size_ctx *c = user;
+static void size_result_clear(gpointer p) {
+  size_probe_result *r = p;
+  if (r->fig) figures_free(r->fig);
+  g_free(r->why);
+  g_clear_error(&r->error);
+  g_free(r->dir);
+}
+
+/* The scenario with nodes nodes in the pool, checked as run checks it; NULL with error. */
+static scenario *size_scenario(const size_ctx *c, guint32 nodes, GError **error) {
   g_autofree char *ov = g_strdup_printf("pools.%s.nodes=%u", c->pool, nodes);
   GPtrArray *sets = g_ptr_array_new();
   for (guint i = 0; i < c->n_sets; i++) g_ptr_array_add(sets, (char *)c->sets[i]);
@@ -51,29 +75,132 @@ static sizing_verdict size_probe(guint32 nodes, gpointer user, GError **error) {
   if (sc && !diag_has_errors(d)) cmd_budget(sc, c->tr, FALSE, d);
   if (!sc || diag_has_errors(d)) {
     diag_to_error(d, error);
-    return SIZING_ERROR;
+    return NULL;
   }
-  sim_options opt = {.progress = c->progress};
-  g_autoptr(results) res = sim_run(sc, c->tr, &opt, error);
-  if (!res) return SIZING_ERROR;
-  g_autofree char *name = g_strdup_printf("nodes-%u", nodes);
-  g_autofree char *dir = g_build_filename(c->work, name, NULL);
-  if (!report_write_dir(res, dir, TRUE, error)) return SIZING_ERROR;
-  run_figures *f = figures_load(dir, error);
-  if (!f) return SIZING_ERROR;
-  GString *why = g_string_new(NULL);
-  gboolean slo_applied = TRUE;
-  gboolean pass = sizing_check(f, c->pool, &c->cons, why, &slo_applied);
-  if (!slo_applied) c->slo_unreported = TRUE;
-  size_probe_result r = {nodes, pass, f, g_string_free(why, FALSE)};
-  g_array_append_val(c->runs, r);
-  return pass ? SIZING_PASS : SIZING_FAIL;
+  return g_steal_pointer(&sc);
 }
 
-static void size_result_clear(gpointer p) {
-  size_probe_result *r = p;
-  figures_free(r->fig);
-  g_free(r->why);
+/* Starts the probe of nodes (with -j 1 it runs to its end here); a scenario that does not
+ * load is a finished probe with its error. */
+static void size_start(size_ctx *c, guint32 nodes) {
+  g_autofree char *name = g_strdup_printf("nodes-%u", nodes);
+  g_autofree char *dir = g_build_filename(c->work, name, NULL);
+  GError *err = NULL;
+  scenario *sc = size_scenario(c, nodes, &err);
+  if (!sc) {
+    size_probe_result r = {.nodes = nodes, .error = err, .dir = g_strdup(dir)};
+    g_array_append_val(c->done, r);
+    return;
+  }
+  size_active a = {sc, studyrun_task_new(sc, c->tr, dir, nodes)};
+  g_array_append_val(c->active, a);
+  studyrun_submit(c->runner, a.task);
+}
+
+/* Takes back a finished task: judges its run (or keeps its error). */
+static void size_collect(size_ctx *c, studyrun_task *t) {
+  for (guint i = 0; i < c->active->len; i++)
+    if (g_array_index(c->active, size_active, i).task == t) {
+      scenario_free(g_array_index(c->active, size_active, i).sc);
+      g_array_remove_index(c->active, i);
+      break;
+    }
+  if (t->stopped) { /* no longer needed: nothing was written */
+    studyrun_task_free(t);
+    return;
+  }
+  size_probe_result r = {.nodes = t->id, .dir = g_strdup(t->dir), .slo_applied = TRUE};
+  if (!t->fig) {
+    r.error = g_steal_pointer(&t->error);
+  } else {
+    GString *why = g_string_new(NULL);
+    r.fig = g_steal_pointer(&t->fig);
+    r.pass = sizing_check(r.fig, c->pool, &c->cons, why, &r.slo_applied);
+    r.why = g_string_free(why, FALSE);
+    sizing_probe p = {r.nodes, r.pass};
+    g_array_append_val(c->known, p);
+  }
+  g_array_append_val(c->done, r);
+  studyrun_task_free(t);
+}
+
+static const size_probe_result *size_done_of(const size_ctx *c, guint32 nodes) {
+  for (guint i = 0; i < c->done->len; i++)
+    if (g_array_index(c->done, size_probe_result, i).nodes == nodes)
+      return &g_array_index(c->done, size_probe_result, i);
+  return NULL;
+}
+
+/* Stops the probes the search can no longer reach; starts the most useful ones while
+ * cores are free. */
+static void size_schedule(size_ctx *c, const sizing_state *st) {
+  guint32 *running = g_new0(guint32, c->active->len + 1);
+  guint n_running = 0;
+  for (guint i = 0; i < c->active->len; i++) {
+    studyrun_task *t = g_array_index(c->active, size_active, i).task;
+    if (t->id < st->range_lo || t->id > st->range_hi) studyrun_stop(t);
+    running[n_running++] = t->id;
+  }
+  guint free_cores = c->jobs > c->active->len ? c->jobs - c->active->len : 0;
+  guint32 *next = g_new0(guint32, free_cores + 1);
+  guint n = free_cores ? sizing_plan(c->min_nodes, c->max_nodes, c->known, running, n_running,
+                                     next, free_cores)
+                       : 0;
+  for (guint i = 0; i < n; i++) size_start(c, next[i]);
+  g_free(next);
+  g_free(running);
+}
+
+/* The search of sizing_search, its probes run c->jobs at a time: besides the probe it
+ * needs, those it would need next (sizing_plan), stopped as soon as it cannot reach them.
+ * The probes it made are the same whatever jobs, and so is every file. */
+static gboolean size_search(size_ctx *c, guint32 *answer, GError **error) {
+  for (;;) {
+    sizing_state st;
+    sizing_state_of(c->min_nodes, c->max_nodes, c->known, &st, NULL);
+    if (st.done) {
+      *answer = st.answer;
+      return TRUE;
+    }
+    const size_probe_result *r = size_done_of(c, st.next);
+    if (r) { /* the probe the search needs could not run */
+      g_propagate_error(error, g_error_copy(r->error));
+      return FALSE;
+    }
+    size_schedule(c, &st);
+    studyrun_task *t = studyrun_wait(c->runner);
+    if (t) size_collect(c, t);
+  }
+}
+
+/* After the search: stops what still runs, keeps the probes of the search in its order
+ * (c->runs) and removes the folders of the others (written by this command, inside its
+ * own work folder). */
+static void size_settle(size_ctx *c) {
+  for (guint i = 0; i < c->active->len; i++)
+    studyrun_stop(g_array_index(c->active, size_active, i).task);
+  studyrun_task *t;
+  while ((t = studyrun_wait(c->runner)) != NULL) size_collect(c, t);
+  GArray *path = g_array_new(FALSE, FALSE, sizeof(sizing_probe));
+  sizing_state st;
+  sizing_state_of(c->min_nodes, c->max_nodes, c->known, &st, path);
+  for (guint i = 0; i < path->len; i++) {
+    guint32 nodes = g_array_index(path, sizing_probe, i).nodes;
+    for (guint k = 0; k < c->done->len; k++) {
+      size_probe_result *r = &g_array_index(c->done, size_probe_result, k);
+      if (r->nodes != nodes || !r->fig) continue;
+      g_array_append_val(c->runs, *r);
+      if (!r->slo_applied) c->slo_unreported = TRUE;
+      *r = (size_probe_result){0}; /* moved into runs */
+      g_array_remove_index(c->done, k);
+      break;
+    }
+  }
+  for (guint k = 0; k < c->done->len; k++) {
+    const size_probe_result *r = &g_array_index(c->done, size_probe_result, k);
+    if (r->fig) outdir_remove_tree(r->dir, NULL);
+  }
+  g_array_free(path, TRUE);
 }
 
 static const char *size_figure_key(const char *pool, const char *member, char *buf, gsize len) {
@@ -189,6 +316,7 @@ typedef struct size_args {
   char *pool, *slo, *max_wait, *out, *phases, *requests;
   char **sets;
   gint64 max_oom, min_nodes, max_nodes;
+  gint jobs;                /* -j; 0: the number of processors */
   gboolean no_progress;
   double slo_pct, slo_ms;   /* --slo PCT[@LATENCY]; NAN when absent */
 } size_args;
@@ -214,6 +342,11 @@ static int size_check_args(size_args *a, int argc, sizing_constraints *cons) {
     fprintf(stderr, "sharesim size: --pool NAME is required\n");
     return 2;
   }
+  if (a->jobs < 0 || a->jobs > 1024) {
+    fprintf(stderr, "sharesim size: -j %d: expected 1 to 1024\n", a->jobs);
+    return 2;
+  }
+  if (a->jobs == 0) a->jobs = (gint)studyrun_default_jobs();
   *cons = (sizing_constraints){NAN, a->max_oom, NAN, NAN};
   if (a->max_oom < -1) {
     fprintf(stderr, "sharesim size: --max-oom %" G_GINT64_FORMAT ": expected 0 or more\n", a->max_oom);
@@ -371,15 +504,22 @@ static int size_study(size_args *a, char **argv, cmd_inputs *in, const sizing_co
   const char *work = NULL;
   int rc = size_begin_folder(a->out, &od, &scratch, &work);
   if (rc != 0) return rc;
-  size_ctx c = {argv[1], a->pool, (const char *const *)a->sets,
-                a->sets ? g_strv_length(a->sets) : 0, in->tr, work, *cons, !a->no_progress,
-                FALSE, g_array_new(FALSE, TRUE, sizeof(size_probe_result))};
+  size_ctx c = {.scenario_path = argv[1], .pool = a->pool, .sets = (const char *const *)a->sets,
+                .n_sets = a->sets ? g_strv_length(a->sets) : 0, .tr = in->tr, .work = work,
+                .cons = *cons, .min_nodes = (guint32)a->min_nodes,
+                .max_nodes = (guint32)a->max_nodes, .jobs = (guint)a->jobs,
+                .progress = !a->no_progress};
+  c.runner = studyrun_pool_new(c.jobs, c.progress, "size");
+  c.active = g_array_new(FALSE, TRUE, sizeof(size_active));
+  c.done = g_array_new(FALSE, TRUE, sizeof(size_probe_result));
+  c.known = g_array_new(FALSE, TRUE, sizeof(sizing_probe));
+  c.runs = g_array_new(FALSE, TRUE, sizeof(size_probe_result));
+  g_array_set_clear_func(c.done, size_result_clear);
   g_array_set_clear_func(c.runs, size_result_clear);
   guint32 answer = 0;
   g_autoptr(GError) err = NULL;
-  if (!sizing_search((guint32)a->min_nodes, (guint32)a->max_nodes, size_probe, &c, &answer, NULL,
-                     &err))
-    rc = cmd_fail("size", err);
+  if (!size_search(&c, &answer, &err)) rc = cmd_fail("size", err);
+  size_settle(&c);
   if (rc == 0) {
     GString *text = g_string_new(NULL), *csv = g_string_new(NULL);
     size_report(&c, a, in->sc->name, argv[2], answer, gpus_per_node, text, csv);
@@ -391,6 +531,10 @@ static int size_study(size_args *a, char **argv, cmd_inputs *in, const sizing_co
   }
   if (od) outdir_abort(od);
   if (scratch) outdir_remove_scratch(scratch);
+  studyrun_pool_free(c.runner);
+  g_array_free(c.active, TRUE);
+  g_array_free(c.done, TRUE);
+  g_array_free(c.known, TRUE);
   g_array_free(c.runs, TRUE);
   return rc;
 }
@@ -408,6 +552,7 @@ static int cmd_size_main(int argc, char **argv) {
       {"phases", 0, 0, G_OPTION_ARG_FILENAME, &a.phases, "Phases file (docs/trace-format.md)", "P.csv"},
       {"requests", 0, 0, G_OPTION_ARG_FILENAME, &a.requests, "Recorded inference requests (docs/trace-format.md)", "R.csv"},
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &a.out, "Keep every run (DIR/nodes-N/) with size.csv and size.txt", "DIR"},
+      {"jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs, "Probes run at once (default: the number of processors); the result is the same for any N", "N"},
       {"no-progress", 0, 0, G_OPTION_ARG_NONE, &a.no_progress, "Never show the progress bar", NULL},
       {NULL}};
   int rc;
@@ -429,7 +574,7 @@ const cmd_entry cmd_size_entry = {
     .loads_scenarios = TRUE,
     .name = "size",
     .usage = "SCENARIO.yaml TRACE.csv --pool NAME [--slo PCT[@LATENCY]] [--max-oom N] [--max-wait-p95 DUR] "
-             "[--min N] [--max N] [-o DIR]",
+             "[--min N] [--max N] [-j N] [-o DIR]",
     .summary = "smallest pool size (nodes) that meets SLO, OOM and queue-wait constraints",
     .main = cmd_size_main,
 };

@@ -29,6 +29,7 @@ struct sim {
   GArray *scratch_resched;   /* resched, gpu_end's deferred completions */
   guint64 jobs_done;
   gboolean progress;
+  const gint *stop;          /* sim_options.stop */
   gint64 progress_next_us;
   share_params params;
   interference_table *interference;
@@ -973,6 +974,9 @@ static void sim_free(sim *s) {
     job_run *j = &s->jobs[i];
     const workload_ops *wl = j->wl;
     if (j->workload_data && wl->on_done) wl->on_done(s, j);
+    /* a run stopped early (sim_options.stop) never finalised its workloads: the call above
+     * finalised, this one frees */
+    if (j->workload_data && wl->on_done) wl->on_done(s, j);
     g_free(j->tasks);
     g_free(j->placed_gpus);
     if (j->rng) gsl_rng_free(j->rng);
@@ -1029,18 +1033,26 @@ static void sim_build(sim *s, const sim_options *opt) {
   s->scratch_resched = g_array_new(FALSE, FALSE, sizeof(resched));
 }
 
-/* Runs the events up to the horizon (or the last one); returns the end of the run. */
-static sim_time sim_loop(sim *s) {
+/* Every 65,536 events: the progress bar, and FALSE when the caller asked the run to stop
+ * (sim_options.stop). */
+static inline gboolean sim_checkpoint(sim *s, sim_time horizon) {
+  if ((engine_events_run(s->eng) & 0xffff) != 0) return TRUE;
+  if (s->progress) progress_tick(s, horizon, FALSE);
+  return !(s->stop && g_atomic_int_get(s->stop));
+}
+
+/* Runs the events up to the horizon (or the last one); returns the end of the run. FALSE in
+ * *stopped when it ran to the end, TRUE when sim_options.stop cut it short. */
+static sim_time sim_loop(sim *s, gboolean *stopped) {
   schedule_next_arrival(s);
   sim_time horizon = s->sc->horizon_ns;
+  *stopped = FALSE;
   if (horizon > 0) {
-    while (engine_next_time(s->eng) <= horizon && engine_step(s->eng))
-      if (s->progress && (engine_events_run(s->eng) & 0xffff) == 0)
-        progress_tick(s, horizon, FALSE);
-    engine_run_until(s->eng, horizon);
+    while (!*stopped && engine_next_time(s->eng) <= horizon && engine_step(s->eng))
+      *stopped = !sim_checkpoint(s, horizon);
+    if (!*stopped) engine_run_until(s->eng, horizon);
   } else {
-    while (engine_step(s->eng))
-      if (s->progress && (engine_events_run(s->eng) & 0xffff) == 0) progress_tick(s, 0, FALSE);
+    while (!*stopped && engine_step(s->eng)) *stopped = !sim_checkpoint(s, 0);
   }
   if (s->progress) progress_tick(s, horizon, TRUE);
   return sim_now(s);
@@ -1083,6 +1095,7 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
   s->res->seed = sc->seed;
   s->res->start_unix = sc->start_unix;
   s->progress = opt && opt->progress && isatty(2);
+  s->stop = opt ? opt->stop : NULL;
   s->res->gpu_series_on = opt && opt->gpu_series;
   gint64 t0 = g_get_monotonic_time();
 
@@ -1099,7 +1112,13 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
     s->params.interference = s->interference;
   }
   sim_build(s, opt);
-  sim_time end = sim_loop(s);
+  gboolean stopped;
+  sim_time end = sim_loop(s, &stopped);
+  if (stopped) {
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "the run was stopped");
+    sim_free(s);
+    return NULL;
+  }
   close_books(s, end);
   fill_results(s, end);
   results *r = s->res;

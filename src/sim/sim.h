@@ -13,6 +13,10 @@ typedef struct sim sim;
 typedef struct sim_options {
   gboolean progress;         /* progress bar on stderr (only when it is a terminal) */
   gboolean gpu_series;       /* record results->gpu_series (per GPU and interval; run --dcgm) */
+  /* When not NULL: another thread may set *stop (g_atomic_int_set, non-zero) to end the
+   * run early; sim_run then returns NULL with a SHARESIM_ERROR_RUNTIME error (size stops
+   * the probes its search no longer needs). Checked every 65,536 events. */
+  const gint *stop;
 } sim_options;
 
 /* Runs the scenario on the trace. Returns owned results, or NULL with error set. */

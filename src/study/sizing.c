@@ -7,51 +7,150 @@
 #include <math.h>
 #include <string.h>
 
-static int sizing_run(guint32 n, sizing_probe_fn probe, gpointer user, GArray *probes,
-                      GError **error) {
-  sizing_verdict v = probe(n, user, error);
-  if (v == SIZING_ERROR) return -1;
-  sizing_probe p = {n, v == SIZING_PASS};
-  if (probes) g_array_append_val(probes, p);
-  return p.pass ? 1 : 0;
+/* ---- the search, replayed from the outcomes known so far ---- */
+
+/* The outcome of size n: 1 passes, 0 fails, -1 not known. known is a sizing_probe array;
+ * extra (may be NULL) holds hypotheses looked at first (the planner's). */
+static int sizing_lookup(const GArray *known, const GArray *extra, guint32 n) {
+  for (guint k = 0; extra && k < extra->len; k++)
+    if (g_array_index(extra, sizing_probe, k).nodes == n)
+      return g_array_index(extra, sizing_probe, k).pass;
+  for (guint k = 0; known && k < known->len; k++)
+    if (g_array_index(known, sizing_probe, k).nodes == n)
+      return g_array_index(known, sizing_probe, k).pass;
+  return -1;
+}
+
+/* The sequential search (probe min; double until a size passes; bisect between the last
+ * failure and the first pass) run on the outcomes given, up to the first size whose outcome
+ * is not known (st->next) or to its end. path (may be NULL) receives the probes made. */
+static void sizing_replay(guint32 min_nodes, guint32 max_nodes, const GArray *known,
+                          const GArray *extra, sizing_state *st, GArray *path) {
+  *st = (sizing_state){.doubling = TRUE, .range_lo = min_nodes, .range_hi = max_nodes};
+  guint32 lo = 0, hi = 0, n = min_nodes;
+  for (;;) {
+    int r = sizing_lookup(known, extra, n);
+    if (r < 0) {
+      st->next = n;
+      return;
+    }
+    sizing_probe p = {n, r == 1};
+    if (path) g_array_append_val(path, p);
+    if (r == 1) hi = n;
+    else lo = n;
+    if (hi && (!lo || hi - lo <= 1)) { /* the lower end passed, or hi - 1 failed */
+      st->answer = hi;
+      st->done = TRUE;
+      return;
+    }
+    if (!hi && lo >= max_nodes) { /* even max_nodes fails */
+      st->done = TRUE;
+      return;
+    }
+    st->doubling = !hi;
+    if (hi) {
+      n = lo + (hi - lo) / 2;
+      st->range_lo = lo + 1;
+      st->range_hi = hi - 1;
+    } else {
+      n = (guint32)MIN(MAX((guint64)lo * 2, (guint64)lo + 1), (guint64)max_nodes);
+      st->range_lo = lo + 1;
+      st->range_hi = max_nodes;
+    }
+  }
+}
+
+void sizing_state_of(guint32 min_nodes, guint32 max_nodes, const GArray *known,
+                     sizing_state *st, GArray *path) {
+  g_return_if_fail(min_nodes >= 1 && min_nodes <= max_nodes);
+  sizing_replay(min_nodes, max_nodes, known, NULL, st, path);
 }
 
 gboolean sizing_search(guint32 min_nodes, guint32 max_nodes, sizing_probe_fn probe,
                        gpointer user, guint32 *answer, GArray *probes, GError **error) {
   g_return_val_if_fail(min_nodes >= 1 && min_nodes <= max_nodes && probe && answer, FALSE);
   *answer = 0;
-  int r = sizing_run(min_nodes, probe, user, probes, error);
-  if (r < 0) return FALSE;
-  if (r == 1) {
-    *answer = min_nodes;
-    return TRUE;
-  }
-  /* doubling: lo fails; look for a passing hi */
-  guint32 lo = min_nodes, hi = 0;
-  while (lo < max_nodes) {
-    guint64 next = MAX((guint64)lo * 2, (guint64)lo + 1);
-    guint32 n = (guint32)MIN(next, (guint64)max_nodes);
-    r = sizing_run(n, probe, user, probes, error);
-    if (r < 0) return FALSE;
-    if (r == 1) {
-      hi = n;
+  GArray *known = g_array_new(FALSE, FALSE, sizeof(sizing_probe));
+  sizing_state st;
+  gboolean ok = TRUE;
+  for (sizing_replay(min_nodes, max_nodes, known, NULL, &st, NULL); !st.done;
+       sizing_replay(min_nodes, max_nodes, known, NULL, &st, NULL)) {
+    sizing_verdict v = probe(st.next, user, error);
+    if (v == SIZING_ERROR) {
+      ok = FALSE;
       break;
     }
-    lo = n;
+    sizing_probe p = {st.next, v == SIZING_PASS};
+    g_array_append_val(known, p);
+    if (probes) g_array_append_val(probes, p);
   }
-  if (!hi) return TRUE; /* even max_nodes fails */
-  /* bisection: lo fails, hi passes */
-  while (hi - lo > 1) {
-    guint32 mid = lo + (hi - lo) / 2;
-    r = sizing_run(mid, probe, user, probes, error);
-    if (r < 0) return FALSE;
-    if (r == 1)
-      hi = mid;
-    else
-      lo = mid;
+  if (ok) *answer = st.answer;
+  g_array_free(known, TRUE);
+  return ok;
+}
+
+/* ---- what to run next on several cores ---- */
+
+/* A node of the planner's tree: outcomes assumed for sizes not known yet (sizing_probe)
+ * and the chance that they all come out so. */
+typedef struct sizing_guess {
+  GArray *assumed;
+  double chance;
+} sizing_guess;
+
+static gboolean sizing_listed(const guint32 *list, guint n, guint32 size) {
+  for (guint i = 0; i < n; i++)
+    if (list[i] == size) return TRUE;
+  return FALSE;
+}
+
+/* Index of the likeliest guess in the frontier (the first of equals: deterministic). */
+static guint sizing_likeliest(const GArray *frontier) {
+  guint best = 0;
+  for (guint i = 1; i < frontier->len; i++)
+    if (g_array_index(frontier, sizing_guess, i).chance >
+        g_array_index(frontier, sizing_guess, best).chance)
+      best = i;
+  return best;
+}
+
+/* The guess g with one more outcome assumed. */
+static sizing_guess sizing_assume(const sizing_guess *g, guint32 n, gboolean pass, double p) {
+  sizing_guess c = {g_array_new(FALSE, FALSE, sizeof(sizing_probe)), g->chance * p};
+  g_array_append_vals(c.assumed, g->assumed->data, g->assumed->len);
+  sizing_probe pr = {n, pass};
+  g_array_append_val(c.assumed, pr);
+  return c;
+}
+
+guint sizing_plan(guint32 min_nodes, guint32 max_nodes, const GArray *known,
+                  const guint32 *running, guint n_running, guint32 *out, guint want) {
+  guint got = 0;
+  GArray *frontier = g_array_new(FALSE, FALSE, sizeof(sizing_guess));
+  sizing_guess root = {g_array_new(FALSE, FALSE, sizeof(sizing_probe)), 1.0};
+  g_array_append_val(frontier, root);
+  for (guint expanded = 0; got < want && frontier->len && expanded < SIZING_PLAN_NODES;
+       expanded++) {
+    guint i = sizing_likeliest(frontier);
+    sizing_guess g = g_array_index(frontier, sizing_guess, i);
+    g_array_remove_index(frontier, i);
+    sizing_state st;
+    sizing_replay(min_nodes, max_nodes, known, g.assumed, &st, NULL);
+    if (!st.done) {
+      if (!sizing_listed(running, n_running, st.next) && !sizing_listed(out, got, st.next))
+        out[got++] = st.next;
+      double fail = st.doubling ? SIZING_DOUBLING_FAIL_CHANCE : 0.5;
+      sizing_guess f = sizing_assume(&g, st.next, FALSE, fail);
+      sizing_guess p = sizing_assume(&g, st.next, TRUE, 1 - fail);
+      g_array_append_val(frontier, f);
+      g_array_append_val(frontier, p);
+    }
+    g_array_free(g.assumed, TRUE);
   }
-  *answer = hi;
-  return TRUE;
+  for (guint i = 0; i < frontier->len; i++)
+    g_array_free(g_array_index(frontier, sizing_guess, i).assumed, TRUE);
+  g_array_free(frontier, TRUE);
+  return got;
 }
 
 static void sizing_fmt(GString *out, figure_unit unit, double v) { figures_format(out, unit, v); }

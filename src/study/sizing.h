@@ -25,6 +25,39 @@ typedef struct sizing_probe {
 gboolean sizing_search(guint32 min_nodes, guint32 max_nodes, sizing_probe_fn probe,
                        gpointer user, guint32 *answer, GArray *probes, GError **error);
 
+/* Where the search stands after some outcomes (sizing_state_of). */
+typedef struct sizing_state {
+  gboolean done;            /* the search is over: answer is the smallest passing size, 0
+                             * when even max_nodes fails */
+  guint32 answer;
+  guint32 next;             /* not done: the size it probes next */
+  gboolean doubling;        /* not done: no size has passed yet */
+  guint32 range_lo, range_hi; /* not done: every size it may still probe (inclusive) */
+} sizing_state;
+
+/* The sequential search of sizing_search replayed on known (sizing_probe, any order, one
+ * per size): the state after it, and (path, may be NULL) the probes it made, in its order.
+ * The outcome of a size that search does not reach is not read. */
+void sizing_state_of(guint32 min_nodes, guint32 max_nodes, const GArray *known,
+                     sizing_state *st, GArray *path);
+
+/* For several probes at once (size -j N): up to want sizes worth starting now, most useful
+ * first, none known, none in running (n_running sizes already being probed), into out.
+ * The first is the size the search needs next (unless it runs already); the others are
+ * the sizes it would need after the outcomes of those not known yet, likeliest first: a
+ * size fails with chance SIZING_DOUBLING_FAIL_CHANCE while no size has passed (doubling)
+ * and 0.5 in the bisection. Speculative probes that the search does not reach are
+ * thrown away, so only the speed, never the answer or the probes reported, depends on
+ * these chances. Returns how many were put into out. */
+guint sizing_plan(guint32 min_nodes, guint32 max_nodes, const GArray *known,
+                  const guint32 *running, guint n_running, guint32 *out, guint want);
+/* Assumption: the doubling phase mostly fails (it fails until its last probe; with an
+ * answer a few doublings above min, 3 in 4 of its probes fail). */
+#define SIZING_DOUBLING_FAIL_CHANCE 0.75
+/* Nodes of the outcome tree the planner looks at, at most (it never needs many: want is
+ * the number of free cores). */
+#define SIZING_PLAN_NODES 256
+
 typedef struct sizing_constraints {
   double min_slo;           /* every service's SLO attainment >= this (0..1); NAN: none */
   gint64 max_oom;           /* the pool's OOM kills <= this; -1: none */

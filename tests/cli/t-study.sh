@@ -54,6 +54,22 @@ run compare "$A" "$T" --format yaml
 expect_rc 2
 expect_err_contains "expected text, csv or json"
 
+# ---- compare -j: the scenarios run at once, the same bytes as one after another ----
+run compare "$A" "$B" "$A" "$T" -j 1 -o cmpj1 --no-progress
+expect_rc 0
+cp out.txt cmpj1.out
+for j in 2 3; do
+  run compare "$A" "$B" "$A" "$T" -j $j -o cmpj$j --no-progress
+  expect_rc 0
+  sed "s|cmpj$j/|cmpj1/|" out.txt > cmpj$j.out
+  expect_same_files cmpj1.out cmpj$j.out
+  if diff -r cmpj1 cmpj$j >/dev/null; then pass; else fail "compare folders differ between -j 1 and -j $j"; fi
+done
+expect_eq "$(ls cmpj2)" "$(printf 'compare.csv\ncompare.json\ncompare.txt\nstudy-a\nstudy-a-2\nstudy-b')" "one folder per run, named in scenario order"
+run compare "$A" "$B" "$T" -j 2000
+expect_rc 2
+expect_err_contains "-j 2000: expected 1 to 1024"
+
 # ---- sweep: -j 1 and -j 4 give the same bytes ----
 SETS="--set pools.train.nodes=1,2,3 --set pools.dev.placement=pack,spread"
 run sweep "$A" "$T" $SETS -j 1 -o sw1 --no-progress
@@ -147,6 +163,22 @@ expect_rc 0
 expect_file sz/size.csv
 expect_file sz/nodes-2/summary.json
 expect_eq "$(grep -c ',yes,' sz/size.csv)" "$(grep -c '  yes' sz/size.txt)" "size.csv and size.txt agree"
+
+# ---- size -j: probes run ahead of the search (and stopped or thrown away when it does
+# not reach them) leave the bytes of -j 1: the same probes, folders, tables ----
+for j in 1 2 4; do
+  run size "$A" "$T" --pool train --max-wait-p95 50s --max 40 -j $j -o szj$j --no-progress
+  expect_rc 0
+  sed "s|szj$j/|szj1/|" out.txt > szj$j.out
+done
+for j in 2 4; do
+  expect_same_files szj1.out szj$j.out
+  if diff -r szj1 szj$j >/dev/null; then pass; else fail "size folders differ between -j 1 and -j $j"; fi
+done
+expect_eq "$(ls -d szj4/nodes-* | wc -l)" "$(($(grep -c '' szj4/size.csv) - 1))" "a folder for each probe of the search, none for the others"
+run size "$A" "$T" --pool train --max-wait-p95 50s -j -1
+expect_rc 2
+expect_err_contains "-j -1: expected 1 to 1024"
 
 # ---- plot ----
 if command -v gnuplot >/dev/null 2>&1; then

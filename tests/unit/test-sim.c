@@ -332,3 +332,35 @@ Test(sim, tenant_time_series_add_up_to_each_tenants_totals) {
   TU_NEAR(a2->allocated_gpus, 1, 1e-12);
   results_free(r);
 }
+
+/* sim_options.stop (size -j N stops the probes its search no longer needs): a run asked to
+ * stop ends at its next check (every 65,536 events) with an error and no results, its
+ * inference services (with their request state) freed; not asked, the same run ends. */
+Test(sim, a_run_asked_to_stop_ends_early_without_results) {
+  GString *csv = g_string_new("id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms\n");
+  g_string_append(csv, "svc,0,inference,1,30,100000,5,20\n");
+  for (int i = 0; i < 40000; i++) g_string_append_printf(csv, "b%d,%d,batch,1,10,1,,\n", i, i);
+  g_autofree char *sp = tu_write_temp("stop.yaml", four_gpus);
+  g_autofree char *tp = tu_write_temp("stop.csv", csv->str);
+  g_string_free(csv, TRUE);
+  g_autoptr(diag_list) d = diag_list_new(0);
+  g_autoptr(scenario) sc = scenario_load(sp, d);
+  cr_assert_not_null(sc);
+  trace *tr = trace_load(tp, d);
+  cr_assert_not_null(tr);
+  gint stop = 1;
+  sim_options opt = {.stop = &stop};
+  GError *err = NULL;
+  results *r = sim_run(sc, tr, &opt, &err);
+  cr_assert_null(r);
+  cr_assert_not_null(err);
+  cr_assert_eq(err->code, SHARESIM_ERROR_RUNTIME);
+  cr_assert_str_eq(err->message, "the run was stopped");
+  g_clear_error(&err);
+  stop = 0;
+  r = sim_run(sc, tr, &opt, &err);
+  cr_assert_not_null(r, "%s", err ? err->message : "?");
+  cr_assert_eq(g_array_index(r->pools, pool_result, 0).jobs_completed, 40001);
+  results_free(r);
+  trace_free(tr);
+}

@@ -14,6 +14,8 @@
 #include "report.h"
 #include "sizing.h"
 #include "studydir.h"
+#include "studyrun.h"
+#include "cleanup.h"
 #include "sweep.h"
 #include "table.h"
 #include "testutil.h"
@@ -848,4 +850,165 @@ Test(plot, llm_latency_chart_has_ttft_tpot_and_e2e) {
   cr_assert_gt(rows, 30);
   plot_report_clear(&rep);
   cr_assert(outdir_remove_tree(root, NULL));
+}
+
+/* size -j N's scheduling, simulated: up to jobs probes "run" at once and finish in a
+ * random order (a seeded generator); probes the search can no longer reach are stopped
+ * (dropped). Whatever the order, the search makes the probes of the sequential search, in
+ * its order, with its answer; the first planned size is always the one it needs. */
+static guint study_parallel_search(guint32 min, guint32 max, guint32 th, guint jobs,
+                                   GRand *rand, GArray *path, guint32 *answer) {
+  GArray *known = g_array_new(FALSE, FALSE, sizeof(sizing_probe));
+  GArray *running = g_array_new(FALSE, FALSE, sizeof(guint32));
+  guint rounds = 0;
+  for (;;) {
+    sizing_state st;
+    sizing_state_of(min, max, known, &st, NULL);
+    if (st.done) {
+      *answer = st.answer;
+      break;
+    }
+    for (guint i = running->len; i-- > 0;) {
+      guint32 n = g_array_index(running, guint32, i);
+      if (n < st.range_lo || n > st.range_hi) g_array_remove_index(running, i);
+    }
+    guint32 next[8];
+    guint want = jobs - running->len;
+    guint got = sizing_plan(min, max, known, (const guint32 *)running->data, running->len, next,
+                            want);
+    cr_assert(got <= want);
+    gboolean needed_running = FALSE;
+    for (guint i = 0; i < running->len; i++)
+      needed_running |= g_array_index(running, guint32, i) == st.next;
+    cr_assert(needed_running || (got >= 1 && next[0] == st.next),
+              "the size the search needs (%u) is planned first", st.next);
+    for (guint i = 0; i < got; i++) {
+      cr_assert(next[i] >= st.range_lo && next[i] <= st.range_hi);
+      for (guint k = 0; k < known->len; k++)
+        cr_assert_neq(g_array_index(known, sizing_probe, k).nodes, next[i], "probed twice");
+      g_array_append_val(running, next[i]);
+    }
+    cr_assert(running->len >= 1 && running->len <= jobs);
+    guint which = (guint)g_rand_int_range(rand, 0, (gint32)running->len);
+    sizing_probe p = {g_array_index(running, guint32, which), 0};
+    p.pass = p.nodes >= th;
+    g_array_remove_index(running, which);
+    g_array_append_val(known, p);
+    rounds++;
+  }
+  sizing_state st;
+  sizing_state_of(min, max, known, &st, path);
+  g_array_free(known, TRUE);
+  g_array_free(running, TRUE);
+  return rounds;
+}
+
+Test(sizing, parallel_plan_gives_the_sequential_search) {
+  GRand *rand = g_rand_new_with_seed(17);
+  for (guint jobs = 1; jobs <= 4; jobs++)
+    for (guint32 min = 1; min <= 3; min++)
+      for (guint32 max = min; max <= 70; max += 3)
+        for (guint32 th = 1; th <= 75; th += 2) {
+          study_probe p = {th, 0, g_hash_table_new(NULL, NULL)};
+          GArray *seq = g_array_new(FALSE, FALSE, sizeof(sizing_probe));
+          guint32 want_answer = 0, answer = 99;
+          cr_assert(sizing_search(min, max, study_probe_fn, &p, &want_answer, seq, NULL));
+          GArray *path = g_array_new(FALSE, FALSE, sizeof(sizing_probe));
+          study_parallel_search(min, max, th, jobs, rand, path, &answer);
+          cr_assert_eq(answer, want_answer, "-j %u min %u max %u threshold %u", jobs, min, max, th);
+          cr_assert_eq(path->len, seq->len);
+          for (guint i = 0; i < seq->len; i++) {
+            cr_assert_eq(g_array_index(path, sizing_probe, i).nodes,
+                         g_array_index(seq, sizing_probe, i).nodes);
+            cr_assert_eq(g_array_index(path, sizing_probe, i).pass,
+                         g_array_index(seq, sizing_probe, i).pass);
+          }
+          g_array_free(path, TRUE);
+          g_array_free(seq, TRUE);
+          g_hash_table_destroy(p.seen);
+        }
+  g_rand_free(rand);
+}
+
+/* With two probes at once and the doubling failing as the planner guesses, the search
+ * often finds the probe it needs already running: on [1, 64] with the answer 40 the
+ * sequential search makes 12 probes (1 2 4 8 16 32 64, then 48 40 36 38 39); with -j 2,
+ * 9 of them were started ahead while the probe before them ran (the six doublings after
+ * the first, 48, 38, 39); 56 was started and stopped once 48 passed. Finishing order: the
+ * oldest first (runs of equal length). */
+Test(sizing, two_probes_at_once_overlap) {
+  GArray *known = g_array_new(FALSE, FALSE, sizeof(sizing_probe));
+  GArray *running = g_array_new(FALSE, FALSE, sizeof(guint32));
+  guint used_speculation = 0;
+  for (;;) {
+    sizing_state st;
+    sizing_state_of(1, 64, known, &st, NULL);
+    if (st.done) break;
+    for (guint i = running->len; i-- > 0;)
+      if (g_array_index(running, guint32, i) < st.range_lo ||
+          g_array_index(running, guint32, i) > st.range_hi)
+        g_array_remove_index(running, i);
+    guint32 next[2];
+    guint got = sizing_plan(1, 64, known, (const guint32 *)running->data, running->len, next,
+                            2 - running->len);
+    if (running->len && g_array_index(running, guint32, 0) == st.next) used_speculation++;
+    g_array_append_vals(running, next, got);
+    sizing_probe p = {g_array_index(running, guint32, 0), 0};
+    p.pass = p.nodes >= 40;
+    g_array_remove_index(running, 0);
+    g_array_append_val(known, p);
+  }
+  GArray *path = g_array_new(FALSE, FALSE, sizeof(sizing_probe));
+  sizing_state st;
+  sizing_state_of(1, 64, known, &st, path);
+  cr_assert_eq(st.answer, 40);
+  cr_assert_eq(path->len, 12);
+  cr_assert_eq(used_speculation, 9, "%u of the needed probes were started ahead", used_speculation);
+  g_array_free(path, TRUE);
+  g_array_free(known, TRUE);
+  g_array_free(running, TRUE);
+}
+
+/* ---- studyrun: runs of compare and size on threads ---- */
+
+/* The same scenario run by two threads at once and by the caller's thread writes the same
+ * bytes; a task stopped before it starts comes back stopped, with nothing written. */
+Test(studyrun, threads_write_what_one_thread_writes) {
+  g_autofree char *dir = study_tmpdir();
+  g_autoptr(diag_list) d = diag_list_new(0);
+  g_autoptr(scenario) sc = scenario_load(STUDY_DATA "/study-a.yaml", d);
+  cr_assert_not_null(sc);
+  trace *tr = trace_load(STUDY_DATA "/study.csv", d);
+  cr_assert_not_null(tr);
+  const guint jobs[] = {1, 2};
+  char *summary[3] = {NULL};
+  for (guint k = 0; k < 2; k++) {
+    studyrun_pool *pool = studyrun_pool_new(jobs[k], FALSE, "test");
+    studyrun_task *t[3];
+    for (guint i = 0; i < 3; i++) {
+      g_autofree char *name = g_strdup_printf("j%u-%u", jobs[k], i);
+      g_autofree char *out = g_build_filename(dir, name, NULL);
+      t[i] = studyrun_task_new(sc, tr, out, i);
+      if (i == 2) studyrun_stop(t[i]);
+      studyrun_submit(pool, t[i]);
+    }
+    cr_assert_eq(studyrun_pending(pool), 3);
+    guint back = 0;
+    for (studyrun_task *w; (w = studyrun_wait(pool)) != NULL; back++) cr_assert_lt(w->id, 3);
+    cr_assert_eq(back, 3);
+    cr_assert(t[2]->stopped && !t[2]->fig && !g_file_test(t[2]->dir, G_FILE_TEST_EXISTS));
+    for (guint i = 0; i < 2; i++) {
+      cr_assert_not_null(t[i]->fig, "%s", t[i]->error ? t[i]->error->message : "?");
+      g_autofree char *p = g_build_filename(t[i]->dir, "summary.json", NULL);
+      g_autofree char *text = NULL;
+      cr_assert(g_file_get_contents(p, &text, NULL, NULL));
+      if (!summary[0]) summary[0] = g_strdup(text);
+      cr_assert_str_eq(text, summary[0], "run %u of -j %u", i, jobs[k]);
+    }
+    for (guint i = 0; i < 3; i++) studyrun_task_free(t[i]);
+    studyrun_pool_free(pool);
+  }
+  g_free(summary[0]);
+  trace_free(tr);
+  cr_assert(cleanup_remove_tree(dir, NULL));
 }

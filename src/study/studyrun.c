@@ -1,0 +1,124 @@
+/* studyrun.c: a pool of threads for the runs of compare and size: one task is one
+ * scenario run, its result folder and its figures read back. It owns the threads and the
+ * hand-back queue only; which runs to make, their folder names and the order they are
+ * reported in are the commands' (cmd-compare.c, cmd-size.c). */
+#include "studyrun.h"
+#include "report.h"
+#include "sim.h"
+#include "util.h"
+#include <stdio.h>
+#include <unistd.h>
+
+struct studyrun_pool {
+  guint jobs;
+  gboolean progress;
+  gboolean line;           /* the progress line (jobs > 1, stderr a terminal) */
+  gboolean line_drawn;
+  char *name;
+  guint finished;
+  GThreadPool *threads;    /* NULL when jobs == 1 */
+  GAsyncQueue *done;       /* finished tasks, handed back by studyrun_wait */
+  GPtrArray *pending;      /* studyrun_task*, submitted and not handed back */
+};
+
+studyrun_task *studyrun_task_new(const scenario *sc, const trace *tr, const char *dir, guint id) {
+  studyrun_task *t = g_new0(studyrun_task, 1);
+  t->sc = sc;
+  t->tr = tr;
+  t->dir = g_strdup(dir);
+  t->id = id;
+  return t;
+}
+
+void studyrun_task_free(studyrun_task *t) {
+  if (!t) return;
+  g_free(t->dir);
+  if (t->fig) figures_free(t->fig);
+  g_clear_error(&t->error);
+  g_free(t);
+}
+
+/* The run itself, in whichever thread: sim_run, the folder, its figures. */
+static void studyrun_execute(studyrun_task *t, gboolean progress) {
+  if (g_atomic_int_get(&t->stop)) {
+    t->stopped = TRUE;
+    return;
+  }
+  sim_options opt = {.progress = progress, .stop = &t->stop};
+  g_autoptr(results) res = sim_run(t->sc, t->tr, &opt, &t->error);
+  if (!res) {
+    t->stopped = g_atomic_int_get(&t->stop) != 0;
+    return;
+  }
+  if (report_write_dir(res, t->dir, TRUE, &t->error)) t->fig = figures_load(t->dir, &t->error);
+}
+
+static void studyrun_thread(gpointer data, gpointer user) {
+  studyrun_pool *p = user;
+  studyrun_execute(data, FALSE);
+  g_async_queue_push(p->done, data);
+}
+
+/* The progress line, redrawn in place. */
+static void studyrun_draw(studyrun_pool *p) {
+  if (!p->line) return;
+  fprintf(stderr, "\r%s: %u run%s finished, %u running ", p->name, p->finished,
+          p->finished == 1 ? "" : "s", p->pending->len);
+  fflush(stderr);
+  p->line_drawn = TRUE;
+}
+
+studyrun_pool *studyrun_pool_new(guint jobs, gboolean progress, const char *name) {
+  g_return_val_if_fail(jobs >= 1, NULL);
+  studyrun_pool *p = g_new0(studyrun_pool, 1);
+  p->jobs = jobs;
+  p->progress = progress;
+  p->line = progress && jobs > 1 && isatty(STDERR_FILENO);
+  p->name = g_strdup(name);
+  p->done = g_async_queue_new();
+  p->pending = g_ptr_array_new();
+  (void)sharesim_error_quark(); /* registered once here, not raced for by the threads */
+  if (jobs > 1) p->threads = g_thread_pool_new(studyrun_thread, p, (gint)jobs, FALSE, NULL);
+  return p;
+}
+
+void studyrun_submit(studyrun_pool *p, studyrun_task *t) {
+  g_ptr_array_add(p->pending, t);
+  if (p->threads) {
+    g_thread_pool_push(p->threads, t, NULL);
+    studyrun_draw(p);
+  } else {
+    studyrun_execute(t, p->progress);
+    g_async_queue_push(p->done, t);
+  }
+}
+
+studyrun_task *studyrun_wait(studyrun_pool *p) {
+  if (p->pending->len == 0) return NULL;
+  studyrun_task *t = g_async_queue_pop(p->done);
+  g_ptr_array_remove_fast(p->pending, t);
+  if (!t->stopped) p->finished++;
+  studyrun_draw(p);
+  return t;
+}
+
+gboolean studyrun_ready(const studyrun_pool *p) { return g_async_queue_length(p->done) > 0; }
+
+guint studyrun_pending(const studyrun_pool *p) { return p->pending->len; }
+
+void studyrun_stop(studyrun_task *t) { g_atomic_int_set(&t->stop, 1); }
+
+guint studyrun_default_jobs(void) { return MAX(1u, MIN(g_get_num_processors(), 1024u)); }
+
+void studyrun_pool_free(studyrun_pool *p) {
+  if (!p) return;
+  for (guint i = 0; i < p->pending->len; i++) studyrun_stop(g_ptr_array_index(p->pending, i));
+  studyrun_task *t;
+  while ((t = studyrun_wait(p)) != NULL) studyrun_task_free(t);
+  if (p->threads) g_thread_pool_free(p->threads, FALSE, TRUE);
+  if (p->line_drawn) fprintf(stderr, "\n");
+  g_async_queue_unref(p->done);
+  g_ptr_array_free(p->pending, TRUE);
+  g_free(p->name);
+  g_free(p);
+}
