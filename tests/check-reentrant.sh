@@ -24,6 +24,8 @@ paths.o paths_extra_lex   set by option parsing (--allow-path) before any run, r
 paths.o paths_extra_real  likewise
 outdir.o tag              built once under g_once (outdir_host_tag)
 outdir.o once             g_once guard
+rngfast.o rngfast_tables  the ziggurat tables: filled once under g_once, read-only after
+rngfast.o done            g_once guard
 validate.o family_list    sharesim validate only (runs no threads)
 validate.o sources        likewise
 validate-mig.o speed      likewise
