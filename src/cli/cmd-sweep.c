@@ -9,6 +9,7 @@
 #include "cmd-load.h"
 #include "sim.h"
 #include "cleanup.h"
+#include "spawn.h"
 #include "outdir.h"
 #include "studydir.h"
 #include "sweeplock.h"
@@ -337,8 +338,63 @@ static int sweep_write_csv(const sweep_spec *s, const char *dir, gboolean print_
   return rc;
 }
 
-static int sweep_write_slurm(const sweep_spec *s, const char *dir) {
-  g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+/* What --slurm writes into the script besides the array (NULL: left to the cluster). */
+typedef struct sweep_slurm_opts {
+  const char *partition, *time, *mem, *output, *binary;
+} sweep_slurm_opts;
+
+/* value consists of characters of allowed only (and is not empty). */
+static gboolean sweep_slurm_text_ok(const char *value, const char *allowed) {
+  if (!value || !*value) return FALSE;
+  for (const char *c = value; *c; c++)
+    if (!g_ascii_isalnum(*c) && !strchr(allowed, *c)) return FALSE;
+  return TRUE;
+}
+
+/* Checks the --slurm options (they become #SBATCH lines: nothing may end a line); 0 or 2
+ * with the message printed. */
+static int sweep_slurm_check(const sweep_slurm_opts *o) {
+  const struct { const char *flag, *value, *allowed, *expected; } checks[] = {
+    {"--partition", o->partition, "_.,-", "a partition name (letters, digits, _ . , -)"},
+    {"--time", o->time, ":-", "a Slurm time limit: MINUTES, HH:MM:SS or D-HH:MM:SS"},
+    {"--mem", o->mem, "", "a memory size: a number with an optional K, M, G or T (4G)"},
+    {"--slurm-output", o->output, "_.,-/%+=@~", "a file pattern (letters, digits, / _ . - %, e.g. logs/%A_%a.out)"},
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(checks); i++) {
+    if (!checks[i].value) continue;
+    gboolean ok = sweep_slurm_text_ok(checks[i].value, checks[i].allowed);
+    if (ok && i == 1) ok = g_ascii_isdigit(checks[i].value[0]);
+    if (ok && i == 2) {
+      gsize n = strlen(checks[i].value);
+      for (gsize k = 0; ok && k + 1 < n; k++) ok = g_ascii_isdigit(checks[i].value[k]);
+      ok = ok && (g_ascii_isdigit(checks[i].value[n - 1]) || strchr("KMGT", checks[i].value[n - 1]));
+    }
+    if (!ok) {
+      g_autofree char *shown = figures_clean_text(checks[i].value);
+      fprintf(stderr, "sharesim sweep: %s '%s': expected %s\n", checks[i].flag, shown,
+              checks[i].expected);
+      return 2;
+    }
+  }
+  if (o->binary && (!g_path_is_absolute(o->binary) || strpbrk(o->binary, "\n\r"))) {
+    g_autofree char *shown = figures_clean_text(o->binary);
+    fprintf(stderr, "sharesim sweep: --binary '%s': expected the absolute path of sharesim on "
+                    "the cluster's nodes\n", shown);
+    return 2;
+  }
+  return 0;
+}
+
+/* The #SBATCH lines of the options given. */
+static void sweep_slurm_lines(const sweep_slurm_opts *o, GString *sh) {
+  if (o->partition) g_string_append_printf(sh, "#SBATCH --partition=%s\n", o->partition);
+  if (o->time) g_string_append_printf(sh, "#SBATCH --time=%s\n", o->time);
+  if (o->mem) g_string_append_printf(sh, "#SBATCH --mem=%s\n", o->mem);
+  if (o->output) g_string_append_printf(sh, "#SBATCH --output=%s\n", o->output);
+}
+
+static int sweep_write_slurm(const sweep_spec *s, const char *dir, const sweep_slurm_opts *o) {
+  g_autofree char *exe = o->binary ? g_strdup(o->binary) : g_file_read_link("/proc/self/exe", NULL);
   g_autofree char *absdir = g_canonicalize_filename(dir, NULL);
   if (!exe) {
     fprintf(stderr, "sharesim sweep: cannot find this program's path (/proc/self/exe)\n");
@@ -360,16 +416,18 @@ static int sweep_write_slurm(const sweep_spec *s, const char *dir) {
       "# sweep.sbatch: runs the %u points of this sweep as a Slurm array job, one point per\n"
       "# task (written by sharesim sweep --slurm). Submit it from any folder:\n"
       "#   sbatch sweep.sbatch\n"
-      "# then, when the tasks are done, build sweep.csv:\n"
-      "#   sharesim sweep --collect %s\n"
+      "# then, when the tasks are done, build sweep.csv (and resubmit the points that failed\n"
+      "# or never ran):\n"
+      "#   sharesim sweep --collect %s [--resubmit]\n"
       "# A task whose point is already finished does nothing, so resubmitting is safe.\n"
       "#SBATCH --job-name=sharesim-sweep\n"
       "#SBATCH --array=1-%u\n"
       "#SBATCH --ntasks=1\n"
-      "#SBATCH --cpus-per-task=1\n"
-      "set -eu\n"
-      "exec %s sweep --point \"$SLURM_ARRAY_TASK_ID\" %s%s\n",
-      s->grid->n_points, shown_dir, s->grid->n_points, qexe, qdir, qflags);
+      "#SBATCH --cpus-per-task=1\n",
+      s->grid->n_points, shown_dir, s->grid->n_points);
+  sweep_slurm_lines(o, sh);
+  g_string_append_printf(sh, "set -eu\nexec %s sweep --point \"$SLURM_ARRAY_TASK_ID\" %s%s\n",
+                         qexe, qdir, qflags);
   g_autoptr(GError) err = NULL;
   g_autofree char *path = g_build_filename(dir, "sweep.sbatch", NULL);
   int rc = 0;
@@ -378,10 +436,92 @@ static int sweep_write_slurm(const sweep_spec *s, const char *dir) {
   } else {
     printf("wrote %s for %u points (array 1-%u) and the manifest %s/sweep.json\n"
            "submit:  sbatch %s\n"
-           "collect: sharesim sweep --collect %s\n",
+           "collect: sharesim sweep --collect %s [--resubmit]\n",
            path, s->grid->n_points, s->grid->n_points, dir, path, dir);
   }
   g_string_free(sh, TRUE);
+  return rc;
+}
+
+/* ---- failed points (Slurm tasks) ---- */
+
+/* DIR/failed/NAME: written by a --point task whose run failed (its exit code), removed when
+ * the point later finishes. */
+static char *sweep_failed_path(const char *dir, const char *name) {
+  return g_build_filename(dir, "failed", name, NULL);
+}
+
+static void sweep_mark_failed(const char *dir, const char *name, int rc) {
+  g_autofree char *folder = g_build_filename(dir, "failed", NULL);
+  g_autofree char *path = sweep_failed_path(dir, name);
+  g_autofree char *host = g_strdup(g_get_host_name());
+  g_autofree char *text = g_strdup_printf("exit code %d on %s\n", rc, host);
+  if (g_mkdir_with_parents(folder, 0755) == 0) g_file_set_contents(path, text, -1, NULL);
+}
+
+static void sweep_clear_failed(const char *dir, const char *name) {
+  g_autofree char *path = sweep_failed_path(dir, name);
+  g_unlink(path); /* only ever written by sweep_mark_failed */
+}
+
+/* "1-3,5,8-9": the 1-based indices of the points in list (ascending). */
+static char *sweep_array_ranges(const GArray *points) {
+  GString *out = g_string_new(NULL);
+  for (guint i = 0; i < points->len;) {
+    guint a = g_array_index(points, guint, i), b = a;
+    while (i + 1 < points->len && g_array_index(points, guint, i + 1) == b + 1) b = g_array_index(points, guint, ++i);
+    i++;
+    if (out->len) g_string_append_c(out, ',');
+    if (a == b) g_string_append_printf(out, "%u", a + 1);
+    else g_string_append_printf(out, "%u-%u", a + 1, b + 1);
+  }
+  return g_string_free(out, FALSE);
+}
+
+/* --collect: names the failed points and those that never ran (or still run); with
+ * resubmit, submits them again as one array job (sbatch --array=LIST DIR/sweep.sbatch). */
+static int sweep_report_unfinished(const sweep_spec *s, const char *dir, gboolean resubmit) {
+  GArray *todo = g_array_new(FALSE, FALSE, sizeof(guint));
+  GString *failed = g_string_new(NULL);
+  guint n_failed = 0;
+  for (guint p = 0; p < s->grid->n_points; p++) {
+    const char *name = g_ptr_array_index(s->names, p);
+    if (sweep_point_done(dir, name)) continue;
+    g_array_append_val(todo, p);
+    g_autofree char *fp = sweep_failed_path(dir, name);
+    g_autofree char *why = NULL;
+    if (!g_file_get_contents(fp, &why, NULL, NULL)) continue;
+    if (n_failed++ < 20) g_string_append_printf(failed, "  %s: %s", name, why);
+  }
+  if (n_failed)
+    fprintf(stderr, "sharesim sweep: %u point%s failed (%s/failed/):\n%s%s", n_failed,
+            n_failed == 1 ? "" : "s", dir, failed->str, n_failed > 20 ? "  ...\n" : "");
+  if (todo->len > n_failed)
+    fprintf(stderr, "sharesim sweep: %u point%s never ran or still run%s\n", todo->len - n_failed,
+            todo->len - n_failed == 1 ? "" : "s", todo->len - n_failed == 1 ? "s" : "");
+  int rc = 0;
+  if (resubmit && todo->len) {
+    g_autofree char *ranges = sweep_array_ranges(todo);
+    g_autofree char *array = g_strconcat("--array=", ranges, NULL);
+    g_autofree char *script = g_build_filename(dir, "sweep.sbatch", NULL);
+    g_autofree char *sbatch = g_find_program_in_path("sbatch");
+    char *argv[] = {sbatch ? sbatch : "sbatch", array, script, NULL};
+    g_autoptr(GError) err = NULL;
+    g_autofree char *err_text = NULL;
+    /* assumption: sbatch answers within 2 minutes (it only queues the array) */
+    if (spawn_run_limited(NULL, argv, 120, &err_text, &err)) {
+      printf("resubmitted %u point%s: sbatch %s %s\n", todo->len, todo->len == 1 ? "" : "s", array,
+             script);
+    } else {
+      fprintf(stderr, "sharesim sweep: sbatch %s %s failed: %s%s%s", array, script, err->message,
+              err_text && *err_text ? "\n" : "\n", err_text ? err_text : "");
+      rc = 1;
+    }
+  } else if (resubmit) {
+    printf("every point is finished: nothing to resubmit\n");
+  }
+  g_string_free(failed, TRUE);
+  g_array_free(todo, TRUE);
   return rc;
 }
 
@@ -420,6 +560,10 @@ static int sweep_one_point(const char *dir, gint64 point) {
   char **argv = g_new0(char *, args->len + 1);
   memcpy(argv, args->pdata, args->len * sizeof(char *));
   int rc = cmd_run_entry.main(argc, argv);
+  if (rc != 0)
+    sweep_mark_failed(absdir, g_ptr_array_index(s->names, p), rc);
+  else
+    sweep_clear_failed(absdir, g_ptr_array_index(s->names, p));
   g_free(argv);
   g_ptr_array_free(args, TRUE);
   sweeplock_release(lock);
@@ -432,7 +576,9 @@ typedef struct sweep_args {
   char *out, *phases, *requests, *collect, *format;
   gint jobs;
   gint64 point;
-  gboolean slurm, no_progress, quiet, print_csv;
+  gboolean slurm, no_progress, quiet, print_csv, resubmit;
+  sweep_slurm_opts so;
+  char *partition, *time, *mem, *slurm_output, *binary;
 } sweep_args;
 
 static void sweep_args_clear(sweep_args *a) {
@@ -442,6 +588,11 @@ static void sweep_args_clear(sweep_args *a) {
   g_free(a->requests);
   g_free(a->collect);
   g_free(a->format);
+  g_free(a->partition);
+  g_free(a->time);
+  g_free(a->mem);
+  g_free(a->slurm_output);
+  g_free(a->binary);
 }
 
 /* --collect DIR: sweep.csv from what is finished. */
@@ -451,7 +602,9 @@ static int sweep_collect(const sweep_args *a) {
   if (!s) return cmd_fail("sweep", err);
   g_autofree char *points = g_build_filename(a->collect, "points", NULL);
   studydir_clean_temporaries(points, NULL); /* dead tasks' temporaries (this host) */
-  return sweep_write_csv(s, a->collect, a->print_csv, a->quiet, TRUE);
+  int rc = sweep_write_csv(s, a->collect, a->print_csv, a->quiet, TRUE);
+  int rs = sweep_report_unfinished(s, a->collect, a->resubmit);
+  return rc ? rc : rs;
 }
 
 /* The arguments of a sweep to run (or to write for Slurm): 0 or the exit code. */
@@ -474,7 +627,13 @@ static int sweep_check_args(sweep_args *a, int argc) {
     fprintf(stderr, "sharesim sweep: --slurm needs -o DIR (the folder the cluster writes into)\n");
     return 2;
   }
-  return 0;
+  a->so = (sweep_slurm_opts){a->partition, a->time, a->mem, a->slurm_output, a->binary};
+  if (!a->slurm && (a->partition || a->time || a->mem || a->slurm_output || a->binary)) {
+    fprintf(stderr, "sharesim sweep: --partition, --time, --mem, --slurm-output and --binary "
+                    "go with --slurm\n");
+    return 2;
+  }
+  return sweep_slurm_check(&a->so);
 }
 
 /* Runs the unfinished points of the prepared folder dir, then writes sweep.csv. */
@@ -525,7 +684,7 @@ static int sweep_start(const sweep_args *a, char **argv) {
   sweeplock *lock = NULL;
   int rc = sweep_prepare_dir(dir, manifest, &lock);
   if (rc == 0 && a->slurm)
-    rc = sweep_write_slurm(s, dir);
+    rc = sweep_write_slurm(s, dir, &a->so);
   else if (rc == 0)
     rc = sweep_run_local(a, s, dir);
   sweeplock_release(lock);
@@ -548,6 +707,10 @@ static int sweep_dispatch(sweep_args *a, int argc, char **argv) {
     }
     return sweep_one_point(argv[1], a->point);
   }
+  if (a->resubmit && !a->collect) {
+    fprintf(stderr, "sharesim sweep: --resubmit goes with --collect DIR\n");
+    return 2;
+  }
   if (a->collect) {
     if (argc != 1) {
       fprintf(stderr, "sharesim sweep: --collect DIR takes no other argument\n");
@@ -569,7 +732,13 @@ static int cmd_sweep_main(int argc, char **argv) {
       {"requests", 0, 0, G_OPTION_ARG_FILENAME, &a.requests, "Recorded inference requests (docs/trace-format.md)", "R.csv"},
       {"format", 0, 0, G_OPTION_ARG_STRING, &a.format, "What to print: text (default) or csv (sweep.csv)", "FORMAT"},
       {"slurm", 0, 0, G_OPTION_ARG_NONE, &a.slurm, "Write DIR/sweep.sbatch (a Slurm array job) instead of running", NULL},
-      {"collect", 0, 0, G_OPTION_ARG_FILENAME, &a.collect, "Build DIR/sweep.csv from the finished points of DIR", "DIR"},
+      {"partition", 0, 0, G_OPTION_ARG_STRING, &a.partition, "With --slurm: the partition the tasks run in", "NAME"},
+      {"time", 0, 0, G_OPTION_ARG_STRING, &a.time, "With --slurm: each task's time limit (MINUTES, HH:MM:SS, D-HH:MM:SS)", "LIMIT"},
+      {"mem", 0, 0, G_OPTION_ARG_STRING, &a.mem, "With --slurm: each task's memory (e.g. 4G)", "SIZE"},
+      {"slurm-output", 0, 0, G_OPTION_ARG_STRING, &a.slurm_output, "With --slurm: the tasks' log files (Slurm pattern, e.g. logs/%A_%a.out)", "PATTERN"},
+      {"binary", 0, 0, G_OPTION_ARG_FILENAME, &a.binary, "With --slurm: the sharesim the tasks run (absolute path on the nodes; default this program)", "PATH"},
+      {"collect", 0, 0, G_OPTION_ARG_FILENAME, &a.collect, "Build DIR/sweep.csv from the finished points of DIR; name the failed and missing ones", "DIR"},
+      {"resubmit", 0, 0, G_OPTION_ARG_NONE, &a.resubmit, "With --collect: submit the failed and missing points again (sbatch --array=LIST)", NULL},
       {"point", 0, 0, G_OPTION_ARG_INT64, &a.point, "Run point N of the sweep folder given as argument (for the Slurm script)", "N"},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &a.quiet, "Print nothing on stdout", NULL},
       {"no-progress", 0, 0, G_OPTION_ARG_NONE, &a.no_progress, "Never show the progress bar", NULL},

@@ -134,6 +134,66 @@ expect_rc 0
 expect_same_files sw1/sweep.csv sws/sweep.csv
 if diff -r sw1/points sws/points >/dev/null; then pass; else fail "Slurm points differ from local ones"; fi
 
+# ---- sweep on Slurm: partition, time, memory, logs, binary; failed and missing points
+# named by --collect and resubmitted by --resubmit (an sbatch stand-in runs the array's
+# tasks here, as Slurm would) ----
+run sweep "$A" "$T" $SETS -o swo --slurm --partition debug --time 0-01:30:00 --mem 2G \
+  --slurm-output 'logs/%A_%a.out' --binary /opt/sharesim/bin/sharesim
+expect_rc 0
+for l in '--partition=debug' '--time=0-01:30:00' '--mem=2G' '--output=logs/%A_%a.out'; do
+  expect_eq "$(grep -cxF "#SBATCH $l" swo/sweep.sbatch)" "1" "sbatch line $l"
+done
+expect_eq "$(grep -c "^exec '/opt/sharesim/bin/sharesim' sweep --point" swo/sweep.sbatch)" "1" "the tasks run --binary"
+run sweep "$A" "$T" $SETS -o swo2 --slurm --time '1:00
+#SBATCH --uid=0'
+expect_rc 2
+expect_err_contains "--time"
+expect_no_path swo2/sweep.sbatch
+run sweep "$A" "$T" $SETS -o swo2 --slurm --mem 2GB
+expect_rc 2
+run sweep "$A" "$T" $SETS -o swo2 --slurm --binary relative/sharesim
+expect_rc 2
+run sweep "$A" "$T" $SETS -o swo3 --partition debug
+expect_rc 2
+expect_err_contains "go with --slurm"
+run sweep --resubmit
+expect_rc 2
+mkdir -p bin
+cat > bin/sbatch <<'EOS'
+#!/bin/sh
+# sbatch stand-in: records its arguments, runs the listed array tasks one after another
+echo "$@" >> sbatch.args
+list=${1#--array=}
+for r in $(echo "$list" | tr ',' ' '); do
+  a=${r%-*}; b=${r#*-}
+  i=$a; while [ "$i" -le "$b" ]; do SLURM_ARRAY_TASK_ID=$i bash "$2" >/dev/null 2>&1; i=$((i + 1)); done
+done
+EOS
+chmod +x bin/sbatch
+run sweep "$A" "$T" $SETS -o swf --slurm
+expect_rc 0
+# point 3 cannot write its folder (a file is in the way), points 5 and 6 never run
+printf 'in the way\n' > "swf/points/$(ls sw1/points | sed -n 3p)"
+for i in 1 2 3 4; do (SLURM_ARRAY_TASK_ID=$i bash swf/sweep.sbatch >/dev/null 2>&1); done
+expect_file "swf/failed/$(ls sw1/points | sed -n 3p)"
+run sweep --collect swf -q
+expect_rc 1
+expect_err_contains "1 point failed"
+expect_err_contains "$(ls sw1/points | sed -n 3p): exit code"
+expect_err_contains "2 points never ran or still run"
+rm "swf/points/$(ls sw1/points | sed -n 3p)"
+old_path=$PATH; PATH="$PWD/bin:$PATH"
+run sweep --collect swf --resubmit -q
+PATH=$old_path
+expect_rc 1
+expect_out_contains "resubmitted 3 points: sbatch --array=3,5-6"
+expect_eq "$(cat sbatch.args)" "--array=3,5-6 swf/sweep.sbatch" "sbatch got the unfinished points"
+expect_no_path "swf/failed/$(ls sw1/points | sed -n 3p)"
+run sweep --collect swf -q --resubmit
+expect_rc 0
+expect_out_contains "nothing to resubmit"
+expect_same_files sw1/sweep.csv swf/sweep.csv
+
 # ---- size: the answer of an exhaustive scan ----
 for limit in 150s 50s; do
   run size "$A" "$T" --pool train --max-wait-p95 "$limit" --max 6 --no-progress
