@@ -110,7 +110,7 @@ static const mig_profile b200_mig[] = {
     {"1g.23gb+me", 1, 1, ST_0_6, 1, TRUE, 20.375, 18},
 };
 
-/* ---- time-sliced vGPU C-series profiles [S17] (gpu-facts 5.2) ----------------------
+/* ---- time-sliced vGPU C-series profiles [S17] ----------------------
  * Frame buffer in MiB as NVIDIA prints "MB"; max per GPU in equal-size mode. */
 static const vgpu_profile a100_40_vgpu[] = {
     {"A100-40C", MIB(40960), 1}, {"A100-20C", MIB(20480), 2}, {"A100-10C", MIB(10240), 4},
@@ -147,7 +147,7 @@ static const vgpu_profile h200_vgpu[] = {
 
 /* ---- the models --------------------------------------------------------------------
  * mem_bytes: the whole-GPU memory nvidia-smi reports (MiB) [C1]. Prices: on-demand
- * $/GPU-hour, gpu-facts 7.3 [S34] or derived from [C7] as docs/catalog.md says.
+ * $/GPU-hour, [S34] or derived from [C7] as docs/catalog.md says.
  * mem_bw_gbps / fp16_tflops: NVIDIA datasheets [D1]-[D8] (docs/catalog.md, "Bandwidth and
  * FLOPs"), dense tensor-core FP16/BF16 (the sparsity figures halved where only they print). */
 static const gpu_model models[] = {
@@ -276,7 +276,7 @@ int64_t catalog_profile_mem_bytes(const mig_profile *p) {
  * A multiset is a count per profile index (counts[i]). Validity: every count within its
  * max count, at most one "+me" instance, at most mig_max_instances instances and
  * mig_compute_slices compute slices, and an assignment of allowed starts whose
- * [start, start+width) intervals do not overlap (gpu-facts 1.2). The search is
+ * [start, start+width) intervals do not overlap [S1]. The search is
  * exhaustive: instances in canonical order (largest first), starts ascending, equal
  * profiles at increasing starts; at most 8 instances on at most 8 slots. */
 

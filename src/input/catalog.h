@@ -1,7 +1,7 @@
 /* catalog.h: the GPU models sharesim knows (memory, SMs, prices, MIG profiles with their
  * placement rules, vGPU profiles) and the MIG layout algebra: parsing "3g.40gb x2",
  * checking a layout against the placement rule, enumerating valid maximal layouts.
- * The tables are data (catalog.c); facts and sources are in docs/gpu-facts.md. */
+ * The tables are data (catalog.c); facts and sources are in docs/catalog.md and docs/sources.md. */
 #pragma once
 #include <glib.h>
 #include <stdint.h>
@@ -34,7 +34,7 @@ typedef struct gpu_model {
   uint16_t sms;               /* SMs of the whole GPU outside MIG mode */
   uint16_t sms_mig;           /* SMs usable in MIG mode (0 when not MIG-capable) */
   double compute_capability;  /* 8.0 for A100: decides the MPS client limit */
-  double price_per_gpu_hour;  /* default on-demand $/GPU-h (gpu-facts.md 7.3) */
+  double price_per_gpu_hour;  /* default on-demand $/GPU-h [S34] */
   uint8_t mig_slots;          /* memory-slice axis width; 0 = no MIG */
   const mig_profile *profiles;
   guint n_profiles;
@@ -112,7 +112,7 @@ char *catalog_layout_placement_string(const gpu_model *m, const mig_layout *l);
 /* Allowed starts of a profile as compact text: "0-6", "0,2,4,6", "0". Owned string. */
 char *catalog_profile_starts_string(const mig_profile *p);
 /* Number of distinct non-empty valid multisets of GPU instances; "+me" profiles are
- * counted only when include_media (8-slot GPUs: 77 without +me, gpu-facts 1.4). */
+ * counted only when include_media (8-slot GPUs: 77 without +me, derived from [S1]). */
 guint catalog_count_valid_layouts(const gpu_model *m, gboolean include_media);
 /* Every valid non-empty layout (multiset of GPU instances), without "+me" profiles, in
  * the same stable order as catalog_maximal_layouts (descending counts, largest profiles

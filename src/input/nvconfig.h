@@ -1,5 +1,5 @@
 /* nvconfig.h: readers of the two NVIDIA configuration files a platform team already has,
- * so a scenario pool can take its sharing from them (SPEC 3.4, gpu-facts.md section 2):
+ * so a scenario pool can take its sharing from them (docs/scenario-format.md, "NVIDIA files"; [S5][S8]):
  *  - the k8s-device-plugin / GPU Operator sharing config (sharing.timeSlicing or
  *    sharing.mps: replicas, renameByDefault, failRequestsGreaterThanOne);
  *  - the nvidia-mig-parted config (named MIG layouts, "mig-configs").

@@ -70,7 +70,7 @@ typedef struct pool_spec {
   guint32 replicas;             /* default 1 (exclusive), 4 for time-slicing/mps if unset? no: 1 */
   gboolean replicas_set;
   oom_policy oom;               /* default all */
-  sim_time timeslice_ns;        /* default 1024 us (driver default, gpu-facts 9.6) */
+  sim_time timeslice_ns;        /* default 1024 us (driver default [S91][S92]) */
   sim_time context_switch_ns;   /* default 25 us per switch-in */
   gboolean fail_requests_greater_than_one; /* default false */
   gboolean rename_by_default;   /* device-plugin config; informational */
@@ -85,11 +85,11 @@ typedef struct pool_spec {
   guint32 profile_replicas[CATALOG_MAX_PROFILES];
   reconfigure_policy reconfigure;
   drain_policy drain;
-  sim_time reconfigure_time_ns; /* default 2 m (gpu-facts 1.7: seconds to create, plus restarts) */
+  sim_time reconfigure_time_ns; /* default 2 m (seconds to create [S49], plus restarts [S33]) */
   /* vgpu */
   const vgpu_profile *vgpu;
   vgpu_scheduler vgpu_sched;
-  double vgpu_licence_per_hour; /* $ per vGPU-hour; default from gpu-facts 5.3 ($4500/yr) */
+  double vgpu_licence_per_hour; /* $ per vGPU-hour; default $4500/yr [S55] */
   /* fractional */
   double fraction_cap;          /* most compute a job may borrow beyond its share; default 1 */
   /* host resources per node and node groups (scenario-nodes.c). Without node_groups the
@@ -154,7 +154,7 @@ typedef struct scenario {
   GHashTable *prices;           /* model name -> double* ($/GPU-h), as written */
   double crash_rate_per_hour[JOB_KIND_COUNT]; /* per-kind crash rate (faults), default 0 */
   char *interference_path;      /* measured pair-slowdown table, or NULL */
-  /* noisy-neighbour model parameters (docs/models.md); defaults from gpu-facts 7.1 */
+  /* noisy-neighbour model parameters (docs/models.md); defaults from [S19] */
   double ts_switch_loss;        /* time-slicing efficiency loss per extra busy context */
   double mps_bandwidth_loss;    /* MPS loss factor to shared memory bandwidth */
   scenario_inference inference; /* request-level inference model settings */
@@ -235,26 +235,26 @@ scenario *scenario_load_with_overrides(const char *path, const char *const *over
 #define SCENARIO_DEFAULT_SEED 1
 #define SCENARIO_DEFAULT_INTERVAL_NS (60 * SIM_NS_PER_S)
 #define SCENARIO_DEFAULT_GPUS_PER_NODE 8
-/* Driver's default channel-group time slice, gpu-facts 9.6 [S91][S92]. */
+/* Driver's default channel-group time slice [S91][S92]. */
 #define SCENARIO_DEFAULT_TIMESLICE_NS (1024 * INT64_C(1000))
-/* Context switch-in cost per turn: an assumption (gpu-facts 9.6 says the switch-in is not
+/* Context switch-in cost per turn: an assumption ([S92]: the switch-in is not
  * part of the slice but gives no number); 25 us is a few percent of a 1 ms slice. */
 #define SCENARIO_DEFAULT_CONTEXT_SWITCH_NS (25 * INT64_C(1000))
 /* Time-sliced vGPU default slice: 2 ms with at most 8 vGPUs per GPU, else 1 ms
- * (gpu-facts 5.1 [S17]). */
+ * [S17]. */
 #define SCENARIO_VGPU_TIMESLICE_NS(max_per_gpu) \
   ((max_per_gpu) <= 8 ? 2 * SIM_NS_PER_MS : 1 * SIM_NS_PER_MS)
 #define SCENARIO_DEFAULT_RECONFIGURE_TIME_NS (120 * SIM_NS_PER_S)
-/* NVIDIA AI Enterprise, $4500 per GPU per year (gpu-facts 5.3 [S55]) over 8766 h a year. */
+/* NVIDIA AI Enterprise, $4500 per GPU per year [S55] over 8766 h a year. */
 #define SCENARIO_DEFAULT_VGPU_LICENCE_PER_HOUR (4500.0 / 8766.0)
 /* Noisy-neighbour defaults (docs/models.md, "Noisy neighbours").
  * ts_switch_loss: with n busy time-sliced contexts each gets (1 - loss*(n-1))/n of the GPU.
- * gpu-facts 7.1 [S19]: four busy tenants lost 16-19 % against an ideal quarter share,
+ * [S19]: four busy tenants lost 16-19 % against an ideal quarter share,
  * so 3 * loss ~ 0.175 -> loss ~ 0.06 per extra busy context (linear model). */
 #define SCENARIO_DEFAULT_TS_SWITCH_LOSS 0.06
 /* mps_bandwidth_loss: each other active MPS client costs this share of speed (shared
  * memory bandwidth): two vLLM clients on one A100 lost 7.5 % of throughput against a
- * dedicated GPU each (gpu-facts 7.2 [S60]), so 0.075 per extra active client. */
+ * dedicated GPU each [S60], so 0.075 per extra active client. */
 #define SCENARIO_DEFAULT_MPS_BANDWIDTH_LOSS 0.075
 /* Sanity caps (not NVIDIA limits): replicas of a time-sliced GPU or MIG instance, nodes per
  * pool, GPUs per node, GPUs per pool. */

@@ -1,6 +1,6 @@
 /* gen-mixed.c: the `mixed` profile: notebooks, inference services, training gangs and
  * batch jobs on A100-80GB-class GPUs, each kind's distributions calibrated to the
- * measurements in gpu-facts.md 9.x (the parameters and their sources are listed in
+ * published measurements (the parameters and their sources are listed in
  * docs/traces.md, table by table). The four kind models are exported for other profiles.
  * Arrivals, counts, ids and tenants come from the driver in gen.c. */
 #include "gen.h"
@@ -215,6 +215,6 @@ static gboolean mixed_generate(const gen_options *o, gen_emit_fn emit, void *ud,
 const gen_profile gen_profile_mixed = {
     .name = "mixed",
     .description = "notebooks, inference services, training gangs and batch jobs "
-                   "(default mix 0.3/0.1/0.3/0.3), calibrated to gpu-facts.md 9.x",
+                   "(default mix 0.3/0.1/0.3/0.3), calibrated to published cluster statistics",
     .generate = mixed_generate,
 };

@@ -23,7 +23,7 @@ static const gen_profile *const gen_profile_table[] = {
 
 /* Relative submission rate of GPU jobs per hour of the day (0 = 00:00-01:00) and per
  * weekday (0 = Monday), each with mean 1: Helios "Venus" cluster, 125,214 GPU jobs in
- * 10-minute bins from 2020-04-01 to 2020-09-28 (shared/traces/lucid-asplos23/Venus/
+ * 10-minute bins from 2020-04-01 to 2020-09-28 (Lucid [S74], simulation/data/Venus/
  * cluster_throughput.csv, column submit_gpu_job; derived, see docs/traces.md). */
 static const double gen_hour_weight[24] = {
     0.897, 0.658, 0.600, 0.384, 0.268, 0.205, 0.187, 0.224, 0.374, 0.796, 1.295, 1.474,

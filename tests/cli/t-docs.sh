@@ -50,3 +50,25 @@ run run ok.yaml t.csv -o out -q; expect_rc 0
 files=$(ls out)
 at_least 10 "result files" "$files"
 for f in $files; do has_doc "result file $f" "\`$f\`" "$TOP_SRCDIR/README.md" "$DOCS"/*.md; done
+
+# ---- sources: the docs cite published sources ([Sxx] of docs/sources.md), never the team's
+# fact sheet or the material beside the checkout (issue 15, item 11) ----
+man="$(dirname "$SHARESIM")/sharesim.1"
+user_docs="$TOP_SRCDIR/README.md $DOCS/*.md $TOP_SRCDIR/traces/README.md $TOP_SRCDIR/scenarios/*.yaml $TOP_SRCDIR/scenarios/nvidia/*"
+[ -f "$man" ] && user_docs="$user_docs $man"
+bad=$(grep -n -E 'gpu-facts|\.\./shared|shared/(traces|docs)|SPEC [0-9]' $user_docs)
+if [ -z "$bad" ]; then pass; else fail "user docs point at files the project does not ship: $(echo "$bad" | head -3)"; fi
+bad=$(grep -rn 'gpu-facts' "$TOP_SRCDIR/HACKING.md" "$TOP_SRCDIR/src" "$TOP_SRCDIR/tests/unit")
+if [ -z "$bad" ]; then pass; else fail "HACKING or code cites gpu-facts instead of [Sxx]: $(echo "$bad" | head -3)"; fi
+sed -n 's/^\* \[\(S[0-9][0-9]*\)\] .*/\1/p' "$DOCS/sources.md" | sort -u > defined.txt
+at_least 40 "sources defined in docs/sources.md" "$(cat defined.txt)"
+grep -rhoE '\[S[0-9]+\]' $user_docs "$TOP_SRCDIR/HACKING.md" "$TOP_SRCDIR/src" | tr -d '[]' | sort -u > cited.txt
+at_least 30 "sources cited" "$(cat cited.txt)"
+undefined=$(comm -23 cited.txt defined.txt | tr '\n' ' ')
+if [ -z "$undefined" ]; then pass; else fail "cited but not defined in docs/sources.md: $undefined"; fi
+# each defined source names where to read it (an address), or says why it has none
+for s in $(cat defined.txt); do
+  entry=$(awk -v tag="* [$s] " 'index($0, tag) == 1 { on = 1; print; next } on && /^\* \[|^$|^#/ { on = 0 } on' "$DOCS/sources.md")
+  case "$entry" in *http*|*"no stable address"*|*"Captured"*) pass ;; *)
+    if grep -q "^\* \[$s\] .*-lgip" "$DOCS/sources.md"; then pass; else fail "docs/sources.md: [$s] gives no address"; fi ;; esac
+done

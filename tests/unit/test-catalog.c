@@ -1,6 +1,6 @@
 /* test-catalog.c: the GPU catalogue tables and the MIG layout algebra (suite 'catalog'):
- * lookups, table invariants, the documented counts of valid and maximal layouts (gpu-facts
- * 1.4), accepted and refused layouts with their exact messages, sizing numbers. */
+ * lookups, table invariants, the documented counts of valid and maximal layouts (derived from
+ * the placement rule [S1]), accepted and refused layouts with their exact messages, sizing numbers. */
 #include <criterion/criterion.h>
 #include <string.h>
 #include "catalog.h"
@@ -167,7 +167,7 @@ Test(catalog, tables_are_consistent) {
   }
 }
 
-/* ---- counts (gpu-facts 1.4) ------------------------------------------------------- */
+/* ---- counts (derived from the placement rule [S1]) ------------------------------------------------------- */
 
 Test(catalog, eight_slot_gpus_have_77_valid_and_28_maximal_layouts) {
   for (guint i = 0; i < G_N_ELEMENTS(eight_slot); i++) {
@@ -286,7 +286,7 @@ Test(catalog, maximal_layouts_are_valid_and_cannot_grow) {
   }
 }
 
-/* gpu-facts 1.4, written with A100-40GB names; the same shapes hold on every 8-slot GPU. */
+/* The valid layouts derived from [S1], written with A100-40GB names; the same shapes hold on every 8-slot GPU. */
 static const char *const facts_maximal[] = {
     "1g.5gb x7", "2g.10gb + 1g.5gb x5", "2g.10gb x2 + 1g.5gb x3", "2g.10gb x3 + 1g.5gb",
     "3g.20gb + 1g.5gb x4", "3g.20gb + 2g.10gb + 1g.5gb x2", "3g.20gb + 2g.10gb x2",

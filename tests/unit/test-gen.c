@@ -194,7 +194,7 @@ Test(gen, mix_leaving_out_a_kind_makes_none) {
   g_array_free(a, TRUE);
 }
 
-/* gpu-facts 9.4 / 9.7 item 4: the median GPU job runs 2-15 min, means 10-32x the medians. */
+/* [S81]: the median GPU job runs 2-15 min, means 10-32x the medians. */
 Test(gen, run_times_match_the_cluster_statistics) {
   gen_options o = tg_opts(21, 20000);
   GArray *a = tg_generate(&o);
@@ -251,7 +251,7 @@ Test(gen, gangs_are_powers_of_two_capped_by_the_cluster) {
   g_array_free(a, TRUE);
 }
 
-/* NotebookOS (gpu-facts 9.4): sessions hold a GPU and use it sporadically. */
+/* NotebookOS [S88]: sessions hold a GPU and use it sporadically. */
 Test(gen, notebook_duty_cycle_and_bursts_in_range) {
   gen_options o = tg_opts(13, 20000);
   GArray *a = tg_generate(&o);

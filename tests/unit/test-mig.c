@@ -1,4 +1,4 @@
-/* test-mig.c: MIG and vGPU end to end: the layouts gpu-facts lists accepted and invalid
+/* test-mig.c: MIG and vGPU end to end: the layouts the placement rule allows accepted and invalid
  * ones refused with the conflicting profiles named, placement on the smallest instance
  * that holds a job, isolation of speed, memory and faults between instances, time-slicing
  * inside an instance (one count, or per profile), on-demand reconfiguration (drain: wait and evict, exact timings,
@@ -47,7 +47,7 @@ static char *layout_on(const char *gpu, const char *layout) {
 
 /* ---- layouts ---- */
 
-/* gpu-facts 1.4, in A100-40GB names: the 17 maximal sets using all 7 compute slices, the
+/* The placement rule [S1] applied, in A100-40GB names: the 17 maximal sets using all 7 compute slices, the
  * maximal sets it lists that leave slices idle, and mig-parted's all-balanced. */
 static const char *facts_layouts_a100_40[] = {
     "1g.5gb x7", "1g.5gb x5 + 2g.10gb", "1g.5gb x3 + 2g.10gb x2", "1g.5gb + 2g.10gb x3",

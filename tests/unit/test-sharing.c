@@ -25,7 +25,7 @@ static char *ts_pool(const char *gpu, int replicas, const char *extra) {
 
 Test(sharing, timeslice_model_matches_colfax_and_a_lone_tenant_runs_at_full_speed) {
   TU_NEAR(share_timeslice_speed(1.0, 0.0, 0.06), 1.0, 0);
-  /* four busy tenants: each about 16-19 % below an ideal quarter (gpu-facts 7.1) */
+  /* four busy tenants: each about 16-19 % below an ideal quarter [S19] */
   double four = share_timeslice_speed(1.0, 3.0, 0.06);
   cr_assert(four / 0.25 >= 0.81 && four / 0.25 <= 0.84, "4 tenants: %.4f of a quarter", four / 0.25);
   /* light neighbours whose demand fits in the GPU's time do not slow a job down */

@@ -357,7 +357,7 @@ static void mig_update_speeds(const pool_state *p, gpu_state *g) {
 }
 
 /* The instance's SMs over the whole GPU's, and its memory slices over the GPU's (each
- * slice carries 1/8 of the bandwidth, gpu-facts 1.1 [S1]). */
+ * slice carries 1/8 of the bandwidth, [S1]). */
 static void mig_partition(const pool_state *p, const gpu_state *g, const task *t, double *sm,
                           double *bw) {
   const mig_shape *sh = gpu_shape(p, g);

@@ -45,7 +45,7 @@ static void ts_update_speeds(const pool_state *p, gpu_state *g) {
     t->speed = sp;
     t->alloc_share = 1.0 / p->slots_per_gpu;
     /* a request arriving while t is idle waits, on average, half a slice behind each busy
-     * context, plus one switch-in (gpu-facts 9.6) */
+     * context, plus one switch-in [S92] */
     t->turn_wait_ns = others > 0 ? others * (double)slice / 2.0 + (double)sw : 0.0;
   }
 }

@@ -1,7 +1,7 @@
 /* share-vgpu.c: time-sliced NVIDIA vGPU (C-series profiles). A GPU hosts the profile's
  * max_per_gpu virtual GPUs, one VM (one worker) each; memory is partitioned (each vGPU its
  * frame buffer, a hard limit) and compute is time-sliced by the pool's scheduler:
- * best-effort, equal-share or fixed-share (gpu-facts 5.1; docs/models.md, "vGPU"). A fault
+ * best-effort, equal-share or fixed-share ([S17]; docs/models.md, "vGPU"). A fault
  * or an out-of-memory stays inside its VM. It does not model MIG-backed vGPUs, mixed-size
  * profiles on one GPU or live migration. Exports share_vgpu_ops only. */
 #include "cluster.h"
