@@ -18,3 +18,6 @@ set linetype 6 lc rgb '#8c564b' lw 2 pt 7
 set linetype 7 lc rgb '#7f7f7f' lw 2 pt 7
 set linetype 8 lc rgb '#17becf' lw 2 pt 7
 set linetype cycle 8
+# a run placed at a date (scenario start:, or a trace's submit_utc): time is in Unix
+# seconds, drawn as UTC dates
+if (exists('time_dated')) { set xdata time; set timefmt '%s'; set format x "%b %d\n%H:%M" }

@@ -4,6 +4,8 @@
 #include "cmd.h"
 #include "cmd-load.h"
 #include "sim.h"
+#include "caltime.h"
+#include <math.h>
 #include <stdio.h>
 
 static int cmd_check_main(int argc, char **argv) {
@@ -47,7 +49,13 @@ static int cmd_check_main(int argc, char **argv) {
     if (requests) trace_check_requests(tr, requests, d);
     if (sc) sim_check_jobs(sc, tr, d);
     if (sc) cmd_budget(sc, tr, FALSE, d);
-    g_string_append_printf(ok, "%s: %u jobs\n", argv[i], trace_n_jobs(tr));
+    g_string_append_printf(ok, "%s: %u jobs", argv[i], trace_n_jobs(tr));
+    if (isfinite(tr->start_unix)) { /* from its submit_utc column (an import of absolute times) */
+      g_string_append(ok, ", second 0 at ");
+      caltime_append(ok, tr->start_unix);
+      if (sc && isfinite(sc->start_unix)) g_string_append(ok, " (the scenario's start: wins)");
+    }
+    g_string_append_c(ok, '\n');
   }
   if (diag_has_errors(d)) {
     g_string_free(ok, TRUE);

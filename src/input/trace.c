@@ -5,6 +5,7 @@
  * keep recorded requests in memory (they are streamed), or print anything (cmd-*.c do). */
 #include "trace.h"
 #include "llm-model.h"
+#include "caltime.h"
 #include <csv.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -675,10 +676,13 @@ enum {
   /* LLM serving (read only; not written by trace_write_*) */
   C_MODEL, C_PROMPT, C_OUTPUT, C_SLO_TTFT, C_SLO_TPOT, C_GPU_MEM_UTIL,
   /* memory activity (read only; not written by trace_write_*) */
-  C_MEM_UTIL, C_COUNT
+  C_MEM_UTIL,
+  /* calendar time of the submission, written by importers of absolute times (read only) */
+  C_SUBMIT_UTC, C_COUNT
 };
 #define C_BASE_COUNT C_CPU
 G_STATIC_ASSERT(C_COUNT <= 64); /* a row's columns are bits of a guint64 */
+#define BIT(c) (G_GUINT64_CONSTANT(1) << (c))
 
 #define EXP_SIZE "a size >= 0 in GB (a number, or with a unit: 40GB, 37.25GiB; at most 10 TB)"
 #define EXP_RATE "requests per second >= 0 (at most 1e9)"
@@ -720,11 +724,14 @@ static const col_def job_cols[C_COUNT] = {
     [C_SLO_TPOT] = {"slo_tpot_ms", FALSE, EXP_MS},
     [C_GPU_MEM_UTIL] = {"gpu_memory_utilization", FALSE, "a fraction 0 < f <= 1"},
     [C_MEM_UTIL] = {"mem_util", FALSE, "a fraction 0 <= mem_util <= gpu_util"},
+    [C_SUBMIT_UTC] = {"submit_utc", FALSE,
+                      "an ISO 8601 time with a zone, e.g. 2026-11-01T00:00:00Z (years 1970-9999)"},
 };
 
 typedef struct job_reader {
   trace *t;
   guint flags;          /* TRACE_ALLOW_CPU_ONLY */
+  guint start_line;     /* the row whose submit_utc set t->start_unix (0: none yet) */
   int field_of[C_COUNT];
   int *def_of;
 } job_reader;
@@ -792,6 +799,10 @@ static gboolean job_cell(int col, const char *v, job_spec *j) {
   case C_SLO_TTFT: return parse_range(v, 0, FALSE, TRACE_MAX_MS, TRUE, &j->slo_ttft_ms);
   case C_SLO_TPOT: return parse_range(v, 0, FALSE, TRACE_MAX_MS, TRUE, &j->slo_tpot_ms);
   case C_GPU_MEM_UTIL: return parse_range(v, 0, FALSE, 1, TRUE, &j->gpu_mem_util);
+  case C_SUBMIT_UTC: {
+    double u;
+    return caltime_parse(v, &u); /* checked against submit_s by job_calendar */
+  }
   case C_RESTART:
     if (!strcmp(v, "never")) j->restart = RESTART_NEVER;
     else if (!strcmp(v, "on-failure")) j->restart = RESTART_ON_FAILURE;
@@ -818,16 +829,38 @@ static guint64 read_cells(csv_in *in, const int *def_of, const col_def *cols, co
     if (is_blank(v)) {
       if (!cols[col].required) continue;
     } else if (parse(col, v, ud)) {
-      have |= G_GUINT64_CONSTANT(1) << col;
+      have |= BIT(col);
       continue;
     }
     diag_expected(in->diags, in->path, line, f + 1, cols[col].name, cols[col].expected, v);
-    *bad |= G_GUINT64_CONSTANT(1) << col;
+    *bad |= BIT(col);
   }
   return have;
 }
 
 static gboolean job_cell_cb(int col, const char *v, void *ud) { return job_cell(col, v, ud); }
+
+/* submit_utc: the first row that has it places trace second 0 at submit_utc - submit_s
+ * (t->start_unix); every later one must agree to the millisecond (the times an importer
+ * writes are rounded to it). */
+static void job_calendar(csv_in *in, job_reader *r, const job_spec *j, const char *cell,
+                         guint col) {
+  double u;
+  if (!caltime_parse(cell, &u)) return;
+  double start = u - util_ns_to_seconds(j->submit_ns);
+  if (!r->start_line) {
+    r->t->start_unix = start;
+    r->start_line = csvin_line(in);
+    return;
+  }
+  if (fabs(start - r->t->start_unix) <= 1e-3) return;
+  GString *want = g_string_new(NULL);
+  caltime_append(want, r->t->start_unix + util_ns_to_seconds(j->submit_ns));
+  g_autofree char *exp = g_strdup_printf("%s (submit_s after the trace start that line %u's "
+                                         "submit_utc gives)", want->str, r->start_line);
+  g_string_free(want, TRUE);
+  diag_expected(in->diags, in->path, csvin_line(in), col, "submit_utc", exp, cell);
+}
 
 static void job_row(csv_in *in, void *ud) {
   job_reader *r = ud;
@@ -842,7 +875,7 @@ static void job_row(csv_in *in, void *ud) {
   guint64 bad = 0; /* bit per column: invalid cell */
   const char *cells[C_COUNT] = {0};
   guint64 have = read_cells(in, r->def_of, job_cols, cells, job_cell_cb, &j, &bad);
-#define HAVE(c) (have & (G_GUINT64_CONSTANT(1) << (c)))
+#define HAVE(c) (have & BIT(c))
   job_kind kind = HAVE(C_KIND) ? j.kind : JOB_BATCH;
   j.line = line;
   j.tenant = trace_intern(t, HAVE(C_TENANT) ? cells[C_TENANT] : "default");
@@ -852,7 +885,7 @@ static void job_row(csv_in *in, void *ud) {
     /* (gpus 0, a CPU-only job, is read by `sharesim fill` only: TRACE_ALLOW_CPU_ONLY) */
     diag_expected(in->diags, in->path, line, (guint)(r->field_of[C_GPUS] + 1), "gpus",
                   job_cols[C_GPUS].expected, cells[C_GPUS]);
-    bad |= G_GUINT64_CONSTANT(1) << C_GPUS;
+    bad |= BIT(C_GPUS);
   }
   j.gpu_spec = HAVE(C_GPU_SPEC) ? trace_intern(t, cells[C_GPU_SPEC]) : NULL;
   if (!HAVE(C_GPU_FRAC)) j.gpu_frac = 1.0;
@@ -865,7 +898,7 @@ static void job_row(csv_in *in, void *ud) {
     diag_expected(in->diags, in->path, line, (guint)(r->field_of[C_MEM_UTIL] + 1), "mem_util",
                   "a fraction 0 <= mem_util <= gpu_util (memory is busy only while a kernel runs)",
                   cells[C_MEM_UTIL]);
-    bad |= G_GUINT64_CONSTANT(1) << C_MEM_UTIL;
+    bad |= BIT(C_MEM_UTIL);
   }
   if (!HAVE(C_BUSY)) j.busy = 0.15;
   if (!HAVE(C_BURST)) j.burst_ns = 30 * SIM_NS_PER_S;
@@ -891,17 +924,19 @@ static void job_row(csv_in *in, void *ud) {
     for (gsize k = 0; k < G_N_ELEMENTS(need); k++) {
       int col = need[k].col;
       if (col == C_SERVICE && HAVE(C_MODEL)) continue; /* an LLM's service time is modelled */
-      if (HAVE(col) || (bad & (G_GUINT64_CONSTANT(1) << col))) continue;
+      if (HAVE(col) || (bad & BIT(col))) continue;
       diag_expected(in->diags, in->path, line, (guint)(r->field_of[col] + 1),
                     job_cols[col].name, need[k].expected, cells[col] ? cells[col] : "");
     }
   }
+  if (HAVE(C_SUBMIT_UTC) && HAVE(C_SUBMIT))
+    job_calendar(in, r, &j, cells[C_SUBMIT_UTC], (guint)(r->field_of[C_SUBMIT_UTC] + 1));
   /* gpu_frac < 1 is allowed for any kind and worker count: each worker of a gang asks for
    * gpu_frac of a GPU (real PAI gangs hold 20-50 % per worker); strategies other than
    * fractional give each worker what they always give (exclusive: a whole GPU). */
 #undef HAVE
 
-  if (!(have & (G_GUINT64_CONSTANT(1) << C_ID))) return;
+  if (!(have & BIT(C_ID))) return;
   gpointer prev = g_hash_table_lookup(t->by_id, cells[C_ID]);
   if (prev) {
     guint first = g_array_index(t->jobs, job_spec, GPOINTER_TO_UINT(prev) - 1).line;
@@ -928,6 +963,7 @@ static trace *trace_new(const char *path) {
   t->by_id = g_hash_table_new(g_str_hash, g_str_equal);
   t->strings = g_string_chunk_new(1 << 16);
   t->interned = g_hash_table_new(g_str_hash, g_str_equal);
+  t->start_unix = NAN;
   return t;
 }
 
@@ -1055,10 +1091,10 @@ static void phase_row(csv_in *in, void *ud) {
   guint64 bad = 0;
   guint64 have = read_cells(in, r->def_of, phase_cols, cells, phase_cell_cb, &pc, &bad);
   gboolean ok = bad == 0;
-  if (!(have & (1u << P_JOB))) return;
+  if (!(have & BIT(P_JOB))) return;
   /* Values a job of this kind has no use for are mistakes, not no-ops. */
   job_kind kind = trace_job(r->t, p.job)->kind;
-  if ((have & (1u << P_BUSY)) && kind != JOB_NOTEBOOK) {
+  if ((have & BIT(P_BUSY)) && kind != JOB_NOTEBOOK) {
     g_autofree char *exp = g_strdup_printf(
         "an empty cell (busy is the notebook duty cycle; job '%s' is %s)",
         trace_job(r->t, p.job)->id, job_kind_name(kind));
@@ -1066,7 +1102,7 @@ static void phase_row(csv_in *in, void *ud) {
                   cells[P_BUSY]);
     ok = FALSE;
   }
-  if ((have & (1u << P_RATE)) && kind != JOB_INFERENCE) {
+  if ((have & BIT(P_RATE)) && kind != JOB_INFERENCE) {
     g_autofree char *exp = g_strdup_printf(
         "an empty cell (rate_rps applies to inference jobs; job '%s' is %s)",
         trace_job(r->t, p.job)->id, job_kind_name(kind));
@@ -1074,7 +1110,7 @@ static void phase_row(csv_in *in, void *ud) {
                   cells[P_RATE]);
     ok = FALSE;
   }
-  if (ok && (have & (1u << P_AFTER))) g_array_append_val(r->t->phases, p);
+  if (ok && (have & BIT(P_AFTER))) g_array_append_val(r->t->phases, p);
 }
 
 static gint phase_cmp(gconstpointer a, gconstpointer b) {

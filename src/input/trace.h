@@ -109,6 +109,8 @@ typedef struct trace {
   GHashTable *by_id;    /* id -> GUINT_TO_POINTER(index + 1) */
   GStringChunk *strings;
   GHashTable *interned; /* interning table for tenant/label */
+  double start_unix;    /* calendar time of second 0 (Unix seconds) from the rows' submit_utc
+                         * (submit_utc - submit_s, the same on every row); NAN without it */
 } trace;
 
 /* Loads and validates a job trace. On any problem, adds them all to diags and returns NULL.

@@ -240,7 +240,7 @@ char *report_json(const results *r, gboolean include_engine_stats) {
   json_str(b, "scenario_file", r->scenario_path);
   json_str(b, "trace_file", r->trace_path);
   json_int(b, "seed", r->seed);
-  if (isfinite(r->start_unix)) { /* only for runs placed at a date (scenario start:) */
+  if (isfinite(r->start_unix)) { /* only for runs placed at a date (start:, or submit_utc) */
     g_autoptr(GString) iso = g_string_new(NULL);
     caltime_append(iso, r->start_unix);
     json_str(b, "start", iso->str);

@@ -1093,7 +1093,8 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
   s->res->scenario_path = g_strdup(sc->path);
   s->res->trace_path = g_strdup(tr->path);
   s->res->seed = sc->seed;
-  s->res->start_unix = sc->start_unix;
+  /* the scenario's start: places the run; else the trace's own (submit_utc, from imports) */
+  s->res->start_unix = isfinite(sc->start_unix) ? sc->start_unix : tr->start_unix;
   s->progress = opt && opt->progress && isatty(2);
   s->stop = opt ? opt->stop : NULL;
   s->res->gpu_series_on = opt && opt->gpu_series;

@@ -5,6 +5,7 @@
  * plot_quote. Which folders to draw and where is cmd-plot.c's decision. */
 #include "plot.h"
 #include "catalog.h"
+#include "caltime.h"
 #include "outdir.h"
 #include "spawn.h"
 #include "table.h"
@@ -99,6 +100,19 @@ static char *plot_comment_text(const char *text) {
 }
 
 /* A number for a data file: "NaN" when undefined (common.gp sets it as missing). */
+/* A time on the x axis: as plot_num, but a dated one (Unix seconds from a non-zero epoch)
+ * keeps whole milliseconds. */
+static void plot_num(GString *out, double v);
+static void plot_time_num(GString *out, double epoch, double v) {
+  if (epoch == 0 || !isfinite(v)) {
+    plot_num(out, v);
+    return;
+  }
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  g_ascii_formatd(buf, sizeof buf, "%.13g", v);
+  g_string_append(out, buf);
+}
+
 static void plot_num(GString *out, double v) {
   if (!isfinite(v)) {
     g_string_append(out, "NaN");
@@ -334,9 +348,9 @@ static gint plot_cmp_row(gconstpointer a, gconstpointer b, gpointer keys) {
   return x < y ? -1 : x > y;
 }
 
-/* Rows in time order: bucket start / time_div, then each column's weighted mean times
- * scale (NaN where nothing was added). Returns the number of rows. */
-static guint plot_grid_write(const plot_grid *g, GString *out, double time_div,
+/* Rows in time order: epoch + bucket start / time_div, then each column's weighted mean
+ * times scale (NaN where nothing was added). Returns the number of rows. */
+static guint plot_grid_write(const plot_grid *g, GString *out, double epoch, double time_div,
                              const double *scale) {
   guint n = g->keys->len;
   guint *order = g_new(guint, n ? n : 1);
@@ -344,7 +358,8 @@ static guint plot_grid_write(const plot_grid *g, GString *out, double time_div,
   g_qsort_with_data(order, (gint)n, sizeof(guint), plot_cmp_row, g->keys);
   for (guint i = 0; i < n; i++) {
     guint r = order[i];
-    plot_num(out, (double)g_array_index(g->keys, gint64, r) * g->bucket_s / time_div);
+    plot_time_num(out, epoch,
+                  epoch + (double)g_array_index(g->keys, gint64, r) * g->bucket_s / time_div);
     for (guint col = 0; col < g->ncols; col++) {
       double w = g_array_index(g->weights, double, r * g->ncols + col);
       double s = g_array_index(g->sums, double, r * g->ncols + col);
@@ -371,7 +386,24 @@ typedef struct plot_run_data {
   double interval_s;
   const char *time_label;
   double time_div;          /* seconds per time unit */
+  gboolean dated;           /* placed at a date (start:, or a trace's submit_utc): x is UTC */
+  double epoch;             /* Unix seconds of second 0 when dated (time_div 1), else 0 */
 } plot_run_data;
+
+/* A run placed at a date draws its time axes as UTC dates: x in Unix seconds, and
+ * common.gp switches gnuplot to time data when time_dated is set. */
+static void plot_run_date(plot_run_data *d, double start_unix) {
+  if (!isfinite(start_unix)) return;
+  d->dated = TRUE;
+  d->epoch = start_unix;
+  d->time_div = 1;
+  d->time_label = "time (UTC)";
+}
+
+static void plot_time_vars(GString *vars, const plot_run_data *d) {
+  plot_var(vars, "time_label", d->time_label);
+  if (d->dated) g_string_append(vars, "time_dated = 1\n");
+}
 
 static void plot_pool_clear(gpointer p) {
   plot_pool *pool = p;
@@ -502,7 +534,7 @@ static gboolean plot_utilisation(const plot_ctx *c, const plot_run_data *d, cons
   }
   GString *data = g_string_new("# time, allocated %, busy %, SM-active %\n");
   const double scale[] = {100, 100, 100};
-  guint rows = plot_grid_write(g, data, d->time_div, scale);
+  guint rows = plot_grid_write(g, data, d->epoch, d->time_div, scale);
   plot_grid_free(g);
   gboolean ok = TRUE;
   g_autofree char *title = pool < 0
@@ -514,7 +546,7 @@ static gboolean plot_utilisation(const plot_ctx *c, const plot_run_data *d, cons
   } else {
     g_autofree char *dat = g_strdup_printf("%s.dat", name);
     GString *vars = g_string_new(NULL);
-    plot_var(vars, "time_label", d->time_label);
+    plot_time_vars(vars, d);
     ok = plot_write(c, dat, data, error) &&
          plot_chart(c, name, "utilisation.gp", title, vars, error);
     g_string_free(vars, TRUE);
@@ -534,7 +566,7 @@ static gboolean plot_per_pool_series(const plot_ctx *c, const plot_run_data *d,
   GString *data = g_string_new("# time, then one column per pool\n");
   double *scale = g_new(double, np);
   for (guint i = 0; i < np; i++) scale[i] = scale_all;
-  guint rows = plot_grid_write(g, data, d->time_div, scale);
+  guint rows = plot_grid_write(g, data, d->epoch, d->time_div, scale);
   g_free(scale);
   plot_grid_free(g);
   gboolean ok = TRUE;
@@ -542,7 +574,7 @@ static gboolean plot_per_pool_series(const plot_ctx *c, const plot_run_data *d,
     plot_skip(c, name, "no rows in timeseries.csv");
   } else {
     g_autofree char *dat = g_strdup_printf("%s.dat", name);
-    plot_var(vars, "time_label", d->time_label);
+    plot_time_vars(vars, d);
     GPtrArray *names = plot_pool_names(d);
     plot_array(vars, "series", (const char *const *)names->pdata, np);
     g_ptr_array_free(names, TRUE);
@@ -571,14 +603,14 @@ static gboolean plot_memory(const plot_ctx *c, const plot_run_data *d, const cha
     }
   }
   GString *data = g_string_new("# time, then per pool: memory in use (GB), capacity (GB)\n");
-  guint rows = plot_grid_write(g, data, d->time_div, NULL);
+  guint rows = plot_grid_write(g, data, d->epoch, d->time_div, NULL);
   plot_grid_free(g);
   gboolean ok = TRUE;
   if (rows == 0) {
     plot_skip(c, "memory", "timeseries.csv has no mem_used_gb rows");
   } else {
     GString *vars = g_string_new(NULL);
-    plot_var(vars, "time_label", d->time_label);
+    plot_time_vars(vars, d);
     GPtrArray *names = plot_pool_names(d);
     plot_array(vars, "series", (const char *const *)names->pdata, np);
     g_ptr_array_free(names, TRUE);
@@ -765,7 +797,7 @@ static gboolean plot_memory_gpus_draw(const plot_ctx *c, const plot_run_data *d,
                                      : "# time (bucket centre), GPU row, memory in use (GB)\n");
   for (guint r = 0; r < ng; r++) {
     for (guint k = 0; k < nb; k++) {
-      plot_num(data, ((double)k + 0.5) * bucket / d->time_div);
+      plot_time_num(data, d->epoch, d->epoch + ((double)k + 0.5) * bucket / d->time_div);
       g_string_append_printf(data, " %u ", r + 1);
       plot_num(data, cell[(gsize)r * nb + k]);
       g_string_append_c(data, '\n');
@@ -776,7 +808,7 @@ static gboolean plot_memory_gpus_draw(const plot_ctx *c, const plot_run_data *d,
   for (guint r = 0; r < ng; r++)
     g_ptr_array_add(labels, g_array_index(a->gpus, plot_dcgm_gpu, order[r]).label);
   GString *vars = g_string_new(NULL);
-  plot_var(vars, "time_label", d->time_label);
+  plot_time_vars(vars, d);
   plot_var(vars, "cb_label", share ? "memory in use (% of the GPU)" : "memory in use (GB)");
   g_string_append_printf(vars, "share = %d\nn_buckets = %u\nhalf_width = ", share ? 1 : 0, nb);
   plot_num(vars, bucket / 2 / d->time_div);
@@ -1359,6 +1391,29 @@ static plot_run_data plot_run_data_load(const char *run_dir) {
   return d;
 }
 
+/* What the charts of one run are titled by: the scenario, and for a dated run the trace
+ * and the period ("three-pools, trace mixed-small.csv, 2026-11-01 00:00 to 2026-11-03
+ * 00:00 UTC"). Owned. */
+static char *plot_run_title(const run_figures *f) {
+  GString *s = g_string_new(*f->scenario ? f->scenario : "(unnamed scenario)");
+  if (!isfinite(f->start_unix)) return g_string_free(s, FALSE);
+  if (*f->trace_file) {
+    g_autofree char *base = g_path_get_basename(f->trace_file);
+    g_string_append_printf(s, ", trace %s", base);
+  }
+  const double at[2] = {f->start_unix, f->start_unix + f->span_s};
+  for (int i = 0; i < 2; i++) {
+    GString *iso = g_string_new(NULL);
+    caltime_append(iso, at[i]);
+    g_string_truncate(iso, MIN(iso->len, 16)); /* 2026-11-01T00:00 */
+    if (iso->len > 10) iso->str[10] = ' ';
+    g_string_append_printf(s, "%s%s", i ? " to " : ", ", iso->str);
+    g_string_free(iso, TRUE);
+  }
+  g_string_append(s, " UTC");
+  return g_string_free(s, FALSE);
+}
+
 gboolean plot_run(const char *run_dir, const char *out_dir, const plot_options *opt,
                   plot_report *rep, GError **error) {
   g_autoptr(run_figures) f = figures_load(run_dir, error);
@@ -1366,7 +1421,9 @@ gboolean plot_run(const char *run_dir, const char *out_dir, const plot_options *
   plot_ctx c = {.opt = opt, .rep = rep, .source = run_dir};
   if (!plot_prepare_dir(&c, out_dir, error)) return plot_finish(&c, FALSE, error);
   plot_run_data d = plot_run_data_load(run_dir);
-  const char *scenario = *f->scenario ? f->scenario : "(unnamed scenario)";
+  plot_run_date(&d, f->start_unix);
+  g_autofree char *named = plot_run_title(f);
+  const char *scenario = named;
   gboolean ok = TRUE;
   if (!d.ts) {
     plot_skip(&c, "utilisation, memory, queue, slo", "no timeseries.csv");
@@ -1435,7 +1492,7 @@ static gboolean plot_compare_busy(const plot_ctx *c, const run_figures *const *r
     plot_ts_add(&d[i], g, "allocated", FALSE, 0, 1);
     GString *data = g_string_new("# time, busy % of all GPUs, allocated % of all GPUs\n");
     const double scale[] = {100, 100};
-    guint rows = plot_grid_write(g, data, div, scale);
+    guint rows = plot_grid_write(g, data, 0, div, scale);
     plot_grid_free(g);
     if (rows) {
       g_autofree char *file = g_strdup_printf("compare-busy-%u.dat", shown->len + 1);

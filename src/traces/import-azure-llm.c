@@ -14,7 +14,7 @@
  * Prefill is compute-bound: 2 x 7e9 FLOP per token at ~45 % of 312 TFLOP/s is ~0.1 ms;
  * decode at batch 1 is bandwidth-bound: the 14 GB of weights read per token at ~1 TB/s
  * effective is ~15 ms. A request of 1000 context and 128 generated tokens then takes 2.0 s,
- * which matches the 1.98 s p99 of Llama-2-7B alone on an A100 (gpu-facts 9.1 [S63]). */
+ * which matches the 1.98 s p99 of Llama-2-7B alone on an A100 [S63]. */
 #define AZ_PREFILL_MS_PER_TOKEN 0.1
 #define AZ_DECODE_MS_PER_TOKEN 15.0
 #define AZ_MEM_GB 14.0          /* 7e9 parameters x 2 bytes */
@@ -97,6 +97,17 @@ static gboolean az_parse_time(const char *s, int64_t *out) {
   int64_t days = (int64_t)g_date_get_julian(&date);
   *out = ((days * 86400 + h * 3600 + mi * 60 + sec) * AZ_TICKS_PER_S) + frac;
   return TRUE;
+}
+
+/* Unix seconds of ticks. The trace does not state its time zone: read as UTC (an
+ * assumption; docs/traces.md, "azure-llm"). */
+static double az_unix_seconds(int64_t ticks) {
+  GDate epoch;
+  g_date_clear(&epoch, 1);
+  g_date_set_dmy(&epoch, 1, G_DATE_JANUARY, 1970);
+  int64_t e = (int64_t)g_date_get_julian(&epoch) * 86400;
+  return (double)(ticks / AZ_TICKS_PER_S - e) +
+         (double)(ticks % AZ_TICKS_PER_S) / (double)AZ_TICKS_PER_S;
 }
 
 /* A whole number of tokens, 0 .. 10^9. */
@@ -265,10 +276,12 @@ static char *az_service_id(const char *path) {
 }
 
 /* --model: the service as an LLM row (model, mean prompt and output tokens; weights from
- * the model, no KV or service-time guesses: the engine models them). */
+ * the model, no KV or service-time guesses: the engine models them), with its submit_utc
+ * cell (utc, NULL without a calendar). */
 static void az_llm_row(import_ctx *c, const az_reader *r, const az_file *f, job_spec *j,
-                       gboolean first) {
-  static const char *const names[] = {"model", "prompt_tokens", "output_tokens"};
+                       gboolean first, const char *utc) {
+  static const char *const names[] = {"model", "prompt_tokens", "output_tokens",
+                                      IMPORT_SUBMIT_UTC};
   j->mem_bytes = llm_model_weight_bytes(r->model, 2.0);
   j->kv_bytes = 0;
   j->service_ms = 0;
@@ -276,9 +289,9 @@ static void az_llm_row(import_ctx *c, const az_reader *r, const az_file *f, job_
   if (!import_option(c, "max-batch")) j->max_batch = 256; /* vLLM's max_num_seqs */
   g_autofree char *p = g_strdup_printf("%" G_GUINT64_FORMAT, MAX(f->ctx_sum / f->rows, 1));
   g_autofree char *o = g_strdup_printf("%" G_GUINT64_FORMAT, MAX(f->gen_sum / f->rows, 1));
-  const char *cells[] = {r->model->name, p, o};
-  if (first) import_trace_header(c, names, 3);
-  import_emit_job(c, j, cells, 3);
+  const char *cells[] = {r->model->name, p, o, utc};
+  if (first) import_trace_header(c, names, utc ? 4 : 3);
+  import_emit_job(c, j, cells, utc ? 4 : 3);
   import_note(c, "%s: %" G_GUINT64_FORMAT " requests, mean %s prompt and %s output tokens, "
               "served by %s", f->id, f->rows, p, o, r->model->name);
 }
@@ -343,6 +356,8 @@ static gboolean az_run(import_ctx *c, GError **error) {
     if (files[i].first >= 0 && files[i].first < origin) origin = files[i].first;
   }
   r.origin = origin;
+  /* trace second 0 is the earliest arrival: the trace keeps its calendar (submit_utc) */
+  double start_unix = origin == INT64_MAX ? NAN : az_unix_seconds(origin);
   if (ok && import_ok(c)) {
     for (guint i = 0; i < c->n_files; i++) {
       const az_file *f = &files[i];
@@ -376,11 +391,15 @@ static gboolean az_run(import_ctx *c, GError **error) {
       if (j.rate_rps > TRACE_MAX_RATE_RPS) j.rate_rps = TRACE_MAX_RATE_RPS;
       j.slo_ms = r.slo_ms;
       j.slo_pct = r.slo_pct;
+      g_autofree char *utc = import_submit_utc(start_unix, j.submit_ns);
       if (r.model) {
-        az_llm_row(c, &r, f, &j, i == 0);
+        az_llm_row(c, &r, f, &j, !c->trace_header_extra, utc);
         continue;
       }
-      import_emit_job(c, &j, NULL, 0);
+      static const char *const utc_name[] = {IMPORT_SUBMIT_UTC};
+      const char *utc_cell[] = {utc};
+      if (utc && !c->trace_header_extra) import_trace_header(c, utc_name, 1);
+      import_emit_job(c, &j, utc ? utc_cell : NULL, utc ? 1 : 0);
       g_autoptr(GString) note = g_string_new(NULL);
       g_string_append_printf(note, "%s: %" G_GUINT64_FORMAT " requests over ", f->id, f->rows);
       az_real(note, round(span_s * 10) / 10);

@@ -659,8 +659,13 @@ static void dcgm_emit(dcgm_reader *r) {
     t0 = MIN(t0, p->t_first);
     any_profile |= p->profile != NULL;
   }
-  const char *extra_names[2] = {"x_namespace", "x_mig_profile"};
-  import_trace_header(c, extra_names, any_profile ? 2 : 1);
+  /* Prometheus timestamps are Unix seconds: the trace keeps its calendar (submit_utc) */
+  gboolean dated = isfinite(t0) && t0 >= IMPORT_CALENDAR_MIN_UNIX;
+  const char *extra_names[3] = {"x_namespace", "x_mig_profile", IMPORT_SUBMIT_UTC};
+  guint n_extra = 1;
+  if (any_profile) extra_names[n_extra++] = "x_mig_profile";
+  if (dated) extra_names[n_extra++] = IMPORT_SUBMIT_UTC;
+  import_trace_header(c, extra_names, n_extra);
   guint64 by_kind[JOB_KIND_COUNT] = {0}, phases = 0;
   for (guint i = 0; i < pods->len; i++) {
     dcgm_pod *p = g_ptr_array_index(pods, i);
@@ -683,8 +688,10 @@ static void dcgm_emit(dcgm_reader *r) {
       j.rate_rps = 0;
     }
     dcgm_fill(r, kind, L0, &j.busy, &j.sm, &j.rate_rps);
-    const char *extra[2] = {p->ns, p->profile};
-    import_emit_job(c, &j, extra, any_profile ? 2 : 1);
+    g_autofree char *utc = dated ? import_submit_utc(t0, j.submit_ns) : NULL;
+    const char *extra[3] = {p->ns, p->profile, utc};
+    if (!any_profile) extra[1] = utc;
+    import_emit_job(c, &j, extra, n_extra);
     /* phases: what changed from one level to the next */
     for (guint k = 1; k < segs->len; k++) {
       const dcgm_level *A = &g_array_index(segs, dcgm_level, k - 1);

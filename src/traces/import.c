@@ -1,10 +1,11 @@
 /* import.c: the context every importer writes into: output buffers flushed to the
  * caller's sink files in large writes, the bad-row policy (--skip-bad or fail with every
  * problem), format options as text, the stderr notes, and small helpers (number cells,
- * header lookup, node inventories written as a scenario). It does not open, rename or
+ * header lookup, submit_utc cells, node inventories written as a scenario). It does not open, rename or
  * delete files (cmd-import.c does, so that nothing half-written is left) nor know any
  * format. */
 #include "import.h"
+#include "caltime.h"
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -193,6 +194,13 @@ int import_column(const trace_csv_row *header, const char *name) {
   for (guint i = 0; i < header->n; i++)
     if (!strcmp(header->cells[i], name)) return (int)i;
   return -1;
+}
+
+char *import_submit_utc(double start_unix, sim_time submit_ns) {
+  if (!isfinite(start_unix) || start_unix < IMPORT_CALENDAR_MIN_UNIX) return NULL;
+  GString *s = g_string_new(NULL);
+  caltime_append(s, start_unix + util_ns_to_seconds(submit_ns));
+  return g_string_free(s, FALSE);
 }
 
 char *import_file_stem(const char *path) {

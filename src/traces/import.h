@@ -130,6 +130,18 @@ int import_column(const trace_csv_row *header, const char *name);
 /* "name" from "path/to/name.ext" (owned). */
 char *import_file_stem(const char *path);
 
+/* ---- calendar time, for sources with absolute timestamps (DCGM, Azure LLM) -------------
+ * Such an importer writes the extra trace column `submit_utc` (IMPORT_SUBMIT_UTC) on every
+ * job row: the UTC time of trace second 0 plus the job's submit_s. trace_load gives it back
+ * as the trace's start (trace->start_unix), so a run without a scenario `start:` is dated
+ * by it. A first timestamp before IMPORT_CALENDAR_MIN_UNIX (2000-01-01T00:00:00Z) is taken
+ * for seconds from an arbitrary origin (a simulated export), with no calendar. */
+#define IMPORT_SUBMIT_UTC "submit_utc"
+#define IMPORT_CALENDAR_MIN_UNIX 946684800.0
+/* The submit_utc cell of a job submitted submit_ns after start_unix; NULL when start_unix is
+ * not a calendar time (see above). Owned. */
+char *import_submit_utc(double start_unix, sim_time submit_ns);
+
 /* ---- node inventories as a scenario (openb node list, PAI machine spec) ---------------- */
 typedef struct import_inventory {
   const char *source;         /* file the nodes came from */

@@ -125,3 +125,34 @@ pool "    strategy: mig
     replicas: {3g.40gb: 2, 2g.10gb: 3}"
 run check s.yaml; expect_rc 2
 expect_err_contains "s.yaml:8:28: pools[1].replicas: expected a MIG profile of A100-80GB (one of: 7g.80gb, 4g.40gb, 3g.40gb, 2g.20gb, 1g.20gb, 1g.10gb, 1g.10gb+me), found '2g.10gb'"
+
+# ---- imports keep the calendar: a DCGM export's Unix timestamps date the trace and the run ----
+awk -F, -v OFS=, 'NR == 1 { print; next } { $1 = $1 + 1793491200; print }' \
+  "$DATA/import/dcgm-kube-prometheus.csv" > dated.csv
+run import dcgm dated.csv -o dated-trace.csv; expect_rc 0
+expect_eq "$(head -1 dated-trace.csv | awk -F, '{ print $NF }')" "submit_utc" "the trace carries submit_utc"
+expect_eq "$(awk -F, '$1 == "ml/train-1" { print $NF }' dated-trace.csv)" "2026-11-01T00:00:00Z" "submit_utc of the first pod"
+pool "    gpus_per_node: 4"
+run check s.yaml dated-trace.csv; expect_rc 0
+expect_out_contains "dated-trace.csv: 2 jobs, second 0 at 2026-11-01T00:00:00Z"
+run run s.yaml dated-trace.csv -o dated -q; expect_rc 0
+if grep -q '"start" : "2026-11-01T00:00:00Z"' dated/summary.json; then pass; else fail "summary.json is not dated: $(grep -c start dated/summary.json)"; fi
+expect_eq "$(head -1 dated/jobs.csv | awk -F, '{ print $(NF-2) }')" "submit_utc" "jobs.csv has calendar columns"
+# the scenario's start: wins over the trace's
+printf 'start: 2027-01-01T00:00:00Z\n' >> s.yaml
+run check s.yaml dated-trace.csv; expect_rc 0
+expect_out_contains "second 0 at 2026-11-01T00:00:00Z (the scenario's start: wins)"
+# a simulated export (seconds from 0) stays undated
+run import dcgm "$DATA/import/dcgm-kube-prometheus.csv" -o undated.csv; expect_rc 0
+expect_eq "$(grep -c submit_utc undated.csv)" "0" "no calendar for seconds from 0"
+# ---- a dated run's charts: UTC date axes and the trace and period in the titles ----
+run plot dated -o dated-plots --format svg; expect_rc 0
+expect_eq "$(grep -c '^time_dated = 1' dated-plots/utilisation.gp)" "1" "utilisation.gp is dated"
+expect_eq "$(grep -c time_dated dated-plots/cost.gp)" "0" "cost.gp has no time axis"
+if grep -q "chart_title = 'GPU utilisation: t, trace dated-trace.csv, 2026-11-01 00:00 to 2026-11-01 " dated-plots/utilisation.gp; then pass; else fail "title lacks trace and period: $(grep chart_title dated-plots/utilisation.gp)"; fi
+expect_eq "$(awk '!/^#/ { print int($1 / 86400); exit }' dated-plots/utilisation.dat)" "20758" "x in Unix seconds (day 20758 is 2026-11-01)"
+if command -v gnuplot >/dev/null 2>&1; then
+  if grep -q '>Nov 01<' dated-plots/utilisation.svg; then pass; else fail "utilisation.svg has no dated tick"; fi
+else
+  skip_test "gnuplot not installed: dated ticks not drawn"
+fi

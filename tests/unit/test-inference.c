@@ -430,6 +430,10 @@ Test(inference, import_azure_llm_derives_service_times_from_tokens) {
   cr_assert_eq(j->kv_bytes, 205000000);
   cr_assert_eq(j->max_batch, 8);
   cr_assert_float_eq(j->slo_ms, 1500, 0);
+  /* the trace keeps the calendar: second 0 is the first arrival, read as UTC */
+  cr_assert(strstr(import_out_text(c, IMPORT_OUT_TRACE), ",submit_utc\n"));
+  cr_assert(strstr(import_out_text(c, IMPORT_OUT_TRACE), ",2023-11-16T18:00:00.500Z\n"));
+  cr_assert_float_eq(t->start_unix, 1700157600.5, 1e-6); /* 2023-11-16T18:00:00.5Z */
   /* the requests file reads back against the trace */
   g_autofree char *rp =
       tu_write_temp("azure-demo-req.csv", import_out_text(c, IMPORT_OUT_REQUESTS));

@@ -212,6 +212,45 @@ Test(trace, columns_in_any_order_and_x_columns_ignored) {
   diag_list_free(d);
 }
 
+/* submit_utc (written by importers of absolute times): trace second 0 is submit_utc -
+ * submit_s, the same on every row that gives it (to the millisecond). */
+Test(trace, submit_utc_places_second_zero_and_must_agree) {
+  diag_list *d;
+  g_autofree char *path = NULL;
+  trace *t = load_text("id,submit_s,kind,gpus,mem_gb,duration_s,submit_utc\n"
+                       "a,0,batch,1,1,60,2026-11-01T00:00:00.250Z\n"
+                       "b,30,batch,1,1,60,2026-11-01T01:00:30.25+01:00\n"
+                       "c,45.5,batch,1,1,60,\n",
+                       &d, &path);
+  g_autofree char *all = diag_join(d);
+  cr_assert_not_null(t, "%s", all);
+  cr_expect_float_eq(t->start_unix, 1793491200.25, 1e-6); /* 2026-11-01T00:00:00.25Z */
+  trace_free(t);
+  diag_list_free(d);
+  g_autofree char *p2 = NULL;
+  t = load_text("id,submit_s,kind,gpus,mem_gb,duration_s,submit_utc\nx,0,batch,1,1,60,\n", &d,
+                &p2);
+  cr_assert_not_null(t);
+  cr_expect(isnan(t->start_unix)); /* no calendar without a cell */
+  trace_free(t);
+  diag_list_free(d);
+  expect_row("id,submit_s,kind,gpus,mem_gb,duration_s,submit_utc",
+             "a,0,batch,1,1,60,2026-11-01T00:00:00",
+             ":2:7: submit_utc: expected an ISO 8601 time with a zone, e.g. "
+             "2026-11-01T00:00:00Z (years 1970-9999), found '2026-11-01T00:00:00'");
+  g_autofree char *p3 = NULL;
+  t = load_text("id,submit_s,kind,gpus,mem_gb,duration_s,submit_utc\n"
+                "a,10,batch,1,1,60,2026-11-01T00:00:10Z\n"
+                "b,20,batch,1,1,60,2026-11-01T00:00:20.001Z\n"
+                "c,30,batch,1,1,60,2026-11-01T00:00:31Z\n",
+                &d, &p3);
+  cr_expect_null(t);
+  const char *m[] = {":4:7: submit_utc: expected 2026-11-01T00:00:30Z (submit_s after the trace "
+                     "start that line 2's submit_utc gives), found '2026-11-01T00:00:31Z'"};
+  expect_msgs(d, p3, m, 1);
+  diag_list_free(d);
+}
+
 Test(trace, sizes_take_units_or_bare_gb) {
   const char *hdr = "id,submit_s,kind,gpus,mem_gb,duration_s,kv_gb";
   const struct { const char *mem; int64_t bytes; } cases[] = {
@@ -457,7 +496,7 @@ Test(trace, header_problems) {
       "tenant, label, priority, gpu_frac, sm, busy, burst_s, rate_rps, service_ms, slo_ms, "
       "slo_pct, kv_gb, max_batch, comm_frac, checkpoint_s, restart, gpu_util, cpu_milli, memory_mib, "
       "gpu_spec, model, prompt_tokens, output_tokens, slo_ttft_ms, slo_tpot_ms, "
-      "gpu_memory_utilization, mem_util, or a name starting with x_, "
+      "gpu_memory_utilization, mem_util, submit_utc, or a name starting with x_, "
       "found 'colour'",
       ":1:6: duplicate column: expected each column once (first at column 3), found 'gpus'",
       ":1: missing required column 'submit_s'",
@@ -475,7 +514,7 @@ Test(trace, first_row_not_a_header) {
       ":1: header: expected a header row naming the columns (id,submit_s,kind,gpus,mem_gb,"
       "duration_s,tenant,label,priority,gpu_frac,sm,busy,burst_s,rate_rps,service_ms,slo_ms,"
       "slo_pct,kv_gb,max_batch,comm_frac,checkpoint_s,restart,gpu_util,cpu_milli,memory_mib,gpu_spec,"
-      "model,prompt_tokens,output_tokens,slo_ttft_ms,slo_tpot_ms,gpu_memory_utilization,mem_util), "
+      "model,prompt_tokens,output_tokens,slo_ttft_ms,slo_tpot_ms,gpu_memory_utilization,mem_util,submit_utc), "
       "found 'j1,0,batch,1,10,60'"};
   expect_msgs(d, path, m, 1);
   diag_list_free(d);
@@ -486,7 +525,7 @@ Test(trace, empty_file_is_an_error_header_only_is_zero_jobs) {
       ":1: header: expected a header row naming the columns (id,submit_s,kind,gpus,mem_gb,"
       "duration_s,tenant,label,priority,gpu_frac,sm,busy,burst_s,rate_rps,service_ms,slo_ms,"
       "slo_pct,kv_gb,max_batch,comm_frac,checkpoint_s,restart,gpu_util,cpu_milli,memory_mib,gpu_spec,"
-      "model,prompt_tokens,output_tokens,slo_ttft_ms,slo_tpot_ms,gpu_memory_utilization,mem_util), "
+      "model,prompt_tokens,output_tokens,slo_ttft_ms,slo_tpot_ms,gpu_memory_utilization,mem_util,submit_utc), "
       "found an empty file";
   const char *empties[] = {"", "\n\n", "\xEF\xBB\xBF", "  \r\n\t\r\n"};
   for (gsize i = 0; i < G_N_ELEMENTS(empties); i++) {
