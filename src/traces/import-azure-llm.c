@@ -296,6 +296,67 @@ static void az_llm_row(import_ctx *c, const az_reader *r, const az_file *f, job_
               "served by %s", f->id, f->rows, p, o, r->model->name);
 }
 
+/* Pass 1's result: one service row per file with requests (an LLM row with --model), its
+ * submit_utc from the earliest arrival of all files (origin, ticks), and a summary note. */
+static void az_services(import_ctx *c, const az_reader *r, const az_file *files,
+                        int64_t origin) {
+  /* trace second 0 is the earliest arrival: the trace keeps its calendar (submit_utc) */
+  double start_unix = origin == INT64_MAX ? NAN : az_unix_seconds(origin);
+  for (guint i = 0; i < c->n_files; i++) {
+    const az_file *f = &files[i];
+    if (!f->rows) {
+      import_note(c, "%s: no requests, no service", c->files[i]);
+      continue;
+    }
+    double first_s = (double)(f->first - origin) / AZ_TICKS_PER_S;
+    double span_s = (double)(f->last - f->first) / AZ_TICKS_PER_S;
+    if (!(first_s + span_s + r->tail_s < (double)TRACE_MAX_TIME_NS / 1e9 - 1)) {
+      /* found by tests/fuzz/fuzz-import-azure: years apart overflowed the nanoseconds */
+      diag_add(c->diags, c->files[i], 0, 0, "the requests span %.4g s from the first of all "
+               "files, more than a trace can hold (1e9 s, about 31.7 years)", first_s + span_s);
+      continue;
+    }
+    job_spec j;
+    trace_job_init(&j, JOB_INFERENCE);
+    j.id = f->id;
+    j.tenant = f->tenant;
+    j.label = "llm";
+    /* the service is up from its first arrival (whole seconds) to the last plus the tail */
+    j.submit_ns = (sim_time)floor(first_s) * SIM_NS_PER_S;
+    double dur_s = ceil(first_s - floor(first_s) + span_s + r->tail_s);
+    j.duration_ns = (sim_time)MAX(dur_s, 1.0) * SIM_NS_PER_S;
+    j.mem_bytes = (int64_t)llround(r->mem_gb * 1e3) * 1000000;
+    double mean_tokens = (double)f->tokens / (double)f->rows;
+    j.kv_bytes = (int64_t)llround(mean_tokens * r->kv_mb * 1e6);
+    j.max_batch = (guint32)r->max_batch;
+    j.service_ms = az_ns_ms(f->service_ms_sum / (double)f->rows);
+    j.rate_rps = span_s > 0 ? (double)f->rows / span_s : (double)f->rows;
+    if (j.rate_rps > TRACE_MAX_RATE_RPS) j.rate_rps = TRACE_MAX_RATE_RPS;
+    j.slo_ms = r->slo_ms;
+    j.slo_pct = r->slo_pct;
+    g_autofree char *utc = import_submit_utc(start_unix, j.submit_ns);
+    if (r->model) {
+      az_llm_row(c, r, f, &j, !c->trace_header_extra, utc);
+      continue;
+    }
+    static const char *const utc_name[] = {IMPORT_SUBMIT_UTC};
+    const char *utc_cell[] = {utc};
+    if (utc && !c->trace_header_extra) import_trace_header(c, utc_name, 1);
+    import_emit_job(c, &j, utc ? utc_cell : NULL, utc ? 1 : 0);
+    g_autoptr(GString) note = g_string_new(NULL);
+    g_string_append_printf(note, "%s: %" G_GUINT64_FORMAT " requests over ", f->id, f->rows);
+    az_real(note, round(span_s * 10) / 10);
+    g_string_append(note, " s (");
+    az_real(note, round(j.rate_rps * 1000) / 1000);
+    g_string_append(note, " per s), mean service ");
+    az_real(note, round(j.service_ms * 10) / 10);
+    g_string_append(note, " ms, offered load ");
+    az_real(note, round(j.rate_rps * j.service_ms / 1000 * 100) / 100);
+    g_string_append(note, " requests in service on average");
+    import_note(c, "%s", note->str);
+  }
+}
+
 static gboolean az_run(import_ctx *c, GError **error) {
   az_reader r = {.c = c, .prefill_ms = AZ_PREFILL_MS_PER_TOKEN, .decode_ms = AZ_DECODE_MS_PER_TOKEN,
                  .mem_gb = AZ_MEM_GB, .kv_mb = AZ_KV_MB_PER_TOKEN, .slo_pct = 99,
@@ -356,63 +417,7 @@ static gboolean az_run(import_ctx *c, GError **error) {
     if (files[i].first >= 0 && files[i].first < origin) origin = files[i].first;
   }
   r.origin = origin;
-  /* trace second 0 is the earliest arrival: the trace keeps its calendar (submit_utc) */
-  double start_unix = origin == INT64_MAX ? NAN : az_unix_seconds(origin);
-  if (ok && import_ok(c)) {
-    for (guint i = 0; i < c->n_files; i++) {
-      const az_file *f = &files[i];
-      if (!f->rows) {
-        import_note(c, "%s: no requests, no service", c->files[i]);
-        continue;
-      }
-      double first_s = (double)(f->first - origin) / AZ_TICKS_PER_S;
-      double span_s = (double)(f->last - f->first) / AZ_TICKS_PER_S;
-      if (!(first_s + span_s + r.tail_s < (double)TRACE_MAX_TIME_NS / 1e9 - 1)) {
-        /* found by tests/fuzz/fuzz-import-azure: years apart overflowed the nanoseconds */
-        diag_add(c->diags, c->files[i], 0, 0, "the requests span %.4g s from the first of all "
-                 "files, more than a trace can hold (1e9 s, about 31.7 years)", first_s + span_s);
-        continue;
-      }
-      job_spec j;
-      trace_job_init(&j, JOB_INFERENCE);
-      j.id = f->id;
-      j.tenant = f->tenant;
-      j.label = "llm";
-      /* the service is up from its first arrival (whole seconds) to the last plus the tail */
-      j.submit_ns = (sim_time)floor(first_s) * SIM_NS_PER_S;
-      double dur_s = ceil(first_s - floor(first_s) + span_s + r.tail_s);
-      j.duration_ns = (sim_time)MAX(dur_s, 1.0) * SIM_NS_PER_S;
-      j.mem_bytes = (int64_t)llround(r.mem_gb * 1e3) * 1000000;
-      double mean_tokens = (double)f->tokens / (double)f->rows;
-      j.kv_bytes = (int64_t)llround(mean_tokens * r.kv_mb * 1e6);
-      j.max_batch = (guint32)r.max_batch;
-      j.service_ms = az_ns_ms(f->service_ms_sum / (double)f->rows);
-      j.rate_rps = span_s > 0 ? (double)f->rows / span_s : (double)f->rows;
-      if (j.rate_rps > TRACE_MAX_RATE_RPS) j.rate_rps = TRACE_MAX_RATE_RPS;
-      j.slo_ms = r.slo_ms;
-      j.slo_pct = r.slo_pct;
-      g_autofree char *utc = import_submit_utc(start_unix, j.submit_ns);
-      if (r.model) {
-        az_llm_row(c, &r, f, &j, !c->trace_header_extra, utc);
-        continue;
-      }
-      static const char *const utc_name[] = {IMPORT_SUBMIT_UTC};
-      const char *utc_cell[] = {utc};
-      if (utc && !c->trace_header_extra) import_trace_header(c, utc_name, 1);
-      import_emit_job(c, &j, utc ? utc_cell : NULL, utc ? 1 : 0);
-      g_autoptr(GString) note = g_string_new(NULL);
-      g_string_append_printf(note, "%s: %" G_GUINT64_FORMAT " requests over ", f->id, f->rows);
-      az_real(note, round(span_s * 10) / 10);
-      g_string_append(note, " s (");
-      az_real(note, round(j.rate_rps * 1000) / 1000);
-      g_string_append(note, " per s), mean service ");
-      az_real(note, round(j.service_ms * 10) / 10);
-      g_string_append(note, " ms, offered load ");
-      az_real(note, round(j.rate_rps * j.service_ms / 1000 * 100) / 100);
-      g_string_append(note, " requests in service on average");
-      import_note(c, "%s", note->str);
-    }
-  }
+  if (ok && import_ok(c)) az_services(c, &r, files, origin);
   /* pass 2: the requests, in each file's order */
   if (ok && import_ok(c) && import_wants(c, IMPORT_OUT_REQUESTS)) {
     import_append(c, IMPORT_OUT_REQUESTS, r.model ? "job_id,at_s,service_ms,prompt_tokens,"

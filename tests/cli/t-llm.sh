@@ -78,7 +78,7 @@ run import azure-llm AzureLLMInferenceTrace_mini.csv --model mistral-7b --reques
 expect_rc 0
 expect_eq "$(sed -n 1p areq.csv)" "job_id,at_s,service_ms,prompt_tokens,output_tokens" "requests header"
 expect_eq "$(sed -n 2p areq.csv)" "azure-mini,0,,1000,10" "first request's tokens"
-expect_eq "$(sed -n 2p atr.csv | awk -F, '{print $(NF-2) "," $(NF-1) "," $NF}')" "mistral-7b,550,55" "model and mean tokens"
+expect_eq "$(sed -n 2p atr.csv | awk -F, '{print $(NF-3) "," $(NF-2) "," $(NF-1) "," $NF}')" "mistral-7b,550,55,2023-11-16T18:00:00.500Z" "model, mean tokens and the calendar"
 run run "$D/one-gpu.yaml" atr.csv --requests areq.csv -o res4 -q
 expect_rc 0
 expect_eq "$(grep '^azure-mini,' res4/llm.csv | cut -d, -f3)" "2" "both served by the LLM"
