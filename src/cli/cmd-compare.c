@@ -77,11 +77,7 @@ static int compare_check_args(compare_args *a, int argc, char **argv) {
                     "result folders\nUsage: sharesim compare %s\n", cmd_compare_entry.usage);
     return 2;
   }
-  if (a->jobs < 0 || a->jobs > 1024) {
-    fprintf(stderr, "sharesim compare: -j %d: expected 1 to 1024\n", a->jobs);
-    return 2;
-  }
-  if (a->jobs == 0) a->jobs = (gint)studyrun_default_jobs();
+  if (!cmd_check_jobs("compare", &a->jobs)) return 2;
   if (a->all_dirs && (a->phases || a->requests)) {
     fprintf(stderr, "sharesim compare: --phases and --requests apply to scenarios, not to result folders\n");
     return 2;

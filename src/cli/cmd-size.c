@@ -342,11 +342,7 @@ static int size_check_args(size_args *a, int argc, sizing_constraints *cons) {
     fprintf(stderr, "sharesim size: --pool NAME is required\n");
     return 2;
   }
-  if (a->jobs < 0 || a->jobs > 1024) {
-    fprintf(stderr, "sharesim size: -j %d: expected 1 to 1024\n", a->jobs);
-    return 2;
-  }
-  if (a->jobs == 0) a->jobs = (gint)studyrun_default_jobs();
+  if (!cmd_check_jobs("size", &a->jobs)) return 2;
   *cons = (sizing_constraints){NAN, a->max_oom, NAN, NAN};
   if (a->max_oom < -1) {
     fprintf(stderr, "sharesim size: --max-oom %" G_GINT64_FORMAT ": expected 0 or more\n", a->max_oom);

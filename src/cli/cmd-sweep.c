@@ -618,11 +618,7 @@ static int sweep_check_args(sweep_args *a, int argc) {
     fprintf(stderr, "sharesim sweep: expected at least one --set KEY=V1,V2,...\n");
     return 2;
   }
-  if (a->jobs < 0 || a->jobs > 1024) {
-    fprintf(stderr, "sharesim sweep: -j %d: expected 1 to 1024\n", a->jobs);
-    return 2;
-  }
-  if (a->jobs == 0) a->jobs = (gint)MAX(1u, MIN(g_get_num_processors(), 1024u));
+  if (!cmd_check_jobs("sweep", &a->jobs)) return 2;
   if (a->slurm && !a->out) {
     fprintf(stderr, "sharesim sweep: --slurm needs -o DIR (the folder the cluster writes into)\n");
     return 2;

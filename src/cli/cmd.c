@@ -76,6 +76,15 @@ int cmd_main(int argc, char **argv) {
   return cmd_finish_stdout(name, rc);
 }
 
+gboolean cmd_check_jobs(const char *name, gint *jobs) {
+  if (*jobs < 0 || *jobs > 1024) {
+    fprintf(stderr, "sharesim %s: -j %d: expected 1 to 1024\n", name, *jobs);
+    return FALSE;
+  }
+  if (*jobs == 0) *jobs = (gint)MAX(1u, MIN(g_get_num_processors(), 1024u));
+  return TRUE;
+}
+
 int cmd_fail(const char *name, const GError *error) {
   fprintf(stderr, "sharesim %s: %s\n", name, error ? error->message : "failed");
   if (error && error->domain == SHARESIM_ERROR && error->code == SHARESIM_ERROR_INPUT) return 2;

@@ -41,6 +41,9 @@ gboolean cmd_import_text(const char *format, const char *const *files, guint n_f
 /* Prints "sharesim NAME: message" (each line of a multi-line message prefixed by
  * nothing) to stderr and returns the exit code for the error (2 input, 1 runtime). */
 int cmd_fail(const char *name, const GError *error);
+/* -j N of compare, size and sweep: 1 to 1024, 0 (not given) becoming the number of
+ * processors. FALSE after printing "sharesim NAME: -j N: expected 1 to 1024". */
+gboolean cmd_check_jobs(const char *name, gint *jobs);
 /* Parses GOption flags for a subcommand with a standard --help; returns FALSE and sets
  * *exit_code (0 after --help, 2 on bad usage) when the caller should return. */
 gboolean cmd_parse_options(const cmd_entry *cmd, GOptionEntry *entries, int *argc,

@@ -108,8 +108,6 @@ guint studyrun_pending(const studyrun_pool *p) { return p->pending->len; }
 
 void studyrun_stop(studyrun_task *t) { g_atomic_int_set(&t->stop, 1); }
 
-guint studyrun_default_jobs(void) { return MAX(1u, MIN(g_get_num_processors(), 1024u)); }
-
 void studyrun_pool_free(studyrun_pool *p) {
   if (!p) return;
   for (guint i = 0; i < p->pending->len; i++) studyrun_stop(g_ptr_array_index(p->pending, i));

@@ -47,7 +47,5 @@ guint studyrun_pending(const studyrun_pool *p);
 /* Asks t's run to end early (it is handed back with stopped set, or finished if it was
  * already past the simulation). */
 void studyrun_stop(studyrun_task *t);
-/* The default number of runs at once: the processors this process may use. */
-guint studyrun_default_jobs(void);
 /* Stops and waits for what is still pending (freeing those tasks), then frees p. */
 void studyrun_pool_free(studyrun_pool *p);

@@ -115,6 +115,28 @@ run sweep "$A" "$T" --set pools.train.nodes
 expect_rc 2
 expect_err_contains "expected KEY=V1,V2"
 
+# ---- sweep: the point runs die with a SIGKILLed sweep (PR_SET_PDEATHSIG; Linux) ----
+if [ -d /proc/self ] && command -v pgrep >/dev/null 2>&1; then
+  # a point of this trace runs for seconds: one that outlived the sweep would still run
+  "$SHARESIM" gen --profile mixed --gpus 8 --days 1 --jobs 1000 --seed 3 > long.csv 2>/dev/null
+  "$SHARESIM" sweep "$A" long.csv --set seed=1,2 -j 2 -o swd -q --no-progress >/dev/null 2>&1 &
+  pid=$!
+  kids=""; i=0
+  while [ -z "$kids" ] && [ $i -lt 1000 ]; do sleep 0.01; kids=$(pgrep -P $pid); i=$((i + 1)); done
+  kill -9 $pid; wait $pid 2>/dev/null
+  # running: in /proc and not a zombie (an orphan's zombie may wait for a reaper)
+  running() { [ -e /proc/$1 ] && [ "$(awk '{print $3}' /proc/$1/stat 2>/dev/null)" != Z ]; }
+  alive=0
+  for k in $kids; do
+    j=0; while [ $j -lt 200 ] && running $k; do sleep 0.01; j=$((j + 1)); done
+    if running $k; then alive=$((alive + 1)); kill -9 $k 2>/dev/null; fi
+  done
+  if [ -n "$kids" ]; then pass; else fail "no point run seen under the sweep"; fi
+  expect_eq "$alive" "0" "point runs still running 2 s after their sweep was SIGKILLed"
+else
+  skip_test "no /proc or pgrep: the point runs' death with the sweep is not checked"
+fi
+
 # ---- sweep on Slurm: script, --point, --collect ----
 run sweep "$A" "$T" $SETS -o sws --slurm
 expect_rc 0

@@ -858,9 +858,11 @@ Test(plot, llm_latency_chart_has_ttft_tpot_and_e2e) {
  * its order, with its answer; the first planned size is always the one it needs. */
 static guint study_parallel_search(guint32 min, guint32 max, guint32 th, guint jobs,
                                    GRand *rand, GArray *path, guint32 *answer) {
+  /* rand NULL: the oldest probe finishes first; returns how often the size the search
+   * needed was already running when the probe before it ended */
   GArray *known = g_array_new(FALSE, FALSE, sizeof(sizing_probe));
   GArray *running = g_array_new(FALSE, FALSE, sizeof(guint32));
-  guint rounds = 0;
+  guint ahead = 0;
   for (;;) {
     sizing_state st;
     sizing_state_of(min, max, known, &st, NULL);
@@ -882,6 +884,7 @@ static guint study_parallel_search(guint32 min, guint32 max, guint32 th, guint j
       needed_running |= g_array_index(running, guint32, i) == st.next;
     cr_assert(needed_running || (got >= 1 && next[0] == st.next),
               "the size the search needs (%u) is planned first", st.next);
+    ahead += needed_running;
     for (guint i = 0; i < got; i++) {
       cr_assert(next[i] >= st.range_lo && next[i] <= st.range_hi);
       for (guint k = 0; k < known->len; k++)
@@ -889,18 +892,17 @@ static guint study_parallel_search(guint32 min, guint32 max, guint32 th, guint j
       g_array_append_val(running, next[i]);
     }
     cr_assert(running->len >= 1 && running->len <= jobs);
-    guint which = (guint)g_rand_int_range(rand, 0, (gint32)running->len);
+    guint which = rand ? (guint)g_rand_int_range(rand, 0, (gint32)running->len) : 0;
     sizing_probe p = {g_array_index(running, guint32, which), 0};
     p.pass = p.nodes >= th;
     g_array_remove_index(running, which);
     g_array_append_val(known, p);
-    rounds++;
   }
   sizing_state st;
   sizing_state_of(min, max, known, &st, path);
   g_array_free(known, TRUE);
   g_array_free(running, TRUE);
-  return rounds;
+  return ahead;
 }
 
 Test(sizing, parallel_plan_gives_the_sequential_search) {
@@ -937,36 +939,13 @@ Test(sizing, parallel_plan_gives_the_sequential_search) {
  * the first, 48, 38, 39); 56 was started and stopped once 48 passed. Finishing order: the
  * oldest first (runs of equal length). */
 Test(sizing, two_probes_at_once_overlap) {
-  GArray *known = g_array_new(FALSE, FALSE, sizeof(sizing_probe));
-  GArray *running = g_array_new(FALSE, FALSE, sizeof(guint32));
-  guint used_speculation = 0;
-  for (;;) {
-    sizing_state st;
-    sizing_state_of(1, 64, known, &st, NULL);
-    if (st.done) break;
-    for (guint i = running->len; i-- > 0;)
-      if (g_array_index(running, guint32, i) < st.range_lo ||
-          g_array_index(running, guint32, i) > st.range_hi)
-        g_array_remove_index(running, i);
-    guint32 next[2];
-    guint got = sizing_plan(1, 64, known, (const guint32 *)running->data, running->len, next,
-                            2 - running->len);
-    if (running->len && g_array_index(running, guint32, 0) == st.next) used_speculation++;
-    g_array_append_vals(running, next, got);
-    sizing_probe p = {g_array_index(running, guint32, 0), 0};
-    p.pass = p.nodes >= 40;
-    g_array_remove_index(running, 0);
-    g_array_append_val(known, p);
-  }
   GArray *path = g_array_new(FALSE, FALSE, sizeof(sizing_probe));
-  sizing_state st;
-  sizing_state_of(1, 64, known, &st, path);
-  cr_assert_eq(st.answer, 40);
+  guint32 answer = 0;
+  guint ahead = study_parallel_search(1, 64, 40, 2, NULL, path, &answer);
+  cr_assert_eq(answer, 40);
   cr_assert_eq(path->len, 12);
-  cr_assert_eq(used_speculation, 9, "%u of the needed probes were started ahead", used_speculation);
+  cr_assert_eq(ahead, 9, "%u of the needed probes were started ahead", ahead);
   g_array_free(path, TRUE);
-  g_array_free(known, TRUE);
-  g_array_free(running, TRUE);
 }
 
 /* ---- studyrun: runs of compare and size on threads ---- */
