@@ -77,8 +77,8 @@ void metrics_free(metrics *m) {
       g_array_unref(mp->gpus[k].cur_jobs);
     }
     g_free(mp->gpus);
-    g_array_unref(mp->ts);
-    g_array_unref(mp->slo_violations);
+    if (mp->ts) g_array_unref(mp->ts); /* NULL once frozen */
+    if (mp->slo_violations) g_array_unref(mp->slo_violations);
     if (mp->gpu_series) g_array_unref(mp->gpu_series);
     if (mp->gpu_series_jobs) g_array_unref(mp->gpu_series_jobs);
   }
@@ -418,6 +418,10 @@ static void metrics_freeze_pool(metrics *m, metrics_pool *mp, pool_result pr) {
       row.slo_violations = g_array_index(mp->slo_violations, guint64, k);
     g_array_append_val(r->timeseries, row);
   }
+  /* the rows are in the results now: the pool's copy goes at once (the run's peak memory
+   * is reached during the freeze) */
+  g_clear_pointer(&mp->ts, g_array_unref);
+  g_clear_pointer(&mp->slo_violations, g_array_unref);
   for (guint k = 0; mp->gpu_series && k < mp->gpu_series->len; k++) {
     gpu_series_row row = g_array_index(mp->gpu_series, gpu_series_row, k);
     row.jobs_first += r->gpu_series_jobs->len; /* this pool's jobs go after those before */
@@ -459,7 +463,7 @@ static void metrics_freeze_tenants(metrics *m, sim_time end) {
     g_array_append_val(r->tenants, tr);
   }
   for (guint i = 0; i < order->len; i++) {
-    const metrics_tenant_state *t = g_ptr_array_index(order, i);
+    metrics_tenant_state *t = g_ptr_array_index(order, i);
     for (guint64 b = 0; b < n_iv; b++) {
       sim_time t0 = (sim_time)b * iv, t1 = MIN(end, (sim_time)(b + 1) * iv);
       const tenant_cell *c =
@@ -473,6 +477,8 @@ static void metrics_freeze_tenants(metrics *m, sim_time end) {
       };
       g_array_append_val(r->tenant_timeseries, row);
     }
+    /* its cells are in the rows now: they go at once (the freeze is the run's peak) */
+    g_clear_pointer(&t->cells, g_array_unref);
   }
   g_ptr_array_unref(order);
 }
