@@ -43,9 +43,13 @@ done
 
 # the FGD family: per policy the mean at 130 % and the largest gap over 0..130 %, then the order
 expect_eq "$(grep -c '^fgd\.' table.csv)" 13 "FGD rows"
+# with the openb files the rows carry the 1 pp target; without them they say what is missing
+fgd_target='|error| <= 1'
+[ $have_openb = yes ] || fgd_target='no alibaba-gpu-v2023-openb pod and node lists'
 for pol in random dot-product gpu-clustering gpu-packing best-fit fgd; do
-  if grep -q "^fgd\.$pol\.alloc_130,.*,|error| <= 1," table.csv &&
-     grep -q "^fgd\.$pol\.curve,.*,|error| <= 1," table.csv; then pass; else fail "fgd rows of $pol"; fi
+  if grep "^fgd\.$pol\.alloc_130," table.csv | grep -qF ",$fgd_target," &&
+     grep "^fgd\.$pol\.curve," table.csv | grep -qF ",$fgd_target,"; then pass
+  else fail "fgd rows of $pol (target cell '$fgd_target')"; fi
 done
 if [ $have_openb = yes ]; then
   expect_eq "$(awk -F, '$1 == "fgd.fgd.alloc_130" {print $(NF-4)}' table.csv)" 95.39 "FGD published mean"
