@@ -3,6 +3,7 @@
 #   base input metrics sim report study traces cli
 # (src/sim/share/ and src/sim/workload/ belong to the sim layer). A file may include a header of
 # its own layer or of a layer before it; anything else is reported with file:line and fails.
+# Then the plug-in boundaries of the sim layer (see below) are checked the same way.
 # Usage: tests/check-layers.sh [SRCDIR]   (default: TOP_SRCDIR, else the folder above this script)
 top=${1:-${TOP_SRCDIR:-$(dirname "$0")/..}}
 src=$top/src
@@ -37,6 +38,32 @@ for f in $(cd "$src" && find . -name '*.[ch]' | sed 's|^\./||' | sort); do
   checked=$((checked + 1))
 done
 rm -f "${TMPDIR:-/tmp}/check-layers.$$"
-if [ "$bad" -gt 0 ]; then echo "check-layers: $bad include(s) run the wrong way"; echo "layers: 0 passed, 1 failed, 0 skipped"; exit 1; fi
-echo "check-layers: $checked files, every include runs downwards ($layers)"
+# The plug-in boundaries inside the sim layer (docs/architecture.md):
+# - a sharing strategy (sim/share/share-*.c) includes no header of src/ but share.h, the view
+#   of a pool, its GPUs and their residents and the share_* calls it may make (share.c is
+#   the bridge that forwards them to cluster.c and sim.c);
+# - a workload (sim/workload/workload-*.c) calls no cluster_, engine_, place_ or share_
+#   function and includes none of their headers: it acts through the sim_job_* calls of sim.h
+#   and the metrics calls of metrics.h.
+for f in $(cd "$src" && find sim/share -name 'share-*.c' | sort); do
+  grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src/$f" | while IFS= read -r line; do
+    h=$(echo "$line" | sed 's/.*"\(.*\)".*/\1/')
+    [ "$h" = share.h ] && continue
+    echo "$src/$f:${line%%:*}: a strategy includes \"$h\"; it may include only share.h of src/"
+  done
+done > "${TMPDIR:-/tmp}/check-layers.$$"
+for f in $(cd "$src" && find sim/workload -name 'workload-*.c' | sort); do
+  grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"(cluster|engine|pqueue|place|share)\.h"' "$src/$f" |
+    while IFS= read -r line; do
+      echo "$src/$f:${line%%:*}: a workload includes $(echo "$line" | sed 's/.*\(".*"\).*/\1/'); it acts through sim.h and metrics.h"
+    done
+  grep -nE '(^|[^a-z_])(cluster|engine|pqueue|place|share)_[a-z_]+[[:space:]]*\(' "$src/$f" |
+    while IFS= read -r line; do
+      echo "$src/$f:${line%%:*}: a workload calls $(echo "$line" | grep -oE '(cluster|engine|pqueue|place|share)_[a-z_]+' | head -1); it acts through sim.h and metrics.h"
+    done
+done >> "${TMPDIR:-/tmp}/check-layers.$$"
+if [ -s "${TMPDIR:-/tmp}/check-layers.$$" ]; then cat "${TMPDIR:-/tmp}/check-layers.$$"; bad=$((bad + $(wc -l < "${TMPDIR:-/tmp}/check-layers.$$"))); fi
+rm -f "${TMPDIR:-/tmp}/check-layers.$$"
+if [ "$bad" -gt 0 ]; then echo "check-layers: $bad include(s) or call(s) cross a layer or plug-in boundary"; echo "layers: 0 passed, 1 failed, 0 skipped"; exit 1; fi
+echo "check-layers: $checked files, every include runs downwards ($layers); strategies include only share.h, workloads call no cluster/engine/place/share function"
 echo "layers: 1 passed, 0 failed, 0 skipped"

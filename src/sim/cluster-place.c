@@ -161,7 +161,8 @@ int cluster_policy_place(const pool_state *p, const job_run *j, gpu_state **gpus
   if (n < 0) return 0;
   for (guint32 k = 0; k < r.gpus; k++) {
     gpu_state *g = &p->gpus[p->node_first[n] + idx[k]];
-    if (!p->ops->gpu_accepts(p, g, j, (gpu_state *const *)gpus_out, k, &slots_out[k]))
+    if (!p->ops->gpu_accepts(&p->share_view, g, &j->share_view, (gpu_state *const *)gpus_out, k,
+                              &slots_out[k]))
       return -1; /* the strategy sees more than the view (memory, layouts): search on */
     gpus_out[k] = g;
   }

@@ -178,12 +178,12 @@ void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec,
   if (spec->placement != PLACEMENT_PACK && spec->placement != PLACEMENT_SPREAD)
     p->place = place_for(spec->placement);
   cluster_view_init(p);
-  if (p->ops->init_pool) p->ops->init_pool(p);
+  if (p->ops->init_pool) p->ops->init_pool(&p->share_view);
 }
 
 void cluster_pool_clear(pool_state *p) {
   if (!p->gpus) return;
-  if (p->ops->free_pool) p->ops->free_pool(p);
+  if (p->ops->free_pool) p->ops->free_pool(&p->share_view);
   for (guint32 i = 0; i < p->n_gpus; i++) g_ptr_array_unref(p->gpus[i].residents);
   g_free(p->gpus);
   g_free(p->node_first);
@@ -242,7 +242,8 @@ static void take_on_node(const pool_state *p, const job_run *j, guint32 n, guint
     guint32 here = 0, slot;
     for (guint32 k = 0; k < *got; k++) here += gpus_out[k] == g;
     while (*got < need_end && here < per_gpu_max &&
-           p->ops->gpu_accepts(p, g, j, (gpu_state *const *)gpus_out, *got, &slot)) {
+           p->ops->gpu_accepts(&p->share_view, g, &j->share_view, (gpu_state *const *)gpus_out,
+                               *got, &slot)) {
       gpus_out[*got] = g;
       slots_out[*got] = slot;
       (*got)++;
@@ -341,7 +342,10 @@ void cluster_gpu_set_service(pool_state *p, gpu_state *g, gpu_service service, g
   if (g->service == GPU_DOWN) p->n_down--;
   g->service = service;
   if (service == GPU_DRAINING) p->n_draining++;
-  if (service == GPU_DOWN) p->n_down++;
+  if (service == GPU_DOWN) {
+    p->n_down++;
+    p->reconfigurations++;
+  }
   cluster_gpu_set_capacity(p, g, service == GPU_UP ? slots : 0);
 }
 
@@ -458,7 +462,7 @@ static void gpu_solo_speeds(pool_state *p, gpu_state *g) {
       if (o == t || o->job != t->job) g_ptr_array_add(sub, o);
     }
     tmp.slots_used = sub->len;
-    p->ops->update_speeds(p, &tmp);
+    p->ops->update_speeds(&p->share_view, &tmp);
     solo[i] = t->speed;
   }
   g_ptr_array_unref(sub);
@@ -479,7 +483,7 @@ void cluster_gpu_update_speeds(gpu_state *g) {
   pool_state *p = g->pool;
   guint n = g->residents->len;
   if (!n) return;
-  p->ops->update_speeds(p, g);
+  p->ops->update_speeds(&p->share_view, g);
   gboolean stacked = FALSE;
   for (guint i = 0; i < n; i++) {
     task *t = g_ptr_array_index(g->residents, i);
@@ -519,7 +523,7 @@ static void cluster_gpu_tenants(pool_state *p, gpu_state *g, double alloc, doubl
 void cluster_gpu_update_gauges(gpu_state *g) {
   pool_state *p = g->pool;
   double busy = 0, sm = 0;
-  if (g->residents->len) p->ops->gauges(p, g, &busy, &sm);
+  if (g->residents->len) p->ops->gauges(&p->share_view, g, &busy, &sm);
   double alloc = g->residents->len ? 1.0 : 0.0;
   metrics_gpu_set_gauges(p->m, g->index, alloc, busy, sm);
   cluster_gpu_tenants(p, g, alloc, busy, sm);

@@ -17,59 +17,18 @@
 
 typedef enum { JOB_PENDING = 0, JOB_QUEUED, JOB_RUNNING, JOB_DONE } job_state;
 
-struct task {                /* one worker of a job on one GPU */
-  job_run *job;
-  gpu_state *gpu;
-  guint32 worker;
-  guint32 slot;              /* strategy-defined (replica, instance...) */
-  int64_t mem_bytes;         /* current memory of this worker */
-  double alloc_share;        /* fraction of the GPU allocated to it (set by the strategy) */
-  double speed;              /* progress rate relative to alone on a whole GPU (strategy) */
-  double solo_speed;         /* speed without the other workers of its own job on its GPU
-                              * (= speed unless a gang is stacked on itself): the
-                              * straggler reference (cluster_gpu_update_speeds) */
-  /* Mean extra wait (ns) before a request that arrives while this task is idle gets the
-   * GPU, set by the strategy (time-slicing: waiting for a turn behind other active
-   * contexts; 0 when the task runs whenever it wants). Used by request-level models. */
-  double turn_wait_ns;
-  /* MPS (docs/models.md): mean time a request waits for SMs held by the neighbours' thread
-   * blocks, per unit of its service time (0: none), and the neighbours' block-residence
-   * time that sets how these waits average out over a request (a request of service time s
-   * waits Gamma(k = max(1, s / block_corr_ns)) with mean block_wait x s). Set by the
-   * strategy, used by request-level models; the fluid speed does not include it. */
-  double block_wait, block_corr_ns;
-  /* its part of the GPU's allocated, busy and SM-active gauges, as reported to its tenant
-   * (cluster_gpu_update_gauges: the GPU's gauges x alloc_share / the residents' total) */
-  double m_part[3];
-  sim_time part_since;       /* when m_part last changed: m_part[0] x the time since is the
-                              * job's charge for this GPU not yet in job_run.charge_gpu_ns */
-};
-
-/* A GPU in service, draining (no new placements, residents leaving) or down (being
- * reconfigured: MIG); changed only by cluster_gpu_set_service. */
-typedef enum { GPU_UP = 0, GPU_DRAINING, GPU_DOWN } gpu_service;
-
-struct gpu_state {
-  pool_state *pool;
-  guint32 index;             /* within the pool */
-  guint32 node, local;       /* node within pool, GPU within node */
-  GPtrArray *residents;      /* task*, in arrival order */
-  int64_t mem_used;          /* what the residents hold now (also metrics_gpu.mem_bytes) */
-  guint32 slots_used;
-  guint32 slots_cap;         /* slots it offers now (slots_per_gpu unless the strategy
-                              * lowers it: cluster_gpu_set_capacity) */
-  gpu_service service;       /* up, draining or down (cluster_gpu_set_service) */
-  double share_used;         /* share_ops.worker_share summed over residents (0 if NULL) */
-  void *strategy_data;
-};
+/* struct task (a worker on a GPU), struct gpu_state and gpu_service are in share.h: they
+ * are the view of a GPU and its residents that strategies read. */
 
 struct pool_state {
-  guint32 index;
-  const pool_spec *spec;
+  /* index, spec, params, gpus, n_gpus, slots_per_gpu, strategy_data: what strategies see
+   * of a pool (share.h), also as share_view */
+  union {
+    share_pool share_view;
+    struct { SHARE_POOL_FIELDS };
+  };
   const share_ops *ops;
-  const share_params *params;
-  gpu_state *gpus;
-  guint32 n_gpus, n_nodes, gpus_per_node, slots_per_gpu;
+  guint32 n_nodes, gpus_per_node;
   guint32 *node_free;        /* free slots per node */
   guint32 **bucket_bits;     /* per free-slot count k: bitset of nodes with k free slots */
   guint32 bucket_words;
@@ -94,7 +53,6 @@ struct pool_state {
    * cluster_pool_integrate; changed by cluster_gpu_set_service only (n_queued and n_running
    * change after integrating) */
   guint32 n_draining, n_down;
-  void *strategy_data;       /* owned by the strategy (share_ops.init_pool/free_pool) */
   /* nodes (node groups may differ): first GPU and GPU count per node; host CPU and memory
    * left per node (NULL when the pool models none: never short); GPU model label */
   guint32 *node_first, *node_gpus;
@@ -121,7 +79,12 @@ struct pool_state {
 };
 
 struct job_run {
-  const job_spec *spec;
+  /* spec, duty, sm, mem_declared: what strategies see of a job (share.h), also as
+   * share_view */
+  union {
+    share_job share_view;
+    struct { SHARE_JOB_FIELDS };
+  };
   guint32 index;
   int pool;                  /* -1 unrouted */
   job_state state;
@@ -136,14 +99,11 @@ struct job_run {
   event_id ev_done, ev_timer, ev_end, ev_phase, ev_ckpt, ev_crash;
   gboolean active;           /* has compute demand */
   gboolean completion_stale; /* work or demand replaced: ev_done must be recomputed */
-  double duty;               /* fraction of time with compute demand now (0..1) */
   guint32 next_phase;
   gboolean crash_phase_fired;
   /* current values (spec values, changed by phases) */
   int64_t mem_bytes;
-  int64_t mem_declared;      /* what it declared (oom: sidecar): the trace's mem_gb, or an LLM
-                              * server's pre-allocation */
-  double busy, sm, rate_rps;
+  double busy, rate_rps;
   /* lifetimes */
   sim_time submit, first_start, attempt_start, end, queued_since, session_end;
   /* accumulators */
@@ -201,9 +161,10 @@ void cluster_detach(pool_state *p, task *t);
  * prune placement stay close to what gpu_accepts allows (MIG: the instances of the current
  * layout, 0 while draining or down). The counts stay an upper bound either way. */
 void cluster_gpu_set_capacity(pool_state *p, gpu_state *g, guint32 slots);
-/* The one call that takes a GPU out of service or back (MIG reconfiguration): brings the
- * pool's integrals up to now, moves g between the up, draining and down counts and sets
- * the slots it offers (0 unless up). */
+/* The one call that takes a GPU out of service or back (MIG reconfiguration; strategies
+ * reach it as share_gpu_set_service): brings the pool's integrals up to now, moves g
+ * between the up, draining and down counts, sets the slots it offers (0 unless up), and
+ * counts a reconfiguration each time a GPU goes down. */
 void cluster_gpu_set_service(pool_state *p, gpu_state *g, gpu_service service, guint32 slots,
                              sim_time now);
 /* Changes a resident's memory (integrate the GPU first). */

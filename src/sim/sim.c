@@ -50,7 +50,7 @@ int64_t sim_job_mem_room(const sim *s, const job_run *j, guint32 w) {
   const task *t = &j->tasks[w];
   const gpu_state *g = t->gpu;
   const pool_state *p = g->pool;
-  int64_t limit = p->ops->mem_capacity(p, g, t);
+  int64_t limit = p->ops->mem_capacity(&p->share_view, g, t);
   int64_t left = p->spec->gpu->mem_bytes - (g->mem_used - t->mem_bytes);
   return MIN(limit, left) - t->mem_bytes;
 }
@@ -67,7 +67,7 @@ int64_t sim_job_mem_visible(const sim *s, const job_run *j, guint32 w) {
   g_assert(w < j->n_tasks);
   const task *t = &j->tasks[w];
   const pool_state *p = t->gpu->pool;
-  return p->ops->mem_capacity(p, t->gpu, t);
+  return p->ops->mem_capacity(&p->share_view, t->gpu, t);
 }
 
 void sim_job_partition(const sim *s, const job_run *j, guint32 w, double *sm_frac,
@@ -76,7 +76,7 @@ void sim_job_partition(const sim *s, const job_run *j, guint32 w, double *sm_fra
   const task *t = &j->tasks[w];
   const pool_state *p = t->gpu->pool;
   *sm_frac = *bw_frac = 1.0;
-  if (p->ops->partition) p->ops->partition(p, t->gpu, t, sm_frac, bw_frac);
+  if (p->ops->partition) p->ops->partition(&p->share_view, t->gpu, t, sm_frac, bw_frac);
 }
 
 /* ---- progress bookkeeping ---- */
@@ -347,7 +347,7 @@ static void job_release(sim *s, job_run *j) {
     for (guint32 w = 0; w < n; w++) {
       gboolean seen = FALSE; /* once per GPU, even with several workers on it */
       for (guint32 k = 0; k < w && !seen; k++) seen = gpus[k] == gpus[w];
-      if (!seen) p->ops->on_release(s, p, gpus[w]);
+      if (!seen) p->ops->on_release(s, &p->share_view, gpus[w]);
     }
   request_schedule(s, p);
 }
@@ -445,7 +445,7 @@ static gboolean check_oom(sim *s, gpu_state *g, task *offender) {
   job_run *cause = offender->job;
   gboolean any = FALSE;
   for (;;) {
-    int64_t cap = p->ops->mem_capacity(p, g, offender);
+    int64_t cap = p->ops->mem_capacity(&p->share_view, g, offender);
     gboolean over_client = offender->mem_bytes > cap;
     gboolean over_device = g->mem_used > p->spec->gpu->mem_bytes;
     if (!over_client && !over_device) break;
@@ -463,7 +463,7 @@ static gboolean check_oom(sim *s, gpu_state *g, task *offender) {
                cause->spec->id, UTIL_GB(offender->mem_bytes),
                UTIL_GB(g->mem_used - offender->mem_bytes), UTIL_GB(p->spec->gpu->mem_bytes),
                UTIL_GB(g->mem_used));
-    p->ops->oom_victims(p, g, offender, s->scratch_victims);
+    p->ops->oom_victims(&p->share_view, g, offender, s->scratch_victims);
     if (!s->scratch_victims->len) break; /* the strategy spares everyone */
     kill_victims(s, EVENT_OOM_KILL, cause, g, detail);
     if (cause->state != JOB_RUNNING) break;
@@ -478,7 +478,7 @@ static void job_crash(sim *s, job_run *j, const char *why) {
   p->crashes++;
   gpu_state *g = j->tasks[0].gpu;
   /* one events.csv row per victim (the faulting job is a victim too, not innocent) */
-  p->ops->crash_victims(p, g, &j->tasks[0], s->scratch_victims);
+  p->ops->crash_victims(&p->share_view, g, &j->tasks[0], s->scratch_victims);
   kill_victims(s, EVENT_CRASH, j, g, why);
 }
 
@@ -672,7 +672,7 @@ static void on_schedule(void *ctx, void *obj, uint64_t arg) {
   guint32 *sizes = g_newa(guint32, n);
   GSequenceIter **cur = g_newa(GSequenceIter *, n);
   gboolean *live = g_newa(gboolean, n);
-  guint32 (*prune)(const pool_state *, const job_run *) = p->ops->prune_rank;
+  guint32 (*prune)(const share_pool *, const share_job *) = p->ops->prune_rank;
   guint32 *fail_rank = g_newa(guint32, n); /* lowest prune_rank that did not fit, per size */
   for (guint c = 0; c < n; c++) {
     sizes[c] = g_array_index(p->queue_sizes, guint32, c);
@@ -696,12 +696,12 @@ static void on_schedule(void *ctx, void *obj, uint64_t arg) {
     }
     if (best < 0) break;
     GSequenceIter *next = g_sequence_iter_next(cur[best]);
-    guint32 rank = prune ? prune(p, bj) : 0;
+    guint32 rank = prune ? prune(&p->share_view, &bj->share_view) : 0;
     if ((!prune || rank < fail_rank[best]) && try_start(s, p, bj)) {
       cur[best] = next;
       continue;
     }
-    if (p->ops->on_unplaced) p->ops->on_unplaced(s, p, bj);
+    if (p->ops->on_unplaced) p->ops->on_unplaced(s, &p->share_view, &bj->share_view);
     if (prune && rank == 0) {
       live[best] = FALSE;
     } else {
@@ -798,7 +798,7 @@ static int arrival_cmp(const void *a, const void *b, void *ud) {
 
 void sim_check_scenario(const scenario *sc, diag_list *diags) {
   GString *built = g_string_new(NULL);
-  for (guint k = 0; k < scenario_strategy_count(); k++)
+  for (guint k = 0; k < share_count(); k++)
     if (share_for(k)->implemented)
       g_string_append_printf(built, "%s%s", built->len ? ", " : "", share_for(k)->input.name);
   for (guint i = 0; i < sc->pools->len; i++) {

@@ -63,7 +63,7 @@ void sim_job_set_timer(sim *s, job_run *j, sim_time at);
 /* The job ends now with the given outcome; its GPUs are released. */
 void sim_job_finish(sim *s, job_run *j, job_outcome outcome);
 
-/* ---- for strategies (MIG reconfiguration: share-mig.c) ---- */
+/* ---- for share.c, which forwards the strategies' share_* calls (share.h) to them ---- */
 /* When j's GPUs should be free of it if nothing happens (ns, as a double): a session's
  * end, else now + work left / rate (INFINITY without progress). */
 double sim_job_expected_end(const sim *s, const job_run *j);

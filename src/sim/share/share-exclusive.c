@@ -1,7 +1,7 @@
 /* share-exclusive.c: whole-GPU allocation. One worker per GPU, speed 1, the whole GPU
  * allocated to it; a job fits a pool if it asks for no more GPUs than the pool has and
  * each worker's memory fits one GPU. Exports share_exclusive_ops only. */
-#include "cluster.h"
+#include "share.h"
 
 static guint32 exclusive_slots(const pool_spec *p) { return 1; }
 
@@ -20,7 +20,7 @@ static gboolean exclusive_can_ever_fit(const pool_spec *p, const job_spec *j, ch
   return TRUE;
 }
 
-static gboolean exclusive_gpu_accepts(const pool_state *p, const gpu_state *g, const job_run *j,
+static gboolean exclusive_gpu_accepts(const share_pool *p, const gpu_state *g, const share_job *j,
                                       gpu_state *const *taken, guint n_taken, guint32 *slot) {
   if (g->residents->len) return FALSE;
   for (guint i = 0; i < n_taken; i++)
@@ -29,7 +29,7 @@ static gboolean exclusive_gpu_accepts(const pool_state *p, const gpu_state *g, c
   return TRUE;
 }
 
-static void exclusive_update_speeds(const pool_state *p, gpu_state *g) {
+static void exclusive_update_speeds(const share_pool *p, gpu_state *g) {
   for (guint i = 0; i < g->residents->len; i++) {
     task *t = g_ptr_array_index(g->residents, i);
     t->speed = 1.0;

@@ -6,7 +6,7 @@
  * FRACTIONAL_SLOTS residents per GPU; a gang's workers each take gpu_frac of a GPU, on
  * distinct GPUs when there are free ones, else several on one (as a device plugin allows). The speed model is in docs/models.md ("Fractional GPUs").
  * Exports share_fractional_ops only. */
-#include "cluster.h"
+#include "share.h"
 #include <math.h>
 
 /* Most residents one GPU takes (5 % granularity; HAMi's default split count is 10). It
@@ -51,7 +51,7 @@ static gboolean fractional_can_ever_fit(const pool_spec *p, const job_spec *j, c
 static double fractional_worker_share(const job_spec *j) { return j->gpu_frac; }
 
 /* g->share_used is cluster.c's sum of residents' gpu_frac (the placement index) */
-static gboolean fractional_gpu_accepts(const pool_state *p, const gpu_state *g, const job_run *j,
+static gboolean fractional_gpu_accepts(const share_pool *p, const gpu_state *g, const share_job *j,
                                        gpu_state *const *taken, guint n_taken, guint32 *slot) {
   /* workers of this job already chosen for g in this attempt count like residents */
   guint32 here = 0;
@@ -70,12 +70,12 @@ static gboolean fractional_gpu_accepts(const pool_state *p, const gpu_state *g, 
  *   the spare capacity S = C - sum_j duty_j x guarantee_j is lent by water-filling:
  *   borrow_i = min(want_i - guarantee_i, fraction_cap, L) with sum_i duty_i x borrow_i = S;
  *   speed_i = (guarantee_i + borrow_i) / want_i. */
-static void fractional_update_speeds(const pool_state *p, gpu_state *g) {
+static void fractional_update_speeds(const share_pool *p, gpu_state *g) {
   guint n = g->residents->len;
   double cap = p->spec->fraction_cap;
   double active = 0, sum_guar = 0;
   for (guint i = 0; i < n; i++) {
-    const job_run *j = ((task *)g_ptr_array_index(g->residents, i))->job;
+    const share_job *j = share_resident_job(g, i);
     if (j->duty > 0) active += 1;
     sum_guar += MIN(j->sm, j->spec->gpu_frac);
   }
@@ -87,7 +87,7 @@ static void fractional_update_speeds(const pool_state *p, gpu_state *g) {
   double scale = sum_guar > c ? c / sum_guar : 1.0;
   double spare = c;
   for (guint i = 0; i < n; i++) {
-    const job_run *j = ((task *)g_ptr_array_index(g->residents, i))->job;
+    const share_job *j = share_resident_job(g, i);
     spare -= j->duty * MIN(j->sm, j->spec->gpu_frac) * scale;
   }
   if (spare < 0) spare = 0;
@@ -95,7 +95,7 @@ static void fractional_update_speeds(const pool_state *p, gpu_state *g) {
   double lo = 0, hi = 1;
   double total_extra = 0;
   for (guint i = 0; i < n; i++) {
-    const job_run *j = ((task *)g_ptr_array_index(g->residents, i))->job;
+    const share_job *j = share_resident_job(g, i);
     double extra = MIN(j->sm - MIN(j->sm, j->spec->gpu_frac) * scale, cap);
     if (extra > 0) total_extra += j->duty * extra;
   }
@@ -104,7 +104,7 @@ static void fractional_update_speeds(const pool_state *p, gpu_state *g) {
     for (int it = 0; it < 50; it++) {
       double mid = 0.5 * (lo + hi), got = 0;
       for (guint i = 0; i < n; i++) {
-        const job_run *j = ((task *)g_ptr_array_index(g->residents, i))->job;
+        const share_job *j = share_resident_job(g, i);
         double extra = MIN(j->sm - MIN(j->sm, j->spec->gpu_frac) * scale, cap);
         if (extra > 0) got += j->duty * MIN(extra, mid);
       }
@@ -115,7 +115,7 @@ static void fractional_update_speeds(const pool_state *p, gpu_state *g) {
   }
   for (guint i = 0; i < n; i++) {
     task *t = g_ptr_array_index(g->residents, i);
-    const job_run *j = t->job;
+    const share_job *j = share_job_of(t->job);
     double guar = MIN(j->sm, j->spec->gpu_frac) * scale;
     double extra = MIN(j->sm - guar, cap);
     double got = guar + (extra > 0 ? MIN(extra, level) : 0);
@@ -126,13 +126,13 @@ static void fractional_update_speeds(const pool_state *p, gpu_state *g) {
   }
 }
 
-static int64_t fractional_mem_capacity(const pool_state *p, const gpu_state *g, const task *t) {
-  return fractional_limit(p->spec, t->job->spec->gpu_frac);
+static int64_t fractional_mem_capacity(const share_pool *p, const gpu_state *g, const task *t) {
+  return fractional_limit(p->spec, share_job_of(t->job)->spec->gpu_frac);
 }
 
 /* Over its own limit the job's allocation fails and it dies alone; the limits partition
  * the device, so the device itself cannot run out. */
-static void fractional_oom_victims(const pool_state *p, gpu_state *g, task *offender,
+static void fractional_oom_victims(const share_pool *p, gpu_state *g, task *offender,
                                    GPtrArray *victims) {
   g_ptr_array_add(victims, offender);
 }

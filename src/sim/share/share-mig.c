@@ -6,7 +6,7 @@
  * is drained, taken down for reconfigure_time and brought back with another allowed layout
  * (docs/models.md, "MIG"). It does not model CI subdivision, MPS inside instances or
  * per-GPU layouts. Exports share_mig_ops only. */
-#include "sim.h"
+#include "share.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,7 +15,7 @@
 /* A waiting job a reconfiguration was started (or joined) for, and how many of its
  * workers the new layout is counted on to hold. */
 typedef struct mig_claim {
-  job_run *job;
+  const share_job *job;
   guint32 workers;
 } mig_claim;
 
@@ -43,7 +43,7 @@ typedef struct mig_pool {
   GArray *shapes;                       /* mig_shape; [0] is the initial layout */
   guint32 *up_with;                     /* GPUs up per shape */
   GPtrArray *busy;                      /* gpu_state* draining or down, in start order */
-  GHashTable *claimed;                  /* job_run* -> claims it has on busy GPUs */
+  GHashTable *claimed;                  /* share_job* -> claims it has on busy GPUs */
   GArray *sizes;                        /* int64_t: distinct instance memories, ascending */
   mig_gpu *gpus;
 } mig_pool;
@@ -71,7 +71,7 @@ static const mig_layout *usable(const pool_spec *p, guint i) {
 
 /* Every worker a GPU can hold under any usable layout: the size of cluster.c's free-slot
  * buckets. Each GPU's capacity is then set to its current layout's instances x replicas
- * (cluster_gpu_set_capacity; 0 while draining or down), so the free counts are exact for a
+ * (share_gpu_set_capacity; 0 while draining or down), so the free counts are exact for a
  * job that fits the smallest instance and an upper bound for others; gpu_accepts does the
  * real check. */
 static guint32 mig_slots(const pool_spec *p) {
@@ -207,7 +207,7 @@ static void shape_fill(const pool_spec *p, const mig_layout *l, mig_shape *sh) {
   }
 }
 
-static void mig_init_pool(pool_state *p) {
+static void mig_init_pool(share_pool *p) {
   const pool_spec *ps = p->spec;
   mig_pool *mp = g_new0(mig_pool, 1);
   mp->shapes = g_array_new(FALSE, TRUE, sizeof(mig_shape));
@@ -246,11 +246,11 @@ static void mig_init_pool(pool_state *p) {
   for (guint32 i = 0; i < p->n_gpus; i++) {
     mp->gpus[i].claims = g_array_new(FALSE, FALSE, sizeof(mig_claim));
     p->gpus[i].strategy_data = &mp->gpus[i];
-    cluster_gpu_set_capacity(p, &p->gpus[i], slots); /* the instances it has */
+    share_gpu_set_capacity(p, &p->gpus[i], slots); /* the instances it has */
   }
 }
 
-static void mig_free_pool(pool_state *p) {
+static void mig_free_pool(share_pool *p) {
   mig_pool *mp = p->strategy_data;
   if (!mp) return;
   for (guint k = 0; k < mp->shapes->len; k++) g_free(g_array_index(mp->shapes, mig_shape, k).text);
@@ -268,7 +268,7 @@ static void mig_free_pool(pool_state *p) {
   p->strategy_data = NULL;
 }
 
-static const mig_shape *gpu_shape(const pool_state *p, const gpu_state *g) {
+static const mig_shape *gpu_shape(const share_pool *p, const gpu_state *g) {
   const mig_pool *mp = p->strategy_data;
   const mig_gpu *mg = g->strategy_data;
   return &g_array_index(mp->shapes, mig_shape, mg->shape);
@@ -308,7 +308,7 @@ static void count_used(const gpu_state *g, guint32 *used) {
 
 /* Workers of this job already chosen on g in this attempt took instances by the same
  * rule, so replaying the rule for them tells which instances they took. */
-static gboolean mig_gpu_accepts(const pool_state *p, const gpu_state *g, const job_run *j,
+static gboolean mig_gpu_accepts(const share_pool *p, const gpu_state *g, const share_job *j,
                                 gpu_state *const *taken, guint n_taken, guint32 *slot) {
   if (g->service != GPU_UP) return FALSE;
   const mig_shape *sh = gpu_shape(p, g);
@@ -332,25 +332,26 @@ static gboolean mig_gpu_accepts(const pool_state *p, const gpu_state *g, const j
 /* Alone in its instance a job runs at min(1, instance SMs / (sm x whole-GPU SMs)); the
  * other instances do not change it. Time-sliced replicas inside one instance take turns
  * as under time-slicing (share_timeslice_speed), scaled by the instance's speed. */
-static void mig_update_speeds(const pool_state *p, gpu_state *g) {
+static void mig_update_speeds(const share_pool *p, gpu_state *g) {
   const mig_shape *sh = gpu_shape(p, g);
   const gpu_model *m = p->spec->gpu;
   double duty[CATALOG_MAX_INSTANCES] = {0};
   for (guint i = 0; i < g->residents->len; i++) {
     const task *t = g_ptr_array_index(g->residents, i);
-    duty[t->slot] += t->job->duty;
+    duty[t->slot] += share_job_of(t->job)->duty;
   }
   double compute = m->mig_compute_slices ? m->mig_compute_slices : 7;
   sim_time slice = p->spec->timeslice_ns, sw = p->spec->context_switch_ns;
   for (guint i = 0; i < g->residents->len; i++) {
     task *t = g_ptr_array_index(g->residents, i);
     g_assert(t->slot < sh->layout.n);
-    double sm = t->job->sm > 0 ? t->job->sm : 1.0;
+    const share_job *j = share_job_of(t->job);
+    double sm = j->sm > 0 ? j->sm : 1.0;
     double alone = (double)sh->sms[t->slot] / (sm * (double)m->sms);
     if (alone > 1.0) alone = 1.0;
-    double others = duty[t->slot] - t->job->duty;
+    double others = duty[t->slot] - j->duty;
     if (others < 1e-12) others = 0;
-    t->speed = alone * share_timeslice_speed(t->job->spec->gpu_util, others, p->params->ts_switch_loss);
+    t->speed = alone * share_timeslice_speed(j->spec->gpu_util, others, p->params->ts_switch_loss);
     t->alloc_share = (double)sh->slices[t->slot] / compute / (double)sh->rep[t->slot];
     t->turn_wait_ns = others > 0 ? others * (double)slice / 2.0 + (double)sw : 0.0;
   }
@@ -358,7 +359,7 @@ static void mig_update_speeds(const pool_state *p, gpu_state *g) {
 
 /* The instance's SMs over the whole GPU's, and its memory slices over the GPU's (each
  * slice carries 1/8 of the bandwidth, [S1]). */
-static void mig_partition(const pool_state *p, const gpu_state *g, const task *t, double *sm,
+static void mig_partition(const share_pool *p, const gpu_state *g, const task *t, double *sm,
                           double *bw) {
   const mig_shape *sh = gpu_shape(p, g);
   const gpu_model *m = p->spec->gpu;
@@ -370,7 +371,7 @@ static void mig_partition(const pool_state *p, const gpu_state *g, const task *t
 
 /* The instance's memory less what its other residents (time-sliced replicas) hold: an
  * allocation past it fails inside the instance. */
-static int64_t mig_mem_capacity(const pool_state *p, const gpu_state *g, const task *t) {
+static int64_t mig_mem_capacity(const share_pool *p, const gpu_state *g, const task *t) {
   const mig_shape *sh = gpu_shape(p, g);
   int64_t others = 0;
   for (guint i = 0; i < g->residents->len; i++) {
@@ -382,7 +383,7 @@ static int64_t mig_mem_capacity(const pool_state *p, const gpu_state *g, const t
 
 /* Alone in its instance the offender fails alone; replicas sharing an instance follow the
  * pool's oom policy among themselves (nothing outside the instance is touched). */
-static void mig_oom_victims(const pool_state *p, gpu_state *g, task *offender, GPtrArray *victims) {
+static void mig_oom_victims(const share_pool *p, gpu_state *g, task *offender, GPtrArray *victims) {
   GPtrArray *inst = g_ptr_array_new();
   for (guint i = 0; i < g->residents->len; i++) {
     task *t = g_ptr_array_index(g->residents, i);
@@ -395,68 +396,56 @@ static void mig_oom_victims(const pool_state *p, gpu_state *g, task *offender, G
 /* A fault kills the faulting process only: other instances are isolated (their own
  * memory and engines), and time-sliced replicas inside the instance keep their own
  * address spaces, as under plain time-slicing (docs/models.md). */
-static void mig_crash_victims(const pool_state *p, gpu_state *g, task *t, GPtrArray *victims) {
+static void mig_crash_victims(const share_pool *p, gpu_state *g, task *t, GPtrArray *victims) {
   g_ptr_array_add(victims, t);
 }
 
 /* ---- reconfiguration ---- */
 
-static void claim_add(mig_pool *mp, mig_gpu *mg, job_run *j, guint32 workers) {
+static void claim_add(mig_pool *mp, mig_gpu *mg, const share_job *j, guint32 workers) {
   mig_claim c = {j, workers};
   g_array_append_val(mg->claims, c);
   guint n = GPOINTER_TO_UINT(g_hash_table_lookup(mp->claimed, j));
-  g_hash_table_insert(mp->claimed, j, GUINT_TO_POINTER(n + 1));
+  g_hash_table_insert(mp->claimed, (gpointer)j, GUINT_TO_POINTER(n + 1));
 }
 
 static void claims_clear(mig_pool *mp, mig_gpu *mg) {
   for (guint i = 0; i < mg->claims->len; i++) {
-    job_run *j = g_array_index(mg->claims, mig_claim, i).job;
+    const share_job *j = g_array_index(mg->claims, mig_claim, i).job;
     guint n = GPOINTER_TO_UINT(g_hash_table_lookup(mp->claimed, j));
-    if (n > 1) g_hash_table_insert(mp->claimed, j, GUINT_TO_POINTER(n - 1));
+    if (n > 1) g_hash_table_insert(mp->claimed, (gpointer)j, GUINT_TO_POINTER(n - 1));
     else g_hash_table_remove(mp->claimed, j);
   }
   g_array_set_size(mg->claims, 0);
 }
 
-static gboolean claim_live(const mig_claim *c, const pool_state *p) {
-  return c->job->state == JOB_QUEUED && c->job->pool == (int)p->index;
-}
-
-/* When the GPU should be empty if nothing is evicted: the latest expected end of its
- * residents (sim_job_expected_end). */
-static double expected_empty(const sim *s, const gpu_state *g) {
-  double last = (double)sim_now(s);
-  for (guint i = 0; i < g->residents->len; i++) {
-    double end = sim_job_expected_end(s, ((const task *)g_ptr_array_index(g->residents, i))->job);
-    if (end > last) last = end;
-  }
-  return last;
+static gboolean claim_live(const mig_claim *c, const share_pool *p) {
+  return share_job_waiting(p, c->job);
 }
 
 static void mig_on_up(void *ctx, void *obj, uint64_t arg);
 
-static void go_down(sim *s, pool_state *p, gpu_state *g) {
+static void go_down(sim *s, share_pool *p, gpu_state *g) {
   mig_pool *mp = p->strategy_data;
   mig_gpu *mg = g->strategy_data;
-  sim_time now = sim_now(s);
-  cluster_gpu_set_service(p, g, GPU_DOWN, 0, now);
-  p->reconfigurations++;
+  sim_time now = share_now(s);
+  share_gpu_set_service(s, p, g, GPU_DOWN, 0); /* counts the reconfiguration */
   const mig_shape *from = &g_array_index(mp->shapes, mig_shape, mg->shape);
   const mig_shape *to = &g_array_index(mp->shapes, mig_shape, mg->target);
-  const job_run *cause = mg->claims->len ? g_array_index(mg->claims, mig_claim, 0).job : NULL;
+  const share_job *cause = mg->claims->len ? g_array_index(mg->claims, mig_claim, 0).job : NULL;
   char detail[512];
   snprintf(detail, sizeof detail, "layout %s -> %s; drained %.3f s (drain: %s); down %.3f s",
            from->text, to->text, util_ns_to_seconds(now - mg->drain_start),
            p->spec->drain == DRAIN_EVICT ? "evict" : "wait",
            util_ns_to_seconds(p->spec->reconfigure_time_ns));
-  sim_log_event(s, EVENT_RECONFIGURE, p, g, NULL, cause, detail);
-  sim_at(s, now + p->spec->reconfigure_time_ns, mig_on_up, g, 0);
+  share_log_event(s, EVENT_RECONFIGURE, p, g, cause, detail);
+  share_at(s, now + p->spec->reconfigure_time_ns, mig_on_up, g);
 }
 
 static void mig_on_evict(void *ctx, void *obj, uint64_t arg) {
   sim *s = ctx;
   gpu_state *g = obj;
-  pool_state *p = g->pool;
+  share_pool *p = share_pool_of(g);
   mig_pool *mp = p->strategy_data;
   mig_gpu *mg = g->strategy_data;
   if (g->service != GPU_DRAINING || !g->residents->len) return;
@@ -465,12 +454,12 @@ static void mig_on_evict(void *ctx, void *obj, uint64_t arg) {
            p->spec->name, g->node, g->local,
            g_array_index(mp->shapes, mig_shape, mg->shape).text,
            g_array_index(mp->shapes, mig_shape, mg->target).text);
-  sim_evict_gpu(s, g, detail); /* the last departure takes the GPU down (mig_on_release) */
+  share_evict_gpu(s, g, detail); /* the last departure takes the GPU down (mig_on_release) */
 }
 
 static gint claim_order(gconstpointer a, gconstpointer b) {
-  const job_run *x = *(job_run *const *)a, *y = *(job_run *const *)b;
-  return cluster_queue_before(x, y) ? -1 : cluster_queue_before(y, x) ? 1 : 0;
+  const share_job *x = *(const share_job *const *)a, *y = *(const share_job *const *)b;
+  return share_job_before(x, y) ? -1 : share_job_before(y, x) ? 1 : 0;
 }
 
 /* Back up with the new layout: the waiting jobs it was made for are tried first (in
@@ -478,51 +467,53 @@ static gint claim_order(gconstpointer a, gconstpointer b) {
 static void mig_on_up(void *ctx, void *obj, uint64_t arg) {
   sim *s = ctx;
   gpu_state *g = obj;
-  pool_state *p = g->pool;
+  share_pool *p = share_pool_of(g);
   mig_pool *mp = p->strategy_data;
   mig_gpu *mg = g->strategy_data;
   mg->shape = mg->target;
   mp->up_with[mg->shape]++;
-  cluster_gpu_set_service(p, g, GPU_UP, gpu_shape(p, g)->slots, sim_now(s));
+  share_gpu_set_service(s, p, g, GPU_UP, gpu_shape(p, g)->slots);
   g_ptr_array_remove(mp->busy, g);
   GPtrArray *first = g_ptr_array_new();
   for (guint i = 0; i < mg->claims->len; i++) {
     const mig_claim *c = &g_array_index(mg->claims, mig_claim, i);
-    if (claim_live(c, p) && !g_ptr_array_find(first, c->job, NULL)) g_ptr_array_add(first, c->job);
+    if (claim_live(c, p) && !g_ptr_array_find(first, c->job, NULL))
+      g_ptr_array_add(first, (gpointer)c->job);
   }
   claims_clear(mp, mg);
   g_ptr_array_sort(first, claim_order);
   for (guint i = 0; i < first->len; i++) {
-    job_run *j = g_ptr_array_index(first, i);
-    if (j->state == JOB_QUEUED) sim_try_start(s, p, j);
+    const share_job *j = g_ptr_array_index(first, i);
+    if (share_job_waiting(p, j)) share_try_start(s, p, j);
   }
   g_ptr_array_unref(first);
-  sim_request_schedule(s, p);
+  share_request_schedule(s, p);
 }
 
-static void mig_on_release(sim *s, pool_state *p, gpu_state *g) {
+static void mig_on_release(sim *s, share_pool *p, gpu_state *g) {
   if (g->service == GPU_DRAINING && !g->residents->len) go_down(s, p, g);
 }
 
-static void start_reconfig(sim *s, pool_state *p, gpu_state *g, guint32 target, job_run *j,
+static void start_reconfig(sim *s, share_pool *p, gpu_state *g, guint32 target, const share_job *j,
                            guint32 workers) {
   mig_pool *mp = p->strategy_data;
   mig_gpu *mg = g->strategy_data;
-  sim_time now = sim_now(s);
-  cluster_gpu_set_service(p, g, GPU_DRAINING, 0, now); /* no new placements */
+  sim_time now = share_now(s);
+  share_gpu_set_service(s, p, g, GPU_DRAINING, 0); /* no new placements */
   mp->up_with[mg->shape]--;
   mg->target = target;
   mg->drain_start = now;
   claim_add(mp, mg, j, workers);
   g_ptr_array_add(mp->busy, g);
   if (!g->residents->len) go_down(s, p, g);
-  else if (p->spec->drain == DRAIN_EVICT) sim_at(s, now, mig_on_evict, g, 0); /* not inside the pass */
+  else if (p->spec->drain == DRAIN_EVICT)
+    share_at(s, now, mig_on_evict, g); /* not inside the pass */
 }
 
 /* The allowed layout for a job of mem bytes: the one whose smallest instance that holds
  * the job is smallest (best fit), then the one holding most such workers, then the first
  * listed. -1 if no allowed layout holds it. */
-static int best_target(const pool_state *p, const mig_pool *mp, int64_t mem) {
+static int best_target(const share_pool *p, const mig_pool *mp, int64_t mem) {
   int best = -1;
   int64_t best_fit = INT64_MAX;
   guint32 best_n = 0;
@@ -547,9 +538,9 @@ static int best_target(const pool_state *p, const mig_pool *mp, int64_t mem) {
  * least work to drain first (fewest residents, then soonest empty, then lowest index),
  * until the new layouts can hold all its workers. Load alone never reshapes a GPU: a GPU
  * whose layout already holds the job is never a candidate. */
-static void mig_on_unplaced(sim *s, pool_state *p, job_run *j) {
+static void mig_on_unplaced(sim *s, share_pool *p, const share_job *j) {
   const pool_spec *ps = p->spec;
-  if (ps->reconfigure != RECONFIGURE_ON_DEMAND || j->state != JOB_QUEUED) return;
+  if (ps->reconfigure != RECONFIGURE_ON_DEMAND || !share_job_waiting(p, j)) return;
   mig_pool *mp = p->strategy_data;
   int64_t mem = j->spec->mem_bytes;
   gboolean candidates = FALSE; /* some GPU is up with a layout too small for the job */
@@ -584,7 +575,7 @@ static void mig_on_unplaced(sim *s, pool_state *p, job_run *j) {
       gpu_state *g = &p->gpus[i];
       if (g->service != GPU_UP || gpu_shape(p, g)->largest >= mem) continue;
       if (best && g->residents->len > best->residents->len) continue;
-      double end = expected_empty(s, g);
+      double end = share_gpu_expected_empty(s, g);
       if (best && g->residents->len == best->residents->len && end >= best_end) continue;
       best = g;
       best_end = end;
@@ -598,7 +589,7 @@ static void mig_on_unplaced(sim *s, pool_state *p, job_run *j) {
 
 /* Index of the smallest instance size (of any layout the pool may use) that holds the
  * job: which instances hold a job depends on this rank only (sizes are discrete). */
-static guint32 mig_prune_rank(const pool_state *p, const job_run *j) {
+static guint32 mig_prune_rank(const share_pool *p, const share_job *j) {
   const mig_pool *mp = p->strategy_data;
   guint32 r = 0;
   while (r < mp->sizes->len && g_array_index(mp->sizes, int64_t, r) < j->spec->mem_bytes) r++;

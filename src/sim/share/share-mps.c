@@ -4,7 +4,7 @@
  * run concurrently: they gain where jobs leave SMs idle and lose to shared memory
  * bandwidth. A client over its own memory limit fails alone; a fatal fault in any client
  * kills every client of the GPU (the shared fault domain). Exports share_mps_ops only. */
-#include "cluster.h"
+#include "share.h"
 #include <string.h>
 
 static guint32 mps_slots(const pool_spec *p) { return p->replicas ? p->replicas : 1; }
@@ -37,21 +37,21 @@ static gboolean mps_can_ever_fit(const pool_spec *p, const job_spec *j, char **r
   return TRUE;
 }
 
-static double mps_want(const job_run *j, double cap) { return j->sm < cap ? j->sm : cap; }
+static double mps_want(const share_job *j, double cap) { return j->sm < cap ? j->sm : cap; }
 
 /* Speeds from SM shares and memory-bandwidth contention; and, for request-level models, the
  * waits for SMs the neighbours' resident blocks hold (docs/models.md, "MPS"). */
-static void mps_update_speeds(const pool_state *p, gpu_state *g) {
+static void mps_update_speeds(const share_pool *p, gpu_state *g) {
   double cap = mps_cap(p->spec);
   double total_sm = 0, total_mem = 0;
   for (guint i = 0; i < g->residents->len; i++) {
-    const job_run *j = ((task *)g_ptr_array_index(g->residents, i))->job;
+    const share_job *j = share_resident_job(g, i);
     total_sm += j->duty * mps_want(j, cap);
     total_mem += j->duty * share_mps_mem_intensity(j->spec) / SHARE_MPS_MEM_REF;
   }
   for (guint i = 0; i < g->residents->len; i++) {
     task *t = g_ptr_array_index(g->residents, i);
-    const job_run *j = t->job;
+    const share_job *j = share_job_of(t->job);
     double want = mps_want(j, cap), mem = share_mps_mem_intensity(j->spec);
     double others_sm = total_sm - j->duty * want;
     double others_mem = total_mem - j->duty * mem / SHARE_MPS_MEM_REF;
@@ -61,7 +61,7 @@ static void mps_update_speeds(const pool_state *p, gpu_state *g) {
     if (!share_table_speed(p, g, t, &sp))
       sp = share_mps_speed(j->sm, cap, others_sm, mem, others_mem, p->params->mps_bandwidth_loss);
     for (guint k = 0; k < g->residents->len; k++) {
-      const job_run *o = ((task *)g_ptr_array_index(g->residents, k))->job;
+      const share_job *o = share_resident_job(g, k);
       if (o != j) wait += share_mps_block_wait(want, mem, mps_want(o, cap), o->duty);
     }
     t->speed = sp;
@@ -72,13 +72,13 @@ static void mps_update_speeds(const pool_state *p, gpu_state *g) {
   }
 }
 
-static int64_t mps_mem_capacity(const pool_state *p, const gpu_state *g, const task *t) {
+static int64_t mps_mem_capacity(const share_pool *p, const gpu_state *g, const task *t) {
   return mps_limit(p->spec);
 }
 
 /* Over its own pinned limit: the client alone fails (its allocation returns out of
  * memory). Over the device with no limits: the pool's oom policy. */
-static void mps_oom_victims(const pool_state *p, gpu_state *g, task *offender, GPtrArray *victims) {
+static void mps_oom_victims(const share_pool *p, gpu_state *g, task *offender, GPtrArray *victims) {
   if (offender->mem_bytes > mps_limit(p->spec)) {
     g_ptr_array_add(victims, offender);
     return;
@@ -87,7 +87,7 @@ static void mps_oom_victims(const pool_state *p, gpu_state *g, task *offender, G
 }
 
 /* A fatal fault is reported to every client of the GPU, which must all exit. */
-static void mps_crash_victims(const pool_state *p, gpu_state *g, task *t, GPtrArray *victims) {
+static void mps_crash_victims(const share_pool *p, gpu_state *g, task *t, GPtrArray *victims) {
   for (guint i = 0; i < g->residents->len; i++) g_ptr_array_add(victims, g_ptr_array_index(g->residents, i));
 }
 

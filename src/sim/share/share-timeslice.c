@@ -4,7 +4,7 @@
  * switch; memory is not isolated (oom policy decides who dies); a crash kills only the
  * faulting process. Speeds come from the shared noisy-neighbour model in share.c.
  * Exports share_timeslice_ops only. */
-#include "cluster.h"
+#include "share.h"
 
 static guint32 ts_slots(const pool_spec *p) { return p->replicas ? p->replicas : 1; }
 
@@ -30,18 +30,19 @@ static gboolean ts_can_ever_fit(const pool_spec *p, const job_spec *j, char **re
   return TRUE;
 }
 
-static void ts_update_speeds(const pool_state *p, gpu_state *g) {
+static void ts_update_speeds(const share_pool *p, gpu_state *g) {
   double total = 0;
   for (guint i = 0; i < g->residents->len; i++)
-    total += ((task *)g_ptr_array_index(g->residents, i))->job->duty;
+    total += share_resident_job(g, i)->duty;
   sim_time slice = p->spec->timeslice_ns, sw = p->spec->context_switch_ns;
   for (guint i = 0; i < g->residents->len; i++) {
     task *t = g_ptr_array_index(g->residents, i);
-    double others = total - t->job->duty;
+    double others = total - share_job_of(t->job)->duty;
     if (others < 1e-12) others = 0;
     double sp;
-    if (!share_table_speed(p, g, t, &sp)) sp = share_timeslice_speed(t->job->spec->gpu_util, others,
-                                                            p->params->ts_switch_loss);
+    if (!share_table_speed(p, g, t, &sp))
+      sp = share_timeslice_speed(share_job_of(t->job)->spec->gpu_util, others,
+                                 p->params->ts_switch_loss);
     t->speed = sp;
     t->alloc_share = 1.0 / p->slots_per_gpu;
     /* a request arriving while t is idle waits, on average, half a slice behind each busy

@@ -4,7 +4,7 @@
  * best-effort, equal-share or fixed-share ([S17]; docs/models.md, "vGPU"). A fault
  * or an out-of-memory stays inside its VM. It does not model MIG-backed vGPUs, mixed-size
  * profiles on one GPU or live migration. Exports share_vgpu_ops only. */
-#include "cluster.h"
+#include "share.h"
 #include <math.h>
 
 static guint32 vgpu_per_gpu(const pool_spec *p) {
@@ -35,7 +35,7 @@ static gboolean vgpu_can_ever_fit(const pool_spec *p, const job_spec *j, char **
 
 /* A free vGPU, and no other VM of the same job on this GPU (a multi-GPU job's workers are
  * separate VMs on separate cards). */
-static gboolean vgpu_gpu_accepts(const pool_state *p, const gpu_state *g, const job_run *j,
+static gboolean vgpu_gpu_accepts(const share_pool *p, const gpu_state *g, const share_job *j,
                                  gpu_state *const *taken, guint n_taken, guint32 *slot) {
   if (g->slots_used >= p->slots_per_gpu) return FALSE;
   for (guint i = 0; i < n_taken; i++)
@@ -53,16 +53,16 @@ static gboolean vgpu_gpu_accepts(const pool_state *p, const gpu_state *g, const 
  * A request arriving while its VM is idle waits half a slice behind each VM whose turn
  * comes first (busy ones for best-effort, every running one for equal-share, every vGPU
  * for fixed-share) plus one switch-in. */
-static void vgpu_update_speeds(const pool_state *p, gpu_state *g) {
+static void vgpu_update_speeds(const share_pool *p, gpu_state *g) {
   const pool_spec *ps = p->spec;
   double u = 0, n = (double)g->residents->len, m = (double)vgpu_per_gpu(ps);
   double loss = p->params->ts_switch_loss;
-  for (guint i = 0; i < g->residents->len; i++) u += ((task *)g_ptr_array_index(g->residents, i))->job->duty;
+  for (guint i = 0; i < g->residents->len; i++) u += share_resident_job(g, i)->duty;
   double eff = share_timeslice_efficiency(u, loss);
   double slice = (double)ps->timeslice_ns, sw = (double)ps->context_switch_ns;
   for (guint i = 0; i < g->residents->len; i++) {
     task *t = g_ptr_array_index(g->residents, i);
-    double others = u - t->job->duty;
+    double others = u - share_job_of(t->job)->duty;
     if (others < 1e-12) others = 0;
     double sp, ahead;
     switch (ps->vgpu_sched) {
@@ -76,7 +76,8 @@ static void vgpu_update_speeds(const pool_state *p, gpu_state *g) {
       break;
     case VGPU_BEST_EFFORT:
     default:
-      if (!share_table_speed(p, g, t, &sp)) sp = share_timeslice_speed(t->job->spec->gpu_util, others, loss);
+      if (!share_table_speed(p, g, t, &sp))
+        sp = share_timeslice_speed(share_job_of(t->job)->spec->gpu_util, others, loss);
       ahead = others;
       break;
     }
@@ -86,12 +87,13 @@ static void vgpu_update_speeds(const pool_state *p, gpu_state *g) {
   }
 }
 
-static int64_t vgpu_mem_capacity(const pool_state *p, const gpu_state *g, const task *t) {
+static int64_t vgpu_mem_capacity(const share_pool *p, const gpu_state *g, const task *t) {
   return vgpu_framebuffer(p->spec);
 }
 
 /* A VM cannot allocate past its frame buffer: only the offender fails. */
-static void vgpu_oom_victims(const pool_state *p, gpu_state *g, task *offender, GPtrArray *victims) {
+static void vgpu_oom_victims(const share_pool *p, gpu_state *g, task *offender,
+                             GPtrArray *victims) {
   g_ptr_array_add(victims, offender);
 }
 

@@ -1,11 +1,11 @@
-/* share.c: the table of sharing strategies (also the scenario's, scenario.h), the
- * noisy-neighbour model they share, and the
- * defaults they may use (gauges from residents' duty cycles, whole-device memory,
- * out-of-memory and crash victims by the pool's oom policy, replica slots). A strategy
- * added but not finished sets implemented = FALSE in its share_ops, so a scenario naming
- * it gets an honest error instead of a silent fallback. */
+/* share.c: the table of sharing strategies (handed to the scenario reader by the command
+ * line: share_input_row), the noisy-neighbour model they share, the defaults they may use
+ * (gauges from residents' duty cycles, whole-device memory, out-of-memory and crash victims
+ * by the pool's oom policy, replica slots), and the share_* calls of share.h through which
+ * strategies act on the run: the one file of share/ that includes cluster.h and sim.h. */
 #include "share.h"
 #include "cluster.h"
+#include "sim.h"
 #include "interference.h"
 #include <math.h>
 
@@ -23,27 +23,27 @@ const share_ops *share_for(share_strategy s) {
   return share_table[s];
 }
 
-guint scenario_strategy_count(void) { return G_N_ELEMENTS(share_table); }
+guint share_count(void) { return G_N_ELEMENTS(share_table); }
 
-const scenario_strategy *scenario_strategy_get(share_strategy s) {
-  return s < G_N_ELEMENTS(share_table) ? &share_table[s]->input : NULL;
+const scenario_strategy *share_input_row(guint i) {
+  return i < G_N_ELEMENTS(share_table) ? &share_table[i]->input : NULL;
 }
 
 /* busy: probability that some resident has a kernel running, residents independent;
  * SM-active: sum of duty x SM demand x speed, capped at 1. */
-void share_default_gauges(const pool_state *p, const gpu_state *g, double *busy, double *sm) {
+void share_default_gauges(const share_pool *p, const gpu_state *g, double *busy, double *sm) {
   double idle = 1.0, s = 0.0;
   for (guint i = 0; i < g->residents->len; i++) {
     const task *t = g_ptr_array_index(g->residents, i);
-    double d = t->job->duty;
+    double d = share_job_of(t->job)->duty;
     idle *= 1.0 - d;
-    s += d * t->job->sm * t->speed;
+    s += d * share_job_of(t->job)->sm * t->speed;
   }
   *busy = 1.0 - idle;
   *sm = s > 1.0 ? 1.0 : s;
 }
 
-gboolean share_replica_accepts(const pool_state *p, const gpu_state *g, const job_run *j,
+gboolean share_replica_accepts(const share_pool *p, const gpu_state *g, const share_job *j,
                                gpu_state *const *taken, guint n_taken, guint32 *slot) {
   guint32 used = g->slots_used;
   for (guint i = 0; i < n_taken; i++)
@@ -53,7 +53,7 @@ gboolean share_replica_accepts(const pool_state *p, const gpu_state *g, const jo
   return TRUE;
 }
 
-int64_t share_default_mem_capacity(const pool_state *p, const gpu_state *g, const task *t) {
+int64_t share_default_mem_capacity(const share_pool *p, const gpu_state *g, const task *t) {
   return p->spec->gpu->mem_bytes;
 }
 
@@ -68,7 +68,7 @@ void share_oom_victims_among(oom_policy policy, GPtrArray *residents, task *offe
   case OOM_SIDECAR:
     for (guint i = 0; i < residents->len; i++) {
       task *t = g_ptr_array_index(residents, i);
-      if (t->mem_bytes > t->job->mem_declared) g_ptr_array_add(victims, t);
+      if (t->mem_bytes > share_job_of(t->job)->mem_declared) g_ptr_array_add(victims, t);
     }
     if (victims->len) return;
     /* fall through: nobody is over their declaration, the offender goes */
@@ -79,16 +79,16 @@ void share_oom_victims_among(oom_policy policy, GPtrArray *residents, task *offe
   }
 }
 
-void share_default_oom_victims(const pool_state *p, gpu_state *g, task *offender,
+void share_default_oom_victims(const share_pool *p, gpu_state *g, task *offender,
                                GPtrArray *victims) {
   share_oom_victims_among(p->spec->oom, g->residents, offender, victims);
 }
 
-void share_default_crash_victims(const pool_state *p, gpu_state *g, task *t, GPtrArray *victims) {
+void share_default_crash_victims(const share_pool *p, gpu_state *g, task *t, GPtrArray *victims) {
   g_ptr_array_add(victims, t);
 }
 
-guint32 share_prune_by_size(const pool_state *p, const job_run *j) { return 0; }
+guint32 share_prune_by_size(const share_pool *p, const share_job *j) { return 0; }
 
 /* ---- noisy-neighbour model (docs/models.md, "Noisy neighbours") ---- */
 
@@ -140,24 +140,77 @@ double share_mps_block_wait(double own_sm, double own_mem, double other_sm, doub
   return SHARE_MPS_BLOCK_WAIT * compute * other_duty * overlap;
 }
 
-const char *share_job_label(const job_run *j) {
+const char *share_job_label(const share_job *j) {
   return j->spec->label && *j->spec->label ? j->spec->label : job_kind_name(j->spec->kind);
 }
 
-gboolean share_table_speed(const pool_state *p, const gpu_state *g, const task *t, double *speed) {
+gboolean share_table_speed(const share_pool *p, const gpu_state *g, const task *t, double *speed) {
   const interference_table *tab = p->params ? p->params->interference : NULL;
   if (!tab) return FALSE;
   double v = 1.0;
   guint neighbours = 0;
   for (guint i = 0; i < g->residents->len; i++) {
     const task *o = g_ptr_array_index(g->residents, i);
-    if (o->job == t->job || o->job->duty <= 0) continue;
+    if (o->job == t->job || share_job_of(o->job)->duty <= 0) continue;
     double s;
-    if (!interference_lookup(tab, share_job_label(t->job), share_job_label(o->job), &s)) return FALSE;
-    v *= 1.0 - o->job->duty * (1.0 - s);
+    if (!interference_lookup(tab, share_job_label(share_job_of(t->job)),
+                             share_job_label(share_job_of(o->job)), &s))
+      return FALSE;
+    v *= 1.0 - share_job_of(o->job)->duty * (1.0 - s);
     neighbours++;
   }
   if (!neighbours) return FALSE;
   *speed = v > 1.0 ? 1.0 : v;
   return TRUE;
+}
+
+/* ---- the calls strategies make on the run (share.h), forwarded to sim.c and cluster.c;
+ * the views are the first members of pool_state and job_run, so they convert back ---- */
+
+static pool_state *share_state(share_pool *p) { return (pool_state *)(void *)p; }
+static job_run *share_run(const share_job *j) { return (job_run *)(void *)j; }
+
+sim_time share_now(const sim *s) { return sim_now(s); }
+
+void share_at(sim *s, sim_time at, share_event_fn fn, gpu_state *g) { sim_at(s, at, fn, g, 0); }
+
+void share_request_schedule(sim *s, share_pool *p) { sim_request_schedule(s, share_state(p)); }
+
+gboolean share_try_start(sim *s, share_pool *p, const share_job *j) {
+  return sim_try_start(s, share_state(p), share_run(j));
+}
+
+void share_evict_gpu(sim *s, gpu_state *g, const char *detail) { sim_evict_gpu(s, g, detail); }
+
+void share_log_event(sim *s, event_kind kind, const share_pool *p, const gpu_state *g,
+                     const share_job *cause, const char *detail) {
+  sim_log_event(s, kind, (const pool_state *)(const void *)p, g, NULL,
+                cause ? share_run(cause) : NULL, detail);
+}
+
+void share_gpu_set_service(sim *s, share_pool *p, gpu_state *g, gpu_service service,
+                           guint32 slots) {
+  cluster_gpu_set_service(share_state(p), g, service, slots, sim_now(s));
+}
+
+void share_gpu_set_capacity(share_pool *p, gpu_state *g, guint32 slots) {
+  cluster_gpu_set_capacity(share_state(p), g, slots);
+}
+
+double share_gpu_expected_empty(const sim *s, const gpu_state *g) {
+  double last = (double)sim_now(s);
+  for (guint i = 0; i < g->residents->len; i++) {
+    double end = sim_job_expected_end(s, ((const task *)g_ptr_array_index(g->residents, i))->job);
+    if (end > last) last = end;
+  }
+  return last;
+}
+
+gboolean share_job_waiting(const share_pool *p, const share_job *j) {
+  const job_run *r = share_run(j);
+  return r->state == JOB_QUEUED && r->pool == (int)p->index;
+}
+
+gboolean share_job_before(const share_job *a, const share_job *b) {
+  return cluster_queue_before(share_run(a), share_run(b));
 }

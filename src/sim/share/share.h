@@ -1,17 +1,24 @@
-/* share.h: the one strategy interface. A strategy decides where a job's workers may go
- * on a GPU (slots), how fast each resident runs (speed, relative to alone on a whole
- * GPU), how much of the GPU each resident is allocated (for showback), what the GPU's
- * busy and SM-active gauges are, and who dies on an out-of-memory or a fault.
- * Each share-*.c exports one const share_ops (with its pool keys and their validation);
- * share.c lists them in one table, which is also the scenario's table of strategies. */
+/* share.h: the one strategy interface, and the only header of the simulator a strategy
+ * (share-*.c) includes (tests/check-layers.sh fails otherwise). A strategy decides where a
+ * job's workers may go on a GPU (slots), how fast each resident runs (speed, relative to
+ * alone on a whole GPU), how much of the GPU each resident is allocated (for showback), what
+ * the GPU's busy and SM-active gauges are, and who dies on an out-of-memory or a fault. It
+ * sees a narrow view: a pool (share_pool), its GPUs and their residents (gpu_state, task),
+ * and the few per-job values it models (share_job), never cluster.h's job_run or
+ * pool_state; it acts on the run through the share_* calls at the end of this header
+ * (share.c forwards them to cluster.c and sim.c). Each share-*.c exports one const share_ops
+ * (with its pool keys and their validation); share.c lists them in one table, which the
+ * command line hands to the scenario reader (scenario_use_strategies). */
 #pragma once
 #include <glib.h>
+#include "util.h"
 #include "scenario.h"
+#include "results.h"
 
-typedef struct pool_state pool_state;
+typedef struct pool_state pool_state; /* cluster.h; begins with its share_pool view */
+typedef struct job_run job_run;       /* cluster.h; begins with its share_job view */
 typedef struct gpu_state gpu_state;
 typedef struct task task;
-typedef struct job_run job_run;
 typedef struct sim sim;
 
 /* Model parameters every strategy may read (from the scenario; docs/models.md). */
@@ -20,6 +27,91 @@ typedef struct share_params {
   double mps_bandwidth_loss;  /* MPS: speed lost per other active client */
   const struct interference_table *interference; /* measured pair speeds, or NULL */
 } share_params;
+
+/* ---- the views ----
+ * What a strategy sees of a job: its trace row and the values that change while it runs.
+ * job_run (cluster.h) starts with these fields, in a union with a share_job, so that the
+ * simulator writes j->duty and a strategy reads the same field through share_job_of(j). */
+#define SHARE_JOB_FIELDS \
+  const job_spec *spec;  /* the trace row: gpu_util, gpu_frac, label, kind, mem_bytes */ \
+  double duty;           /* fraction of time with compute demand now (0..1) */ \
+  double sm;             /* SM demand now (phases change it) */ \
+  int64_t mem_declared;  /* what it declared (oom: sidecar): the trace's mem_gb, or an LLM \
+                          * server's pre-allocation */
+typedef struct share_job { SHARE_JOB_FIELDS } share_job;
+
+/* What a strategy sees of a pool; pool_state (cluster.h) starts with these fields in the
+ * same way (share_pool_of). */
+#define SHARE_POOL_FIELDS \
+  guint32 index;               /* within the scenario */ \
+  const pool_spec *spec; \
+  const share_params *params; \
+  gpu_state *gpus;             /* n_gpus */ \
+  guint32 n_gpus; \
+  guint32 slots_per_gpu;       /* share_ops.slots_per_gpu of the spec */ \
+  void *strategy_data;         /* owned by the strategy (init_pool/free_pool) */
+typedef struct share_pool { SHARE_POOL_FIELDS } share_pool;
+
+/* A GPU in service, draining (no new placements, residents leaving) or down (being
+ * reconfigured: MIG); changed only by cluster_gpu_set_service (share_gpu_set_service). */
+typedef enum { GPU_UP = 0, GPU_DRAINING, GPU_DOWN } gpu_service;
+
+struct task {                /* one worker of a job on one GPU (a resident) */
+  job_run *job;              /* share_job_of(job) is what a strategy reads of it */
+  gpu_state *gpu;
+  guint32 worker;
+  guint32 slot;              /* strategy-defined (replica, instance...) */
+  int64_t mem_bytes;         /* current memory of this worker */
+  double alloc_share;        /* fraction of the GPU allocated to it (set by the strategy) */
+  double speed;              /* progress rate relative to alone on a whole GPU (strategy) */
+  double solo_speed;         /* speed without the other workers of its own job on its GPU
+                              * (= speed unless a gang is stacked on itself): the
+                              * straggler reference (cluster_gpu_update_speeds) */
+  /* Mean extra wait (ns) before a request that arrives while this task is idle gets the
+   * GPU, set by the strategy (time-slicing: waiting for a turn behind other active
+   * contexts; 0 when the task runs whenever it wants). Used by request-level models. */
+  double turn_wait_ns;
+  /* MPS (docs/models.md): mean time a request waits for SMs held by the neighbours' thread
+   * blocks, per unit of its service time (0: none), and the neighbours' block-residence
+   * time that sets how these waits average out over a request (a request of service time s
+   * waits Gamma(k = max(1, s / block_corr_ns)) with mean block_wait x s). Set by the
+   * strategy, used by request-level models; the fluid speed does not include it. */
+  double block_wait, block_corr_ns;
+  /* its part of the GPU's allocated, busy and SM-active gauges, as reported to its tenant
+   * (cluster.c, cluster_gpu_update_gauges; not for strategies) */
+  double m_part[3];
+  sim_time part_since;       /* when m_part last changed: m_part[0] x the time since is the
+                              * job's charge for this GPU not yet in job_run.charge_gpu_ns */
+};
+
+struct gpu_state {
+  pool_state *pool;          /* share_pool_of(g) */
+  guint32 index;             /* within the pool */
+  guint32 node, local;       /* node within pool, GPU within node */
+  GPtrArray *residents;      /* task*, in arrival order */
+  int64_t mem_used;          /* what the residents hold now (also metrics_gpu.mem_bytes) */
+  guint32 slots_used;
+  guint32 slots_cap;         /* slots it offers now (slots_per_gpu unless the strategy
+                              * lowers it: share_gpu_set_capacity) */
+  gpu_service service;       /* up, draining or down (share_gpu_set_service) */
+  double share_used;         /* share_ops.worker_share summed over residents (0 if NULL) */
+  void *strategy_data;
+};
+
+/* The views of a job and of a pool (valid C: each is the first member of the other). */
+static inline const share_job *share_job_of(const job_run *j) {
+  return (const share_job *)(const void *)j;
+}
+static inline share_pool *share_pool_of(const gpu_state *g) {
+  return (share_pool *)(void *)g->pool;
+}
+/* Resident i of g (arrival order) and its job's view. */
+static inline task *share_resident(const gpu_state *g, guint i) {
+  return (task *)g_ptr_array_index(g->residents, i);
+}
+static inline const share_job *share_resident_job(const gpu_state *g, guint i) {
+  return share_job_of(share_resident(g, i)->job);
+}
 
 typedef struct share_ops {
   /* its name, its own pool keys and their validation (scenario.h): input.name is the name
@@ -34,41 +126,42 @@ typedef struct share_ops {
   /* May one worker of j go onto g now? On TRUE *slot is the slot it takes. Workers
    * already chosen for the same job in this placement attempt are listed in `taken`
    * (gpu_state* per worker so far) so a strategy can refuse two workers on one GPU. */
-  gboolean (*gpu_accepts)(const pool_state *p, const gpu_state *g, const job_run *j,
+  gboolean (*gpu_accepts)(const share_pool *p, const gpu_state *g, const share_job *j,
                           gpu_state *const *taken, guint n_taken, guint32 *slot);
   /* Sets speed and alloc_share of every resident of g (after any change on g). */
-  void (*update_speeds)(const pool_state *p, gpu_state *g);
+  void (*update_speeds)(const share_pool *p, gpu_state *g);
   /* Current busy (some kernel running) and SM-active fractions of g. */
-  void (*gauges)(const pool_state *p, const gpu_state *g, double *busy, double *sm_active);
+  void (*gauges)(const share_pool *p, const gpu_state *g, double *busy, double *sm_active);
   /* Memory capacity a resident may use on g before an out-of-memory (whole device by
    * default; MPS pinned limits and MIG instances are smaller). */
-  int64_t (*mem_capacity)(const pool_state *p, const gpu_state *g, const task *t);
+  int64_t (*mem_capacity)(const share_pool *p, const gpu_state *g, const task *t);
   /* Who dies when offender's allocation does not fit: appends task* to victims. */
-  void (*oom_victims)(const pool_state *p, gpu_state *g, task *offender, GPtrArray *victims);
+  void (*oom_victims)(const share_pool *p, gpu_state *g, task *offender, GPtrArray *victims);
   /* Who dies when t's process faults: appends task* to victims (t itself included). */
-  void (*crash_victims)(const pool_state *p, gpu_state *g, task *t, GPtrArray *victims);
+  void (*crash_victims)(const share_pool *p, gpu_state *g, task *t, GPtrArray *victims);
   /* ---- optional hooks (NULL: nothing to do); MIG reconfiguration uses them ---- */
   /* After cluster_pool_init built the GPUs: set p->strategy_data and each GPU's
-   * strategy_data. free_pool releases them (cluster_pool_clear calls it first). */
-  void (*init_pool)(pool_state *p);
-  void (*free_pool)(pool_state *p);
+   * strategy_data (and share_gpu_set_capacity). free_pool releases them (cluster_pool_clear
+   * calls it first). */
+  void (*init_pool)(share_pool *p);
+  void (*free_pool)(share_pool *p);
   /* Called by the scheduling pass, in queue order, for each queued job it tried and could
    * not place now. May change GPU states and schedule events (sim.h), but must not start
-   * or kill jobs from inside the pass (schedule an event at now for that). */
-  void (*on_unplaced)(sim *s, pool_state *p, job_run *j);
+   * or kill jobs from inside the pass (schedule an event at now for that: share_at). */
+  void (*on_unplaced)(sim *s, share_pool *p, const share_job *j);
   /* Called after a job's worker left g (finish, kill, eviction); g's speeds and gauges are
    * already updated. */
-  void (*on_release)(sim *s, pool_state *p, gpu_state *g);
+  void (*on_release)(sim *s, share_pool *p, gpu_state *g);
   /* The one pruning hook of the scheduling pass (NULL: every queued job is tried). A rank
    * such that, among queued jobs with the same worker count, when a job of rank r does not
    * fit now, no job of rank >= r does: the pass then skips them (on_unplaced is still
    * called for the jobs it walks), and a size is done once a job of rank 0 did not fit.
    * share_prune_by_size (rank 0 for all) when the worker count alone decides (exclusive,
    * replicas); MIG ranks by the smallest instance size that holds the job. */
-  guint32 (*prune_rank)(const pool_state *p, const job_run *j);
+  guint32 (*prune_rank)(const share_pool *p, const share_job *j);
   /* Fractions of the whole GPU's SMs and memory bandwidth t's partition has (MIG: its
    * instance's SMs and memory slices). NULL: the whole GPU. The LLM roofline reads it. */
-  void (*partition)(const pool_state *p, const gpu_state *g, const task *t, double *sm_frac,
+  void (*partition)(const share_pool *p, const gpu_state *g, const task *t, double *sm_frac,
                     double *bw_frac);
   /* The share of one GPU a worker of j claims when the strategy packs by shares
    * (fractional: gpu_frac), or NULL. When set, cluster.c keeps each GPU's claimed sum
@@ -87,6 +180,10 @@ typedef struct share_ops {
 
 /* The registered strategy for s (never NULL; one not finished has implemented = FALSE). */
 const share_ops *share_for(share_strategy s);
+/* The table's rows as the scenario reader takes them (scenario_use_strategies): how many,
+ * and row i's name, pool keys and validation (NULL past the end). */
+guint share_count(void);
+const scenario_strategy *share_input_row(guint i);
 
 /* ---- the noisy-neighbour model shared by the time-shared strategies ---- */
 /* Time-slicing: speed of a context whose own GPU activity is own (its gpu_util while it
@@ -127,23 +224,58 @@ double share_mps_block_wait(double own_sm, double own_mem, double other_sm, doub
 #define SHARE_MPS_BLOCK_CORR_NS 10e6
 /* Measured pair speeds override the model when every active neighbour of t has an entry:
  * prod over neighbours j of (1 - d_j x (1 - s_tj)). FALSE when the table cannot say. */
-gboolean share_table_speed(const pool_state *p, const gpu_state *g, const task *t, double *speed);
+gboolean share_table_speed(const share_pool *p, const gpu_state *g, const task *t, double *speed);
 /* Label used to match a job in the interference table (its label, else its kind). */
-const char *share_job_label(const job_run *j);
+const char *share_job_label(const share_job *j);
 
 /* Defaults a strategy may use in its table. */
 /* A replica is free on g (counting workers of this job already taken there): all the
  * device plugin checks for time-slicing and MPS; several workers of one job may share a
  * card, as they do for real. */
-gboolean share_replica_accepts(const pool_state *p, const gpu_state *g, const job_run *j,
+gboolean share_replica_accepts(const share_pool *p, const gpu_state *g, const share_job *j,
                                gpu_state *const *taken, guint n_taken, guint32 *slot);
-void share_default_gauges(const pool_state *p, const gpu_state *g, double *busy, double *sm);
-int64_t share_default_mem_capacity(const pool_state *p, const gpu_state *g, const task *t);
-void share_default_oom_victims(const pool_state *p, gpu_state *g, task *offender,
+void share_default_gauges(const share_pool *p, const gpu_state *g, double *busy, double *sm);
+int64_t share_default_mem_capacity(const share_pool *p, const gpu_state *g, const task *t);
+void share_default_oom_victims(const share_pool *p, gpu_state *g, task *offender,
                                GPtrArray *victims);
 /* The same choice among a set of residents (task*; e.g. one MIG instance's), by policy. */
 void share_oom_victims_among(oom_policy policy, GPtrArray *residents, task *offender,
                              GPtrArray *victims);
-void share_default_crash_victims(const pool_state *p, gpu_state *g, task *t, GPtrArray *victims);
+void share_default_crash_victims(const share_pool *p, gpu_state *g, task *t, GPtrArray *victims);
 /* prune_rank when whether a job fits depends only on its worker count: 0 for every job. */
-guint32 share_prune_by_size(const pool_state *p, const job_run *j);
+guint32 share_prune_by_size(const share_pool *p, const share_job *j);
+
+/* ---- calls a strategy may make on the run (share.c forwards them) ----
+ * Not from inside a scheduling pass unless said: schedule an event at now (share_at). */
+sim_time share_now(const sim *s);
+/* An event handler: ctx is the sim, obj what share_at was given (engine.h's form). */
+typedef void (*share_event_fn)(void *ctx, void *obj, uint64_t arg);
+/* Schedules fn(sim, g, 0) at `at` (now if earlier); may be called from inside a pass. */
+void share_at(sim *s, sim_time at, share_event_fn fn, gpu_state *g);
+/* Asks for a scheduling pass of p at the current instant (after same-time events). */
+void share_request_schedule(sim *s, share_pool *p);
+/* Tries to place the queued job j of p now; TRUE if it started. */
+gboolean share_try_start(sim *s, share_pool *p, const share_job *j);
+/* Kills every job with a worker on g as an eviction (events.csv `eviction` rows, work since
+ * the last checkpoint lost); evicted jobs go back to their queue whatever their restart
+ * policy. */
+void share_evict_gpu(sim *s, gpu_state *g, const char *detail);
+/* Appends an events.csv row at the current time (g and cause may be NULL). */
+void share_log_event(sim *s, event_kind kind, const share_pool *p, const gpu_state *g,
+                     const share_job *cause, const char *detail);
+/* The one call that changes a GPU's state (up, draining, down): brings the pool's
+ * integrals up to now, moves g between the counts, sets the slots it offers (0 unless up);
+ * going down counts one reconfiguration (pools.csv). May be called from inside a pass. */
+void share_gpu_set_service(sim *s, share_pool *p, gpu_state *g, gpu_service service,
+                           guint32 slots);
+/* Sets the slots g offers now (at most slots_per_gpu), so that the free-slot counts that
+ * prune placement stay close to what gpu_accepts allows (MIG: the instances of the current
+ * layout). The counts stay an upper bound either way. */
+void share_gpu_set_capacity(share_pool *p, gpu_state *g, guint32 slots);
+/* When g should be empty of its residents if nothing is evicted (ns, as a double): the
+ * latest of their jobs' expected ends (a session's end, else now + work left / rate). */
+double share_gpu_expected_empty(const sim *s, const gpu_state *g);
+/* Is j still waiting in p's queue? */
+gboolean share_job_waiting(const share_pool *p, const share_job *j);
+/* Queue order: TRUE if a goes before b (priority desc, submit, trace index). */
+gboolean share_job_before(const share_job *a, const share_job *b);
