@@ -2,6 +2,7 @@
  * for option parsing and error reporting used by every cmd-*.c. */
 #include "cmd.h"
 #include "cleanup.h"
+#include "share.h"
 #include "paths.h"
 #include "util.h"
 #include <errno.h>
@@ -71,6 +72,7 @@ static int cmd_dispatch(int argc, char **argv) {
 
 int cmd_main(int argc, char **argv) {
   cleanup_install();
+  scenario_use_strategies(share_count(), share_input_row); /* input knows no strategies */
   const char *name = argc >= 2 ? argv[1] : NULL; /* before option parsing reorders argv */
   int rc = cmd_dispatch(argc, argv);
   return cmd_finish_stdout(name, rc);

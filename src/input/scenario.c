@@ -491,6 +491,25 @@ static const char *const placement_names[PLACEMENT_COUNT + 1] = {
 static const char *const reconfigure_names[] = {"never", "on-demand", NULL};
 static const char *const drain_names[] = {"wait", "evict", NULL};
 
+/* The strategy table the program gave (scenario_use_strategies). */
+static guint scenario_n_strategies;
+static const scenario_strategy *(*scenario_strategy_row)(guint i);
+
+void scenario_use_strategies(guint n, const scenario_strategy *(*row)(guint i)) {
+  scenario_n_strategies = n;
+  scenario_strategy_row = row;
+}
+
+guint scenario_strategy_count(void) {
+  if (!scenario_strategy_row)
+    g_error("scenario: no strategy table: the program must call scenario_use_strategies");
+  return scenario_n_strategies;
+}
+
+const scenario_strategy *scenario_strategy_get(share_strategy s) {
+  return s < scenario_strategy_count() ? scenario_strategy_row(s) : NULL;
+}
+
 const char *share_strategy_name(share_strategy s) {
   const scenario_strategy *st = scenario_strategy_get(s);
   return st ? st->name : "unknown";
@@ -1672,6 +1691,38 @@ static scenario *validate(const char *path, const scenario_yaml *root, diag_list
   return s;
 }
 
+/* The pools list: each pool validated, its messages passed on in line order. */
+static void validate_pools(vctx *c, scenario *s, const scenario_yaml *n) {
+  if (n->type != SCENARIO_YAML_SEQ || n->items->len == 0) {
+    scenario_yaml_expected(c->d, c->file, n, "pools", "a non-empty list of pools");
+    return;
+  }
+  GHashTable *names = g_hash_table_new(g_str_hash, g_str_equal);
+  for (guint k = 0; k < n->items->len; k++) {
+    /* a pool's checks depend on each other, so they do not run in line order: collect
+     * its messages and pass them on sorted by position */
+    g_autoptr(diag_list) local = diag_list_new(G_MAXUINT);
+    vctx pc = *c;
+    pc.d = local;
+    pool_spec *ps = validate_pool(&pc, k, g_ptr_array_index(n->items, k), names);
+    g_ptr_array_add(s->pools, ps);
+    if (ps->name && !g_hash_table_contains(s->pool_by_name, ps->name))
+      g_hash_table_insert(s->pool_by_name, ps->name, GUINT_TO_POINTER(k + 1));
+    diag_merge_sorted(c->d, local, c->file);
+  }
+  g_hash_table_destroy(names);
+}
+
+/* Each pool's price: its own price > prices[model] > the catalogue's default. */
+static void resolve_prices(scenario *s) {
+  for (guint i = 0; i < s->pools->len; i++) {
+    pool_spec *p = g_ptr_array_index(s->pools, i);
+    if (p->price_per_gpu_hour > 0 || !p->gpu) continue;
+    const double *pm = g_hash_table_lookup(s->prices, p->gpu->name);
+    p->price_per_gpu_hour = pm ? *pm : p->gpu->price_per_gpu_hour;
+  }
+}
+
 static void validate_top(vctx *c, scenario *s, const scenario_yaml *root) {
   diag_list *d = c->d;
   const char *path = c->file;
@@ -1725,24 +1776,7 @@ static void validate_top(vctx *c, scenario *s, const scenario_yaml *root) {
       validate_llm(c, s, n);
     } else if (!strcmp(key, "pools")) {
       pools = n;
-      if (n->type != SCENARIO_YAML_SEQ || n->items->len == 0) {
-        scenario_yaml_expected(d, path, n, "pools", "a non-empty list of pools");
-      } else {
-        GHashTable *names = g_hash_table_new(g_str_hash, g_str_equal);
-        for (guint k = 0; k < n->items->len; k++) {
-          /* a pool's checks depend on each other, so they do not run in line order: collect
-           * its messages and pass them on sorted by position */
-          g_autoptr(diag_list) local = diag_list_new(G_MAXUINT);
-          vctx pc = *c;
-          pc.d = local;
-          pool_spec *ps = validate_pool(&pc, k, g_ptr_array_index(n->items, k), names);
-          g_ptr_array_add(s->pools, ps);
-          if (ps->name && !g_hash_table_contains(s->pool_by_name, ps->name))
-            g_hash_table_insert(s->pool_by_name, ps->name, GUINT_TO_POINTER(k + 1));
-          diag_merge_sorted(d, local, path);
-        }
-        g_hash_table_destroy(names);
-      }
+      validate_pools(c, s, n);
       if (routing && !routing_done) {
         validate_routing(c, s, routing);
         routing_done = TRUE;
@@ -1760,13 +1794,7 @@ static void validate_top(vctx *c, scenario *s, const scenario_yaml *root) {
     scenario_yaml_report(d, path, root, "missing required key 'pools' (a scenario needs at "
                          "least one pool)");
   if (routing && !routing_done) validate_routing(c, s, routing);
-  /* price: pool override > prices[model] > catalogue default */
-  for (guint i = 0; i < s->pools->len; i++) {
-    pool_spec *p = g_ptr_array_index(s->pools, i);
-    if (p->price_per_gpu_hour > 0 || !p->gpu) continue;
-    const double *pm = g_hash_table_lookup(s->prices, p->gpu->name);
-    p->price_per_gpu_hour = pm ? *pm : p->gpu->price_per_gpu_hour;
-  }
+  resolve_prices(s);
   if (s->pools->len > 1 && !routing) {
     scenario_yaml_report(d, path, scenario_yaml_get_key(root, "pools"),
                          "routing: a scenario with %u pools needs routing rules (a rule with "

@@ -164,10 +164,11 @@ typedef struct scenario {
 /* ---- strategies declare and validate their own pool keys ----------------------------
  * Every pool has the common keys (name, gpu, nodes, gpus_per_node, strategy, placement,
  * price, oom, sharing_config); each strategy lists the keys it reads beyond them and checks
- * them itself through the pool_check calls below. The table of strategies is the sharing-
- * strategy table of the simulator (src/sim/share/share.c, share_ops.input): it defines
- * scenario_strategy_count and scenario_strategy_get, the only way this layer reaches it,
- * so that a new strategy is its own file and one row there. */
+ * them itself through the pool_check calls below. This layer keeps no list of strategies:
+ * the program hands it one (scenario_use_strategies) before it reads a scenario: the
+ * command line (cmd_main) and the test programs give it the simulator's strategy table
+ * (share_input_row in src/sim/share/share.c), so that a new strategy is its own file and
+ * one row there, and this layer does not depend on the simulator. */
 typedef struct pool_check pool_check; /* one pool being validated (scenario.c) */
 typedef struct scenario_yaml scenario_yaml;
 typedef struct scenario_strategy {
@@ -178,8 +179,14 @@ typedef struct scenario_strategy {
    * model was not valid (reported already). NULL: no keys of its own. */
   void (*validate)(pool_check *c, pool_spec *p);
 } scenario_strategy;
+/* The strategies scenarios may name: n rows, row(i) for i < n (share_strategy i). Set once
+ * per process before anything reads a scenario or a strategy name (not thread-safe; the
+ * table is read-only afterwards); a later call replaces it (the unit tests add a toy). */
+void scenario_use_strategies(guint n, const scenario_strategy *(*row)(guint i));
+/* How many strategies, and row s (NULL when out of range). Aborts with a message when no
+ * table was given: a program that reads scenarios must call scenario_use_strategies. */
 guint scenario_strategy_count(void);
-const scenario_strategy *scenario_strategy_get(share_strategy s); /* NULL when out of range */
+const scenario_strategy *scenario_strategy_get(share_strategy s);
 
 /* The value of the pool's key, or NULL when absent (keys of other strategies are
  * reported already and read as absent). */

@@ -303,9 +303,13 @@ gboolean import_pool_options(const import_ctx *c, const char *def_model,
   }
   const char *st = import_option(c, "strategy") ? import_option(c, "strategy") : def_strategy;
   if (!share_strategy_parse(st, strategy)) {
+    g_autoptr(GString) names = g_string_new(NULL); /* the strategy table's, in its order */
+    guint n = scenario_strategy_count();
+    for (guint i = 0; i < n; i++)
+      g_string_append_printf(names, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ",
+                             scenario_strategy_get(i)->name);
     g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
-                "--strategy: expected exclusive, time-slicing, mig, mps, vgpu or fractional, "
-                "found '%s'", st);
+                "--strategy: expected %s, found '%s'", names->str, st);
     return FALSE;
   }
   return TRUE;

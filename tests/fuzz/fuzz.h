@@ -13,6 +13,14 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+#include "scenario.h"
+#include "share.h"
+/* The scenario reader knows no strategies until the program hands it the simulator's table
+ * (scenario.h); the command line does it in cmd_main, a fuzz target here. */
+__attribute__((constructor)) static void fuzz_use_strategies(void) {
+  scenario_use_strategies(share_count(), share_input_row);
+}
+
 #define FUZZ_SEPARATOR "\n--8<--\n"
 #define FUZZ_MAX_PARTS 8
 

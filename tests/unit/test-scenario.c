@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 #include "scenario.h"
+#include "share.h"
 #include "nvconfig.h"
 #include "paths.h"
 
@@ -60,6 +61,15 @@ static void expect_msg_contains(const diag_list *d, const char *needle) {
     if (strstr(g_ptr_array_index(d->messages, i), needle)) return;
   g_autofree char *all = diag_join(d);
   cr_assert_fail("no message containing\n  %s\namong:\n%s", needle, all);
+}
+
+/* Loads text that must fail, with a message containing needle. */
+static void expect_msg_contains_load(const char *text, const char *needle) {
+  g_autofree char *path = NULL;
+  g_autoptr(diag_list) d = NULL;
+  scenario *s = load_text(text, &d, &path);
+  cr_assert_null(s, "loaded although it should fail with: %s", needle);
+  expect_msg_contains(d, needle);
 }
 
 /* Loads text that must fail with exactly n problems, one of them prefix(path) + suffix. */
@@ -1162,4 +1172,42 @@ Test(scenario, odd_override_paths_are_errors_not_crashes) {
   expect_msg(d, p, ": --set pools.dev-timeslice.oom: YAML aliases (*a) are not supported; write "
                    "the value out");
   cr_expect_eq(d->count, 8);
+}
+
+/* ---- the strategy table is handed in (scenario_use_strategies) ---------------------- */
+
+/* A strategy the simulator does not have, registered only in this test's process: the
+ * scenario reader takes its name, its own key and its range check from the table it was
+ * given, so the input layer needs nothing of src/sim (tests/check-link-layers.sh). */
+static double toy_speed_read = -1;
+static const char *const toy_keys[] = {"toy_speed", NULL};
+static void toy_validate(pool_check *c, pool_spec *p) {
+  (void)p;
+  double v;
+  if (pool_check_number(c, "toy_speed", "a number in (0, 1]", 0, TRUE, 1, FALSE, &v))
+    toy_speed_read = v;
+}
+static const scenario_strategy toy_row = {
+    .name = "toy", .keys = toy_keys, .example = "    toy_speed: 0.5\n", .validate = toy_validate};
+static guint toy_base; /* rows of the real table before the toy */
+static const scenario_strategy *toy_table_row(guint i) {
+  return i < toy_base ? share_input_row(i) : &toy_row;
+}
+
+Test(scenario, strategy_table_is_given_by_the_program) {
+  toy_base = share_count();
+  scenario_use_strategies(toy_base + 1, toy_table_row);
+  g_autoptr(scenario) s = load_ok("pools:\n  - name: t\n" POOL_MIN
+                                  "    strategy: toy\n    toy_speed: 0.25\n");
+  cr_expect_eq(scenario_pool(s, 0)->strategy, toy_base);
+  cr_expect_str_eq(share_strategy_name(toy_base), "toy");
+  cr_expect_float_eq(toy_speed_read, 0.25, 0);
+  /* its key is its own: refused on another strategy's pool, its range is its own */
+  expect_msg_contains_load("pools:\n  - name: e\n" POOL_MIN "    strategy: exclusive\n"
+                           "    toy_speed: 0.25\n", "toy_speed");
+  expect_msg_contains_load("pools:\n  - name: t\n" POOL_MIN "    strategy: toy\n"
+                           "    toy_speed: 2\n", "a number in (0, 1]");
+  /* and without the toy row the name is unknown again */
+  scenario_use_strategies(toy_base, share_input_row);
+  expect_msg_contains_load("pools:\n  - name: t\n" POOL_MIN "    strategy: toy\n", "strategy");
 }

@@ -1,9 +1,12 @@
-/* test-tmproot.c: every temporary file or folder a unit test makes (g_dir_make_tmp,
+/* test-tmproot.c: the run-wide set-up of the unit tests: the strategy table handed to the
+ * scenario reader, and every temporary file or folder a unit test makes (g_dir_make_tmp,
  * g_file_open_tmp, tu_write_temp, the library's own scratch folders) goes under one fresh
  * folder of this run, set as TMPDIR before any test starts and removed with everything in
  * it when the run ends (issue 14 D16: one run used to leave ~90 folders in /tmp). */
 #include <criterion/criterion.h>
 #include <criterion/hooks.h>
+#include "scenario.h"
+#include "share.h"
 #include <glib.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -11,6 +14,13 @@
 #include <unistd.h>
 
 static char *tmproot;
+
+/* The scenario reader knows no strategies until the program hands it the simulator's table
+ * (scenario.h; cmd_main does it for the command line). A constructor runs in every process
+ * Criterion starts, whether forked or executed afresh. */
+__attribute__((constructor)) static void tmproot_use_strategies(void) {
+  scenario_use_strategies(share_count(), share_input_row);
+}
 
 static int tmproot_remove_one(const char *path, const struct stat *st, int flag,
                               struct FTW *ftw) {
