@@ -9,9 +9,6 @@
 # script); MAX_LINES overrides the limit of 100.
 top=${1:-${TOP_SRCDIR:-$(dirname "$0")/..}}
 max=${MAX_LINES:-100}
-# Functions another branch is splitting now (name: owner); reported, not failed, until it
-# lands; an entry that is no longer long is reported so that it gets removed.
-pending="cmd_compare_main cmd_size_main cmd_sweep_main" # branch scale-par
 files=$(find "$top/src" -name '*.c' | sort)
 [ -n "$files" ] || { echo "check-functions: no sources under $top/src"; echo "functions: 0 passed, 1 failed, 0 skipped"; exit 1; }
 out=$(awk -v max="$max" '
@@ -35,14 +32,6 @@ out=$(awk -v max="$max" '
   }
 ' $files)
 count=$(awk '/^[A-Za-z_].*\(/ && /\{[ \t]*$/' $files | wc -l)
-for f in $pending; do
-  if echo "$out" | grep -q ": $f ("; then
-    echo "$out" | grep ": $f (" | sed 's/$/ (pending: being split on another branch)/'
-    out=$(echo "$out" | grep -v ": $f (")
-  else
-    echo "check-functions: $f is no longer over $max lines: remove it from pending in $0"
-  fi
-done
 if [ -n "$out" ]; then
   echo "$out"
   echo "check-functions: $(echo "$out" | wc -l) function(s) over $max lines"
