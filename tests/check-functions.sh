@@ -3,7 +3,8 @@
 # A definition starts at a line in column 0 that opens a parameter list and whose body opens
 # with "{" at the end of that line or of a continuation line; it ends at the next "}" in
 # column 0 (the code's own style: 2-space indent, braces on the same line). Its length is
-# the lines from its first line to that "}", both included. Each one over the limit is
+# its body's: the lines from the one that opens it with "{" to that "}", both included (a
+# signature wrapped over several lines does not count). Each one over the limit is
 # printed as file:line: name (N lines), and the check fails.
 # Usage: tests/check-functions.sh [SRCDIR]   (default: TOP_SRCDIR, else the folder above this
 # script); MAX_LINES overrides the limit of 100.
@@ -18,14 +19,15 @@ out=$(awk -v max="$max" '
   }
   state == 1 {
     if (FNR > start) head = head " " $0
-    if ($0 ~ /\{[ \t]*$/) { state = 2; next }
+    if ($0 ~ /\{[ \t]*$/) { state = 2; body = FNR; next }
     if ($0 ~ /;[ \t]*$/ || FNR - start > 12) state = 0
     next
   }
   state == 2 && /^}/ {
-    n = FNR - start + 1
+    n = FNR - body + 1
     if (n > max) {
-      name = head; sub(/\(.*/, "", name); sub(/.*[ \t\*]/, "", name)
+      name = head; gsub(/__attribute__ *\(\([^)]*\)\)/, "", name)
+      sub(/\(.*/, "", name); sub(/.*[ \t\*]/, "", name)
       printf "%s:%d: %s (%d lines, over %d)\n", FILENAME, start, name, n, max
     }
     state = 0
