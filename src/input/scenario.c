@@ -740,6 +740,7 @@ static void pool_free(pool_spec *p) {
   g_free(p->sharing_config_path);
   g_free(p->mig_config_path);
   g_free(p->mig_config_name);
+  g_free(p->strategy_conf);
   scenario_nodes_free(p);
   g_free(p);
 }

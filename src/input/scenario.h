@@ -64,6 +64,10 @@ typedef struct pool_spec {
   guint32 nodes;
   guint32 gpus_per_node;        /* default 8 */
   share_strategy strategy;
+  /* A strategy's own values that no field below holds: a block its validate function
+   * allocates with g_malloc (plain data, no pointers to free), g_free'd with the pool; NULL
+   * for the built-in strategies, which have their fields here. */
+  gpointer strategy_conf;
   placement_policy placement;   /* default pack */
   double price_per_gpu_hour;    /* from prices:, else the catalogue default */
   /* time-slicing / mps */
