@@ -101,7 +101,7 @@ run sweep "$A" "$T" $SETS -j 2 -o swk -q
 expect_rc 0
 expect_err_contains "already finished in swk, skipped"
 expect_same_files sw1/sweep.csv swk/sweep.csv
-if diff -r sw1 swk >/dev/null; then pass; else fail "resumed sweep differs from an uninterrupted one"; fi
+if diff -r sw1 swk >/dev/null; then pass; else fail "resumed sweep differs from an uninterrupted one: $(diff -r sw1 swk 2>&1 | head -5; find swk -name "*.tmp-*" -o -name "*.old-*" | head -5)"; fi
 # a different grid in the same folder is refused
 run sweep "$A" "$T" --set pools.train.nodes=1,2 -o swk
 expect_rc 2
