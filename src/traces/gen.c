@@ -36,6 +36,39 @@ static const double gen_weekday_weight[7] = {1.022, 1.104, 1.274, 1.201, 0.947, 
 
 static const char *const gen_id_prefix[JOB_KIND_COUNT] = {"nb", "inf", "tr", "bt"};
 
+/* ---- GPU activity (gpu_util) by kind, for every profile ------------------------------ */
+
+/* Deciles (0, 10, ..., 100 %) of the solo GPU utilisation of Lucid's 66 single-GPU training
+ * profiles (S-Lab-System-Group/Lucid simulation/analyzer/single_data.csv [S74]; median
+ * 47.8 %, mean 51.2 %), drawn by linear interpolation between them. */
+static const double gen_lucid_util_deciles[11] = {0.056, 0.102, 0.133, 0.312, 0.418, 0.478,
+                                                  0.578, 0.733, 0.861, 0.992, 1.0};
+/* LLM training and gangs: per-sample GPU_UTIL medians 97 % (Kalos) and 99 % (Seren) [S81];
+ * uniform over that band (the spread per job is not published: assumption). */
+#define GEN_LLM_UTIL_LO 0.97
+#define GEN_LLM_UTIL_HI 0.99
+
+static double gen_deciles(gsl_rng *r, const double *d) {
+  double x = gsl_rng_uniform(r) * 10.0;
+  int i = MIN((int)floor(x), 9);
+  return d[i] + (x - i) * (d[i + 1] - d[i]);
+}
+
+/* The share of time a job keeps its GPU busy when alone (docs/traces.md, "GPU activity"):
+ * training gangs and LLM training near 1, single-GPU training and batch jobs as Lucid's
+ * profiles; notebooks (busy carries the duty cycle) and services (the profiles' offered
+ * load is a measured duty cycle) keep the trace default 1. Rounded to 0.01, at least 0.05. */
+static void gen_activity(gsl_rng *r, job_spec *j) {
+  double u;
+  if (j->kind == JOB_TRAINING && (j->gpus > 1 || g_str_has_prefix(j->label, "llm-")))
+    u = GEN_LLM_UTIL_LO + (GEN_LLM_UTIL_HI - GEN_LLM_UTIL_LO) * gsl_rng_uniform(r);
+  else if (j->kind == JOB_TRAINING || j->kind == JOB_BATCH)
+    u = gen_deciles(r, gen_lucid_util_deciles);
+  else
+    return;
+  j->gpu_util = CLAMP(gen_round_to(u, 0.01), 0.05, 1.0);
+}
+
 /* ---- options ------------------------------------------------------------------------ */
 
 void gen_options_init(gen_options *o) {
@@ -365,10 +398,13 @@ gboolean gen_drive(const gen_options *o, const gen_model_set *models, gen_emit_f
   gsl_ran_discrete_t *tenant_table = gsl_ran_discrete_preproc(n_ten, tw);
 
   gsl_rng *attr[JOB_KIND_COUNT] = {NULL}, *trng[JOB_KIND_COUNT] = {NULL};
+  gsl_rng *act[JOB_KIND_COUNT] = {NULL};
   for (int k = 0; k < JOB_KIND_COUNT; k++) {
     if (!counts[k]) continue;
     attr[k] = rng_new(o->seed, "gen", 11 + (uint64_t)k);
     trng[k] = rng_new(o->seed, "gen", 21 + (uint64_t)k);
+    /* its own stream: drawing the activity moves no other attribute */
+    act[k] = rng_new(o->seed, "gen", 31 + (uint64_t)k);
   }
   gen_ctx ctx = {.opts = o,
                  .max_gang = gen_max_gang(o->gpus),
@@ -388,6 +424,7 @@ gboolean gen_drive(const gen_options *o, const gen_model_set *models, gen_emit_f
     j.submit_ns = arr[i].t_ns;
     j.tenant = tenant[gsl_ran_discrete(trng[k], tenant_table)];
     models->kind[k]->sample(attr[k], &ctx, &j);
+    gen_activity(act[k], &j);
     g_assert(j.gpus >= 1 && j.gpus <= ctx.max_gang);
     g_assert(j.mem_bytes > 0 && (double)j.mem_bytes <= GEN_MAX_MEM_GB * 1e9);
     if (!emit(&j, ud)) {
@@ -400,6 +437,7 @@ gboolean gen_drive(const gen_options *o, const gen_model_set *models, gen_emit_f
   for (int k = 0; k < JOB_KIND_COUNT; k++) {
     if (attr[k]) gsl_rng_free(attr[k]);
     if (trng[k]) gsl_rng_free(trng[k]);
+    if (act[k]) gsl_rng_free(act[k]);
   }
   g_hash_table_destroy(ctx.tables);
   gsl_ran_discrete_free(tenant_table);

@@ -1,7 +1,7 @@
 /* import-alibaba-pai.c: the Alibaba PAI 2020 trace (cluster-trace-gpu-v2020) as a job
  * trace: one job per GPU task of pai_task_table (workers = instances, gpu_frac from
  * plan_gpu), with the submission time and user from pai_job_table and GPU memory and
- * utilisation from pai_sensor_table when given; pai_machine_spec as a scenario pool; and
+ * utilisation (gpu_util, sm) from pai_sensor_table when given; pai_machine_spec as a scenario pool; and
  * the mini-batch-time files (job_N_norm.csv) as one training gang each. Tables are read
  * with or without their header row (the released files have none; the names come from
  * the .header files). It keeps per-job and per-task summaries of the side tables in
@@ -20,6 +20,9 @@
  * written to six significant digits: the tables give percentages with a few decimals, so
  * this keeps every digit they have and drops float noise (0.007, not 0.006999999999999999). */
 #define PAI_DIGITS 6
+/* Smallest activity written: a third of the sensor rows' instances show 0 % over their life,
+ * and the trace needs gpu_util > 0 (0.01 is a whole percent, the tables' resolution). */
+#define PAI_MIN_ACT 0.01
 
 static const import_opt pai_options[] = {
     {"kind", "KIND", "job kind of every GPU task (default training)", FALSE, -1},
@@ -295,6 +298,22 @@ static void pai_spec_row(pai_reader *r, const trace_csv_row *row) {
   import_inventory_add(&r->inv, pai_cell(r, row, "gpu_type"), (guint64)gpus);
 }
 
+/* The measured utilisation u (mean gpu_wrk_util of the instances, share of each of their
+ * GPUs' time a kernel ran, as nvidia-smi reports it) as the job's activity. A whole-GPU
+ * task keeps its GPUs busy u of the time: gpu_util = u, sm stays the kind's default (the
+ * table has no SM occupancy). A task on a share f of a GPU uses at least its share while it
+ * computes (sm = max(f, u), as the openb importer's sm = gpu_frac) and computes u / sm of
+ * the time, so that gpu_util x sm is u either way. Both at least PAI_MIN_ACT. */
+static void pai_activity(job_spec *j, double u) {
+  u = CLAMP(u, PAI_MIN_ACT, 1.0);
+  if (j->gpu_frac < 1.0) {
+    j->sm = util_round_sig(MAX(j->gpu_frac, u), PAI_DIGITS);
+    j->gpu_util = util_round_sig(CLAMP(u / j->sm, PAI_MIN_ACT, 1.0), PAI_DIGITS);
+  } else {
+    j->gpu_util = util_round_sig(u, PAI_DIGITS);
+  }
+}
+
 static void pai_task_row(pai_reader *r, const trace_csv_row *row) {
   import_ctx *c = r->c;
   const char *job = pai_cell(r, row, "job_name"), *task = pai_cell(r, row, "task_name");
@@ -368,10 +387,7 @@ static void pai_task_row(pai_reader *r, const trace_csv_row *row) {
   if (ti) {
     r->tasks_with_sensor++;
     if (ti->max_mem_gb > 0) mem_gb = ti->max_mem_gb / gpus_per_inst;
-    if (ti->n) {
-      double sm = ti->util_sum / ti->n / 100.0 / gpus_per_inst;
-      j.sm = util_round_sig(CLAMP(sm, 0.01, 1.0), PAI_DIGITS);
-    }
+    if (ti->n) pai_activity(&j, ti->util_sum / ti->n / 100.0 / gpus_per_inst);
   }
   j.mem_bytes = MAX((int64_t)llround(mem_gb * 1e3) * 1000000, 1000000);
   if (j.kind == JOB_INFERENCE) {

@@ -1,7 +1,7 @@
 /* import-dcgm.c: a Prometheus export of the DCGM exporter's GPU metrics as a job trace:
  * one job per pod (namespace/pod), start and end from its first and last samples, memory
  * from its peak DCGM_FI_DEV_FB_USED, activity from DCGM_FI_DEV_GPU_UTIL (or
- * PROF_GR_ENGINE_ACTIVE) and PROF_SM_ACTIVE, a phase wherever its memory or activity
+ * PROF_GR_ENGINE_ACTIVE: a trainer's gpu_util) and PROF_SM_ACTIVE, a phase wherever its memory or activity
  * changes for good, and its kind from namespace/name rules. Reads the range-query JSON of
  * Prometheus's HTTP API and a CSV with one sample per row (the form `sharesim run --dcgm`
  * writes). Samples are folded into per-pod time windows as they are read, so memory grows
@@ -594,13 +594,19 @@ static int64_t dcgm_bytes(double mib) {
   return (int64_t)llround(b);
 }
 
-/* The job's activity fields for one level, by kind; sets the PHASE_SET_* bits it fills. */
 /* Significant digits of the activity figures written (DCGM reports utilisation in whole
  * percent and profiling ratios to about three digits). */
 #define DCGM_DIGITS 6
+/* Smallest activity written: the trace needs gpu_util > 0 and a pod idle all its life
+ * (GPU_UTIL 0) still holds its GPU; 0.01 is the resolution of a whole percent. */
+#define DCGM_MIN_ACT 0.01
 
-static guint dcgm_fill(const dcgm_reader *r, job_kind kind, const dcgm_level *L, double *busy,
-                       double *sm, double *rate) {
+/* The job's activity fields for one level, by kind; sets the PHASE_SET_* bits it fills.
+ * life_busy is the pod's mean busy share over its whole life (NAN when not measured);
+ * gpu_util, when not NULL (the job's row, not a phase), gets it for training and batch. */
+static guint dcgm_fill(const dcgm_reader *r, job_kind kind, const dcgm_level *L,
+                       double life_busy, double *gpu_util, double *busy, double *sm,
+                       double *rate) {
   guint set = 0;
   double b = isnan(L->busy) ? NAN : CLAMP(L->busy, 0.0, 1.0);
   switch (kind) {
@@ -617,17 +623,23 @@ static guint dcgm_fill(const dcgm_reader *r, job_kind kind, const dcgm_level *L,
       }
     }
     if (!isnan(L->sm) && !isnan(b) && b > 0) {
-      *sm = CLAMP(L->sm / b, 0.01, 1.0);
+      *sm = CLAMP(L->sm / b, DCGM_MIN_ACT, 1.0);
       set |= PHASE_SET_SM;
     }
     break;
-  default:
-    /* always active in the model: the SMs it keeps busy over its life */
-    if (!isnan(L->sm) || !isnan(b)) {
-      *sm = CLAMP(!isnan(L->sm) ? L->sm : b, 0.01, 1.0);
+  default: {
+    /* always running: the share of time a kernel ran over the pod's life is its gpu_util
+     * (one level, like a notebook's busy: gpu_util is not a phase field); a segment's SM
+     * activity (else its busy share) over it is sm, so gpu_util x sm is what was measured */
+    double u = isnan(life_busy) ? 1.0 : CLAMP(life_busy, DCGM_MIN_ACT, 1.0);
+    if (gpu_util && !isnan(life_busy)) *gpu_util = util_round_sig(u, DCGM_DIGITS);
+    double act = !isnan(L->sm) ? L->sm : b;
+    if (!isnan(act)) {
+      *sm = CLAMP(act / u, DCGM_MIN_ACT, 1.0);
       set |= PHASE_SET_SM;
     }
     break;
+  }
   }
   /* averages of samples with two to four digits: six significant digits, so the trace shows
    * 0.3, not 0.30000000000000004 (issue 11 bug 9) */
@@ -635,6 +647,16 @@ static guint dcgm_fill(const dcgm_reader *r, job_kind kind, const dcgm_level *L,
   if (set & PHASE_SET_SM) *sm = util_round_sig(*sm, DCGM_DIGITS);
   if (set & PHASE_SET_RATE) *rate = util_round_sig(*rate, DCGM_DIGITS);
   return set;
+}
+
+/* The pod's mean busy share over its life (NAN when GPU_UTIL and GR_ENGINE_ACTIVE were never
+ * sampled), by the same rules as a segment's level. */
+static double dcgm_life_busy(const dcgm_pod *p) {
+  guint n;
+  dcgm_wv *v = dcgm_values(p, &n);
+  dcgm_level all = dcgm_level_of(v, 0, n, p->win_base);
+  g_free(v);
+  return all.busy;
 }
 
 static gint dcgm_pod_cmp(gconstpointer a, gconstpointer b) {
@@ -687,7 +709,8 @@ static void dcgm_emit(dcgm_reader *r) {
       j.service_ms = r->service_ms;
       j.rate_rps = 0;
     }
-    dcgm_fill(r, kind, L0, &j.busy, &j.sm, &j.rate_rps);
+    double life = dcgm_life_busy(p);
+    dcgm_fill(r, kind, L0, life, &j.gpu_util, &j.busy, &j.sm, &j.rate_rps);
     g_autofree char *utc = dated ? import_submit_utc(t0, j.submit_ns) : NULL;
     const char *extra[3] = {p->ns, p->profile, utc};
     if (!any_profile) extra[1] = utc;
@@ -700,8 +723,8 @@ static void dcgm_emit(dcgm_reader *r) {
       double t_seg = (double)B->first * r->window_s;
       ph.after_ns = MAX(util_seconds_to_ns(t_seg - p->t_first), 0);
       double ab = 0, as = 0, ar = 0;
-      guint sa = dcgm_fill(r, kind, A, &ab, &as, &ar);
-      guint set = dcgm_fill(r, kind, B, &ph.busy, &ph.sm, &ph.rate_rps);
+      guint sa = dcgm_fill(r, kind, A, life, NULL, &ab, &as, &ar);
+      guint set = dcgm_fill(r, kind, B, life, NULL, &ph.busy, &ph.sm, &ph.rate_rps);
       /* keep only the fields that moved */
       if ((set & PHASE_SET_BUSY) && (sa & PHASE_SET_BUSY) && fabs(ph.busy - ab) < 1e-9)
         set &= ~(guint)PHASE_SET_BUSY;

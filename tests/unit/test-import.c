@@ -253,7 +253,10 @@ Test(import_pai, tables_with_official_headers_and_without) {
   cr_expect_eq(w->duration_ns, 600 * SIM_NS_PER_S);  /* task run */
   cr_expect_str_eq(w->tenant, "alice");
   cr_expect_eq(w->mem_bytes, INT64_C(5000000000));   /* largest max_gpu_wrk_mem */
-  cr_expect_float_eq(w->sm, 0.4, 1e-12);             /* mean gpu_wrk_util 40 % */
+  /* mean gpu_wrk_util 40 % of the GPU on a half share: the share while it computes, 0.8 of
+   * the time */
+  cr_expect_float_eq(w->sm, 0.5, 1e-12);
+  cr_expect_float_eq(w->gpu_util, 0.8, 1e-12);
   const job_spec *tf = ti_job(t, "j2/tensorflow");
   cr_expect_eq(tf->kind, JOB_TRAINING);
   cr_expect_eq(tf->gpus, 8);
@@ -262,6 +265,48 @@ Test(import_pai, tables_with_official_headers_and_without) {
   g_autofree char *notes = ti_notes(c);
   cr_expect(strstr(notes, "1 gangs whose workers each hold part of a GPU (gpu_frac < 1 per "
                           "worker;"), "%s", notes);
+}
+
+/* The sensor table's gpu_wrk_util as the job's activity (written fixtures with the official
+ * header rows, no shared files): a whole-GPU task's mean utilisation per GPU is its gpu_util
+ * (sm stays the default), a task on a share uses its share while it computes; a bad
+ * utilisation is an error at file:line:column. */
+Test(import_pai, sensor_utilisation_is_gpu_util) {
+  g_autofree char *tp = tu_write_temp(
+      "pai_task_table.csv",
+      "job_name,task_name,inst_num,status,start_time,end_time,plan_cpu,plan_mem,plan_gpu,gpu_type\n"
+      "a,worker,1,Terminated,0,600,600,29.3,200,V100\n"
+      "b,worker,1,Terminated,0,600,600,29.3,25,T4\n"
+      "c,worker,1,Terminated,0,600,600,29.3,100,T4\n");
+  g_autofree char *dir = g_path_get_dirname(tp);
+  g_autofree char *sp = g_build_filename(dir, "pai_sensor_table.csv", NULL);
+  const char *sensor_head =
+      "job_name,task_name,worker_name,inst_id,machine,gpu_name,cpu_usage,gpu_wrk_util,avg_mem,"
+      "max_mem,avg_gpu_wrk_mem,max_gpu_wrk_mem,read,write,read_count,write_count\n";
+  g_autofree char *good = g_strconcat(sensor_head,
+      "a,worker,w0,i1,m1,/dev/nvidia0,100,120,1,2,1,3,0,0,0,0\n"  /* 120 % of 2 GPUs */
+      "b,worker,w0,i2,m2,/dev/nvidia0,100,10,1,2,1,1,0,0,0,0\n"   /* 10 % on a quarter */
+      "c,worker,w0,i3,m3,/dev/nvidia0,100,0,1,2,1,1,0,0,0,0\n", NULL); /* idle */
+  g_assert(g_file_set_contents(sp, good, -1, NULL));
+  const char *files[] = {tp, sp};
+  g_autoptr(import_ctx) c = ti_run(&import_alibaba_pai_format, files, 2, FALSE, NULL);
+  g_autofree char *msg = ti_diags(c);
+  cr_assert(import_ok(c), "%s", msg);
+  g_autoptr(trace) t = ti_trace(import_out_text(c, IMPORT_OUT_TRACE), NULL);
+  const job_spec *a = ti_job(t, "a/worker"), *b = ti_job(t, "b/worker"), *cc = ti_job(t, "c/worker");
+  cr_expect_float_eq(a->gpu_util, 0.6, 1e-12);
+  cr_expect_float_eq(a->sm, 1.0, 1e-12);
+  cr_expect_float_eq(b->sm, 0.25, 1e-12);
+  cr_expect_float_eq(b->gpu_util, 0.4, 1e-12); /* 0.1 of the GPU = 0.4 of the time at 0.25 */
+  cr_expect_float_eq(cc->gpu_util, 0.01, 1e-12);
+  g_autofree char *bad = g_strconcat(sensor_head,
+      "a,worker,w0,i1,m1,/dev/nvidia0,100,lots,1,2,1,3,0,0,0,0\n", NULL);
+  g_assert(g_file_set_contents(sp, bad, -1, NULL));
+  g_autoptr(import_ctx) e = ti_run(&import_alibaba_pai_format, files, 2, FALSE, NULL);
+  g_autofree char *emsg = ti_diags(e);
+  cr_expect_not(import_ok(e));
+  cr_expect(strstr(emsg, "pai_sensor_table.csv:2:8: gpu_wrk_util: expected a percentage >= 0, "
+                         "found 'lots'"), "%s", emsg);
 }
 
 Test(import_pai, real_minibatch_files_and_machine_spec) {
@@ -320,7 +365,9 @@ Test(import_dcgm, prometheus_json_pods_kinds_peaks_and_phases) {
   cr_expect_eq(tr->kind, JOB_TRAINING); /* training=pod:*-worker-* */
   cr_expect_eq(tr->submit_ns, 600 * SIM_NS_PER_S);
   cr_expect_eq(tr->duration_ns, 1800 * SIM_NS_PER_S);
-  cr_expect_float_eq(tr->sm, 0.45, 1e-9);
+  /* GPU_UTIL 98 % all its life is its gpu_util; SM_ACTIVE 0.45 over it its sm */
+  cr_expect_float_eq(tr->gpu_util, 0.98, 1e-12);
+  cr_expect_float_eq(tr->sm, 0.459184, 1e-12);
   cr_expect_eq(tr->mem_bytes, INT64_C(21474836480));
   /* phases: the notebook's memory step at 40 min, the trainer's SM step at 20 min */
   cr_assert_eq(t->phases->len, 2, "%s", import_out_text(c, IMPORT_OUT_PHASES));
@@ -333,7 +380,7 @@ Test(import_dcgm, prometheus_json_pods_kinds_peaks_and_phases) {
     } else {
       cr_expect_eq(ph->after_ns, 1200 * SIM_NS_PER_S);
       cr_expect_eq(ph->set, PHASE_SET_SM);
-      cr_expect_float_eq(ph->sm, 0.7, 1e-9);
+      cr_expect_float_eq(ph->sm, 0.714286, 1e-12); /* SM_ACTIVE 0.7 over GPU_UTIL 0.98 */
     }
   }
   g_autofree char *notes = ti_notes(c);
@@ -375,7 +422,55 @@ Test(import_dcgm, csv_bad_rows_and_skip_bad) {
   const job_spec *p = ti_job(t, "ns/p1");
   cr_expect_eq(p->kind, JOB_BATCH);
   cr_expect_eq(p->mem_bytes, INT64_C(1073741824));
-  cr_expect_float_eq(p->sm, 0.5, 1e-9);
+  /* GPU_UTIL 50 % is its gpu_util; SM_ACTIVE 0.5 over it: every SM while a kernel runs */
+  cr_expect_float_eq(p->gpu_util, 0.5, 1e-12);
+  cr_expect_float_eq(p->sm, 1.0, 1e-12);
+}
+
+/* A trainer idle all its life still gets a valid gpu_util (the smallest written), one with
+ * only GPU_UTIL keeps the default sm, one with only SM_ACTIVE keeps gpu_util 1 and gets the
+ * SM activity as sm; gpu_util is a property of the whole life (GPU_UTIL 40 % then 80 %:
+ * 0.6), its segments' SM activity over it the sm phases. */
+Test(import_dcgm, gpu_util_of_trainers_from_gpu_util) {
+  GString *csv = g_string_new("timestamp,metric,value,Hostname,gpu,UUID,pod,namespace\n");
+  for (int t = 60; t <= 3600; t += 60) {
+    g_string_append_printf(csv, "%d,DCGM_FI_DEV_GPU_UTIL,0,n1,0,GPU-0,idle-train-a,ml\n", t);
+    g_string_append_printf(csv, "%d,DCGM_FI_DEV_GPU_UTIL,70,n1,1,GPU-1,util-train-b,ml\n", t);
+    g_string_append_printf(csv, "%d,DCGM_FI_PROF_SM_ACTIVE,0.3,n1,2,GPU-2,sm-train-c,ml\n", t);
+    g_string_append_printf(csv, "%d,DCGM_FI_DEV_GPU_UTIL,%d,n1,3,GPU-3,step-train-d,ml\n", t,
+                           t < 1800 ? 40 : 80);
+    g_string_append_printf(csv, "%d,DCGM_FI_PROF_SM_ACTIVE,%g,n1,3,GPU-3,step-train-d,ml\n", t,
+                           t < 1800 ? 0.2 : 0.6);
+  }
+  g_autofree char *path = tu_write_temp("dcgm-util.csv", csv->str);
+  g_string_free(csv, TRUE);
+  const char *files[] = {path};
+  const char *opts[] = {"phases-out", "-", "window", "5m", NULL};
+  g_autoptr(import_ctx) c = ti_run(&import_dcgm_format, files, 1, FALSE, opts);
+  g_autofree char *msg = ti_diags(c);
+  cr_assert(import_ok(c), "%s", msg);
+  g_autoptr(trace) t = ti_trace(import_out_text(c, IMPORT_OUT_TRACE),
+                                import_out_text(c, IMPORT_OUT_PHASES));
+  const job_spec *a = ti_job(t, "ml/idle-train-a"), *b = ti_job(t, "ml/util-train-b");
+  const job_spec *cc = ti_job(t, "ml/sm-train-c"), *d = ti_job(t, "ml/step-train-d");
+  cr_expect_eq(a->kind, JOB_TRAINING);
+  cr_expect_float_eq(a->gpu_util, 0.01, 1e-12);
+  cr_expect_float_eq(b->gpu_util, 0.7, 1e-12);
+  cr_expect_float_eq(b->sm, 1.0, 1e-12); /* the training default */
+  cr_expect_float_eq(cc->gpu_util, 1.0, 1e-12);
+  cr_expect_float_eq(cc->sm, 0.3, 1e-12);
+  /* 5-minute windows, the edge windows left out: 40 % in 5 windows, 80 % in 6 */
+  cr_expect_float_eq(d->gpu_util, util_round_sig((5 * 0.4 + 6 * 0.8) / 11, 6), 1e-12);
+  cr_expect_float_eq(d->sm, util_round_sig(0.2 / d->gpu_util, 6), 1e-12);
+  gboolean stepped = FALSE;
+  for (guint i = 0; i < t->phases->len; i++) {
+    const job_phase *ph = &g_array_index(t->phases, job_phase, i);
+    if (ph->job != (guint)trace_find(t, "ml/step-train-d")) continue;
+    cr_expect_eq(ph->set, PHASE_SET_SM);
+    cr_expect_float_eq(ph->sm, util_round_sig(0.6 / d->gpu_util, 6), 1e-12);
+    stepped = TRUE;
+  }
+  cr_expect(stepped, "%s", import_out_text(c, IMPORT_OUT_PHASES));
 }
 
 Test(import_dcgm, json_that_is_not_a_query_response) {
