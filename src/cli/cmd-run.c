@@ -1,24 +1,62 @@
 /* cmd-run.c: `sharesim run SCENARIO.yaml TRACE.csv [--phases P.csv] [--requests R.csv]
- * [-o DIR]`: simulate, print the text summary on stdout, write the result folder. */
+ * [-o DIR] [--seeds N [-j N]]`: simulate, print the text summary on stdout, write the
+ * result folder; with --seeds, run N seeds (N at once in threads, cmd-seeds.h) and print
+ * each figure's mean and 95 % interval over them (seeds.h). */
 #include "cmd.h"
 #include "cmd-load.h"
+#include "cmd-seeds.h"
+#include "outdir.h"
 #include "report.h"
 #include "sim.h"
 #include <stdio.h>
 #include <string.h>
 
+/* --seeds N: seeds sc->seed .. + N - 1 into OUT/seed-S/ (or a scratch folder), the table of
+ * their figures printed and written as OUT/seeds.txt, .csv, .json. */
+static int cmd_run_seeds(const cmd_inputs *in, const char *scenario_path,
+                         const char *const *sets, guint n_sets, guint n_seeds, gint jobs,
+                         const char *out_dir, gboolean quiet, gboolean progress) {
+  scenario **sc = g_new0(scenario *, n_seeds);
+  if (!cmd_seeds_load("run", scenario_path, sets, n_sets, in->sc->seed, n_seeds, in->tr, sc)) {
+    g_free(sc);
+    return 2;
+  }
+  g_autoptr(GError) err = NULL;
+  g_autofree char *scratch = out_dir ? NULL : outdir_make_scratch("sharesim-run", &err);
+  g_autofree char *inside = scratch ? g_build_filename(scratch, "seeds", NULL) : NULL;
+  const char *dir = out_dir ? out_dir : inside;
+  seeds_table *t = NULL;
+  int rc = dir ? cmd_seeds_run("run", sc, 1, n_seeds, in->tr, &dir, (guint)jobs, progress, &t)
+               : cmd_fail("run", err);
+  if (rc == 0 && !quiet) {
+    g_autoptr(GString) text = g_string_new(NULL);
+    seeds_text(t, text);
+    fwrite(text->str, 1, text->len, stdout);
+    if (out_dir) printf("results written to %s/ (one folder per seed, seed-S/)\n", out_dir);
+  }
+  seeds_free(t);
+  if (scratch) outdir_remove_scratch(scratch);
+  for (guint k = 0; k < n_seeds; k++) scenario_free(sc[k]);
+  g_free(sc);
+  return rc;
+}
+
 static int cmd_run_main(int argc, char **argv) {
-  g_autofree char *phases = NULL, *requests = NULL, *outdir = NULL;
+  g_autofree char *phases = NULL, *requests = NULL, *out_dir = NULL;
   gboolean quiet = FALSE, no_progress = FALSE, dcgm = FALSE;
   g_auto(GStrv) sets = NULL;
+  g_autofree char *seeds_text = NULL;
+  gint jobs = 0;
   GOptionEntry entries[] = {
       {"phases", 0, 0, G_OPTION_ARG_FILENAME, &phases, "Phases file (docs/trace-format.md)", "P.csv"},
       {"requests", 0, 0, G_OPTION_ARG_FILENAME, &requests, "Recorded inference requests (docs/trace-format.md)", "R.csv"},
-      {"output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir, "Write the result files into DIR (written whole or not at all)", "DIR"},
+      {"output", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir, "Write the result files into DIR (written whole or not at all)", "DIR"},
       {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a scenario key, e.g. pools.dev.nodes=4 (repeatable)", "KEY=VALUE"},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Do not print the summary", NULL},
       {"no-progress", 0, 0, G_OPTION_ARG_NONE, &no_progress, "Never show the progress bar", NULL},
       {"dcgm", 0, 0, G_OPTION_ARG_NONE, &dcgm, "Also write the per-GPU series as DCGM metrics (dcgm.csv, dcgm.prom) into DIR", NULL},
+      {"seeds", 0, 0, G_OPTION_ARG_STRING, &seeds_text, "Run N seeds (the scenario's seed and the next N - 1; 2 to 1000): each figure's mean and 95 % interval; DIR/seed-S/ per seed", "N"},
+      {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "With --seeds: seeds run at once (default: the number of processors); the output is the same for any N", "N"},
       {NULL}};
   int rc;
   if (!cmd_parse_options(&cmd_run_entry, entries, &argc, &argv, &rc)) return rc;
@@ -27,7 +65,13 @@ static int cmd_run_main(int argc, char **argv) {
                     "Usage: sharesim run %s\n", argc - 1, argc == 2 ? "" : "s", cmd_run_entry.usage);
     return 2;
   }
-  if (dcgm && !outdir) {
+  guint n_seeds = 1;
+  if (!cmd_seeds_parse("run", seeds_text, &n_seeds) || !cmd_check_jobs("run", &jobs)) return 2;
+  if (dcgm && n_seeds > 1) {
+    fprintf(stderr, "sharesim run: --dcgm is for one run: leave out --seeds, or run the seed you want to see with --set seed=S\n");
+    return 2;
+  }
+  if (dcgm && !out_dir) {
     fprintf(stderr, "sharesim run: --dcgm writes dcgm.csv and dcgm.prom into the result folder: give -o DIR\n");
     return 2;
   }
@@ -44,6 +88,12 @@ static int cmd_run_main(int argc, char **argv) {
   if (unfit->count)
     fprintf(stderr, "sharesim run: warning: %u job%s can never run (outcome 'unplaceable' in jobs.csv), e.g.\n  %s\n",
             unfit->count, unfit->count == 1 ? "" : "s", (const char *)g_ptr_array_index(unfit->messages, 0));
+  if (n_seeds > 1) {
+    int seeds_rc = cmd_run_seeds(&in, argv[1], (const char *const *)sets, n_sets, n_seeds, jobs,
+                                 out_dir, quiet, !no_progress);
+    cmd_inputs_clear(&in);
+    return seeds_rc;
+  }
   sim_options opt = {.progress = !no_progress, .gpu_series = dcgm};
   g_autoptr(GError) err = NULL;
   g_autoptr(results) res = sim_run(in.sc, in.tr, &opt, &err);
@@ -51,7 +101,7 @@ static int cmd_run_main(int argc, char **argv) {
     cmd_inputs_clear(&in);
     return cmd_fail("run", err);
   }
-  if (outdir && !report_write_dir(res, outdir, TRUE, &err)) {
+  if (out_dir && !report_write_dir(res, out_dir, TRUE, &err)) {
     cmd_inputs_clear(&in);
     return cmd_fail("run", err);
   }
@@ -59,7 +109,7 @@ static int cmd_run_main(int argc, char **argv) {
     g_autoptr(GString) text = g_string_new(NULL);
     report_text(res, text);
     fwrite(text->str, 1, text->len, stdout);
-    if (outdir) printf("results written to %s/\n", outdir);
+    if (out_dir) printf("results written to %s/\n", out_dir);
   }
   cmd_inputs_clear(&in);
   return 0;
@@ -68,7 +118,7 @@ static int cmd_run_main(int argc, char **argv) {
 const cmd_entry cmd_run_entry = {
     .loads_scenarios = TRUE,
     .name = "run",
-    .usage = "SCENARIO.yaml TRACE.csv [--phases P.csv] [--requests R.csv] [-o DIR]",
+    .usage = "SCENARIO.yaml TRACE.csv [--phases P.csv] [--requests R.csv] [-o DIR] [--seeds N [-j N]]",
     .summary = "simulate a trace on a scenario; print the summary, write the result files",
     .main = cmd_run_main,
 };

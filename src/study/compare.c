@@ -16,6 +16,12 @@ static void compare_row_clear(gpointer p) {
   g_free(r->label);
 }
 
+GArray *compare_rows_new(void) {
+  GArray *rows = g_array_new(FALSE, TRUE, sizeof(compare_row));
+  g_array_set_clear_func(rows, compare_row_clear);
+  return rows;
+}
+
 typedef struct compare_seen {
   const figure *fig;
   guint first;    /* order of first appearance over all runs */
@@ -50,33 +56,8 @@ static char *compare_unique_name(GPtrArray *names, const run_figures *f, guint i
   return g_strdup_printf("%s #%u", alt, index + 1);
 }
 
-compare_table *compare_build(GPtrArray *runs) {
-  g_return_val_if_fail(runs != NULL && runs->len > 0, NULL);
-  compare_table *t = g_new0(compare_table, 1);
-  t->runs = runs;
-  t->names = g_ptr_array_new_with_free_func(g_free);
-  t->rows = g_array_new(FALSE, TRUE, sizeof(compare_row));
-  g_array_set_clear_func(t->rows, compare_row_clear);
-
-  run_figures *base = g_ptr_array_index(runs, 0);
-  figures_add_rates(base);
-  double base_cost = figures_value(base, "cost"), base_day = figures_value(base, "cost_per_day");
-  for (guint i = 0; i < runs->len; i++) {
-    run_figures *f = g_ptr_array_index(runs, i);
-    g_ptr_array_add(t->names, compare_unique_name(t->names, f, i));
-    if (i) figures_add_rates(f);
-    double cost = figures_value(f, "cost"), day = figures_value(f, "cost_per_day");
-    if (!isnan(base_cost) && !isnan(cost)) {
-      figures_set(f, "saving", base_cost - cost);
-      figures_set(f, "saving_frac", base_cost != 0 ? (base_cost - cost) / base_cost : NAN);
-    }
-    if (isfinite(base_day) && isfinite(day)) figures_set(f, "saving_per_day", base_day - day);
-    figures_sort(f);
-  }
-  t->spans_differ = figures_spans_differ((const run_figures *const *)runs->pdata,
-                                         (const char *const *)t->names->pdata, runs->len, NULL);
-
-  /* the union of keys, first appearance wins */
+void compare_union_rows(const GPtrArray *runs, GArray *rows) {
+  /* first appearance wins */
   GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
   GArray *order = g_array_new(FALSE, FALSE, sizeof(compare_seen));
   for (guint i = 0; i < runs->len; i++) {
@@ -96,10 +77,38 @@ compare_table *compare_build(GPtrArray *runs) {
       .key = g_strdup(fig->key), .label = g_strdup(fig->label), .unit = fig->unit,
       .section = fig->section, .detail = fig->detail,
     };
-    g_array_append_val(t->rows, row);
+    g_array_append_val(rows, row);
   }
   g_array_free(order, TRUE);
   g_hash_table_destroy(seen);
+}
+
+compare_table *compare_build(GPtrArray *runs) {
+  g_return_val_if_fail(runs != NULL && runs->len > 0, NULL);
+  compare_table *t = g_new0(compare_table, 1);
+  t->runs = runs;
+  t->names = g_ptr_array_new_with_free_func(g_free);
+  t->rows = compare_rows_new();
+
+  run_figures *base = g_ptr_array_index(runs, 0);
+  figures_add_rates(base);
+  double base_cost = figures_value(base, "cost"), base_day = figures_value(base, "cost_per_day");
+  for (guint i = 0; i < runs->len; i++) {
+    run_figures *f = g_ptr_array_index(runs, i);
+    g_ptr_array_add(t->names, compare_unique_name(t->names, f, i));
+    if (i) figures_add_rates(f);
+    double cost = figures_value(f, "cost"), day = figures_value(f, "cost_per_day");
+    if (!isnan(base_cost) && !isnan(cost)) {
+      figures_set(f, "saving", base_cost - cost);
+      figures_set(f, "saving_frac", base_cost != 0 ? (base_cost - cost) / base_cost : NAN);
+    }
+    if (isfinite(base_day) && isfinite(day)) figures_set(f, "saving_per_day", base_day - day);
+    figures_sort(f);
+  }
+  t->spans_differ = figures_spans_differ((const run_figures *const *)runs->pdata,
+                                         (const char *const *)t->names->pdata, runs->len, NULL);
+
+  compare_union_rows(runs, t->rows);
   return t;
 }
 

@@ -23,6 +23,12 @@ typedef struct compare_table {
   gboolean spans_differ;      /* the runs' simulated spans differ (a note in the text) */
 } compare_table;
 
+/* An empty array of compare_row (the rows free their texts). */
+GArray *compare_rows_new(void);
+/* Appends to rows the union of the runs' figures (run_figures*): by section, known
+ * figures in their order, the others in order of first appearance over the runs. */
+void compare_union_rows(const GPtrArray *runs, GArray *rows);
+
 /* Takes ownership of the runs (at least one). Column names are the scenario names,
  * made unique with the folder name and then "#N" when two runs share one. Adds the
  * "saving" figure to every run. */

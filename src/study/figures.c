@@ -238,6 +238,40 @@ static run_figures *figures_new(const char *dir) {
   return f;
 }
 
+run_figures *figures_copy(const run_figures *f, const char *dir) {
+  g_return_val_if_fail(f != NULL, NULL);
+  run_figures *c = figures_new(dir ? dir : f->dir);
+  g_free(c->scenario);
+  c->scenario = g_strdup(f->scenario);
+  g_free(c->scenario_file);
+  c->scenario_file = g_strdup(f->scenario_file);
+  g_free(c->trace_file);
+  c->trace_file = g_strdup(f->trace_file);
+  c->seed = f->seed;
+  c->span_s = f->span_s;
+  c->start_unix = f->start_unix;
+  for (guint i = 0; i < f->figures->len; i++) {
+    const figure *fig = &g_array_index(f->figures, figure, i);
+    figures_add(c, fig->key, fig->label, fig->unit, fig->section, fig->order, fig->detail,
+                fig->value);
+  }
+  for (guint i = 0; i < f->pool_names->len; i++) {
+    g_ptr_array_add(c->pool_names, g_strdup(g_ptr_array_index(f->pool_names, i)));
+    g_ptr_array_add(c->pool_models, g_strdup(i < f->pool_models->len
+                                                 ? g_ptr_array_index(f->pool_models, i)
+                                                 : ""));
+  }
+  for (guint i = 0; i < f->services->len; i++) {
+    service_figure s = g_array_index(f->services, service_figure, i);
+    s.name = g_strdup(s.name);
+    s.pool = g_strdup(s.pool);
+    g_array_append_val(c->services, s);
+  }
+  c->services_file = f->services_file;
+  c->services_slo = f->services_slo;
+  return c;
+}
+
 void figures_free(run_figures *f) {
   if (!f) return;
   g_free(f->dir);

@@ -83,6 +83,8 @@ typedef struct run_figures {
 run_figures *figures_load(const char *dir, GError **error);
 /* The same from summary.json text (services left empty); dir is only recorded. */
 run_figures *figures_parse(const char *dir, const char *json, gsize len, GError **error);
+/* A deep copy of f recording dir (NULL: f's folder) as its folder. */
+run_figures *figures_copy(const run_figures *f, const char *dir);
 void figures_free(run_figures *f);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(run_figures, figures_free)
 

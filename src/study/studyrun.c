@@ -120,3 +120,35 @@ void studyrun_pool_free(studyrun_pool *p) {
   g_free(p->name);
   g_free(p);
 }
+
+/* Takes finished tasks back (blocking only when wait); a failure stops the tasks after it.
+ * *first_failed: the first failed task, in index order. */
+static void studyrun_collect(studyrun_pool *p, studyrun_task **tasks, guint n, gboolean wait,
+                             guint *first_failed) {
+  while (studyrun_pending(p) && (wait || studyrun_ready(p))) {
+    studyrun_task *t = studyrun_wait(p);
+    if (t->fig || t->stopped || t->id > *first_failed) continue;
+    *first_failed = t->id;
+    for (guint k = *first_failed + 1; k < n; k++)
+      if (tasks[k]) studyrun_stop(tasks[k]);
+  }
+}
+
+guint studyrun_all(studyrun_pool *p, const scenario *const *sc, const trace *tr,
+                   const char *const *dirs, guint n, run_figures **figs, GError **error) {
+  studyrun_task **tasks = g_new0(studyrun_task *, n + 1);
+  guint first_failed = n;
+  for (guint i = 0; i < n && first_failed == n; i++) {
+    tasks[i] = studyrun_task_new(sc[i], tr, dirs[i], i);
+    studyrun_submit(p, tasks[i]);
+    studyrun_collect(p, tasks, n, FALSE, &first_failed);
+  }
+  studyrun_collect(p, tasks, n, TRUE, &first_failed);
+  for (guint i = 0; i < n; i++) {
+    figs[i] = first_failed == n ? g_steal_pointer(&tasks[i]->fig) : NULL;
+    if (i == first_failed) g_propagate_error(error, g_steal_pointer(&tasks[i]->error));
+    studyrun_task_free(tasks[i]);
+  }
+  g_free(tasks);
+  return first_failed;
+}

@@ -49,3 +49,11 @@ guint studyrun_pending(const studyrun_pool *p);
 void studyrun_stop(studyrun_task *t);
 /* Stops and waits for what is still pending (freeing those tasks), then frees p. */
 void studyrun_pool_free(studyrun_pool *p);
+
+/* Runs n scenarios on tr through p (sc[i] into folder dirs[i], task id i) and waits for
+ * them: figs[i] receives run i's figures (owned). As a one-after-another loop would report
+ * it, a failing run stops the runs after it (in index order) and nothing after it is
+ * started; then the figures are freed, *error is the first failure's and the result its
+ * index. Returns n when every run succeeded. */
+guint studyrun_all(studyrun_pool *p, const scenario *const *sc, const trace *tr,
+                   const char *const *dirs, guint n, run_figures **figs, GError **error);

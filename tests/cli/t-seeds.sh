@@ -1,0 +1,81 @@
+# t-seeds.sh: --seeds N of run (and compare, size, sweep): the interval of a figure checked
+# against the single runs of each seed with Student's t from the printed table, the seed
+# folders byte for byte those of `run --set seed=S`, the same bytes at -j 1 and -j 2, and
+# every bad --seeds refused with exit 2 and nothing written.
+S2="$DATA/seeds/gpus-2.yaml"; S8="$DATA/seeds/gpus-8.yaml"; T="$DATA/seeds/batch.csv"
+
+# field N (1-based) of the row of a CSV whose first fields match PREFIX
+csv_field() { grep "^$2" "$1" | head -1 | cut -d, -f"$3"; }
+# the first "KEY" : value of a summary.json (the totals come first)
+total() { grep "\"$2\"" "$1/summary.json" | head -1 | sed 's/.*: *//; s/,$//'; }
+# |a - b| <= 2e-5 max(1, |b|) (the CSV keeps 6 significant digits)
+near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; if (m < 1) m = 1; print (d <= 2e-5 * m) ? "ok" : "off (" a " vs " b ")" }'; }
+
+# ---- run --seeds: folders, determinism ----
+run run "$S2" "$T" --seeds 4 -j 1 -o s1 --no-progress
+expect_rc 0
+cp out.txt out-j1.txt
+expect_out_contains "sharesim: scenario 'gpus-2' on trace batch.csv, 4 seeds (1 to 4)"
+expect_out_contains "Student's t, 3 degrees of freedom"
+expect_out_contains "results written to s1/"
+for f in seeds.txt seeds.csv seeds.json seed-1/summary.json seed-4/jobs.csv .sharesim-folder; do
+  expect_file "s1/$f"
+done
+expect_no_path s1/summary.json
+run run "$S2" "$T" --seeds 4 -j 2 -o s2 --no-progress
+expect_rc 0
+if diff -r s1 s2 >/dev/null; then pass; else fail "run --seeds -j 1 and -j 2 folders differ"; fi
+sed 's|written to s2/|written to s1/|' out.txt > out-j2.txt
+expect_same_files out-j1.txt out-j2.txt
+# each seed's folder is that seed's own run
+for s in 1 2 3 4; do
+  run run "$S2" "$T" --set seed=$s -o one-$s -q
+  if diff -r one-$s s1/seed-$s >/dev/null; then pass; else fail "s1/seed-$s differs from run --set seed=$s"; fi
+done
+
+# ---- the interval, from the single runs (t(0.975, 3) = 3.182446305 from the tables) ----
+for key in work_lost_gpu_h wait_mean_s crashes; do
+  vals=$(for s in 1 2 3 4; do total one-$s $key; done | tr '\n' ' ')
+  want=$(echo "$vals" | awk '{ n = NF; for (i = 1; i <= n; i++) m += $i; m /= n;
+    for (i = 1; i <= n; i++) ss += ($i - m) ^ 2; sd = sqrt(ss / (n - 1)); h = 3.182446305 * sd / sqrt(n);
+    printf "%.10g %.10g %.10g %.10g", m, sd, m - h, m + h }')
+  row=$(grep "^[a-z]*,$key," s1/seeds.csv | head -1)
+  got=$(echo "$row" | cut -d, -f6-9 | tr ',' ' ')
+  i=1
+  for w in $want; do
+    g=$(echo "$got" | cut -d' ' -f$i)
+    expect_eq "$(near "$g" "$w")" "ok" "$key: field $i of mean, sd, ci95_low, ci95_high over seeds $vals"
+    i=$((i + 1))
+  done
+  expect_eq "$(echo "$row" | cut -d, -f12-15 | tr ',' ' ')" "$(for s in 1 2 3 4; do awk -v v="$(total one-$s $key)" 'BEGIN { printf "%.6g\n", v }'; done | tr '\n' ' ' | sed 's/ $//')" "$key: the per-seed columns"
+done
+# the seeds differ (or the test above proves nothing)
+expect_eq "$(test "$(total one-1 work_lost_gpu_h)" != "$(total one-2 work_lost_gpu_h)" && echo differ)" "differ" "work lost differs between seeds 1 and 2"
+
+# a rerun replaces the seeds folder; a foreign folder is refused
+run run "$S2" "$T" --seeds 2 -o s1 -q
+expect_rc 0
+expect_eq "$(ls s1 | tr '\n' ' ')" "seed-1 seed-2 seeds.csv seeds.json seeds.txt " "the rerun's folder only"
+mkdir keep && echo precious > keep/f
+run run "$S2" "$T" --seeds 2 -o keep -q
+expect_rc 2
+expect_eq "$(cat keep/f)" "precious" "a foreign folder is kept"
+
+# ---- bad --seeds: exit 2, a clear message, nothing written ----
+for bad in 0 1 -2 abc 2x "" 1001 99999999999999999999; do
+  run run "$S2" "$T" --seeds "$bad" -o bad
+  expect_rc 2
+  expect_err_contains "--seeds '$bad': expected a whole number of seeds from 2 to 1000"
+  expect_no_path bad
+done
+run run "$S2" "$T" --seeds 3 --set seed=18446744073709551614 -o bad
+expect_rc 2
+expect_err_contains "past the largest seed 18446744073709551615"
+expect_no_path bad
+run run "$S2" "$T" --seeds 3 --dcgm -o bad
+expect_rc 2
+expect_err_contains "--dcgm is for one run"
+expect_no_path bad
+run run "$S2" "$T" --seeds 3 -j 0 -j 2000 -o bad
+expect_rc 2
+expect_err_contains "-j 2000: expected 1 to 1024"
