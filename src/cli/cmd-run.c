@@ -7,6 +7,7 @@
 #include "cmd-seeds.h"
 #include "outdir.h"
 #include "report.h"
+#include "studyrun.h"
 #include "sim.h"
 #include <stdio.h>
 #include <string.h>
@@ -96,12 +97,8 @@ static int cmd_run_main(int argc, char **argv) {
   }
   sim_options opt = {.progress = !no_progress, .gpu_series = dcgm};
   g_autoptr(GError) err = NULL;
-  g_autoptr(results) res = sim_run(in.sc, in.tr, &opt, &err);
+  g_autoptr(results) res = studyrun_simulate(in.sc, in.tr, &opt, out_dir, &err);
   if (!res) {
-    cmd_inputs_clear(&in);
-    return cmd_fail("run", err);
-  }
-  if (out_dir && !report_write_dir(res, out_dir, TRUE, &err)) {
     cmd_inputs_clear(&in);
     return cmd_fail("run", err);
   }

@@ -53,6 +53,7 @@ results *results_new(void) {
   r->gpu_series = g_array_new(FALSE, FALSE, sizeof(gpu_series_row));
   r->gpu_series_jobs = g_array_new(FALSE, FALSE, sizeof(guint32));
   r->strings = g_string_chunk_new(4096);
+  r->job_waits = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
   return r;
 }
 
@@ -71,6 +72,7 @@ void results_free(results *r) {
   g_array_unref(r->services);
   g_array_unref(r->gpu_series);
   g_array_unref(r->gpu_series_jobs);
+  g_ptr_array_unref(r->job_waits);
   g_string_chunk_free(r->strings);
   g_free(r);
 }
@@ -100,25 +102,37 @@ static gboolean results_job_started(const job_result *j) {
   return isfinite(j->start_s) && isfinite(j->wait_s);
 }
 
+/* The waits of pool_index's started jobs (slot pool_index + 1; 0 holds unrouted ones). */
+static GArray *results_waits_of(results *r, int pool_index) {
+  guint slot = pool_index < 0 ? 0 : (guint)pool_index + 1;
+  while (r->job_waits->len <= slot)
+    g_ptr_array_add(r->job_waits, g_array_new(FALSE, FALSE, sizeof(double)));
+  return g_ptr_array_index(r->job_waits, slot);
+}
+
+void results_add_job(results *r, const job_result *j, gboolean keep) {
+  g_return_if_fail(r != NULL && j != NULL);
+  r->job_count++;
+  if ((guint)j->outcome < OUTCOME_COUNT) r->job_outcomes[j->outcome]++;
+  if (results_job_started(j)) g_array_append_val(results_waits_of(r, j->pool_index), j->wait_s);
+  if (isfinite(j->straggler_delay_s)) r->straggler_delay_h += j->straggler_delay_s / 3600.0;
+  /* slowdown is defined (finite) only for the kinds that run their work */
+  if (j->outcome == OUTCOME_COMPLETED && isfinite(j->slowdown)) {
+    r->slowdown_sum += j->slowdown;
+    r->slowdown_n++;
+  }
+  if (keep) g_array_append_vals(r->jobs, j, 1);
+}
+
 void results_fill_pool_waits(results *r) {
   g_return_if_fail(r != NULL);
-  guint npools = r->pools->len;
-  if (npools == 0) return;
-  GArray **waits = g_new0(GArray *, npools);
-  for (guint p = 0; p < npools; p++) waits[p] = g_array_new(FALSE, FALSE, sizeof(double));
-  for (guint i = 0; i < r->jobs->len; i++) {
-    const job_result *j = &g_array_index(r->jobs, job_result, i);
-    if (j->pool_index < 0 || (guint)j->pool_index >= npools || !results_job_started(j))
-      continue;
-    g_array_append_val(waits[j->pool_index], j->wait_s);
-  }
-  for (guint p = 0; p < npools; p++) {
+  for (guint p = 0; p < r->pools->len; p++) {
     pool_result *pr = &g_array_index(r->pools, pool_result, p);
-    results_wait_stats((double *)(void *)waits[p]->data, waits[p]->len, &pr->wait_mean_s,
+    GArray *w = p + 1 < r->job_waits->len ? g_ptr_array_index(r->job_waits, p + 1) : NULL;
+    /* sorted in place: the order of the waits is not part of the results */
+    results_wait_stats(w ? (double *)(void *)w->data : NULL, w ? w->len : 0, &pr->wait_mean_s,
                        &pr->wait_p50_s, &pr->wait_p95_s, &pr->wait_max_s);
-    g_array_unref(waits[p]);
   }
-  g_free(waits);
 }
 
 /* part / whole, NAN when whole is not positive (a fraction of nothing is undefined). */
@@ -160,34 +174,30 @@ void results_compute_totals(const results *r, results_totals *t) {
   t->idle_cost = isnan(t->allocated_frac) ? t->cost : t->cost * (1.0 - t->allocated_frac);
   t->cost_per_busy_gpu_h = busy_s > 0 ? t->cost / t->busy_gpu_h : NAN;
 
-  t->jobs = r->jobs->len;
-  double *waits = g_new(double, r->jobs->len ? r->jobs->len : 1);
+  t->jobs = r->job_count;
+  t->completed = r->job_outcomes[OUTCOME_COMPLETED];
+  t->failed = r->job_outcomes[OUTCOME_FAILED];
+  t->unplaceable = r->job_outcomes[OUTCOME_UNPLACEABLE];
+  t->running = r->job_outcomes[OUTCOME_RUNNING];
+  t->queued = r->job_outcomes[OUTCOME_QUEUED];
+  t->not_submitted = r->job_outcomes[OUTCOME_NOT_SUBMITTED];
+  t->straggler_delay_h = r->straggler_delay_h;
+  /* every started job's wait, whatever its pool: sorted first, so the order they were
+   * added in does not matter */
   gsize nwaits = 0;
-  double slowdown_sum = 0;
-  guint slowdown_n = 0;
-  for (guint i = 0; i < r->jobs->len; i++) {
-    const job_result *j = &g_array_index(r->jobs, job_result, i);
-    switch (j->outcome) {
-    case OUTCOME_COMPLETED: t->completed++; break;
-    case OUTCOME_FAILED: t->failed++; break;
-    case OUTCOME_UNPLACEABLE: t->unplaceable++; break;
-    case OUTCOME_RUNNING: t->running++; break;
-    case OUTCOME_QUEUED: t->queued++; break;
-    case OUTCOME_NOT_SUBMITTED: t->not_submitted++; break;
-    case OUTCOME_COUNT: break;
-    }
-    if (results_job_started(j)) waits[nwaits++] = j->wait_s;
-    if (isfinite(j->straggler_delay_s)) t->straggler_delay_h += j->straggler_delay_s / 3600.0;
-    /* slowdown is defined (finite) only for the kinds that run their work */
-    if (j->outcome == OUTCOME_COMPLETED && isfinite(j->slowdown)) {
-      slowdown_sum += j->slowdown;
-      slowdown_n++;
-    }
+  for (guint k = 0; k < r->job_waits->len; k++)
+    nwaits += ((GArray *)g_ptr_array_index(r->job_waits, k))->len;
+  double *waits = g_new(double, nwaits ? nwaits : 1);
+  gsize at = 0;
+  for (guint k = 0; k < r->job_waits->len; k++) {
+    const GArray *w = g_ptr_array_index(r->job_waits, k);
+    if (w->len) memcpy(waits + at, w->data, w->len * sizeof(double));
+    at += w->len;
   }
   results_wait_stats(waits, nwaits, &t->wait_mean_s, &t->wait_p50_s, &t->wait_p95_s,
                      &t->wait_max_s);
   g_free(waits);
-  t->slowdown_mean = slowdown_n ? slowdown_sum / slowdown_n : NAN;
+  t->slowdown_mean = r->slowdown_n ? r->slowdown_sum / r->slowdown_n : NAN;
 }
 
 double results_showback_total(const results *r) {

@@ -177,7 +177,17 @@ typedef struct results {
   double interval_s;
   uint64_t events;          /* engine events processed */
   double wall_s;            /* wall-clock seconds of the run (NOT written to deterministic files) */
-  GArray *jobs;             /* job_result, trace order */
+  GArray *jobs;             /* job_result, trace order; empty when the rows were streamed
+                             * (sim_options.job_sink): read the aggregates below instead */
+  /* Aggregates over every job's row (results_add_job), kept whether or not the rows are:
+   * what the totals, the pools' waits and the reports read. */
+  guint32 job_count;
+  guint32 job_outcomes[OUTCOME_COUNT];
+  double straggler_delay_h;  /* sum of the rows' straggler_delay_s / 3600, trace order */
+  double slowdown_sum;       /* over completed rows with a finite slowdown, trace order */
+  guint32 slowdown_n;
+  GPtrArray *job_waits;      /* GArray of double per pool_index + 1 (0: no pool): wait_s of
+                              * the rows that started (8 bytes per started job) */
   GArray *gpus;             /* gpu_result, pool order then node then index */
   GArray *pools;            /* pool_result, scenario order */
   GArray *tenants;          /* tenant_result, sorted by name */
@@ -195,6 +205,9 @@ results *results_new(void);
 void results_free(results *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(results, results_free)
 const char *results_intern(results *r, const char *s);
+/* Adds one job's final row, in trace order: updates the aggregates above and, when keep,
+ * appends a copy to r->jobs (its strings must then outlive r: borrowed or interned). */
+void results_add_job(results *r, const job_result *j, gboolean keep);
 
 /* Headline figures derived from the arrays (used by the text summary, JSON and compare). */
 typedef struct results_totals {
@@ -217,7 +230,7 @@ void results_compute_totals(const results *r, results_totals *t);
 void results_wait_stats(double *wait_s, gsize n, double *mean_s, double *p50_s,
                         double *p95_s, double *max_s);
 /* Fills every pool's wait_mean/p50/p95/max_s from the jobs routed to it (pool_index)
- * that started, with results_wait_stats. For sim.c, which may also fill them itself. */
+ * that started (r->job_waits), with results_wait_stats. */
 void results_fill_pool_waits(results *r);
 /* Sum of the tenants' showback cost; a tenant's cost_share is its cost over this
  * (NAN when it is 0), so the shares add up to 1. */

@@ -245,6 +245,11 @@ const char *outdir_tmp_path(const outdir *o) {
   return o->tmp_path;
 }
 
+const char *outdir_path(const outdir *o) {
+  g_return_val_if_fail(o != NULL, NULL);
+  return o->final_path;
+}
+
 gboolean outdir_write(outdir *o, const char *name, const char *data, gsize len,
                       GError **error) {
   g_return_val_if_fail(o != NULL && name != NULL && (data != NULL || len == 0), FALSE);

@@ -27,6 +27,8 @@ outdir *outdir_begin(const char *final_path, GError **error);
 gboolean outdir_write(outdir *o, const char *name, const char *data, gsize len, GError **error);
 /* Path of the temporary folder (for writers that need to create files themselves). */
 const char *outdir_tmp_path(const outdir *o);
+/* The folder as given to outdir_begin (trailing separators removed), for messages. */
+const char *outdir_path(const outdir *o);
 gboolean outdir_commit(outdir *o, GError **error); /* frees o */
 void outdir_abort(outdir *o);                       /* frees o; removes the temporary */
 /* Removes path and, if it is a folder (not a symbolic link to one), everything in it.

@@ -178,46 +178,52 @@ static double csv_frac(double part, double whole) {
   return whole > 0 ? part / whole : NAN;
 }
 
-void report_csv_jobs(const results *r, GString *out) {
+void report_csv_jobs_header(const results *r, GString *out) {
   g_string_append(out, "id,kind,tenant,pool,gpus,submit_s,start_s,end_s,wait_s,run_s,"
                        "slowdown,burst_stretch,outcome,restarts,kills,oom_kills,crashes,"
                        "work_s,work_done_s,work_lost_s,busy_s,gpu_s_allocated,gpu_ids,"
                        "reason,straggler_delay_s,straggler_wait_gpu_s,gpu_s_share\n");
   csv_time_header(r, out, "submit_utc,start_utc,end_utc");
-  for (guint i = 0; i < r->jobs->len; i++) {
-    const job_result *j = &g_array_index(r->jobs, job_result, i);
-    csv_s(out, j->id);
-    csv_s(out, j->kind);
-    csv_s(out, j->tenant);
-    csv_s(out, j->pool);
-    csv_u(out, j->gpus);
-    csv_n(out, j->submit_s);
-    csv_n(out, j->start_s);
-    csv_n(out, j->end_s);
-    csv_n(out, j->wait_s);
-    csv_n(out, j->run_s);
-    csv_n(out, j->slowdown);
-    csv_n(out, j->burst_stretch);
-    csv_s(out, job_outcome_name(j->outcome));
-    csv_u(out, j->restarts);
-    csv_u(out, j->kills);
-    csv_u(out, j->oom_kills);
-    csv_u(out, j->crashes);
-    csv_n(out, j->work_s);
-    csv_n(out, j->work_done_s);
-    csv_n(out, j->work_lost_s);
-    csv_n(out, j->busy_s);
-    csv_n(out, j->gpu_s_allocated);
-    csv_s(out, j->gpu_ids);
-    csv_s(out, j->reason);
-    csv_n(out, j->straggler_delay_s);
-    csv_n(out, j->straggler_wait_gpu_s);
-    csv_n(out, j->gpu_s_share);
-    csv_time(r, out, j->submit_s);
-    csv_time(r, out, j->start_s);
-    csv_time(r, out, j->end_s);
-    csv_eol(out);
-  }
+}
+
+void report_csv_job_row(const results *r, const job_result *j, GString *out) {
+  csv_s(out, j->id);
+  csv_s(out, j->kind);
+  csv_s(out, j->tenant);
+  csv_s(out, j->pool);
+  csv_u(out, j->gpus);
+  csv_n(out, j->submit_s);
+  csv_n(out, j->start_s);
+  csv_n(out, j->end_s);
+  csv_n(out, j->wait_s);
+  csv_n(out, j->run_s);
+  csv_n(out, j->slowdown);
+  csv_n(out, j->burst_stretch);
+  csv_s(out, job_outcome_name(j->outcome));
+  csv_u(out, j->restarts);
+  csv_u(out, j->kills);
+  csv_u(out, j->oom_kills);
+  csv_u(out, j->crashes);
+  csv_n(out, j->work_s);
+  csv_n(out, j->work_done_s);
+  csv_n(out, j->work_lost_s);
+  csv_n(out, j->busy_s);
+  csv_n(out, j->gpu_s_allocated);
+  csv_s(out, j->gpu_ids);
+  csv_s(out, j->reason);
+  csv_n(out, j->straggler_delay_s);
+  csv_n(out, j->straggler_wait_gpu_s);
+  csv_n(out, j->gpu_s_share);
+  csv_time(r, out, j->submit_s);
+  csv_time(r, out, j->start_s);
+  csv_time(r, out, j->end_s);
+  csv_eol(out);
+}
+
+void report_csv_jobs(const results *r, GString *out) {
+  report_csv_jobs_header(r, out);
+  for (guint i = 0; i < r->jobs->len; i++)
+    report_csv_job_row(r, &g_array_index(r->jobs, job_result, i), out);
 }
 
 void report_csv_pools(const results *r, GString *out) {

@@ -289,6 +289,14 @@ char *report_json(const results *r, gboolean include_engine_stats) {
 gboolean report_write_dir(const results *r, const char *dir, gboolean deterministic,
                           GError **error) {
   g_return_val_if_fail(r != NULL && dir != NULL, FALSE);
+  outdir *o = outdir_begin(dir, error);
+  if (!o) return FALSE;
+  return report_write_into(r, o, deterministic, FALSE, error);
+}
+
+gboolean report_write_into(const results *r, outdir *o, gboolean deterministic,
+                           gboolean jobs_written, GError **error) {
+  g_return_val_if_fail(r != NULL && o != NULL, FALSE);
   static const struct {
     const char *name;
     void (*write)(const results *, GString *);
@@ -305,11 +313,9 @@ gboolean report_write_dir(const results *r, const char *dir, gboolean determinis
     {"events.csv", report_csv_events},
     {"summary.txt", report_text},
   };
-  outdir *o = outdir_begin(dir, error);
-  if (!o) return FALSE;
   GString *buf = g_string_new(NULL);
   gboolean ok = TRUE;
-  for (gsize i = 0; ok && i < G_N_ELEMENTS(files); i++) {
+  for (gsize i = jobs_written ? 1 : 0; ok && i < G_N_ELEMENTS(files); i++) {
     g_string_truncate(buf, 0);
     files[i].write(r, buf);
     ok = outdir_write(o, files[i].name, buf->str, buf->len, error);

@@ -16,6 +16,10 @@ char *report_json(const results *r, gboolean include_engine_stats);
 
 /* CSV files; each appends header + rows to out. */
 void report_csv_jobs(const results *r, GString *out);
+/* jobs.csv in parts, for the stream writer (report-jobstream.c): the header row(s), then
+ * one job's row; report_csv_jobs is the header and every row of r->jobs. */
+void report_csv_jobs_header(const results *r, GString *out);
+void report_csv_job_row(const results *r, const job_result *j, GString *out);
 void report_csv_pools(const results *r, GString *out);
 void report_csv_gpus(const results *r, GString *out);
 void report_csv_tenants(const results *r, GString *out);
@@ -55,6 +59,25 @@ void report_prom_stamp(GString *out, const results *r, double t_s);
  * summary.json's engine.wall_s is left out when deterministic is TRUE. */
 gboolean report_write_dir(const results *r, const char *dir, gboolean deterministic,
                           GError **error);
+/* The same into a folder begun by the caller (outdir_begin), which it commits (or aborts on
+ * error; o is freed either way). jobs.csv is written from r->jobs unless jobs_written (the
+ * caller streamed it into o already, report_jobs_stream). */
+struct outdir;
+gboolean report_write_into(const results *r, struct outdir *o, gboolean deterministic,
+                           gboolean jobs_written, GError **error);
+
+/* jobs.csv written row by row while the run goes (report-jobstream.c), so that a finished
+ * job's row leaves memory: pass report_jobs_stream_row and the stream as sim_options'
+ * job_sink and job_sink_data. The file is byte for byte what report_csv_jobs writes for the
+ * same rows. With o NULL the rows are only counted (a run without a result folder). */
+typedef struct report_jobs_stream report_jobs_stream;
+report_jobs_stream *report_jobs_stream_new(struct outdir *o, GError **error);
+void report_jobs_stream_row(void *stream, const results *r, const job_result *j);
+/* Writes the header if no row came, flushes and closes the file; FALSE with error when any
+ * write failed. Frees js. */
+gboolean report_jobs_stream_finish(report_jobs_stream *js, const results *r, GError **error);
+/* Closes and frees js without checking (the run failed; the caller aborts the folder). */
+void report_jobs_stream_free(report_jobs_stream *js);
 
 /* Number formatting shared by every report: shortest text that round-trips to 6
  * significant digits, "nan" never written (empty cell instead). */

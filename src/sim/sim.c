@@ -34,6 +34,12 @@ struct sim {
   share_params params;
   interference_table *interference;
   metrics *m;                /* the observation of the run (metrics.h) */
+  /* jobs.csv rows: jobs[0 .. next_emit) have been handed over (results_add_job, the sink) */
+  guint next_emit;
+  void (*job_sink)(void *data, const results *r, const job_result *j);
+  void *job_sink_data;
+  GString *emit_buf;         /* gpu_ids of the row being emitted */
+  pool_result *pool_jobs;    /* per pool: job counts by outcome, added as rows are emitted */
 };
 
 static void request_schedule(sim *s, pool_state *p);
@@ -570,7 +576,7 @@ static void on_session_end(void *ctx, void *obj, uint64_t arg) {
 
 /* ---- placement ---- */
 
-/* Keeps the GPUs of the placement just made, for jobs.csv (formatted at the end). */
+/* Keeps the GPUs of the placement just made, for jobs.csv (formatted when the row is). */
 static void keep_placement(job_run *j) {
   if (j->n_tasks == 1) {
     j->placed_gpu = j->tasks[0].gpu->index;
@@ -587,7 +593,7 @@ static void placement_digits(GString *buf, guint32 v) {
   while (n) g_string_append_c(buf, d[--n]);
 }
 
-/* jobs.csv gpu_ids of the last placement, "pool/n0/g3;pool/n1/g0" (interned; "" if none). */
+/* jobs.csv gpu_ids of the last placement, "pool/n0/g3;pool/n1/g0" (in buf; "" if none). */
 static const char *placement_ids(sim *s, const job_run *j, GString *buf) {
   if (j->first_start < 0 || j->pool < 0) return "";
   const pool_state *p = &s->pools[j->pool];
@@ -601,7 +607,7 @@ static const char *placement_ids(sim *s, const job_run *j, GString *buf) {
     g_string_append(buf, "/g");
     placement_digits(buf, g->local);
   }
-  return results_intern(s->res, buf->str);
+  return buf->str;
 }
 
 static gboolean try_start(sim *s, pool_state *p, job_run *j) {
@@ -857,18 +863,17 @@ static void progress_tick(sim *s, sim_time horizon, gboolean last) {
 
 /* ---- freezing results ---- */
 
-/* The job's jobs.csv row (its gpu_ids move to the results). */
-static void fill_job_row(sim *s, job_run *j, GString *buf) {
-  results *r = s->res;
+/* The job's jobs.csv row; gpu_ids and reason are borrowed (buf, the job). */
+static void job_row(sim *s, const job_run *j, GString *buf, job_result *out) {
   const job_spec *sp = j->spec;
   gboolean session = j->wl->session;
   gboolean gang = sp->gpus > 1 && !session;
-  job_result jr = {
+  *out = (job_result){
       .id = sp->id,
       .kind = job_kind_name(sp->kind),
       .tenant = sp->tenant,
       .pool = j->pool >= 0 ? scenario_pool(s->sc, (guint)j->pool)->name : "",
-      .reason = j->reason ? results_intern(r, j->reason) : "",
+      .reason = j->reason ? j->reason : "",
       .gpus = sp->gpus,
       .pool_index = j->pool,
       .outcome = j->outcome,
@@ -894,12 +899,54 @@ static void fill_job_row(sim *s, job_run *j, GString *buf) {
       .straggler_wait_gpu_s = gang ? j->straggler_wait_gpu_ns / 1e9 : NAN,
       .gpu_ids = placement_ids(s, j, buf),
   };
-  if (j->outcome == OUTCOME_UNPLACEABLE || j->outcome == OUTCOME_NOT_SUBMITTED) jr.wait_s = NAN;
+  if (j->outcome == OUTCOME_UNPLACEABLE || j->outcome == OUTCOME_NOT_SUBMITTED) out->wait_s = NAN;
   if (!session && j->outcome == OUTCOME_COMPLETED) {
     double executed = j->kept_ns + j->work_lost_ns;
-    if (executed > 0) jr.slowdown = j->run_ns / executed;
+    if (executed > 0) out->slowdown = j->run_ns / executed;
   }
-  g_array_append_val(r->jobs, jr);
+}
+
+/* Hands the job's final row over (in trace order): the results' aggregates and either the
+ * sink or results->jobs, the workload's own rows, the pool's and tenant's sums; then frees
+ * what a finished job still holds. */
+static void job_emit(sim *s, job_run *j) {
+  job_result jr;
+  job_row(s, j, s->emit_buf, &jr);
+  if (s->job_sink) {
+    results_add_job(s->res, &jr, FALSE);
+    s->job_sink(s->job_sink_data, s->res, &jr);
+  } else {
+    jr.reason = results_intern(s->res, jr.reason);
+    jr.gpu_ids = results_intern(s->res, jr.gpu_ids);
+    results_add_job(s->res, &jr, TRUE);
+  }
+  const workload_ops *wl = j->wl;
+  if (wl->report) wl->report(s, j);
+  if (j->pool >= 0) {
+    s->pools[j->pool].straggler_wait_gpu_ns += j->straggler_wait_gpu_ns;
+    pool_result *pr = &s->pool_jobs[j->pool];
+    pr->jobs_routed++;
+    switch (j->outcome) {
+    case OUTCOME_COMPLETED: pr->jobs_completed++; break;
+    case OUTCOME_FAILED: pr->jobs_failed++; break;
+    case OUTCOME_UNPLACEABLE: pr->jobs_unplaceable++; break;
+    case OUTCOME_RUNNING: pr->jobs_running++; break;
+    case OUTCOME_QUEUED: pr->jobs_queued++; break;
+    default: break;
+    }
+  }
+  if (j->outcome != OUTCOME_NOT_SUBMITTED)
+    metrics_tenant_job(s->m, j->tenant, j->pool, j->run_ns / 1e9 * j->spec->gpus);
+  if (j->state == JOB_DONE) { /* finalised by job_done: this call frees (as sim_free does) */
+    if (j->workload_data && wl->on_done) wl->on_done(s, j);
+    g_clear_pointer(&j->placed_gpus, g_free);
+  }
+}
+
+/* Emits the rows of the finished jobs that no earlier job holds back. */
+static inline void emit_ready(sim *s) {
+  while (s->next_emit < s->n_jobs && s->jobs[s->next_emit].state == JOB_DONE)
+    job_emit(s, &s->jobs[s->next_emit++]);
 }
 
 /* The pools' rows as far as the simulator knows them (names, counters, job counts); the
@@ -927,19 +974,14 @@ static pool_result *pool_rows(sim *s) {
         .straggler_wait_gpu_s = p->straggler_wait_gpu_ns / 1e9,
     };
   }
-  for (guint i = 0; i < s->n_jobs; i++) {
-    const job_run *j = &s->jobs[i];
-    if (j->pool < 0) continue;
-    pool_result *pr = &rows[j->pool];
-    pr->jobs_routed++;
-    switch (j->outcome) {
-    case OUTCOME_COMPLETED: pr->jobs_completed++; break;
-    case OUTCOME_FAILED: pr->jobs_failed++; break;
-    case OUTCOME_UNPLACEABLE: pr->jobs_unplaceable++; break;
-    case OUTCOME_RUNNING: pr->jobs_running++; break;
-    case OUTCOME_QUEUED: pr->jobs_queued++; break;
-    default: break;
-    }
+  for (guint pi = 0; pi < s->n_pools; pi++) {
+    const pool_result *c = &s->pool_jobs[pi];
+    rows[pi].jobs_routed = c->jobs_routed;
+    rows[pi].jobs_completed = c->jobs_completed;
+    rows[pi].jobs_failed = c->jobs_failed;
+    rows[pi].jobs_unplaceable = c->jobs_unplaceable;
+    rows[pi].jobs_running = c->jobs_running;
+    rows[pi].jobs_queued = c->jobs_queued;
   }
   return rows;
 }
@@ -951,17 +993,7 @@ static void fill_results(sim *s, sim_time end) {
   r->end_s = util_ns_to_seconds(end);
   r->interval_s = util_ns_to_seconds(metrics_interval_ns(s->m));
   r->events = engine_events_run(s->eng);
-  GString *buf = g_string_new(NULL);
-  for (guint i = 0; i < s->n_jobs; i++) {
-    job_run *j = &s->jobs[i];
-    fill_job_row(s, j, buf);
-    const workload_ops *wl = j->wl;
-    if (wl->report) wl->report(s, j);
-    if (j->pool >= 0) s->pools[j->pool].straggler_wait_gpu_ns += j->straggler_wait_gpu_ns;
-    if (j->outcome != OUTCOME_NOT_SUBMITTED)
-      metrics_tenant_job(s->m, j->tenant, j->pool, j->run_ns / 1e9 * j->spec->gpus);
-  }
-  g_string_free(buf, TRUE);
+  while (s->next_emit < s->n_jobs) job_emit(s, &s->jobs[s->next_emit++]);
   g_autofree pool_result *pools = pool_rows(s);
   metrics_freeze(s->m, end, pools);
   results_fill_pool_waits(r);
@@ -990,6 +1022,8 @@ static void sim_free(sim *s) {
   g_free(s->scratch_slots);
   if (s->scratch_victims) g_ptr_array_unref(s->scratch_victims);
   if (s->scratch_resched) g_array_unref(s->scratch_resched);
+  if (s->emit_buf) g_string_free(s->emit_buf, TRUE);
+  g_free(s->pool_jobs);
   engine_free(s->eng);
   interference_free(s->interference);
   metrics_free(s->m);
@@ -1031,6 +1065,10 @@ static void sim_build(sim *s, const sim_options *opt) {
   s->scratch_slots = g_new0(guint32, max_gpus + 1);
   s->scratch_victims = g_ptr_array_new();
   s->scratch_resched = g_array_new(FALSE, FALSE, sizeof(resched));
+  s->emit_buf = g_string_new(NULL);
+  s->pool_jobs = g_new0(pool_result, s->n_pools ? s->n_pools : 1);
+  s->job_sink = opt ? opt->job_sink : NULL;
+  s->job_sink_data = opt ? opt->job_sink_data : NULL;
 }
 
 /* Every 65,536 events: the progress bar, and FALSE when the caller asked the run to stop
@@ -1048,11 +1086,16 @@ static sim_time sim_loop(sim *s, gboolean *stopped) {
   sim_time horizon = s->sc->horizon_ns;
   *stopped = FALSE;
   if (horizon > 0) {
-    while (!*stopped && engine_next_time(s->eng) <= horizon && engine_step(s->eng))
+    while (!*stopped && engine_next_time(s->eng) <= horizon && engine_step(s->eng)) {
+      emit_ready(s);
       *stopped = !sim_checkpoint(s, horizon);
+    }
     if (!*stopped) engine_run_until(s->eng, horizon);
   } else {
-    while (!*stopped && engine_step(s->eng)) *stopped = !sim_checkpoint(s, 0);
+    while (!*stopped && engine_step(s->eng)) {
+      emit_ready(s);
+      *stopped = !sim_checkpoint(s, 0);
+    }
   }
   if (s->progress) progress_tick(s, horizon, TRUE);
   return sim_now(s);

@@ -17,6 +17,13 @@ typedef struct sim_options {
    * run early; sim_run then returns NULL with a SHARESIM_ERROR_RUNTIME error (size stops
    * the probes its search no longer needs). Checked every 65,536 events. */
   const gint *stop;
+  /* When not NULL: each job's jobs.csv row is handed to job_sink, in trace order, as soon as
+   * it is final (the job ended and every earlier job's row was handed over; the others at
+   * the end of the run), and results->jobs stays empty (the reports read its aggregates).
+   * The row's strings are valid only during the call. NULL: the rows are kept in
+   * results->jobs (tests, validate, run --dcgm, whose series point into them). */
+  void (*job_sink)(void *data, const results *r, const job_result *j);
+  void *job_sink_data;
 } sim_options;
 
 /* Runs the scenario on the trace. Returns owned results, or NULL with error set. */

@@ -4,6 +4,7 @@
  * reported in are the commands' (cmd-compare.c, cmd-size.c). */
 #include "studyrun.h"
 #include "report.h"
+#include "outdir.h"
 #include "sim.h"
 #include "util.h"
 #include <stdio.h>
@@ -38,6 +39,30 @@ void studyrun_task_free(studyrun_task *t) {
   g_free(t);
 }
 
+results *studyrun_simulate(const scenario *sc, const trace *tr, sim_options *opt,
+                           const char *dir, GError **error) {
+  outdir *o = NULL;
+  if (dir && !(o = outdir_begin(dir, error))) return NULL;
+  report_jobs_stream *js = NULL;
+  if (!opt->gpu_series && !(js = report_jobs_stream_new(o, error))) {
+    if (o) outdir_abort(o);
+    return NULL;
+  }
+  opt->job_sink = js ? report_jobs_stream_row : NULL;
+  opt->job_sink_data = js;
+  results *res = sim_run(sc, tr, opt, error);
+  gboolean ok = res != NULL;
+  if (js && ok) ok = report_jobs_stream_finish(js, res, error);
+  else report_jobs_stream_free(js);
+  if (ok && o) ok = report_write_into(res, o, TRUE, js != NULL, error);
+  else if (o) outdir_abort(o);
+  if (!ok && res) {
+    results_free(res);
+    res = NULL;
+  }
+  return res;
+}
+
 /* The run itself, in whichever thread: sim_run, the folder, its figures. */
 static void studyrun_execute(studyrun_task *t, gboolean progress) {
   if (g_atomic_int_get(&t->stop)) {
@@ -45,12 +70,12 @@ static void studyrun_execute(studyrun_task *t, gboolean progress) {
     return;
   }
   sim_options opt = {.progress = progress, .stop = &t->stop};
-  g_autoptr(results) res = sim_run(t->sc, t->tr, &opt, &t->error);
+  g_autoptr(results) res = studyrun_simulate(t->sc, t->tr, &opt, t->dir, &t->error);
   if (!res) {
     t->stopped = g_atomic_int_get(&t->stop) != 0;
     return;
   }
-  if (report_write_dir(res, t->dir, TRUE, &t->error)) t->fig = figures_load(t->dir, &t->error);
+  t->fig = figures_load(t->dir, &t->error);
 }
 
 static void studyrun_thread(gpointer data, gpointer user) {

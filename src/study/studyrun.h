@@ -10,6 +10,17 @@
 #include "scenario.h"
 #include "trace.h"
 
+struct sim_options;
+struct results;
+/* One run and its result folder (NULL: none), as `run -o DIR` makes them: the folder is
+ * begun first and jobs.csv streamed into it while the run goes (report_jobs_stream: a
+ * finished job's row leaves memory), except with opt->gpu_series (run --dcgm), whose
+ * per-GPU series point into the rows kept in memory; without a folder the rows are dropped
+ * as they come. The folder appears only once complete; on any error nothing is left.
+ * Sets opt's job sink. Returns the results (without rows), or NULL with error set. */
+struct results *studyrun_simulate(const scenario *sc, const trace *tr, struct sim_options *opt,
+                                  const char *dir, GError **error);
+
 typedef struct studyrun_task {
   /* set by the caller */
   const scenario *sc;      /* borrowed until the task is handed back by studyrun_wait */

@@ -89,9 +89,9 @@ static results *reports_fixture(void) {
   j3.submit_s = 100;
   j3.work_s = 600;
   j3.reason = results_intern(r, "needs 4 GPUs, the pool has 2");
-  g_array_append_val(r->jobs, j1);
-  g_array_append_val(r->jobs, j2);
-  g_array_append_val(r->jobs, j3);
+  results_add_job(r, &j1, TRUE);
+  results_add_job(r, &j2, TRUE);
+  results_add_job(r, &j3, TRUE);
   results_fill_pool_waits(r);
 
   gpu_result g[] = {
@@ -375,7 +375,7 @@ Test(reports, text_durations_scale_their_unit) {
     j.outcome = OUTCOME_RUNNING;
     j.start_s = 0;
     j.wait_s = waits[i];
-    g_array_append_val(r->jobs, j);
+    results_add_job(r, &j, TRUE);
   }
   g_autoptr(GString) out = g_string_new(NULL);
   report_text(r, out);
