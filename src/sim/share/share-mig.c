@@ -342,6 +342,7 @@ static void mig_update_speeds(const share_pool *p, gpu_state *g) {
   }
   double compute = m->mig_compute_slices ? m->mig_compute_slices : 7;
   sim_time slice = p->spec->timeslice_ns, sw = p->spec->context_switch_ns;
+  share_ts_curve curve = share_ts_curve_for(p->params->ts_switch_loss);
   for (guint i = 0; i < g->residents->len; i++) {
     task *t = g_ptr_array_index(g->residents, i);
     g_assert(t->slot < sh->layout.n);
@@ -351,7 +352,7 @@ static void mig_update_speeds(const share_pool *p, gpu_state *g) {
     if (alone > 1.0) alone = 1.0;
     double others = duty[t->slot] - j->duty;
     if (others < 1e-12) others = 0;
-    t->speed = alone * share_timeslice_speed(j->spec->gpu_util, others, p->params->ts_switch_loss);
+    t->speed = alone * share_ts_curve_speed(curve, j->spec->gpu_util, others);
     t->alloc_share = (double)sh->slices[t->slot] / compute / (double)sh->rep[t->slot];
     t->turn_wait_ns = others > 0 ? others * (double)slice / 2.0 + (double)sw : 0.0;
   }

@@ -35,14 +35,15 @@ static void ts_update_speeds(const share_pool *p, gpu_state *g) {
   for (guint i = 0; i < g->residents->len; i++)
     total += share_resident_job(g, i)->duty;
   sim_time slice = p->spec->timeslice_ns, sw = p->spec->context_switch_ns;
+  share_ts_curve curve = share_ts_curve_for(p->params->ts_switch_loss);
+  gboolean table = p->params->interference != NULL;
   for (guint i = 0; i < g->residents->len; i++) {
     task *t = g_ptr_array_index(g->residents, i);
     double others = total - share_job_of(t->job)->duty;
     if (others < 1e-12) others = 0;
     double sp;
-    if (!share_table_speed(p, g, t, &sp))
-      sp = share_timeslice_speed(share_job_of(t->job)->spec->gpu_util, others,
-                                 p->params->ts_switch_loss);
+    if (!table || !share_table_speed(p, g, t, &sp))
+      sp = share_ts_curve_speed(curve, share_job_of(t->job)->spec->gpu_util, others);
     t->speed = sp;
     t->alloc_share = 1.0 / p->slots_per_gpu;
     /* a request arriving while t is idle waits, on average, half a slice behind each busy

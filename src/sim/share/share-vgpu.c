@@ -59,6 +59,7 @@ static void vgpu_update_speeds(const share_pool *p, gpu_state *g) {
   double loss = p->params->ts_switch_loss;
   for (guint i = 0; i < g->residents->len; i++) u += share_resident_job(g, i)->duty;
   double eff = share_timeslice_efficiency(u, loss);
+  share_ts_curve curve = share_ts_curve_for(loss);
   double slice = (double)ps->timeslice_ns, sw = (double)ps->context_switch_ns;
   for (guint i = 0; i < g->residents->len; i++) {
     task *t = g_ptr_array_index(g->residents, i);
@@ -77,7 +78,7 @@ static void vgpu_update_speeds(const share_pool *p, gpu_state *g) {
     case VGPU_BEST_EFFORT:
     default:
       if (!share_table_speed(p, g, t, &sp))
-        sp = share_timeslice_speed(share_job_of(t->job)->spec->gpu_util, others, loss);
+        sp = share_ts_curve_speed(curve, share_job_of(t->job)->spec->gpu_util, others);
       ahead = others;
       break;
     }

@@ -95,16 +95,20 @@ guint32 share_prune_by_size(const share_pool *p, const share_job *j) { return 0;
 /* The contention curve (docs/models.md, "Time-slicing"): with U = own + others, no
  * slowdown while U <= 1, else 1 / (1 + a (U - 1)^p). p is fitted on Lucid's 1,388 pairs;
  * a puts four saturating contexts at (1 - 3 L) / 4 each, Colfax's four busy tenants. */
-static double ts_curve_a(double switch_loss) {
+share_ts_curve share_ts_curve_for(double switch_loss) {
   double four = (1.0 - 3.0 * switch_loss) / 4.0; /* one of four busy contexts */
   if (four < 0.05) four = 0.05;                   /* L near 1/3 and beyond: keep a finite */
-  return (1.0 / four - 1.0) / pow(3.0, SHARE_TS_CURVE_EXP);
+  return (share_ts_curve){.a = (1.0 / four - 1.0) / pow(3.0, SHARE_TS_CURVE_EXP)};
+}
+
+double share_ts_curve_speed(share_ts_curve c, double own, double others) {
+  double u = own + others;
+  if (u <= 1.0) return 1.0;
+  return 1.0 / (1.0 + c.a * pow(u - 1.0, SHARE_TS_CURVE_EXP));
 }
 
 double share_timeslice_speed(double own, double others, double switch_loss) {
-  double u = own + others;
-  if (u <= 1.0) return 1.0;
-  return 1.0 / (1.0 + ts_curve_a(switch_loss) * pow(u - 1.0, SHARE_TS_CURVE_EXP));
+  return share_ts_curve_speed(share_ts_curve_for(switch_loss), own, others);
 }
 
 double share_timeslice_efficiency(double demand, double switch_loss) {

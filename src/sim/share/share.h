@@ -191,6 +191,14 @@ const scenario_strategy *share_input_row(guint i);
  * U <= 1, else 1 / (1 + a (U - 1)^p), a set so that four saturating contexts each get
  * (1 - 3 x switch_loss) / 4 (docs/models.md). */
 double share_timeslice_speed(double own, double others, double switch_loss);
+/* The same curve with its constant a worked out once for a switch loss (share_ts_curve_for),
+ * for a strategy that evaluates it for every resident: share_ts_curve_speed(c, own, others)
+ * is bit for bit share_timeslice_speed(own, others, L). */
+typedef struct share_ts_curve {
+  double a;
+} share_ts_curve;
+share_ts_curve share_ts_curve_for(double switch_loss);
+double share_ts_curve_speed(share_ts_curve c, double own, double others);
 /* Share of the GPU's time that does useful work when the busy contexts' demands add up to
  * demand: min(1, U x share_timeslice_speed(U, 0, L)); 1 for U <= 1 (vGPU equal/fixed share). */
 double share_timeslice_efficiency(double demand, double switch_loss);
