@@ -1,14 +1,18 @@
 /* validate-mig.c: MIG instance speeds against the whole GPU. One simulation holds a pool per
  * instance size (1g, 2g, 3g, 4g, 7g of an A100-80GB, and an exclusive whole GPU) and one
- * job per (size, candidate sm); each published model's sm is the candidate whose simulated
- * speeds fit its published points best (one calibrated value per model, least squares), and
- * its rows are the simulated speeds at that sm: ParvaGPU's 1g-4g over 7g, NJIT's GROMACS
- * over the whole GPU. */
+ * job per (size, candidate sm, candidate gpu_util); each published model's pair is the
+ * candidate whose simulated speeds fit its published points best (two calibrated values per
+ * model, least squares), and its rows are the simulated speeds there: ParvaGPU's 1g-4g over
+ * 7g, NJIT's GROMACS over the whole GPU. */
 #include "validate.h"
 #include <math.h>
 #include <string.h>
 
-#define M_CANDIDATES 200 /* sm = 0.005, 0.010, ... 1.000 */
+#define M_SM 100 /* sm = 0.01, 0.02, ... 1.00 */
+#define M_U 20   /* gpu_util = 0.05, 0.10, ... 1.00 */
+#define M_CANDIDATES (M_SM * M_U)
+#define M_SM_OF(k) (((k) % M_SM + 1) / (double)M_SM)
+#define M_U_OF(k) (((k) / M_SM + 1) / (double)M_U)
 
 static const char *const m_sizes[] = {"1g", "2g", "3g", "4g", "7g", "whole"};
 static const char *const m_layouts[] = {"1g.10gb x7", "2g.20gb x3", "3g.40gb x2", "4g.40gb",
@@ -42,11 +46,11 @@ static char *m_scenario(void) {
 }
 
 static char *m_trace(void) {
-  GString *t = g_string_new("id,submit_s,kind,gpus,mem_gb,duration_s,label,sm\n");
+  GString *t = g_string_new("id,submit_s,kind,gpus,mem_gb,duration_s,label,sm,gpu_util\n");
   for (int s = 0; s < M_N; s++)
-    for (int k = 1; k <= M_CANDIDATES; k++)
-      g_string_append_printf(t, "%s-%d,0,batch,1,5,1000,%s,%g\n", m_sizes[s], k, m_sizes[s],
-                             k / (double)M_CANDIDATES);
+    for (int k = 0; k < M_CANDIDATES; k++)
+      g_string_append_printf(t, "%s-%d,0,batch,1,5,1000,%s,%g,%g\n", m_sizes[s], k, m_sizes[s],
+                             M_SM_OF(k), M_U_OF(k));
   return g_string_free(t, FALSE);
 }
 
@@ -78,9 +82,9 @@ static void m_rows(validate_ctx *c, const mig_model *m, double speed[M_N][M_CAND
   for (int s = 0; s < M_N; s++) {
     if (!isfinite(pub[s])) continue;
     g_autofree char *id = g_strdup_printf("mig.%s.%s", m->key, m_sizes[s]);
-    g_autofree char *what = g_strdup_printf("%s throughput on %s / %s (sm %.3g fitted)", m->name,
-                                            m_sizes[s], m->gromacs ? "whole GPU" : "7g",
-                                            (best + 1) / (double)M_CANDIDATES);
+    g_autofree char *what = g_strdup_printf("%s throughput on %s / %s (sm %.3g, gpu_util %.3g fitted)",
+                                            m->name, m_sizes[s], m->gromacs ? "whole GPU" : "7g",
+                                            M_SM_OF(best), M_U_OF(best));
     validate_abs(c, id, src, what, pub[s], speed[s][best] / speed[ref][best], 0.1);
   }
 }
@@ -94,7 +98,7 @@ static gboolean mig_family(validate_ctx *c, GError **error) {
   for (int s = 0; s < M_N; s++)
     for (int k = 0; k < M_CANDIDATES; k++) {
       char id[32];
-      g_snprintf(id, sizeof id, "%s-%d", m_sizes[s], k + 1);
+      g_snprintf(id, sizeof id, "%s-%d", m_sizes[s], k);
       speed[s][k] = 1000.0 / validate_job(r, id)->end_s;
     }
   results_free(r);

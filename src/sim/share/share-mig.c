@@ -329,9 +329,16 @@ static gboolean mig_gpu_accepts(const share_pool *p, const gpu_state *g, const s
 
 /* ---- speeds, memory, faults ---- */
 
-/* Alone in its instance a job runs at min(1, instance SMs / (sm x whole-GPU SMs)); the
- * other instances do not change it. Time-sliced replicas inside one instance take turns
- * as under time-slicing (share_timeslice_speed), scaled by the instance's speed. */
+/* Alone in its instance a job's GPU work runs at c = min(1, instance SMs / (sm x whole-GPU
+ * SMs)); only the share gpu_util of its time that keeps the GPU busy slows by it (the host
+ * work, input pipeline and launch gaps do not shrink with SMs), so the job runs at
+ * 1 / ((1 - u) + u / c). The other instances do not change it. Time-sliced replicas inside
+ * one instance take turns as under time-slicing (share_timeslice_speed), scaled by that. */
+static double mig_alone_speed(double u, double c) {
+  if (c >= 1.0) return 1.0;
+  return 1.0 / ((1.0 - u) + u / c);
+}
+
 static void mig_update_speeds(const share_pool *p, gpu_state *g) {
   const mig_shape *sh = gpu_shape(p, g);
   const gpu_model *m = p->spec->gpu;
@@ -348,8 +355,8 @@ static void mig_update_speeds(const share_pool *p, gpu_state *g) {
     g_assert(t->slot < sh->layout.n);
     const share_job *j = share_job_of(t->job);
     double sm = j->sm > 0 ? j->sm : 1.0;
-    double alone = (double)sh->sms[t->slot] / (sm * (double)m->sms);
-    if (alone > 1.0) alone = 1.0;
+    double alone = mig_alone_speed(j->spec->gpu_util,
+                                   (double)sh->sms[t->slot] / (sm * (double)m->sms));
     double others = duty[t->slot] - j->duty;
     if (others < 1e-12) others = 0;
     t->speed = alone * share_ts_curve_speed(curve, j->spec->gpu_util, others);
