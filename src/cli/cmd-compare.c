@@ -1,14 +1,17 @@
-/* cmd-compare.c: `sharesim compare SCENARIO.yaml... TRACE.csv [-o DIR] [-j N]` (run each
- * scenario on the trace, N at once in threads (studyrun.h), then compare) and `sharesim
- * compare DIR DIR...` (compare earlier result folders). Prints the table (text, CSV or JSON); with -o writes one
- * result folder per scenario plus compare.txt/.csv/.json, all at once (studydir.h).
- * The table itself is compare.c's. */
+/* cmd-compare.c: `sharesim compare SCENARIO.yaml... TRACE.csv [-o DIR] [-j N] [--seeds N]`
+ * (run each scenario on the trace, N at once in threads (studyrun.h), then compare) and
+ * `sharesim compare DIR DIR...` (compare earlier result, seeds or compare folders). Prints
+ * the table (text, CSV or JSON); with -o writes one result folder (with --seeds, one seeds
+ * folder) per scenario plus compare.txt/.csv/.json, all at once (studydir.h). The table
+ * and the significance of its differences are compare.c's. */
 #include "cmd.h"
 #include "cmd-load.h"
+#include "cmd-seeds.h"
 #include "compare.h"
 #include "figures.h"
 #include "outdir.h"
 #include "report.h"
+#include "seeds.h"
 #include "sim.h"
 #include "studydir.h"
 #include "studyrun.h"
@@ -40,8 +43,9 @@ typedef enum { COMPARE_TEXT, COMPARE_CSV, COMPARE_JSON } compare_format;
 
 /* What the command line asked for. */
 typedef struct compare_args {
-  char *phases, *requests, *out, *format;
+  char *phases, *requests, *out, *format, *seeds;
   gboolean no_progress, quiet, brief;
+  guint n_seeds;             /* --seeds; 1 without it */
   gint jobs;                 /* -j; 0: the number of processors */
   compare_format fmt;
   gboolean all_dirs;         /* every argument is a folder: compare earlier results */
@@ -52,6 +56,7 @@ static void compare_args_clear(compare_args *a) {
   g_free(a->requests);
   g_free(a->out);
   g_free(a->format);
+  g_free(a->seeds);
 }
 
 /* --format and the arguments; 0 when they make sense, else the exit code (message
@@ -77,7 +82,13 @@ static int compare_check_args(compare_args *a, int argc, char **argv) {
                     "result folders\nUsage: sharesim compare %s\n", cmd_compare_entry.usage);
     return 2;
   }
-  if (!cmd_check_jobs("compare", &a->jobs)) return 2;
+  if (!cmd_check_jobs("compare", &a->jobs) || !cmd_seeds_parse("compare", a->seeds, &a->n_seeds))
+    return 2;
+  if (a->all_dirs && a->n_seeds > 1) {
+    fprintf(stderr, "sharesim compare: --seeds runs scenarios; folders written by run --seeds "
+                    "or compare --seeds are compared with their seeds as they are\n");
+    return 2;
+  }
   if (a->all_dirs && (a->phases || a->requests)) {
     fprintf(stderr, "sharesim compare: --phases and --requests apply to scenarios, not to result folders\n");
     return 2;
@@ -85,19 +96,80 @@ static int compare_check_args(compare_args *a, int argc, char **argv) {
   return 0;
 }
 
-/* The runs of earlier result folders (or compare folders) given as arguments. */
-static int compare_load_folders(int argc, char **argv, GPtrArray *runs) {
+/* What is compared: per run its figures, or with seeds its seeds_table (the other NULL),
+ * and the folder it is recorded under. */
+typedef struct compare_items {
+  GPtrArray *runs;     /* run_figures* or NULL */
+  GPtrArray *groups;   /* seeds_table* or NULL */
+  GPtrArray *folders;  /* char* */
+} compare_items;
+
+static void compare_items_init(compare_items *it) {
+  it->runs = g_ptr_array_new_with_free_func((GDestroyNotify)figures_free);
+  it->groups = g_ptr_array_new_with_free_func((GDestroyNotify)seeds_free);
+  it->folders = g_ptr_array_new_with_free_func(g_free);
+}
+
+static void compare_items_clear(compare_items *it) {
+  g_ptr_array_free(it->runs, TRUE);
+  g_ptr_array_free(it->groups, TRUE);
+  g_ptr_array_free(it->folders, TRUE);
+}
+
+/* A result folder or a seeds folder. */
+static gboolean compare_load_one(const char *dir, compare_items *it, GError **error) {
+  run_figures *f = NULL;
+  seeds_table *g = NULL;
+  if (seeds_is_dir(dir)) g = seeds_load_dir(dir, error);
+  else f = figures_load(dir, error);
+  if (!f && !g) return FALSE;
+  g_ptr_array_add(it->runs, f);
+  g_ptr_array_add(it->groups, g);
+  g_ptr_array_add(it->folders, g_strdup(dir));
+  return TRUE;
+}
+
+/* The runs of earlier result, seeds or compare folders given as arguments. */
+static int compare_load_folders(int argc, char **argv, compare_items *it) {
   g_autoptr(GError) err = NULL;
   for (int i = 1; i < argc; i++) {
-    if (!compare_has(argv[i], "summary.json") && compare_has(argv[i], "compare.json")) {
-      if (!compare_load_dir(argv[i], runs, &err)) return cmd_fail("compare", err);
+    if (!compare_has(argv[i], "summary.json") && !seeds_is_dir(argv[i]) &&
+        compare_has(argv[i], "compare.json")) {
+      g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func(g_free);
+      if (!compare_dir_folders(argv[i], paths, &err)) return cmd_fail("compare", err);
+      for (guint k = 0; k < paths->len; k++)
+        if (!compare_load_one(g_ptr_array_index(paths, k), it, &err)) return cmd_fail("compare", err);
       continue;
     }
-    run_figures *f = figures_load(argv[i], &err);
-    if (!f) return cmd_fail("compare", err);
-    g_ptr_array_add(runs, f);
+    if (!compare_load_one(argv[i], it, &err)) return cmd_fail("compare", err);
   }
   return 0;
+}
+
+/* The table of the items (taken): plain, or with seeds when some item has them (a plain
+ * run is then a group of one). */
+static compare_table *compare_make_table(compare_items *it) {
+  gboolean seeds = FALSE;
+  for (guint i = 0; i < it->groups->len; i++) seeds |= g_ptr_array_index(it->groups, i) != NULL;
+  if (!seeds) {
+    GPtrArray *runs = g_ptr_array_new();
+    for (guint i = 0; i < it->runs->len; i++) g_ptr_array_add(runs, g_steal_pointer(&it->runs->pdata[i]));
+    compare_items_clear(it);
+    return compare_build(runs);
+  }
+  GPtrArray *groups = g_ptr_array_new();
+  for (guint i = 0; i < it->groups->len; i++) {
+    seeds_table *g = g_steal_pointer(&it->groups->pdata[i]);
+    if (!g) {
+      GPtrArray *one = g_ptr_array_new();
+      g_ptr_array_add(one, g_steal_pointer(&it->runs->pdata[i]));
+      g = seeds_build(one);
+    }
+    g_ptr_array_add(groups, g);
+  }
+  compare_table *t = compare_build_seeds(groups, (const char *const *)it->folders->pdata);
+  compare_items_clear(it);
+  return t;
 }
 
 /* Loads and checks every scenario (sc[i]) and the trace (*tr) before anything runs. FALSE
@@ -120,68 +192,81 @@ static gboolean compare_load_scenarios(const compare_args *a, int n_scen, char *
   return ok;
 }
 
-/* Warns about the jobs sc can never run, names its sub-folder and starts its run. */
-static void compare_start(const scenario *sc, const trace *tr,
-                          const char *work, GHashTable *taken, guint i, studyrun_pool *pool,
-                          studyrun_task **tasks) {
+/* Warns about the jobs sc can never run; returns its sub-folder work/SUB (owned) and
+ * records SUB in it->folders. */
+static char *compare_prepare(const scenario *sc, const trace *tr, const char *work,
+                             GHashTable *taken, compare_items *it) {
   g_autoptr(diag_list) unfit = diag_list_new(3);
   sim_check_jobs(sc, tr, unfit);
   if (unfit->count)
     fprintf(stderr, "sharesim compare: warning: %s: %u job%s can never run (outcome 'unplaceable')\n",
             sc->name, unfit->count, unfit->count == 1 ? "" : "s");
-  g_autofree char *sub = compare_sub_name(taken, sc->name);
-  g_autofree char *dir = g_build_filename(work, sub, NULL);
-  tasks[i] = studyrun_task_new(sc, tr, dir, i);
-  studyrun_submit(pool, tasks[i]);
+  char *sub = compare_sub_name(taken, sc->name);
+  g_ptr_array_add(it->folders, sub); /* compare.json records the sub-folder, relative to DIR */
+  return g_build_filename(work, sub, NULL);
 }
 
-/* Takes the finished tasks back (blocking only when wait); a failure stops the runs after
- * it, whose results are not reported. *first_failed: the first failed run, in scenario
- * order. */
-static void compare_collect(studyrun_pool *pool, studyrun_task **tasks, int n_scen,
-                            gboolean wait, int *first_failed) {
-  while (studyrun_pending(pool) && (wait || studyrun_ready(pool))) {
-    studyrun_task *t = studyrun_wait(pool);
-    if (t->fig || t->stopped || (int)t->id > *first_failed) continue;
-    *first_failed = (int)t->id;
-    for (int k = *first_failed + 1; k < n_scen; k++)
-      if (tasks[k]) studyrun_stop(tasks[k]);
-  }
-}
-
-/* Runs every scenario on tr into work/SUB, a->jobs at once, and appends their figures to
- * runs in scenario order (folder SUB); the first failure in that order is reported, as
- * running them one after another would report it. */
-static int compare_run_all(const compare_args *a, scenario **sc, int n_scen, const trace *tr,
-                           const char *work, GPtrArray *runs) {
+/* One run per scenario, a->jobs at once, into work/SUB; the first failure in scenario
+ * order is reported, as running them one after another would report it. */
+static int compare_run_plain(const compare_args *a, scenario **sc, guint n, const trace *tr,
+                             char **dirs, compare_items *it) {
   studyrun_pool *pool = studyrun_pool_new((guint)a->jobs, !a->no_progress, "compare");
-  studyrun_task **tasks = g_new0(studyrun_task *, n_scen);
-  GHashTable *taken = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-  int first_failed = n_scen, rc = 0;
-  for (int i = 0; i < n_scen && first_failed == n_scen; i++) {
-    compare_start(sc[i], tr, work, taken, (guint)i, pool, tasks);
-    compare_collect(pool, tasks, n_scen, FALSE, &first_failed);
-  }
-  compare_collect(pool, tasks, n_scen, TRUE, &first_failed);
-  if (first_failed < n_scen) rc = cmd_fail("compare", tasks[first_failed]->error);
-  for (int i = 0; rc == 0 && i < n_scen; i++) {
-    run_figures *f = g_steal_pointer(&tasks[i]->fig);
-    g_autofree char *sub = g_path_get_basename(tasks[i]->dir);
-    g_free(f->dir); /* compare.json records the sub-folder, relative to DIR */
-    f->dir = g_steal_pointer(&sub);
-    g_ptr_array_add(runs, f);
-  }
-  for (int i = 0; i < n_scen; i++) studyrun_task_free(tasks[i]);
-  g_free(tasks);
-  g_hash_table_destroy(taken);
+  run_figures **figs = g_new0(run_figures *, n + 1);
+  g_autoptr(GError) err = NULL;
+  guint failed = studyrun_all(pool, (const scenario *const *)sc, tr, (const char *const *)dirs,
+                              n, figs, &err);
   studyrun_pool_free(pool);
+  for (guint i = 0; failed == n && i < n; i++) {
+    g_free(figs[i]->dir);
+    figs[i]->dir = g_strdup(g_ptr_array_index(it->folders, i));
+    g_ptr_array_add(it->runs, figs[i]);
+    g_ptr_array_add(it->groups, NULL);
+  }
+  g_free(figs);
+  return failed == n ? 0 : cmd_fail("compare", err);
+}
+
+/* --seeds: every scenario's seeds (its own seed and the next ones), all a->jobs at once,
+ * into the seeds folder work/SUB of each. */
+static int compare_run_seeds(const compare_args *a, scenario **sc, guint n, char **paths,
+                             const trace *tr, char **dirs, compare_items *it) {
+  guint ns = a->n_seeds;
+  scenario **all = g_new0(scenario *, n * ns + 1);
+  int rc = 0;
+  for (guint i = 0; rc == 0 && i < n; i++)
+    if (!cmd_seeds_load("compare", paths[i], NULL, 0, sc[i]->seed, ns, tr, all + i * ns)) rc = 2;
+  seeds_table **tables = g_new0(seeds_table *, n + 1);
+  if (rc == 0)
+    rc = cmd_seeds_run("compare", all, n, ns, tr, (const char *const *)dirs, (guint)a->jobs,
+                       !a->no_progress, tables);
+  for (guint i = 0; rc == 0 && i < n; i++) {
+    g_ptr_array_add(it->runs, NULL);
+    g_ptr_array_add(it->groups, tables[i]);
+  }
+  for (guint i = 0; i < n * ns; i++)
+    if (all[i]) scenario_free(all[i]);
+  g_free(all);
+  g_free(tables);
+  return rc;
+}
+
+/* Runs every scenario on tr into work/SUB (SUB named after the scenario). */
+static int compare_run_all(const compare_args *a, scenario **sc, int n_scen, char **paths,
+                           const trace *tr, const char *work, compare_items *it) {
+  GHashTable *taken = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  char **dirs = g_new0(char *, n_scen + 1);
+  for (int i = 0; i < n_scen; i++) dirs[i] = compare_prepare(sc[i], tr, work, taken, it);
+  int rc = a->n_seeds > 1 ? compare_run_seeds(a, sc, (guint)n_scen, paths, tr, dirs, it)
+                          : compare_run_plain(a, sc, (guint)n_scen, tr, dirs, it);
+  g_strfreev(dirs);
+  g_hash_table_destroy(taken);
   return rc;
 }
 
 /* SCENARIO.yaml... TRACE.csv: loads everything, then runs each scenario into work (or,
  * without -o, into *scratch, made here). */
 static int compare_run_scenarios(const compare_args *a, int argc, char **argv, const char *work,
-                                 char **scratch, GPtrArray *runs) {
+                                 char **scratch, compare_items *it) {
   int n_scen = argc - 2, rc = 0;
   trace *tr = NULL;
   scenario **sc = g_new0(scenario *, n_scen);
@@ -192,7 +277,7 @@ static int compare_run_scenarios(const compare_args *a, int argc, char **argv, c
     if (!*scratch) rc = cmd_fail("compare", err);
     work = *scratch;
   }
-  if (rc == 0) rc = compare_run_all(a, sc, n_scen, tr, work, runs);
+  if (rc == 0) rc = compare_run_all(a, sc, n_scen, argv + 1, tr, work, it);
   for (int i = 0; i < n_scen; i++)
     if (sc[i]) scenario_free(sc[i]);
   g_free(sc);
@@ -202,11 +287,11 @@ static int compare_run_scenarios(const compare_args *a, int argc, char **argv, c
 }
 
 /* Builds the table, writes compare.txt/.csv/.json into od (committed into a->out) and
- * prints the chosen form. Takes runs. */
-static int compare_finish(const compare_args *a, GPtrArray *runs, outdir *od) {
+ * prints the chosen form. Takes the items. */
+static int compare_finish(const compare_args *a, compare_items *it, outdir *od) {
   g_autoptr(GError) err = NULL;
   int rc = 0;
-  g_autoptr(compare_table) t = compare_build(runs);
+  g_autoptr(compare_table) t = compare_make_table(it);
   GString *text = g_string_new(NULL), *csv = g_string_new(NULL), *json = g_string_new(NULL);
   compare_text(t, FALSE, text);
   compare_csv(t, csv);
@@ -246,6 +331,7 @@ static int cmd_compare_main(int argc, char **argv) {
       {"requests", 0, 0, G_OPTION_ARG_FILENAME, &a.requests, "Recorded inference requests (docs/trace-format.md)", "R.csv"},
       {"brief", 0, 0, G_OPTION_ARG_NONE, &a.brief, "Text without the per-pool and per-tenant rows (compare.txt keeps them)", NULL},
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs, "Scenarios run at once (default: the number of processors); the output is the same for any N", "N"},
+      {"seeds", 0, 0, G_OPTION_ARG_STRING, &a.seeds, "Run each scenario with N seeds (its own and the next N - 1; 2 to 1000): means, 95 % intervals, significant differences marked *", "N"},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &a.quiet, "Print nothing on stdout", NULL},
       {"no-progress", 0, 0, G_OPTION_ARG_NONE, &a.no_progress, "Never show the progress bar", NULL},
       {NULL}};
@@ -259,24 +345,25 @@ static int cmd_compare_main(int argc, char **argv) {
     compare_args_clear(&a);
     return rc;
   }
-  GPtrArray *runs = g_ptr_array_new_with_free_func((GDestroyNotify)figures_free);
+  compare_items it;
+  compare_items_init(&it);
   g_autoptr(GError) err = NULL;
   outdir *od = NULL;
   g_autofree char *scratch = NULL; /* a temporary folder removed at the end */
   if (a.out && !(od = outdir_begin(a.out, &err))) rc = cmd_fail("compare", err);
   if (rc == 0 && a.all_dirs)
-    rc = compare_load_folders(argc, argv, runs);
+    rc = compare_load_folders(argc, argv, &it);
   else if (rc == 0)
-    rc = compare_run_scenarios(&a, argc, argv, od ? outdir_tmp_path(od) : NULL, &scratch, runs);
-  if (rc == 0 && runs->len == 0) {
+    rc = compare_run_scenarios(&a, argc, argv, od ? outdir_tmp_path(od) : NULL, &scratch, &it);
+  if (rc == 0 && it.runs->len == 0) {
     fprintf(stderr, "sharesim compare: nothing to compare\n");
     rc = 2;
   }
   if (rc != 0) {
-    g_ptr_array_free(runs, TRUE);
+    compare_items_clear(&it);
     if (od) outdir_abort(od);
   } else {
-    rc = compare_finish(&a, runs, od);
+    rc = compare_finish(&a, &it, od);
   }
   if (scratch) outdir_remove_scratch(scratch);
   compare_args_clear(&a);
@@ -286,7 +373,7 @@ static int cmd_compare_main(int argc, char **argv) {
 const cmd_entry cmd_compare_entry = {
     .loads_scenarios = TRUE,
     .name = "compare",
-    .usage = "SCENARIO.yaml... TRACE.csv [-o DIR] [-j N] [--format text|csv|json]  |  DIR DIR... [-o DIR]",
+    .usage = "SCENARIO.yaml... TRACE.csv [-o DIR] [-j N] [--seeds N] [--format text|csv|json]  |  DIR DIR... [-o DIR]",
     .summary = "same trace, several scenarios (or result folders): headline figures side by side",
     .main = cmd_compare_main,
 };

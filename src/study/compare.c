@@ -3,6 +3,7 @@
  * the saving in money. It reads figures only (figures.h); running the scenarios and
  * writing the folder are cmd-compare.c's. */
 #include "compare.h"
+#include "seeds.h"
 #include "report.h"
 #include "util.h"
 #include "jsonlimit.h"
@@ -112,8 +113,65 @@ compare_table *compare_build(GPtrArray *runs) {
   return t;
 }
 
+/* Each seed's saving against the baseline's mean cost (and per day). */
+static void compare_seed_savings(GPtrArray *groups) {
+  const seeds_table *g0 = g_ptr_array_index(groups, 0);
+  seeds_stat cost, day;
+  seeds_stat_key(g0->runs, "cost", &cost);
+  seeds_stat_key(g0->runs, "cost_per_day", &day);
+  for (guint g = 0; g < groups->len; g++) {
+    const seeds_table *st = g_ptr_array_index(groups, g);
+    for (guint k = 0; k < st->runs->len; k++) {
+      run_figures *f = g_ptr_array_index(st->runs, k);
+      double c = figures_value(f, "cost"), d = figures_value(f, "cost_per_day");
+      if (isfinite(cost.mean) && isfinite(c)) {
+        figures_set(f, "saving", cost.mean - c);
+        figures_set(f, "saving_frac", cost.mean != 0 ? (cost.mean - c) / cost.mean : NAN);
+      }
+      if (isfinite(day.mean) && isfinite(d)) figures_set(f, "saving_per_day", day.mean - d);
+    }
+  }
+}
+
+compare_table *compare_build_seeds(GPtrArray *groups, const char *const *folders) {
+  g_return_val_if_fail(groups != NULL && groups->len > 0, NULL);
+  compare_seed_savings(groups);
+  GPtrArray *means = g_ptr_array_new();
+  for (guint g = 0; g < groups->len; g++) {
+    const seeds_table *st = g_ptr_array_index(groups, g);
+    g_ptr_array_add(means, seeds_mean(st->runs, folders[g]));
+  }
+  compare_table *t = compare_build(means);
+  t->groups = groups;
+  g_ptr_array_set_free_func(groups, (GDestroyNotify)seeds_free);
+  return t;
+}
+
+static void compare_seed_stat(const compare_table *t, guint r, guint i, seeds_stat *s) {
+  const seeds_table *st = g_ptr_array_index(t->groups, i);
+  seeds_stat_key(st->runs, g_array_index(t->rows, compare_row, r).key, s);
+}
+
+double compare_half_width(const compare_table *t, guint r, guint i) {
+  if (!t->groups) return NAN;
+  seeds_stat s;
+  compare_seed_stat(t, r, i, &s);
+  return s.half;
+}
+
+gboolean compare_significant(const compare_table *t, guint r, guint i, double *lo, double *hi) {
+  if (lo) *lo = NAN;
+  if (hi) *hi = NAN;
+  if (!t->groups || i == 0) return FALSE;
+  seeds_stat a, b;
+  compare_seed_stat(t, r, 0, &a);
+  compare_seed_stat(t, r, i, &b);
+  return seeds_welch(&a, &b, lo, hi);
+}
+
 void compare_free(compare_table *t) {
   if (!t) return;
+  if (t->groups) g_ptr_array_free(t->groups, TRUE);
   g_ptr_array_set_free_func(t->runs, (GDestroyNotify)figures_free);
   g_ptr_array_free(t->runs, TRUE);
   g_ptr_array_free(t->names, TRUE);
@@ -150,6 +208,46 @@ static void compare_pad(GString *out, const char *s, gsize width, gboolean right
     for (gsize i = w; i < width; i++) g_string_append_c(out, ' ');
 }
 
+/* A value: with seeds, the mean and the half-width of its interval ("12.3 +/- 1.2"). */
+static char *compare_value_cell(const compare_table *t, guint r, guint i) {
+  const compare_row *row = &g_array_index(t->rows, compare_row, r);
+  GString *c = g_string_new(NULL);
+  double v = compare_value(t, r, i), half = compare_half_width(t, r, i);
+  figures_format(c, row->unit, v);
+  if (isfinite(v) && isfinite(half) && half > 1e-9 * fabs(v)) {
+    g_string_append(c, " +/- ");
+    seeds_format_spread(c, row->unit, half, v);
+  }
+  return g_string_free(c, FALSE);
+}
+
+/* A difference: with seeds, " *" when it is significant. */
+static char *compare_delta_cell(const compare_table *t, guint r, guint i) {
+  const compare_row *row = &g_array_index(t->rows, compare_row, r);
+  GString *c = g_string_new(NULL);
+  figures_format_delta(c, row->unit, compare_value(t, r, i), compare_value(t, r, 0));
+  if (compare_significant(t, r, i, NULL, NULL)) g_string_append(c, " *");
+  return g_string_free(c, FALSE);
+}
+
+/* The line that says how the seeds were used. */
+static void compare_seeds_note(const compare_table *t, GString *out) {
+  guint lo = G_MAXUINT, hi = 0;
+  for (guint g = 0; g < t->groups->len; g++) {
+    guint n = ((const seeds_table *)g_ptr_array_index(t->groups, g))->runs->len;
+    lo = MIN(lo, n);
+    hi = MAX(hi, n);
+  }
+  if (lo == hi)
+    g_string_append_printf(out, "seeds: %u per run", lo);
+  else
+    g_string_append_printf(out, "seeds: %u to %u per run", lo, hi);
+  g_string_append(out, "; values are means over the seeds +/- the half-width of their 95 % "
+                       "interval (Student's t); '*' marks a difference to the baseline that is "
+                       "significant (Welch's 95 % interval of the difference excludes 0); a "
+                       "difference without '*' is within the seed noise\n");
+}
+
 void compare_text(const compare_table *t, gboolean brief, GString *out) {
   guint n = t->runs->len;
   const run_figures *base = g_ptr_array_index(t->runs, 0);
@@ -163,6 +261,7 @@ void compare_text(const compare_table *t, gboolean brief, GString *out) {
       g_string_append_printf(out, "note: '%s' ran on a different trace (%s)\n",
                              (const char *)g_ptr_array_index(t->names, i), f->trace_file);
   }
+  if (t->groups) compare_seeds_note(t, out);
   if (t->spans_differ) {
     g_string_append(out, "note: ");
     figures_spans_differ((const run_figures *const *)t->runs->pdata,
@@ -199,14 +298,8 @@ void compare_text(const compare_table *t, gboolean brief, GString *out) {
     g_array_append_val(lines, ri);
     g_ptr_array_add(cells, g_strconcat("  ", row->label, NULL));
     for (guint i = 0; i < n; i++) {
-      GString *c = g_string_new(NULL);
-      figures_format(c, row->unit, compare_value(t, r, i));
-      g_ptr_array_add(cells, g_string_free(c, FALSE));
-      if (i) {
-        c = g_string_new(NULL);
-        figures_format_delta(c, row->unit, compare_value(t, r, i), compare_value(t, r, 0));
-        g_ptr_array_add(cells, g_string_free(c, FALSE));
-      }
+      g_ptr_array_add(cells, compare_value_cell(t, r, i));
+      if (i) g_ptr_array_add(cells, compare_delta_cell(t, r, i));
     }
   }
   for (guint k = 0; k < cells->len; k++)
@@ -238,6 +331,39 @@ void compare_text(const compare_table *t, gboolean brief, GString *out) {
 
 /* ---- CSV ---- */
 
+/* With seeds: ci95:NAME (half-width) per run, then per run after the baseline
+ * delta_ci95_low:NAME, delta_ci95_high:NAME and significant:NAME (1 or 0). */
+static void compare_csv_seeds_header(const compare_table *t, GString *out) {
+  static const char *const what[] = {"delta_ci95_low:", "delta_ci95_high:", "significant:"};
+  for (guint i = 0; i < t->runs->len; i++) {
+    g_autofree char *h = g_strconcat("ci95:", (const char *)g_ptr_array_index(t->names, i), NULL);
+    g_string_append_c(out, ',');
+    util_csv_field(out, h);
+  }
+  for (guint i = 1; i < t->runs->len; i++)
+    for (guint k = 0; k < G_N_ELEMENTS(what); k++) {
+      g_autofree char *h = g_strconcat(what[k], (const char *)g_ptr_array_index(t->names, i), NULL);
+      g_string_append_c(out, ',');
+      util_csv_field(out, h);
+    }
+}
+
+static void compare_csv_seeds_row(const compare_table *t, guint r, GString *out) {
+  for (guint i = 0; i < t->runs->len; i++) {
+    g_string_append_c(out, ',');
+    report_num(out, compare_half_width(t, r, i));
+  }
+  for (guint i = 1; i < t->runs->len; i++) {
+    double lo, hi;
+    gboolean sig = compare_significant(t, r, i, &lo, &hi);
+    g_string_append_c(out, ',');
+    report_num(out, lo);
+    g_string_append_c(out, ',');
+    report_num(out, hi);
+    g_string_append_printf(out, ",%s", isfinite(lo) ? (sig ? "1" : "0") : "");
+  }
+}
+
 void compare_csv(const compare_table *t, GString *out) {
   guint n = t->runs->len;
   g_string_append(out, "section,key,figure,unit");
@@ -250,6 +376,7 @@ void compare_csv(const compare_table *t, GString *out) {
     g_string_append_c(out, ',');
     util_csv_field(out, h);
   }
+  if (t->groups) compare_csv_seeds_header(t, out);
   g_string_append_c(out, '\n');
   for (guint r = 0; r < t->rows->len; r++) {
     const compare_row *row = &g_array_index(t->rows, compare_row, r);
@@ -268,11 +395,43 @@ void compare_csv(const compare_table *t, GString *out) {
       g_string_append_c(out, ',');
       report_num(out, compare_delta(t, r, i));
     }
+    if (t->groups) compare_csv_seeds_row(t, r, out);
     g_string_append_c(out, '\n');
   }
 }
 
 /* ---- JSON ---- */
+
+/* With seeds: "half_widths" per run, "delta_intervals" ([low, high] or null) and
+ * "significant" (true, false or null) per run. */
+static void compare_json_seeds(const compare_table *t, guint r, GString *out) {
+  g_string_append(out, ", \"half_widths\": [");
+  for (guint i = 0; i < t->runs->len; i++) {
+    if (i) g_string_append(out, ", ");
+    figures_json_number(out, compare_half_width(t, r, i));
+  }
+  GString *sig = g_string_new(NULL);
+  g_string_append(out, "], \"delta_intervals\": [");
+  for (guint i = 0; i < t->runs->len; i++) {
+    double lo, hi;
+    gboolean s = compare_significant(t, r, i, &lo, &hi);
+    if (i) g_string_append(out, ", ");
+    if (i) g_string_append(sig, ", ");
+    if (!isfinite(lo)) {
+      g_string_append(out, "null");
+      g_string_append(sig, "null");
+      continue;
+    }
+    g_string_append_c(out, '[');
+    figures_json_number(out, lo);
+    g_string_append(out, ", ");
+    figures_json_number(out, hi);
+    g_string_append_c(out, ']');
+    g_string_append(sig, s ? "true" : "false");
+  }
+  g_string_append_printf(out, "], \"significant\": [%s]", sig->str);
+  g_string_free(sig, TRUE);
+}
 
 void compare_json(const compare_table *t, GString *out) {
   guint n = t->runs->len;
@@ -295,6 +454,14 @@ void compare_json(const compare_table *t, GString *out) {
     figures_json_string(out, f->trace_file);
     g_string_append_printf(out, ", \"seed\": %" G_GUINT64_FORMAT ", \"span_s\": ", f->seed);
     figures_json_number(out, figures_value(f, "span_s"));
+    if (t->groups) {
+      const seeds_table *st = g_ptr_array_index(t->groups, i);
+      g_string_append(out, ", \"seeds\": [");
+      for (guint k = 0; k < st->runs->len; k++)
+        g_string_append_printf(out, "%s%" G_GUINT64_FORMAT, k ? ", " : "",
+                               ((const run_figures *)g_ptr_array_index(st->runs, k))->seed);
+      g_string_append_c(out, ']');
+    }
     g_string_append_c(out, '}');
   }
   g_string_append(out, "\n  ],\n  \"figures\": [");
@@ -319,7 +486,9 @@ void compare_json(const compare_table *t, GString *out) {
       if (i) g_string_append(out, ", ");
       figures_json_number(out, i ? compare_delta(t, r, i) : NAN);
     }
-    g_string_append(out, "]}");
+    g_string_append(out, "]");
+    if (t->groups) compare_json_seeds(t, r, out);
+    g_string_append(out, "}");
   }
   g_string_append(out, "\n  ]\n}\n");
 }
@@ -329,6 +498,17 @@ void compare_json(const compare_table *t, GString *out) {
 /* The runs of an earlier compare folder, from its compare.json ("folder" entries are
  * relative to it when they were written by compare -o). */
 gboolean compare_load_dir(const char *dir, GPtrArray *runs, GError **error) {
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func(g_free);
+  if (!compare_dir_folders(dir, paths, error)) return FALSE;
+  for (guint i = 0; i < paths->len; i++) {
+    run_figures *f = figures_load(g_ptr_array_index(paths, i), error);
+    if (!f) return FALSE;
+    g_ptr_array_add(runs, f);
+  }
+  return TRUE;
+}
+
+gboolean compare_dir_folders(const char *dir, GPtrArray *paths, GError **error) {
   g_autofree char *path = g_build_filename(dir, "compare.json", NULL);
   g_autoptr(JsonParser) parser = json_parser_new();
   GError *local = NULL;
@@ -362,9 +542,7 @@ gboolean compare_load_dir(const char *dir, GPtrArray *runs, GError **error) {
     }
     g_autofree char *inside = g_build_filename(dir, folder, NULL);
     const char *use = !g_path_is_absolute(folder) && g_file_test(inside, G_FILE_TEST_IS_DIR) ? inside : folder;
-    run_figures *f = figures_load(use, error);
-    if (!f) return FALSE;
-    g_ptr_array_add(runs, f);
+    g_ptr_array_add(paths, g_strdup(use));
   }
   return TRUE;
 }

@@ -21,6 +21,8 @@ typedef struct compare_table {
   GPtrArray *names;           /* column name per run (unique, cleaned), owned */
   GArray *rows;               /* compare_row */
   gboolean spans_differ;      /* the runs' simulated spans differ (a note in the text) */
+  GPtrArray *groups;          /* with seeds: seeds_table* per run (seeds.h), owned; runs
+                               * then hold each group's mean run. NULL without seeds */
 } compare_table;
 
 /* An empty array of compare_row (the rows free their texts). */
@@ -33,6 +35,12 @@ void compare_union_rows(const GPtrArray *runs, GArray *rows);
  * made unique with the folder name and then "#N" when two runs share one. Adds the
  * "saving" figure to every run. */
 compare_table *compare_build(GPtrArray *runs);
+/* The same for scenarios run with several seeds: groups holds one seeds_table* per
+ * scenario (taken; the first is the baseline), folders the folder each is recorded
+ * under. The table's values are the means over each scenario's seeds (seeds_mean); every
+ * seed run also gets its saving against the baseline's mean cost, so that the saving has
+ * an interval too. A group of one run (a plain result folder) has no interval. */
+compare_table *compare_build_seeds(GPtrArray *groups, const char *const *folders);
 void compare_free(compare_table *t);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(compare_table, compare_free)
 
@@ -40,6 +48,12 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(compare_table, compare_free)
  * baseline (NAN when either is missing). */
 double compare_value(const compare_table *t, guint r, guint i);
 double compare_delta(const compare_table *t, guint r, guint i);
+/* With seeds: the half-width of the 95 % interval of row r's mean for run i (NAN when it
+ * has none), and whether its difference to the baseline is significant: Welch's 95 %
+ * interval of the difference (*lo, *hi, may be NULL) excludes 0 (seeds_welch). FALSE and
+ * NAN without seeds. */
+double compare_half_width(const compare_table *t, guint r, guint i);
+gboolean compare_significant(const compare_table *t, guint r, guint i, double *lo, double *hi);
 /* Index of the row with key, or -1. */
 int compare_row_index(const compare_table *t, const char *key);
 
@@ -53,3 +67,5 @@ void compare_json(const compare_table *t, GString *out);
  * its compare.json lists them: a relative "folder" is looked up inside dir first (compare
  * -o writes the runs there), then as given. FALSE with error when one is unreadable. */
 gboolean compare_load_dir(const char *dir, GPtrArray *runs, GError **error);
+/* The folders of those runs, resolved that way (char*, appended to paths). */
+gboolean compare_dir_folders(const char *dir, GPtrArray *paths, GError **error);

@@ -27,7 +27,7 @@ void seeds_stat_of(const double *v, guint n, seeds_stat *s) {
     s->n++;
   }
   if (!s->n) return;
-  s->mean = sum / s->n;
+  s->mean = s->min == s->max ? s->min : sum / s->n; /* exact when every seed agrees */
   if (s->n < 2) return;
   double ss = 0;
   for (guint i = 0; i < n; i++)
@@ -136,7 +136,7 @@ char *seeds_folder_name(guint64 seed) {
 
 /* A half-width or standard deviation in the figure's unit, without a sign: "43.2",
  * "0.41 pp", "$12.00", "1.50 h"; 0 when below 1e-9 of the mean (rounding). */
-static void seeds_format_spread(GString *out, figure_unit unit, double v, double mean) {
+void seeds_format_spread(GString *out, figure_unit unit, double v, double mean) {
   if (!isfinite(v)) {
     g_string_append_c(out, '-');
     return;

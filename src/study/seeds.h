@@ -56,6 +56,9 @@ void seeds_stat_key(const GPtrArray *runs, const char *key, seeds_stat *s);
  * name); names, seed and pools are those of the first run; dir is recorded. Owned. */
 run_figures *seeds_mean(const GPtrArray *runs, const char *dir);
 
+/* A half-width or standard deviation v in the figure's unit, without a sign ("43.2",
+ * "0.41 pp", "$12.00"); 0 when v is below 1e-9 of mean (rounding); "-" when not finite. */
+void seeds_format_spread(GString *out, figure_unit unit, double v, double mean);
 /* seed-S, the folder of one seed inside a seeds folder. Owned. */
 char *seeds_folder_name(guint64 seed);
 /* The printed table: per figure the mean, the 95 % interval, its half-width, the standard

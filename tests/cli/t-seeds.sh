@@ -79,3 +79,66 @@ expect_no_path bad
 run run "$S2" "$T" --seeds 3 -j 0 -j 2000 -o bad
 expect_rc 2
 expect_err_contains "-j 2000: expected 1 to 1024"
+
+# ---- compare --seeds: means, intervals, significance ----
+run compare "$S2" "$S8" "$T" --seeds 5 -j 1 -o c1 --no-progress
+expect_rc 0
+cp out.txt cmp-j1.txt
+expect_out_contains "seeds: 5 per run; values are means over the seeds +/- the half-width of their 95 % interval"
+for f in compare.csv compare.json compare.txt gpus-2/seeds.csv gpus-2/seed-5/summary.json gpus-8/seed-1/jobs.csv; do
+  expect_file "c1/$f"
+done
+run compare "$S2" "$S8" "$T" --seeds 5 -j 2 -o c2 --no-progress
+expect_rc 0
+if diff -r c1 c2 >/dev/null; then pass; else fail "compare --seeds -j 1 and -j 2 folders differ"; fi
+sed 's|written to c2/|written to c1/|' out.txt > cmp-j2.txt
+expect_same_files cmp-j1.txt cmp-j2.txt
+# 24 one-hour jobs on 2 GPUs queue for hours, on 8 they never wait: significant
+col() { head -1 "$1" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }
+sig=$(col c1/compare.csv significant:gpus-8)
+expect_eq "$(csv_field c1/compare.csv jobs,wait_mean_s, "$sig")" "1" "queue wait mean 2 vs 8 GPUs is significant"
+expect_eq "$(csv_field c1/compare.csv jobs,wait_p95_s, "$sig")" "1" "queue wait p95 2 vs 8 GPUs is significant"
+expect_eq "$(grep '^  queue wait mean ' c1/compare.txt | grep -c ' \*$')" "1" "the text marks it *"
+# the crashes are drawn per job from the seed: the same in both set-ups, not significant
+expect_eq "$(csv_field c1/compare.csv faults,crashes, "$sig")" "0" "crashes: the same draws, no difference"
+expect_eq "$(grep '^  crashes ' c1/compare.txt | grep -c '\*')" "0" "crashes not marked"
+# Welch's interval with a constant second group is gpus-2's own t interval, negated
+# (df = 4, t(0.975, 4) = 2.776445105 from the tables)
+vals=$(grep '^jobs,wait_mean_s,' c1/gpus-2/seeds.csv | cut -d, -f12-16 | tr ',' ' ')
+want=$(echo "$vals" | awk '{ n = NF; for (i = 1; i <= n; i++) m += $i; m /= n;
+  for (i = 1; i <= n; i++) ss += ($i - m) ^ 2; h = 2.776445105 * sqrt(ss / (n - 1)) / sqrt(n);
+  printf "%.10g %.10g", -m - h, -m + h }')
+lo=$(col c1/compare.csv delta_ci95_low:gpus-8); hi=$(col c1/compare.csv delta_ci95_high:gpus-8)
+expect_eq "$(near "$(csv_field c1/compare.csv jobs,wait_mean_s, "$lo")" "$(echo "$want" | cut -d' ' -f1)")" "ok" "Welch low bound"
+expect_eq "$(near "$(csv_field c1/compare.csv jobs,wait_mean_s, "$hi")" "$(echo "$want" | cut -d' ' -f2)")" "ok" "Welch high bound"
+# the folders compare again to the same table, as a compare folder and as seeds folders
+run compare c1 --format csv
+expect_rc 0
+expect_same_files out.txt c1/compare.csv
+run compare c1/gpus-2 c1/gpus-8 --format csv
+expect_same_files out.txt c1/compare.csv
+
+# seed noise: the same scenario under another name and other seeds (101-105) differs by
+# noise only, and nothing of it is marked
+sed -e 's/^name: gpus-2/name: gpus-2-again/' -e 's/^seed: 1$/seed: 101/' "$S2" > again.yaml
+run compare "$S2" again.yaml "$T" --seeds 5 -o noise --no-progress
+expect_rc 0
+sig=$(col noise/compare.csv significant:gpus-2-again)
+for key in jobs,wait_mean_s, jobs,wait_p95_s, faults,work_lost_gpu_h, faults,crashes, utilisation,busy_frac; do
+  expect_eq "$(csv_field noise/compare.csv "$key" "$sig")" "0" "$key is seed noise"
+done
+expect_eq "$(test "$(csv_field noise/compare.csv jobs,wait_mean_s, 7)" != 0 && echo moved)" "moved" "the other seeds do move the queue wait"
+# the same scenario and seeds under two names: every difference 0, none marked
+sed -e 's/^name: gpus-2/name: gpus-2-twin/' "$S2" > twin.yaml
+run compare "$S2" twin.yaml "$T" --seeds 3 --no-progress
+expect_rc 0
+expect_eq "$(grep -c '\*$' out.txt)" "0" "no difference marked between twins"
+
+# bad input
+run compare "$S2" "$S8" "$T" --seeds 1 -o badc
+expect_rc 2
+expect_err_contains "--seeds '1': expected a whole number of seeds from 2 to 1000"
+expect_no_path badc
+run compare c1/gpus-2 c1/gpus-8 --seeds 3
+expect_rc 2
+expect_err_contains "--seeds runs scenarios"
