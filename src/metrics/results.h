@@ -186,6 +186,8 @@ typedef struct results {
   double straggler_delay_h;  /* sum of the rows' straggler_delay_s / 3600, trace order */
   double slowdown_sum;       /* over completed rows with a finite slowdown, trace order */
   guint32 slowdown_n;
+  guint32 jobs_live_peak;    /* the most jobs whose state the simulator held at once (not
+                              * written to any file: for the memory tests) */
   GPtrArray *job_waits;      /* GArray of double per pool_index + 1 (0: no pool): wait_s of
                               * the rows that started (8 bytes per started job) */
   GArray *gpus;             /* gpu_result, pool order then node then index */

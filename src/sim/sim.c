@@ -7,6 +7,7 @@
 #include "workload.h"
 #include "rng.h"
 #include "interference.h"
+#include "rowspill.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,9 +19,12 @@ struct sim {
   engine *eng;
   pool_state *pools;
   guint n_pools;
-  job_run *jobs;
+  job_run **jobs;            /* per trace row: its state from its arrival being scheduled to
+                              * its row being out (job_new, job_retire), else NULL */
   guint n_jobs;
+  guint32 live_jobs, live_peak; /* job_run structures held now, and the most at once */
   guint32 *arrival_order;
+  int *route;                /* while building: each row's pool (scenario_route), or -1 */
   guint next_arrival;
   results *res;
   gpu_state **scratch_gpus;
@@ -39,6 +43,9 @@ struct sim {
   void (*job_sink)(void *data, const results *r, const job_result *j);
   void *job_sink_data;
   GString *emit_buf;         /* gpu_ids of the row being emitted */
+  rowspill *spill;           /* held rows (job_hold), NULL when rows are kept or no file */
+  GArray *just_done;         /* guint32 rows whose job ended in this event (with a spill) */
+  GString *hold_buf;
   pool_result *pool_jobs;    /* per pool: job counts by outcome, added as rows are emitted */
 };
 
@@ -363,6 +370,7 @@ static void job_done(sim *s, job_run *j, job_outcome outcome) {
   j->outcome = outcome;
   j->end = sim_now(s);
   s->jobs_done++;
+  if (s->spill) g_array_append_val(s->just_done, j->index);
   const workload_ops *wl = j->wl;
   if (wl->on_done) wl->on_done(s, j);
   if (j->rng) gsl_rng_free(j->rng);
@@ -746,10 +754,40 @@ void sim_evict_gpu(sim *s, gpu_state *g, const char *detail) {
 
 static void on_arrival(void *ctx, void *obj, uint64_t arg);
 
+/* The state of trace row i, created when its arrival is scheduled (or at the end of the
+ * run for a row never submitted): it lives while the job does and until its row is out. */
+static job_run *job_new(sim *s, guint32 i) {
+  job_run *j = g_new0(job_run, 1);
+  j->spec = trace_job(s->tr, i);
+  j->wl = workload_of(j->spec);
+  j->index = i;
+  j->pool = scenario_route(s->sc, j->spec);
+  j->tenant = metrics_tenant(s->m, j->spec->tenant);
+  j->first_start = j->session_end = -1;
+  j->outcome = OUTCOME_NOT_SUBMITTED;
+  if (++s->live_jobs > s->live_peak) s->live_peak = s->live_jobs;
+  return j;
+}
+
+/* Frees everything j holds (a run stopped early never finalised its workloads: the first
+ * on_done finalises, the second frees). */
+static void job_free(sim *s, job_run *j) {
+  const workload_ops *wl = j->wl;
+  if (j->workload_data && wl->on_done) wl->on_done(s, j);
+  if (j->workload_data && wl->on_done) wl->on_done(s, j);
+  g_free(j->tasks);
+  g_free(j->placed_gpus);
+  if (j->rng) gsl_rng_free(j->rng);
+  if (j->rng_faults) gsl_rng_free(j->rng_faults);
+  g_free(j);
+  s->live_jobs--;
+}
+
 static void schedule_next_arrival(sim *s) {
   if (s->next_arrival >= s->n_jobs) return;
   guint32 idx = s->arrival_order[s->next_arrival++];
-  engine_at(s->eng, s->jobs[idx].spec->submit_ns, on_arrival, &s->jobs[idx], 0);
+  job_run *j = s->jobs[idx] = job_new(s, idx);
+  engine_at(s->eng, j->spec->submit_ns, on_arrival, j, 0);
 }
 
 static void on_arrival(void *ctx, void *obj, uint64_t arg) {
@@ -785,7 +823,7 @@ static void set_pool_targets(sim *s, guint64 seed) {
   for (guint i = 0; i < s->n_pools; i++) {
     GPtrArray *specs = g_ptr_array_new();
     for (guint k = 0; k < s->n_jobs; k++)
-      if (s->jobs[k].pool == (int)i) g_ptr_array_add(specs, (gpointer)s->jobs[k].spec);
+      if (s->route[k] == (int)i) g_ptr_array_add(specs, (gpointer)trace_job(s->tr, k));
     cluster_pool_set_target(&s->pools[i], (const job_spec *const *)specs->pdata, specs->len,
                             seed);
     g_ptr_array_unref(specs);
@@ -795,7 +833,7 @@ static void set_pool_targets(sim *s, guint64 seed) {
 static int arrival_cmp(const void *a, const void *b, void *ud) {
   const sim *s = ud;
   guint32 x = *(const guint32 *)a, y = *(const guint32 *)b;
-  sim_time tx = s->jobs[x].spec->submit_ns, ty = s->jobs[y].spec->submit_ns;
+  sim_time tx = trace_job(s->tr, x)->submit_ns, ty = trace_job(s->tr, y)->submit_ns;
   if (tx != ty) return tx < ty ? -1 : 1;
   return x < y ? -1 : (x > y);
 }
@@ -909,24 +947,21 @@ static void job_row(sim *s, const job_run *j, GString *buf, job_result *out) {
 /* Hands the job's final row over (in trace order): the results' aggregates and either the
  * sink or results->jobs, the workload's own rows, the pool's and tenant's sums; then frees
  * what a finished job still holds. */
-static void job_emit(sim *s, job_run *j) {
-  job_result jr;
-  job_row(s, j, s->emit_buf, &jr);
+static void emit_row(sim *s, job_result *jr, double straggler_wait_gpu_ns, double run_ns,
+                     guint32 tenant) {
   if (s->job_sink) {
-    results_add_job(s->res, &jr, FALSE);
-    s->job_sink(s->job_sink_data, s->res, &jr);
+    results_add_job(s->res, jr, FALSE);
+    s->job_sink(s->job_sink_data, s->res, jr);
   } else {
-    jr.reason = results_intern(s->res, jr.reason);
-    jr.gpu_ids = results_intern(s->res, jr.gpu_ids);
-    results_add_job(s->res, &jr, TRUE);
+    jr->reason = results_intern(s->res, jr->reason);
+    jr->gpu_ids = results_intern(s->res, jr->gpu_ids);
+    results_add_job(s->res, jr, TRUE);
   }
-  const workload_ops *wl = j->wl;
-  if (wl->report) wl->report(s, j);
-  if (j->pool >= 0) {
-    s->pools[j->pool].straggler_wait_gpu_ns += j->straggler_wait_gpu_ns;
-    pool_result *pr = &s->pool_jobs[j->pool];
+  if (jr->pool_index >= 0) {
+    s->pools[jr->pool_index].straggler_wait_gpu_ns += straggler_wait_gpu_ns;
+    pool_result *pr = &s->pool_jobs[jr->pool_index];
     pr->jobs_routed++;
-    switch (j->outcome) {
+    switch (jr->outcome) {
     case OUTCOME_COMPLETED: pr->jobs_completed++; break;
     case OUTCOME_FAILED: pr->jobs_failed++; break;
     case OUTCOME_UNPLACEABLE: pr->jobs_unplaceable++; break;
@@ -935,18 +970,114 @@ static void job_emit(sim *s, job_run *j) {
     default: break;
     }
   }
-  if (j->outcome != OUTCOME_NOT_SUBMITTED)
-    metrics_tenant_job(s->m, j->tenant, j->pool, j->run_ns / 1e9 * j->spec->gpus);
-  if (j->state == JOB_DONE) { /* finalised by job_done: this call frees (as sim_free does) */
-    if (j->workload_data && wl->on_done) wl->on_done(s, j);
-    g_clear_pointer(&j->placed_gpus, g_free);
-  }
+  if (jr->outcome != OUTCOME_NOT_SUBMITTED)
+    metrics_tenant_job(s->m, tenant, jr->pool_index, run_ns / 1e9 * jr->gpus);
 }
 
-/* Emits the rows of the finished jobs that no earlier job holds back. */
+static void job_emit(sim *s, job_run *j) {
+  job_result jr;
+  job_row(s, j, s->emit_buf, &jr);
+  emit_row(s, &jr, j->straggler_wait_gpu_ns, j->run_ns, j->tenant);
+  const workload_ops *wl = j->wl;
+  if (wl->report) wl->report(s, j);
+}
+
+/* Row i is out: its state leaves memory, unless its pool's strategy may still point at it
+ * (share_ops.holds_jobs: then only what the workload holds goes, the rest at the end). */
+static void job_retire(sim *s, guint32 i) {
+  job_run *j = s->jobs[i];
+  if (j->pool >= 0 && s->pools[j->pool].ops->holds_jobs) {
+    const workload_ops *wl = j->wl;
+    if (j->state == JOB_DONE && j->workload_data && wl->on_done) wl->on_done(s, j);
+    return;
+  }
+  job_free(s, j);
+  s->jobs[i] = NULL;
+}
+
+/* ---- rows held back (rowspill.h) ---- */
+
+/* A finished job's row waiting for an earlier one, in the spill: the row's figures and
+ * what emit_row needs besides, then gpu_ids_len + reason_len bytes of text. */
+typedef struct held_row {
+  job_result jr;             /* its strings are not kept: id, kind, tenant, pool come back
+                              * from the trace and scenario, gpu_ids and reason follow */
+  double straggler_wait_gpu_ns, run_ns;
+  guint32 tenant, gpu_ids_len, reason_len;
+} held_row;
+
+/* A row slot holds NULL, a job's state, or a held row's spill offset (odd: 2 x offset + 1). */
+static inline gboolean slot_held(const job_run *slot) { return ((uintptr_t)slot & 1u) != 0; }
+static inline gint64 slot_offset(const job_run *slot) { return (gint64)((uintptr_t)slot >> 1); }
+
+/* Moves finished job i's row to the spill and frees its state; FALSE (nothing moved) when
+ * the row is to stay in memory: rows are kept, the workload reports rows of its own
+ * (services), the pool's strategy may point at the job, or the spill failed. */
+static gboolean job_hold(sim *s, guint32 i) {
+  job_run *j = s->jobs[i];
+  if (!s->spill || j->wl->report || (j->pool >= 0 && s->pools[j->pool].ops->holds_jobs))
+    return FALSE;
+  held_row h = {.straggler_wait_gpu_ns = j->straggler_wait_gpu_ns, .run_ns = j->run_ns,
+                .tenant = j->tenant};
+  job_row(s, j, s->emit_buf, &h.jr);
+  h.gpu_ids_len = (guint32)strlen(h.jr.gpu_ids);
+  h.reason_len = (guint32)strlen(h.jr.reason);
+  GString *rec = s->hold_buf;
+  g_string_truncate(rec, 0);
+  g_string_append_len(rec, (const char *)&h, sizeof h);
+  g_string_append_len(rec, h.jr.gpu_ids, h.gpu_ids_len);
+  g_string_append_len(rec, h.jr.reason, h.reason_len);
+  gint64 at = rowspill_put(s->spill, rec->str, rec->len);
+  if (at < 0 || (guint64)at > (G_MAXUINT64 >> 2)) return FALSE;
+  job_free(s, j);
+  s->jobs[i] = (job_run *)(uintptr_t)(((guint64)at << 1) | 1u);
+  return TRUE;
+}
+
+/* Emits held row i (slot_held), its turn having come. */
+static void held_emit(sim *s, guint32 i) {
+  held_row h;
+  gint64 at = slot_offset(s->jobs[i]);
+  gboolean ok = rowspill_get(s->spill, at, &h, sizeof h);
+  GString *text = s->hold_buf;
+  if (ok) {
+    g_string_set_size(text, h.gpu_ids_len + h.reason_len + 1);
+    ok = rowspill_get(s->spill, at + (gint64)sizeof h, text->str, h.gpu_ids_len + h.reason_len);
+  }
+  if (!ok) g_error("sim: cannot read back a held jobs.csv row from the spill file");
+  text->str[h.gpu_ids_len + h.reason_len] = '\0';
+  g_autofree char *gpu_ids = g_strndup(text->str, h.gpu_ids_len);
+  const job_spec *sp = trace_job(s->tr, i);
+  h.jr.id = sp->id;
+  h.jr.kind = job_kind_name(sp->kind);
+  h.jr.tenant = sp->tenant;
+  h.jr.pool = h.jr.pool_index >= 0 ? scenario_pool(s->sc, (guint)h.jr.pool_index)->name : "";
+  h.jr.gpu_ids = gpu_ids;
+  h.jr.reason = text->str + h.gpu_ids_len;
+  emit_row(s, &h.jr, h.straggler_wait_gpu_ns, h.run_ns, h.tenant);
+  s->jobs[i] = NULL;
+}
+
+/* Emits the rows of the finished jobs that no earlier job holds back, then moves the rows
+ * of the jobs that finished in the last event and must wait to the spill. */
 static inline void emit_ready(sim *s) {
-  while (s->next_emit < s->n_jobs && s->jobs[s->next_emit].state == JOB_DONE)
-    job_emit(s, &s->jobs[s->next_emit++]);
+  while (s->next_emit < s->n_jobs) {
+    guint32 i = s->next_emit;
+    job_run *j = s->jobs[i];
+    if (j && slot_held(j)) held_emit(s, i);
+    else if (j && j->state == JOB_DONE) {
+      job_emit(s, j);
+      job_retire(s, i);
+    } else break;
+    s->next_emit++;
+  }
+  if (!s->just_done->len) return;
+  for (guint k = 0; k < s->just_done->len; k++) {
+    guint32 i = g_array_index(s->just_done, guint32, k);
+    job_run *j = s->jobs[i];
+    if (i > s->next_emit && j && !slot_held(j) && j->state == JOB_DONE) job_hold(s, i);
+  }
+  g_array_set_size(s->just_done, 0);
 }
 
 /* The pools' rows as far as the simulator knows them (names, counters, job counts); the
@@ -993,7 +1124,17 @@ static void fill_results(sim *s, sim_time end) {
   r->end_s = util_ns_to_seconds(end);
   r->interval_s = util_ns_to_seconds(metrics_interval_ns(s->m));
   r->events = engine_events_run(s->eng);
-  while (s->next_emit < s->n_jobs) job_emit(s, &s->jobs[s->next_emit++]);
+  for (; s->next_emit < s->n_jobs; s->next_emit++) {
+    guint32 i = s->next_emit;
+    if (s->jobs[i] && slot_held(s->jobs[i])) {
+      held_emit(s, i);
+      continue;
+    }
+    if (!s->jobs[i]) s->jobs[i] = job_new(s, i); /* never submitted */
+    job_emit(s, s->jobs[i]);
+    job_retire(s, i);
+  }
+  r->jobs_live_peak = s->live_peak;
   g_autofree pool_result *pools = pool_rows(s);
   metrics_freeze(s->m, end, pools);
   results_fill_pool_waits(r);
@@ -1002,21 +1143,15 @@ static void fill_results(sim *s, sim_time end) {
 /* ---- the run ---- */
 
 static void sim_free(sim *s) {
-  for (guint i = 0; i < s->n_jobs; i++) {
-    job_run *j = &s->jobs[i];
-    const workload_ops *wl = j->wl;
-    if (j->workload_data && wl->on_done) wl->on_done(s, j);
-    /* a run stopped early (sim_options.stop) never finalised its workloads: the call above
-     * finalised, this one frees */
-    if (j->workload_data && wl->on_done) wl->on_done(s, j);
-    g_free(j->tasks);
-    g_free(j->placed_gpus);
-    if (j->rng) gsl_rng_free(j->rng);
-    if (j->rng_faults) gsl_rng_free(j->rng_faults);
-  }
+  for (guint i = 0; i < s->n_jobs; i++)
+    if (s->jobs[i] && !slot_held(s->jobs[i])) job_free(s, s->jobs[i]);
+  rowspill_free(s->spill);
+  if (s->just_done) g_array_unref(s->just_done);
+  if (s->hold_buf) g_string_free(s->hold_buf, TRUE);
   for (guint i = 0; i < s->n_pools; i++) cluster_pool_clear(&s->pools[i]);
   g_free(s->pools);
   g_free(s->jobs);
+  g_free(s->route);
   g_free(s->arrival_order);
   g_free(s->scratch_gpus);
   g_free(s->scratch_slots);
@@ -1046,21 +1181,19 @@ static void sim_build(sim *s, const sim_options *opt) {
     max_gpus = MAX(max_gpus, p->n_gpus * p->slots_per_gpu);
   }
   s->n_jobs = trace_n_jobs(s->tr);
-  s->jobs = g_new0(job_run, s->n_jobs ? s->n_jobs : 1);
+  s->jobs = g_new0(job_run *, s->n_jobs ? s->n_jobs : 1);
   s->arrival_order = g_new(guint32, s->n_jobs ? s->n_jobs : 1);
+  /* the pools' target workloads need every row's route; the tenants are registered in
+   * trace order (their index order); both again when a row's state is created */
+  s->route = g_new(int, s->n_jobs ? s->n_jobs : 1);
   for (guint i = 0; i < s->n_jobs; i++) {
-    job_run *j = &s->jobs[i];
-    j->spec = trace_job(s->tr, i);
-    j->wl = workload_of(j->spec);
-    j->index = i;
-    j->pool = scenario_route(sc, j->spec);
-    j->tenant = metrics_tenant(s->m, j->spec->tenant);
-    j->first_start = j->session_end = -1;
-    j->outcome = OUTCOME_NOT_SUBMITTED;
+    s->route[i] = scenario_route(sc, trace_job(s->tr, i));
+    metrics_tenant(s->m, trace_job(s->tr, i)->tenant);
     s->arrival_order[i] = i;
   }
   g_qsort_with_data(s->arrival_order, (gint)s->n_jobs, sizeof(guint32), arrival_cmp, s);
   set_pool_targets(s, sc->seed);
+  g_clear_pointer(&s->route, g_free);
   s->scratch_gpus = g_new0(gpu_state *, max_gpus + 1);
   s->scratch_slots = g_new0(guint32, max_gpus + 1);
   s->scratch_victims = g_ptr_array_new();
@@ -1069,6 +1202,11 @@ static void sim_build(sim *s, const sim_options *opt) {
   s->pool_jobs = g_new0(pool_result, s->n_pools ? s->n_pools : 1);
   s->job_sink = opt ? opt->job_sink : NULL;
   s->job_sink_data = opt ? opt->job_sink_data : NULL;
+  /* streamed rows of finished jobs that wait for an earlier one go to a spill file; kept
+   * rows stay in memory anyway */
+  if (s->job_sink) s->spill = rowspill_new(opt->spill_dir);
+  s->just_done = g_array_new(FALSE, FALSE, sizeof(guint32));
+  s->hold_buf = g_string_new(NULL);
 }
 
 /* Every 65,536 events: the progress bar, and FALSE when the caller asked the run to stop
@@ -1103,8 +1241,9 @@ static sim_time sim_loop(sim *s, gboolean *stopped) {
 
 /* Closes the books at `end`: running and queued jobs, then the pools' integrals. */
 static void close_books(sim *s, sim_time end) {
-  for (guint i = 0; i < s->n_jobs; i++) {
-    job_run *j = &s->jobs[i];
+  for (guint i = s->next_emit; i < s->n_jobs; i++) {
+    job_run *j = s->jobs[i];
+    if (!j || slot_held(j)) continue;
     if (j->state == JOB_RUNNING) {
       job_advance(s, j);
       for (guint32 w = 0; w < j->n_tasks; w++)

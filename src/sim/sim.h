@@ -24,6 +24,10 @@ typedef struct sim_options {
    * results->jobs (tests, validate, run --dcgm, whose series point into them). */
   void (*job_sink)(void *data, const results *r, const job_result *j);
   void *job_sink_data;
+  /* With a job sink: the folder of the unnamed temporary file (rowspill.h) that holds the
+   * rows of finished jobs waiting for an earlier job's row (NULL: the temporary folder).
+   * Without one such rows stay in memory. */
+  const char *spill_dir;
 } sim_options;
 
 /* Runs the scenario on the trace. Returns owned results, or NULL with error set. */

@@ -50,6 +50,7 @@ results *studyrun_simulate(const scenario *sc, const trace *tr, sim_options *opt
   }
   opt->job_sink = js ? report_jobs_stream_row : NULL;
   opt->job_sink_data = js;
+  opt->spill_dir = o ? outdir_tmp_path(o) : NULL;
   results *res = sim_run(sc, tr, opt, error);
   gboolean ok = res != NULL;
   if (js && ok) ok = report_jobs_stream_finish(js, res, error);

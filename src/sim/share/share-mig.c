@@ -617,6 +617,7 @@ const share_ops share_mig_ops = {
     .input = {.name = "mig", .example = "    layout: 2g.20gb x3 + 1g.10gb\n", .keys = mig_keys, .validate = mig_validate_pool},
     .description = "MIG instances with their own SMs and memory; layouts reconfigured on demand",
     .implemented = TRUE,
+    .holds_jobs = TRUE, /* mig_claim.job */
     .slots_per_gpu = mig_slots,
     .can_ever_fit = mig_can_ever_fit,
     .gpu_accepts = mig_gpu_accepts,

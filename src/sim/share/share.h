@@ -119,6 +119,10 @@ typedef struct share_ops {
   scenario_strategy input;
   const char *description;
   gboolean implemented;    /* FALSE: the scenario is refused with an honest error */
+  /* TRUE when the strategy keeps pointers to jobs after they left its GPUs (MIG's claims
+   * of the jobs a reconfiguration is for): the simulator then keeps the state of the
+   * pool's jobs to the end of the run instead of freeing it when their row is out. */
+  gboolean holds_jobs;
   /* Schedulable slots one GPU offers (exclusive 1, time-slicing/MPS replicas, ...). */
   guint32 (*slots_per_gpu)(const pool_spec *p);
   /* Could this job ever run in an empty pool? If not, *reason (owned) says why. */
