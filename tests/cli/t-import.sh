@@ -70,6 +70,10 @@ expect_eq "$(grep '^pod-be,' ob.csv | cut -d, -f5,10)" "1.729,0.07" "openb 70 mi
 if [ -f "$TRACES/dcgm-example.csv" ]; then
   run import dcgm "$TRACES/dcgm-example.csv" -o ex.csv --phases-out exp.csv; expect_rc 0
   expect_err_contains "notebook"
+  # a batch pod's mean GPU_UTIL over its life is its gpu_util (docs/traces.md, dcgm)
+  gcol=$(head -1 ex.csv | tr ',' '\n' | grep -n '^gpu_util$' | cut -d: -f1)
+  n=$(awk -F, -v c="$gcol" 'NR > 1 && $3 == "batch" && $c != "" && $c > 0 && $c < 1' ex.csv | wc -l)
+  if [ "$n" -ge 1 ]; then pass; else fail "no batch pod of the example got a gpu_util below 1"; fi
   run import dcgm "$TRACES/dcgm-example.json" -o exj.csv; expect_rc 0
 else
   skip_test "traces/dcgm-example.csv absent"
