@@ -1,6 +1,7 @@
 /* rngfast.c: seeding of the xoshiro256** streams and the ziggurat's tables and rare
  * branches (rngfast.h). The hot path is inline in the header; this file owns the one-time
- * table set-up (Marsaglia & Tsang 2000, section 4, on 53-bit integers) and nothing else. */
+ * table set-up (Marsaglia & Tsang 2000, section 4, on 53-bit integers) and the GSL
+ * generator type that wraps xoshiro256** for GSL's distribution functions. */
 #include "rngfast.h"
 #include "rng.h"
 #include <math.h>
@@ -79,4 +80,27 @@ void rngfast_buf_fill(rngfast_buf *b) {
   for (guint32 i = 0; i < RNGFAST_BUF; i++) b->v[i] = rngfast_exp(&r);
   b->r = r;
   b->pos = 0;
+}
+
+/* ---- xoshiro256** as a gsl_rng_type ---- */
+
+static void rngfast_gsl_set(void *state, unsigned long seed) {
+  rngfast_seed64(state, (uint64_t)seed);
+}
+
+static unsigned long rngfast_gsl_get(void *state) {
+  return (unsigned long)(rngfast_next(state) >> 32);
+}
+
+static double rngfast_gsl_get_double(void *state) { return rngfast_uniform(state); }
+
+static const gsl_rng_type rngfast_gsl_type = {
+    .name = "xoshiro256**", .max = 0xffffffffUL, .min = 0, .size = sizeof(rngfast),
+    .set = rngfast_gsl_set, .get = rngfast_gsl_get, .get_double = rngfast_gsl_get_double};
+const gsl_rng_type *rngfast_gsl_xoshiro = &rngfast_gsl_type;
+
+gsl_rng *rngfast_gsl_new(uint64_t seed, const char *key, uint64_t stream) {
+  gsl_rng *r = gsl_rng_alloc(rngfast_gsl_xoshiro);
+  rngfast_seed(r->state, seed, key, stream); /* all 64 bits (gsl_rng_set takes a long) */
+  return r;
 }

@@ -338,3 +338,20 @@ Test(llm, scenario_llm_keys) {
   cr_assert(strstr(msg, "llm.chunked_prefill: expected one of false | true, found 'maybe'"), "%s",
             msg);
 }
+
+/* The step time's smooth max comes from a table of cubic pieces: against the exact
+ * (a^1.5 + b^1.5)^(2/3) within 1e-11 relative over ratios from 0 to 1 and back, and
+ * exact at the ends. */
+Test(llm, smooth_max_table_matches_the_formula) {
+  double worst = 0;
+  for (guint i = 0; i <= 100000; i++) {
+    double a = 1e6, b = a * i / 100000.0;
+    double exact = pow(pow(a, 1.5) + pow(b, 1.5), 2.0 / 3.0);
+    double got = llm_engine_smooth_max(a, b), swapped = llm_engine_smooth_max(b, a);
+    worst = MAX(worst, fabs(got / exact - 1.0));
+    cr_assert_eq(got, swapped);
+  }
+  cr_assert_lt(worst, 1e-11, "worst relative error %g", worst);
+  cr_assert_eq(llm_engine_smooth_max(3.0, 0.0), 3.0);
+  cr_assert(fabs(llm_engine_smooth_max(2.0, 2.0) / (2.0 * pow(2.0, 2.0 / 3.0)) - 1) < 1e-15);
+}

@@ -28,9 +28,15 @@ typedef struct llm_wait {
   guint32 prompt, output, gen_before;
 } llm_wait;
 
+typedef struct llm_hent {
+  int64_t key;             /* g0 + output: the value of G at which it completes */
+  int32_t slot;
+} llm_hent;
+
 typedef struct llm_consts {
   gboolean moe;
   double weight_bytes, kv_per_token, flops_tok, lm_head_flops, attn_per_ctx;
+  double inv_bw, inv_flops;    /* 1 / the rates (ns per byte, per FLOP) */
 } llm_consts;
 
 struct llm_engine {
@@ -46,9 +52,10 @@ struct llm_engine {
   /* decoding requests */
   int64_t G;               /* decode steps done */
   guint32 n_decode;
-  int32_t *heap;           /* slots by g0 + output (completion count), min first */
+  llm_hent *heap;          /* slots by g0 + output (completion count), min first */
   double ctx_base;         /* sum over decoding of (prompt - g0 - 1): sum ctx = base + n G */
   guint32 *by_key;         /* decoding requests by (ctx - G) mod block_size */
+  int bs_shift;            /* log2(block_size) when a power of two, else -1 */
   /* prefilling requests, in admission order */
   int32_t *pre;
   guint32 n_pre;
@@ -61,10 +68,54 @@ struct llm_engine {
 
 /* ---- step time ---- */
 
-/* Smooth roofline max(a, b) with exponent 1.5 (fitted): (a^1.5 + b^1.5)^(2/3). */
+/* Smooth roofline max(a, b) with exponent 1.5 (fitted): (a^1.5 + b^1.5)^(2/3), which is
+ * M g(u) with M = max(a, b), u = sqrt(min / M) and g(u) = (1 + u^3)^(2/3), smooth on
+ * [0, 1]. g comes from a table of LLM_G_N cubic Hermite pieces (exact values and
+ * derivatives at the nodes; relative error below 1e-11, tested), so a step costs a sqrt,
+ * a division and a polynomial instead of cbrt (21 % of the engine's time before). */
+#define LLM_G_N 256
+static double llm_g_tab[LLM_G_N + 1][4]; /* per piece: c0 + c1 s + c2 s^2 + c3 s^3 */
+
+static double llm_g_exact(double u) { return pow(1.0 + u * u * u, 2.0 / 3.0); }
+
+static void llm_g_fill(void) {
+  const double h = 1.0 / LLM_G_N;
+  for (int i = 0; i < LLM_G_N; i++) {
+    double u0 = i * h, u1 = u0 + h, g0 = llm_g_exact(u0), g1 = llm_g_exact(u1);
+    double d0 = h * 2.0 * u0 * u0 / cbrt(1.0 + u0 * u0 * u0);
+    double d1 = h * 2.0 * u1 * u1 / cbrt(1.0 + u1 * u1 * u1);
+    double *c = llm_g_tab[i];
+    c[0] = g0;
+    c[1] = d0;
+    c[2] = 3.0 * (g1 - g0) - 2.0 * d0 - d1;
+    c[3] = 2.0 * (g0 - g1) + d0 + d1;
+  }
+  double *c = llm_g_tab[LLM_G_N]; /* u = 1 exactly */
+  c[0] = llm_g_exact(1.0);
+  c[1] = c[2] = c[3] = 0;
+}
+
+static void llm_g_init(void) {
+  static gsize done = 0;
+  if (g_once_init_enter(&done)) {
+    llm_g_fill();
+    g_once_init_leave(&done, 1);
+  }
+}
+
 static inline double llm_smooth_max(double a, double b) {
-  double s = a * sqrt(a) + b * sqrt(b);
-  return cbrt(s * s);
+  double hi = a > b ? a : b, lo = a > b ? b : a;
+  if (!(hi > 0)) return hi;
+  double x = sqrt(lo / hi) * LLM_G_N;
+  int i = (int)x;
+  double s = x - i;
+  const double *c = llm_g_tab[i];
+  return hi * (c[0] + s * (c[1] + s * (c[2] + s * c[3])));
+}
+
+double llm_engine_smooth_max(double a, double b) {
+  llm_g_init();
+  return llm_smooth_max(a, b);
 }
 
 /* The model's per-token figures, computed once per engine. */
@@ -76,6 +127,8 @@ static void llm_consts_init(llm_consts *k, const llm_config *c) {
   k->flops_tok = llm_model_flops_per_token(m);
   k->lm_head_flops = 2.0 * (double)m->vocab * m->hidden;
   k->attn_per_ctx = llm_model_attn_flops(m, 1.0);
+  k->inv_bw = 1.0 / c->bw_bytes_per_ns;
+  k->inv_flops = 1.0 / c->flops_per_ns;
 }
 
 static double llm_step(const llm_consts *k, const llm_config *c, double tokens,
@@ -87,53 +140,52 @@ static double llm_step(const llm_consts *k, const llm_config *c, double tokens,
   double flops = tokens * k->flops_tok - prefill_tokens * k->lm_head_flops +
                  k->attn_per_ctx * attn_ctx;
   if (!(c->bw_bytes_per_ns > 0) || !(c->flops_per_ns > 0)) return INFINITY;
-  return llm_smooth_max(bytes / c->bw_bytes_per_ns, flops / c->flops_per_ns) +
+  return llm_smooth_max(bytes * k->inv_bw, flops * k->inv_flops) +
          c->step_overhead_ns;
 }
 
 double llm_engine_step_ns(const llm_config *c, double tokens, double prefill_tokens,
                           double ctx_read, double attn_ctx) {
+  llm_g_init();
   llm_consts k;
   llm_consts_init(&k, c);
   return llm_step(&k, c, tokens, prefill_tokens, ctx_read, attn_ctx);
 }
 
-/* ---- the decode heap (slots keyed by g0 + output) ---- */
+/* ---- the decode heap (slots keyed by g0 + output, the keys held in the heap) ---- */
 
 static inline int64_t llm_key(const llm_engine *e, int32_t s) {
   return e->seq[s].g0 + (int64_t)e->seq[s].output;
 }
 
-static void llm_heap_set(llm_engine *e, guint32 i, int32_t s) {
-  e->heap[i] = s;
-  e->seq[s].heap_pos = i;
+static inline void llm_heap_set(llm_engine *e, guint32 i, llm_hent h) {
+  e->heap[i] = h;
+  e->seq[h.slot].heap_pos = i;
 }
 
 static void llm_heap_up(llm_engine *e, guint32 i) {
-  int32_t s = e->heap[i];
-  int64_t k = llm_key(e, s);
+  llm_hent h = e->heap[i];
   while (i > 0) {
     guint32 p = (i - 1) / 2;
-    if (llm_key(e, e->heap[p]) <= k) break;
+    if (e->heap[p].key <= h.key) break;
     llm_heap_set(e, i, e->heap[p]);
     i = p;
   }
-  llm_heap_set(e, i, s);
+  llm_heap_set(e, i, h);
 }
 
 static void llm_heap_down(llm_engine *e, guint32 i) {
   guint32 n = e->n_decode;
-  int32_t s = e->heap[i];
-  int64_t k = llm_key(e, s);
+  llm_hent h = e->heap[i];
   for (;;) {
     guint32 l = 2 * i + 1;
     if (l >= n) break;
-    guint32 r = l + 1, m = r < n && llm_key(e, e->heap[r]) < llm_key(e, e->heap[l]) ? r : l;
-    if (llm_key(e, e->heap[m]) >= k) break;
+    guint32 r = l + 1, m = r < n && e->heap[r].key < e->heap[l].key ? r : l;
+    if (e->heap[m].key >= h.key) break;
     llm_heap_set(e, i, e->heap[m]);
     i = m;
   }
-  llm_heap_set(e, i, s);
+  llm_heap_set(e, i, h);
 }
 
 /* ---- slots, the running list, blocks ---- */
@@ -145,7 +197,16 @@ static inline guint32 llm_mod(const llm_engine *e, int64_t v) {
   return (guint32)(r < 0 ? r + b : r);
 }
 
-static int64_t llm_ceil_div(int64_t a, int64_t b) { return a <= 0 ? 0 : (a + b - 1) / b; }
+/* a / block_size and a mod block_size for a >= 0: a shift and a mask when the block size is
+ * a power of two (vLLM's 16), a division otherwise */
+static inline int64_t llm_bdiv(const llm_engine *e, int64_t a) {
+  return e->bs_shift >= 0 ? a >> e->bs_shift : a / (int64_t)e->c.block_size;
+}
+
+/* Blocks that hold a tokens. */
+static inline int64_t llm_blocks(const llm_engine *e, int64_t a) {
+  return a <= 0 ? 0 : llm_bdiv(e, a + (int64_t)e->c.block_size - 1);
+}
 
 static int64_t llm_decode_ctx(const llm_engine *e, int32_t s) {
   const llm_seq *q = &e->seq[s];
@@ -170,22 +231,22 @@ static void llm_decode_add(llm_engine *e, int32_t s, guint32 generated) {
   e->ctx_base += (double)q->prompt - (double)q->g0 - 1.0;
   e->by_key[llm_mod(e, (int64_t)q->prompt - q->g0 - 1)]++;
   guint32 i = e->n_decode++;
-  llm_heap_set(e, i, s);
+  llm_heap_set(e, i, (llm_hent){.key = llm_key(e, s), .slot = s});
   llm_heap_up(e, i);
 }
 
 /* Takes a decoding request out (finished or preempted); frees its blocks. */
 static void llm_decode_remove(llm_engine *e, int32_t s) {
   llm_seq *q = &e->seq[s];
-  e->free_blocks += llm_ceil_div(llm_decode_ctx(e, s), e->c.block_size);
+  e->free_blocks += llm_blocks(e, llm_decode_ctx(e, s));
   e->ctx_base -= (double)q->prompt - (double)q->g0 - 1.0;
   e->by_key[llm_mod(e, (int64_t)q->prompt - q->g0 - 1)]--;
   guint32 i = q->heap_pos, last = --e->n_decode;
   if (i != last) {
-    int32_t moved = e->heap[last];
+    llm_hent moved = e->heap[last];
     llm_heap_set(e, i, moved);
     llm_heap_down(e, i);
-    llm_heap_up(e, e->seq[moved].heap_pos);
+    llm_heap_up(e, e->seq[moved.slot].heap_pos);
   }
 }
 
@@ -236,6 +297,7 @@ static void llm_preempt_tail(llm_engine *e) {
 
 llm_engine *llm_engine_new(const llm_config *c, double now_ns) {
   g_assert(c->model && c->max_num_seqs >= 1 && c->block_size >= 1);
+  llm_g_init();
   llm_engine *e = g_new0(llm_engine, 1);
   e->c = *c;
   e->m = c->model;
@@ -246,9 +308,12 @@ llm_engine *llm_engine_new(const llm_config *c, double now_ns) {
   for (guint32 i = 0; i < n; i++) e->free_stack[i] = (int32_t)(n - 1 - i);
   e->n_free = n;
   e->head = e->tail = -1;
-  e->heap = g_new(int32_t, n);
+  e->heap = g_new(llm_hent, n);
   e->pre = g_new(int32_t, n);
   e->by_key = g_new0(guint32, c->block_size);
+  e->bs_shift = -1;
+  if (!(c->block_size & (c->block_size - 1)))
+    for (e->bs_shift = 0; (1u << e->bs_shift) < c->block_size; e->bs_shift++) {}
   e->free_blocks = c->kv_blocks;
   llm_consts_init(&e->k, c);
   return e;
@@ -268,6 +333,8 @@ void llm_engine_free(llm_engine *e) {
 void llm_engine_set_rates(llm_engine *e, double bw, double flops) {
   e->c.bw_bytes_per_ns = bw;
   e->c.flops_per_ns = flops;
+  e->k.inv_bw = 1.0 / bw;
+  e->k.inv_flops = 1.0 / flops;
 }
 
 gboolean llm_engine_submit(llm_engine *e, double arrival_ns, guint32 prompt, guint32 output) {
@@ -275,7 +342,7 @@ gboolean llm_engine_submit(llm_engine *e, double arrival_ns, guint32 prompt, gui
   output = MAX(output, 1u);
   /* longer than the whole KV pool (vLLM refuses a prompt over max_model_len) */
   if (e->w_len >= e->c.max_waiting ||
-      llm_ceil_div((int64_t)prompt + output, e->c.block_size) > e->c.kv_blocks) {
+      llm_blocks(e, (int64_t)prompt + output) > e->c.kv_blocks) {
     e->refused++;
     return FALSE;
   }
@@ -329,15 +396,15 @@ static inline guint32 llm_crossing_at(const llm_engine *e, int64_t d) {
 
 static int64_t llm_decode_blocks_needed(const llm_engine *e, int64_t k) {
   if (k <= 0 || !e->n_decode) return 0;
-  int64_t bs = e->c.block_size, rem = k % bs, first = 0;
+  int64_t q = llm_bdiv(e, k), rem = k - q * e->c.block_size, first = 0;
   for (int64_t d = 0; d < rem; d++) first += llm_crossing_at(e, d);
-  return (int64_t)e->n_decode * (k / bs) + first;
+  return (int64_t)e->n_decode * q + first;
 }
 
 /* Most decode steps, at most hi, whose blocks fit in the free ones. */
 static int64_t llm_decode_steps_blocks(const llm_engine *e, int64_t hi) {
   int64_t bs = e->c.block_size, n = e->n_decode, f = e->free_blocks;
-  if (n * ((hi + bs - 1) / bs) <= f) return hi; /* the bound n x ceil(k / bs) fits */
+  if (n * llm_blocks(e, hi) <= f) return hi; /* the bound n x ceil(k / bs) fits */
   int64_t q = f / n, left = f - q * n, rem = 0, first = 0;
   /* the longest rem < bs whose first crossings (d < rem) fit in what is left */
   while (rem + 1 < bs) {
@@ -384,7 +451,7 @@ static gint64 llm_plan_prefills(llm_engine *e, gint64 budget, guint32 *chunks,
     int32_t s = e->pre[i];
     llm_seq *q = &e->seq[s];
     guint32 chunk = (guint32)MIN((gint64)(q->target - q->computed), budget);
-    int64_t need = llm_ceil_div((int64_t)q->computed + chunk, e->c.block_size) - q->blocks;
+    int64_t need = llm_blocks(e, (int64_t)q->computed + chunk) - q->blocks;
     while (need > e->free_blocks && e->tail != s) llm_preempt_tail(e);
     if (need > e->free_blocks) { /* it is the latest itself: it waits */
       llm_preempt_tail(e);
@@ -410,7 +477,7 @@ static void llm_plan_admissions(llm_engine *e, gint64 budget, guint32 *chunks,
     guint32 target = w->prompt + w->gen_before;
     if (!e->c.chunked_prefill && (gint64)target > budget && pl->prefill_tokens > 0) break;
     guint32 chunk = e->c.chunked_prefill ? (guint32)MIN((gint64)target, budget) : target;
-    int64_t blocks = llm_ceil_div(chunk, e->c.block_size);
+    int64_t blocks = llm_blocks(e, chunk);
     if (blocks > e->free_blocks) break;
     llm_admit(e, chunk, blocks);
     chunks[e->n_pre - 1] = chunk;
@@ -422,8 +489,8 @@ static void llm_plan_admissions(llm_engine *e, gint64 budget, guint32 *chunks,
 
 /* Completions among decoding requests after G moved: every one whose count is reached. */
 static void llm_finish_decodes(llm_engine *e, llm_done_fn done, void *ud) {
-  while (e->n_decode && llm_key(e, e->heap[0]) <= e->G) {
-    int32_t s = e->heap[0];
+  while (e->n_decode && e->heap[0].key <= e->G) {
+    int32_t s = e->heap[0].slot;
     llm_seq *q = &e->seq[s];
     if (done) done(ud, q->arrival, q->first, e->clock, q->output);
     llm_decode_remove(e, s);
@@ -446,10 +513,10 @@ static void llm_finish_prefills(llm_engine *e, const guint32 *chunks, llm_done_f
     if (isnan(q->first)) q->first = e->clock;
     guint32 generated = q->gen_before + 1;
     e->free_blocks += q->blocks; /* re-counted from ctx from now on */
-    e->free_blocks -= llm_ceil_div((int64_t)q->prompt + generated - 1, e->c.block_size);
+    e->free_blocks -= llm_blocks(e, (int64_t)q->prompt + generated - 1);
     if (generated >= q->output) {
       if (done) done(ud, q->arrival, q->first, e->clock, q->output);
-      e->free_blocks += llm_ceil_div((int64_t)q->prompt + generated - 1, e->c.block_size);
+      e->free_blocks += llm_blocks(e, (int64_t)q->prompt + generated - 1);
       llm_list_unlink(e, s);
       continue;
     }
@@ -529,7 +596,7 @@ static int64_t llm_span_steps(llm_span s, double dt, int64_t hi) {
 /* Runs decode steps until the next completion, block shortage or until; returns the time
  * it took (0 when a single step must go through llm_mixed_step instead). */
 static double llm_decode_stretch(llm_engine *e, double until, llm_done_fn done, void *ud) {
-  int64_t k = llm_key(e, e->heap[0]) - e->G; /* to the next completion */
+  int64_t k = e->heap[0].key - e->G; /* to the next completion */
   g_assert(k >= 1);
   k = llm_decode_steps_blocks(e, k);
   if (k == 0) return 0; /* a preemption is due: one step at a time */
@@ -549,7 +616,7 @@ static gboolean llm_can_admit(const llm_engine *e) {
   const llm_wait *w = &e->wq[e->w_head];
   guint32 chunk = w->prompt + w->gen_before;
   if (e->c.chunked_prefill) chunk = MIN(chunk, e->c.max_num_batched_tokens);
-  return llm_ceil_div(chunk, e->c.block_size) <= e->free_blocks;
+  return llm_blocks(e, chunk) <= e->free_blocks;
 }
 
 double llm_engine_run(llm_engine *e, double until, llm_done_fn done, void *ud) {

@@ -57,6 +57,10 @@ void llm_engine_clear(llm_engine *e, void (*lost)(void *ud, double arrival_ns), 
 double llm_engine_step_ns(const llm_config *c, double tokens, double prefill_tokens,
                           double ctx_read, double attn_ctx);
 
+/* The smooth roofline max (a^1.5 + b^1.5)^(2/3) as the engine computes it (a table of
+ * cubic pieces), for the test against the exact formula. */
+double llm_engine_smooth_max(double a, double b);
+
 typedef struct llm_engine_stats {
   double clock_ns;
   guint32 running, waiting, decoding;

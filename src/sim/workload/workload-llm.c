@@ -14,9 +14,11 @@
 #include <gsl/gsl_randist.h>
 #include <math.h>
 
-/* Random streams (rng_new(seed, id, stream)); 2-4, 7 and 8 are workload-inference.c's.
- * The Poisson gaps come from rngfast.h's ziggurat (docs/models.md section 8), the lengths
- * from GSL's lognormal. */
+/* Random streams (rng_derive(seed, id, stream)); 2-4, 7 and 8 are workload-inference.c's.
+ * The Poisson gaps come from rngfast.h's ziggurat (docs/models.md section 8); the lengths
+ * are lognormal, exp(mu + sigma Z) with Z from GSL's ziggurat gaussian
+ * (gsl_ran_gaussian_ziggurat) run on the xoshiro256** generator as a GSL type, drawn
+ * LLM_LEN_BUF requests at a time. */
 #define LLM_STREAM_LENGTHS 6
 #define LLM_STREAM_ARRIVALS_FAST 9
 /* Lognormal fits of the Azure LLM inference trace 2023, conversation service (19,366
@@ -31,12 +33,15 @@
 #define LLM_NON_TORCH_BYTES (512.0 * 1048576.0)
 #define LLM_MAX_WAITING 1000000u /* requests queued at most; beyond that they are refused */
 #define LLM_DUTY_TAU_NS 60e9
+#define LLM_LEN_BUF 64u /* requests' lengths drawn at a time */
 
 typedef struct llm_state {
   llm_config cfg;
   llm_engine *eng;
   rngfast_buf *b_arr;
-  gsl_rng *r_len;
+  gsl_rng *r_len;              /* xoshiro256** as a GSL generator */
+  guint32 len_pos;             /* next unread pair in len_buf; LLM_LEN_BUF: empty */
+  double len_buf[LLM_LEN_BUF][2]; /* unrounded prompt and output lengths */
   trace_request_cursor *cur;
   gboolean recorded, has_next, up, finalised;
   double next_a, rate_rps;
@@ -51,8 +56,17 @@ typedef struct llm_state {
 
 /* ---- lengths and arrivals ---- */
 
-static guint32 llm_draw_len(gsl_rng *r, double mu, double sigma, double cap) {
-  double v = round(gsl_ran_lognormal(r, mu, sigma));
+/* Lognormal lengths for the next LLM_LEN_BUF requests (prompt, then output, per request). */
+static void llm_fill_lengths(llm_state *st) {
+  for (guint32 i = 0; i < LLM_LEN_BUF; i++) {
+    st->len_buf[i][0] = exp(st->mu_p + gsl_ran_gaussian_ziggurat(st->r_len, LLM_AZ_PROMPT_SIGMA));
+    st->len_buf[i][1] = exp(st->mu_o + gsl_ran_gaussian_ziggurat(st->r_len, LLM_AZ_OUTPUT_SIGMA));
+  }
+  st->len_pos = 0;
+}
+
+static guint32 llm_round_len(double v, double cap) {
+  v = round(v);
   if (!(v >= 1)) v = 1;
   if (v > cap) v = cap;
   return (guint32)v;
@@ -141,10 +155,15 @@ static void llm_cut_off(void *ud, double arrival) {
 
 static void llm_submit(llm_state *st, const job_spec *sp) {
   double cap = sp->llm->max_context;
+  const double *v = NULL;
+  if (!st->next_prompt || !st->next_output) {
+    if (st->len_pos == LLM_LEN_BUF) llm_fill_lengths(st);
+    v = st->len_buf[st->len_pos++];
+  }
   guint32 p = st->next_prompt ? MIN(st->next_prompt, (guint32)cap - 1)
-                              : llm_draw_len(st->r_len, st->mu_p, LLM_AZ_PROMPT_SIGMA, cap - 1);
+                              : llm_round_len(v[0], cap - 1);
   guint32 o = st->next_output ? MIN(st->next_output, (guint32)cap - p)
-                              : llm_draw_len(st->r_len, st->mu_o, LLM_AZ_OUTPUT_SIGMA, cap - p);
+                              : llm_round_len(v[1], cap - p);
   if (!llm_engine_submit(st->eng, st->next_a, p, o)) st->dropped++;
 }
 
@@ -163,7 +182,8 @@ static llm_state *llm_state_new(sim *s, job_run *j) {
                          .max_waiting = LLM_MAX_WAITING};
   st->b_arr = g_new(rngfast_buf, 1);
   rngfast_buf_seed(st->b_arr, sc->seed, sp->id, LLM_STREAM_ARRIVALS_FAST);
-  st->r_len = rng_new(sc->seed, sp->id, LLM_STREAM_LENGTHS);
+  st->r_len = rngfast_gsl_new(sc->seed, sp->id, LLM_STREAM_LENGTHS);
+  st->len_pos = LLM_LEN_BUF;
   /* a given mean keeps the Azure spread: mu = ln(mean) - sigma^2 / 2 */
   st->mu_p = sp->prompt_tokens ? log(sp->prompt_tokens) - LLM_AZ_PROMPT_SIGMA *
                                      LLM_AZ_PROMPT_SIGMA / 2 : LLM_AZ_PROMPT_MU;
