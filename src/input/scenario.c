@@ -1544,7 +1544,8 @@ static gboolean v_whole(vctx *c, const scenario_yaml *n, const char *what, const
   return FALSE;
 }
 
-/* llm: {max_num_batched_tokens, chunked_prefill, block_size}; messages in line order */
+/* llm: {max_num_batched_tokens, chunked_prefill, block_size, stream_ms_per_token}; messages
+ * in line order */
 static void validate_llm_keys(vctx *c, scenario *s, const scenario_yaml *n);
 static void validate_llm(vctx *c, scenario *s, const scenario_yaml *n) {
   validate_in_line_order(c, s, n, validate_llm_keys);
@@ -1552,7 +1553,7 @@ static void validate_llm(vctx *c, scenario *s, const scenario_yaml *n) {
 
 static void validate_llm_keys(vctx *c, scenario *s, const scenario_yaml *n) {
   static const char *const keys[] = {"max_num_batched_tokens", "chunked_prefill", "block_size",
-                                     NULL};
+                                     "stream_ms_per_token", NULL};
   static const char *const onoff[] = {"false", "true", NULL};
   if (n->type != SCENARIO_YAML_MAP) {
     scenario_yaml_expected(c->d, c->file, n, "llm",
@@ -1574,6 +1575,11 @@ static void validate_llm_keys(vctx *c, scenario *s, const scenario_yaml *n) {
       v_whole(c, v, "llm.block_size", "a whole number of tokens per KV block from 1 to 128", 128,
               &u))
     s->llm.block_size = u;
+  double x;
+  if ((v = scenario_yaml_get(n, "stream_ms_per_token")) &&
+      v_number(c, v, "llm.stream_ms_per_token", "milliseconds per output token from 0 to 1000",
+               0, FALSE, 1000, FALSE, &x))
+    s->llm.stream_ms_per_token = x;
 }
 
 static void route_rule_clear(gpointer data) {

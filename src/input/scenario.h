@@ -141,6 +141,7 @@ typedef struct scenario_llm {
   guint32 max_num_batched_tokens; /* token budget of one iteration; default 8192 */
   gboolean chunked_prefill;       /* default on (vLLM V1) */
   guint32 block_size;             /* tokens per KV block; default 16 */
+  double stream_ms_per_token;     /* serial delivery cost of one output token; default 0 */
 } scenario_llm;
 
 typedef struct scenario {

@@ -88,7 +88,7 @@ static llm_config llm_cfg(const char *model, const char *gpu, guint32 max_seqs, 
                       .flops_per_ns = g->fp16_tflops * 1e3 * LLM_EFF_FLOPS,
                       .max_num_seqs = max_seqs, .max_num_batched_tokens = 8192,
                       .block_size = 16, .chunked_prefill = TRUE, .kv_blocks = blocks,
-                      .max_waiting = 1000000};
+                      .max_waiting = 1000000, .step_overhead_ns = LLM_STEP_OVERHEAD_NS};
 }
 
 typedef struct closed_loop {
@@ -354,4 +354,23 @@ Test(llm, smooth_max_table_matches_the_formula) {
   cr_assert_lt(worst, 1e-11, "worst relative error %g", worst);
   cr_assert_eq(llm_engine_smooth_max(3.0, 0.0), 3.0);
   cr_assert(fabs(llm_engine_smooth_max(2.0, 2.0) / (2.0 * pow(2.0, 2.0 / 3.0)) - 1) < 1e-15);
+}
+
+/* Token delivery: with a serial cost s per output token, a step of n decodes lasts at
+ * least n s, so c clients see a TPOT of about c s once that exceeds the GPU's step and
+ * the throughput stops growing at 1 / s (InferenceBench's H100 sweep, docs/models.md). */
+Test(llm, token_delivery_cost_caps_throughput) {
+  llm_config cfg = llm_cfg("llama-3.1-8b", "H100-80GB", 256, 100000);
+  cfg.stream_ns_per_token = 1e6; /* 1 ms a token: at most 1,000 tokens/s */
+  double tok, tpot, tok1, tpot1;
+  closed_loop_run(&cfg, 64, 45, 256, &tok, &tpot);
+  cr_assert(fabs(tpot / 64.0 - 1.0) < 0.02, "c=64: TPOT %.2f ms, expected 64", tpot);
+  cr_assert(fabs(tok / 1000.0 - 1.0) < 0.02, "c=64: %.1f tok/s, expected about 1000", tok);
+  /* one client: the GPU's step (~6.4 ms) is longer than 1 ms: no effect */
+  closed_loop_run(&cfg, 1, 45, 256, &tok1, &tpot1);
+  cfg.stream_ns_per_token = 0;
+  double tok0, tpot0;
+  closed_loop_run(&cfg, 1, 45, 256, &tok0, &tpot0);
+  cr_assert_eq(tpot1, tpot0);
+  cr_assert_eq(tok1, tok0);
 }

@@ -140,8 +140,10 @@ static double llm_step(const llm_consts *k, const llm_config *c, double tokens,
   double flops = tokens * k->flops_tok - prefill_tokens * k->lm_head_flops +
                  k->attn_per_ctx * attn_ctx;
   if (!(c->bw_bytes_per_ns > 0) || !(c->flops_per_ns > 0)) return INFINITY;
-  return llm_smooth_max(bytes * k->inv_bw, flops * k->inv_flops) +
-         c->step_overhead_ns;
+  double t = llm_smooth_max(bytes * k->inv_bw, flops * k->inv_flops) + c->step_overhead_ns;
+  /* the decode tokens' delivery, one at a time, bounds the step from below */
+  double deliver = (tokens - prefill_tokens) * c->stream_ns_per_token;
+  return t > deliver ? t : deliver;
 }
 
 double llm_engine_step_ns(const llm_config *c, double tokens, double prefill_tokens,

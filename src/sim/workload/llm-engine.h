@@ -12,6 +12,10 @@
  * (docs/models.md "LLM serving", calibration). */
 #define LLM_EFF_BANDWIDTH 0.76
 #define LLM_EFF_FLOPS 0.66
+/* Fixed cost of one iteration (scheduling, sampling, launches), fitted on the published
+ * c = 1 TPOTs: A100 13.33 ms and H100 6.48 ms against 12.82 and 5.91 from the roofline
+ * alone (`sharesim validate --case llm`). */
+#define LLM_STEP_OVERHEAD_NS 0.54e6
 
 typedef struct llm_config {
   const llm_model *model;
@@ -20,6 +24,10 @@ typedef struct llm_config {
   double bw_bytes_per_ns;      /* memory bandwidth it gets (peak x efficiency x share) */
   double flops_per_ns;         /* compute it gets (peak x efficiency x share) */
   double step_overhead_ns;     /* fixed cost per iteration (scheduler, launch); assumption */
+  /* serial cost of delivering one output token to its client (detokenise, stream, the
+   * client's per-chunk work): a step that emits n decode tokens lasts at least n times it;
+   * 0 by default (docs/models.md, "Token delivery") */
+  double stream_ns_per_token;
   guint32 max_num_seqs;
   guint32 max_num_batched_tokens;
   guint32 block_size;          /* tokens per KV block (vLLM default 16) */

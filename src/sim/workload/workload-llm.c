@@ -179,6 +179,8 @@ static llm_state *llm_state_new(sim *s, job_run *j) {
                          .max_num_batched_tokens = sc->llm.max_num_batched_tokens,
                          .block_size = sc->llm.block_size,
                          .chunked_prefill = sc->llm.chunked_prefill,
+                         .stream_ns_per_token = sc->llm.stream_ms_per_token * 1e6,
+                         .step_overhead_ns = LLM_STEP_OVERHEAD_NS,
                          .max_waiting = LLM_MAX_WAITING};
   st->b_arr = g_new(rngfast_buf, 1);
   rngfast_buf_seed(st->b_arr, sc->seed, sp->id, LLM_STREAM_ARRIVALS_FAST);
