@@ -28,6 +28,8 @@ outdir.o tag              built once under g_once (outdir_host_tag)
 outdir.o once             g_once guard
 rngfast.o rngfast_tables  the ziggurat tables: filled once under g_once, read-only after
 rngfast.o done            g_once guard
+llm-engine.o llm_g_tab    the cubic pieces of the smooth max: filled once under g_once, read-only after
+llm-engine.o done         g_once guard
 validate.o family_list    sharesim validate only (runs no threads)
 validate.o sources        likewise
 validate-mig.o speed      likewise

@@ -97,7 +97,7 @@ static double rngfast_gsl_get_double(void *state) { return rngfast_uniform(state
 static const gsl_rng_type rngfast_gsl_type = {
     .name = "xoshiro256**", .max = 0xffffffffUL, .min = 0, .size = sizeof(rngfast),
     .set = rngfast_gsl_set, .get = rngfast_gsl_get, .get_double = rngfast_gsl_get_double};
-const gsl_rng_type *rngfast_gsl_xoshiro = &rngfast_gsl_type;
+const gsl_rng_type *const rngfast_gsl_xoshiro = &rngfast_gsl_type;
 
 gsl_rng *rngfast_gsl_new(uint64_t seed, const char *key, uint64_t stream) {
   gsl_rng *r = gsl_rng_alloc(rngfast_gsl_xoshiro);

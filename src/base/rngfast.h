@@ -96,6 +96,6 @@ static inline double rngfast_buf_exp(rngfast_buf *b) {
  * high half of each output, and 53-bit uniforms), so that GSL's own distribution functions
  * (e.g. gsl_ran_gaussian_ziggurat) run on it at a fraction of taus2's cost per draw in the
  * request hot loops. gsl_rng_set(r, s) seeds it as rngfast_seed64(s). */
-extern const gsl_rng_type *rngfast_gsl_xoshiro;
+extern const gsl_rng_type *const rngfast_gsl_xoshiro;
 /* A GSL generator of that type seeded as rngfast_seed(seed, key, stream). Owned. */
 gsl_rng *rngfast_gsl_new(uint64_t seed, const char *key, uint64_t stream);
