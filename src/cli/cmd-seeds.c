@@ -26,14 +26,17 @@ gboolean cmd_seeds_parse(const char *name, const char *text, guint *n) {
   return TRUE;
 }
 
+gboolean cmd_seeds_check_range(const char *name, guint64 first, guint n) {
+  if (n < 2 || first <= G_MAXUINT64 - (n - 1)) return TRUE;
+  fprintf(stderr, "sharesim %s: --seeds %u: the seeds would run from %" G_GUINT64_FORMAT
+                  " past the largest seed %" G_GUINT64_FORMAT "; give a smaller seed\n",
+          name, n, first, G_MAXUINT64);
+  return FALSE;
+}
+
 gboolean cmd_seeds_load(const char *name, const char *path, const char *const *sets,
                         guint n_sets, guint64 first, guint n, const trace *tr, scenario **sc) {
-  if (first > G_MAXUINT64 - (n - 1)) {
-    fprintf(stderr, "sharesim %s: --seeds %u: the seeds would run from %" G_GUINT64_FORMAT
-                    " past the largest seed %" G_GUINT64_FORMAT "; give a smaller seed\n",
-            name, n, first, G_MAXUINT64);
-    return FALSE;
-  }
+  if (!cmd_seeds_check_range(name, first, n)) return FALSE;
   g_autoptr(diag_list) d = diag_list_new(0);
   GPtrArray *ov = g_ptr_array_new();
   for (guint i = 0; i < n_sets; i++) g_ptr_array_add(ov, (char *)sets[i]);

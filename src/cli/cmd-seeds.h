@@ -9,6 +9,8 @@
 /* --seeds TEXT: a whole number from 2 to SEEDS_MAX into *n (TEXT NULL: *n = 1, one run
  * as without the option). FALSE after printing "sharesim NAME: --seeds ...". */
 gboolean cmd_seeds_parse(const char *name, const char *text, guint *n);
+/* first + n - 1 is a seed (n < 2: always): FALSE after printing why not. */
+gboolean cmd_seeds_check_range(const char *name, guint64 first, guint n);
 /* The scenario of path with the overrides sets and seed first + k, for k < n, into sc[k],
  * each checked as run checks it (and against the work budget for tr): FALSE after
  * printing the problems, with sc[] freed. A first seed so large that first + n - 1 passes

@@ -1,14 +1,18 @@
 /* cmd-size.c: `sharesim size SCENARIO.yaml TRACE.csv --pool NAME [--slo PCT[@LAT]] [--max-oom N]
- * [--max-wait-p95 DUR] [--min N] [--max N] [-j N] [-o DIR]`: the smallest `nodes` of one pool
- * meeting the constraints. Each probe runs the scenario in this process (N at once, in
- * threads: studyrun.h) with pools.NAME.nodes overridden, writes the result folder (kept
- * under -o DIR, else in a temporary folder) and judges it from the files, as compare reads
- * them; the search, its planning ahead and the judging are sizing.c's. */
+ * [--max-wait-p95 DUR] [--min N] [--max N] [-j N] [-o DIR] [--seeds N [--every-seed]]`: the
+ * smallest `nodes` of one pool meeting the constraints. Each probe runs the scenario in this
+ * process (N at once, in threads: studyrun.h) with pools.NAME.nodes overridden, writes the
+ * result folder (kept under -o DIR, else in a temporary folder) and judges it from the
+ * files, as compare reads them; with --seeds a probe is N seeds in a seeds folder, judged
+ * on their mean or, with --every-seed, in every seed. The search, its planning ahead and
+ * the judging of one run are sizing.c's. */
 #include "cmd.h"
 #include "cmd-load.h"
+#include "cmd-seeds.h"
 #include "figures.h"
 #include "outdir.h"
 #include "report.h"
+#include "seeds.h"
 #include "sim.h"
 #include "sizing.h"
 #include "studyrun.h"
@@ -26,13 +30,26 @@ typedef struct size_probe_result {
   gboolean slo_applied; /* some service of the pool reported SLO attainment (sizing_check) */
   GError *error;      /* why the probe could not run; owned */
   char *dir;          /* its result folder (written when fig is set); owned */
+  guint seeds_meeting; /* with --seeds: the seeds that meet the constraints on their own */
 } size_probe_result;
 
 /* A probe being run: its scenario (pools.NAME.nodes overridden) and the task. */
 typedef struct size_active {
   scenario *sc;
   studyrun_task *task;
+  guint seed_index;            /* with --seeds: which of the probe's seeds */
 } size_active;
+
+/* With --seeds: a probe being run, n_seeds runs into the seeds folder nodes-N. */
+typedef struct size_group {
+  guint32 nodes;
+  outdir *od;                  /* nodes-N, written whole or not at all */
+  run_figures **figs;          /* per seed, owned */
+  guint left;                  /* runs not handed back yet */
+  GError *error;               /* the first failing seed's, in seed order */
+  guint error_seed;
+  gboolean stopped;
+} size_group;
 
 typedef struct size_ctx {
   const char *scenario_path, *pool;
@@ -50,6 +67,10 @@ typedef struct size_ctx {
   GArray *known;               /* sizing_probe: the outcomes among done */
   gboolean slo_unreported;     /* some probe had no service reporting SLO attainment */
   GArray *runs;                /* size_probe_result: the probes of the search, in its order */
+  guint n_seeds;               /* --seeds; 1 without it */
+  gboolean every_seed;         /* --every-seed */
+  guint64 first_seed;          /* the scenario's seed (after --set) */
+  GArray *groups;              /* size_group: the probes being run with seeds */
 } size_ctx;
 
 static void size_result_clear(gpointer p) {
@@ -60,12 +81,15 @@ static void size_result_clear(gpointer p) {
   g_free(r->dir);
 }
 
-/* The scenario with nodes nodes in the pool, checked as run checks it; NULL with error. */
-static scenario *size_scenario(const size_ctx *c, guint32 nodes, GError **error) {
+/* The scenario with nodes nodes in the pool (and, with --seeds, the seed of seed k),
+ * checked as run checks it; NULL with error. */
+static scenario *size_scenario(const size_ctx *c, guint32 nodes, guint k, GError **error) {
   g_autofree char *ov = g_strdup_printf("pools.%s.nodes=%u", c->pool, nodes);
+  g_autofree char *seed = g_strdup_printf("seed=%" G_GUINT64_FORMAT, c->first_seed + k);
   GPtrArray *sets = g_ptr_array_new();
   for (guint i = 0; i < c->n_sets; i++) g_ptr_array_add(sets, (char *)c->sets[i]);
   g_ptr_array_add(sets, ov);
+  if (c->n_seeds > 1) g_ptr_array_add(sets, seed);
   g_autoptr(diag_list) d = diag_list_new(0);
   g_autoptr(scenario) sc = scenario_load_with_overrides(c->scenario_path,
                                                         (const char *const *)sets->pdata,
@@ -80,31 +104,153 @@ static scenario *size_scenario(const size_ctx *c, guint32 nodes, GError **error)
   return g_steal_pointer(&sc);
 }
 
+/* --seeds: starts the probe of nodes as its seeds' runs into the seeds folder dir. */
+static void size_start_seeds(size_ctx *c, guint32 nodes, const char *dir) {
+  GError *err = NULL;
+  scenario **sc = g_new0(scenario *, c->n_seeds);
+  for (guint k = 0; k < c->n_seeds && !err; k++) sc[k] = size_scenario(c, nodes, k, &err);
+  outdir *od = err ? NULL : outdir_begin(dir, &err);
+  if (!od) {
+    for (guint k = 0; k < c->n_seeds; k++)
+      if (sc[k]) scenario_free(sc[k]);
+    g_free(sc);
+    size_probe_result r = {.nodes = nodes, .error = err, .dir = g_strdup(dir)};
+    g_array_append_val(c->done, r);
+    return;
+  }
+  size_group g = {nodes, od, g_new0(run_figures *, c->n_seeds), c->n_seeds, NULL, 0, FALSE};
+  g_array_append_val(c->groups, g);
+  for (guint k = 0; k < c->n_seeds; k++) {
+    g_autofree char *sub = seeds_folder_name(c->first_seed + k);
+    g_autofree char *run_dir = g_build_filename(outdir_tmp_path(od), sub, NULL);
+    size_active a = {sc[k], studyrun_task_new(sc[k], c->tr, run_dir, nodes), k};
+    g_array_append_val(c->active, a);
+    studyrun_submit(c->runner, a.task);
+  }
+  g_free(sc);
+}
+
 /* Starts the probe of nodes (with -j 1 it runs to its end here); a scenario that does not
  * load is a finished probe with its error. */
 static void size_start(size_ctx *c, guint32 nodes) {
   g_autofree char *name = g_strdup_printf("nodes-%u", nodes);
   g_autofree char *dir = g_build_filename(c->work, name, NULL);
+  if (c->n_seeds > 1) {
+    size_start_seeds(c, nodes, dir);
+    return;
+  }
   GError *err = NULL;
-  scenario *sc = size_scenario(c, nodes, &err);
+  scenario *sc = size_scenario(c, nodes, 0, &err);
   if (!sc) {
     size_probe_result r = {.nodes = nodes, .error = err, .dir = g_strdup(dir)};
     g_array_append_val(c->done, r);
     return;
   }
-  size_active a = {sc, studyrun_task_new(sc, c->tr, dir, nodes)};
+  size_active a = {sc, studyrun_task_new(sc, c->tr, dir, nodes), 0};
   g_array_append_val(c->active, a);
   studyrun_submit(c->runner, a.task);
 }
 
+/* Judges a probe's seeds: the mean run against the constraints or, with --every-seed,
+ * every seed's own run; r->fig is the mean run either way. */
+static void size_judge_seeds(const size_ctx *c, const GPtrArray *runs, size_probe_result *r) {
+  r->fig = seeds_mean(runs, r->dir);
+  GString *why = g_string_new(NULL), *seed_why = g_string_new(NULL);
+  guint failing = 0;
+  for (guint k = 0; k < runs->len; k++) {
+    const run_figures *f = g_ptr_array_index(runs, k);
+    GString *w = g_string_new(NULL);
+    gboolean applied = TRUE;
+    if (sizing_check(f, c->pool, &c->cons, w, &applied)) r->seeds_meeting++;
+    else if (++failing <= 3)
+      g_string_append_printf(seed_why, "%sseed %" G_GUINT64_FORMAT ": %s", failing > 1 ? "; " : "",
+                             f->seed, w->str);
+    if (c->every_seed) r->slo_applied &= applied;
+    g_string_free(w, TRUE);
+  }
+  if (c->every_seed) {
+    r->pass = failing == 0;
+    if (failing)
+      g_string_append_printf(why, "%u of %u seeds fail: %s%s", failing, runs->len, seed_why->str,
+                             failing > 3 ? "; ..." : "");
+  } else {
+    r->pass = sizing_check(r->fig, c->pool, &c->cons, why, &r->slo_applied);
+    if (!r->pass) g_string_prepend(why, "mean over the seeds: ");
+  }
+  r->why = g_string_free(why, FALSE);
+  g_string_free(seed_why, TRUE);
+}
+
+/* A probe's last seed is back: its seeds folder written and committed and the probe
+ * judged (or, stopped, thrown away). */
+static void size_finish_group(size_ctx *c, guint gi) {
+  size_group *g = &g_array_index(c->groups, size_group, gi);
+  g_autofree char *name = g_strdup_printf("nodes-%u", g->nodes);
+  size_probe_result r = {.nodes = g->nodes, .dir = g_build_filename(c->work, name, NULL),
+                         .slo_applied = TRUE};
+  GPtrArray *runs = g_ptr_array_new();
+  for (guint k = 0; k < c->n_seeds; k++)
+    if (g->figs[k]) g_ptr_array_add(runs, g_steal_pointer(&g->figs[k]));
+  g_autoptr(seeds_table) st = !g->stopped && !g->error ? seeds_build(runs) : NULL;
+  if (!st) g_ptr_array_set_free_func(runs, (GDestroyNotify)figures_free);
+  if (!st) g_ptr_array_free(runs, TRUE);
+  GError *err = NULL;
+  if (st && seeds_write(st, g->od, &err) && studydir_commit(g_steal_pointer(&g->od), r.dir, "seeds.json", &err))
+    size_judge_seeds(c, st->runs, &r);
+  else if (st)
+    r.error = err;
+  else if (!g->stopped)
+    r.error = g_steal_pointer(&g->error);
+  if (g->od) outdir_abort(g->od);
+  g_clear_error(&g->error);
+  g_free(g->figs);
+  g_array_remove_index(c->groups, gi);
+  if (!r.error && !r.fig) {  /* stopped: no longer needed */
+    g_free(r.dir);
+    return;
+  }
+  if (r.fig) {
+    sizing_probe p = {r.nodes, r.pass};
+    g_array_append_val(c->known, p);
+  }
+  g_array_append_val(c->done, r);
+}
+
+/* --seeds: one seed of a probe is back. */
+static void size_collect_seed(size_ctx *c, studyrun_task *t, guint k) {
+  guint gi = 0;
+  while (g_array_index(c->groups, size_group, gi).nodes != t->id) gi++;
+  size_group *g = &g_array_index(c->groups, size_group, gi);
+  g->left--;
+  if (t->stopped) {
+    g->stopped = TRUE;
+  } else if (!t->fig) {
+    if (!g->error || k < g->error_seed) {
+      g_clear_error(&g->error);
+      g->error = g_steal_pointer(&t->error);
+      g->error_seed = k;
+    }
+  } else {
+    g->figs[k] = g_steal_pointer(&t->fig);
+  }
+  studyrun_task_free(t);
+  if (!g->left) size_finish_group(c, gi);
+}
+
 /* Takes back a finished task: judges its run (or keeps its error). */
 static void size_collect(size_ctx *c, studyrun_task *t) {
+  guint k = 0;
   for (guint i = 0; i < c->active->len; i++)
     if (g_array_index(c->active, size_active, i).task == t) {
+      k = g_array_index(c->active, size_active, i).seed_index;
       scenario_free(g_array_index(c->active, size_active, i).sc);
       g_array_remove_index(c->active, i);
       break;
     }
+  if (c->n_seeds > 1) {
+    size_collect_seed(c, t, k);
+    return;
+  }
   if (t->stopped) { /* no longer needed: nothing was written */
     studyrun_task_free(t);
     return;
@@ -134,14 +280,18 @@ static const size_probe_result *size_done_of(const size_ctx *c, guint32 nodes) {
 /* Stops the probes the search can no longer reach; starts the most useful ones while
  * cores are free. */
 static void size_schedule(size_ctx *c, const sizing_state *st) {
-  guint32 *running = g_new0(guint32, c->active->len + 1);
+  guint32 *running = g_new0(guint32, c->active->len + c->groups->len + 1);
   guint n_running = 0;
   for (guint i = 0; i < c->active->len; i++) {
     studyrun_task *t = g_array_index(c->active, size_active, i).task;
     if (t->id < st->range_lo || t->id > st->range_hi) studyrun_stop(t);
-    running[n_running++] = t->id;
+    if (c->n_seeds == 1) running[n_running++] = t->id;
   }
-  guint free_cores = c->jobs > c->active->len ? c->jobs - c->active->len : 0;
+  for (guint i = 0; i < c->groups->len; i++)
+    running[n_running++] = g_array_index(c->groups, size_group, i).nodes;
+  /* with --seeds a probe takes n_seeds cores: jobs / n_seeds probes at once (at least 1) */
+  guint slots = c->n_seeds > 1 ? MAX(1u, c->jobs / c->n_seeds) : c->jobs;
+  guint free_cores = slots > n_running ? slots - n_running : 0;
   guint32 *next = g_new0(guint32, free_cores + 1);
   guint n = free_cores ? sizing_plan(c->min_nodes, c->max_nodes, c->known, running, n_running,
                                      next, free_cores)
@@ -226,13 +376,16 @@ static void size_tables(const size_ctx *c, GString *text, GString *csv) {
    * whole run's (issue 11 bug 9: two columns were named cost) */
   for (guint k = 0; k < G_N_ELEMENTS(cols); k++)
     g_string_append_printf(csv, ",%s%s", strcmp(cols[k].member, "cost") ? "" : "pool_", cols[k].member);
-  g_string_append(csv, ",run_cost,slo_min_attainment,why_not\n");
+  g_string_append(csv, c->n_seeds > 1 ? ",run_cost,slo_min_attainment,why_not,seeds,seeds_meeting\n"
+                                      : ",run_cost,slo_min_attainment,why_not\n");
   char key[512];
   for (guint i = 0; i < c->runs->len; i++) {
     const size_probe_result *r = &g_array_index(c->runs, size_probe_result, i);
     g_ptr_array_add(cells, g_strdup_printf("%u", i + 1));
     g_ptr_array_add(cells, g_strdup_printf("%u", r->nodes));
-    g_ptr_array_add(cells, g_strdup(r->pass ? "yes" : "no"));
+    g_ptr_array_add(cells, c->n_seeds > 1 ? g_strdup_printf("%s (%u/%u)", r->pass ? "yes" : "no",
+                                                            r->seeds_meeting, c->n_seeds)
+                                          : g_strdup(r->pass ? "yes" : "no"));
     g_string_append_printf(csv, "%u,%u,%s", i + 1, r->nodes, r->pass ? "yes" : "no");
     for (guint k = 0; k < G_N_ELEMENTS(cols); k++) {
       const figure *fig = figures_find(r->fig, size_figure_key(c->pool, cols[k].member, key, sizeof key));
@@ -249,6 +402,7 @@ static void size_tables(const size_ctx *c, GString *text, GString *csv) {
     report_num(csv, figures_min_attainment(r->fig, c->pool, NULL));
     g_string_append_c(csv, ',');
     util_csv_field(csv, r->why);
+    if (c->n_seeds > 1) g_string_append_printf(csv, ",%u,%u", c->n_seeds, r->seeds_meeting);
     g_string_append_c(csv, '\n');
   }
   gsize *width = g_new0(gsize, ncols);
@@ -313,8 +467,10 @@ static void size_apply_slo(trace *tr, double pct, double latency_ms) {
 
 /* What the command line asked for. */
 typedef struct size_args {
-  char *pool, *slo, *max_wait, *out, *phases, *requests;
+  char *pool, *slo, *max_wait, *out, *phases, *requests, *seeds;
   char **sets;
+  guint n_seeds;            /* --seeds; 1 without it */
+  gboolean every_seed;      /* --every-seed */
   gint64 max_oom, min_nodes, max_nodes;
   gint jobs;                /* -j; 0: the number of processors */
   gboolean no_progress;
@@ -328,6 +484,7 @@ static void size_args_clear(size_args *a) {
   g_free(a->out);
   g_free(a->phases);
   g_free(a->requests);
+  g_free(a->seeds);
   g_strfreev(a->sets);
 }
 
@@ -342,7 +499,13 @@ static int size_check_args(size_args *a, int argc, sizing_constraints *cons) {
     fprintf(stderr, "sharesim size: --pool NAME is required\n");
     return 2;
   }
-  if (!cmd_check_jobs("size", &a->jobs)) return 2;
+  if (!cmd_check_jobs("size", &a->jobs) || !cmd_seeds_parse("size", a->seeds, &a->n_seeds))
+    return 2;
+  if (a->every_seed && a->n_seeds < 2) {
+    fprintf(stderr, "sharesim size: --every-seed asks that every seed meet the constraints: "
+                    "give --seeds N as well\n");
+    return 2;
+  }
   *cons = (sizing_constraints){NAN, a->max_oom, NAN, NAN};
   if (a->max_oom < -1) {
     fprintf(stderr, "sharesim size: --max-oom %" G_GINT64_FORMAT ": expected 0 or more\n", a->max_oom);
@@ -398,7 +561,8 @@ static int size_load(size_args *a, char **argv, cmd_inputs *in) {
                        (const char *const *)a->sets, n_sets, in))
     return 2;
   if (isfinite(a->slo_ms)) size_apply_slo(in->tr, a->slo_pct, a->slo_ms);
-  if (!cmd_check_budget("size", in->sc, in->tr, FALSE) || size_check_pool(a, in->sc, argv[1])) {
+  if (!cmd_check_budget("size", in->sc, in->tr, FALSE) || size_check_pool(a, in->sc, argv[1]) ||
+      !cmd_seeds_check_range("size", in->sc->seed, a->n_seeds)) {
     cmd_inputs_clear(in);
     return 2;
   }
@@ -446,6 +610,13 @@ static void size_report(const size_ctx *c, const size_args *a, const char *scen_
                                "meet them, more nodes do too): %u run%s\n",
                          (guint)a->min_nodes, a->max_nodes, gpus_per_node,
                          gpus_per_node == 1 ? "" : "s", c->runs->len, c->runs->len == 1 ? "" : "s");
+  if (c->n_seeds > 1)
+    g_string_append_printf(text, "seeds: %u per size (%" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
+                                 "); the figures are means over the seeds; a size meets the "
+                                 "constraints when %s\n",
+                           c->n_seeds, c->first_seed, c->first_seed + c->n_seeds - 1,
+                           c->every_seed ? "every seed meets them (--every-seed)"
+                                         : "the mean over the seeds meets them (--every-seed: every seed)");
   if (c->slo_unreported)
     g_string_append_printf(text, "note: --slo not applied: no inference service of pool '%s' "
                                  "reports SLO attainment (services.csv absent or without an "
@@ -504,12 +675,14 @@ static int size_study(size_args *a, char **argv, cmd_inputs *in, const sizing_co
                 .n_sets = a->sets ? g_strv_length(a->sets) : 0, .tr = in->tr, .work = work,
                 .cons = *cons, .min_nodes = (guint32)a->min_nodes,
                 .max_nodes = (guint32)a->max_nodes, .jobs = (guint)a->jobs,
-                .progress = !a->no_progress};
+                .progress = !a->no_progress, .n_seeds = a->n_seeds,
+                .every_seed = a->every_seed, .first_seed = in->sc->seed};
   c.runner = studyrun_pool_new(c.jobs, c.progress, "size");
   c.active = g_array_new(FALSE, TRUE, sizeof(size_active));
   c.done = g_array_new(FALSE, TRUE, sizeof(size_probe_result));
   c.known = g_array_new(FALSE, TRUE, sizeof(sizing_probe));
   c.runs = g_array_new(FALSE, TRUE, sizeof(size_probe_result));
+  c.groups = g_array_new(FALSE, TRUE, sizeof(size_group));
   g_array_set_clear_func(c.done, size_result_clear);
   g_array_set_clear_func(c.runs, size_result_clear);
   guint32 answer = 0;
@@ -532,6 +705,7 @@ static int size_study(size_args *a, char **argv, cmd_inputs *in, const sizing_co
   g_array_free(c.done, TRUE);
   g_array_free(c.known, TRUE);
   g_array_free(c.runs, TRUE);
+  g_array_free(c.groups, TRUE);
   return rc;
 }
 
@@ -549,6 +723,8 @@ static int cmd_size_main(int argc, char **argv) {
       {"requests", 0, 0, G_OPTION_ARG_FILENAME, &a.requests, "Recorded inference requests (docs/trace-format.md)", "R.csv"},
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &a.out, "Keep every run (DIR/nodes-N/) with size.csv and size.txt", "DIR"},
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs, "Probes run at once (default: the number of processors); the result is the same for any N", "N"},
+      {"seeds", 0, 0, G_OPTION_ARG_STRING, &a.seeds, "Run every probe with N seeds (the scenario's and the next N - 1; 2 to 1000) and judge their mean", "N"},
+      {"every-seed", 0, 0, G_OPTION_ARG_NONE, &a.every_seed, "With --seeds: a size meets the constraints only when every seed meets them", NULL},
       {"no-progress", 0, 0, G_OPTION_ARG_NONE, &a.no_progress, "Never show the progress bar", NULL},
       {NULL}};
   int rc;
@@ -570,7 +746,7 @@ const cmd_entry cmd_size_entry = {
     .loads_scenarios = TRUE,
     .name = "size",
     .usage = "SCENARIO.yaml TRACE.csv --pool NAME [--slo PCT[@LATENCY]] [--max-oom N] [--max-wait-p95 DUR] "
-             "[--min N] [--max N] [-j N] [-o DIR]",
+             "[--min N] [--max N] [-j N] [-o DIR] [--seeds N [--every-seed]]",
     .summary = "smallest pool size (nodes) that meets SLO, OOM and queue-wait constraints",
     .main = cmd_size_main,
 };

@@ -142,3 +142,34 @@ expect_no_path badc
 run compare c1/gpus-2 c1/gpus-8 --seeds 3
 expect_rc 2
 expect_err_contains "--seeds runs scenarios"
+
+# ---- size --seeds: judged on the mean, or in every seed ----
+# one GPU per node; at 6 nodes the seeds' p95 waits are 562-1059 s (mean 768 s): the mean
+# meets 15 m, two seeds do not, so --every-seed needs 7 nodes
+SZ="$S2 $T --pool batch --max-wait-p95 15m --set pools.batch.gpus_per_node=1 --seeds 5 --no-progress"
+run size $SZ -j 1 -o z1
+expect_rc 0
+expect_out_contains "smallest size: 6 nodes (6 GPUs) in pool 'batch': 6 nodes meet the constraints and 5 do not"
+expect_out_contains "seeds: 5 per size (1 to 5); the figures are means over the seeds"
+expect_out_contains "mean over the seeds: queue wait p95 51.4 m > 15 m"
+for f in size.csv size.txt nodes-6/seeds.csv nodes-6/seed-5/summary.json nodes-5/seeds.json; do
+  expect_file "z1/$f"
+done
+# the mean in size.csv is the mean of the seeds' own p95 waits
+want=$(for s in 1 2 3 4 5; do total z1/nodes-6/seed-$s wait_p95_s; done | awk '{ m += $1 } END { printf "%.10g", m / NR }')
+expect_eq "$(near "$(grep '^[0-9]*,6,' z1/size.csv | cut -d, -f5)" "$want")" "ok" "size.csv wait p95 at 6 nodes = the seeds' mean"
+expect_eq "$(grep '^[0-9]*,6,' z1/size.csv | cut -d, -f13-14)" "5,3" "3 of the 5 seeds meet 15 m at 6 nodes"
+run size $SZ -j 2 -o z2
+expect_rc 0
+if diff -r z1 z2 >/dev/null; then pass; else fail "size --seeds -j 1 and -j 2 folders differ"; fi
+run size $SZ --every-seed
+expect_rc 0
+expect_out_contains "smallest size: 7 nodes (7 GPUs) in pool 'batch': 7 nodes meet the constraints and 6 do not"
+expect_out_contains "2 of 5 seeds fail: seed 2: queue wait p95 17.7 m > 15 m; seed 4: queue wait p95 16.1 m > 15 m"
+run size "$S2" "$T" --pool batch --every-seed
+expect_rc 2
+expect_err_contains "--every-seed asks that every seed meet the constraints: give --seeds N as well"
+run size "$S2" "$T" --pool batch --seeds x -o badz
+expect_rc 2
+expect_err_contains "--seeds 'x': expected a whole number of seeds from 2 to 1000"
+expect_no_path badz
