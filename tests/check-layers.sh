@@ -42,9 +42,11 @@ rm -f "${TMPDIR:-/tmp}/check-layers.$$"
 # - a sharing strategy (sim/share/share-*.c) includes no header of src/ but share.h, the view
 #   of a pool, its GPUs and their residents and the share_* calls it may make (share.c is
 #   the bridge that forwards them to cluster.c and sim.c);
-# - a workload (sim/workload/workload-*.c) calls no cluster_, engine_, place_ or share_
-#   function and includes none of their headers: it acts through the sim_job_* calls of sim.h
-#   and the metrics calls of metrics.h.
+# - a workload (sim/workload/workload-*.c) includes no header of the sim layer but those of
+#   sim/workload/ (workload.h, the view of its job and the sim_* calls it may make; workload.c
+#   is the bridge that includes cluster.h), so it never sees job_run, pools or GPUs, and calls
+#   no cluster_, engine_, place_ or share_ function: it acts through the sim_* calls of
+#   workload.h and the metrics calls of metrics.h.
 for f in $(cd "$src" && find sim/share -name 'share-*.c' | sort); do
   grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src/$f" | while IFS= read -r line; do
     h=$(echo "$line" | sed 's/.*"\(.*\)".*/\1/')
@@ -52,18 +54,21 @@ for f in $(cd "$src" && find sim/share -name 'share-*.c' | sort); do
     echo "$src/$f:${line%%:*}: a strategy includes \"$h\"; it may include only share.h of src/"
   done
 done > "${TMPDIR:-/tmp}/check-layers.$$"
+simhdr=$(cd "$src" && find sim -name '*.h' ! -path 'sim/workload/*' | sed 's|.*/||')
 for f in $(cd "$src" && find sim/workload -name 'workload-*.c' | sort); do
-  grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"(cluster|engine|pqueue|place|share)\.h"' "$src/$f" |
-    while IFS= read -r line; do
-      echo "$src/$f:${line%%:*}: a workload includes $(echo "$line" | sed 's/.*\(".*"\).*/\1/'); it acts through sim.h and metrics.h"
-    done
+  grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src/$f" | while IFS= read -r line; do
+    h=$(basename "$(echo "$line" | sed 's/.*"\(.*\)".*/\1/')")
+    if echo "$simhdr" | grep -qx "$h"; then
+      echo "$src/$f:${line%%:*}: a workload includes \"$h\"; of the sim layer it may include only workload.h (and sim/workload/'s own headers)"
+    fi
+  done
   grep -nE '(^|[^a-z_])(cluster|engine|pqueue|place|share)_[a-z_]+[[:space:]]*\(' "$src/$f" |
     while IFS= read -r line; do
-      echo "$src/$f:${line%%:*}: a workload calls $(echo "$line" | grep -oE '(cluster|engine|pqueue|place|share)_[a-z_]+' | head -1); it acts through sim.h and metrics.h"
+      echo "$src/$f:${line%%:*}: a workload calls $(echo "$line" | grep -oE '(cluster|engine|pqueue|place|share)_[a-z_]+' | head -1); it acts through workload.h and metrics.h"
     done
 done >> "${TMPDIR:-/tmp}/check-layers.$$"
 if [ -s "${TMPDIR:-/tmp}/check-layers.$$" ]; then cat "${TMPDIR:-/tmp}/check-layers.$$"; bad=$((bad + $(wc -l < "${TMPDIR:-/tmp}/check-layers.$$"))); fi
 rm -f "${TMPDIR:-/tmp}/check-layers.$$"
 if [ "$bad" -gt 0 ]; then echo "check-layers: $bad include(s) or call(s) cross a layer or plug-in boundary"; echo "layers: 0 passed, 1 failed, 0 skipped"; exit 1; fi
-echo "check-layers: $checked files, every include runs downwards ($layers); strategies include only share.h, workloads call no cluster/engine/place/share function"
+echo "check-layers: $checked files, every include runs downwards ($layers); strategies include only share.h, workloads only workload.h of the sim layer and call no cluster/engine/place/share function"
 echo "layers: 1 passed, 0 failed, 0 skipped"

@@ -13,6 +13,7 @@
 #include "metrics.h"
 #include "engine.h"
 #include "share.h"
+#include "workload.h"
 #include "place.h"
 
 typedef enum { JOB_PENDING = 0, JOB_QUEUED, JOB_RUNNING, JOB_DONE } job_state;
@@ -80,50 +81,43 @@ struct pool_state {
 
 struct job_run {
   /* spec, duty, sm, mem_declared: what strategies see of a job (share.h), also as
-   * share_view */
+   * share_view; those and pool ... workload_data: what its workload sees (workload.h), also
+   * as workload_view */
   union {
     share_job share_view;
-    struct { SHARE_JOB_FIELDS };
+    workload_job workload_view;
+    struct {
+      SHARE_JOB_FIELDS
+      WORKLOAD_JOB_FIELDS
+    };
   };
   guint32 index;
-  int pool;                  /* -1 unrouted */
   job_state state;
   job_outcome outcome;
-  task *tasks;               /* n_tasks while running */
-  guint32 n_tasks;
   guint32 tenant;            /* metrics_tenant index */
+  task *tasks;               /* n_tasks while running */
   /* fluid progress of the current unit of work (training/batch: the job; notebook: a burst) */
   double work_left_ns;
-  double rate;               /* progress per ns now */
   sim_time t_last;
   event_id ev_done, ev_timer, ev_end, ev_phase, ev_ckpt, ev_crash;
-  gboolean active;           /* has compute demand */
   gboolean completion_stale; /* work or demand replaced: ev_done must be recomputed */
   guint32 next_phase;
   gboolean crash_phase_fired;
-  /* current values (spec values, changed by phases) */
-  int64_t mem_bytes;
-  double busy, rate_rps;
+  guint32 placed_gpu;        /* the last placement (jobs.csv gpu_ids, formatted at the end):
+                              * its GPU in the pool for one worker, else placed_gpus */
+  int64_t mem_bytes;         /* current value (the spec's, changed by phases) */
   /* lifetimes */
-  sim_time submit, first_start, attempt_start, end, queued_since, session_end;
+  sim_time first_start, attempt_start, end, queued_since;
   /* accumulators */
   double wait_ns, run_ns, busy_ns, alloc_gpu_ns;
   double charge_gpu_ns;      /* its part of the occupied GPUs' allocated time (GPU x ns): the
                               * m_part[0] of its workers integrated (cluster_task_charge) */
-  double kept_ns;            /* training/batch work saved by checkpoints (or finished) */
   double work_lost_ns;
   double straggler_delay_ns, straggler_wait_gpu_ns;
-  double burst_work_ns, burst_stretch_sum;
-  sim_time burst_started;
-  guint32 bursts;
   guint32 restarts, kills, oom_kills, crashes;
-  guint32 placed_gpu;        /* the last placement (jobs.csv gpu_ids, formatted at the end):
-                              * its GPU in the pool for one worker, else placed_gpus */
-  gsl_rng *rng;              /* per job, derived from (seed, id): same bursts in every scenario */
   gsl_rng *rng_faults;       /* separate stream for random crashes, so enabling them moves no burst */
   GSequenceIter *queue_iter;
   const char *reason;        /* static or interned text */
-  void *workload_data;       /* owned by the workload (workload_ops.on_done frees it) */
   const struct workload_ops *wl; /* workload_of(spec), kept: the hot path never reads spec */
   guint32 *placed_gpus;      /* the last placement's GPUs in the pool, one per worker (owned;
                               * jobs of several workers only) */

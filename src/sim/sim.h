@@ -41,38 +41,8 @@ void sim_check_jobs(const scenario *sc, const trace *tr, diag_list *diags);
 /* Restarts allowed per job before it is failed for good. */
 #define SIM_MAX_RESTARTS 10
 
-/* ---- for workloads ---- */
-sim_time sim_now(const sim *s);
-/* The scenario and trace being run (request-level models read their settings and the
- * requests file). */
-const scenario *sim_scenario(const sim *s);
-const trace *sim_trace(const sim *s);
-/* Changes the job's compute demand on all its GPUs: active (wants compute), the duty
- * (fraction of time with a kernel running) and the work of the unit now starting
- * (ignored when negative: keep work_left_ns). */
-void sim_job_set_demand(sim *s, job_run *j, gboolean active, double duty, double work_ns);
-/* Re-evaluates the job's rate and duty after its values changed (phases). */
-void sim_job_refresh(sim *s, job_run *j);
-/* The run's metrics (metrics.h: SLO counts, services rows). */
-metrics *sim_metrics(sim *s);
-/* Bytes worker w of the running job j may still allocate on its GPU: the least of its own
- * limit (the strategy's memory capacity) and what the other residents leave of the card,
- * less what it holds; may be negative. */
-int64_t sim_job_mem_room(const sim *s, const job_run *j, guint32 w);
-/* Memory worker w of j can see (the strategy's capacity for it: the card, an MPS pinned
- * limit, a MIG instance); what an LLM server sizes its pre-allocation on. */
-int64_t sim_job_mem_visible(const sim *s, const job_run *j, guint32 w);
-/* Sets the memory every worker of j holds, as its declared memory too (an LLM server's
- * pre-allocation); the start path checks for an out-of-memory afterwards. */
-void sim_job_set_mem(sim *s, job_run *j, int64_t bytes);
-/* Fractions of the whole GPU's SMs and memory bandwidth worker w's partition has (MIG:
- * its instance; 1 and 1 otherwise). Contention with neighbours is in the job's rate. */
-void sim_job_partition(const sim *s, const job_run *j, guint32 w, double *sm_frac,
-                       double *bw_frac);
-/* Sets (replacing) the workload timer. */
-void sim_job_set_timer(sim *s, job_run *j, sim_time at);
-/* The job ends now with the given outcome; its GPUs are released. */
-void sim_job_finish(sim *s, job_run *j, job_outcome outcome);
+/* The calls workloads make on the run (sim_now, sim_job_set_demand, ...) are declared in
+ * workload.h, the one header of the simulator a workload includes; sim.c defines them. */
 
 /* ---- for share.c, which forwards the strategies' share_* calls (share.h) to them ---- */
 /* When j's GPUs should be free of it if nothing happens (ns, as a double): a session's

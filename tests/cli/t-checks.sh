@@ -1,7 +1,7 @@
 # t-checks.sh: the source checks of make check can fail. Each is run on a copy of src/ (or of
 # the built objects) with one violation put in, and must report it with file:line and fail:
-# an include up the layers, a strategy including more than share.h, a workload calling the
-# cluster, a function over 100 lines (check-layers.sh, check-functions.sh), and an input
+# an include up the layers, a strategy including more than share.h, a workload including
+# cluster.h or sim.h or calling the cluster, a function over 100 lines (check-layers.sh, check-functions.sh), and an input
 # object needing a symbol of the simulator (check-link-layers.sh).
 CHK="$TOP_SRCDIR/tests"
 mkdir -p tree && cp -R "$TOP_SRCDIR/src" tree/src && chmod -R u+w tree
@@ -9,10 +9,14 @@ sh "$CHK/check-layers.sh" tree > layers-ok.txt 2>&1; expect_eq "$?" 0 "check-lay
 sed 's/^#include "share.h"$/#include "share.h"\n#include "cluster.h"/' tree/src/sim/share/share-mps.c > x && mv x tree/src/sim/share/share-mps.c
 printf '#include "report.h"\n' >> tree/src/input/paths.c
 printf 'static void wl_x(void) { cluster_pool_close(0, 0); }\n' >> tree/src/sim/workload/workload-batch.c
-sh "$CHK/check-layers.sh" tree > layers.txt 2>&1; expect_eq "$?" 1 "check-layers with three violations"
+sed 's/^#include "workload.h"$/#include "workload.h"\n#include "cluster.h"/' tree/src/sim/workload/workload-notebook.c > x && mv x tree/src/sim/workload/workload-notebook.c
+sed 's/^#include "workload.h"$/#include "workload.h"\n#include "sim.h"/' tree/src/sim/workload/workload-training.c > x && mv x tree/src/sim/workload/workload-training.c
+sh "$CHK/check-layers.sh" tree > layers.txt 2>&1; expect_eq "$?" 1 "check-layers with five violations"
 if grep -q 'share-mps.c:[0-9]*: a strategy includes "cluster.h"' layers.txt; then pass; else fail "no strategy-include report: $(cat layers.txt)"; fi
 if grep -q 'paths.c:[0-9]*: layer .input. includes "report.h"' layers.txt; then pass; else fail "no layer report: $(cat layers.txt)"; fi
 if grep -q 'workload-batch.c:[0-9]*: a workload calls cluster_pool_close' layers.txt; then pass; else fail "no workload-call report: $(cat layers.txt)"; fi
+if grep -q 'workload-notebook.c:[0-9]*: a workload includes "cluster.h"' layers.txt; then pass; else fail "no workload-include report: $(cat layers.txt)"; fi
+if grep -q 'workload-training.c:[0-9]*: a workload includes "sim.h"' layers.txt; then pass; else fail "no workload-include report for sim.h: $(cat layers.txt)"; fi
 
 sh "$CHK/check-functions.sh" tree > fn-ok.txt 2>&1; expect_eq "$?" 0 "check-functions on the tree as it is"
 { printf 'int long_one(int x) {\n'; i=0; while [ $i -lt 100 ]; do printf '  x += %d;\n' $i; i=$((i + 1)); done; printf '  return x;\n}\n'; } >> tree/src/base/util.c

@@ -14,6 +14,7 @@
 #include "util.h"
 #include "scenario.h"
 #include "results.h"
+#include "job-view.h"
 
 typedef struct pool_state pool_state; /* cluster.h; begins with its share_pool view */
 typedef struct job_run job_run;       /* cluster.h; begins with its share_job view */
@@ -29,15 +30,8 @@ typedef struct share_params {
 } share_params;
 
 /* ---- the views ----
- * What a strategy sees of a job: its trace row and the values that change while it runs.
- * job_run (cluster.h) starts with these fields, in a union with a share_job, so that the
- * simulator writes j->duty and a strategy reads the same field through share_job_of(j). */
-#define SHARE_JOB_FIELDS \
-  const job_spec *spec;  /* the trace row: gpu_util, gpu_frac, label, kind, mem_bytes */ \
-  double duty;           /* fraction of time with compute demand now (0..1) */ \
-  double sm;             /* SM demand now (phases change it) */ \
-  int64_t mem_declared;  /* what it declared (oom: sidecar): the trace's mem_gb, or an LLM \
-                          * server's pre-allocation */
+ * What a strategy sees of a job: SHARE_JOB_FIELDS of job-view.h (spec, duty, sm,
+ * mem_declared), the fields job_run (cluster.h) begins with, read through share_job_of(j). */
 typedef struct share_job { SHARE_JOB_FIELDS } share_job;
 
 /* What a strategy sees of a pool; pool_state (cluster.h) starts with these fields in the

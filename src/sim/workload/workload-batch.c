@@ -2,11 +2,11 @@
  * compute demand all the time; with several workers it advances at its slowest worker's
  * speed. Finishes when the work is done. */
 #include "workload.h"
-#include "sim.h"
 
 static void batch_on_start(sim *s, job_run *j) {
-  double left = (double)j->spec->duration_ns - j->kept_ns;
-  sim_job_set_demand(s, j, TRUE, j->spec->gpu_util, left > 0 ? left : 0);
+  workload_job *v = workload_job_of(j);
+  double left = (double)v->spec->duration_ns - v->kept_ns;
+  sim_job_set_demand(s, j, TRUE, v->spec->gpu_util, left > 0 ? left : 0);
 }
 
 static void batch_on_work_done(sim *s, job_run *j) { sim_job_finish(s, j, OUTCOME_COMPLETED); }

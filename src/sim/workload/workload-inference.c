@@ -7,7 +7,6 @@
  * Kiefer-Wolfowitz recurrence over the requests of the interval: no engine event and no
  * allocation per request. It does not decide speeds or turn waits (the strategies do). */
 #include "workload.h"
-#include "sim.h"
 #include "rng.h"
 #include "rngfast.h"
 #include "histogram.h"
@@ -237,10 +236,11 @@ static void inf_resize(inf_state *st, guint32 c, double from) {
  * fits beside the weights in the memory this worker may use (its limit, and what the other
  * residents leave of the device), on the tightest worker. */
 static guint32 inf_capacity(const sim *s, const job_run *j) {
-  guint32 c = MAX(j->spec->max_batch, 1u);
-  int64_t kv = j->spec->kv_bytes;
+  const workload_job *v = workload_job_const(j);
+  guint32 c = MAX(v->spec->max_batch, 1u);
+  int64_t kv = v->spec->kv_bytes;
   if (kv <= 0) return c;
-  for (guint32 w = 0; w < j->n_tasks; w++) {
+  for (guint32 w = 0; w < v->n_tasks; w++) {
     int64_t have = sim_job_mem_room(s, j, w);
     int64_t n = have > 0 ? have / kv : 0;
     if (n < (int64_t)c) c = (guint32)n;
@@ -632,7 +632,8 @@ INF_SERVE(inf_serve_ct, FALSE, TRUE)
 /* ---- the workload hooks ---- */
 
 static double inf_offered(const job_run *j) {
-  double o = j->rate_rps * j->spec->service_ms / 1000.0;
+  const workload_job *v = workload_job_const(j);
+  double o = v->rate_rps * v->spec->service_ms / 1000.0;
   return o > 0 && isfinite(o) ? o : 0;
 }
 
@@ -640,29 +641,23 @@ static double inf_offered(const job_run *j) {
  * at 1 (kappa: measured busy time per unit of offered load, from M/M/c's before any
  * measurement; 1 for one slot, which is the fluid view). */
 static double inference_duty(const job_run *j, double rate) {
-  const inf_state *st = j->workload_data;
+  const workload_job *v = workload_job_const(j);
+  const inf_state *st = v->workload_data;
   double offered = inf_offered(j) * (st ? st->kappa : 1.0);
   if (offered <= 0) return 0;
-  if (rate <= 0) return j->spec->gpu_util;
+  if (rate <= 0) return v->spec->gpu_util;
   double d = offered / rate;
-  return (d > 1.0 ? 1.0 : d) * j->spec->gpu_util;
+  return (d > 1.0 ? 1.0 : d) * v->spec->gpu_util;
 }
 
 static void inference_advance(sim *s, job_run *j, sim_time from_t, sim_time to_t) {
-  inf_state *st = j->workload_data;
-  if (!st || !st->up || to_t <= from_t || !j->n_tasks) return;
+  const workload_job *job = workload_job_const(j);
+  inf_state *st = job->workload_data;
+  if (!st || !st->up || to_t <= from_t || !job->n_tasks) return;
   double from = (double)from_t, to = (double)to_t, dt = to - from;
-  double v = j->rate;
-  double turn = 0;
-  st->block_wait = 0;
-  for (guint32 w = 0; w < j->n_tasks; w++) {
-    const task *t = &j->tasks[w];
-    if (t->turn_wait_ns > turn) turn = t->turn_wait_ns;
-    if (t->block_wait > st->block_wait) {
-      st->block_wait = t->block_wait;
-      st->block_corr_ns = t->block_corr_ns > 0 ? t->block_corr_ns : 1.0;
-    }
-  }
+  double v = job->rate;
+  double turn;
+  workload_job_waits(j, &turn, &st->block_wait, &st->block_corr_ns);
   inf_rescale(st, from, to, v);
   inf_resize(st, inf_capacity(s, j), from);
   inf_finish_carried(st, to);
@@ -704,7 +699,8 @@ static void inference_advance(sim *s, job_run *j, sim_time from_t, sim_time to_t
  * INF_DUTY_TAU_NS) and the service re-rated, so the duty its neighbours see moves at a
  * fixed cadence whatever else happens on the card (issue 11 bug 4). */
 static void inference_on_timer(sim *s, job_run *j) {
-  inf_state *st = j->workload_data;
+  workload_job *v = workload_job_of(j);
+  inf_state *st = v->workload_data;
   if (!st || !st->up) return;
   sim_job_refresh(s, j); /* measures up to now */
   if (st->win_ns > 0) {
@@ -748,9 +744,10 @@ static void inf_state_free_run(inf_state *st) {
 }
 
 static inf_state *inf_state_new(sim *s, job_run *j) {
+  workload_job *v = workload_job_of(j);
   const scenario *sc = sim_scenario(s);
   const trace *tr = sim_trace(s);
-  const job_spec *sp = j->spec;
+  const job_spec *sp = v->spec;
   inf_state *st = g_new0(inf_state, 1);
   const scenario_inference *in = &sc->inference;
   st->dist = in->dist;
@@ -778,19 +775,19 @@ static inf_state *inf_state_new(sim *s, job_run *j) {
   }
   st->lat = histogram_new();
   st->m = sim_metrics(s);
-  st->pool = (guint32)j->pool;
+  st->pool = (guint32)v->pool;
   st->interval_ns = (double)metrics_interval_ns(st->m);
   st->bucket = 0;
   st->bucket_end = st->interval_ns;
   st->gate = -INFINITY;
-  inf_set_rate(st, j->rate_rps);
+  inf_set_rate(st, v->rate_rps);
   if (st->recorded) {
     st->next_a = 0;
     inf_next_arrival(st);
   } else {
     /* the users' requests start at the submission, not when the service finally gets a
      * GPU: those that arrive while it waits are dropped by on_start (issue 11 bug 7) */
-    st->next_a = inf_poisson_after(st, (double)j->submit);
+    st->next_a = inf_poisson_after(st, (double)v->submit);
     st->next_w = NAN;
     st->has_next = isfinite(st->next_a);
   }
@@ -798,7 +795,8 @@ static inf_state *inf_state_new(sim *s, job_run *j) {
 }
 
 static void inference_on_start(sim *s, job_run *j) {
-  inf_state *st = j->workload_data;
+  workload_job *v = workload_job_of(j);
+  inf_state *st = v->workload_data;
   double now = (double)sim_now(s);
   if (!st && sim_scenario(s)->inference.fluid) {
     /* inference.model: fluid: the offered load only (no requests, no latencies) */
@@ -806,17 +804,17 @@ static void inference_on_start(sim *s, job_run *j) {
     return;
   }
   if (!st) {
-    j->workload_data = st = inf_state_new(s, j);
+    v->workload_data = st = inf_state_new(s, j);
     st->kappa = inf_kappa_prior(inf_capacity(s, j), inf_offered(j));
   }
   /* requests that came while the service was not up (before its first start, or while
    * it waited to restart) found no server; none count after its session was over */
-  double session_end = j->session_end >= 0 ? (double)j->session_end : INFINITY;
+  double session_end = v->session_end >= 0 ? (double)v->session_end : INFINITY;
   inf_drop_until(st, MIN(now, session_end));
   inf_skip_until(st, now);
-  if (!st->recorded && st->rate_rps != (j->rate_rps > 0 ? j->rate_rps : 0)) {
+  if (!st->recorded && st->rate_rps != (v->rate_rps > 0 ? v->rate_rps : 0)) {
     /* an attempt starts from the trace's rate again (phases apply anew) */
-    inf_set_rate(st, j->rate_rps);
+    inf_set_rate(st, v->rate_rps);
     st->next_a = inf_poisson_after(st, now);
     st->next_w = NAN;
     st->has_next = isfinite(st->next_a);
@@ -826,7 +824,7 @@ static void inference_on_start(sim *s, job_run *j) {
   inf_resize(st, inf_capacity(s, j), now);
   st->busy_until = st->ps = now;
   st->gate = -INFINITY;
-  st->v_prev = j->rate > 0 ? j->rate : 1.0;
+  st->v_prev = v->rate > 0 ? v->rate : 1.0;
   st->up = TRUE;
   st->win_obs_ns = st->win_ns = 0;
   sim_job_set_timer(s, j, (sim_time)now + (sim_time)INF_DUTY_TAU_NS);
@@ -849,10 +847,11 @@ static void inf_stop(inf_state *st, double now, gboolean killed) {
 }
 
 static void inference_on_stop(sim *s, job_run *j) {
-  inf_state *st = j->workload_data;
+  workload_job *v = workload_job_of(j);
+  inf_state *st = v->workload_data;
   if (!st) return;
   sim_time now = sim_now(s);
-  inf_stop(st, (double)now, now < j->session_end);
+  inf_stop(st, (double)now, now < v->session_end);
 }
 
 /* Closes the books of the service at now (once): the last interval, the streams. */
@@ -866,7 +865,8 @@ static void inf_finalise(inf_state *st, double now, gboolean queued, double sess
 }
 
 static void inference_on_done(sim *s, job_run *j) {
-  inf_state *st = j->workload_data;
+  workload_job *v = workload_job_of(j);
+  inf_state *st = v->workload_data;
   if (!st) return;
   if (!st->finalised) { /* done for good: keep the figures for the report */
     inf_finalise(st, (double)sim_now(s), FALSE, INFINITY);
@@ -874,15 +874,16 @@ static void inference_on_done(sim *s, job_run *j) {
   }
   histogram_free(st->lat);
   g_free(st);
-  j->workload_data = NULL;
+  v->workload_data = NULL;
 }
 
 static void inference_on_phase(sim *s, job_run *j) {
-  inf_state *st = j->workload_data;
+  workload_job *v = workload_job_of(j);
+  inf_state *st = v->workload_data;
   sim_job_refresh(s, j); /* serves up to now with the old rate's arrivals */
   if (!st || st->recorded) return;
   double old = st->rate_rps;
-  inf_set_rate(st, j->rate_rps);
+  inf_set_rate(st, v->rate_rps);
   if (old == st->rate_rps) return;
   /* Poisson arrivals are memoryless: the next one is drawn again from now */
   st->next_a = inf_poisson_after(st, (double)sim_now(s));
@@ -891,12 +892,13 @@ static void inference_on_phase(sim *s, job_run *j) {
 }
 
 static void inference_report(sim *s, job_run *j) {
+  workload_job *v = workload_job_of(j);
   const scenario *sc = sim_scenario(s);
-  inf_state *st = j->workload_data;
-  const job_spec *sp = j->spec;
+  inf_state *st = v->workload_data;
+  const job_spec *sp = v->spec;
   service_result sr = {
       .id = sp->id,
-      .pool = j->pool >= 0 ? scenario_pool(sc, (guint)j->pool)->name : "",
+      .pool = v->pool >= 0 ? scenario_pool(sc, (guint)v->pool)->name : "",
       .mean_ms = NAN, .p50_ms = NAN, .p95_ms = NAN, .p99_ms = NAN, .max_ms = NAN,
       .slo_ms = sp->slo_ms > 0 ? sp->slo_ms : NAN,
       .slo_pct = sp->slo_pct,
@@ -905,8 +907,8 @@ static void inference_report(sim *s, job_run *j) {
       .busy_frac = NAN,
   };
   if (st) {
-    inf_finalise(st, (double)sim_now(s), j->state == JOB_QUEUED,
-                 j->session_end >= 0 ? (double)j->session_end : INFINITY);
+    inf_finalise(st, (double)sim_now(s), workload_job_queued(j),
+                 v->session_end >= 0 ? (double)v->session_end : INFINITY);
     sr.served = st->served;
     sr.dropped = st->dropped;
     sr.unanswered = st->unanswered;

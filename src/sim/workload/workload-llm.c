@@ -6,7 +6,6 @@
  * SLO goodput per service. It does not decide speeds (the strategies do). */
 #include "workload.h"
 #include "llm-engine.h"
-#include "sim.h"
 #include "rng.h"
 #include "rngfast.h"
 #include "histogram.h"
@@ -98,7 +97,8 @@ static double llm_activation_bytes(const llm_model *m, guint32 max_seqs, guint32
  * limit, a MIG instance): reserve = utilisation x that; KV blocks from what the weights
  * and activations leave. */
 static void llm_size(llm_state *st, const sim *s, const job_run *j) {
-  const job_spec *sp = j->spec;
+  const workload_job *v = workload_job_const(j);
+  const job_spec *sp = v->spec;
   int64_t cap = sim_job_mem_visible(s, j, 0);
   st->reserve_bytes = (int64_t)floor(sp->gpu_mem_util * (double)cap);
   st->weight_bytes = sp->mem_bytes;
@@ -114,8 +114,9 @@ static void llm_size(llm_state *st, const sim *s, const job_run *j) {
 /* Bandwidth and compute the server gets now: peak x fitted efficiency x its share. Under
  * MIG the instance's SMs and memory slices set the two shares separately. */
 static void llm_rates(const sim *s, const job_run *j, double *bw, double *fl) {
-  const gpu_model *m = scenario_pool(sim_scenario(s), (guint)j->pool)->gpu;
-  double speed = j->rate, sm_share = speed, bw_share = speed, smf, bwf;
+  const workload_job *v = workload_job_const(j);
+  const gpu_model *m = scenario_pool(sim_scenario(s), (guint)v->pool)->gpu;
+  double speed = v->rate, sm_share = speed, bw_share = speed, smf, bwf;
   sim_job_partition(s, j, 0, &smf, &bwf);
   if (smf != 1.0 || bwf != 1.0) /* the strategy's speed is the SM share times contention */
     bw_share = bwf * (smf > 0 ? speed / smf : 0);
@@ -170,9 +171,10 @@ static void llm_submit(llm_state *st, const job_spec *sp) {
 /* ---- hooks ---- */
 
 static llm_state *llm_state_new(sim *s, job_run *j) {
+  workload_job *v = workload_job_of(j);
   const scenario *sc = sim_scenario(s);
   const trace *tr = sim_trace(s);
-  const job_spec *sp = j->spec;
+  const job_spec *sp = v->spec;
   llm_state *st = g_new0(llm_state, 1);
   st->cfg = (llm_config){.model = sp->llm, .bytes_per_param = 2, .kv_bytes_per_elem = 2,
                          .max_num_seqs = MAX(sp->max_batch, 1u),
@@ -200,7 +202,7 @@ static llm_state *llm_state_new(sim *s, job_run *j) {
   st->recorded = sp->has_requests;
   if (st->recorded && tr->requests_path)
     st->cur = trace_request_cursor_open(tr->requests_path, sp->id, NULL);
-  st->rate_rps = j->rate_rps;
+  st->rate_rps = v->rate_rps;
   st->next_a = (double)sim_now(s);
   llm_next_arrival(st);
   st->duty = 1.0; /* until measured: busy whenever it may be */
@@ -215,10 +217,11 @@ static void llm_drop_until(llm_state *st, double t) {
 }
 
 static void llm_on_start(sim *s, job_run *j) {
-  llm_state *st = j->workload_data;
-  if (!st) j->workload_data = st = llm_state_new(s, j);
+  workload_job *v = workload_job_of(j);
+  llm_state *st = v->workload_data;
+  if (!st) v->workload_data = st = llm_state_new(s, j);
   double now = (double)sim_now(s);
-  double session_end = j->session_end >= 0 ? (double)j->session_end : INFINITY;
+  double session_end = v->session_end >= 0 ? (double)v->session_end : INFINITY;
   llm_drop_until(st, MIN(now, session_end)); /* no server was up for them */
   while (st->has_next && st->next_a < now) llm_next_arrival(st);
   llm_size(st, s, j);
@@ -230,15 +233,16 @@ static void llm_on_start(sim *s, job_run *j) {
 }
 
 static void llm_advance(sim *s, job_run *j, sim_time from_t, sim_time to_t) {
-  llm_state *st = j->workload_data;
-  if (!st || !st->up || to_t <= from_t || !j->n_tasks) return;
+  workload_job *v = workload_job_of(j);
+  llm_state *st = v->workload_data;
+  if (!st || !st->up || to_t <= from_t || !v->n_tasks) return;
   double from = (double)from_t, to = (double)to_t, bw, fl;
   llm_rates(s, j, &bw, &fl);
   llm_engine_set_rates(st->eng, bw, fl);
   double busy = 0;
   while (st->has_next && st->next_a < to) {
     busy += llm_engine_run(st->eng, st->next_a, llm_done, st);
-    llm_submit(st, j->spec);
+    llm_submit(st, v->spec);
     llm_next_arrival(st);
   }
   busy += llm_engine_run(st->eng, to, llm_done, st);
@@ -251,8 +255,9 @@ static void llm_advance(sim *s, job_run *j, sim_time from_t, sim_time to_t) {
 }
 
 static double llm_duty(const job_run *j, double rate) {
-  const llm_state *st = j->workload_data;
-  if (!(j->rate_rps > 0) && !j->spec->has_requests) return 0;
+  const workload_job *v = workload_job_const(j);
+  const llm_state *st = v->workload_data;
+  if (!(v->rate_rps > 0) && !v->spec->has_requests) return 0;
   return st ? CLAMP(st->duty, 0.0, 1.0) : 1.0;
 }
 
@@ -269,10 +274,11 @@ static void llm_stop(llm_state *st, double now, gboolean killed) {
 }
 
 static void llm_on_stop(sim *s, job_run *j) {
-  llm_state *st = j->workload_data;
+  workload_job *v = workload_job_of(j);
+  llm_state *st = v->workload_data;
   if (!st) return;
   sim_time now = sim_now(s);
-  llm_stop(st, (double)now, now < j->session_end);
+  llm_stop(st, (double)now, now < v->session_end);
 }
 
 static void llm_finalise(llm_state *st, double now) {
@@ -286,7 +292,8 @@ static void llm_finalise(llm_state *st, double now) {
 }
 
 static void llm_on_done(sim *s, job_run *j) {
-  llm_state *st = j->workload_data;
+  workload_job *v = workload_job_of(j);
+  llm_state *st = v->workload_data;
   if (!st) return;
   if (!st->finalised) {
     llm_finalise(st, (double)sim_now(s));
@@ -296,14 +303,15 @@ static void llm_on_done(sim *s, job_run *j) {
   histogram_free(st->ttft);
   histogram_free(st->tpot);
   g_free(st);
-  j->workload_data = NULL;
+  v->workload_data = NULL;
 }
 
 static void llm_on_phase(sim *s, job_run *j) {
-  llm_state *st = j->workload_data;
+  workload_job *v = workload_job_of(j);
+  llm_state *st = v->workload_data;
   sim_job_refresh(s, j);
-  if (!st || st->recorded || st->rate_rps == j->rate_rps) return;
-  st->rate_rps = j->rate_rps; /* Poisson: the next arrival is drawn again from now */
+  if (!st || st->recorded || st->rate_rps == v->rate_rps) return;
+  st->rate_rps = v->rate_rps; /* Poisson: the next arrival is drawn again from now */
   st->next_a = (double)sim_now(s);
   llm_next_arrival(st);
 }
@@ -313,10 +321,11 @@ static double llm_q_ms(const histogram *h, double q) {
 }
 
 static void llm_report(sim *s, job_run *j) {
-  llm_state *st = j->workload_data;
-  const job_spec *sp = j->spec;
+  workload_job *v = workload_job_of(j);
+  llm_state *st = v->workload_data;
+  const job_spec *sp = v->spec;
   service_result sr = {
-      .id = sp->id, .pool = j->pool >= 0 ? scenario_pool(sim_scenario(s), (guint)j->pool)->name : "",
+      .id = sp->id, .pool = v->pool >= 0 ? scenario_pool(sim_scenario(s), (guint)v->pool)->name : "",
       .mean_ms = NAN, .p50_ms = NAN, .p95_ms = NAN, .p99_ms = NAN, .max_ms = NAN,
       .slo_ms = sp->slo_ms > 0 ? sp->slo_ms : NAN, .slo_pct = sp->slo_pct,
       .attainment_pct = NAN, .met = -1, .busy_frac = NAN, .llm = TRUE,

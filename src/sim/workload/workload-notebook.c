@@ -5,18 +5,18 @@
  * Draws come from the job's own stream, so the same notebook has the same bursts in
  * every scenario; a burst slowed by sharing takes longer (its stretch is reported). */
 #include "workload.h"
-#include "sim.h"
 #include "rng.h"
 
 static void start_gap(sim *s, job_run *j) {
-  double b = j->busy;
+  workload_job *v = workload_job_of(j);
+  double b = v->busy;
   if (b <= 0) {
     sim_job_set_demand(s, j, FALSE, 0.0, 0);
     return; /* never computes: idle until the session ends */
   }
-  double mean_burst_ns = (double)j->spec->burst_ns;
+  double mean_burst_ns = (double)v->spec->burst_ns;
   double mean_gap_ns = mean_burst_ns * (1.0 - b) / b;
-  double gap = mean_gap_ns > 0 ? rng_exponential(j->rng, mean_gap_ns) : 0;
+  double gap = mean_gap_ns > 0 ? rng_exponential(v->rng, mean_gap_ns) : 0;
   sim_job_set_demand(s, j, FALSE, 0.0, 0);
   sim_job_set_timer(s, j, sim_now(s) + (sim_time)gap);
 }
@@ -25,17 +25,19 @@ static void notebook_on_start(sim *s, job_run *j) { start_gap(s, j); }
 
 /* Gap over: a burst of exponential work starts. */
 static void notebook_on_timer(sim *s, job_run *j) {
-  double work = rng_exponential(j->rng, (double)j->spec->burst_ns);
+  workload_job *v = workload_job_of(j);
+  double work = rng_exponential(v->rng, (double)v->spec->burst_ns);
   if (work < 1) work = 1;
-  j->burst_work_ns = work;
-  j->burst_started = sim_now(s);
-  sim_job_set_demand(s, j, TRUE, j->spec->gpu_util, work);
+  v->burst_work_ns = work;
+  v->burst_started = sim_now(s);
+  sim_job_set_demand(s, j, TRUE, v->spec->gpu_util, work);
 }
 
 static void notebook_on_work_done(sim *s, job_run *j) {
-  double took = (double)(sim_now(s) - j->burst_started);
-  j->burst_stretch_sum += took / j->burst_work_ns;
-  j->bursts++;
+  workload_job *v = workload_job_of(j);
+  double took = (double)(sim_now(s) - v->burst_started);
+  v->burst_stretch_sum += took / v->burst_work_ns;
+  v->bursts++;
   start_gap(s, j);
 }
 
@@ -44,7 +46,8 @@ static double notebook_rate(const job_run *j, double min_speed) { return min_spe
 /* A phase changed the duty cycle: it applies from the next gap; a notebook that was idle
  * for good (busy 0, no gap running) starts a gap now. */
 static void notebook_on_phase(sim *s, job_run *j) {
-  if (!j->active && !j->ev_timer && j->busy > 0) start_gap(s, j);
+  workload_job *v = workload_job_of(j);
+  if (!v->active && !workload_timer_pending(j) && v->busy > 0) start_gap(s, j);
   else sim_job_refresh(s, j);
 }
 

@@ -4,11 +4,11 @@
  * worker exchanges no gradients (c = 0). Work is duration_s alone on whole GPUs; work
  * since the last checkpoint is lost when killed. */
 #include "workload.h"
-#include "sim.h"
 
 static void training_on_start(sim *s, job_run *j) {
-  double left = (double)j->spec->duration_ns - j->kept_ns;
-  sim_job_set_demand(s, j, TRUE, j->spec->gpu_util, left > 0 ? left : 0);
+  workload_job *v = workload_job_of(j);
+  double left = (double)v->spec->duration_ns - v->kept_ns;
+  sim_job_set_demand(s, j, TRUE, v->spec->gpu_util, left > 0 ? left : 0);
 }
 
 static void training_on_work_done(sim *s, job_run *j) { sim_job_finish(s, j, OUTCOME_COMPLETED); }
@@ -22,10 +22,11 @@ double workload_training_rate(double comm_frac, double min_speed) {
 }
 
 static double training_rate(const job_run *j, double min_speed) {
-  return workload_training_rate(j->spec->gpus > 1 ? j->spec->comm_frac : 0.0, min_speed);
+  const workload_job *v = workload_job_const(j);
+  return workload_training_rate(v->spec->gpus > 1 ? v->spec->comm_frac : 0.0, min_speed);
 }
 
-static double training_sync_share(const job_run *j) { return j->spec->comm_frac; }
+static double training_sync_share(const job_run *j) { return workload_job_const(j)->spec->comm_frac; }
 
 const workload_ops workload_training_ops = {
     .kind = JOB_TRAINING,

@@ -1,12 +1,54 @@
-/* workload.h: how a trace row behaves once placed. One workload-*.c per job kind, each
- * exporting one const workload_ops, listed in workload.c, that also declares the kind's
- * traits. Workloads read their job_run and act only through the calls of sim.h (demand,
- * timers, completion, memory room) and metrics.h (SLO counts, services rows); they never
- * touch pools or GPUs. The strategies decide speeds. */
+/* workload.h: how a trace row behaves once placed, and the only header of the simulator a
+ * workload (workload-*.c) includes (tests/check-layers.sh fails otherwise). One
+ * workload-*.c per job kind, each exporting one const workload_ops, listed in workload.c,
+ * that also declares the kind's traits. A workload sees a narrow view of its job
+ * (workload_job: the trace row, the values it reads and its own state), never cluster.h's
+ * job_run, pools or GPUs; it acts on the run only through the sim_* calls at the end of
+ * this header (defined in sim.c) and metrics.h (SLO counts, services rows). The strategies
+ * decide speeds. */
 #pragma once
-#include "cluster.h"
+#include <glib.h>
+#include <gsl/gsl_rng.h>
+#include "util.h"
+#include "scenario.h"
+#include "trace.h"
+#include "results.h"
+#include "metrics.h"
+#include "job-view.h"
 
 typedef struct sim sim;
+typedef struct job_run job_run; /* cluster.h; begins with its workload_job view */
+
+/* What a workload sees of its job: SHARE_JOB_FIELDS (job-view.h) and these. job_run
+ * (cluster.h) starts with them, in a union with a workload_job, so that a workload reads
+ * (and, for its own state, writes) the simulator's fields through workload_job_of(j). The
+ * simulator's values are read-only here: a workload changes demand, memory, timers and the
+ * end of its job through the sim_* calls. */
+#define WORKLOAD_JOB_FIELDS \
+  int pool;                  /* -1 unrouted (read-only, like all but the last group) */ \
+  guint32 n_tasks;           /* workers while running */ \
+  gboolean active;           /* has compute demand */ \
+  guint32 bursts;            /* the workload's own: a notebook's bursts so far (jobs.csv) */ \
+  double rate;               /* progress per ns now (speed of the slowest worker, by rate) */ \
+  double busy, rate_rps;     /* current values (spec values, changed by phases) */ \
+  sim_time submit;           /* when it entered the run */ \
+  sim_time session_end;      /* a session's end (-1 before its first start) */ \
+  double kept_ns;            /* training/batch work saved by checkpoints (or finished) */ \
+  gsl_rng *rng;              /* per job, derived from (seed, id): same bursts everywhere */ \
+  /* the workload's own: a notebook's burst, and what it owns (on_done frees it) */ \
+  double burst_work_ns, burst_stretch_sum; \
+  sim_time burst_started; \
+  void *workload_data;
+typedef struct workload_job {
+  SHARE_JOB_FIELDS
+  WORKLOAD_JOB_FIELDS
+} workload_job;
+
+/* The view of a job (valid C: the view is the first member of job_run). */
+static inline workload_job *workload_job_of(job_run *j) { return (workload_job *)(void *)j; }
+static inline const workload_job *workload_job_const(const job_run *j) {
+  return (const workload_job *)(const void *)j;
+}
 
 typedef struct workload_ops {
   job_kind kind;
@@ -59,3 +101,47 @@ extern const workload_ops workload_inference_ops;
 extern const workload_ops workload_training_ops;
 extern const workload_ops workload_batch_ops;
 extern const workload_ops workload_llm_ops;
+
+/* ---- what a workload may ask of its job's placement (workload.c) ---- */
+/* Is the workload's timer (sim_job_set_timer) pending? */
+gboolean workload_timer_pending(const job_run *j);
+/* Is j waiting in its pool's queue (not running, not done)? */
+gboolean workload_job_queued(const job_run *j);
+/* Over j's workers: the longest turn wait (*turn, 0 without workers) and the largest MPS
+ * block wait (*block_wait, 0 if none), with that worker's block correlation time in
+ * *block_corr (1 when it gives none; left as it was when no worker waits). */
+void workload_job_waits(const job_run *j, double *turn, double *block_wait, double *block_corr);
+
+/* ---- calls a workload makes on the run (sim.c) ---- */
+sim_time sim_now(const sim *s);
+/* The scenario and trace being run (request-level models read their settings and the
+ * requests file). */
+const scenario *sim_scenario(const sim *s);
+const trace *sim_trace(const sim *s);
+/* Changes the job's compute demand on all its GPUs: active (wants compute), the duty
+ * (fraction of time with a kernel running) and the work of the unit now starting
+ * (ignored when negative: keep work_left_ns). */
+void sim_job_set_demand(sim *s, job_run *j, gboolean active, double duty, double work_ns);
+/* Re-evaluates the job's rate and duty after its values changed (phases). */
+void sim_job_refresh(sim *s, job_run *j);
+/* The run's metrics (metrics.h: SLO counts, services rows). */
+metrics *sim_metrics(sim *s);
+/* Bytes worker w of the running job j may still allocate on its GPU: the least of its own
+ * limit (the strategy's memory capacity) and what the other residents leave of the card,
+ * less what it holds; may be negative. */
+int64_t sim_job_mem_room(const sim *s, const job_run *j, guint32 w);
+/* Memory worker w of j can see (the strategy's capacity for it: the card, an MPS pinned
+ * limit, a MIG instance); what an LLM server sizes its pre-allocation on. */
+int64_t sim_job_mem_visible(const sim *s, const job_run *j, guint32 w);
+/* Sets the memory every worker of j holds, as its declared memory too (an LLM server's
+ * pre-allocation); the start path checks for an out-of-memory afterwards. */
+void sim_job_set_mem(sim *s, job_run *j, int64_t bytes);
+/* Fractions of the whole GPU's SMs and memory bandwidth worker w's partition has (MIG:
+ * its instance; 1 and 1 otherwise). Contention with neighbours is in the job's rate. */
+void sim_job_partition(const sim *s, const job_run *j, guint32 w, double *sm_frac,
+                       double *bw_frac);
+/* Sets (replacing) the workload timer. */
+void sim_job_set_timer(sim *s, job_run *j, sim_time at);
+/* The job ends now with the given outcome; its GPUs are released. */
+void sim_job_finish(sim *s, job_run *j, job_outcome outcome);
+
