@@ -358,6 +358,40 @@ Test(inference, time_slicing_violations_fall_inside_notebook_bursts) {
   results_free(shared);
 }
 
+/* Time-slicing turns (docs/models.md, "Request-level inference"): a request that finds the
+ * service idle next to a busy trainer waits W ~ Uniform[0, 2 x turn_wait] with turn_wait =
+ * timeslice / 2 + context_switch, then runs at the curve's speed. At 0.05/s nothing
+ * queues, so every latency lies in [S / speed, S / speed + timeslice + 2 context_switch] and
+ * the spread moves with the slice: the tail the turn carries is about one slice. */
+static void inf_turn_wait_check(const char *slice_line, double slice_ms, double sw_ms) {
+  g_autofree char *yaml = g_strdup_printf(
+      POOL1("    strategy: time-slicing\n    replicas: 2\n%s"), slice_line);
+  results *r = tu_run(yaml,
+                      "id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms,gpu_util\n"
+                      "svc,0,inference,1,10,40000,0.05,4,1\n"
+                      "train,0,batch,1,10,100000,,,1\n",
+                      NULL);
+  const service_result *s = inf_service(r, "svc");
+  double run = 4.0 / share_timeslice_speed(1.0, 1.0, 0.06), span = slice_ms + 2.0 * sw_ms;
+  cr_assert_gt(s->served, 1900);
+  cr_assert_geq(s->p50_ms, run, "p50 %g below the run time %g", s->p50_ms, run);
+  cr_assert_leq(s->max_ms, run + span + 1e-6, "max %g above %g + one round %g", s->max_ms, run,
+                span);
+  /* uniform wait: mean half the span, p99 99 % of it (2,000 draws: within 5 % of the span) */
+  cr_assert(fabs(s->mean_ms - (run + span / 2.0)) <= 0.05 * span, "mean %g, expected %g",
+            s->mean_ms, run + span / 2.0);
+  cr_assert(fabs(s->p99_ms - (run + 0.99 * span)) <= 0.05 * span, "p99 %g, expected %g",
+            s->p99_ms, run + 0.99 * span);
+  results_free(r);
+}
+
+Test(inference, time_slicing_turn_wait_is_uniform_over_one_round) {
+  if (!inf_strategy_built(STRATEGY_TIME_SLICING))
+    cr_skip_test("the time-slicing strategy is not built yet");
+  inf_turn_wait_check("", 1.024, 0.025); /* the driver's 1024 us slice [S91] */
+  inf_turn_wait_check("    timeslice: 8ms\n    context_switch: 0us\n", 8.0, 0.0);
+}
+
 Test(inference, mig_instance_keeps_its_latency_next_to_a_notebook) {
   if (!inf_strategy_built(STRATEGY_MIG)) cr_skip_test("the MIG strategy is not built yet");
   const char *yaml = POOL1("    strategy: mig\n    layout: 3g.40gb x2\n");
