@@ -7,6 +7,7 @@
  * tables are sweep.c's. */
 #include "cmd.h"
 #include "cmd-load.h"
+#include "cmd-seeds.h"
 #include "sim.h"
 #include "cleanup.h"
 #include "spawn.h"
@@ -48,6 +49,12 @@ static GPtrArray *sweep_run_args(const sweep_spec *s, guint p, const char *dir) 
     g_ptr_array_add(a, g_strdup(ov[k]));
   }
   cmd_append_input_flags(a); /* --allow-large, --allow-path: the point runs as this one */
+  if (s->n_seeds > 1) { /* the point's seeds one after another: the points run in parallel */
+    g_ptr_array_add(a, g_strdup("--seeds"));
+    g_ptr_array_add(a, g_strdup_printf("%u", s->n_seeds));
+    g_ptr_array_add(a, g_strdup("-j"));
+    g_ptr_array_add(a, g_strdup("1"));
+  }
   g_ptr_array_add(a, g_strdup("-o"));
   g_ptr_array_add(a, sweep_point_dir(dir, g_ptr_array_index(s->names, p)));
   g_ptr_array_add(a, g_strdup("-q"));
@@ -77,6 +84,9 @@ static gboolean sweep_check_inputs(sweep_spec *s) {
         return FALSE;
       }
       if (!diag_has_errors(d)) cmd_budget(sc, in.tr, FALSE, d);
+      if (!diag_has_errors(d) && s->n_seeds > 1 && sc->seed > G_MAXUINT64 - (s->n_seeds - 1))
+        diag_add(d, s->scenario, 0, 0, "--seeds %u: point %u's seeds would run from %" G_GUINT64_FORMAT
+                 " past the largest seed %" G_GUINT64_FORMAT, s->n_seeds, p + 1, sc->seed, G_MAXUINT64);
       scenario_free(sc);
     }
     if (diag_has_errors(d)) break; /* the same problem would repeat for every point */
@@ -579,6 +589,8 @@ typedef struct sweep_args {
   gboolean slurm, no_progress, quiet, print_csv, resubmit;
   sweep_slurm_opts so;
   char *partition, *time, *mem, *slurm_output, *binary;
+  char *seeds;              /* --seeds */
+  guint n_seeds;            /* 1 without it */
 } sweep_args;
 
 static void sweep_args_clear(sweep_args *a) {
@@ -593,6 +605,7 @@ static void sweep_args_clear(sweep_args *a) {
   g_free(a->mem);
   g_free(a->slurm_output);
   g_free(a->binary);
+  g_free(a->seeds);
 }
 
 /* --collect DIR: sweep.csv from what is finished. */
@@ -618,7 +631,8 @@ static int sweep_check_args(sweep_args *a, int argc) {
     fprintf(stderr, "sharesim sweep: expected at least one --set KEY=V1,V2,...\n");
     return 2;
   }
-  if (!cmd_check_jobs("sweep", &a->jobs)) return 2;
+  if (!cmd_check_jobs("sweep", &a->jobs) || !cmd_seeds_parse("sweep", a->seeds, &a->n_seeds))
+    return 2;
   if (a->slurm && !a->out) {
     fprintf(stderr, "sharesim sweep: --slurm needs -o DIR (the folder the cluster writes into)\n");
     return 2;
@@ -668,6 +682,12 @@ static int sweep_start(const sweep_args *a, char **argv) {
   if (!grid) return cmd_fail("sweep", err);
   g_autoptr(sweep_spec) s = sweep_spec_new(argv[1], argv[2], a->phases, a->requests, grid, &err);
   if (!s) return cmd_fail("sweep", err);
+  s->n_seeds = a->n_seeds;
+  if ((guint64)s->grid->n_points * a->n_seeds > SWEEP_MAX_POINTS) {
+    fprintf(stderr, "sharesim sweep: %u points x %u seeds is more than %u runs\n",
+            s->grid->n_points, a->n_seeds, SWEEP_MAX_POINTS);
+    return 2;
+  }
   if (!sweep_check_inputs(s)) return 2;
   g_autofree char *scratch = NULL;
   const char *dir = a->out;
@@ -723,6 +743,7 @@ static int cmd_sweep_main(int argc, char **argv) {
   GOptionEntry entries[] = {
       {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a.sets, "A scenario key and its values, e.g. pools.dev.nodes=1,2,4 (repeatable: the grid is every combination)", "KEY=V1,V2,..."},
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs, "Points run at once (default: the number of processors)", "N"},
+      {"seeds", 0, 0, G_OPTION_ARG_STRING, &a.seeds, "Run every point with N seeds (2 to 1000; run --seeds): sweep.csv gets each figure's mean and 95 % interval", "N"},
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &a.out, "The sweep folder (resumable); without it the sweep runs in a temporary folder", "DIR"},
       {"phases", 0, 0, G_OPTION_ARG_FILENAME, &a.phases, "Phases file (docs/trace-format.md)", "P.csv"},
       {"requests", 0, 0, G_OPTION_ARG_FILENAME, &a.requests, "Recorded inference requests (docs/trace-format.md)", "R.csv"},
@@ -748,7 +769,7 @@ static int cmd_sweep_main(int argc, char **argv) {
 const cmd_entry cmd_sweep_entry = {
     .loads_scenarios = TRUE,
     .name = "sweep",
-    .usage = "SCENARIO.yaml TRACE.csv --set KEY=V1,V2,... [--set ...] [-j N] [-o DIR] [--slurm]"
+    .usage = "SCENARIO.yaml TRACE.csv --set KEY=V1,V2,... [--set ...] [-j N] [--seeds N] [-o DIR] [--slurm]"
              "  |  --collect DIR  |  --point N DIR",
     .summary = "grid of scenario variants, run in parallel, one summary row per point; resumable",
     .main = cmd_sweep_main,

@@ -456,11 +456,8 @@ void compare_json(const compare_table *t, GString *out) {
     figures_json_number(out, figures_value(f, "span_s"));
     if (t->groups) {
       const seeds_table *st = g_ptr_array_index(t->groups, i);
-      g_string_append(out, ", \"seeds\": [");
-      for (guint k = 0; k < st->runs->len; k++)
-        g_string_append_printf(out, "%s%" G_GUINT64_FORMAT, k ? ", " : "",
-                               ((const run_figures *)g_ptr_array_index(st->runs, k))->seed);
-      g_string_append_c(out, ']');
+      g_string_append(out, ", \"seeds\": ");
+      seeds_json_seeds(st->runs, out);
     }
     g_string_append_c(out, '}');
   }

@@ -1628,8 +1628,8 @@ gboolean plot_sweep(const sweep_spec *s, const char *sweep_dir, const char *out_
   GPtrArray *runs = g_ptr_array_new_with_free_func((GDestroyNotify)figures_free);
   for (guint p = 0; p < g->n_points; p++) {
     const char *name = g_ptr_array_index(s->names, p);
-    g_autofree char *pd = sweep_point_dir(sweep_dir, name);
-    run_figures *f = sweep_point_done(sweep_dir, name) ? figures_load(pd, NULL) : NULL;
+    run_figures *f = sweep_point_done(sweep_dir, name) ? sweep_point_load(sweep_dir, name, NULL, NULL)
+                                                       : NULL;
     g_ptr_array_add(runs, f);
   }
   plot_ctx c = {.opt = opt, .rep = rep, .source = sweep_dir};

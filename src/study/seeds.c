@@ -277,6 +277,14 @@ void seeds_csv(const seeds_table *t, GString *out) {
   }
 }
 
+void seeds_json_seeds(const GPtrArray *runs, GString *out) {
+  g_string_append_c(out, '[');
+  for (guint i = 0; i < runs->len; i++)
+    g_string_append_printf(out, "%s%" G_GUINT64_FORMAT, i ? ", " : "",
+                           ((const run_figures *)g_ptr_array_index(runs, i))->seed);
+  g_string_append_c(out, ']');
+}
+
 static void seeds_json_head(const seeds_table *t, GString *out) {
   const run_figures *f = g_ptr_array_index(t->runs, 0);
   g_string_append(out, "{\n  \"scenario\": ");
@@ -287,11 +295,9 @@ static void seeds_json_head(const seeds_table *t, GString *out) {
   figures_json_string(out, f->trace_file);
   g_string_append(out, ",\n  \"level\": ");
   figures_json_number(out, SEEDS_LEVEL);
-  g_string_append(out, ",\n  \"interval\": \"student-t\",\n  \"seeds\": [");
-  for (guint i = 0; i < t->runs->len; i++)
-    g_string_append_printf(out, "%s%" G_GUINT64_FORMAT, i ? ", " : "",
-                           ((const run_figures *)g_ptr_array_index(t->runs, i))->seed);
-  g_string_append(out, "],\n  \"folders\": [");
+  g_string_append(out, ",\n  \"interval\": \"student-t\",\n  \"seeds\": ");
+  seeds_json_seeds(t->runs, out);
+  g_string_append(out, ",\n  \"folders\": [");
   for (guint i = 0; i < t->runs->len; i++) {
     g_autofree char *name = g_path_get_basename(((run_figures *)g_ptr_array_index(t->runs, i))->dir);
     if (i) g_string_append(out, ", ");

@@ -68,6 +68,8 @@ void seeds_text(const seeds_table *t, GString *out);
 void seeds_csv(const seeds_table *t, GString *out);
 /* The same with the seeds and their folders (seeds.json, what seeds_load_dir reads). */
 void seeds_json(const seeds_table *t, GString *out);
+/* The runs' seeds as a JSON list: [1, 2, 3]. */
+void seeds_json_seeds(const GPtrArray *runs, GString *out);
 /* Writes seeds.txt, seeds.csv and seeds.json into o. */
 gboolean seeds_write(const seeds_table *t, outdir *o, GError **error);
 /* dir holds seeds.json (a seeds folder, not a single result folder). */

@@ -3,6 +3,7 @@
  * printed summary). It runs nothing: cmd-sweep.c spawns the points, locally or through
  * Slurm, and decides when to build the table. */
 #include "sweep.h"
+#include "seeds.h"
 #include "report.h"
 #include "scenario.h"
 #include "util.h"
@@ -317,6 +318,7 @@ char *sweep_manifest(const sweep_spec *s) {
   sweep_json_member(out, "phases_sha256", s->phases_sha256, FALSE);
   sweep_json_member(out, "requests", s->requests, FALSE);
   sweep_json_member(out, "requests_sha256", s->requests_sha256, FALSE);
+  if (s->n_seeds > 1) g_string_append_printf(out, "  \"seeds\": %u,\n", s->n_seeds);
   if (s->ref_paths && s->ref_paths->len) {
     g_string_append(out, "  \"references\": [");
     for (guint i = 0; i < s->ref_paths->len; i++) {
@@ -387,6 +389,22 @@ static gboolean sweep_manifest_load_references(sweep_spec *s, JsonObject *o, con
   return a != NULL;
 }
 
+/* "seeds" of a manifest (absent: one run per point). */
+static gboolean sweep_manifest_load_seeds(sweep_spec *s, JsonObject *o, const char *path,
+                                          GError **error) {
+  JsonNode *n = json_object_get_member(o, "seeds");
+  if (!n) return TRUE;
+  gint64 v = JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_INT64
+                 ? json_node_get_int(n) : 0;
+  if (v < 2 || v > SEEDS_MAX) {
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
+                "%s: \"seeds\": expected a whole number from 2 to %u", path, SEEDS_MAX);
+    return FALSE;
+  }
+  s->n_seeds = (guint)v;
+  return TRUE;
+}
+
 sweep_spec *sweep_manifest_load(const char *dir, GError **error) {
   g_autofree char *path = g_build_filename(dir, "sweep.json", NULL);
   g_autoptr(JsonParser) parser = json_parser_new();
@@ -421,6 +439,7 @@ sweep_spec *sweep_manifest_load(const char *dir, GError **error) {
     return NULL;
   }
   if (!sweep_manifest_load_references(s, o, path, error)) return NULL;
+  if (!sweep_manifest_load_seeds(s, o, path, error)) return NULL;
   s->grid = sweep_grid_new();
   JsonArray *a = json_node_get_array(axes);
   for (guint k = 0; k < json_array_get_length(a); k++) {
@@ -457,37 +476,76 @@ char *sweep_point_dir(const char *dir, const char *name) {
 
 gboolean sweep_point_done(const char *dir, const char *name) {
   g_autofree char *p = g_build_filename(dir, "points", name, "summary.json", NULL);
-  return g_file_test(p, G_FILE_TEST_IS_REGULAR);
+  g_autofree char *q = g_build_filename(dir, "points", name, "seeds.json", NULL);
+  return g_file_test(p, G_FILE_TEST_IS_REGULAR) || g_file_test(q, G_FILE_TEST_IS_REGULAR);
+}
+
+run_figures *sweep_point_load(const char *dir, const char *name, seeds_table **group,
+                              GError **error) {
+  g_autofree char *pd = sweep_point_dir(dir, name);
+  if (group) *group = NULL;
+  if (!seeds_is_dir(pd)) return figures_load(pd, error);
+  seeds_table *t = seeds_load_dir(pd, error);
+  if (!t) return NULL;
+  run_figures *m = seeds_mean(t->runs, pd);
+  if (group) *group = t;
+  else seeds_free(t);
+  return m;
 }
 
 /* ---- tables ---- */
 
-/* Loads the finished points (NULL entries for the others). */
+/* Loads the finished points (NULL entries for the others); groups (seeds_table* or NULL
+ * per point) receives their seeds. */
 static GPtrArray *sweep_load_points(const sweep_spec *s, const char *dir, GPtrArray *missing,
-                                    GError **error) {
+                                    GPtrArray *groups, GError **error) {
   GPtrArray *runs = g_ptr_array_new_with_free_func((GDestroyNotify)figures_free);
   for (guint p = 0; p < s->grid->n_points; p++) {
     const char *name = g_ptr_array_index(s->names, p);
+    seeds_table *g = NULL;
     if (!sweep_point_done(dir, name)) {
       if (missing) g_ptr_array_add(missing, g_strdup(name));
       g_ptr_array_add(runs, NULL);
+      g_ptr_array_add(groups, NULL);
       continue;
     }
-    g_autofree char *pd = sweep_point_dir(dir, name);
-    run_figures *f = figures_load(pd, error);
+    run_figures *f = sweep_point_load(dir, name, &g, error);
     if (!f) {
       g_ptr_array_free(runs, TRUE);
       return NULL;
     }
     g_ptr_array_add(runs, f);
+    g_ptr_array_add(groups, g);
   }
   return runs;
 }
 
+static GPtrArray *sweep_groups_new(void) {
+  return g_ptr_array_new_with_free_func((GDestroyNotify)seeds_free);
+}
+
+static gboolean sweep_any(const GPtrArray *groups) {
+  for (guint i = 0; i < groups->len; i++)
+    if (g_ptr_array_index(groups, i)) return TRUE;
+  return FALSE;
+}
+
+/* KEY:ci95_low and KEY:ci95_high of point p (empty cells without seeds). */
+static void sweep_csv_interval(GString *out, const seeds_table *g, const char *key) {
+  seeds_stat st = {0, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+  if (g) seeds_stat_key(g->runs, key, &st);
+  g_string_append_c(out, ',');
+  report_num(out, st.lo);
+  g_string_append_c(out, ',');
+  report_num(out, st.hi);
+}
+
 gboolean sweep_csv(const sweep_spec *s, const char *dir, GString *out, GPtrArray *missing,
                    GError **error) {
-  GPtrArray *runs = sweep_load_points(s, dir, missing, error);
+  g_autoptr(GPtrArray) groups = sweep_groups_new();
+  GPtrArray *runs = sweep_load_points(s, dir, missing, groups, error);
   if (!runs) return FALSE;
+  gboolean seeds = sweep_any(groups);
   /* columns: every figure key, first appearance first */
   GPtrArray *keys = g_ptr_array_new();
   GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
@@ -508,6 +566,11 @@ gboolean sweep_csv(const sweep_spec *s, const char *dir, GString *out, GPtrArray
   for (guint i = 0; i < keys->len; i++) {
     g_string_append_c(out, ',');
     util_csv_field(out, g_ptr_array_index(keys, i));
+    for (guint b = 0; seeds && b < 2; b++) {
+      g_autofree char *h = g_strconcat(g_ptr_array_index(keys, i), b ? ":ci95_high" : ":ci95_low", NULL);
+      g_string_append_c(out, ',');
+      util_csv_field(out, h);
+    }
   }
   g_string_append_c(out, '\n');
   for (guint p = 0; p < runs->len; p++) {
@@ -521,6 +584,7 @@ gboolean sweep_csv(const sweep_spec *s, const char *dir, GString *out, GPtrArray
     for (guint i = 0; i < keys->len; i++) {
       g_string_append_c(out, ',');
       report_num(out, figures_value(f, g_ptr_array_index(keys, i)));
+      if (seeds) sweep_csv_interval(out, g_ptr_array_index(groups, p), g_ptr_array_index(keys, i));
     }
     g_string_append_c(out, '\n');
   }
@@ -548,6 +612,19 @@ static char *sweep_swept_pool(const sweep_spec *s) {
   return pool;
 }
 
+/* A figure of the table: with seeds, "mean +/- half-width". */
+static void sweep_cell(GString *cell, const figure *fig, const seeds_table *g, const char *key) {
+  figure_unit unit = fig ? fig->unit : FIGURE_NUMBER;
+  double v = fig ? fig->value : NAN;
+  figures_format(cell, unit, v);
+  if (!g || !isfinite(v)) return;
+  seeds_stat st;
+  seeds_stat_key(g->runs, key, &st);
+  if (!isfinite(st.half) || st.half <= 1e-9 * fabs(v)) return;
+  g_string_append(cell, " +/- ");
+  seeds_format_spread(cell, unit, st.half, v);
+}
+
 gboolean sweep_text(const sweep_spec *s, const char *dir, GString *out, GError **error) {
   const char *cols[] = {"gpus", "allocated_frac", "busy_frac", "completed", "wait_p95_s",
                         "oom_kills", "cost"};
@@ -561,8 +638,12 @@ gboolean sweep_text(const sweep_spec *s, const char *dir, GString *out, GError *
     cols[4] = wait_key;
     titles[4] = wait_title;
   }
-  GPtrArray *runs = sweep_load_points(s, dir, NULL, error);
+  g_autoptr(GPtrArray) groups = sweep_groups_new();
+  GPtrArray *runs = sweep_load_points(s, dir, NULL, groups, error);
   if (!runs) return FALSE;
+  if (sweep_any(groups))
+    g_string_append(out, "each figure: the mean over the point's seeds +/- the half-width of its "
+                         "95 % interval (Student's t); sweep.csv has the intervals of every figure\n\n");
   guint nk = s->grid->keys->len, ncols = 1 + nk + G_N_ELEMENTS(cols);
   GPtrArray *cells = g_ptr_array_new_with_free_func(g_free);
   g_ptr_array_add(cells, g_strdup("point"));
@@ -580,7 +661,7 @@ gboolean sweep_text(const sweep_spec *s, const char *dir, GString *out, GError *
       if (!f)
         g_string_append(cell, c == 0 ? "(not run)" : "");
       else
-        figures_format(cell, fig ? fig->unit : FIGURE_NUMBER, fig ? fig->value : NAN);
+        sweep_cell(cell, fig, g_ptr_array_index(groups, p), cols[c]);
       g_ptr_array_add(cells, g_string_free(cell, FALSE));
     }
   }

@@ -46,6 +46,8 @@ typedef struct sweep_spec {
   GPtrArray *ref_paths, *ref_sha256;
   sweep_grid *grid;
   GPtrArray *names;                           /* point names, char*, owned, NULL-terminated */
+  guint n_seeds;                              /* --seeds: seeds per point (0 or 1: one run);
+                                               * "seeds" in the manifest when 2 or more */
 } sweep_spec;
 
 /* Builds the spec (hashing the input files). NULL with error when a file cannot be read. */
@@ -72,11 +74,18 @@ sweep_spec *sweep_manifest_load(const char *dir, GError **error);
 
 /* DIR/points/NAME */
 char *sweep_point_dir(const char *dir, const char *name);
-/* The point is finished: DIR/points/NAME/summary.json exists. */
+/* The point is finished: DIR/points/NAME/summary.json exists (or, for a sweep with seeds,
+ * DIR/points/NAME/seeds.json: the point is a seeds folder). */
 gboolean sweep_point_done(const char *dir, const char *name);
+struct seeds_table; /* seeds.h */
+/* A finished point's figures: its run's, or for a seeds folder the mean over its seeds
+ * (seeds_mean) with *group (may be NULL) receiving its seeds (owned). NULL with error. */
+run_figures *sweep_point_load(const char *dir, const char *name, struct seeds_table **group,
+                              GError **error);
 
 /* sweep.csv from the finished points, in grid order: "point", the swept keys, then every
- * figure key that any point has (in order of first appearance). Points not finished are
+ * figure key that any point has (in order of first appearance); with seeds, each figure
+ * is the mean over the point's seeds and is followed by KEY:ci95_low and KEY:ci95_high. Points not finished are
  * left out and their names added to missing (when not NULL). FALSE with error when a
  * finished point cannot be read. */
 gboolean sweep_csv(const sweep_spec *s, const char *dir, GString *out, GPtrArray *missing,

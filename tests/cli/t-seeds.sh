@@ -173,3 +173,32 @@ run size "$S2" "$T" --pool batch --seeds x -o badz
 expect_rc 2
 expect_err_contains "--seeds 'x': expected a whole number of seeds from 2 to 1000"
 expect_no_path badz
+
+# ---- sweep --seeds: each point a seeds folder, sweep.csv with means and intervals ----
+run sweep "$S2" "$T" --set pools.batch.gpus_per_node=2,8 --seeds 4 -j 2 -o w1 --no-progress
+expect_rc 0
+expect_out_contains "each figure: the mean over the point's seeds +/- the half-width of its 95 % interval"
+expect_file w1/points/1_gpus_per_node-2/seeds.json
+expect_file w1/points/2_gpus_per_node-8/seed-4/summary.json
+expect_eq "$(grep -c '"seeds": 4,' w1/sweep.json)" "1" "the manifest records the seeds"
+run sweep "$S2" "$T" --set pools.batch.gpus_per_node=2,8 --seeds 4 -j 1 -o w2 --no-progress -q
+expect_rc 0
+if diff -r w1 w2 >/dev/null; then pass; else fail "sweep --seeds -j 1 and -j 2 folders differ"; fi
+# the point's mean and interval in sweep.csv are those of its seeds folder
+c=$(col w1/sweep.csv wait_mean_s)
+expect_eq "$(grep '^1_' w1/sweep.csv | cut -d, -f"$c"-$((c + 2)))" "$(grep '^jobs,wait_mean_s,' w1/points/1_gpus_per_node-2/seeds.csv | cut -d, -f6,8,9)" "sweep.csv: mean, ci95_low, ci95_high of the point"
+expect_eq "$(head -1 w1/sweep.csv | cut -d, -f"$c"-$((c + 2)))" "wait_mean_s,wait_mean_s:ci95_low,wait_mean_s:ci95_high" "sweep.csv columns"
+# the point is its own run --seeds
+run run "$S2" "$T" --set pools.batch.gpus_per_node=8 --seeds 4 -o p8 -q
+if diff -r p8 w1/points/2_gpus_per_node-8 >/dev/null; then pass; else fail "point 2 differs from run --seeds"; fi
+# another number of seeds is another sweep; the same one resumes
+run sweep "$S2" "$T" --set pools.batch.gpus_per_node=2,8 --seeds 3 -o w1 --no-progress
+expect_rc 2
+expect_err_contains "holds another sweep"
+run sweep "$S2" "$T" --set pools.batch.gpus_per_node=2,8 --seeds 4 -o w1 --no-progress -q
+expect_rc 0
+expect_err_contains "2 of 2 points already finished"
+run sweep "$S2" "$T" --set pools.batch.gpus_per_node=2,8 --seeds 1001 -o badw
+expect_rc 2
+expect_err_contains "--seeds '1001': expected a whole number of seeds from 2 to 1000"
+expect_no_path badw
