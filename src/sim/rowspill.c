@@ -1,6 +1,7 @@
 /* rowspill.c: an unnamed temporary file of records (rowspill.h): appends go through a
  * buffer of ROWSPILL_BUFFER bytes; a read of what is still in the buffer is served from
- * it, anything older with pread. */
+ * it, anything older from a read-ahead window of the same size (rows come back in about
+ * the order they went in: trace order against the order the jobs ended). */
 #include "rowspill.h"
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -14,6 +15,9 @@ struct rowspill {
   guint64 flushed;   /* bytes in the file */
   char *buf;         /* the bytes after them, buf_len of them */
   gsize buf_len;
+  char *ahead;       /* file bytes [ahead_at, ahead_at + ahead_len) */
+  guint64 ahead_at;
+  gsize ahead_len;
   gboolean failed;
 };
 
@@ -25,6 +29,7 @@ rowspill *rowspill_new(const char *dir) {
   rowspill *sp = g_new0(rowspill, 1);
   sp->fd = fd;
   sp->buf = g_malloc(ROWSPILL_BUFFER);
+  sp->ahead = g_malloc(ROWSPILL_BUFFER);
   return sp;
 }
 
@@ -60,13 +65,20 @@ gboolean rowspill_get(rowspill *sp, gint64 offset, void *buf, gsize len) {
     memcpy(buf, sp->buf + (at - sp->flushed), len);
     return TRUE;
   }
-  gsize done = 0;
-  while (done < len) {
-    ssize_t n = pread(sp->fd, (char *)buf + done, len - done, (off_t)(at + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return FALSE;
-    done += (gsize)n;
+  if (at < sp->ahead_at || at + len > sp->ahead_at + sp->ahead_len) {
+    /* a new window from at (records are shorter than it; the file may end sooner) */
+    gsize want = (gsize)MIN((guint64)ROWSPILL_BUFFER, sp->flushed - at), done = 0;
+    while (done < want) {
+      ssize_t n = pread(sp->fd, sp->ahead + done, want - done, (off_t)(at + done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      done += (gsize)n;
+    }
+    sp->ahead_at = at;
+    sp->ahead_len = done;
+    if (done < len) return FALSE;
   }
+  memcpy(buf, sp->ahead + (at - sp->ahead_at), len);
   return TRUE;
 }
 
@@ -76,5 +88,6 @@ void rowspill_free(rowspill *sp) {
   if (!sp) return;
   close(sp->fd);
   g_free(sp->buf);
+  g_free(sp->ahead);
   g_free(sp);
 }

@@ -378,6 +378,17 @@ static void sim_stream_collect(void *data, const results *r, const job_result *j
   c->rows++;
 }
 
+/* Loads the scenario and trace texts (frees csv); fails the test on input problems. */
+static void sim_stream_load(const char *yaml, GString *csv, scenario **sc, trace **tr) {
+  g_autofree char *sp = tu_write_temp("stream.yaml", yaml);
+  g_autofree char *tp = tu_write_temp("stream.csv", csv->str);
+  g_string_free(csv, TRUE);
+  g_autoptr(diag_list) d = diag_list_new(0);
+  *sc = scenario_load(sp, d);
+  *tr = *sc ? trace_load(tp, d) : NULL;
+  cr_assert_not_null(*tr);
+}
+
 /* Jobs end out of trace order (long first, short later; a gang waits; a crash restarts
  * one; a horizon leaves some running, queued and not submitted): the streamed rows are the
  * kept rows byte for byte, in trace order, and every figure the reports derive from the
@@ -400,13 +411,9 @@ Test(sim, streamed_rows_are_the_kept_rows_and_give_the_same_figures) {
                            k == 1 ? 1 + i % 3 : 1, 4 + i % 20, 100 + (i * 7919) % 9000,
                            k == 3 ? "4" : "", k == 3 ? "30" : "", k == 3 ? "200" : "", i % 3);
   }
-  g_autofree char *sp = tu_write_temp("stream.yaml", yaml);
-  g_autofree char *tp = tu_write_temp("stream.csv", csv->str);
-  g_string_free(csv, TRUE);
-  g_autoptr(diag_list) d = diag_list_new(0);
-  g_autoptr(scenario) sc = scenario_load(sp, d);
-  g_autoptr(trace) tr = sc ? trace_load(tp, d) : NULL;
-  cr_assert_not_null(tr);
+  g_autoptr(scenario) sc = NULL;
+  g_autoptr(trace) tr = NULL;
+  sim_stream_load(yaml, csv, &sc, &tr);
   g_autoptr(results) kept = sim_run(sc, tr, NULL, NULL);
   sim_stream_rows c = {.text = g_string_new(NULL)};
   sim_options opt = {.job_sink = sim_stream_collect, .job_sink_data = &c};
@@ -458,13 +465,9 @@ static guint32 sim_live_peak(guint n, gboolean stream) {
   GString *csv = g_string_new("id,submit_s,kind,gpus,mem_gb,duration_s\n");
   g_string_append_printf(csv, "long,0,batch,1,1,%u\n", 10 * n + 100);
   for (guint i = 0; i < n; i++) g_string_append_printf(csv, "j%u,%u,batch,1,1,5\n", i, 10 * i + 1);
-  g_autofree char *sp = tu_write_temp("live.yaml", yaml);
-  g_autofree char *tp = tu_write_temp("live.csv", csv->str);
-  g_string_free(csv, TRUE);
-  g_autoptr(diag_list) d = diag_list_new(0);
-  g_autoptr(scenario) sc = scenario_load(sp, d);
-  g_autoptr(trace) tr = sc ? trace_load(tp, d) : NULL;
-  cr_assert_not_null(tr);
+  g_autoptr(scenario) sc = NULL;
+  g_autoptr(trace) tr = NULL;
+  sim_stream_load(yaml, csv, &sc, &tr);
   sim_stream_rows c = {.text = g_string_new(NULL)};
   sim_options opt = {.job_sink = sim_stream_collect, .job_sink_data = &c};
   g_autoptr(results) r = sim_run(sc, tr, stream ? &opt : NULL, NULL);
