@@ -46,7 +46,8 @@ gboolean cmd_seeds_load(const char *name, const char *path, const char *const *s
     ov->pdata[n_sets] = seed;
     sc[k] = scenario_load_with_overrides(path, (const char *const *)ov->pdata, n_sets + 1, d);
     if (sc[k]) sim_check_scenario(sc[k], d);
-    if (sc[k] && !diag_has_errors(d)) cmd_budget(sc[k], tr, FALSE, d);
+    /* the seed changes no estimate of the work budget: the first seed's check holds for all */
+    if (k == 0 && sc[k] && !diag_has_errors(d)) cmd_budget(sc[k], tr, FALSE, d);
   }
   g_ptr_array_free(ov, TRUE);
   if (!diag_has_errors(d)) return TRUE;
