@@ -1660,7 +1660,8 @@ static scenario *scenario_new(const char *path) {
   s->prices = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
   s->ts_switch_loss = SCENARIO_DEFAULT_TS_SWITCH_LOSS;
   s->mps_bandwidth_loss = SCENARIO_DEFAULT_MPS_BANDWIDTH_LOSS;
-  s->inference.service_cv = 1.0;
+  s->inference.dist = SERVICE_DIST_LOGNORMAL;
+  s->inference.service_cv = SCENARIO_DEFAULT_SERVICE_CV;
   s->inference.peak_ns = 14 * 3600 * SIM_NS_PER_S;
   s->llm.max_num_batched_tokens = 8192;
   s->llm.chunked_prefill = TRUE;

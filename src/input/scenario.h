@@ -121,9 +121,9 @@ typedef struct route_rule {
 
 /* Request-level inference settings (top-level `inference:` key, docs/scenario-format.md). */
 typedef enum {
-  SERVICE_DIST_DETERMINISTIC = 0, /* every request needs exactly service_ms (default) */
+  SERVICE_DIST_DETERMINISTIC = 0, /* every request needs exactly service_ms */
   SERVICE_DIST_EXPONENTIAL,       /* exponential with mean service_ms */
-  SERVICE_DIST_LOGNORMAL,         /* lognormal with mean service_ms and CV service_cv */
+  SERVICE_DIST_LOGNORMAL,         /* lognormal with mean service_ms and CV service_cv (default) */
   SERVICE_DIST_COUNT
 } service_dist;
 const char *service_dist_name(service_dist d); /* "deterministic", ... */
@@ -259,6 +259,13 @@ scenario *scenario_load_with_overrides(const char *path, const char *const *over
 #define SCENARIO_DEFAULT_RECONFIGURE_TIME_NS (120 * SIM_NS_PER_S)
 /* NVIDIA AI Enterprise, $4500 per GPU per year [S55] over 8766 h a year. */
 #define SCENARIO_DEFAULT_VGPU_LICENCE_PER_HOUR (4500.0 / 8766.0)
+/* Default CV of a request's service time (lognormal, docs/models.md section 9): Tally's BERT
+ * server alone on an A100 ([S63] artifact) has mean 4.05 ms and p99 4.098 ms; a lognormal
+ * with that p99 / mean (exp(2.326 sigma - sigma^2 / 2) = 1.0119) has sigma 0.0051, CV 0.005
+ * (derived); Clockwork [S72] finds inference alone close to deterministic. Sensitivity:
+ * latency percentiles move by about 2.3 CV x the service time at low load. */
+#define SCENARIO_DEFAULT_SERVICE_CV 0.005
+
 /* Noisy-neighbour defaults (docs/models.md, "Noisy neighbours").
  * ts_switch_loss: with n busy time-sliced contexts each gets (1 - loss*(n-1))/n of the GPU.
  * [S19]: four busy tenants lost 16-19 % against an ideal quarter share,

@@ -36,7 +36,8 @@ static gboolean q_family(validate_ctx *c, GError **error) {
                1000.0 * log(100.0) / (mu - 70), s->p99_ms, 0.05);
   results_free(r);
   /* M/D/1 at rho 0.7: Pollaczek-Khinchine T = S + rho S / (2 (1 - rho)) */
-  s = q_run(c, "queue-md1", "", 70, 1, 72000, &r, error);
+  s = q_run(c, "queue-md1", "inference: {service_dist: deterministic}\n", 70, 1, 72000, &r,
+            error);
   if (!s) return FALSE;
   validate_rel(c, "queueing.md1.mean", Q_SOURCE, "M/D/1 rho 0.7: mean sojourn (ms), Pollaczek-Khinchine",
                10.0 + 0.7 * 10.0 / (2 * 0.3), s->mean_ms, 0.02);

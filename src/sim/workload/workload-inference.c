@@ -23,8 +23,9 @@
 #define INF_STREAM_TURNS 4
 /* The exponential draws of the request loop (Poisson gaps, exponential service times) come
  * from rngfast.h's xoshiro256** and ziggurat on streams of their own (docs/models.md,
- * "Random numbers"); the thinning uniforms, lognormal times and turns stay GSL. 5 and 6 are
- * workload-llm.c's. */
+ * "Random numbers"); lognormal service times are GSL's ziggurat gaussian on xoshiro256** as
+ * a GSL generator (stream 3), drawn into the same buffer; the thinning uniforms and turns
+ * stay GSL on taus2. 5 and 6 are workload-llm.c's. */
 #define INF_STREAM_ARRIVALS_FAST 7
 #define INF_STREAM_SERVICE_FAST 8
 /* MPS waits for the neighbours' thread blocks (docs/models.md, "MPS"), GSL gamma. */
@@ -38,7 +39,7 @@ typedef struct inf_state {
   /* model settings */
   service_dist dist;
   double work_mean_ns;       /* service_ms at speed 1 */
-  double ln_mu, ln_sigma;    /* lognormal parameters for the mean and CV */
+  double ln_sigma;           /* lognormal: sigma for the CV (the buffer holds mean-1 factors) */
   double slo_ns;             /* INFINITY without an SLO */
   double allowed_frac;       /* 1 - slo_pct / 100: share of an interval's requests that may miss */
   gboolean has_slo;
@@ -47,7 +48,7 @@ typedef struct inf_state {
   double gap_mean_ns;        /* mean gap between candidate arrivals: 1e9 / (rate x (1 + amp)) */
   gboolean fast_poisson;     /* Poisson without a daily cycle: the inner loop draws inline */
   gsl_rng *r_arr, *r_svc, *r_turn, *r_block;
-  rngfast_buf *b_arr, *b_svc; /* exponential gaps and exponential service times */
+  rngfast_buf *b_arr, *b_svc; /* exponential gaps; service-time factors of mean 1 */
   /* MPS: mean wait for SMs per unit of service time, and its correlation time (task.h) */
   double block_wait, block_corr_ns;
   gboolean recorded;         /* arrivals come from the requests file */
@@ -92,12 +93,27 @@ static void inf_set_rate(inf_state *st, double rate_rps) {
   st->fast_poisson = !st->recorded && st->amp == 0;
 }
 
-static inline double inf_draw_work(inf_state *st) {
-  switch (st->dist) {
-  case SERVICE_DIST_EXPONENTIAL: return st->work_mean_ns * rngfast_buf_exp(st->b_svc);
-  case SERVICE_DIST_LOGNORMAL: return gsl_ran_lognormal(st->r_svc, st->ln_mu, st->ln_sigma);
-  default: return st->work_mean_ns;
+/* Refills the service-time factors: exponentials (the ziggurat), or lognormals of mean 1,
+ * exp(sigma Z - sigma^2 / 2) with Z from gsl_ran_gaussian_ziggurat. */
+static void inf_svc_fill(inf_state *st) {
+  if (st->dist != SERVICE_DIST_LOGNORMAL) {
+    rngfast_buf_fill(st->b_svc);
+    return;
   }
+  const double s = st->ln_sigma, m = -s * s / 2.0;
+  for (guint32 i = 0; i < RNGFAST_BUF; i++)
+    st->b_svc->v[i] = exp(m + gsl_ran_gaussian_ziggurat(st->r_svc, s));
+  st->b_svc->pos = 0;
+}
+
+static inline double inf_svc_next(inf_state *st) {
+  if (G_UNLIKELY(st->b_svc->pos == RNGFAST_BUF)) inf_svc_fill(st);
+  return st->b_svc->v[st->b_svc->pos++];
+}
+
+static inline double inf_draw_work(inf_state *st) {
+  return st->dist == SERVICE_DIST_DETERMINISTIC ? st->work_mean_ns
+                                                : st->work_mean_ns * inf_svc_next(st);
 }
 
 /* Next Poisson arrival after t (thinning for the daily cycle). */
@@ -317,8 +333,8 @@ inf_serve_loop(inf_state *st, double from, double to, double v, double turn_mean
   const double gap = st->gap_mean_ns, slo = st->slo_ns, work = st->work_mean_ns;
   const gboolean fast_arr = st->fast_poisson;
   const gboolean fixed_work = fast_arr && st->dist == SERVICE_DIST_DETERMINISTIC;
-  const gboolean exp_work = fast_arr && st->dist == SERVICE_DIST_EXPONENTIAL;
-  rngfast_buf *b_arr = st->b_arr, *b_svc = st->b_svc;
+  const gboolean exp_work = fast_arr && st->dist != SERVICE_DIST_DETERMINISTIC;
+  rngfast_buf *b_arr = st->b_arr;
   double bu = st->busy_until, gate = st->gate;
   double ps = st->ps < from ? from : st->ps;
   double busy = 0;
@@ -353,7 +369,7 @@ inf_serve_loop(inf_state *st, double from, double to, double v, double turn_mean
     }
     double w;
     if (fixed_work) w = work;
-    else if (exp_work) w = work * rngfast_buf_exp(b_svc);
+    else if (exp_work) w = work * inf_svc_next(st);
     else if (isnan(st->next_w)) w = inf_draw_work(st);
     else w = st->next_w;
     double svc = w * inv_v;
@@ -409,7 +425,7 @@ inf_serve_loop(inf_state *st, double from, double to, double v, double turn_mean
   return busy;
 }
 
-/* ---- the call-free loop: no turns, Poisson arrivals, fixed or exponential work ---- */
+/* ---- the call-free loop: no turns, Poisson arrivals, fixed or drawn work ---- */
 
 /* Why inf_fast_run stopped: the interval is done, or something it may not do itself (a
  * call would make every double of the loop live in memory) is due before the request at
@@ -560,10 +576,11 @@ static __attribute__((noinline)) int inf_fast_run_sorted(inf_fast *x) {
   return inf_fast_loop(x, FALSE, TRUE);
 }
 
-/* inf_serve_loop(st, from, to, v, 0, c == 1, FALSE) when the arrivals are fast Poisson and
- * the work fixed or exponential: inf_fast_run_*, and the rare steps between its runs. */
+/* inf_serve_loop(st, from, to, v, 0, c == 1, FALSE) when the arrivals are fast Poisson (the
+ * work fixed, or drawn factors from the buffer): inf_fast_run_*, and the rare steps between
+ * its runs. */
 static double inf_serve_fast(inf_state *st, double from, double to, double v) {
-  const gboolean exp_work = st->dist == SERVICE_DIST_EXPONENTIAL, single = st->c == 1;
+  const gboolean exp_work = st->dist != SERVICE_DIST_DETERMINISTIC, single = st->c == 1;
   const gboolean sorted = !single && !exp_work;
   /* an ascending array is a min-heap, and the sorted ring from hd = 0 */
   if (sorted) qsort(st->heap, st->c, sizeof(double), inf_cmp_double);
@@ -582,7 +599,7 @@ static double inf_serve_fast(inf_state *st, double from, double to, double v) {
     switch (why) {
     case INF_FAST_REFILL:
       if (x.b_arr->pos == RNGFAST_BUF) rngfast_buf_fill(x.b_arr);
-      if (exp_work && x.b_svc->pos == RNGFAST_BUF) rngfast_buf_fill(x.b_svc);
+      if (exp_work && x.b_svc->pos == RNGFAST_BUF) inf_svc_fill(st);
       break;
     case INF_FAST_BUCKET:
       st->b_n = bn_base + x.n;
@@ -670,9 +687,7 @@ static void inference_advance(sim *s, job_run *j, sim_time from_t, sim_time to_t
   } else if (v > 0) {
     gboolean single = st->c == 1, turns = turn > 0;
     /* the call-free loop draws no MPS block waits */
-    gboolean fast = !turns && !(st->block_wait > 0) && st->fast_poisson && st->has_next &&
-                    (st->dist == SERVICE_DIST_DETERMINISTIC ||
-                     st->dist == SERVICE_DIST_EXPONENTIAL);
+    gboolean fast = !turns && !(st->block_wait > 0) && st->fast_poisson && st->has_next;
     busy = fast               ? inf_serve_fast(st, from, to, v)
            : single && !turns ? inf_serve_1(st, from, to, v, turn)
            : single           ? inf_serve_1t(st, from, to, v, turn)
@@ -754,14 +769,13 @@ static inf_state *inf_state_new(sim *s, job_run *j) {
   st->work_mean_ns = sp->service_ms * 1e6;
   double cv = in->service_cv;
   st->ln_sigma = sqrt(log1p(cv * cv));
-  st->ln_mu = log(st->work_mean_ns) - st->ln_sigma * st->ln_sigma / 2.0;
   st->has_slo = sp->slo_ms > 0;
   st->slo_ns = st->has_slo ? sp->slo_ms * 1e6 : INFINITY;
   st->allowed_frac = 1.0 - sp->slo_pct / 100.0;
   st->amp = in->daily_amplitude;
   st->peak_ns = (double)in->peak_ns;
   st->r_arr = rng_new(sc->seed, sp->id, INF_STREAM_ARRIVALS);
-  st->r_svc = rng_new(sc->seed, sp->id, INF_STREAM_SERVICE);
+  st->r_svc = rngfast_gsl_new(sc->seed, sp->id, INF_STREAM_SERVICE);
   st->r_turn = rng_new(sc->seed, sp->id, INF_STREAM_TURNS);
   st->b_arr = g_new(rngfast_buf, 1);
   st->b_svc = g_new(rngfast_buf, 1);
