@@ -14,6 +14,10 @@
   "seed: 11\npools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n    gpus_per_node: 1\n" \
   strategy_lines
 
+/* fixed work: the tests that check exact latencies ask for it by name (the default is
+ * lognormal) */
+#define INF_FIXED "inference: {service_dist: deterministic}\n"
+
 #define TRACE_HEAD \
   "id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms,slo_ms,max_batch,kv_gb\n"
 
@@ -138,7 +142,7 @@ Test(inference, recorded_arrivals_give_exact_latencies) {
                     "other,0.2,5\r\n"
                     "svc,0.3,30\r\n";
   results *r = inf_run_requests("pools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n"
-                                "    gpus_per_node: 2\n",
+                                "    gpus_per_node: 2\ninference: {service_dist: deterministic}\n",
                                 TRACE_HEAD "svc,0,inference,1,10,10,1,10,12,,\n"
                                            "other,0,inference,1,10,10,1,10,,,\n",
                                 req);
@@ -164,7 +168,7 @@ Test(inference, violation_minutes_follow_the_interval_grid) {
   for (int i = 0; i < 10; i++) g_string_append_printf(req, "svc,%d\n", i);
   for (int i = 0; i < 10; i++) g_string_append(req, "svc,70\n");
   for (int i = 0; i < 10; i++) g_string_append_printf(req, "svc,%d\n", 130 + i);
-  results *r = inf_run_requests(POOL1(""), TRACE_HEAD "svc,0,inference,1,10,180,1,10,15,,\n",
+  results *r = inf_run_requests(POOL1(INF_FIXED), TRACE_HEAD "svc,0,inference,1,10,180,1,10,15,,\n",
                                 req->str);
   g_string_free(req, TRUE);
   const service_result *s = inf_service(r, "svc");
@@ -202,7 +206,7 @@ Test(inference, requests_before_the_service_starts_are_dropped) {
 Test(inference, a_kill_drops_the_requests_in_flight_and_waiting) {
   /* 1 s per request; at 100 s the service crashes (restart: on-failure, at once): the
    * request in service since 99.5 s and the one waiting since 99.7 s are dropped */
-  const char *yaml = POOL1("");
+  const char *yaml = POOL1(INF_FIXED);
   g_autofree char *sp = tu_write_temp("kill.yaml", yaml);
   g_autofree char *tp =
       tu_write_temp("kill.csv", TRACE_HEAD "svc,0,inference,1,10,200,1,1000,1500,,\n");
@@ -534,7 +538,7 @@ Test(inference, import_azure_llm_real_trace_runs) {
   cr_assert_eq(c->lines_written[IMPORT_OUT_REQUESTS], 8819 + 19366);
   /* the two services on two A100s: every recorded request is served, none dropped */
   results *r = inf_run_requests("pools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n"
-                                "    gpus_per_node: 2\n",
+                                "    gpus_per_node: 2\ninference: {service_dist: deterministic}\n",
                                 import_out_text(c, IMPORT_OUT_TRACE),
                                 import_out_text(c, IMPORT_OUT_REQUESTS));
   const service_result *code = inf_service(r, "azure-code"), *conv = inf_service(r, "azure-conv");
