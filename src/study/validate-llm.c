@@ -65,7 +65,9 @@ static results *llm_run(validate_ctx *c, const char *name, const llm_sweep *w, g
   if (!ok || !validate_load(c, name, yaml, csv, NULL, 0, &sc, &tr, error)) return NULL;
   g_autoptr(diag_list) d = diag_list_new(0);
   /* the trace is the context's (validate_load keeps it); attaching requests marks its jobs */
-  if (!trace_check_requests((trace *)tr, rp, d) || (sim_check_jobs(sc, tr, d), diag_has_errors(d))) {
+  gboolean attached = trace_check_requests((trace *)tr, rp, d);
+  if (attached) sim_check_jobs(sc, tr, d);
+  if (!attached || diag_has_errors(d)) {
     g_autofree char *msg = diag_join(d);
     g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "case %s: its inputs: %s", name,
                 msg);

@@ -387,7 +387,7 @@ Test(inference, time_slicing_violations_fall_inside_notebook_bursts) {
  * the spread moves with the slice: the tail the turn carries is about one slice. */
 static void inf_turn_wait_check(const char *slice_line, double slice_ms, double sw_ms) {
   g_autofree char *yaml = g_strdup_printf(
-      POOL1("    strategy: time-slicing\n    replicas: 2\n%s"), slice_line);
+      POOL1("    strategy: time-slicing\n    replicas: 2\n%s" INF_FIXED), slice_line);
   results *r = tu_run(yaml,
                       "id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms,gpu_util\n"
                       "svc,0,inference,1,10,40000,0.05,4,1\n"
