@@ -66,7 +66,8 @@ void budget_estimate_run(const scenario *sc, const trace *tr, gboolean gpu_serie
   e->events += e->intervals; /* one interval close each */
   e->mem_bytes = e->gpus * BUDGET_BYTES_PER_GPU + e->series_rows * BUDGET_BYTES_PER_SERIES_ROW +
                  e->gpu_rows * (double)sizeof(gpu_series_row) +
-                 (tr ? trace_n_jobs(tr) : 0) * BUDGET_BYTES_PER_JOB;
+                 (tr ? trace_n_jobs(tr) : 0) *
+                     (BUDGET_BYTES_PER_JOB + (gpu_series ? BUDGET_BYTES_PER_KEPT_ROW : 0));
 }
 
 static const char budget_hint[] = "give --allow-large to run it anyway";

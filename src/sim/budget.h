@@ -16,7 +16,10 @@
 #define BUDGET_BYTES_PER_GPU 280.0    /* measured: 1e6 GPUs, 285 MB peak vs 35 MB for 1e5 */
 #define BUDGET_BYTES_PER_SERIES_ROW 100.0 /* measured: 2.6e6 intervals x (1 pool + 1 tenant),
                                             * 513 MB peak vs 57 MB at 2.6e5 */
-#define BUDGET_BYTES_PER_JOB 1000.0   /* measured: 200k jobs 204 MB vs 20k jobs 27 MB */
+#define BUDGET_BYTES_PER_JOB 550.0    /* measured with jobs.csv streamed: 1M jobs 534 MiB vs
+                                       * 100k jobs 82 MB peak (bench.yaml, mixed traces) */
+#define BUDGET_BYTES_PER_KEPT_ROW 250.0 /* run --dcgm keeps every row in memory: a 200-byte
+                                         * job_result and its gpu_ids (100k: 109 vs 82 MB) */
 
 typedef struct budget_estimate {
   double span_s;        /* simulated time: the horizon, else the latest submit + duration */
