@@ -90,7 +90,10 @@ expect_err_empty
 "$SHARESIM" sweep "$A" "$T" $SETS -j 1 -o swk -q --no-progress >/dev/null 2>&1 &
 pid=$!
 i=0
-while [ ! -f swk/points/2_nodes-1_placement-spread/summary.json ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i + 1)); done
+# (up to 60 s: under load and ASan one point can take more than the 5 s this waited before)
+while [ ! -f swk/points/2_nodes-1_placement-spread/summary.json ] && [ $i -lt 6000 ] && kill -0 $pid 2>/dev/null; do
+  sleep 0.01; i=$((i + 1))
+done
 # SIGKILL the sweep and its point runs together (as a job scheduler or the OOM killer does):
 # a point child left running would finish beside the resumed sweep
 kids=$(pgrep -P $pid 2>/dev/null)
