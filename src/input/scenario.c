@@ -1397,6 +1397,7 @@ static const char *const top_keys[] = {"name",     "seed",        "horizon",    
                                        "start",
                                        "pools",    "routing",     "prices",       "crash_rates",
                                        "interference", "ts_switch_loss", "mps_bandwidth_loss",
+                                       "mps_block_wait", "mps_block_corr", "max_restarts",
                                        "inference", "llm", NULL};
 static const char *const route_keys[] = {"kind", "tenant", "label", "pool", NULL};
 
@@ -1502,7 +1503,7 @@ static void validate_inference(vctx *c, scenario *s, const scenario_yaml *n) {
 
 static void validate_inference_keys(vctx *c, scenario *s, const scenario_yaml *n) {
   static const char *const keys[] = {"model", "service_dist", "service_cv", "daily_amplitude",
-                                     "peak_hour", NULL};
+                                     "peak_hour", "duty_window", NULL};
   static const char *const model_names[] = {"requests", "fluid", NULL};
   if (n->type != SCENARIO_YAML_MAP) {
     scenario_yaml_expected(c->d, c->file, n, "inference",
@@ -1529,6 +1530,9 @@ static void validate_inference_keys(vctx *c, scenario *s, const scenario_yaml *n
       v_number(c, v, "inference.peak_hour", "an hour of the day from 0 to less than 24", 0,
                FALSE, 24, TRUE, &hour))
     in->peak_ns = (sim_time)llround(hour * 3600.0 * 1e9);
+  if ((v = scenario_yaml_get(n, "duty_window")))
+    v_duration(c, v, "inference.duty_window", SIM_NS_PER_MS, 86400 * SIM_NS_PER_S,
+               &in->duty_window_ns);
 }
 
 /* A whole number from 1 to hi. */
@@ -1663,6 +1667,10 @@ static scenario *scenario_new(const char *path) {
   s->inference.dist = SERVICE_DIST_LOGNORMAL;
   s->inference.service_cv = SCENARIO_DEFAULT_SERVICE_CV;
   s->inference.peak_ns = 14 * 3600 * SIM_NS_PER_S;
+  s->inference.duty_window_ns = SCENARIO_DEFAULT_DUTY_WINDOW_NS;
+  s->max_restarts = SCENARIO_DEFAULT_MAX_RESTARTS;
+  s->mps_block_wait = SCENARIO_DEFAULT_MPS_BLOCK_WAIT;
+  s->mps_block_corr_ns = SCENARIO_DEFAULT_MPS_BLOCK_CORR_NS;
   s->llm.max_num_batched_tokens = 8192;
   s->llm.chunked_prefill = TRUE;
   s->llm.block_size = 16;
@@ -1772,6 +1780,19 @@ static void validate_top(vctx *c, scenario *s, const scenario_yaml *root) {
     } else if (!strcmp(key, "mps_bandwidth_loss")) {
       v_number(c, n, "mps_bandwidth_loss", "a number from 0 to less than 1", 0, FALSE, 1, TRUE,
                &s->mps_bandwidth_loss);
+    } else if (!strcmp(key, "mps_block_wait")) {
+      v_number(c, n, "mps_block_wait", "a number from 0 to 100", 0, FALSE, 100, FALSE,
+               &s->mps_block_wait);
+    } else if (!strcmp(key, "mps_block_corr")) {
+      v_duration(c, n, "mps_block_corr", SIM_NS_PER_MS / 1000, 3600 * SIM_NS_PER_S,
+                 &s->mps_block_corr_ns);
+    } else if (!strcmp(key, "max_restarts")) {
+      double x;
+      if (n->type == SCENARIO_YAML_SCALAR && util_parse_double(n->text, &x) && x >= 0 &&
+          x <= SCENARIO_MAX_MAX_RESTARTS && x == floor(x))
+        s->max_restarts = (guint32)x;
+      else
+        scenario_yaml_expected(d, path, n, "max_restarts", "a whole number from 0 to 1000000");
     } else if (!strcmp(key, "interference")) {
       s->interference_path = v_file(c, n, "interference");
     } else if (!strcmp(key, "prices")) {
@@ -1847,7 +1868,8 @@ static void map_set(scenario_yaml *map, const char *key, scenario_yaml *value, c
  * sub-key). */
 static const char *const override_top_keys[] = {"name", "seed", "horizon", "interval", "start",
                                                 "interference", "ts_switch_loss",
-                                                "mps_bandwidth_loss", NULL};
+                                                "mps_bandwidth_loss", "mps_block_wait",
+                                                "mps_block_corr", "max_restarts", NULL};
 
 static void apply_override(scenario_yaml *root, const char *file, const char *ov, diag_list *d) {
   const char *eq = strchr(ov, '=');

@@ -134,6 +134,8 @@ typedef struct scenario_inference {
   double daily_amplitude;       /* 0 <= A <= 1: rate x (1 + A cos(2 pi (t - peak) / 1 d)); default 0 */
   sim_time peak_ns;             /* time of day of the peak, from trace time 0; default 14 h */
   gboolean fluid;               /* model: fluid (offered load only, no requests); default requests */
+  sim_time duty_window_ns;      /* window the services' measured busy time is smoothed over
+                                 * (docs/models.md section 9); default 60 s (assumption) */
 } scenario_inference;
 
 /* LLM servers' engine settings (top-level `llm:` key; docs/models.md section 10). */
@@ -162,6 +164,9 @@ typedef struct scenario {
   /* noisy-neighbour model parameters (docs/models.md); defaults from [S19] */
   double ts_switch_loss;        /* time-slicing efficiency loss per extra busy context */
   double mps_bandwidth_loss;    /* MPS loss factor to shared memory bandwidth */
+  double mps_block_wait;        /* MPS: wait ratio of a blocked request (beta); default 0.6 */
+  sim_time mps_block_corr_ns;   /* MPS: neighbour block correlation time (tau); default 10 ms */
+  guint32 max_restarts;         /* restarts per job before it fails; default 10 (assumption) */
   scenario_inference inference; /* request-level inference model settings */
   scenario_llm llm;             /* LLM servers' engine settings */
 } scenario;
@@ -275,6 +280,17 @@ scenario *scenario_load_with_overrides(const char *path, const char *const *over
  * memory bandwidth): two vLLM clients on one A100 lost 7.5 % of throughput against a
  * dedicated GPU each [S60], so 0.075 per extra active client. */
 #define SCENARIO_DEFAULT_MPS_BANDWIDTH_LOSS 0.075
+/* MPS block waits (docs/models.md, "MPS"): beta fitted on Tally's BERT server next to six
+ * trainers [S63]; tau an assumption (10 ms; requests much shorter see one draw). */
+#define SCENARIO_DEFAULT_MPS_BLOCK_WAIT 0.6
+#define SCENARIO_DEFAULT_MPS_BLOCK_CORR_NS (10 * SIM_NS_PER_MS)
+/* Restarts per job (`max_restarts`): stops a job whose phase always overflows memory from
+ * looping forever (assumption; docs/models.md, "Restarts and checkpoints"). */
+#define SCENARIO_DEFAULT_MAX_RESTARTS 10
+#define SCENARIO_MAX_MAX_RESTARTS 1000000
+/* Smoothing window of a service's measured busy time (`inference.duty_window`; assumption,
+ * docs/models.md section 9). */
+#define SCENARIO_DEFAULT_DUTY_WINDOW_NS (60 * SIM_NS_PER_S)
 /* Sanity caps (not NVIDIA limits): replicas of a time-sliced GPU or MIG instance, nodes per
  * pool, GPUs per node, GPUs per pool. */
 #define SCENARIO_MAX_REPLICAS 1024

@@ -416,7 +416,7 @@ static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const g
    * (evictions are bounded by the reconfigurations that cause them) */
   gboolean evicted = why == EVENT_EVICTION;
   if (session_left && (evicted || (j->spec->restart == RESTART_ON_FAILURE &&
-                                   j->restarts < SIM_MAX_RESTARTS))) {
+                                   j->restarts < s->sc->max_restarts))) {
     j->restarts++;
     p->restarts++;
     log_event(s, EVENT_RESTART, j, cause, NULL, FALSE, 0, "requeued");
@@ -1284,6 +1284,8 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
 
   s->params.ts_switch_loss = sc->ts_switch_loss;
   s->params.mps_bandwidth_loss = sc->mps_bandwidth_loss;
+  s->params.mps_block_wait = sc->mps_block_wait;
+  s->params.mps_block_corr_ns = (double)sc->mps_block_corr_ns;
   if (sc->interference_path) {
     g_autoptr(diag_list) d = diag_list_new(0);
     s->interference = interference_load(sc->interference_path, d);

@@ -38,9 +38,6 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
 void sim_check_scenario(const scenario *sc, diag_list *diags);
 void sim_check_jobs(const scenario *sc, const trace *tr, diag_list *diags);
 
-/* Restarts allowed per job before it is failed for good. */
-#define SIM_MAX_RESTARTS 10
-
 /* The calls workloads make on the run (sim_now, sim_job_set_demand, ...) are declared in
  * workload.h, the one header of the simulator a workload includes; sim.c defines them. */
 

@@ -91,22 +91,31 @@ Test(sharing, mps_model_gains_where_sms_are_idle_and_loses_to_bandwidth) {
   /* oversubscribed SMs are shared in proportion to what each client may use */
   TU_NEAR(share_mps_speed(1.0, 1.0, 1.0, R, 1.0, 0.0), 0.5, 1e-12);
   /* the bandwidth loss scales with both clients' memory intensities: half as memory-busy
-   * next to a neighbour half as memory-busy loses a quarter of the reference loss */
-  TU_NEAR(share_mps_speed(0.4, 1.0, 0.4, R / 2, 0.5, 0.075), 1.0 - 0.075 / 4, 1e-12);
+   * next to a neighbour half as memory-busy: a quarter of the reference pressure,
+   * 1 / (1 + k / 4) with k = 0.075 / 0.925 */
+  TU_NEAR(share_mps_speed(0.4, 1.0, 0.4, R / 2, 0.5, 0.075), 1.0 / (1.0 + 0.075 / 0.925 / 4),
+          1e-12);
+  /* no floor: a crowd of 20 reference neighbours still leaves a positive speed, lower than
+   * 10 neighbours leave (the linear form of before went negative past 13 and was floored
+   * at 0.3) */
+  double s10 = share_mps_speed(0.04, 1.0, 0.4, R, 10.0, 0.075);
+  double s20 = share_mps_speed(0.04, 1.0, 0.4, R, 20.0, 0.075);
+  cr_assert(s20 > 0 && s20 < s10 && s10 < 0.925, "crowd speeds %g %g", s10, s20);
+  TU_NEAR(s20, 1.0 / (1.0 + 0.075 / 0.925 * 20.0), 1e-12);
   /* a compute-only client (memory never busy) loses nothing to bandwidth */
   TU_NEAR(share_mps_speed(0.4, 1.0, 0.4, 0.0, 3.0, 0.075), 1.0, 1e-12);
 }
 
 Test(sharing, mps_block_wait_depends_on_the_neighbour) {
   /* two clients that fit side by side never wait for each other's blocks */
-  TU_NEAR(share_mps_block_wait(0.4, 0.2, 0.6, 1.0), 0.0, 1e-12);
+  TU_NEAR(share_mps_block_wait(SCENARIO_DEFAULT_MPS_BLOCK_WAIT, 0.4, 0.2, 0.6, 1.0), 0.0, 1e-12);
   /* next to a busy trainer that wants every SM, a compute-bound request waits the full
    * ratio; a memory-bound one only for its compute share; an idle neighbour costs nothing */
-  TU_NEAR(share_mps_block_wait(0.5, 0.0, 1.0, 1.0), SHARE_MPS_BLOCK_WAIT, 1e-12);
-  TU_NEAR(share_mps_block_wait(0.5, 0.6, 1.0, 1.0), SHARE_MPS_BLOCK_WAIT * 0.4, 1e-12);
-  TU_NEAR(share_mps_block_wait(0.5, 0.0, 1.0, 0.0), 0.0, 1e-12);
+  TU_NEAR(share_mps_block_wait(SCENARIO_DEFAULT_MPS_BLOCK_WAIT, 0.5, 0.0, 1.0, 1.0), SCENARIO_DEFAULT_MPS_BLOCK_WAIT, 1e-12);
+  TU_NEAR(share_mps_block_wait(SCENARIO_DEFAULT_MPS_BLOCK_WAIT, 0.5, 0.6, 1.0, 1.0), SCENARIO_DEFAULT_MPS_BLOCK_WAIT * 0.4, 1e-12);
+  TU_NEAR(share_mps_block_wait(SCENARIO_DEFAULT_MPS_BLOCK_WAIT, 0.5, 0.0, 1.0, 0.0), 0.0, 1e-12);
   /* a neighbour holding only part of its SMs, half of the time */
-  TU_NEAR(share_mps_block_wait(0.5, 0.0, 0.75, 0.5), SHARE_MPS_BLOCK_WAIT * 0.5 * 0.5, 1e-12);
+  TU_NEAR(share_mps_block_wait(SCENARIO_DEFAULT_MPS_BLOCK_WAIT, 0.5, 0.0, 0.75, 0.5), SCENARIO_DEFAULT_MPS_BLOCK_WAIT * 0.5 * 0.5, 1e-12);
   /* memory intensity from the trace, the reference when the trace does not say */
   job_spec j;
   trace_job_init(&j, JOB_INFERENCE);
@@ -137,15 +146,15 @@ static void mps_tail(double service_ms, double rps, double seconds, double *mean
 Test(sharing, mps_short_requests_have_a_tail_long_ones_do_not) {
   double mean, p99;
   /* SM share 0.5 / (0.5 + 1) of the 0.5 it wants, no bandwidth loss (its memory is never
-   * busy): speed x; waits mean SHARE_MPS_BLOCK_WAIT per unit of service, exponential for a
+   * busy): speed x; waits mean SCENARIO_DEFAULT_MPS_BLOCK_WAIT per unit of service, exponential for a
    * short request */
   double x = (0.5 / 1.5) / 0.5;
   mps_tail(4.0, 0.1, 40000, &mean, &p99);
-  TU_NEAR(mean, (1.0 + SHARE_MPS_BLOCK_WAIT) / x, 0.03 * mean);
-  TU_NEAR(p99, (1.0 + SHARE_MPS_BLOCK_WAIT * log(100.0)) / x, 0.05 * p99);
+  TU_NEAR(mean, (1.0 + SCENARIO_DEFAULT_MPS_BLOCK_WAIT) / x, 0.03 * mean);
+  TU_NEAR(p99, (1.0 + SCENARIO_DEFAULT_MPS_BLOCK_WAIT * log(100.0)) / x, 0.05 * p99);
   cr_expect_gt(p99 / mean, 1.8, "a short request's p99 is far above its mean: %g / %g", p99, mean);
   mps_tail(2000.0, 0.0001, 3e7, &mean, &p99);
-  TU_NEAR(mean, (1.0 + SHARE_MPS_BLOCK_WAIT) / x, 0.03 * mean);
+  TU_NEAR(mean, (1.0 + SCENARIO_DEFAULT_MPS_BLOCK_WAIT) / x, 0.03 * mean);
   cr_expect_lt(p99 / mean, 1.15, "a long request averages the waits out: %g / %g", p99, mean);
 }
 
@@ -262,6 +271,18 @@ Test(sharing, one_crash_takes_every_mps_client_down_but_only_itself_under_time_s
 }
 
 /* ---- stragglers ---- */
+
+/* A lone 1-GPU training job exchanges no gradients: next to a busy neighbour it runs at the
+ * time-slicing speed itself (0.491), not 1 / (0.9 / 0.491 + 0.1) = 0.518 as it did when
+ * comm_frac 0.1 applied to it (issue 12; the default comm_frac is 0.1). */
+Test(sharing, a_single_gpu_training_job_pays_no_gang_communication) {
+  g_autofree char *yaml = ts_pool("A100-80GB", 2, NULL);
+  results *r = tu_run(yaml, "id,submit_s,kind,gpus,mem_gb,duration_s,comm_frac\n"
+                            "noisy,0,batch,1,1,100000,\nlone,0,training,1,1,100,0.1\n", NULL);
+  double s = share_timeslice_speed(1.0, 1.0, 0.06);
+  TU_NEAR(tu_job(r, "lone")->end_s, 100 / s, 1e-6);
+  results_free(r);
+}
 
 Test(sharing, one_shared_worker_holds_back_the_whole_gang) {
   const char *yaml = "pools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n    gpus_per_node: 4\n"

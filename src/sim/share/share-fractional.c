@@ -3,32 +3,43 @@
  * share of its memory as a hard limit (going over kills only itself) and of its compute
  * as a guarantee; compute its neighbours leave idle may be borrowed, up to fraction_cap
  * beyond its share. Workers are packed onto GPUs while the shares sum to at most 1, at most
- * FRACTIONAL_SLOTS residents per GPU; a gang's workers each take gpu_frac of a GPU, on
+ * max_jobs_per_gpu residents per GPU (its own pool key, default 20); a gang's workers each take gpu_frac of a GPU, on
  * distinct GPUs when there are free ones, else several on one (as a device plugin allows). The speed model is in docs/models.md ("Fractional GPUs").
  * Exports share_fractional_ops only. */
 #include "share.h"
 #include <math.h>
 
-/* Most residents one GPU takes (5 % granularity; HAMi's default split count is 10). It
- * also bounds the free-slot buckets of cluster.c, which grow with slots per node. */
+/* Most residents one GPU takes by default (`max_jobs_per_gpu`; 5 % granularity, an
+ * assumption: HAMi's default split count is 10 [S133]). It also bounds the free-slot buckets
+ * of cluster.c, which grow with slots per node. */
 #define FRACTIONAL_SLOTS 20u
+#define FRACTIONAL_MAX_SLOTS 1000u
 #define FRACTIONAL_EPS SHARE_EPS
 
-static guint32 fractional_slots(const pool_spec *p) { return FRACTIONAL_SLOTS; }
+/* The pool's own values (pool_spec.strategy_conf). */
+typedef struct fractional_conf {
+  guint32 max_jobs_per_gpu;
+} fractional_conf;
+
+static guint32 fractional_slots(const pool_spec *p) {
+  const fractional_conf *c = p->strategy_conf;
+  return c ? c->max_jobs_per_gpu : FRACTIONAL_SLOTS;
+}
 
 static int64_t fractional_limit(const pool_spec *p, double frac) {
   return (int64_t)((double)p->gpu->mem_bytes * frac);
 }
 
 /* Workers of one job an empty GPU takes: shares summing to at most 1, at most the slots. */
-static guint64 fractional_workers_per_gpu(const job_spec *j) {
+static guint64 fractional_workers_per_gpu(const pool_spec *p, const job_spec *j) {
   double k = floor((1.0 + FRACTIONAL_EPS) / j->gpu_frac);
-  return k >= FRACTIONAL_SLOTS ? FRACTIONAL_SLOTS : (k < 1 ? 1 : (guint64)k);
+  guint32 slots = fractional_slots(p);
+  return k >= slots ? slots : (k < 1 ? 1 : (guint64)k);
 }
 
 static gboolean fractional_can_ever_fit(const pool_spec *p, const job_spec *j, char **reason) {
   guint64 total = pool_gpus(p);
-  guint64 per_gpu = fractional_workers_per_gpu(j);
+  guint64 per_gpu = fractional_workers_per_gpu(p, j);
   if (j->gpus > total * per_gpu) {
     if (per_gpu == 1)
       *reason = g_strdup_printf("needs %u GPUs; pool '%s' has %" G_GUINT64_FORMAT, j->gpus,
@@ -139,12 +150,19 @@ static void fractional_oom_victims(const share_pool *p, gpu_state *g, task *offe
 
 /* ---- its pool keys (scenario.h: pool_check) ---- */
 
-static const char *const fractional_keys[] = {"timeslice", "context_switch", "fraction_cap", NULL};
+static const char *const fractional_keys[] = {"timeslice", "context_switch", "fraction_cap",
+                                              "max_jobs_per_gpu", NULL};
 
 static void fractional_validate_pool(pool_check *c, pool_spec *p) {
   pool_check_timeslice(c, p);
   pool_check_number(c, "fraction_cap", "a fraction greater than 0 and at most 1", 0, TRUE, 1,
                     FALSE, &p->fraction_cap);
+  fractional_conf *conf = g_new0(fractional_conf, 1);
+  conf->max_jobs_per_gpu = FRACTIONAL_SLOTS;
+  p->strategy_conf = conf;
+  int64_t n;
+  if (pool_check_int(c, "max_jobs_per_gpu", 1, FRACTIONAL_MAX_SLOTS, &n))
+    conf->max_jobs_per_gpu = (guint32)n;
 }
 const share_ops share_fractional_ops = {
     .input = {.name = "fractional", .example = "", .keys = fractional_keys, .validate = fractional_validate_pool},

@@ -62,13 +62,15 @@ static void mps_update_speeds(const share_pool *p, gpu_state *g) {
       sp = share_mps_speed(j->sm, cap, others_sm, mem, others_mem, p->params->mps_bandwidth_loss);
     for (guint k = 0; k < g->residents->len; k++) {
       const share_job *o = share_resident_job(g, k);
-      if (o != j) wait += share_mps_block_wait(want, mem, mps_want(o, cap), o->duty);
+      if (o != j)
+        wait += share_mps_block_wait(p->params->mps_block_wait, want, mem, mps_want(o, cap),
+                                     o->duty);
     }
     t->speed = sp;
     t->alloc_share = 1.0 / p->slots_per_gpu;
     t->turn_wait_ns = 0; /* clients run concurrently: no turn to wait for */
     t->block_wait = wait;
-    t->block_corr_ns = SHARE_MPS_BLOCK_CORR_NS;
+    t->block_corr_ns = p->params->mps_block_corr_ns;
   }
 }
 

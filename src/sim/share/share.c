@@ -129,19 +129,22 @@ double share_mps_speed(double sm, double cap, double others_sm, double own_mem,
   double want = sm < cap ? sm : cap;
   double total = want + others_sm;
   double granted = total > 1.0 ? want / total : want;
-  double bw = 1.0 - bw_loss * (own_mem / SHARE_MPS_MEM_REF) * others_mem;
-  if (bw < 0.3) bw = 0.3;
+  /* 1 / (1 + k x), k = B / (1 - B): exactly 1 - B between two reference clients (x = 1),
+   * positive and decreasing for any crowd, so no floor is needed */
+  double x = (own_mem / SHARE_MPS_MEM_REF) * others_mem;
+  double bw = 1.0 / (1.0 + bw_loss / (1.0 - bw_loss) * x);
   double speed = granted / sm * bw;
   return speed > 1.0 ? 1.0 : speed;
 }
 
-double share_mps_block_wait(double own_sm, double own_mem, double other_sm, double other_duty) {
+double share_mps_block_wait(double beta, double own_sm, double own_mem, double other_sm,
+                            double other_duty) {
   if (!(own_sm > 0) || !(other_duty > 0)) return 0.0;
   double overlap = (own_sm + other_sm - 1.0) / own_sm; /* share of its SMs the other holds */
   if (overlap <= 0) return 0.0;
   if (overlap > 1.0) overlap = 1.0;
   double compute = own_mem < 1.0 ? 1.0 - own_mem : 0.0;
-  return SHARE_MPS_BLOCK_WAIT * compute * other_duty * overlap;
+  return beta * compute * other_duty * overlap;
 }
 
 const char *share_job_label(const share_job *j) {

@@ -26,6 +26,8 @@ typedef struct sim sim;
 typedef struct share_params {
   double ts_switch_loss;      /* time-slicing: efficiency lost per extra busy context */
   double mps_bandwidth_loss;  /* MPS: speed lost per other active client */
+  double mps_block_wait;      /* MPS: wait ratio of a fully blocked compute-bound request */
+  double mps_block_corr_ns;   /* MPS: how long a neighbour's blocks hold the SMs */
   const struct interference_table *interference; /* measured pair speeds, or NULL */
 } share_params;
 
@@ -209,25 +211,21 @@ double share_mps_mem_intensity(const job_spec *j);
 /* Speed of a client with SM demand sm capped at cap and memory intensity own_mem, next to
  * other clients whose duty-weighted capped SM demands add up to others_sm and whose
  * duty-weighted memory intensities over SHARE_MPS_MEM_REF add up to others_mem:
- * (granted SMs / sm) x max(0.3, 1 - bw_loss x own_mem / SHARE_MPS_MEM_REF x others_mem).
- * Two reference clients lose bw_loss each, as the measurement bw_loss comes from. */
+ * (granted SMs / sm) / (1 + bw_loss / (1 - bw_loss) x own_mem / SHARE_MPS_MEM_REF x
+ * others_mem). Two reference clients lose bw_loss each, as the measurement bw_loss comes
+ * from; more neighbours lose more, never all (no floor). */
 double share_mps_speed(double sm, double cap, double others_sm, double own_mem,
                        double others_mem, double bw_loss);
 /* Mean time a request of a client (capped SM demand own_sm, memory intensity own_mem)
  * waits, per unit of its service time, for SMs held by the resident thread blocks of one
- * other client (capped SM demand other_sm, duty other_duty): SHARE_MPS_BLOCK_WAIT x
+ * other client (capped SM demand other_sm, duty other_duty): beta (mps_block_wait) x
  * (1 - own_mem) x other_duty x overlap, overlap = clamp((own_sm + other_sm - 1) / own_sm,
  * 0, 1), the share of its SMs the other holds. 0 when the two fit side by side. */
-double share_mps_block_wait(double own_sm, double own_mem, double other_sm, double other_duty);
+double share_mps_block_wait(double beta, double own_sm, double own_mem, double other_sm,
+                            double other_duty);
 /* Reference memory intensity: Tally's Llama-2-7B server alone (nvidia-smi memory 55.2 % of
  * 90.8 % busy), the decode-heavy kind of client mps_bandwidth_loss was measured on. */
 #define SHARE_MPS_MEM_REF (55.174 / 90.847)
-/* Wait ratio of a fully blocked, compute-bound request: fitted on Tally's BERT server next to
- * six trainers under MPS (median p99 4.76x, mean 2.2x alone); docs/models.md. */
-#define SHARE_MPS_BLOCK_WAIT 0.6
-/* How long a neighbour's blocks keep holding the SMs before the picture changes (a phase of
- * its training step): an assumption, 10 ms; requests much shorter see one draw. */
-#define SHARE_MPS_BLOCK_CORR_NS 10e6
 /* Measured pair speeds override the model when every active neighbour of t has an entry:
  * prod over neighbours j of (1 - d_j x (1 - s_tj)). FALSE when the table cannot say. */
 gboolean share_table_speed(const share_pool *p, const gpu_state *g, const task *t, double *speed);

@@ -15,8 +15,6 @@
 #include <math.h>
 
 #define INF_DAY_NS 86400e9
-/* Time constant of the smoothed duty estimate (docs/models.md, "Inference services"). */
-#define INF_DUTY_TAU_NS 60e9
 /* Random streams of a service (rng_new(seed, id, stream)); 0 is sim.c's, 1 the faults'. */
 #define INF_STREAM_ARRIVALS 2
 #define INF_STREAM_SERVICE 3
@@ -67,7 +65,7 @@ typedef struct inf_state {
   guint32 n_carry, carry_cap;
   gboolean up;               /* an attempt is running */
   /* duty estimate: kappa = measured busy x speed / offered load (1 for one slot), folded
-   * in once per INF_DUTY_TAU_NS window (inference_on_timer), never at other events */
+   * in once per duty window (inference.duty_window) (inference_on_timer), never at other events */
   double kappa;
   double win_obs_ns, win_ns; /* this window: sum of busy x speed / offered, and time up */
   double busy_ns, up_ns;     /* measured time with a request in service, and time up */
@@ -709,9 +707,15 @@ static void inference_advance(sim *s, job_run *j, sim_time from_t, sim_time to_t
   }
 }
 
-/* Every INF_DUTY_TAU_NS of an attempt: the window's measured busy x speed per unit of
- * offered load is folded into kappa (exponential smoothing with time constant
- * INF_DUTY_TAU_NS) and the service re-rated, so the duty its neighbours see moves at a
+/* The smoothing window of the measured duty: the scenario's inference.duty_window (default
+ * 60 s, an assumption; docs/models.md section 9), as a double. */
+static double inf_duty_window_ns(const sim *s) {
+  return (double)sim_scenario(s)->inference.duty_window_ns;
+}
+
+/* Every duty window of an attempt: the window's measured busy x speed per unit of
+ * offered load is folded into kappa (exponential smoothing with the window as time
+ * constant) and the service re-rated, so the duty its neighbours see moves at a
  * fixed cadence whatever else happens on the card (issue 11 bug 4). */
 static void inference_on_timer(sim *s, job_run *j) {
   workload_job *v = workload_job_of(j);
@@ -720,10 +724,10 @@ static void inference_on_timer(sim *s, job_run *j) {
   sim_job_refresh(s, j); /* measures up to now */
   if (st->win_ns > 0) {
     double obs = st->win_obs_ns / st->win_ns;
-    st->kappa += -expm1(-st->win_ns / INF_DUTY_TAU_NS) * (obs - st->kappa);
+    st->kappa += -expm1(-st->win_ns / inf_duty_window_ns(s)) * (obs - st->kappa);
   }
   st->win_obs_ns = st->win_ns = 0;
-  sim_job_set_timer(s, j, sim_now(s) + (sim_time)INF_DUTY_TAU_NS);
+  sim_job_set_timer(s, j, sim_now(s) + sim_scenario(s)->inference.duty_window_ns);
   sim_job_refresh(s, j); /* the new duty, and the neighbours' speeds with it */
 }
 
@@ -841,7 +845,7 @@ static void inference_on_start(sim *s, job_run *j) {
   st->v_prev = v->rate > 0 ? v->rate : 1.0;
   st->up = TRUE;
   st->win_obs_ns = st->win_ns = 0;
-  sim_job_set_timer(s, j, (sim_time)now + (sim_time)INF_DUTY_TAU_NS);
+  sim_job_set_timer(s, j, (sim_time)now + sim_scenario(s)->inference.duty_window_ns);
   /* no unit of work ends: the service ends with its session (sim.c's session end) */
   sim_job_set_demand(s, j, FALSE, 0.0, 0);
 }

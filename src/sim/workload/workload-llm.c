@@ -31,7 +31,6 @@
  * allocations (assumption; a 1 GB error moves an 8B model's KV pool by ~8,000 tokens). */
 #define LLM_NON_TORCH_BYTES (512.0 * 1048576.0)
 #define LLM_MAX_WAITING 1000000u /* requests queued at most; beyond that they are refused */
-#define LLM_DUTY_TAU_NS 60e9
 #define LLM_LEN_BUF 64u /* requests' lengths drawn at a time */
 
 typedef struct llm_state {
@@ -250,7 +249,7 @@ static void llm_advance(sim *s, job_run *j, sim_time from_t, sim_time to_t) {
   busy = MIN(busy, dt);
   st->busy_ns += busy;
   st->up_ns += dt;
-  double alpha = -expm1(-dt / LLM_DUTY_TAU_NS);
+  double alpha = -expm1(-dt / (double)sim_scenario(s)->inference.duty_window_ns);
   st->duty += alpha * (busy / dt - st->duty);
 }
 
