@@ -572,7 +572,7 @@ Test(inference, scenario_inference_keys_are_checked) {
       ":11:14: inference.peak_hour: expected an hour of the day from 0 to less than 24, found "
       "'24'",
       ":12:3: inference: unknown key 'peek_hour' (did you mean 'peak_hour'?); valid keys: "
-      "model, service_dist, service_cv, daily_amplitude, peak_hour"};
+      "model, service_dist, service_cv, daily_amplitude, peak_hour, duty_window"};
   for (guint i = 0; i < G_N_ELEMENTS(want); i++) {
     const char *msg = g_ptr_array_index(d->messages, i);
     cr_assert(g_str_has_suffix(msg, want[i]), "message %u: %s", i, msg);

@@ -354,15 +354,16 @@ Test(scenario, unknown_pool_key_lists_valid_keys_and_suggests) {
              "timeslice, context_switch, failRequestsGreaterThanOne, renameByDefault, "
              "layout, layouts, reconfigure, drain, reconfigure_time, mig_config, "
              "mig_config_name, activeThreadPercentage, pinnedMemLimit, profile, scheduler, "
-             "vgpu_licence_per_hour, fraction_cap, sharing_config, cpu_milli, memory_mib, "
-             "model, node_groups");
+             "vgpu_licence_per_hour, fraction_cap, max_jobs_per_gpu, sharing_config, cpu_milli, "
+             "memory_mib, model, node_groups");
 }
 
 Test(scenario, unknown_top_level_key) {
   expect_one_error("pool:\n  - name: m\n" POOL_MIN "pools:\n  - name: m\n" POOL_MIN,
                    ":1:1: unknown key 'pool' (did you mean 'pools'?); valid keys: name, seed, "
                    "horizon, interval, start, pools, routing, prices, crash_rates, interference, "
-                   "ts_switch_loss, mps_bandwidth_loss, inference, llm");
+                   "ts_switch_loss, mps_bandwidth_loss, mps_block_wait, mps_block_corr, "
+                   "max_restarts, inference, llm");
 }
 
 Test(scenario, key_of_another_strategy) {
@@ -748,7 +749,8 @@ Test(scenario, override_errors_name_the_override) {
   expect_msg_contains(d, ": --set pools.dev-timeslice.replica: unknown pool key 'replica' (did "
                          "you mean 'replicas'?); valid pool keys: name, gpu,");
   expect_msg(d, p, ": --set colour: unknown key; expected one of: name, seed, horizon, interval, start, "
-                   "interference, ts_switch_loss, mps_bandwidth_loss, pools.NAME.KEY, "
+                   "interference, ts_switch_loss, mps_bandwidth_loss, mps_block_wait, "
+                   "mps_block_corr, max_restarts, pools.NAME.KEY, "
                    "prices.MODEL, crash_rates.KIND, inference.KEY, llm.KEY");
   expect_msg(d, p, ": --set 'seed': expected KEY=VALUE (e.g. pools.dev.replicas=8)");
   expect_msg(d, p, ": --set seed: expected a single value or a [list], found a mapping");
