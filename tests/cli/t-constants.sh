@@ -25,12 +25,12 @@ while read -r name; do
 done < named.txt
 
 # every numeric #define of the model code is named in the table's "where" column; excluded:
-# random stream numbers, buffer sizes (*_BUF), units (a day, milli-GPU), the default seed,
+# random stream numbers, buffer and interpolation-table sizes (*_BUF, LLM_G_N), units (a day, milli-GPU), the default seed,
 # input limits and the numerical tolerance
 for f in "$TOP_SRCDIR"/src/sim/share/*.[ch] "$TOP_SRCDIR"/src/sim/workload/*.[ch] \
          "$TOP_SRCDIR"/src/sim/place/place.h "$TOP_SRCDIR"/src/input/scenario.h; do
   grep -hoE '^#define [A-Z_0-9]+ +\(?[0-9][^ ]*' "$f" | awk '{ print $2 }'
-done | grep -vE '_STREAM_|_BUF$|^INF_DAY_NS$|^PLACE_MILLI$|^SCENARIO_DEFAULT_SEED$|^SCENARIO_MAX_|^SHARE_EPS$' |
+done | grep -vE '_STREAM_|_BUF$|^LLM_G_N$|^INF_DAY_NS$|^PLACE_MILLI$|^SCENARIO_DEFAULT_SEED$|^SCENARIO_MAX_|^SHARE_EPS$' |
   sort -u > defines.txt
 if [ "$(wc -l < defines.txt)" -ge 20 ]; then pass; else fail "read only $(wc -l < defines.txt) model #defines"; fi
 awk -F'|' '{ print $4 }' constants.txt > where.txt
