@@ -37,10 +37,12 @@ for id in $(tail -n +2 table.csv | cut -d, -f1); do
   esac
 done
 # the queueing, Colfax, Tally and MIG families do not depend on the shared traces
-for fam in queueing colfax tally mig story llm; do
+for fam in queueing colfax tally mig story llm parva; do
   if grep -q "^$fam\." table.csv; then pass; else fail "no $fam rows"; fi
 done
 
+# ParvaGPU: aggregate and latency per slice (1g, 7g), batch (1, 8) and process count (2, 3)
+expect_eq "$(grep -c "^parva\." table.csv)" 16 "ParvaGPU rows"
 # the FGD family: per policy the mean at 130 % and the largest gap over 0..130 %, then the order
 expect_eq "$(grep -c '^fgd\.' table.csv)" 13 "FGD rows"
 # with the openb files the rows carry the 1 pp target; without them they say what is missing

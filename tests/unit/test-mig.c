@@ -354,6 +354,64 @@ Test(mig, a_crash_kills_nothing_outside_the_instance) {
   results_free(r);
 }
 
+/* ---- MPS inside an instance (instance_sharing: mps) ---- */
+
+/* Three clients of one 7g.80gb (98 of 108 SMs): each would fill W = sm x 108 / 98 of it. */
+static double mps7_end(const char *sm, const char *gpu_util, const char *mem_util) {
+  g_autofree char *yaml = mig_pool(1, "7g.80gb", "    replicas: 3\n    instance_sharing: mps\n");
+  g_autofree char *csv = g_strdup_printf("id,submit_s,kind,gpus,mem_gb,duration_s,sm,gpu_util,mem_util\n"
+                                         "a,0,batch,1,5,1000,%s,%s,%s\nb,0,batch,1,5,1000,%s,%s,%s\n"
+                                         "c,0,batch,1,5,1000,%s,%s,%s\n", sm, gpu_util, mem_util,
+                                         sm, gpu_util, mem_util, sm, gpu_util, mem_util);
+  results *r = tu_run(yaml, csv, NULL);
+  double end = tu_job(r, "c")->end_s;
+  TU_NEAR(tu_job(r, "a")->end_s, end, 1e-6);
+  results_free(r);
+  return end;
+}
+
+Test(mig, mps_clients_of_an_instance_run_side_by_side_until_it_is_full) {
+  /* kernels that fit side by side (3 x 0.22 of the instance), no memory traffic: no loss */
+  TU_NEAR(mps7_end("0.2", "1", "0"), 1000, 1e-6);
+  /* kernels that need 3 x 0.551 of the instance: they stretch by k = 1.653 */
+  TU_NEAR(mps7_end("0.5", "1", "0"), 1000 * 3 * 0.5 * 108 / 98, 1e-3);
+  /* the same clients busy half their time: k solves k = 3 x 0.551 x 0.5 k / (0.5 + 0.5 k),
+   * below 1, so the gaps absorb the neighbours: no loss */
+  TU_NEAR(mps7_end("0.5", "0.5", "0"), 1000, 1e-6);
+  /* reference clients (no mem_util) lose to the two others' memory traffic, as plain MPS
+   * clients do: 1 / (1 + B / (1 - B) x 2) */
+  TU_NEAR(mps7_end("0.2", "1", ""), 1000 * (1 + 0.075 / 0.925 * 2), 1e-3);
+}
+
+Test(mig, mps_in_an_instance_alone_runs_at_the_mig_speed) {
+  g_autofree char *yaml = mig_pool(1, "1g.10gb", "    replicas: 2\n    instance_sharing: mps\n");
+  results *r = tu_run(yaml, "id,submit_s,kind,gpus,mem_gb,duration_s,sm,gpu_util\n"
+                            "a,0,batch,1,5,1000,1,0.5\n", NULL);
+  /* 1 / ((1 - u) + u x 108 / 14) */
+  TU_NEAR(tu_job(r, "a")->end_s, 1000 * (0.5 + 0.5 * 108.0 / 14.0), 1e-3);
+  results_free(r);
+}
+
+Test(mig, mps_in_an_instance_one_fault_kills_its_clients_only) {
+  g_autofree char *yaml = mig_pool(1, "3g.40gb x2", "    replicas: 2\n    instance_sharing: mps\n");
+  results *r = tu_run(yaml,
+                      "id,submit_s,kind,gpus,mem_gb,duration_s,sm,restart\n"
+                      "b1,0,batch,1,8,1000,0.2,never\nb2,0,batch,1,8,1000,0.2,never\n"
+                      "b3,0,batch,1,8,1000,0.2,never\nb4,0,batch,1,8,1000,0.2,never\n",
+                      "job_id,after_s,crash\nb1,100,1\n");
+  /* the emptiest instance first: b1 and b3 share one instance, b2 and b4 the other */
+  cr_assert_eq(tu_job(r, "b1")->outcome, OUTCOME_FAILED);
+  cr_assert_eq(tu_job(r, "b3")->outcome, OUTCOME_FAILED);
+  cr_assert_eq(tu_job(r, "b2")->outcome, OUTCOME_COMPLETED);
+  cr_assert_eq(tu_job(r, "b4")->outcome, OUTCOME_COMPLETED);
+  cr_assert_eq(count_events(r, EVENT_CRASH), 2);
+  results_free(r);
+  g_autofree char *bad = mig_pool(1, "7g.80gb", "    replicas: 2\n    instance_sharing: green\n");
+  g_autofree char *msg = load_messages(bad);
+  cr_assert(strstr(msg, ":10:23: pools[1].instance_sharing: expected one of time-slicing | mps, "
+                        "found 'green'"), "%s", msg);
+}
+
 /* ---- reconfiguration ---- */
 
 /* Three small jobs on one A100-80GB laid out 1g.10gb x7 (ending at 300, 600 and 900 s); a

@@ -2,10 +2,10 @@
  * and memory; a worker goes on the smallest free instance whose memory holds it (the
  * device plugin's mixed strategy), runs at its instance's SM share untouched by the other
  * instances, fails alone when it outgrows the instance, and may share the instance with
- * time-sliced neighbours up to its profile's replicas (pool_mig_replicas). On demand, a GPU
- * is drained, taken down for reconfigure_time and brought back with another allowed layout
- * (docs/models.md, "MIG"). It does not model CI subdivision, MPS inside instances or
- * per-GPU layouts. Exports share_mig_ops only. */
+ * time-sliced neighbours, or MPS clients (instance_sharing: mps), up to its profile's
+ * replicas (pool_mig_replicas). On demand, a GPU is drained, taken down for
+ * reconfigure_time and brought back with another allowed layout (docs/models.md, "MIG").
+ * It does not model CI subdivision or per-GPU layouts. Exports share_mig_ops only. */
 #include "share.h"
 #include <math.h>
 #include <stdio.h>
@@ -339,6 +339,82 @@ static double mig_alone_speed(double u, double c) {
   return 1.0 / ((1.0 - u) + u / c);
 }
 
+/* The pool's own values (pool_spec.strategy_conf): how the replicas of an instance share it. */
+typedef enum { MIG_SHARE_TIMESLICE, MIG_SHARE_MPS } mig_sharing;
+typedef struct mig_conf {
+  mig_sharing instance_sharing;
+} mig_conf;
+
+static gboolean mig_mps(const share_pool *p) {
+  const mig_conf *c = p->spec->strategy_conf;
+  return c && c->instance_sharing == MIG_SHARE_MPS;
+}
+
+/* One MPS client of an instance: its host share h = 1 - u and its kernel time g = u x
+ * max(1, W) per unit of work alone (W = sm x GPU SMs / instance SMs, the instance it would
+ * fill), the instance share w = min(1, W) its kernels hold, the share a = duty / u of its
+ * time it has work, and its memory intensity. */
+typedef struct mig_client {
+  task *t;
+  double h, g, w, a, mem;
+} mig_client;
+
+/* The kernel stretch k >= 1 of an instance's MPS clients: their kernels share its SMs
+ * (processor sharing, mean field), so k = max(1, sum_i w_i p_i(k)) with p_i(k) = a_i g_i k /
+ * (h_i + g_i k) the share of time client i has kernels in flight; sum_i w_i a_i g_i / (h_i +
+ * g_i k) decreases in k, so bisection finds it. */
+static double mig_mps_stretch(const mig_client *c, guint n) {
+  double f1 = 0, hi = 1;
+  for (guint i = 0; i < n; i++) {
+    f1 += c[i].w * c[i].a * c[i].g / (c[i].h + c[i].g);
+    hi += c[i].w * c[i].a;
+  }
+  if (f1 <= 1.0) return 1.0;
+  double lo = 1.0;
+  for (int it = 0; it < 80; it++) {
+    double k = 0.5 * (lo + hi), f = 0;
+    for (guint i = 0; i < n; i++) f += c[i].w * c[i].a * c[i].g / (c[i].h + c[i].g * k);
+    if (f > 1.0) lo = k;
+    else hi = k;
+  }
+  return 0.5 * (lo + hi);
+}
+
+/* MPS inside one instance (instance_sharing: mps; ParvaGPU runs one MPS server per instance
+ * [S64]): each client's kernels stretch by the instance's k, its host share does not, and it
+ * loses to the memory traffic of the others as plain MPS clients do (share_mps_speed's
+ * bandwidth factor, the neighbours weighted by their share of time with kernels). Alone a
+ * client runs at 1 / (h + g), the MIG speed of a job alone in its instance. */
+static void mig_mps_instance(const share_pool *p, const mig_shape *sh, gpu_state *g,
+                             guint32 slot) {
+  const gpu_model *m = p->spec->gpu;
+  mig_client *c = g_new(mig_client, g->residents->len + 1);
+  guint n = 0;
+  for (guint i = 0; i < g->residents->len; i++) {
+    task *t = g_ptr_array_index(g->residents, i);
+    if (t->slot != slot) continue;
+    const share_job *j = share_job_of(t->job);
+    double u = CLAMP(j->spec->gpu_util, 0.0, 1.0), sm = j->sm > 0 ? j->sm : 1.0;
+    double W = sm * (double)m->sms / (double)sh->sms[slot];
+    c[n++] = (mig_client){t, 1.0 - u, u * MAX(1.0, W), MIN(1.0, W),
+                          u > 0 ? CLAMP(j->duty / u, 0.0, 1.0) : 0.0,
+                          share_mps_mem_intensity(j->spec)};
+  }
+  double k = mig_mps_stretch(c, n), total_mem = 0;
+  for (guint i = 0; i < n; i++)
+    total_mem += c[i].a * c[i].g * k / (c[i].h + c[i].g * k) * c[i].mem / SHARE_MPS_MEM_REF;
+  double loss = p->params->mps_bandwidth_loss;
+  for (guint i = 0; i < n; i++) {
+    double busy = c[i].a * c[i].g * k / (c[i].h + c[i].g * k);
+    double others = total_mem - busy * c[i].mem / SHARE_MPS_MEM_REF;
+    if (others < 1e-12) others = 0;
+    double bw = 1.0 / (1.0 + loss / (1.0 - loss) * (c[i].mem / SHARE_MPS_MEM_REF) * others);
+    c[i].t->speed = MIN(1.0, bw / (c[i].h + c[i].g * k));
+    c[i].t->turn_wait_ns = 0; /* clients run concurrently: no turn to wait for */
+  }
+  g_free(c);
+}
+
 static void mig_update_speeds(const share_pool *p, gpu_state *g) {
   const mig_shape *sh = gpu_shape(p, g);
   const gpu_model *m = p->spec->gpu;
@@ -363,6 +439,8 @@ static void mig_update_speeds(const share_pool *p, gpu_state *g) {
     t->alloc_share = (double)sh->slices[t->slot] / compute / (double)sh->rep[t->slot];
     t->turn_wait_ns = others > 0 ? others * (double)slice / 2.0 + (double)sw : 0.0;
   }
+  if (mig_mps(p))
+    for (guint32 s = 0; s < sh->layout.n; s++) mig_mps_instance(p, sh, g, s);
 }
 
 /* The instance's SMs over the whole GPU's, and its memory slices over the GPU's (each
@@ -405,7 +483,15 @@ static void mig_oom_victims(const share_pool *p, gpu_state *g, task *offender, G
  * memory and engines), and time-sliced replicas inside the instance keep their own
  * address spaces, as under plain time-slicing (docs/models.md). */
 static void mig_crash_victims(const share_pool *p, gpu_state *g, task *t, GPtrArray *victims) {
-  g_ptr_array_add(victims, t);
+  if (!mig_mps(p)) {
+    g_ptr_array_add(victims, t);
+    return;
+  }
+  /* MPS inside the instance: a fatal fault is reported to every client of its server [S14] */
+  for (guint i = 0; i < g->residents->len; i++) {
+    task *o = g_ptr_array_index(g->residents, i);
+    if (o->slot == t->slot) g_ptr_array_add(victims, o);
+  }
 }
 
 /* ---- reconfiguration ---- */
@@ -606,12 +692,17 @@ static guint32 mig_prune_rank(const share_pool *p, const share_job *j) {
 
 /* ---- its pool keys (scenario.h: pool_check) ---- */
 
-static const char *const mig_keys[] = {"replicas", "timeslice", "context_switch", "failRequestsGreaterThanOne", "renameByDefault", "layout", "layouts", "reconfigure", "drain", "reconfigure_time", "mig_config", "mig_config_name", NULL};
+static const char *const mig_keys[] = {"replicas", "timeslice", "context_switch", "failRequestsGreaterThanOne", "renameByDefault", "layout", "layouts", "reconfigure", "drain", "reconfigure_time", "mig_config", "mig_config_name", "instance_sharing", NULL};
 
 static void mig_validate_pool(pool_check *c, pool_spec *p) {
+  static const char *const sharing_names[] = {"time-slicing", "mps", NULL};
   pool_check_mig(c, p); /* first: replicas inside MIG depend on its profiles */
   pool_check_device_plugin(c, p, SCENARIO_MAX_REPLICAS);
   pool_check_timeslice(c, p);
+  mig_conf *conf = g_new0(mig_conf, 1);
+  p->strategy_conf = conf;
+  int e;
+  if (pool_check_enum(c, "instance_sharing", sharing_names, &e)) conf->instance_sharing = e;
 }
 const share_ops share_mig_ops = {
     .input = {.name = "mig", .example = "    layout: 2g.20gb x3 + 1g.10gb\n", .keys = mig_keys, .validate = mig_validate_pool},
