@@ -353,7 +353,7 @@ Test(scenario, unknown_pool_key_lists_valid_keys_and_suggests) {
              "name, gpu, nodes, gpus_per_node, strategy, placement, price, oom, replicas, "
              "timeslice, context_switch, failRequestsGreaterThanOne, renameByDefault, "
              "layout, layouts, reconfigure, drain, reconfigure_time, mig_config, "
-             "mig_config_name, activeThreadPercentage, pinnedMemLimit, profile, scheduler, "
+             "mig_config_name, instance_sharing, activeThreadPercentage, pinnedMemLimit, profile, scheduler, "
              "vgpu_licence_per_hour, fraction_cap, max_jobs_per_gpu, sharing_config, cpu_milli, "
              "memory_mib, model, node_groups");
 }
