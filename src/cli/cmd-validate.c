@@ -1,5 +1,6 @@
 /* cmd-validate.c: `sharesim validate [--traces DIR] [--case FAMILY] [--csv | --markdown]
- * [-o DIR] [--strict]`: runs the validation cases (validate.h) and prints the table;
+ * [-o DIR] [--strict] [--set KEY=VALUE]`: runs the validation cases (validate.h), with the
+ * model keys overridden in every case's scenario, and prints the table;
  * with -o writes validate.csv, validate.txt, validate-scatter.csv (predicted vs measured,
  * for plot) and the cases' inputs (inputs/) into DIR, all at once. The cases' inputs are
  * written into a private temporary folder otherwise, removed at the end. */
@@ -19,6 +20,31 @@ static gboolean validate_write_out(outdir *od, const validate_ctx *c, const GStr
          outdir_write(od, "validate-scatter.csv", c->scatter->str, c->scatter->len, error);
 }
 
+/* The overrides checked once on a scenario of one pool, so that a bad one is a usage error
+ * (exit 2) naming the --set, not a failed case; they are applied to every case after. */
+static int validate_check_sets(char **sets, const char *work) {
+  if (!sets || !*sets) return 0;
+  g_autofree char *path = g_build_filename(work, "set-check.yaml", NULL);
+  if (!g_file_set_contents(path, "name: set-check\npools:\n  - {name: p, gpu: A100-80GB, nodes: 1}\n",
+                           -1, NULL)) {
+    fprintf(stderr, "sharesim validate: cannot write %s\n", path);
+    return 1;
+  }
+  g_autoptr(diag_list) d = diag_list_new(0);
+  scenario *sc = scenario_load_with_overrides(path, (const char *const *)sets, g_strv_length(sets), d);
+  if (sc) scenario_free(sc);
+  g_remove(path);
+  if (!diag_has_errors(d)) return 0;
+  gsize plen = strlen(path);
+  for (guint i = 0; i < d->messages->len; i++) {
+    const char *m = g_ptr_array_index(d->messages, i);
+    if (!strncmp(m, path, plen) && m[plen] == ':') m += plen + 2;
+    fprintf(stderr, "sharesim validate: %s (a --set applies to every case: top-level model keys "
+                    "such as mps_block_wait, ts_switch_loss)\n", m);
+  }
+  return 2;
+}
+
 static int validate_print(const GString *s) {
   if (fwrite(s->str, 1, s->len, stdout) != s->len || fflush(stdout) != 0) {
     fprintf(stderr, "sharesim validate: cannot write to standard output\n");
@@ -29,6 +55,7 @@ static int validate_print(const GString *s) {
 
 static int cmd_validate_main(int argc, char **argv) {
   g_autofree char *traces = NULL, *only = NULL, *out = NULL;
+  g_auto(GStrv) sets = NULL;
   gboolean csv_only = FALSE, markdown = FALSE, strict = FALSE;
   GOptionEntry entries[] = {
       {"traces", 0, 0, G_OPTION_ARG_FILENAME, &traces, "Folder holding lucid-asplos23/ (the Lucid repository's simulation data, docs/sources.md [S74]) and alibaba-gpu-v2023-openb/ (Alibaba's openb pod and node lists, [S83]); by default the public-traces folder of a development checkout (HACKING.md, Tests); cases whose files are absent are skipped", "DIR"},
@@ -37,6 +64,7 @@ static int cmd_validate_main(int argc, char **argv) {
       {"markdown", 0, 0, G_OPTION_ARG_NONE, &markdown, "Print the table as Markdown (docs/models.md, Validation)", NULL},
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Write validate.csv, validate.txt, validate-scatter.csv and the cases' inputs into DIR", "DIR"},
       {"strict", 0, 0, G_OPTION_ARG_NONE, &strict, "Exit 1 when any case misses its target", NULL},
+      {"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a top-level model key in every case's scenario, e.g. mps_block_wait=0.3 (repeatable; for sensitivity studies)", "KEY=VALUE"},
       {NULL}};
   int rc;
   if (!cmd_parse_options(&cmd_validate_entry, entries, &argc, &argv, &rc)) return rc;
@@ -60,9 +88,16 @@ static int cmd_validate_main(int argc, char **argv) {
     if (!(scratch = g_dir_make_tmp("sharesim-validate-XXXXXX", &err))) return cmd_fail("validate", err);
     work = g_strdup(scratch);
   }
+  if ((rc = validate_check_sets(sets, work)) != 0) {
+    if (od) outdir_abort(od);
+    if (scratch) outdir_remove_tree(scratch, NULL);
+    return rc;
+  }
   validate_ctx c;
   validate_ctx_init(&c, traces ? traces : "../shared/traces", work);
   c.only = only;
+  c.overrides = (const char *const *)sets;
+  c.n_overrides = sets ? g_strv_length(sets) : 0;
   c.import = cmd_import_text;
   c.threads = MAX(1u, g_get_num_processors());
   rc = 0;
@@ -100,7 +135,7 @@ static int cmd_validate_main(int argc, char **argv) {
 
 const cmd_entry cmd_validate_entry = {
     .name = "validate",
-    .usage = "[--traces DIR] [--case FAMILY] [--csv | --markdown] [-o DIR] [--strict]",
+    .usage = "[--traces DIR] [--case FAMILY] [--csv | --markdown] [-o DIR] [--strict] [--set KEY=VALUE]",
     .summary = "replay published measurements through the simulator and compare (validation table)",
     .main = cmd_validate_main,
 };

@@ -147,7 +147,8 @@ gboolean validate_load(validate_ctx *c, const char *name, const char *yaml, cons
       (phases && !g_file_set_contents(pp, phases, -1, error)))
     return FALSE;
   g_autoptr(diag_list) d = diag_list_new(0);
-  scenario *sc = scenario_load(yp, d);
+  scenario *sc = c->n_overrides ? scenario_load_with_overrides(yp, c->overrides, c->n_overrides, d)
+                                 : scenario_load(yp, d);
   if (sc) sim_check_scenario(sc, d);
   trace *tr = sc ? trace_load_flags(tp, trace_flags, d) : NULL;
   if (tr && phases) trace_load_phases(tr, pp, d);

@@ -37,6 +37,8 @@ typedef struct validate_ctx {
   guint threads;           /* runs at a time for families that run many (>= 1) */
   const char *work_dir;    /* folder the cases write their inputs into (owned by the caller) */
   const char *only;        /* run only the family with this name (NULL: all) */
+  const char *const *overrides; /* --set KEY=VALUE applied to every case's scenario */
+  guint n_overrides;
   GPtrArray *rows;         /* validate_row*, in case order */
   GString *scatter;        /* "set,id,measured,predicted" rows for plot */
   GPtrArray *keep;         /* scenarios and traces the results borrow from */

@@ -105,3 +105,16 @@ if [ -d "$SHARED_TRACES/lucid-asplos23" ] && [ $have_openb = yes ]; then
 else
   skip_test "no ../shared/traces (Lucid, openb): docs/models.md's validation table not compared"
 fi
+
+# --set overrides a top-level model key in every case (what scripts/sensitivity runs); a bad
+# one is a usage error naming the --set, before any case runs
+run validate --case tally --csv; expect_rc 0
+p_base=$(awk -F, '$1 == "tally.mps.bert_p99" { print $(NF-3) }' out.txt)
+run validate --case tally --csv --set mps_block_wait=0.3; expect_rc 0
+p_low=$(awk -F, '$1 == "tally.mps.bert_p99" { print $(NF-3) }' out.txt)
+if awk -v a="$p_low" -v b="$p_base" 'BEGIN { exit !(a + 0.5 < b) }'; then pass; else
+  fail "mps_block_wait 0.3 should lower BERT's MPS p99 ratio: $p_low vs $p_base"; fi
+run validate --case tally --set mps_block_wait=abc; expect_rc 2
+expect_err_contains "sharesim validate: --set mps_block_wait: expected a number from 0 to 100, found 'abc'"
+run validate --case tally --set pools.x.replicas=2; expect_rc 2
+expect_err_contains "no pool named 'x'"
