@@ -96,13 +96,16 @@ while [ ! -f swk/points/2_nodes-1_placement-spread/summary.json ] && [ $i -lt 60
 done
 # SIGKILL the sweep and its point runs together (as a job scheduler or the OOM killer does):
 # a point child left running would finish beside the resumed sweep
+# (stopped first, so that it cannot start another point between the listing of its
+# children and the kill: such a point, still exiting under load, was missed by the wait below)
+kill -STOP $pid 2>/dev/null
 kids=$(pgrep -P $pid 2>/dev/null)
 pkill -9 -P $pid 2>/dev/null; kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
 # a killed point may take a moment to exit under load; until it has, its temporary folder
 # counts as a live writer's and the resumed sweep rightly leaves it (seen in CI)
 i=0
 for k in $kids; do
-  while [ -e /proc/$k ] && ! grep -q ') [ZX] ' /proc/$k/stat 2>/dev/null && [ $i -lt 500 ]; do
+  while [ -e /proc/$k ] && ! grep -q ') [ZX] ' /proc/$k/stat 2>/dev/null && [ $i -lt 3000 ]; do
     sleep 0.01; i=$((i + 1))
   done
 done
