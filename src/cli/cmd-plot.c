@@ -209,9 +209,17 @@ static int cmd_plot_main(int argc, char **argv) {
   return rc;
 }
 
+/* --help names the charts of a result folder, from plot.c's chart table. */
+static char *cmd_plot_describe(void) {
+  g_autofree char *names = plot_run_chart_names();
+  return g_strdup_printf("Charts of a result folder: %s (each when the folder has its data).",
+                         names);
+}
+
 const cmd_entry cmd_plot_entry = {
     .name = "plot",
     .usage = "DIR... [--format png,svg,pdf] [-o OUTDIR] [--size WxH]",
     .summary = "gnuplot charts from result, compare or sweep folders (data and scripts kept beside)",
     .main = cmd_plot_main,
+    .describe = cmd_plot_describe,
 };

@@ -122,6 +122,8 @@ gboolean cmd_parse_options(const cmd_entry *cmd, GOptionEntry *entries, int *arg
   g_autofree char *param = g_strdup_printf("- %s", cmd->usage);
   g_autoptr(GOptionContext) ctx = g_option_context_new(param);
   g_option_context_set_summary(ctx, cmd->summary);
+  g_autofree char *described = cmd->describe ? cmd->describe() : NULL;
+  if (described) g_option_context_set_description(ctx, described);
   if (entries) g_option_context_add_main_entries(ctx, entries, NULL);
   if (cmd->loads_scenarios) g_option_context_add_main_entries(ctx, cmd_input_entries, NULL);
   g_autofree char *prg = g_strdup_printf("sharesim %s", cmd->name);

@@ -13,6 +13,9 @@ typedef struct cmd_entry {
   /* TRUE for the commands that load scenarios (run, check, compare, sweep, size): they
    * take --allow-path DIR (paths.h) and --allow-large (cmd-budget.c) as well. */
   gboolean loads_scenarios;
+  /* Help text after the options (owned), e.g. built from a table the command walks; NULL
+   * for none. */
+  char *(*describe)(void);
 } cmd_entry;
 
 extern const cmd_entry cmd_run_entry;

@@ -210,7 +210,9 @@ static void gpu_begin(sim *s, gpu_state *g) {
  * map is monotone (more duty, less speed for the others, more duty for them) and duties
  * are capped at 1, so it settles; SIM_DUTY_ROUNDS bounds it all the same. Completions are
  * scheduled once, after the fixed point (resched above). */
+#ifndef SIM_DUTY_ROUNDS /* -DSIM_DUTY_ROUNDS=1 measures the model without the fixed point */
 #define SIM_DUTY_ROUNDS 200
+#endif
 #define SIM_DUTY_TOLERANCE 1e-9
 static void gpu_end(sim *s, gpu_state *g) {
   GArray *due = s->scratch_resched;

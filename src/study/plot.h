@@ -73,6 +73,9 @@ void plot_quote(GString *out, const char *text);
  * run_dir is not a result folder. Chart failures are in rep->failed. */
 gboolean plot_run(const char *run_dir, const char *out_dir, const plot_options *opt,
                   plot_report *rep, GError **error);
+/* The names of the charts plot_run draws, in order, comma-separated (owned): read from
+ * its chart table, for --help. */
+char *plot_run_chart_names(void);
 
 /* Bars per run and lines over time across runs, into out_dir. names (one per run) label
  * the runs; runs[0] is the baseline of the cost chart. */

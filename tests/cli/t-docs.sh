@@ -1,7 +1,8 @@
 # t-docs.sh: every row of the registration tables has its documentation, read back from the
 # binary itself: subcommands in README.md's command table, import formats and generator
-# profiles in docs/traces.md, sharing strategies and workload kinds in docs/models.md, and
-# every file a run writes somewhere in README.md or docs/.
+# profiles in docs/traces.md, sharing strategies and workload kinds in docs/models.md, the
+# charts of `plot` in docs/studies.md, and every file a run writes somewhere in README.md or
+# docs/.
 DOCS="$TOP_SRCDIR/docs"
 has_doc() { # has_doc WHAT FIXED-STRING FILE...
   what=$1; str=$2; shift 2
@@ -50,6 +51,11 @@ run run ok.yaml t.csv -o out -q; expect_rc 0
 files=$(ls out)
 at_least 10 "result files" "$files"
 for f in $files; do has_doc "result file $f" "\`$f\`" "$TOP_SRCDIR/README.md" "$DOCS"/*.md; done
+
+run plot --help; expect_rc 0
+charts=$(sed -n 's/^Charts of a result folder: \(.*\) (each when.*/\1/p' out.txt | tr -d ,)
+at_least 10 "charts" "$charts"
+for c in $charts; do has_doc "chart $c" "\`$c\`" "$DOCS/studies.md"; done
 
 # ---- sources: the docs cite published sources ([Sxx] of docs/sources.md), never the team's
 # fact sheet or the material beside the checkout (issue 15, item 11) ----
