@@ -14,7 +14,8 @@
 static const validate_family *const families[] = {
     &validate_queueing_family, &validate_lucid_family, &validate_colfax_family,
     &validate_tally_family,    &validate_mig_family,   &validate_stories_family,
-    &validate_fgd_family,      &validate_llm_family,      &validate_parva_family,
+    &validate_fgd_family,      &validate_llm_family,      &validate_vidur_family,
+    &validate_parva_family,
 };
 
 static validate_family family_list[G_N_ELEMENTS(families) + 1];
@@ -226,6 +227,15 @@ void validate_rel(validate_ctx *c, const char *id, const char *source, const cha
   r->error = measured != 0 ? predicted / measured - 1.0 : NAN;
   r->target = g_strdup_printf("|rel error| <= %g %%", tol * 100);
   r->status = isfinite(r->error) && fabs(r->error) <= tol + 1e-12 ? VALIDATE_PASS : VALIDATE_FAIL;
+}
+
+void validate_stated(validate_ctx *c, const char *id, const char *source, const char *compared,
+                     double measured, double predicted, double stated, double tol) {
+  validate_row *r = validate_add(c, id, source, compared, measured, predicted);
+  r->error = measured != 0 ? predicted / measured - 1.0 : NAN;
+  r->target = g_strdup_printf("stated rel error %+g %% +- %g", stated * 100, tol * 100);
+  r->status = isfinite(r->error) && fabs(r->error - stated) <= tol + 1e-12 ? VALIDATE_PASS
+                                                                           : VALIDATE_FAIL;
 }
 
 void validate_bound(validate_ctx *c, const char *id, const char *source, const char *compared,

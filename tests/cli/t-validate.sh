@@ -9,7 +9,6 @@ KNOWN_MISSES="
 lucid.median_vs_constant
 lucid.speed_sum_above_1.5
 tally.mps.trainer
-llm.h100.c1.tok_s
 "
 
 run validate --markdown --traces "$SHARED_TRACES" -o full; expect_rc 0; expect_err_empty
@@ -29,7 +28,8 @@ for id in $(tail -n +2 table.csv | cut -d, -f1); do
     *" $id "*) expect_eq "$verdict" "no" "known miss $id (fixed? then remove it from KNOWN_MISSES)" ;;
     *)
       if { [ -d "$SHARED_TRACES/lucid-asplos23" ] || [ "${id#lucid.}" = "$id" ]; } &&
-         { [ $have_openb = yes ] || [ "${id#fgd.}" = "$id" ]; }; then
+         { [ $have_openb = yes ] || [ "${id#fgd.}" = "$id" ]; } &&
+         { [ -d "$SHARED_TRACES/vidur-profiles/compute" ] || [ "${id#vidur.}" = "$id" ]; }; then
         expect_eq "$verdict" "yes" "validation case $id"
       else
         expect_eq "$verdict" "skipped" "validation case $id without the shared traces"
@@ -40,6 +40,14 @@ done
 for fam in queueing colfax tally mig story llm parva; do
   if grep -q "^$fam\." table.csv; then pass; else fail "no $fam rows"; fi
 done
+
+# the LLM rows say which points a constant was fitted on and which are predictions; the one
+# explained miss (H100, c = 1 throughput) states its error and holds it
+expect_eq "$(grep -c '^llm\..*(calibration' table.csv)" 3 "LLM calibration rows"
+expect_eq "$(grep -c '^llm\..*(prediction)' table.csv)" 8 "LLM prediction rows"
+if grep '^llm\.h100\.c1\.tok_s,' table.csv | grep -qF ',stated rel error +26 % +- 3,yes'; then
+  pass
+else fail "llm.h100.c1.tok_s is not the stated +26 % row"; fi
 
 # ParvaGPU: aggregate and latency per slice (1g, 7g), batch (1, 8) and process count (2, 3)
 expect_eq "$(grep -c "^parva\." table.csv)" 16 "ParvaGPU rows"
@@ -68,6 +76,14 @@ if [ $have_openb = yes ]; then
     else fail "docs/studies.md does not quote ${pair#*:} $txt"; fi
   done
 fi
+
+# the step time against Vidur's kernel profiles: per profile and per GPU the mean error, and
+# each GPU's worst point as a stated error; without the profiles every row is skipped
+expect_eq "$(grep -c '^vidur\.' table.csv)" 11 "Vidur rows"
+run validate --case vidur --traces no-such-folder --csv; expect_rc 0
+expect_eq "$(tail -n +2 out.txt | wc -l | tr -d ' ')" 11 "vidur rows without traces"
+expect_eq "$(tail -n +2 out.txt | awk -F, '{print $NF}' | sort -u)" "skipped" "vidur without traces"
+expect_out_contains "skipped: no vidur-profiles/compute/h100 profile,skipped"
 
 # without the shared traces the Lucid and FGD rows are skipped cleanly
 run validate --case lucid --traces no-such-folder --csv; expect_rc 0

@@ -19,6 +19,7 @@
 #include "sweep.h"
 #include "table.h"
 #include "testutil.h"
+#include "validate.h"
 
 #define STUDY_DATA TEST_DATA_DIR "/study"
 
@@ -990,4 +991,28 @@ Test(studyrun, threads_write_what_one_thread_writes) {
   g_free(summary[0]);
   trace_free(tr);
   cr_assert(cleanup_remove_tree(dir, NULL));
+}
+
+/* A stated-error row holds while the error stays within its tolerance of the stated one,
+ * on either side, and fails once the model moves it (or gives no number). */
+Test(validate, stated_error_rows) {
+  validate_ctx c;
+  validate_ctx_init(&c, NULL, NULL);
+  validate_stated(&c, "a", "s", "x", 100, 126, 0.26, 0.03);
+  validate_stated(&c, "b", "s", "x", 100, 128.5, 0.26, 0.03);
+  validate_stated(&c, "c", "s", "x", 100, 123.5, 0.26, 0.03);
+  validate_stated(&c, "d", "s", "x", 100, 129.5, 0.26, 0.03);
+  validate_stated(&c, "e", "s", "x", 100, 110, 0.26, 0.03);
+  validate_stated(&c, "f", "s", "x", 100, NAN, 0.26, 0.03);
+  const validate_status want[] = {VALIDATE_PASS, VALIDATE_PASS, VALIDATE_PASS,
+                                  VALIDATE_FAIL, VALIDATE_FAIL, VALIDATE_FAIL};
+  cr_assert_eq(c.rows->len, 6);
+  for (guint i = 0; i < 6; i++) {
+    const validate_row *r = g_ptr_array_index(c.rows, i);
+    cr_expect_eq(r->status, want[i], "row %s", r->id);
+  }
+  const validate_row *r0 = g_ptr_array_index(c.rows, 0);
+  cr_expect_str_eq(r0->target, "stated rel error +26 % +- 3");
+  cr_expect_float_eq(r0->error, 0.26, 1e-12);
+  validate_ctx_clear(&c);
 }
