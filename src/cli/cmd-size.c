@@ -457,12 +457,7 @@ static gboolean size_parse_slo(const char *arg, double *pct, double *latency_ms)
 /* --slo PCT@LATENCY: every inference service of the trace gets that SLO (slo_ms, slo_pct),
  * as if the trace said so; the trace has just been loaded and nothing reads it yet. */
 static void size_apply_slo(trace *tr, double pct, double latency_ms) {
-  for (guint i = 0; i < trace_n_jobs(tr); i++) {
-    job_spec *j = &g_array_index(tr->jobs, job_spec, i);
-    if (j->kind != JOB_INFERENCE) continue;
-    j->slo_ms = latency_ms;
-    j->slo_pct = pct;
-  }
+  trace_set_slo(tr, pct, latency_ms);
 }
 
 /* What the command line asked for. */

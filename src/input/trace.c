@@ -4,6 +4,7 @@
  * problems with file:line:column. It does not decide how a job behaves (workload-*.c),
  * keep recorded requests in memory (they are streamed), or print anything (cmd-*.c do). */
 #include "trace.h"
+#include "tracerows.h"
 #include "llm-model.h"
 #include "caltime.h"
 #include <csv.h>
@@ -937,30 +938,28 @@ static void job_row(csv_in *in, void *ud) {
 #undef HAVE
 
   if (!(have & BIT(C_ID))) return;
-  gpointer prev = g_hash_table_lookup(t->by_id, cells[C_ID]);
-  if (prev) {
-    guint first = g_array_index(t->jobs, job_spec, GPOINTER_TO_UINT(prev) - 1).line;
+  int64_t prev = trace_rows_find(t->rows, cells[C_ID]);
+  if (prev >= 0) {
+    guint first = trace_rows_line(t->rows, (guint32)prev);
     g_autofree char *exp = g_strdup_printf("a unique id (this one is already on line %u)", first);
     diag_expected(in->diags, in->path, line, (guint)(r->field_of[C_ID] + 1), "id", exp,
                   cells[C_ID]);
     return;
   }
-  if (t->jobs->len >= G_MAXUINT32 - 1) {
+  if (trace_rows_len(t->rows) >= G_MAXUINT32 - 2) {
     diag_add(in->diags, in->path, line, 0, "expected at most %u jobs", G_MAXUINT32 - 2);
     in->stop = TRUE;
     return;
   }
-  j.id = g_string_chunk_insert(t->strings, cells[C_ID]);
-  g_array_append_val(t->jobs, j);
-  g_hash_table_insert(t->by_id, (gpointer)j.id, GUINT_TO_POINTER(t->jobs->len));
+  j.id = cells[C_ID];
+  trace_rows_add(t->rows, &j);
 }
 
 static trace *trace_new(const char *path) {
   trace *t = g_new0(trace, 1);
   t->path = g_strdup(path);
-  t->jobs = g_array_new(FALSE, FALSE, sizeof(job_spec));
+  t->rows = trace_rows_new();
   t->phases = g_array_new(FALSE, FALSE, sizeof(job_phase));
-  t->by_id = g_hash_table_new(g_str_hash, g_str_equal);
   t->strings = g_string_chunk_new(1 << 16);
   t->interned = g_hash_table_new(g_str_hash, g_str_equal);
   t->start_unix = NAN;
@@ -970,10 +969,10 @@ static trace *trace_new(const char *path) {
 void trace_free(trace *t) {
   if (!t) return;
   g_free(t->path);
-  g_array_unref(t->jobs);
+  trace_rows_free(t->rows);
   g_array_unref(t->phases);
   g_free(t->requests_path);
-  g_hash_table_unref(t->by_id);
+  g_free(t->requested);
   g_hash_table_unref(t->interned);
   g_string_chunk_free(t->strings);
   g_free(t);
@@ -1010,13 +1009,50 @@ trace *trace_load_flags(const char *path, guint flags, diag_list *diags) {
     trace_free(t);
     return NULL;
   }
+  trace_rows_seal(t->rows);
   return t;
 }
 
 int64_t trace_find(const trace *t, const char *id) {
   if (!t || !id) return -1;
-  gpointer v = g_hash_table_lookup(t->by_id, id);
-  return v ? (int64_t)GPOINTER_TO_UINT(v) - 1 : -1;
+  return trace_rows_find(t->rows, id);
+}
+
+guint trace_n_jobs(const trace *t) { return trace_rows_len(t->rows); }
+const char *trace_job_id(const trace *t, guint i) { return trace_rows_id(t->rows, i); }
+sim_time trace_job_submit(const trace *t, guint i) { return trace_rows_submit(t->rows, i); }
+guint32 trace_job_line(const trace *t, guint i) { return trace_rows_line(t->rows, i); }
+
+/* The first of job i's phases (trace->phases is sorted by job), and how many. */
+static void trace_job_phases(const trace *t, guint i, guint32 *first, guint32 *count) {
+  guint lo = 0, hi = t->phases->len;
+  while (lo < hi) {
+    guint mid = lo + (hi - lo) / 2;
+    if (g_array_index(t->phases, job_phase, mid).job < i) lo = mid + 1;
+    else hi = mid;
+  }
+  guint end = lo;
+  while (end < t->phases->len && g_array_index(t->phases, job_phase, end).job == i) end++;
+  *first = end > lo ? lo : 0;
+  *count = end - lo;
+}
+
+job_spec trace_job(const trace *t, guint i) {
+  job_spec j;
+  trace_rows_get(t->rows, i, &j);
+  if (t->phases->len) trace_job_phases(t, i, &j.phase_first, &j.phase_count);
+  j.has_requests = t->requested && (t->requested[i / 8] >> (i % 8) & 1u);
+  if (t->slo_set && j.kind == JOB_INFERENCE) {
+    j.slo_ms = t->slo_ms;
+    j.slo_pct = t->slo_pct;
+  }
+  return j;
+}
+
+void trace_set_slo(trace *t, double pct, double latency_ms) {
+  t->slo_set = TRUE;
+  t->slo_pct = pct;
+  t->slo_ms = latency_ms;
 }
 
 /* ======================================================================================
@@ -1093,11 +1129,11 @@ static void phase_row(csv_in *in, void *ud) {
   gboolean ok = bad == 0;
   if (!(have & BIT(P_JOB))) return;
   /* Values a job of this kind has no use for are mistakes, not no-ops. */
-  job_kind kind = trace_job(r->t, p.job)->kind;
+  job_kind kind = trace_job(r->t, p.job).kind;
   if ((have & BIT(P_BUSY)) && kind != JOB_NOTEBOOK) {
     g_autofree char *exp = g_strdup_printf(
         "an empty cell (busy is the notebook duty cycle; job '%s' is %s)",
-        trace_job(r->t, p.job)->id, job_kind_name(kind));
+        trace_job_id(r->t, p.job), job_kind_name(kind));
     diag_expected(in->diags, in->path, line, (guint)(r->field_of[P_BUSY] + 1), "busy", exp,
                   cells[P_BUSY]);
     ok = FALSE;
@@ -1105,7 +1141,7 @@ static void phase_row(csv_in *in, void *ud) {
   if ((have & BIT(P_RATE)) && kind != JOB_INFERENCE) {
     g_autofree char *exp = g_strdup_printf(
         "an empty cell (rate_rps applies to inference jobs; job '%s' is %s)",
-        trace_job(r->t, p.job)->id, job_kind_name(kind));
+        trace_job_id(r->t, p.job), job_kind_name(kind));
     diag_expected(in->diags, in->path, line, (guint)(r->field_of[P_RATE] + 1), "rate_rps", exp,
                   cells[P_RATE]);
     ok = FALSE;
@@ -1118,20 +1154,6 @@ static gint phase_cmp(gconstpointer a, gconstpointer b) {
   if (x->job != y->job) return x->job < y->job ? -1 : 1;
   if (x->after_ns != y->after_ns) return x->after_ns < y->after_ns ? -1 : 1;
   return x->line < y->line ? -1 : x->line > y->line;
-}
-
-static void phases_index(trace *t) {
-  for (guint i = 0; i < t->jobs->len; i++) {
-    job_spec *j = &g_array_index(t->jobs, job_spec, i);
-    j->phase_first = 0;
-    j->phase_count = 0;
-  }
-  for (guint i = 0; i < t->phases->len; i++) {
-    const job_phase *p = &g_array_index(t->phases, job_phase, i);
-    job_spec *j = &g_array_index(t->jobs, job_spec, p->job);
-    if (!j->phase_count) j->phase_first = i;
-    j->phase_count++;
-  }
 }
 
 gboolean trace_load_phases(trace *t, const char *path, diag_list *diags) {
@@ -1147,7 +1169,6 @@ gboolean trace_load_phases(trace *t, const char *path, diag_list *diags) {
   gboolean ok = diags->count == errors_before;
   if (!ok) g_array_set_size(t->phases, 0);
   g_array_sort(t->phases, phase_cmp);
-  phases_index(t);
   return ok;
 }
 
@@ -1197,10 +1218,10 @@ static void request_row(csv_in *in, void *ud) {
     } else {
       const char *id = v;
       job = trace_find(r->t, id);
-      if (job >= 0 && trace_job(r->t, (guint)job)->kind != JOB_INFERENCE) {
+      if (job >= 0 && trace_job(r->t, (guint)job).kind != JOB_INFERENCE) {
         g_autofree char *exp =
             g_strdup_printf("the id of an inference job (job '%s' is %s)", id,
-                            job_kind_name(trace_job(r->t, (guint)job)->kind));
+                            job_kind_name(trace_job(r->t, (guint)job).kind));
         diag_expected(in->diags, in->path, line, (guint)fj + 1, "job_id", exp, v);
         job = -1;
       } else if (job < 0) {
@@ -1222,7 +1243,7 @@ static void request_row(csv_in *in, void *ud) {
       GString *exp = g_string_new("seconds >= ");
       real_append(exp, r->last_at[job]);
       g_string_append_printf(exp, " (the time of the previous request of job '%s'; a job's "
-                             "requests must be in time order)", trace_job(r->t, (guint)job)->id);
+                             "requests must be in time order)", trace_job_id(r->t, (guint)job));
       diag_expected(in->diags, in->path, line, (guint)fa + 1, "at_s", exp->str, v);
       g_string_free(exp, TRUE);
       at = NAN;
@@ -1277,8 +1298,10 @@ gboolean trace_check_requests(trace *t, const char *path, diag_list *diags) {
   double *last_at = NULL;
   gboolean ok = requests_read(t, path, NULL, NULL, diags, &last_at);
   if (ok) {
+    g_free(t->requested);
+    t->requested = g_new0(guint8, trace_n_jobs(t) / 8 + 1);
     for (guint i = 0; i < trace_n_jobs(t); i++)
-      g_array_index(t->jobs, job_spec, i).has_requests = last_at[i] >= 0;
+      if (last_at[i] >= 0) t->requested[i / 8] |= (guint8)(1u << (i % 8));
     g_free(t->requests_path);
     t->requests_path = g_strdup(path);
   }

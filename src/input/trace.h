@@ -103,14 +103,17 @@ typedef struct job_phase {
 
 typedef struct trace {
   char *path;           /* as given */
-  GArray *jobs;         /* job_spec, in file order */
+  struct trace_rows *rows; /* the job rows, packed, in file order (tracerows.h); read them
+                            * with trace_job */
   GArray *phases;       /* job_phase, sorted by (job, after_ns, line) */
   char *requests_path;  /* NULL when no requests file; read by trace_requests_* */
-  GHashTable *by_id;    /* id -> GUINT_TO_POINTER(index + 1) */
+  guint8 *requested;    /* bit per job: a requests file names it (has_requests); NULL: none */
   GStringChunk *strings;
   GHashTable *interned; /* interning table for tenant/label */
   double start_unix;    /* calendar time of second 0 (Unix seconds) from the rows' submit_utc
                          * (submit_utc - submit_s, the same on every row); NAN without it */
+  gboolean slo_set;     /* trace_set_slo: every inference job reads with slo_ms, slo_pct */
+  double slo_ms, slo_pct;
 } trace;
 
 /* Loads and validates a job trace. On any problem, adds them all to diags and returns NULL.
@@ -123,12 +126,18 @@ trace *trace_load_flags(const char *path, guint flags, diag_list *diags);
 void trace_free(trace *t);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(trace, trace_free)
 
-static inline const job_spec *trace_job(const trace *t, guint i) {
-  return &g_array_index(t->jobs, job_spec, i);
-}
-static inline guint trace_n_jobs(const trace *t) { return t->jobs->len; }
+/* Row i as a job_spec (built from the packed row: the strings are the trace's, valid while
+ * it is; phase_first/phase_count index trace->phases). Reentrant. */
+job_spec trace_job(const trace *t, guint i);
+guint trace_n_jobs(const trace *t);
+/* Row i's id, submit time and line, without building the rest. */
+const char *trace_job_id(const trace *t, guint i);
+sim_time trace_job_submit(const trace *t, guint i);
+guint32 trace_job_line(const trace *t, guint i);
 /* Index of job id, or -1. */
 int64_t trace_find(const trace *t, const char *id);
+/* Every inference job reads (trace_job) with this SLO, as if the trace said so (size --slo). */
+void trace_set_slo(trace *t, double pct, double latency_ms);
 
 /* Loads a phases file against a loaded trace (job ids must exist), replacing any phases
  * loaded before. FALSE on problems, leaving the trace with no phases. */

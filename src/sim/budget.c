@@ -34,7 +34,8 @@ static void budget_trace(const scenario *sc, const trace *tr, budget_estimate *e
   GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
   double end_s = 0;
   for (guint i = 0; i < trace_n_jobs(tr); i++) {
-    const job_spec *j = trace_job(tr, i);
+    job_spec row = trace_job(tr, i);
+    const job_spec *j = &row;
     g_hash_table_add(seen, (gpointer)(j->tenant ? j->tenant : "default"));
     end_s = MAX(end_s, util_ns_to_seconds(j->submit_ns + j->duration_ns));
     double secs = budget_job_seconds(sc, j);
@@ -113,7 +114,8 @@ gboolean budget_check(const scenario *sc, const trace *tr, gboolean gpu_series, 
   budget_estimate_run(sc, tr, gpu_series, &e);
   guint before = d->count;
   if (e.requests > BUDGET_MAX_REQUESTS) {
-    const job_spec *j = trace_job(tr, (guint)e.top_requests_job);
+    job_spec row = trace_job(tr, (guint)e.top_requests_job);
+    const job_spec *j = &row;
     diag_add(d, tr->path, j->line, 0,
              "estimated work %.3g simulated requests is beyond the budget of %.3g (about 4.5 "
              "minutes); job '%s' alone asks for %.3g (rate_rps %.4g for %.4g s); %s",
@@ -122,7 +124,8 @@ gboolean budget_check(const scenario *sc, const trace *tr, gboolean gpu_series, 
   }
   if (e.events > BUDGET_MAX_EVENTS) {
     if (e.top_events_job >= 0 && e.top_events > e.events / 2) {
-      const job_spec *j = trace_job(tr, (guint)e.top_events_job);
+      job_spec row = trace_job(tr, (guint)e.top_events_job);
+      const job_spec *j = &row;
       diag_add(d, tr->path, j->line, 0,
                "estimated work %.3g events is beyond the budget of %.3g (about 4 minutes); "
                "notebook '%s' alone has %.3g bursts and gaps (%.4g s at busy %.3g, burst_s "

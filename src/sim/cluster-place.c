@@ -114,31 +114,50 @@ static place_req cp_request(const pool_state *p, const job_spec *js) {
   return r;
 }
 
-void cluster_pool_set_target(pool_state *p, const job_spec *const *jobs, guint n, guint64 seed) {
-  place_req *reqs = g_new0(place_req, MAX(1u, n));
-  GHashTable *kinds = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-  if (p->kind_of) g_hash_table_unref(p->kind_of);
-  p->kind_of = g_hash_table_new(g_direct_hash, g_direct_equal);
-  for (guint i = 0; i < n; i++) {
-    reqs[i] = cp_request(p, jobs[i]);
-    const place_req *r = &reqs[i];
-    char *key = g_strdup_printf("%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT "/%d/%u/%s", r->cpu,
-                                r->mem, r->milli, r->gpus, r->spec ? r->spec : "");
-    gpointer k;
-    if (!g_hash_table_lookup_extended(kinds, key, NULL, &k)) {
-      k = GUINT_TO_POINTER(g_hash_table_size(kinds) + 1);
-      g_hash_table_insert(kinds, key, k);
-    } else {
-      g_free(key);
-    }
-    g_hash_table_insert(p->kind_of, (gpointer)jobs[i], k);
+/* Request kinds (the fields of a place_req but type): a key of pool_state.kind_of. */
+static guint cp_kind_hash(gconstpointer k) {
+  const place_req *r = k;
+  guint h = g_str_hash(r->spec ? r->spec : "");
+  guint64 v[] = {(guint64)r->cpu, (guint64)r->mem, (guint64)(guint32)r->milli, r->gpus};
+  for (gsize i = 0; i < G_N_ELEMENTS(v); i++) h = h * 31u + (guint)(v[i] ^ (v[i] >> 32));
+  return h;
+}
+
+static gboolean cp_kind_equal(gconstpointer a, gconstpointer b) {
+  const place_req *x = a, *y = b;
+  return x->cpu == y->cpu && x->mem == y->mem && x->milli == y->milli && x->gpus == y->gpus &&
+         g_strcmp0(x->spec ? x->spec : "", y->spec ? y->spec : "") == 0;
+}
+
+void cluster_pool_target_add(pool_state *p, const job_spec *js) {
+  if (!p->kind_of) {
+    p->kind_of = g_hash_table_new_full(cp_kind_hash, cp_kind_equal, g_free, NULL);
+    p->kinds = g_array_new(FALSE, FALSE, sizeof(place_req));
+    p->kind_count = g_array_new(FALSE, FALSE, sizeof(double));
   }
+  place_req r = cp_request(p, js);
+  gpointer k = g_hash_table_lookup(p->kind_of, &r);
+  if (k) {
+    g_array_index(p->kind_count, double, GPOINTER_TO_UINT(k) - 1) += 1;
+    return;
+  }
+  r.type = p->kinds->len;
+  g_array_append_val(p->kinds, r);
+  double one = 1;
+  g_array_append_val(p->kind_count, one);
+  g_hash_table_insert(p->kind_of, g_memdup2(&r, sizeof r), GUINT_TO_POINTER(p->kinds->len));
+}
+
+void cluster_pool_set_target(pool_state *p, guint64 seed) {
+  guint n = p->kinds ? p->kinds->len : 0;
   place_target_free(p->target);
-  p->target = place_target_new(reqs, n);
-  g_free(reqs);
+  p->target = place_target_new_counted(n ? (const place_req *)(void *)p->kinds->data : NULL,
+                                       n ? (const double *)(void *)p->kind_count->data : NULL, n);
+  if (p->kinds) g_array_unref(p->kinds);
+  if (p->kind_count) g_array_unref(p->kind_count);
+  p->kinds = p->kind_count = NULL;
   place_cache_free(p->cache);
-  p->cache = p->place ? place_cache_new(p->n_nodes, g_hash_table_size(kinds)) : NULL;
-  g_hash_table_unref(kinds);
+  p->cache = p->place ? place_cache_new(p->n_nodes, n) : NULL;
   if (!p->place_rng) p->place_rng = rng_new(seed, p->spec->name, 0x706c616365ull /* "place" */);
   p->frag_milli = 0;
   for (guint32 k = 0; k < p->n_nodes; k++) {
@@ -150,7 +169,7 @@ void cluster_pool_set_target(pool_state *p, const job_spec *const *jobs, guint n
 int cluster_policy_place(const pool_state *p, const job_run *j, gpu_state **gpus_out,
                          guint32 *slots_out) {
   place_req r = cp_request(p, j->spec);
-  gpointer kind = p->kind_of ? g_hash_table_lookup(p->kind_of, j->spec) : NULL;
+  gpointer kind = p->kind_of ? g_hash_table_lookup(p->kind_of, &r) : NULL;
   if (kind) r.type = GPOINTER_TO_UINT(kind) - 1;
   int64_t max_cpu = 0;
   for (guint32 n = 0; n < p->n_nodes; n++) max_cpu = MAX(max_cpu, p->view[n].cpu_cap);

@@ -198,6 +198,8 @@ void cluster_pool_clear(pool_state *p) {
   place_target_free(p->target);
   place_cache_free(p->cache);
   if (p->kind_of) g_hash_table_unref(p->kind_of);
+  if (p->kinds) g_array_unref(p->kinds);
+  if (p->kind_count) g_array_unref(p->kind_count);
   if (p->place_rng) gsl_rng_free(p->place_rng);
   guint32 slots_per_node = p->slots_per_gpu * p->gpus_per_node;
   for (guint32 k = 0; k <= slots_per_node; k++) g_free(p->bucket_bits[k]);

@@ -71,7 +71,8 @@ struct pool_state {
   double frag_milli, free_milli;
   place_target *target;
   place_cache *cache;         /* policy scores per (node, request kind) */
-  GHashTable *kind_of;        /* job_spec* -> request kind + 1 */
+  GHashTable *kind_of;        /* request kind (a place_req, type ignored) -> kind + 1 */
+  GArray *kinds, *kind_count; /* while the target is built: place_req and jobs per kind */
   gsl_rng *place_rng;
   /* counters */
   guint32 oom_kills, innocent_victims, crashes, restarts, evictions, reconfigurations;
@@ -127,9 +128,12 @@ struct job_run {
 void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec,
                        const share_params *params, metrics *m);
 void cluster_pool_clear(pool_state *p);
-/* The pool's target workload for fgd and fragmentation (the jobs routed to it, each once),
- * and the seed of its random placement choices. Call once after cluster_pool_init. */
-void cluster_pool_set_target(pool_state *p, const job_spec *const *jobs, guint n, guint64 seed);
+/* The pool's target workload for fgd and fragmentation: cluster_pool_target_add for each
+ * job routed to it, in trace order (each once; the request kinds are numbered in the order
+ * they are first seen), then cluster_pool_set_target, once, which also takes the seed of
+ * its random placement choices. */
+void cluster_pool_target_add(pool_state *p, const job_spec *js);
+void cluster_pool_set_target(pool_state *p, guint64 seed);
 /* Can every worker of j ever find a node of the pool with room for its host CPU and memory
  * and an allowed GPU model? If not, *reason (owned) says why. */
 gboolean cluster_host_can_ever_fit(const pool_spec *p, const job_spec *j, char **reason);

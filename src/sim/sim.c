@@ -23,8 +23,7 @@ struct sim {
                               * its row being out (job_new, job_retire), else NULL */
   guint n_jobs;
   guint32 live_jobs, live_peak; /* job_run structures held now, and the most at once */
-  guint32 *arrival_order;
-  int *route;                /* while building: each row's pool (scenario_route), or -1 */
+  guint32 *arrival_order;    /* NULL: the rows' order (arrival_order) */
   guint next_arrival;
   results *res;
   gpu_state **scratch_gpus;
@@ -760,7 +759,9 @@ static void on_arrival(void *ctx, void *obj, uint64_t arg);
  * run for a row never submitted): it lives while the job does and until its row is out. */
 static job_run *job_new(sim *s, guint32 i) {
   job_run *j = g_new0(job_run, 1);
-  j->spec = trace_job(s->tr, i);
+  job_spec *sp = g_new(job_spec, 1);
+  *sp = trace_job(s->tr, i);
+  j->spec = sp;
   j->wl = workload_of(j->spec);
   j->index = i;
   j->pool = scenario_route(s->sc, j->spec);
@@ -781,13 +782,15 @@ static void job_free(sim *s, job_run *j) {
   g_free(j->placed_gpus);
   if (j->rng) gsl_rng_free(j->rng);
   if (j->rng_faults) gsl_rng_free(j->rng_faults);
+  g_free((job_spec *)j->spec);
   g_free(j);
   s->live_jobs--;
 }
 
 static void schedule_next_arrival(sim *s) {
   if (s->next_arrival >= s->n_jobs) return;
-  guint32 idx = s->arrival_order[s->next_arrival++];
+  guint32 idx = s->arrival_order ? s->arrival_order[s->next_arrival] : s->next_arrival;
+  s->next_arrival++;
   job_run *j = s->jobs[idx] = job_new(s, idx);
   engine_at(s->eng, j->spec->submit_ns, on_arrival, j, 0);
 }
@@ -820,24 +823,37 @@ static void on_arrival(void *ctx, void *obj, uint64_t arg) {
   request_schedule(s, p);
 }
 
-/* Each pool's target workload (fgd, fragmentation): the jobs routed to it. */
-static void set_pool_targets(sim *s, guint64 seed) {
-  for (guint i = 0; i < s->n_pools; i++) {
-    GPtrArray *specs = g_ptr_array_new();
-    for (guint k = 0; k < s->n_jobs; k++)
-      if (s->route[k] == (int)i) g_ptr_array_add(specs, (gpointer)trace_job(s->tr, k));
-    cluster_pool_set_target(&s->pools[i], (const job_spec *const *)specs->pdata, specs->len,
-                            seed);
-    g_ptr_array_unref(specs);
-  }
-}
-
 static int arrival_cmp(const void *a, const void *b, void *ud) {
   const sim *s = ud;
   guint32 x = *(const guint32 *)a, y = *(const guint32 *)b;
-  sim_time tx = trace_job(s->tr, x)->submit_ns, ty = trace_job(s->tr, y)->submit_ns;
+  sim_time tx = trace_job_submit(s->tr, x), ty = trace_job_submit(s->tr, y);
   if (tx != ty) return tx < ty ? -1 : 1;
   return x < y ? -1 : (x > y);
+}
+
+/* The order of arrivals, (submit, row); NULL when it is the rows' own (a trace sorted by
+ * submit time, as generated and imported traces are). */
+static guint32 *arrival_order(sim *s) {
+  guint i = 1;
+  while (i < s->n_jobs && trace_job_submit(s->tr, i - 1) <= trace_job_submit(s->tr, i)) i++;
+  if (i >= s->n_jobs) return NULL;
+  guint32 *order = g_new(guint32, s->n_jobs);
+  for (i = 0; i < s->n_jobs; i++) order[i] = i;
+  g_qsort_with_data(order, (gint)s->n_jobs, sizeof(guint32), arrival_cmp, s);
+  return order;
+}
+
+/* One pass over the rows: each pool's target workload (fgd, fragmentation: the jobs routed
+ * to it), and the tenants, registered in trace order (their index order); both again when
+ * a row's state is created. */
+static void set_pool_targets(sim *s, guint64 seed) {
+  for (guint i = 0; i < s->n_jobs; i++) {
+    job_spec sp = trace_job(s->tr, i);
+    int pi = scenario_route(s->sc, &sp);
+    metrics_tenant(s->m, sp.tenant);
+    if (pi >= 0) cluster_pool_target_add(&s->pools[pi], &sp);
+  }
+  for (guint i = 0; i < s->n_pools; i++) cluster_pool_set_target(&s->pools[i], seed);
 }
 
 /* ---- checks shared with `check` ---- */
@@ -865,7 +881,8 @@ void sim_check_scenario(const scenario *sc, diag_list *diags) {
 
 void sim_check_jobs(const scenario *sc, const trace *tr, diag_list *diags) {
   for (guint i = 0; i < trace_n_jobs(tr); i++) {
-    const job_spec *j = trace_job(tr, i);
+    job_spec row = trace_job(tr, i);
+    const job_spec *j = &row;
     int pi = scenario_route(sc, j);
     if (pi < 0) {
       diag_add(diags, tr->path, j->line, 0,
@@ -1049,10 +1066,10 @@ static void held_emit(sim *s, guint32 i) {
   if (!ok) g_error("sim: cannot read back a held jobs.csv row from the spill file");
   text->str[h.gpu_ids_len + h.reason_len] = '\0';
   g_autofree char *gpu_ids = g_strndup(text->str, h.gpu_ids_len);
-  const job_spec *sp = trace_job(s->tr, i);
-  h.jr.id = sp->id;
-  h.jr.kind = job_kind_name(sp->kind);
-  h.jr.tenant = sp->tenant;
+  job_spec sp = trace_job(s->tr, i);
+  h.jr.id = sp.id;
+  h.jr.kind = job_kind_name(sp.kind);
+  h.jr.tenant = sp.tenant;
   h.jr.pool = h.jr.pool_index >= 0 ? scenario_pool(s->sc, (guint)h.jr.pool_index)->name : "";
   h.jr.gpu_ids = gpu_ids;
   h.jr.reason = text->str + h.gpu_ids_len;
@@ -1153,7 +1170,6 @@ static void sim_free(sim *s) {
   for (guint i = 0; i < s->n_pools; i++) cluster_pool_clear(&s->pools[i]);
   g_free(s->pools);
   g_free(s->jobs);
-  g_free(s->route);
   g_free(s->arrival_order);
   g_free(s->scratch_gpus);
   g_free(s->scratch_slots);
@@ -1184,18 +1200,8 @@ static void sim_build(sim *s, const sim_options *opt) {
   }
   s->n_jobs = trace_n_jobs(s->tr);
   s->jobs = g_new0(job_run *, s->n_jobs ? s->n_jobs : 1);
-  s->arrival_order = g_new(guint32, s->n_jobs ? s->n_jobs : 1);
-  /* the pools' target workloads need every row's route; the tenants are registered in
-   * trace order (their index order); both again when a row's state is created */
-  s->route = g_new(int, s->n_jobs ? s->n_jobs : 1);
-  for (guint i = 0; i < s->n_jobs; i++) {
-    s->route[i] = scenario_route(sc, trace_job(s->tr, i));
-    metrics_tenant(s->m, trace_job(s->tr, i)->tenant);
-    s->arrival_order[i] = i;
-  }
-  g_qsort_with_data(s->arrival_order, (gint)s->n_jobs, sizeof(guint32), arrival_cmp, s);
+  s->arrival_order = arrival_order(s);
   set_pool_targets(s, sc->seed);
-  g_clear_pointer(&s->route, g_free);
   s->scratch_gpus = g_new0(gpu_state *, max_gpus + 1);
   s->scratch_slots = g_new0(guint32, max_gpus + 1);
   s->scratch_victims = g_ptr_array_new();

@@ -46,7 +46,8 @@ fill_setup *fill_setup_new(const scenario *sc, guint pool_index, const trace *tr
   s->reqs = g_new0(place_req, MAX(1u, s->n_jobs));
   GHashTable *types = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
   for (guint i = 0; i < s->n_jobs; i++) {
-    const job_spec *j = trace_job(tr, i);
+    job_spec row = trace_job(tr, i);
+    const job_spec *j = &row;
     place_req *r = &s->reqs[i];
     guint32 workers = MAX(j->gpus, 1u);
     r->gpus = j->gpus;

@@ -36,6 +36,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   sim_check_jobs(sc, tr, d);
   budget_estimate e;
   budget_estimate_run(sc, tr, TRUE, &e);
-  for (guint i = 0; i < tr->jobs->len; i++) scenario_route(sc, trace_job(tr, i));
+  for (guint i = 0; i < trace_n_jobs(tr); i++) {
+    job_spec j = trace_job(tr, i);
+    scenario_route(sc, &j);
+  }
   return 0;
 }

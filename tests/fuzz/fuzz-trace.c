@@ -10,7 +10,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!t) return 0;
   GString *out = g_string_new(NULL);
   trace_write_header(out);
-  for (guint i = 0; i < trace_n_jobs(t); i++) trace_write_row(out, trace_job(t, i));
+  for (guint i = 0; i < trace_n_jobs(t); i++) {
+    job_spec j = trace_job(t, i);
+    trace_write_row(out, &j);
+  }
   g_autofree char *p2 = fuzz_write("trace2.csv", out->str, out->len);
   g_string_free(out, TRUE);
   g_autoptr(diag_list) d2 = diag_list_new(0);

@@ -158,7 +158,7 @@ Test(fill, trace_host_columns_round_trip_and_cpu_only_jobs_need_the_flag) {
   g_autoptr(diag_list) d = diag_list_new(0);
   g_autoptr(trace) t = trace_load(p, d);
   cr_assert_not_null(t);
-  const job_spec *r = trace_job(t, 0);
+  const job_spec *r = tu_row(t, 0);
   cr_expect_eq(r->cpu_milli, 4000);
   cr_expect_eq(r->memory_mib, 8192);
   cr_expect_str_eq(r->gpu_spec, "V100M16|V100M32");
@@ -169,7 +169,7 @@ Test(fill, trace_host_columns_round_trip_and_cpu_only_jobs_need_the_flag) {
   cr_expect(strstr(g_ptr_array_index(d2->messages, 0), ":2:4: gpus: expected an integer from 1"));
   g_autoptr(trace) t2 = trace_load_flags(cp, TRACE_ALLOW_CPU_ONLY, d2);
   cr_assert_not_null(t2);
-  cr_expect_eq(trace_job(t2, 0)->gpus, 0);
+  cr_expect_eq(tu_row(t2, 0)->gpus, 0);
 }
 
 Test(fill, node_groups_errors_are_reported_with_positions) {

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "gen.h"
+#include "testutil.h"
 #include "rng.h"
 
 /* What the tests keep of a generated job (strings copied). */
@@ -139,7 +140,7 @@ Test(gen, generated_trace_loads_without_errors) {
   guint kinds[JOB_KIND_COUNT] = {0};
   sim_time prev = 0;
   for (guint i = 0; i < trace_n_jobs(t); i++) {
-    const job_spec *j = trace_job(t, i);
+    const job_spec *j = tu_row(t, i);
     kinds[j->kind]++;
     cr_assert_geq(j->submit_ns, prev, "submit times sorted");
     prev = j->submit_ns;

@@ -59,7 +59,7 @@ static trace *ti_trace(const char *csv, const char *phases) {
 static const job_spec *ti_job(const trace *t, const char *id) {
   int64_t i = trace_find(t, id);
   cr_assert(i >= 0, "job %s missing", id);
-  return trace_job(t, (guint)i);
+  return tu_row(t, (guint)i);
 }
 
 /* ---- trace_csv_foreach ---- */
@@ -149,8 +149,8 @@ Test(import_openb, real_pod_and_node_lists) {
   cr_expect_eq(j->priority, 1);
   guint frac = 0, multi = 0;
   for (guint i = 0; i < trace_n_jobs(t); i++) {
-    frac += trace_job(t, i)->gpu_frac < 1.0;
-    multi += trace_job(t, i)->gpus > 1;
+    frac += tu_row(t, i)->gpu_frac < 1.0;
+    multi += tu_row(t, i)->gpus > 1;
   }
   cr_expect_eq(frac, 2573); /* the 3,078 fractional pods minus those never scheduled */
   cr_expect_eq(multi, 74);
@@ -599,7 +599,7 @@ Test(gen_openb_like, matches_the_openb_distributions) {
   ti_sample real, gen;
   ti_sample_init(&real);
   ti_sample_init(&gen);
-  for (guint i = 0; i < trace_n_jobs(t); i++) ti_sample_add(&real, trace_job(t, i));
+  for (guint i = 0; i < trace_n_jobs(t); i++) ti_sample_add(&real, tu_row(t, i));
   gen_options o;
   gen_options_init(&o);
   o.profile = "openb-like";

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 #include "trace.h"
+#include "tracerows.h"
 
 #define TDIR TEST_DATA_DIR "/trace/"
 
@@ -65,7 +66,7 @@ static trace *load_ok(const char *path) {
 static const job_spec *job_by_id(const trace *t, const char *id) {
   int64_t i = trace_find(t, id);
   cr_assert(i >= 0, "job %s not found", id);
-  return trace_job(t, (guint)i);
+  return tu_row(t, (guint)i);
 }
 
 /* ---- kinds, lookup -------------------------------------------------------------------- */
@@ -92,7 +93,7 @@ Test(trace, every_column_read) {
   cr_assert_eq(trace_n_jobs(t), 4);
   cr_expect_str_eq(t->path, TDIR "all-columns.csv");
 
-  const job_spec *nb = trace_job(t, 0);
+  const job_spec *nb = tu_row(t, 0);
   cr_expect_str_eq(nb->id, "nb-1");
   cr_expect_eq(nb->line, 2);
   cr_expect_eq(nb->kind, JOB_NOTEBOOK);
@@ -157,7 +158,7 @@ Test(trace, defaults_by_kind) {
                                     [JOB_TRAINING] = RESTART_ON_FAILURE,
                                     [JOB_BATCH] = RESTART_NEVER};
   for (guint i = 0; i < 4; i++) {
-    const job_spec *j = trace_job(t, i);
+    const job_spec *j = tu_row(t, i);
     cr_expect_eq(j->sm, sm[j->kind], "%s", j->id);
     cr_expect_eq(j->restart, restart[j->kind], "%s", j->id);
     cr_expect_str_eq(j->tenant, "default");
@@ -180,7 +181,7 @@ Test(trace, defaults_by_kind) {
 
   /* trace_job_init gives the same defaults */
   for (guint i = 0; i < 4; i++) {
-    const job_spec *j = trace_job(t, i);
+    const job_spec *j = tu_row(t, i);
     job_spec d;
     trace_job_init(&d, j->kind);
     cr_expect_eq(d.sm, j->sm);
@@ -202,7 +203,7 @@ Test(trace, columns_in_any_order_and_x_columns_ignored) {
                        "alice,60,2.5,3,batch,12.25,b1\n",
                        &d, &path);
   cr_assert_not_null(t);
-  const job_spec *j = trace_job(t, 0);
+  const job_spec *j = tu_row(t, 0);
   cr_expect_str_eq(j->id, "b1");
   cr_expect_eq(j->submit_ns, INT64_C(12250000000));
   cr_expect_eq(j->gpus, 3);
@@ -267,8 +268,8 @@ Test(trace, sizes_take_units_or_bare_gb) {
     g_autofree char *path = NULL;
     trace *t = load_text(text, &d, &path);
     cr_assert_not_null(t, "mem_gb '%s'", cases[i].mem);
-    cr_expect_eq(trace_job(t, 0)->mem_bytes, cases[i].bytes, "mem_gb '%s'", cases[i].mem);
-    cr_expect_eq(trace_job(t, 0)->kv_bytes, cases[i].bytes, "kv_gb '%s'", cases[i].mem);
+    cr_expect_eq(tu_row(t, 0)->mem_bytes, cases[i].bytes, "mem_gb '%s'", cases[i].mem);
+    cr_expect_eq(tu_row(t, 0)->kv_bytes, cases[i].bytes, "kv_gb '%s'", cases[i].mem);
     trace_free(t);
     diag_list_free(d);
   }
@@ -573,7 +574,7 @@ Test(trace, crlf_and_bom_read_like_lf) {
   g_autoptr(trace) b = load_ok(TDIR "defaults.csv");
   cr_assert_eq(trace_n_jobs(a), trace_n_jobs(b));
   for (guint i = 0; i < trace_n_jobs(a); i++) {
-    const job_spec *x = trace_job(a, i), *y = trace_job(b, i);
+    const job_spec *x = tu_row(a, i), *y = tu_row(b, i);
     cr_expect_str_eq(x->id, y->id);
     cr_expect_eq(x->kind, y->kind);
     cr_expect_eq(x->mem_bytes, y->mem_bytes);
@@ -604,11 +605,11 @@ Test(trace, quoted_cells_and_lines_after_them) {
                 "c,0,batch,1,1,1,,\"x\"\"y\"\n",
                 &d, &path);
   cr_assert_not_null(t, "%s", diag_join(d));
-  cr_expect_str_eq(trace_job(t, 0)->id, "a,1");
-  cr_expect_str_eq(trace_job(t, 1)->id, "say \"hi\"");
-  cr_expect_eq(trace_job(t, 1)->line, 4);
-  cr_expect_str_eq(trace_job(t, 2)->label, "x\"y");
-  cr_expect_eq(trace_job(t, 2)->line, 5);
+  cr_expect_str_eq(tu_row(t, 0)->id, "a,1");
+  cr_expect_str_eq(tu_row(t, 1)->id, "say \"hi\"");
+  cr_expect_eq(tu_row(t, 1)->line, 4);
+  cr_expect_str_eq(tu_row(t, 2)->label, "x\"y");
+  cr_expect_eq(tu_row(t, 2)->line, 5);
   trace_free(t);
   diag_list_free(d);
 }
@@ -698,7 +699,7 @@ Test(trace, long_cell_under_the_limit_is_fine) {
   g_autofree char *path = write_tmp("long.csv", s->str, (gssize)s->len);
   g_string_free(s, TRUE);
   g_autoptr(trace) t = load_ok(path);
-  cr_expect_eq(strlen(trace_job(t, 0)->label), 500000);
+  cr_expect_eq(strlen(tu_row(t, 0)->label), 500000);
 }
 
 /* ---- writing and the round trip ------------------------------------------------------- */
@@ -768,12 +769,12 @@ Test(trace, round_trip_file) {
   g_autoptr(trace) a = load_ok(TDIR "all-columns.csv");
   GString *s = g_string_new(NULL);
   trace_write_header(s);
-  for (guint i = 0; i < trace_n_jobs(a); i++) trace_write_row(s, trace_job(a, i));
+  for (guint i = 0; i < trace_n_jobs(a); i++) trace_write_row(s, tu_row(a, i));
   g_autofree char *path = write_tmp("rt.csv", s->str, (gssize)s->len);
   g_string_free(s, TRUE);
   g_autoptr(trace) b = load_ok(path);
   cr_assert_eq(trace_n_jobs(b), trace_n_jobs(a));
-  for (guint i = 0; i < trace_n_jobs(a); i++) expect_same_job(trace_job(a, i), trace_job(b, i));
+  for (guint i = 0; i < trace_n_jobs(a); i++) expect_same_job(tu_row(a, i), tu_row(b, i));
 }
 
 Test(trace, round_trip_awkward_values) {
@@ -820,7 +821,7 @@ Test(trace, round_trip_awkward_values) {
   g_autoptr(trace) b = load_ok(path);
   cr_assert_eq(trace_n_jobs(b), jobs->len);
   for (guint i = 0; i < jobs->len; i++)
-    expect_same_job(&g_array_index(jobs, job_spec, i), trace_job(b, i));
+    expect_same_job(&g_array_index(jobs, job_spec, i), tu_row(b, i));
   g_array_unref(jobs);
   g_ptr_array_unref(ids);
   g_rand_free(rng);
@@ -1019,14 +1020,75 @@ Test(trace, many_rows_written_and_read_back) {
   g_string_free(s, TRUE);
   g_autoptr(trace) t = load_ok(path);
   cr_assert_eq(trace_n_jobs(t), n);
-  const job_spec *last = trace_job(t, n - 1);
+  const job_spec *last = tu_row(t, n - 1);
   cr_expect_str_eq(last->id, "job-099999");
   cr_expect_eq(last->line, n + 1);
   cr_expect_eq(last->submit_ns, (sim_time)(n - 1) * 1234567);
   cr_expect_eq(last->duration_ns, 60 * SIM_NS_PER_S + n - 1);
   cr_expect_eq(last->mem_bytes, (int64_t)((n - 1) % 80) * UTIL_GB_BYTES);
   cr_expect_eq(trace_find(t, "job-050000"), 50000);
-  cr_expect_eq(trace_job(t, 1)->rate_rps, 1.0);
-  cr_expect_eq(trace_job(t, 0)->tenant, trace_job(t, 2)->tenant); /* interned */
+  cr_expect_eq(tu_row(t, 1)->rate_rps, 1.0);
+  cr_expect_eq(tu_row(t, 0)->tenant, tu_row(t, 2)->tenant); /* interned */
   cr_expect_eq(g_hash_table_size(t->interned), 3);                 /* team-a, team-b, "" */
+}
+
+/* ---- packed rows (tracerows.h) --------------------------------------------------------- */
+
+/* Every byte of a job_spec comes back from the packed rows (but the trace's own fields,
+ * phase_first, phase_count and has_requests, and the padding after them): a field added to
+ * job_spec and not to the rows' table fails here. Rows that keep the defaults and rows
+ * that change them, across chunks of 65,536 rows; ids found by the index. */
+Test(trace, packed_rows_give_back_every_field) {
+  trace_rows *r = trace_rows_new();
+  static const char *const strs[] = {"default", "", "team-a", "A100|H100"};
+  const guint n = 140000;
+  for (guint i = 0; i < n; i++) {
+    job_spec j;
+    if (i % 3 == 0) {
+      trace_job_init(&j, (job_kind)(i % JOB_KIND_COUNT));
+    } else {
+      memset(&j, 0x5a + (int)(i % 7), sizeof j);
+      j.kind = (job_kind)(i % JOB_KIND_COUNT);
+      j.llm = (const struct llm_model *)(uintptr_t)(i * 16);
+    }
+    char id[32];
+    g_snprintf(id, sizeof id, "job-%u", i);
+    j.id = id;
+    j.tenant = strs[i % 4];
+    j.label = strs[(i + 1) % 4];
+    j.gpu_spec = i % 5 ? NULL : strs[3];
+    j.line = i + 2;
+    j.submit_ns = (sim_time)i * 1000 + 7;
+    j.phase_first = j.phase_count = 0;
+    j.has_requests = FALSE;
+    cr_assert_eq(trace_rows_add(r, &j), i);
+    job_spec back;
+    trace_rows_get(r, i, &back);
+    cr_assert_str_eq(back.id, id);
+    back.id = j.id;
+    gsize gap = offsetof(job_spec, has_requests), gap_end = offsetof(job_spec, cpu_milli);
+    memset((char *)&back + gap, 0, gap_end - gap);
+    memset((char *)&j + gap, 0, gap_end - gap);
+    cr_assert(memcmp(&back, &j, sizeof j) == 0, "row %u differs", i);
+  }
+  trace_rows_seal(r);
+  cr_assert_eq(trace_rows_len(r), n);
+  for (guint i = 0; i < n; i += 997) {
+    char id[32];
+    g_snprintf(id, sizeof id, "job-%u", i);
+    cr_assert_eq(trace_rows_find(r, id), i);
+    cr_assert_str_eq(trace_rows_id(r, i), id);
+    cr_assert_eq(trace_rows_line(r, i), i + 2);
+    cr_assert_eq(trace_rows_submit(r, i), (sim_time)i * 1000 + 7);
+  }
+  cr_assert_eq(trace_rows_find(r, "job-x"), -1);
+  trace_rows_free(r);
+}
+
+/* The bundled trace packs to well under the 256 bytes of a job_spec a row (ids, offsets
+ * and the id index included). */
+Test(trace, packed_rows_are_small) {
+  g_autoptr(trace) t = load_ok("traces/mixed-small.csv");
+  double per_row = (double)trace_rows_bytes(t->rows) / trace_n_jobs(t);
+  cr_assert_lt(per_row, 100.0, "%.1f bytes a row", per_row);
 }

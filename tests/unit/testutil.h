@@ -10,6 +10,16 @@
 #include "sim.h"
 #include "results.h"
 
+/* Row i of t as a pointer (trace_job builds it by value): a copy in a ring of 64 that later
+ * calls reuse, so a test may hold a few at once. */
+static inline const job_spec *tu_row(const trace *t, guint i) {
+  static job_spec ring[64];
+  static guint next;
+  job_spec *j = &ring[next++ % G_N_ELEMENTS(ring)];
+  *j = trace_job(t, i);
+  return j;
+}
+
 /* Writes text to a new file in a fresh temporary folder; returns its path (owned). */
 static inline char *tu_write_temp(const char *name, const char *text) {
   static char *dir = NULL;

@@ -236,29 +236,36 @@ static gint place_kind_cmp(gconstpointer a, gconstpointer b) {
 }
 
 place_target *place_target_new(const place_req *reqs, guint n) {
+  return place_target_new_counted(reqs, NULL, n);
+}
+
+place_target *place_target_new_counted(const place_req *reqs, const double *count, guint n) {
   place_target *t = g_new0(place_target, 1);
+  double total = 0;
   GArray *all = g_array_new(FALSE, FALSE, sizeof(place_target_item));
   GHashTable *idx = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
   for (guint i = 0; i < n; i++) {
     const place_req *r = &reqs[i];
+    double c = count ? count[i] : 1.0;
+    total += c;
     const char *spec = r->spec && *r->spec ? r->spec : NULL;
     char *key = g_strdup_printf("%" G_GINT64_FORMAT "/%d/%u/%s", r->cpu, r->milli, r->gpus,
                                 spec ? spec : "");
     gpointer v;
     if (g_hash_table_lookup_extended(idx, key, NULL, &v)) {
-      g_array_index(all, place_target_item, GPOINTER_TO_UINT(v)).p += 1;
+      g_array_index(all, place_target_item, GPOINTER_TO_UINT(v)).p += c;
       g_free(key);
       continue;
     }
     place_target_item it = {.cpu = r->cpu, .milli = r->milli, .gpus = r->gpus, .spec = spec,
-                            .p = 1};
+                            .p = c};
     g_hash_table_insert(idx, key, GUINT_TO_POINTER(all->len));
     g_array_append_val(all, it);
   }
   g_hash_table_unref(idx);
   g_array_sort(all, place_kind_cmp);
   t->kinds_total = all->len;
-  double cum = 0, want = PLACE_TARGET_SHARE * (double)n;
+  double cum = 0, want = PLACE_TARGET_SHARE * total;
   guint keep = 0;
   while (keep < all->len && cum < want) cum += g_array_index(all, place_target_item, keep++).p;
   g_array_set_size(all, keep);

@@ -126,6 +126,8 @@ void place_gpus_random(const place_ctx *c, const place_node *n, const place_req 
 /* ---- fragmentation (Weng et al., ATC '23, section 3) ---- */
 /* Builds the target workload from the requests (each counted once). Owned. */
 place_target *place_target_new(const place_req *reqs, guint n);
+/* The same with request k standing for count[k] requests (a whole number >= 1). */
+place_target *place_target_new_counted(const place_req *reqs, const double *count, guint n);
 void place_target_free(place_target *t);
 /* Expected fragmented milli-GPU of a node in state (cpu_left, gpu_left) for the target:
  * sum over kinds m of p_m x F(node, m), where F is all the node's free GPU milli when m

@@ -1,0 +1,33 @@
+/* tracerows.h: the job rows of a loaded trace, packed (issue 17: memory per job). A row
+ * keeps its id, submit time and line, its tenant, label and gpu_spec as indices into a
+ * table of the trace's interned strings, and only the other fields that differ from the
+ * kind's defaults (trace_job_init): about 40-60 bytes a row instead of a 256-byte job_spec.
+ * trace_rows_get rebuilds the job_spec. The rows also index their ids (an open-addressing
+ * table of 4-byte row numbers). Rows are immutable once added; reading is reentrant. */
+#pragma once
+#include <glib.h>
+#include "trace.h"
+
+typedef struct trace_rows trace_rows;
+
+trace_rows *trace_rows_new(void);
+void trace_rows_free(trace_rows *r);
+
+/* Appends j; returns its row index. The id is copied; tenant, label and gpu_spec must be
+ * interned strings (one pointer per distinct text) that outlive the rows, llm a pointer
+ * into the model table. phase_first, phase_count and has_requests are not kept (the trace
+ * keeps them). The id index gets the row unless an earlier row has the same id. */
+guint32 trace_rows_add(trace_rows *r, const job_spec *j);
+/* Shrinks the buffers to what they hold; no row may be added after it. */
+void trace_rows_seal(trace_rows *r);
+guint32 trace_rows_len(const trace_rows *r);
+/* Row i as a job_spec (id points into the rows; phase_first, phase_count, has_requests 0). */
+void trace_rows_get(const trace_rows *r, guint32 i, job_spec *out);
+/* Single fields without rebuilding the row. */
+const char *trace_rows_id(const trace_rows *r, guint32 i);
+sim_time trace_rows_submit(const trace_rows *r, guint32 i);
+guint32 trace_rows_line(const trace_rows *r, guint32 i);
+/* The first row with this id, or -1. */
+int64_t trace_rows_find(const trace_rows *r, const char *id);
+/* Bytes held (buffers, offsets, id index), for tests and the budget. */
+gsize trace_rows_bytes(const trace_rows *r);
