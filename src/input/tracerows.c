@@ -3,6 +3,7 @@
  * rows, and the id index. Parsing and validation stay in trace.c; this file only stores
  * what trace.c hands it and gives it back unchanged. */
 #include "tracerows.h"
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -10,16 +11,20 @@
  * id, submit_ns, line, kind and the strings are always kept; phase_first, phase_count and
  * has_requests are the trace's. A field added to job_spec must be added here: the size
  * check below fails until it is (the round-trip test reads every field back). */
-typedef struct { guint16 offset, size; } row_field;
-#define RF(f) {offsetof(job_spec, f), sizeof(((job_spec *)0)->f)}
+typedef enum { RF_INT, RF_REAL, RF_RAW } row_field_type;
+typedef struct { guint16 offset, size; row_field_type type; } row_field;
+#define RI(f) {offsetof(job_spec, f), sizeof(((job_spec *)0)->f), RF_INT}
+#define RR(f) {offsetof(job_spec, f), sizeof(double), RF_REAL}
 static const row_field row_fields[] = {
-    RF(restart), RF(gpus), RF(priority), RF(max_batch), RF(duration_ns), RF(burst_ns),
-    RF(checkpoint_ns), RF(mem_bytes), RF(kv_bytes), RF(gpu_frac), RF(sm), RF(gpu_util),
-    RF(mem_util), RF(busy), RF(rate_rps), RF(service_ms), RF(slo_ms), RF(slo_pct),
-    RF(comm_frac), RF(cpu_milli), RF(memory_mib), RF(llm), RF(prompt_tokens),
-    RF(output_tokens), RF(slo_ttft_ms), RF(slo_tpot_ms), RF(gpu_mem_util),
+    RI(restart), RI(gpus), RI(priority), RI(max_batch), RI(duration_ns), RI(burst_ns),
+    RI(checkpoint_ns), RI(mem_bytes), RI(kv_bytes), RR(gpu_frac), RR(sm), RR(gpu_util),
+    RR(mem_util), RR(busy), RR(rate_rps), RR(service_ms), RR(slo_ms), RR(slo_pct),
+    RR(comm_frac), RI(cpu_milli), RI(memory_mib),
+    {offsetof(job_spec, llm), sizeof(void *), RF_RAW}, RI(prompt_tokens),
+    RI(output_tokens), RR(slo_ttft_ms), RR(slo_tpot_ms), RR(gpu_mem_util),
 };
-#undef RF
+#undef RI
+#undef RR
 #define ROW_FIELDS G_N_ELEMENTS(row_fields)
 G_STATIC_ASSERT(ROW_FIELDS <= 32);
 /* job_spec as this table knows it (LP64): a change of its size means a field to add here. */
@@ -52,7 +57,7 @@ trace_rows *trace_rows_new(void) {
   r->strs = g_ptr_array_new();
   g_ptr_array_add(r->strs, NULL);
   r->str_index = g_hash_table_new(g_direct_hash, g_direct_equal);
-  r->ids_cap = 1024;
+  r->ids_cap = 64;
   r->ids = g_new0(guint32, r->ids_cap);
   return r;
 }
@@ -105,6 +110,83 @@ static guint64 rows_get_varint(const guint8 **p) {
     v |= (guint64)(b & 0x7f) << shift;
     if (!(b & 0x80)) return v;
   }
+}
+
+/* ---- numbers: most trace values are short decimals ----
+ * An integer field (4 or 8 bytes, as a signed 64-bit value v) is the varint of
+ * zigzag(v / 10^e) x 4 + k, e = 0, 3, 6, 9 for k = 0..3, the largest e that divides v
+ * (nanoseconds and bytes are mostly whole seconds and megabytes). A real is the varint of
+ * zigzag(m) x 4 + k when v is exactly m / 10^e for e = 0, 3, 6 (k = 0..2: the division gives
+ * back the very same double), else the varint 3 and the 8 bytes of v. */
+static const gint64 rows_pow10[] = {1, 1000, 1000000, 1000000000};
+
+static guint64 rows_zigzag(gint64 v) { return ((guint64)v << 1) ^ (guint64)(v >> 63); }
+static gint64 rows_unzigzag(guint64 u) { return (gint64)(u >> 1) ^ -(gint64)(u & 1); }
+
+static void rows_put_int(row_chunk *c, const void *field, guint size) {
+  gint64 v;
+  if (size == 4) {
+    gint32 x;
+    memcpy(&x, field, 4);
+    v = x;
+  } else {
+    memcpy(&v, field, 8);
+  }
+  guint k = 0;
+  while (k < 3 && v != 0 && v % rows_pow10[k + 1] == 0) k++;
+  guint64 z = rows_zigzag(v / rows_pow10[k]);
+  if (z >> 62) { /* |v| near 2^63: no room for the scale bits */
+    rows_put_varint(c, 3);
+    rows_put(c, &v, 8);
+    return;
+  }
+  rows_put_varint(c, z << 2 | k);
+}
+
+static void rows_get_int(const guint8 **p, void *field, guint size) {
+  guint64 u = rows_get_varint(p);
+  gint64 v;
+  if (u == 3) {
+    memcpy(&v, *p, 8);
+    *p += 8;
+  } else {
+    v = rows_unzigzag(u >> 2) * rows_pow10[u & 3];
+  }
+  if (size == 4) {
+    gint32 x = (gint32)v;
+    memcpy(field, &x, 4);
+  } else {
+    memcpy(field, &v, 8);
+  }
+}
+
+static void rows_put_real(row_chunk *c, const void *field) {
+  double v;
+  memcpy(&v, field, 8);
+  for (guint k = 0; k < 3; k++) {
+    double scaled = v * (double)rows_pow10[k];
+    if (!(fabs(scaled) < 1e15)) break;
+    gint64 m = (gint64)llround(scaled);
+    double back = (double)m / (double)rows_pow10[k];
+    if (memcmp(&back, &v, 8) == 0) {
+      rows_put_varint(c, rows_zigzag(m) << 2 | k);
+      return;
+    }
+  }
+  rows_put_varint(c, 3);
+  rows_put(c, &v, 8);
+}
+
+static void rows_get_real(const guint8 **p, void *field) {
+  guint64 u = rows_get_varint(p);
+  double v;
+  if ((u & 3) == 3) {
+    memcpy(&v, *p, 8);
+    *p += 8;
+  } else {
+    v = (double)rows_unzigzag(u >> 2) / (double)rows_pow10[u & 3];
+  }
+  memcpy(field, &v, 8);
 }
 
 static guint32 rows_string(trace_rows *r, const char *s) {
@@ -184,8 +266,14 @@ guint32 trace_rows_add(trace_rows *r, const job_spec *j) {
   rows_put_varint(c, rows_string(r, j->label));
   rows_put_varint(c, rows_string(r, j->gpu_spec));
   rows_put_varint(c, mask);
-  for (guint f = 0; f < ROW_FIELDS; f++)
-    if (mask & (1u << f)) rows_put(c, (const char *)j + row_fields[f].offset, row_fields[f].size);
+  for (guint f = 0; f < ROW_FIELDS; f++) {
+    if (!(mask & (1u << f))) continue;
+    const row_field *rf = &row_fields[f];
+    const char *field = (const char *)j + rf->offset;
+    if (rf->type == RF_INT) rows_put_int(c, field, rf->size);
+    else if (rf->type == RF_REAL) rows_put_real(c, field);
+    else rows_put(c, field, rf->size);
+  }
   guint32 i = r->n++;
   if ((guint64)(r->ids_n + 1) * 10 > (guint64)r->ids_cap * 7) rows_index_grow(r);
   gboolean found;
@@ -255,8 +343,16 @@ void trace_rows_get(const trace_rows *r, guint32 i, job_spec *out) {
   guint32 mask = (guint32)rows_get_varint(&p);
   for (guint f = 0; mask; f++, mask >>= 1) {
     if (!(mask & 1u)) continue;
-    memcpy((char *)out + row_fields[f].offset, p, row_fields[f].size);
-    p += row_fields[f].size;
+    const row_field *rf = &row_fields[f];
+    char *field = (char *)out + rf->offset;
+    if (rf->type == RF_INT) {
+      rows_get_int(&p, field, rf->size);
+    } else if (rf->type == RF_REAL) {
+      rows_get_real(&p, field);
+    } else {
+      memcpy(field, p, rf->size);
+      p += rf->size;
+    }
   }
 }
 
