@@ -131,8 +131,8 @@ static void llm_consts_init(llm_consts *k, const llm_config *c) {
   k->inv_flops = 1.0 / c->flops_per_ns;
 }
 
-static double llm_step(const llm_consts *k, const llm_config *c, double tokens,
-                       double prefill_tokens, double ctx_read, double attn_ctx) {
+static inline double llm_step(const llm_consts *k, const llm_config *c, double tokens,
+                              double prefill_tokens, double ctx_read, double attn_ctx) {
   double weights = k->moe ? llm_model_params_touched(c->model, tokens) * c->bytes_per_param
                           : k->weight_bytes;
   double bytes = weights + k->kv_per_token * (ctx_read + prefill_tokens);
@@ -143,6 +143,20 @@ static double llm_step(const llm_consts *k, const llm_config *c, double tokens,
   double t = llm_smooth_max(bytes * k->inv_bw, flops * k->inv_flops) + c->step_overhead_ns;
   /* the decode tokens' delivery, one at a time, bounds the step from below */
   double deliver = (tokens - prefill_tokens) * c->stream_ns_per_token;
+  return t > deliver ? t : deliver;
+}
+
+/* llm_step of a pure-decode iteration of n requests reading ctx tokens (no prefill: the
+ * same operations without the terms that are exactly zero, so the same value), on a
+ * running engine (rates above 0: llm_engine_run returns before when stalled). */
+static inline double llm_step_decode(const llm_consts *k, const llm_config *c, double n,
+                                     double ctx) {
+  double weights = k->moe ? llm_model_params_touched(c->model, n) * c->bytes_per_param
+                          : k->weight_bytes;
+  double bytes = weights + k->kv_per_token * ctx;
+  double flops = n * k->flops_tok + k->attn_per_ctx * ctx;
+  double t = llm_smooth_max(bytes * k->inv_bw, flops * k->inv_flops) + c->step_overhead_ns;
+  double deliver = n * c->stream_ns_per_token;
   return t > deliver ? t : deliver;
 }
 
@@ -248,7 +262,8 @@ static void llm_decode_remove(llm_engine *e, int32_t s) {
     llm_hent moved = e->heap[last];
     llm_heap_set(e, i, moved);
     llm_heap_down(e, i);
-    llm_heap_up(e, e->seq[moved.slot].heap_pos);
+    /* moved down, it sits below a smaller key: only one left in place may go up */
+    if (e->seq[moved.slot].heap_pos == i) llm_heap_up(e, i);
   }
 }
 
@@ -399,7 +414,12 @@ static inline guint32 llm_crossing_at(const llm_engine *e, int64_t d) {
 static int64_t llm_decode_blocks_needed(const llm_engine *e, int64_t k) {
   if (k <= 0 || !e->n_decode) return 0;
   int64_t q = llm_bdiv(e, k), rem = k - q * e->c.block_size, first = 0;
-  for (int64_t d = 0; d < rem; d++) first += llm_crossing_at(e, d);
+  if (e->bs_shift >= 0) { /* a power of two: the residues -G - d by a mask */
+    uint64_t mask = e->c.block_size - 1, base = (uint64_t)-e->G;
+    for (int64_t d = 0; d < rem; d++) first += e->by_key[(base - (uint64_t)d) & mask];
+  } else {
+    for (int64_t d = 0; d < rem; d++) first += llm_crossing_at(e, d);
+  }
   return (int64_t)e->n_decode * q + first;
 }
 
@@ -570,10 +590,10 @@ typedef struct llm_span { double t0, t1; } llm_span;
 
 static llm_span llm_span_of(const llm_engine *e, int64_t hi) {
   double n = e->n_decode, ctx = e->ctx_base + n * (double)e->G;
-  llm_span s = {.t0 = llm_step(&e->k, &e->c, n, 0, ctx, ctx), .t1 = 0};
+  llm_span s = {.t0 = llm_step_decode(&e->k, &e->c, n, ctx), .t1 = 0};
   if (hi > 1) {
     double c1 = ctx + n * (double)(hi - 1);
-    s.t1 = (llm_step(&e->k, &e->c, n, 0, c1, c1) - s.t0) / (double)(hi - 1);
+    s.t1 = (llm_step_decode(&e->k, &e->c, n, c1) - s.t0) / (double)(hi - 1);
   }
   return s;
 }
@@ -588,8 +608,13 @@ static int64_t llm_span_steps(llm_span s, double dt, int64_t hi) {
   if (llm_span_time(s, hi) < dt) return hi;
   double a = s.t1 / 2.0, b = s.t0 - s.t1 / 2.0, k;
   k = a > 1e-12 * b ? (-b + sqrt(b * b + 4.0 * a * dt)) / (2.0 * a) : dt / b;
-  int64_t ki = (int64_t)ceil(k);
-  ki = CLAMP(ki, 1, hi);
+  /* (int64_t)ceil(k) clamped to [1, hi], without the call: k >= 0 here */
+  int64_t ki = k >= (double)hi ? hi : 1; /* NaN: 1, as the conversion of ceil's NaN gave */
+  if (k < (double)hi) {
+    ki = (int64_t)k;
+    ki += (double)ki < k;
+    ki = MAX(ki, 1);
+  }
   while (ki > 1 && llm_span_time(s, ki - 1) >= dt) ki--; /* rounding */
   while (ki < hi && llm_span_time(s, ki) < dt) ki++;
   return ki;
