@@ -276,6 +276,18 @@ Test(llm, capacity_story_mig_and_time_slicing) {
             "3g: %" G_GINT64_FORMAT, b->kv_blocks * 16);
   cr_assert(c->kv_blocks > 0 && c->kv_blocks * 16 < 20000, "ts4: %" G_GINT64_FORMAT,
             c->kv_blocks * 16);
+  /* what each allows, as docs/models.md's table has it: the requests its KV holds at the
+   * Azure-fitted mean of 1,155 + 211 tokens each (capped by max_num_seqs, 256) and the
+   * longest context (the model's 8,192, capped by the KV pool) */
+  const struct { const service_result *s; int64_t blocks; gint64 conc; } cap[] = {
+      {a, 28074, 256}, {b, 9757, 114}, {c, 887, 10}};
+  for (guint i = 0; i < G_N_ELEMENTS(cap); i++) {
+    int64_t tokens = cap[i].s->kv_blocks * 16;
+    cr_expect_eq(cap[i].s->kv_blocks, cap[i].blocks, "%s: %" G_GINT64_FORMAT " blocks",
+                 cap[i].s->id, cap[i].s->kv_blocks);
+    cr_expect_eq(MIN(256, tokens / (1155 + 211)), cap[i].conc, "%s: concurrency", cap[i].s->id);
+    cr_expect_eq(MIN(8192, tokens), 8192, "%s: context", cap[i].s->id);
+  }
   for (guint i = 0; i < r->jobs->len; i++)
     cr_assert_eq(g_array_index(r->jobs, job_result, i).oom_kills, 0);
   /* the 3g.40gb has half the bandwidth and 3/7 of the SMs: slower than the 7g */
