@@ -369,6 +369,31 @@ void metrics_service(metrics *m, const service_result *row) {
   g_array_append_vals(m->r->services, row, 1);
 }
 
+guint metrics_services_len(const metrics *m) { return m->r->services->len; }
+
+GArray *metrics_services_take(metrics *m, guint from) {
+  GArray *all = m->r->services;
+  g_assert(from <= all->len);
+  GArray *out = g_array_sized_new(FALSE, TRUE, sizeof(service_result), all->len - from);
+  g_array_set_clear_func(out, (GDestroyNotify)results_service_clear);
+  g_array_append_vals(out, &g_array_index(all, service_result, from), all->len - from);
+  for (guint i = from; i < all->len; i++) { /* the histograms moved with the rows */
+    service_result *s = &g_array_index(all, service_result, i);
+    s->latency_ns = s->ttft_ns = s->tpot_ns = NULL;
+  }
+  g_array_set_size(all, from);
+  return out;
+}
+
+void metrics_services_put(metrics *m, GArray *rows) {
+  g_array_append_vals(m->r->services, rows->data, rows->len);
+  for (guint i = 0; i < rows->len; i++) {
+    service_result *s = &g_array_index(rows, service_result, i);
+    s->latency_ns = s->ttft_ns = s->tpot_ns = NULL;
+  }
+  g_array_unref(rows);
+}
+
 /* ---- the freeze ---- */
 
 void metrics_pool_set_licence(metrics *m, guint32 pool, double per_worker_hour) {

@@ -140,6 +140,12 @@ void metrics_event(metrics *m, const event_row *e);
 const char *metrics_intern(metrics *m, const char *s);
 /* Appends a services.csv row; the row's histogram moves to the results. */
 void metrics_service(metrics *m, const service_result *row);
+/* Rows so far; the rows appended since `from` moved out into an owned array (a row of a
+ * job whose turn has not come: put back later, in order, by metrics_services_put, which
+ * frees the array; g_array_unref frees rows never put back). */
+guint metrics_services_len(const metrics *m);
+GArray *metrics_services_take(metrics *m, guint from);
+void metrics_services_put(metrics *m, GArray *rows);
 
 /* ---- the end ---- */
 /* Per pool: the strategy's licence price per worker-hour (share_ops.licence_per_worker_hour),

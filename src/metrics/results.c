@@ -31,8 +31,7 @@ const char *event_kind_name(event_kind k) {
   return results_event_names[k];
 }
 
-static void results_service_clear(gpointer p) {
-  service_result *s = p;
+void results_service_clear(service_result *s) {
   g_clear_pointer(&s->latency_ns, histogram_free);
   g_clear_pointer(&s->ttft_ns, histogram_free);
   g_clear_pointer(&s->tpot_ns, histogram_free);
@@ -49,7 +48,7 @@ results *results_new(void) {
   r->tenant_timeseries = g_array_new(FALSE, TRUE, sizeof(tenant_ts_row));
   r->events_log = g_array_new(FALSE, TRUE, sizeof(event_row));
   r->services = g_array_new(FALSE, TRUE, sizeof(service_result));
-  g_array_set_clear_func(r->services, results_service_clear);
+  g_array_set_clear_func(r->services, (GDestroyNotify)results_service_clear);
   r->gpu_series = g_array_new(FALSE, FALSE, sizeof(gpu_series_row));
   r->gpu_series_jobs = g_array_new(FALSE, FALSE, sizeof(guint32));
   r->strings = g_string_chunk_new(4096);

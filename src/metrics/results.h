@@ -205,6 +205,8 @@ typedef struct results {
 
 results *results_new(void);
 void results_free(results *r);
+/* Frees what a services.csv row owns (its histograms). */
+void results_service_clear(service_result *s);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(results, results_free)
 const char *results_intern(results *r, const char *s);
 /* Adds one job's final row, in trace order: updates the aggregates above and, when keep,

@@ -45,6 +45,7 @@ struct sim {
   rowspill *spill;           /* held rows (job_hold), NULL when rows are kept or no file */
   GArray *just_done;         /* guint32 rows whose job ended in this event (with a spill) */
   GString *hold_buf;
+  GHashTable *held_services; /* row -> GArray of its services.csv rows, taken by job_hold */
   pool_result *pool_jobs;    /* per pool: job counts by outcome, added as rows are emitted */
 };
 
@@ -1030,12 +1031,12 @@ static inline gboolean slot_held(const job_run *slot) { return ((uintptr_t)slot 
 static inline gint64 slot_offset(const job_run *slot) { return (gint64)((uintptr_t)slot >> 1); }
 
 /* Moves finished job i's row to the spill and frees its state; FALSE (nothing moved) when
- * the row is to stay in memory: rows are kept, the workload reports rows of its own
- * (services), the pool's strategy may point at the job, or the spill failed. */
+ * the row is to stay in memory: rows are kept, the pool's strategy may point at the job, or
+ * the spill failed. A workload's own rows (services) are taken now (the rows of a done job
+ * do not change) and wait in held_services until the job's turn. */
 static gboolean job_hold(sim *s, guint32 i) {
   job_run *j = s->jobs[i];
-  if (!s->spill || j->wl->report || (j->pool >= 0 && s->pools[j->pool].ops->holds_jobs))
-    return FALSE;
+  if (!s->spill || (j->pool >= 0 && s->pools[j->pool].ops->holds_jobs)) return FALSE;
   held_row h = {.straggler_wait_gpu_ns = j->straggler_wait_gpu_ns, .run_ns = j->run_ns,
                 .tenant = j->tenant};
   job_row(s, j, s->emit_buf, &h.jr);
@@ -1048,6 +1049,12 @@ static gboolean job_hold(sim *s, guint32 i) {
   g_string_append_len(rec, h.jr.reason, h.reason_len);
   gint64 at = rowspill_put(s->spill, rec->str, rec->len);
   if (at < 0 || (guint64)at > (G_MAXUINT64 >> 2)) return FALSE;
+  if (j->wl->report) {
+    guint before = metrics_services_len(s->m);
+    j->wl->report(s, j);
+    g_hash_table_insert(s->held_services, GUINT_TO_POINTER(i),
+                        metrics_services_take(s->m, before));
+  }
   job_free(s, j);
   s->jobs[i] = (job_run *)(uintptr_t)(((guint64)at << 1) | 1u);
   return TRUE;
@@ -1074,6 +1081,9 @@ static void held_emit(sim *s, guint32 i) {
   h.jr.gpu_ids = gpu_ids;
   h.jr.reason = text->str + h.gpu_ids_len;
   emit_row(s, &h.jr, h.straggler_wait_gpu_ns, h.run_ns, h.tenant);
+  gpointer rows;
+  if (g_hash_table_steal_extended(s->held_services, GUINT_TO_POINTER(i), NULL, &rows))
+    metrics_services_put(s->m, rows);
   s->jobs[i] = NULL;
 }
 
@@ -1167,6 +1177,7 @@ static void sim_free(sim *s) {
   rowspill_free(s->spill);
   if (s->just_done) g_array_unref(s->just_done);
   if (s->hold_buf) g_string_free(s->hold_buf, TRUE);
+  if (s->held_services) g_hash_table_unref(s->held_services);
   for (guint i = 0; i < s->n_pools; i++) cluster_pool_clear(&s->pools[i]);
   g_free(s->pools);
   g_free(s->jobs);
@@ -1215,6 +1226,8 @@ static void sim_build(sim *s, const sim_options *opt) {
   if (s->job_sink) s->spill = rowspill_new(opt->spill_dir);
   s->just_done = g_array_new(FALSE, FALSE, sizeof(guint32));
   s->hold_buf = g_string_new(NULL);
+  s->held_services =
+      g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)g_array_unref);
 }
 
 /* Every 65,536 events: the progress bar, and FALSE when the caller asked the run to stop

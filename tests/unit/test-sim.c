@@ -491,3 +491,36 @@ Test(sim, held_job_states_grow_with_jobs_alive_not_with_the_trace) {
   guint32 kept = sim_live_peak(2000, FALSE);
   cr_assert(kept >= 2000, "kept rows hold every job's state: %u", kept);
 }
+
+/* The same with services behind the long job: a finished service's state leaves memory too
+ * (its services.csv row, taken when it ended, waits for its turn), and services.csv and
+ * latency.csv are those of the run that keeps every row. */
+Test(sim, held_services_leave_memory_and_keep_their_rows) {
+  const char *yaml = "name: live\nseed: 1\npools:\n  - name: p\n    gpu: A100-80GB\n"
+                     "    nodes: 1\n    gpus_per_node: 2\n    strategy: exclusive\n";
+  const guint n = 2000;
+  GString *csv = g_string_new("id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms,"
+                              "slo_ms\n");
+  g_string_append_printf(csv, "long,0,batch,1,1,%u,,,\n", 10 * n + 100);
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf(csv, "s%u,%u,inference,1,1,5,%u,20,%s\n", i, 10 * i + 1, 2 + i % 5,
+                           i % 3 ? "100" : "");
+  g_autoptr(scenario) sc = NULL;
+  g_autoptr(trace) tr = NULL;
+  sim_stream_load(yaml, csv, &sc, &tr);
+  g_autoptr(results) kept = sim_run(sc, tr, NULL, NULL);
+  sim_stream_rows c = {.text = g_string_new(NULL)};
+  sim_options opt = {.job_sink = sim_stream_collect, .job_sink_data = &c};
+  g_autoptr(results) streamed = sim_run(sc, tr, &opt, NULL);
+  cr_assert(kept && streamed);
+  cr_assert(streamed->jobs_live_peak <= 8, "live peak %u", streamed->jobs_live_peak);
+  cr_assert_eq(streamed->services->len, n);
+  g_autoptr(GString) sk = g_string_new(NULL), ss = g_string_new(NULL);
+  report_csv_services(kept, sk);
+  report_csv_services(streamed, ss);
+  report_csv_latency(kept, sk);
+  report_csv_latency(streamed, ss);
+  cr_assert_str_eq(ss->str, sk->str);
+  cr_assert(strstr(sk->str, "s1999,"), "every service has its row");
+  g_string_free(c.text, TRUE);
+}

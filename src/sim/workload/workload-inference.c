@@ -947,7 +947,8 @@ static void inference_report(sim *s, job_run *j) {
       sr.violation_minutes = st->viol_buckets * st->interval_ns / 60e9;
     }
     sr.busy_frac = st->up_ns > 0 ? st->busy_ns / st->up_ns : NAN;
-    sr.latency_ns = histogram_copy(st->lat);
+    /* a histogram that saw nothing writes no rows: none is kept (fluid services) */
+    sr.latency_ns = histogram_count(st->lat) ? histogram_copy(st->lat) : NULL;
   }
   metrics_service(sim_metrics(s), &sr);
 }

@@ -350,9 +350,10 @@ static void llm_report(sim *s, job_run *j) {
       sr.met = sr.attainment_pct >= sp->slo_pct * (1.0 - 1e-12) ? 1 : 0;
     }
     sr.busy_frac = st->up_ns > 0 ? st->busy_ns / st->up_ns : NAN;
-    sr.latency_ns = histogram_copy(st->e2e);
-    sr.ttft_ns = histogram_copy(st->ttft);
-    sr.tpot_ns = histogram_copy(st->tpot);
+    /* a histogram that saw nothing writes no rows: none is kept */
+    sr.latency_ns = histogram_count(st->e2e) ? histogram_copy(st->e2e) : NULL;
+    sr.ttft_ns = histogram_count(st->ttft) ? histogram_copy(st->ttft) : NULL;
+    sr.tpot_ns = histogram_count(st->tpot) ? histogram_copy(st->tpot) : NULL;
     sr.ttft_p50_ms = llm_q_ms(st->ttft, 0.50);
     sr.ttft_p99_ms = llm_q_ms(st->ttft, 0.99);
     sr.tpot_p50_ms = llm_q_ms(st->tpot, 0.50);
