@@ -612,18 +612,25 @@ static gboolean valid_text(const char *s) {
  * Kinds and defaults.
  * ====================================================================================== */
 
-static const char *const kind_names[JOB_KIND_COUNT] = {
-    [JOB_NOTEBOOK] = "notebook", [JOB_INFERENCE] = "inference",
-    [JOB_TRAINING] = "training", [JOB_BATCH] = "batch"};
+/* The rows of JOB_KINDS (trace.h). */
+static const struct {
+  const char *name, *id_prefix;
+  double sm;
+  restart_policy restart;
+} kind_rows[JOB_KIND_COUNT] = {
+#define KIND_ROW(e, name, prefix, sm, restart) [e] = {name, prefix, sm, restart},
+    JOB_KINDS(KIND_ROW)
+#undef KIND_ROW
+};
 
 const char *job_kind_name(job_kind k) {
-  return (unsigned)k < JOB_KIND_COUNT ? kind_names[k] : "unknown";
+  return (unsigned)k < JOB_KIND_COUNT ? kind_rows[k].name : "unknown";
 }
 
 gboolean job_kind_parse(const char *text, job_kind *out) {
   if (!text) return FALSE;
   for (int k = 0; k < JOB_KIND_COUNT; k++)
-    if (!strcmp(text, kind_names[k])) {
+    if (!strcmp(text, kind_rows[k].name)) {
       *out = (job_kind)k;
       return TRUE;
     }
@@ -633,17 +640,18 @@ gboolean job_kind_parse(const char *text, job_kind *out) {
 static const char *const restart_names[] = {[RESTART_NEVER] = "never",
                                             [RESTART_ON_FAILURE] = "on-failure"};
 
-static double default_sm(job_kind k) {
-  return k == JOB_INFERENCE ? 0.5 : k == JOB_NOTEBOOK ? 0.6 : 1.0;
+const char *job_kind_id_prefix(job_kind k) {
+  g_return_val_if_fail((unsigned)k < JOB_KIND_COUNT, "job");
+  return kind_rows[k].id_prefix;
 }
+
+static double default_sm(job_kind k) { return kind_rows[k].sm; }
 
 /* Share of time a job keeps the GPU busy while it has work, alone (DCGM GPU_UTIL):
  * 1 for every kind (kernels back to back; docs/models.md, "GPU activity"). */
 static double default_gpu_util(job_kind k) { return 1.0; }
 
-static restart_policy default_restart(job_kind k) {
-  return k == JOB_TRAINING || k == JOB_INFERENCE ? RESTART_ON_FAILURE : RESTART_NEVER;
-}
+static restart_policy default_restart(job_kind k) { return kind_rows[k].restart; }
 
 void trace_job_init(job_spec *j, job_kind kind) {
   memset(j, 0, sizeof *j);

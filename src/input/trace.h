@@ -9,7 +9,20 @@
 #include "util.h"
 #include "diag.h"
 
-typedef enum { JOB_NOTEBOOK = 0, JOB_INFERENCE, JOB_TRAINING, JOB_BATCH, JOB_KIND_COUNT } job_kind;
+typedef enum { RESTART_NEVER = 0, RESTART_ON_FAILURE } restart_policy;
+
+/* The job kinds, one row each: the enum constant, the trace's `kind` value, the id prefix
+ * `sharesim gen` gives its jobs, and the kind's defaults for an empty `sm` and `restart`
+ * cell (docs/trace-format.md). A new kind is a row here, its workload-NAME.c and its row
+ * in workload.c's table (HACKING.md, "Extending"). */
+#define JOB_KINDS(X)                                            \
+  X(JOB_NOTEBOOK, "notebook", "nb", 0.6, RESTART_NEVER)         \
+  X(JOB_INFERENCE, "inference", "inf", 0.5, RESTART_ON_FAILURE) \
+  X(JOB_TRAINING, "training", "tr", 1.0, RESTART_ON_FAILURE)    \
+  X(JOB_BATCH, "batch", "bt", 1.0, RESTART_NEVER)
+#define JOB_KIND_ENUM(e, name, prefix, sm, restart) e,
+typedef enum { JOB_KINDS(JOB_KIND_ENUM) JOB_KIND_COUNT } job_kind;
+#undef JOB_KIND_ENUM
 
 /* Upper bounds checked when reading (docs/trace-format.md). They keep every sum and product
  * the simulator forms (submit + duration, gpus * mem, max_batch * kv) far from int64 overflow. */
@@ -23,12 +36,12 @@ typedef enum { JOB_NOTEBOOK = 0, JOB_INFERENCE, JOB_TRAINING, JOB_BATCH, JOB_KIN
 #define TRACE_MAX_CPU_MILLI INT64_C(100000000)                       /* 100,000 cores */
 #define TRACE_MAX_MEMORY_MIB INT64_C(1073741824)                     /* 1 PiB */
 #define TRACE_MAX_TOKENS 10000000                                    /* prompt/output tokens */
-typedef enum { RESTART_NEVER = 0, RESTART_ON_FAILURE } restart_policy;
-
 /* "notebook", "inference", "training", "batch"; "unknown" out of range. */
 const char *job_kind_name(job_kind k);
 /* Exact (case-sensitive) name; FALSE and *out untouched when unknown. */
 gboolean job_kind_parse(const char *text, job_kind *out);
+/* The id prefix `gen` gives jobs of kind k ("nb", "inf", ...). */
+const char *job_kind_id_prefix(job_kind k);
 
 /* mem_util of a job whose trace row leaves it empty. */
 #define TRACE_MEM_UTIL_UNKNOWN (-1.0)

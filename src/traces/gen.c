@@ -34,7 +34,6 @@ static const double gen_weekday_weight[7] = {1.022, 1.104, 1.274, 1.201, 0.947, 
 #define GEN_NS_PER_HOUR (INT64_C(3600) * SIM_NS_PER_S)
 #define GEN_NS_PER_DAY (INT64_C(86400) * SIM_NS_PER_S)
 
-static const char *const gen_id_prefix[JOB_KIND_COUNT] = {"nb", "inf", "tr", "bt"};
 
 /* ---- GPU activity (gpu_util) by kind, for every profile ------------------------------ */
 
@@ -419,7 +418,7 @@ gboolean gen_drive(const gen_options *o, const gen_model_set *models, gen_emit_f
     job_kind k = (job_kind)arr[i].kind;
     job_spec j;
     trace_job_init(&j, k); /* SPEC 3.1 defaults; the model overwrites what it draws */
-    g_snprintf(id, sizeof id, "%s-%0*" G_GSIZE_FORMAT, gen_id_prefix[k], id_width, i + 1);
+    g_snprintf(id, sizeof id, "%s-%0*" G_GSIZE_FORMAT, job_kind_id_prefix(k), id_width, i + 1);
     j.id = id;
     j.submit_ns = arr[i].t_ns;
     j.tenant = tenant[gsl_ran_discrete(trng[k], tenant_table)];

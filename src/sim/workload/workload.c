@@ -4,6 +4,11 @@
 #include "workload.h"
 #include "cluster.h"
 
+/* The workloads, one row per kind of JOB_KINDS (trace.h), plus the LLM server that serves
+ * an inference row naming a model. A new kind: its name in this extern line and its row. */
+extern const workload_ops workload_notebook_ops, workload_inference_ops, workload_training_ops,
+    workload_batch_ops, workload_llm_ops;
+
 const workload_ops *workload_for(job_kind k) {
   static const workload_ops *const table[JOB_KIND_COUNT] = {
       [JOB_NOTEBOOK] = &workload_notebook_ops,

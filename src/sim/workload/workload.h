@@ -99,12 +99,6 @@ const workload_ops *workload_of(const job_spec *j);
  * 1 / ((1 - c) / s + c); 0 when s is 0. Exposed for tests. */
 double workload_training_rate(double comm_frac, double min_speed);
 
-extern const workload_ops workload_notebook_ops;
-extern const workload_ops workload_inference_ops;
-extern const workload_ops workload_training_ops;
-extern const workload_ops workload_batch_ops;
-extern const workload_ops workload_llm_ops;
-
 /* ---- what a workload may ask of its job's placement (workload.c) ---- */
 /* Is the workload's timer (sim_job_set_timer) pending? */
 gboolean workload_timer_pending(const job_run *j);
