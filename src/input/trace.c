@@ -355,6 +355,7 @@ typedef struct col_def {
   const char *name;
   gboolean required;
   const char *expected; /* the form of a valid cell, for messages */
+  char *(*expected_of)(void); /* or, when expected is NULL, built from a table (owned) */
 } col_def;
 
 static char *col_list(const col_def *defs, guint n) {
@@ -647,6 +648,14 @@ const char *job_kind_id_prefix(job_kind k) {
 
 static double default_sm(job_kind k) { return kind_rows[k].sm; }
 
+/* "one of notebook, inference, training, batch": the kind column's valid values. Owned. */
+static char *kind_expected(void) {
+  GString *s = g_string_new("one of ");
+  for (int k = 0; k < JOB_KIND_COUNT; k++)
+    g_string_append_printf(s, "%s%s", k ? ", " : "", kind_rows[k].name);
+  return g_string_free(s, FALSE);
+}
+
 /* Share of time a job keeps the GPU busy while it has work, alone (DCGM GPU_UTIL):
  * 1 for every kind (kernels back to back; docs/models.md, "GPU activity"). */
 static double default_gpu_util(job_kind k) { return 1.0; }
@@ -700,7 +709,7 @@ G_STATIC_ASSERT(C_COUNT <= 64); /* a row's columns are bits of a guint64 */
 static const col_def job_cols[C_COUNT] = {
     [C_ID] = {"id", TRUE, "a non-empty id (UTF-8, no control characters)"},
     [C_SUBMIT] = {"submit_s", TRUE, "seconds >= 0 (a decimal number, at most 1e9)"},
-    [C_KIND] = {"kind", TRUE, "one of notebook, inference, training, batch"},
+    [C_KIND] = {"kind", TRUE, NULL, kind_expected},
     [C_GPUS] = {"gpus", TRUE, "an integer from 1 to 100000"},
     [C_MEM] = {"mem_gb", TRUE, EXP_SIZE},
     [C_DURATION] = {"duration_s", TRUE, "seconds > 0 (a decimal number, at most 1e9)"},
@@ -841,7 +850,9 @@ static guint64 read_cells(csv_in *in, const int *def_of, const col_def *cols, co
       have |= BIT(col);
       continue;
     }
-    diag_expected(in->diags, in->path, line, f + 1, cols[col].name, cols[col].expected, v);
+    g_autofree char *built = cols[col].expected ? NULL : cols[col].expected_of();
+    diag_expected(in->diags, in->path, line, f + 1, cols[col].name,
+                  built ? built : cols[col].expected, v);
     *bad |= BIT(col);
   }
   return have;
