@@ -19,7 +19,6 @@ typedef struct llm_seq {
   int64_t g0;              /* decode: generated = G - g0; ctx = prompt + generated - 1 */
   int64_t blocks;          /* prefill: blocks held (decode: derived from ctx) */
   int32_t prev, next;      /* admission order (running list) */
-  guint32 heap_pos;
   guint8 state;
 } llm_seq;
 
@@ -62,7 +61,7 @@ struct llm_engine {
   int64_t free_blocks;
   /* the waiting queue (a ring; preempted requests go to its front) */
   llm_wait *wq;
-  guint32 w_head, w_len, w_cap;
+  guint32 w_head, w_len, w_cap; /* w_cap: 0 or a power of two (64, doubled) */
   guint64 steps, preemptions, refused;
 };
 
@@ -168,15 +167,20 @@ double llm_engine_step_ns(const llm_config *c, double tokens, double prefill_tok
   return llm_step(&k, c, tokens, prefill_tokens, ctx_read, attn_ctx);
 }
 
-/* ---- the decode heap (slots keyed by g0 + output, the keys held in the heap) ---- */
+/* ---- the decode heap (slots keyed by g0 + output, the keys held in the heap) ----
+ * A slot's place in the heap is not kept: the completions leave from the root, and the rare
+ * removal from elsewhere (a preemption, a stop) finds it by a scan. */
 
 static inline int64_t llm_key(const llm_engine *e, int32_t s) {
   return e->seq[s].g0 + (int64_t)e->seq[s].output;
 }
 
-static inline void llm_heap_set(llm_engine *e, guint32 i, llm_hent h) {
-  e->heap[i] = h;
-  e->seq[h.slot].heap_pos = i;
+static inline void llm_heap_set(llm_engine *e, guint32 i, llm_hent h) { e->heap[i] = h; }
+
+static guint32 llm_heap_find(const llm_engine *e, int32_t s) {
+  for (guint32 i = 0; i < e->n_decode; i++)
+    if (e->heap[i].slot == s) return i;
+  g_assert_not_reached();
 }
 
 static void llm_heap_up(llm_engine *e, guint32 i) {
@@ -190,7 +194,8 @@ static void llm_heap_up(llm_engine *e, guint32 i) {
   llm_heap_set(e, i, h);
 }
 
-static void llm_heap_down(llm_engine *e, guint32 i) {
+/* Returns where the entry at i ends. */
+static guint32 llm_heap_down(llm_engine *e, guint32 i) {
   guint32 n = e->n_decode;
   llm_hent h = e->heap[i];
   for (;;) {
@@ -202,6 +207,7 @@ static void llm_heap_down(llm_engine *e, guint32 i) {
     i = m;
   }
   llm_heap_set(e, i, h);
+  return i;
 }
 
 /* ---- slots, the running list, blocks ---- */
@@ -251,20 +257,23 @@ static void llm_decode_add(llm_engine *e, int32_t s, guint32 generated) {
   llm_heap_up(e, i);
 }
 
-/* Takes a decoding request out (finished or preempted); frees its blocks. */
-static void llm_decode_remove(llm_engine *e, int32_t s) {
+/* Takes the decoding request at heap place i out (finished or preempted); frees its
+ * blocks. */
+static void llm_decode_remove_at(llm_engine *e, int32_t s, guint32 i) {
   llm_seq *q = &e->seq[s];
   e->free_blocks += llm_blocks(e, llm_decode_ctx(e, s));
   e->ctx_base -= (double)q->prompt - (double)q->g0 - 1.0;
   e->by_key[llm_mod(e, (int64_t)q->prompt - q->g0 - 1)]--;
-  guint32 i = q->heap_pos, last = --e->n_decode;
+  guint32 last = --e->n_decode;
   if (i != last) {
-    llm_hent moved = e->heap[last];
-    llm_heap_set(e, i, moved);
-    llm_heap_down(e, i);
+    llm_heap_set(e, i, e->heap[last]);
     /* moved down, it sits below a smaller key: only one left in place may go up */
-    if (e->seq[moved.slot].heap_pos == i) llm_heap_up(e, i);
+    if (llm_heap_down(e, i) == i) llm_heap_up(e, i);
   }
+}
+
+static void llm_decode_remove(llm_engine *e, int32_t s) {
+  llm_decode_remove_at(e, s, llm_heap_find(e, s));
 }
 
 static void llm_pre_remove(llm_engine *e, int32_t s) {
@@ -280,7 +289,7 @@ static void llm_pre_remove(llm_engine *e, int32_t s) {
 static void llm_wait_grow(llm_engine *e) {
   guint32 cap = e->w_cap ? e->w_cap * 2 : 64;
   llm_wait *n = g_new(llm_wait, cap);
-  for (guint32 i = 0; i < e->w_len; i++) n[i] = e->wq[(e->w_head + i) % e->w_cap];
+  for (guint32 i = 0; i < e->w_len; i++) n[i] = e->wq[(e->w_head + i) & (e->w_cap - 1)];
   g_free(e->wq);
   e->wq = n;
   e->w_cap = cap;
@@ -304,7 +313,7 @@ static void llm_preempt_tail(llm_engine *e) {
   }
   llm_list_unlink(e, s);
   if (e->w_len == e->w_cap) llm_wait_grow(e);
-  e->w_head = (e->w_head + e->w_cap - 1) % e->w_cap;
+  e->w_head = (e->w_head + e->w_cap - 1) & (e->w_cap - 1);
   e->wq[e->w_head] = w;
   e->w_len++;
   e->preemptions++;
@@ -364,7 +373,7 @@ gboolean llm_engine_submit(llm_engine *e, double arrival_ns, guint32 prompt, gui
     return FALSE;
   }
   if (e->w_len == e->w_cap) llm_wait_grow(e);
-  llm_wait *w = &e->wq[(e->w_head + e->w_len) % e->w_cap];
+  llm_wait *w = &e->wq[(e->w_head + e->w_len) & (e->w_cap - 1)];
   *w = (llm_wait){.arrival = arrival_ns, .first = NAN, .prompt = prompt, .output = output,
                   .gen_before = 0};
   e->w_len++;
@@ -387,7 +396,7 @@ void llm_engine_clear(llm_engine *e, void (*lost)(void *ud, double arrival_ns), 
     llm_list_unlink(e, s);
   }
   for (guint32 i = 0; i < e->w_len; i++)
-    if (lost) lost(ud, e->wq[(e->w_head + i) % e->w_cap].arrival);
+    if (lost) lost(ud, e->wq[(e->w_head + i) & (e->w_cap - 1)].arrival);
   e->w_len = 0;
   g_assert(e->free_blocks == e->c.kv_blocks);
 }
@@ -441,7 +450,7 @@ static int64_t llm_decode_steps_blocks(const llm_engine *e, int64_t hi) {
  * (its blocks taken); returns the slot. */
 static int32_t llm_admit(llm_engine *e, guint32 chunk, int64_t blocks) {
   llm_wait w = e->wq[e->w_head];
-  e->w_head = (e->w_head + 1) % e->w_cap;
+  e->w_head = (e->w_head + 1) & (e->w_cap - 1);
   e->w_len--;
   int32_t s = e->free_stack[--e->n_free];
   llm_seq *q = &e->seq[s];
@@ -515,7 +524,7 @@ static void llm_finish_decodes(llm_engine *e, llm_done_fn done, void *ud) {
     int32_t s = e->heap[0].slot;
     llm_seq *q = &e->seq[s];
     if (done) done(ud, q->arrival, q->first, e->clock, q->output);
-    llm_decode_remove(e, s);
+    llm_decode_remove_at(e, s, 0);
     llm_list_unlink(e, s);
   }
 }
