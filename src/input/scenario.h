@@ -164,7 +164,7 @@ typedef struct scenario {
   /* noisy-neighbour model parameters (docs/models.md); defaults from [S19] */
   double ts_switch_loss;        /* time-slicing efficiency loss per extra busy context */
   double mps_bandwidth_loss;    /* MPS loss factor to shared memory bandwidth */
-  double mps_block_wait;        /* MPS: wait ratio of a blocked request (beta); default 0.6 */
+  double mps_block_wait;        /* MPS: wait ratio of a blocked request (beta); default 1.08 */
   sim_time mps_block_corr_ns;   /* MPS: neighbour block correlation time (tau); default 10 ms */
   guint32 max_restarts;         /* restarts per job before it fails; default 10 (assumption) */
   scenario_inference inference; /* request-level inference model settings */
@@ -282,7 +282,7 @@ scenario *scenario_load_with_overrides(const char *path, const char *const *over
 #define SCENARIO_DEFAULT_MPS_BANDWIDTH_LOSS 0.075
 /* MPS block waits (docs/models.md, "MPS"): beta fitted on Tally's BERT server next to six
  * trainers [S63]; tau an assumption (10 ms; requests much shorter see one draw). */
-#define SCENARIO_DEFAULT_MPS_BLOCK_WAIT 0.6
+#define SCENARIO_DEFAULT_MPS_BLOCK_WAIT 1.08
 #define SCENARIO_DEFAULT_MPS_BLOCK_CORR_NS (10 * SIM_NS_PER_MS)
 /* Restarts per job (`max_restarts`): stops a job whose phase always overflows memory from
  * looping forever (assumption; docs/models.md, "Restarts and checkpoints"). */

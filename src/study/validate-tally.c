@@ -11,21 +11,22 @@
 #define T_TS "    strategy: time-slicing\n    replicas: 2\n"
 #define T_MPS "    strategy: mps\n    replicas: 2\n    activeThreadPercentage: 100\n" \
               "    pinnedMemLimit: none\n"
-#define T_HEAD "id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms,mem_util\n"
+#define T_HEAD "id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms,mem_util,sm\n"
 
 typedef struct tally_server {
   const char *name;     /* "bert" */
   const char *key;      /* published key part */
   double service_ms;
   double mem_intensity;      /* memory / GPU utilisation alone, measured (nvidia-smi) */
+  double sm;            /* SM share its batch-1 kernels need (0: the inference default) */
   double low_rps;       /* a load too low to queue */
   double seconds;       /* session length at the low load */
 } tally_server;
 
 static const tally_server tally_servers[] = {
     /* utilisation below 0.1 %: under 0.1 % of the requests wait, so the p99 is unqueued */
-    {"bert", "bert", 0, 0, 0.1, 40000},
-    {"llama", "llama", 0, 0, 0.0001, 30000000},
+    {"bert", "bert", 0, 0, 0, 0.1, 40000},
+    {"llama", "llama", 0, 0, 0, 0.0001, 30000000},
 };
 
 static char *tally_yaml(const char *name, const char *strategy) {
@@ -37,8 +38,16 @@ static char *tally_yaml(const char *name, const char *strategy) {
 /* The trainer's trace row: busy all the time it runs (gpu_util 1, the default), memory busy
  * for the six measured trainers' median share of that time. */
 static char *tally_trainer_row(double duration_s) {
-  return g_strdup_printf("trainer,0,training,1,30,%g,,,%g\n", duration_s,
+  return g_strdup_printf("trainer,0,training,1,30,%g,,,%g,\n", duration_s,
                          validate_published("tally.trainer.mem_intensity", NULL));
+}
+
+/* The server's trace row: its measured memory intensity, and its SM share when one is
+ * published (the inference default otherwise). */
+static char *tally_server_row(const tally_server *s, double seconds, double rps) {
+  g_autofree char *sm = s->sm > 0 ? g_strdup_printf("%g", s->sm) : g_strdup("");
+  return g_strdup_printf("%s,0,inference,1,14,%g,%g,%g,%g,%s\n", s->name, seconds, rps,
+                         s->service_ms, s->mem_intensity, sm);
 }
 
 /* p99 of the server's latency at rate rps, alone (strategy NULL) or next to a trainer. */
@@ -47,9 +56,8 @@ static gboolean tally_p99(validate_ctx *c, const tally_server *s, const char *me
   g_autofree char *name = g_strdup_printf("tally-%s-%s-%g", s->name, mech, rps);
   g_autofree char *yaml = tally_yaml(name, strategy ? strategy : T_EXCL);
   g_autofree char *trainer = tally_trainer_row(100000000);
-  g_autofree char *csv = g_strdup_printf(T_HEAD "%s,0,inference,1,14,%g,%g,%g,%g\n%s", s->name,
-                                         s->seconds, rps, s->service_ms, s->mem_intensity,
-                                         strategy ? trainer : "");
+  g_autofree char *server = tally_server_row(s, s->seconds, rps);
+  g_autofree char *csv = g_strconcat(T_HEAD, server, strategy ? trainer : "", NULL);
   results *r = validate_sim(c, name, yaml, csv, NULL, error);
   if (!r) return FALSE;
   *p99 = validate_service(r, s->name)->p99_ms;
@@ -65,9 +73,8 @@ static gboolean tally_trainer(validate_ctx *c, const tally_server *s, const char
   g_autofree char *yaml = tally_yaml(name, strategy);
   double rps = load / (s->service_ms / 1000.0), horizon = MAX(600, 400 * s->service_ms / 1000);
   g_autofree char *trainer = tally_trainer_row(10000000);
-  g_autofree char *csv = g_strdup_printf(T_HEAD "%s,0,inference,1,14,%g,%g,%g,%g\n%s",
-                                         s->name, horizon, rps, s->service_ms, s->mem_intensity,
-                                         trainer);
+  g_autofree char *server = tally_server_row(s, horizon, rps);
+  g_autofree char *csv = g_strconcat(T_HEAD, server, trainer, NULL);
   g_autofree char *yaml_h = g_strdup_printf("%shorizon: %gs\n", yaml, horizon);
   results *r = validate_sim(c, name, yaml_h, csv, NULL, error);
   if (!r) return FALSE;
@@ -112,6 +119,10 @@ static gboolean tally_family(validate_ctx *c, GError **error) {
    * share of that time */
   servers[0].mem_intensity = validate_published("tally.bert.mem_intensity", NULL);
   servers[1].mem_intensity = validate_published("tally.llama.mem_intensity", NULL);
+  servers[0].sm = validate_published_or_nan("tally.bert.sm", NULL);
+  servers[1].sm = validate_published_or_nan("tally.llama.sm", NULL);
+  for (gsize i = 0; i < G_N_ELEMENTS(servers); i++)
+    if (!(servers[i].sm > 0)) servers[i].sm = 0;
   double ts[G_N_ELEMENTS(tally_servers)], mps[G_N_ELEMENTS(tally_servers)];
   if (!tally_mechanism(c, "ts", T_TS, servers, ts, error) ||
       !tally_mechanism(c, "mps", T_MPS, servers, mps, error))

@@ -146,15 +146,15 @@ static void mps_tail(double service_ms, double rps, double seconds, double *mean
 Test(sharing, mps_short_requests_have_a_tail_long_ones_do_not) {
   double mean, p99;
   /* SM share 0.5 / (0.5 + 1) of the 0.5 it wants, no bandwidth loss (its memory is never
-   * busy): speed x; waits mean SCENARIO_DEFAULT_MPS_BLOCK_WAIT per unit of service, exponential for a
-   * short request */
-  double x = (0.5 / 1.5) / 0.5;
+   * busy): speed x; waits mean SCENARIO_DEFAULT_MPS_BLOCK_WAIT per unit of its work (its
+   * service time alone, not slowed by x), exponential for a short request */
+  const double beta = SCENARIO_DEFAULT_MPS_BLOCK_WAIT, x = (0.5 / 1.5) / 0.5;
   mps_tail(4.0, 0.1, 40000, &mean, &p99);
-  TU_NEAR(mean, (1.0 + SCENARIO_DEFAULT_MPS_BLOCK_WAIT) / x, 0.03 * mean);
-  TU_NEAR(p99, (1.0 + SCENARIO_DEFAULT_MPS_BLOCK_WAIT * log(100.0)) / x, 0.05 * p99);
+  TU_NEAR(mean, 1.0 / x + beta, 0.03 * mean);
+  TU_NEAR(p99, 1.0 / x + beta * log(100.0), 0.05 * p99);
   cr_expect_gt(p99 / mean, 1.8, "a short request's p99 is far above its mean: %g / %g", p99, mean);
   mps_tail(2000.0, 0.0001, 3e7, &mean, &p99);
-  TU_NEAR(mean, (1.0 + SCENARIO_DEFAULT_MPS_BLOCK_WAIT) / x, 0.03 * mean);
+  TU_NEAR(mean, 1.0 / x + beta, 0.03 * mean);
   cr_expect_lt(p99 / mean, 1.15, "a long request averages the waits out: %g / %g", p99, mean);
 }
 

@@ -68,10 +68,11 @@ struct task {                /* one worker of a job on one GPU (a resident) */
    * contexts; 0 when the task runs whenever it wants). Used by request-level models. */
   double turn_wait_ns;
   /* MPS (docs/models.md): mean time a request waits for SMs held by the neighbours' thread
-   * blocks, per unit of its service time (0: none), and the neighbours' block-residence
-   * time that sets how these waits average out over a request (a request of service time s
-   * waits Gamma(k = max(1, s / block_corr_ns)) with mean block_wait x s). Set by the
-   * strategy, used by request-level models; the fluid speed does not include it. */
+   * blocks, per unit of its work (its service time alone, 0: none), and the neighbours'
+   * block-residence time that sets how these waits average out over a request (a request
+   * of work w served in wall time s waits Gamma(k = max(1, s / block_corr_ns)) with mean
+   * block_wait x w). Set by the strategy, used by request-level models; the fluid speed
+   * does not include it. */
   double block_wait, block_corr_ns;
   /* its part of the GPU's allocated, busy and SM-active gauges, as reported to its tenant
    * (cluster.c, cluster_gpu_update_gauges; not for strategies) */
@@ -217,10 +218,11 @@ double share_mps_mem_intensity(const job_spec *j);
 double share_mps_speed(double sm, double cap, double others_sm, double own_mem,
                        double others_mem, double bw_loss);
 /* Mean time a request of a client (capped SM demand own_sm, memory intensity own_mem)
- * waits, per unit of its service time, for SMs held by the resident thread blocks of one
- * other client (capped SM demand other_sm, duty other_duty): beta (mps_block_wait) x
- * (1 - own_mem) x other_duty x overlap, overlap = clamp((own_sm + other_sm - 1) / own_sm,
- * 0, 1), the share of its SMs the other holds. 0 when the two fit side by side. */
+ * waits, per unit of its work (service time alone), for SMs held by the resident thread
+ * blocks of one other client (capped SM demand other_sm, duty other_duty): beta
+ * (mps_block_wait) x (1 - own_mem) x other_duty x overlap, overlap = clamp((own_sm +
+ * other_sm - 1) / own_sm, 0, 1), the share of its SMs the other holds. 0 when the two fit
+ * side by side. */
 double share_mps_block_wait(double beta, double own_sm, double own_mem, double other_sm,
                             double other_duty);
 /* Reference memory intensity: Tally's Llama-2-7B server alone (nvidia-smi memory 55.2 % of
