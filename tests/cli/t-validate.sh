@@ -8,7 +8,6 @@
 KNOWN_MISSES="
 lucid.median_vs_constant
 lucid.speed_sum_above_1.5
-tally.mps.trainer
 "
 
 run validate --markdown --traces "$SHARED_TRACES" -o full; expect_rc 0; expect_err_empty
