@@ -372,9 +372,8 @@ inf_serve_loop(inf_state *st, double from, double to, double v, double turn_mean
     else w = st->next_w;
     double svc = w * inv_v;
     if (G_UNLIKELY(st->block_wait > 0)) {
-      /* MPS: it first waits for the SMs the neighbours' blocks hold, once per kernel it
-       * launches, so in proportion to its work w, not to how slowly it runs; the waits
-       * average out over the neighbour's phases its wall time svc spans (docs/models.md) */
+      /* MPS: it first waits for the SMs the neighbours' blocks hold, in proportion to its
+       * work w (once per kernel), averaged over the phases svc spans (docs/models.md) */
       double k = svc > st->block_corr_ns ? svc / st->block_corr_ns : 1.0;
       start += gsl_ran_gamma(st->r_block, k, st->block_wait * w / k);
     }
