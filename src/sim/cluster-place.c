@@ -23,8 +23,8 @@ static int32_t cp_gpu_left(const pool_state *p, const gpu_state *g) {
   if (!p->ops->worker_share)
     return (int32_t)((guint64)PLACE_MILLI * (g->slots_cap - g->slots_used) / p->slots_per_gpu);
   int64_t used = 0;
-  for (guint i = 0; i < g->residents->len; i++)
-    used += cp_job_milli(p, ((const task *)g_ptr_array_index(g->residents, i))->job->spec);
+  for (guint i = 0; i < g->n_residents; i++)
+    used += cp_job_milli(p, ((const task *)g->residents[i])->job->spec);
   return (int32_t)CLAMP(PLACE_MILLI - used, 0, PLACE_MILLI);
 }
 
@@ -79,8 +79,8 @@ void cluster_view_node(pool_state *p, guint32 n) {
   memset(v->affinity, 0, sizeof(guint32) * (v->n_gpus + 1));
   for (guint32 l = 0; l < v->n_gpus; l++) {
     const gpu_state *g = &p->gpus[first + l];
-    for (guint i = 0; i < g->residents->len; i++) {
-      const job_spec *js = ((const task *)g_ptr_array_index(g->residents, i))->job->spec;
+    for (guint i = 0; i < g->n_residents; i++) {
+      const job_spec *js = ((const task *)g->residents[i])->job->spec;
       guint32 cls = cp_job_milli(p, js) >= PLACE_MILLI ? MIN(js->gpus, v->n_gpus) : 0;
       v->affinity[cls]++;
     }

@@ -52,8 +52,8 @@ static guint32 gpu_free(const gpu_state *g) {
 static void share_index_update(pool_state *p, gpu_state *g) {
   if (!p->share_tree) return;
   double used = 0;
-  for (guint i = 0; i < g->residents->len; i++)
-    used += p->ops->worker_share(((const task *)g_ptr_array_index(g->residents, i))->job->spec);
+  for (guint i = 0; i < g->n_residents; i++)
+    used += p->ops->worker_share(((const task *)g->residents[i])->job->spec);
   g->share_used = used;
   guint32 k = p->share_leaves + g->index;
   p->share_tree[k] = gpu_free(g) ? used : INFINITY;
@@ -147,7 +147,7 @@ void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec,
   p->n_gpus = (guint32)pool_gpus(spec);
   p->slots_per_gpu = p->ops->slots_per_gpu(spec);
   g_assert(p->slots_per_gpu >= 1);
-  p->gpus = g_new0(gpu_state, p->n_gpus);
+  p->gpus = g_aligned_alloc0(MAX(1u, p->n_gpus), sizeof(gpu_state), G_ALIGNOF(gpu_state));
   cluster_nodes_init(p);
   metrics_pool_set_gpus(p->m, p->n_gpus);
   for (guint32 i = 0; i < p->n_gpus; i++) {
@@ -158,7 +158,7 @@ void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec,
     gpu_state *g = &p->gpus[i];
     g->pool = p;
     g->index = i;
-    g->residents = g_ptr_array_new();
+    g->residents = g->res_inline;
     g->slots_cap = p->slots_per_gpu;
   }
   guint32 slots_per_node = p->slots_per_gpu * p->gpus_per_node;
@@ -184,8 +184,9 @@ void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec,
 void cluster_pool_clear(pool_state *p) {
   if (!p->gpus) return;
   if (p->ops->free_pool) p->ops->free_pool(&p->share_view);
-  for (guint32 i = 0; i < p->n_gpus; i++) g_ptr_array_unref(p->gpus[i].residents);
-  g_free(p->gpus);
+  for (guint32 i = 0; i < p->n_gpus; i++)
+    if (p->gpus[i].res_cap) g_free(p->gpus[i].residents);
+  g_aligned_free(p->gpus);
   g_free(p->node_first);
   g_free(p->node_gpus);
   g_free(p->node_model);
@@ -351,10 +352,31 @@ void cluster_gpu_set_service(pool_state *p, gpu_state *g, gpu_service service, g
   cluster_gpu_set_capacity(p, g, service == GPU_UP ? slots : 0);
 }
 
+/* Appends t to g's residents (moving them out of line past GPU_INLINE_RESIDENTS). */
+static void gpu_residents_add(gpu_state *g, task *t) {
+  if (g->n_residents == (g->res_cap ? g->res_cap : GPU_INLINE_RESIDENTS)) {
+    guint32 cap = 2 * g->n_residents;
+    task **out = g->res_cap ? g_renew(task *, g->residents, cap) : g_new(task *, cap);
+    if (!g->res_cap) memcpy(out, g->res_inline, sizeof g->res_inline);
+    g->residents = out;
+    g->res_cap = cap;
+  }
+  g->residents[g->n_residents++] = t;
+}
+
+/* Removes t from g's residents, keeping the arrival order of the others. */
+static void gpu_residents_remove(gpu_state *g, const task *t) {
+  guint32 i = 0;
+  while (i < g->n_residents && g->residents[i] != t) i++;
+  g_assert(i < g->n_residents);
+  memmove(&g->residents[i], &g->residents[i + 1], (g->n_residents - i - 1) * sizeof(task *));
+  g->n_residents--;
+}
+
 void cluster_attach(pool_state *p, task *t, gpu_state *g, guint32 slot) {
   t->gpu = g;
   t->slot = slot;
-  g_ptr_array_add(g->residents, t);
+  gpu_residents_add(g, t);
   g->mem_used += t->mem_bytes;
   metrics_gpu_mem(p->m, g->index, t->mem_bytes);
   metrics_gpu_note_peak(p->m, g->index);
@@ -372,8 +394,7 @@ void cluster_attach(pool_state *p, task *t, gpu_state *g, guint32 slot) {
 
 void cluster_detach(pool_state *p, task *t) {
   gpu_state *g = t->gpu;
-  gboolean removed = g_ptr_array_remove(g->residents, t); /* keeps arrival order */
-  g_assert(removed);
+  gpu_residents_remove(g, t);
   g->mem_used -= t->mem_bytes;
   metrics_gpu_mem(p->m, g->index, -t->mem_bytes);
   metrics_gpu_detach(p->m, g->index, t->job->index);
@@ -429,8 +450,8 @@ void cluster_gpu_integrate(gpu_state *g, sim_time now) {
 /* Does another worker of t's job sit on g before or after t? */
 static gboolean gpu_has_mate(const gpu_state *g, const task *t) {
   if (t->job->n_tasks < 2) return FALSE;
-  for (guint k = 0; k < g->residents->len; k++) {
-    const task *o = g_ptr_array_index(g->residents, k);
+  for (guint k = 0; k < g->n_residents; k++) {
+    const task *o = g->residents[k];
     if (o != t && o->job == t->job) return TRUE;
   }
   return FALSE;
@@ -440,36 +461,35 @@ static gboolean gpu_has_mate(const gpu_state *g, const task *t) {
  * the same GPU without the worker's own gang-mates (a worker slowed by its own gang is a
  * straggler like any other). The residents' real speeds are restored afterwards. */
 static void gpu_solo_speeds(pool_state *p, gpu_state *g) {
-  guint n = g->residents->len;
+  guint n = g->n_residents;
   double *sp = g_newa(double, n), *al = g_newa(double, n), *tw = g_newa(double, n);
   double *solo = g_newa(double, n), *bw = g_newa(double, n), *bc = g_newa(double, n);
   for (guint i = 0; i < n; i++) {
-    const task *t = g_ptr_array_index(g->residents, i);
+    const task *t = g->residents[i];
     sp[i] = t->speed;
     al[i] = t->alloc_share;
     tw[i] = t->turn_wait_ns;
     bw[i] = t->block_wait;
     bc[i] = t->block_corr_ns;
   }
-  GPtrArray *sub = g_ptr_array_sized_new(n);
+  task **sub = g_newa(task *, n);
   gpu_state tmp = *g;
   tmp.residents = sub;
   for (guint i = 0; i < n; i++) {
-    task *t = g_ptr_array_index(g->residents, i);
+    task *t = g->residents[i];
     solo[i] = sp[i];
     if (!gpu_has_mate(g, t)) continue;
-    g_ptr_array_set_size(sub, 0);
+    tmp.n_residents = 0;
     for (guint k = 0; k < n; k++) {
-      task *o = g_ptr_array_index(g->residents, k);
-      if (o == t || o->job != t->job) g_ptr_array_add(sub, o);
+      task *o = g->residents[k];
+      if (o == t || o->job != t->job) sub[tmp.n_residents++] = o;
     }
-    tmp.slots_used = sub->len;
+    tmp.slots_used = tmp.n_residents;
     p->ops->update_speeds(&p->share_view, &tmp);
     solo[i] = t->speed;
   }
-  g_ptr_array_unref(sub);
   for (guint i = 0; i < n; i++) {
-    task *t = g_ptr_array_index(g->residents, i);
+    task *t = g->residents[i];
     t->speed = sp[i];
     t->alloc_share = al[i];
     t->turn_wait_ns = tw[i];
@@ -483,12 +503,12 @@ void cluster_gpu_count_oom(gpu_state *g) { metrics_gpu_oom(g->pool->m, g->index)
 
 void cluster_gpu_update_speeds(gpu_state *g) {
   pool_state *p = g->pool;
-  guint n = g->residents->len;
+  guint n = g->n_residents;
   if (!n) return;
   p->ops->update_speeds(&p->share_view, g);
   gboolean stacked = FALSE;
   for (guint i = 0; i < n; i++) {
-    task *t = g_ptr_array_index(g->residents, i);
+    task *t = g->residents[i];
     t->solo_speed = t->speed;
     if (!stacked && i > 0 && gpu_has_mate(g, t)) stacked = TRUE;
   }
@@ -506,13 +526,13 @@ void cluster_task_charge(task *t, sim_time now) {
  * also the job's charge (jobs.csv gpu_s_allocated), so jobs partition tenants and pools. */
 static void cluster_gpu_tenants(pool_state *p, gpu_state *g, double alloc, double busy,
                                 double sm) {
-  guint n = g->residents->len;
+  guint n = g->n_residents;
   double total = 0;
   for (guint i = 0; i < n; i++)
-    total += ((const task *)g_ptr_array_index(g->residents, i))->alloc_share;
+    total += ((const task *)g->residents[i])->alloc_share;
   sim_time now = p->m->gpus[g->index].t_last;
   for (guint i = 0; i < n; i++) {
-    task *t = g_ptr_array_index(g->residents, i);
+    task *t = g->residents[i];
     double w = total > 0 ? t->alloc_share / total : 1.0 / n;
     double part[3] = {alloc * w, busy * w, sm * w};
     if (!memcmp(part, t->m_part, sizeof part)) continue;
@@ -525,8 +545,8 @@ static void cluster_gpu_tenants(pool_state *p, gpu_state *g, double alloc, doubl
 void cluster_gpu_update_gauges(gpu_state *g) {
   pool_state *p = g->pool;
   double busy = 0, sm = 0;
-  if (g->residents->len) p->ops->gauges(&p->share_view, g, &busy, &sm);
-  double alloc = g->residents->len ? 1.0 : 0.0;
+  if (g->n_residents) p->ops->gauges(&p->share_view, g, &busy, &sm);
+  double alloc = g->n_residents ? 1.0 : 0.0;
   metrics_gpu_set_gauges(p->m, g->index, alloc, busy, sm);
   cluster_gpu_tenants(p, g, alloc, busy, sm);
 }

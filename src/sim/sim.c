@@ -197,8 +197,8 @@ static gint resched_cmp(gconstpointer a, gconstpointer b) {
 
 /* Before anything changes on g: bring its residents and its integrals up to now. */
 static void gpu_begin(sim *s, gpu_state *g) {
-  for (guint i = 0; i < g->residents->len; i++)
-    job_advance(s, ((task *)g_ptr_array_index(g->residents, i))->job);
+  for (guint i = 0; i < g->n_residents; i++)
+    job_advance(s, ((task *)g->residents[i])->job);
   cluster_gpu_integrate(g, sim_now(s));
 }
 
@@ -221,8 +221,8 @@ static void gpu_end(sim *s, gpu_state *g) {
   for (int round = 0; round < SIM_DUTY_ROUNDS; round++) {
     cluster_gpu_update_speeds(g);
     gboolean moved = FALSE;
-    for (guint i = 0; i < g->residents->len; i++) {
-      job_run *j = ((task *)g_ptr_array_index(g->residents, i))->job;
+    for (guint i = 0; i < g->n_residents; i++) {
+      job_run *j = ((task *)g->residents[i])->job;
       double before = j->duty;
       resched *r = due->len ? resched_find(due, j) : NULL;
       if (job_rerate_needs(j, r != NULL)) {
@@ -747,8 +747,8 @@ gboolean sim_try_start(sim *s, pool_state *p, job_run *j) {
 }
 
 void sim_evict_gpu(sim *s, gpu_state *g, const char *detail) {
-  for (guint i = 0; i < g->residents->len; i++)
-    g_ptr_array_add(s->scratch_victims, g_ptr_array_index(g->residents, i));
+  for (guint i = 0; i < g->n_residents; i++)
+    g_ptr_array_add(s->scratch_victims, g->residents[i]);
   kill_victims(s, EVENT_EVICTION, NULL, g, detail);
 }
 

@@ -22,7 +22,7 @@ static gboolean exclusive_can_ever_fit(const pool_spec *p, const job_spec *j, ch
 
 static gboolean exclusive_gpu_accepts(const share_pool *p, const gpu_state *g, const share_job *j,
                                       gpu_state *const *taken, guint n_taken, guint32 *slot) {
-  if (g->residents->len) return FALSE;
+  if (g->n_residents) return FALSE;
   for (guint i = 0; i < n_taken; i++)
     if (taken[i] == g) return FALSE;
   *slot = 0;
@@ -30,8 +30,8 @@ static gboolean exclusive_gpu_accepts(const share_pool *p, const gpu_state *g, c
 }
 
 static void exclusive_update_speeds(const share_pool *p, gpu_state *g) {
-  for (guint i = 0; i < g->residents->len; i++) {
-    task *t = g_ptr_array_index(g->residents, i);
+  for (guint i = 0; i < g->n_residents; i++) {
+    task *t = g->residents[i];
     t->speed = 1.0;
     t->alloc_share = 1.0;
   }

@@ -82,7 +82,7 @@ static gboolean fractional_gpu_accepts(const share_pool *p, const gpu_state *g, 
  *   borrow_i = min(want_i - guarantee_i, fraction_cap, L) with sum_i duty_i x borrow_i = S;
  *   speed_i = (guarantee_i + borrow_i) / want_i. */
 static void fractional_update_speeds(const share_pool *p, gpu_state *g) {
-  guint n = g->residents->len;
+  guint n = g->n_residents;
   double cap = p->spec->fraction_cap;
   double active = 0, sum_guar = 0;
   for (guint i = 0; i < n; i++) {
@@ -125,7 +125,7 @@ static void fractional_update_speeds(const share_pool *p, gpu_state *g) {
     level = lo;
   }
   for (guint i = 0; i < n; i++) {
-    task *t = g_ptr_array_index(g->residents, i);
+    task *t = g->residents[i];
     const share_job *j = share_job_of(t->job);
     double guar = MIN(j->sm, j->spec->gpu_frac) * scale;
     double extra = MIN(j->sm - guar, cap);

@@ -300,8 +300,8 @@ static int pick_instance(const mig_shape *sh, const guint32 *used, int64_t mem) 
 
 static void count_used(const gpu_state *g, guint32 *used) {
   memset(used, 0, CATALOG_MAX_INSTANCES * sizeof *used);
-  for (guint i = 0; i < g->residents->len; i++) {
-    const task *t = g_ptr_array_index(g->residents, i);
+  for (guint i = 0; i < g->n_residents; i++) {
+    const task *t = g->residents[i];
     if (t->slot < CATALOG_MAX_INSTANCES) used[t->slot]++;
   }
 }
@@ -388,10 +388,10 @@ static double mig_mps_stretch(const mig_client *c, guint n) {
 static void mig_mps_instance(const share_pool *p, const mig_shape *sh, gpu_state *g,
                              guint32 slot) {
   const gpu_model *m = p->spec->gpu;
-  mig_client *c = g_new(mig_client, g->residents->len + 1);
+  mig_client *c = g_new(mig_client, g->n_residents + 1);
   guint n = 0;
-  for (guint i = 0; i < g->residents->len; i++) {
-    task *t = g_ptr_array_index(g->residents, i);
+  for (guint i = 0; i < g->n_residents; i++) {
+    task *t = g->residents[i];
     if (t->slot != slot) continue;
     const share_job *j = share_job_of(t->job);
     double u = CLAMP(j->spec->gpu_util, 0.0, 1.0), sm = j->sm > 0 ? j->sm : 1.0;
@@ -419,15 +419,15 @@ static void mig_update_speeds(const share_pool *p, gpu_state *g) {
   const mig_shape *sh = gpu_shape(p, g);
   const gpu_model *m = p->spec->gpu;
   double duty[CATALOG_MAX_INSTANCES] = {0};
-  for (guint i = 0; i < g->residents->len; i++) {
-    const task *t = g_ptr_array_index(g->residents, i);
+  for (guint i = 0; i < g->n_residents; i++) {
+    const task *t = g->residents[i];
     duty[t->slot] += share_job_of(t->job)->duty;
   }
   double compute = m->mig_compute_slices ? m->mig_compute_slices : 7;
   sim_time slice = p->spec->timeslice_ns, sw = p->spec->context_switch_ns;
   share_ts_curve curve = share_ts_curve_for(p->params->ts_switch_loss);
-  for (guint i = 0; i < g->residents->len; i++) {
-    task *t = g_ptr_array_index(g->residents, i);
+  for (guint i = 0; i < g->n_residents; i++) {
+    task *t = g->residents[i];
     g_assert(t->slot < sh->layout.n);
     const share_job *j = share_job_of(t->job);
     double sm = j->sm > 0 ? j->sm : 1.0;
@@ -460,8 +460,8 @@ static void mig_partition(const share_pool *p, const gpu_state *g, const task *t
 static int64_t mig_mem_capacity(const share_pool *p, const gpu_state *g, const task *t) {
   const mig_shape *sh = gpu_shape(p, g);
   int64_t others = 0;
-  for (guint i = 0; i < g->residents->len; i++) {
-    const task *o = g_ptr_array_index(g->residents, i);
+  for (guint i = 0; i < g->n_residents; i++) {
+    const task *o = g->residents[i];
     if (o != t && o->slot == t->slot) others += o->mem_bytes;
   }
   return sh->mem[t->slot] - others;
@@ -471,11 +471,12 @@ static int64_t mig_mem_capacity(const share_pool *p, const gpu_state *g, const t
  * pool's oom policy among themselves (nothing outside the instance is touched). */
 static void mig_oom_victims(const share_pool *p, gpu_state *g, task *offender, GPtrArray *victims) {
   GPtrArray *inst = g_ptr_array_new();
-  for (guint i = 0; i < g->residents->len; i++) {
-    task *t = g_ptr_array_index(g->residents, i);
+  for (guint i = 0; i < g->n_residents; i++) {
+    task *t = g->residents[i];
     if (t->slot == offender->slot) g_ptr_array_add(inst, t);
   }
-  share_oom_victims_among(inst->len > 1 ? p->spec->oom : OOM_OFFENDER, inst, offender, victims);
+  share_oom_victims_among(inst->len > 1 ? p->spec->oom : OOM_OFFENDER, (task *const *)inst->pdata,
+                          inst->len, offender, victims);
   g_ptr_array_unref(inst);
 }
 
@@ -488,8 +489,8 @@ static void mig_crash_victims(const share_pool *p, gpu_state *g, task *t, GPtrAr
     return;
   }
   /* MPS inside the instance: a fatal fault is reported to every client of its server [S14] */
-  for (guint i = 0; i < g->residents->len; i++) {
-    task *o = g_ptr_array_index(g->residents, i);
+  for (guint i = 0; i < g->n_residents; i++) {
+    task *o = g->residents[i];
     if (o->slot == t->slot) g_ptr_array_add(victims, o);
   }
 }
@@ -542,7 +543,7 @@ static void mig_on_evict(void *ctx, void *obj, uint64_t arg) {
   share_pool *p = share_pool_of(g);
   mig_pool *mp = p->strategy_data;
   mig_gpu *mg = g->strategy_data;
-  if (g->service != GPU_DRAINING || !g->residents->len) return;
+  if (g->service != GPU_DRAINING || !g->n_residents) return;
   char detail[512];
   snprintf(detail, sizeof detail, "evicted to reconfigure %s/n%u/g%u from %s to %s",
            p->spec->name, g->node, g->local,
@@ -585,7 +586,7 @@ static void mig_on_up(void *ctx, void *obj, uint64_t arg) {
 }
 
 static void mig_on_release(sim *s, share_pool *p, gpu_state *g) {
-  if (g->service == GPU_DRAINING && !g->residents->len) go_down(s, p, g);
+  if (g->service == GPU_DRAINING && !g->n_residents) go_down(s, p, g);
 }
 
 static void start_reconfig(sim *s, share_pool *p, gpu_state *g, guint32 target, const share_job *j,
@@ -599,7 +600,7 @@ static void start_reconfig(sim *s, share_pool *p, gpu_state *g, guint32 target, 
   mg->drain_start = now;
   claim_add(mp, mg, j, workers);
   g_ptr_array_add(mp->busy, g);
-  if (!g->residents->len) go_down(s, p, g);
+  if (!g->n_residents) go_down(s, p, g);
   else if (p->spec->drain == DRAIN_EVICT)
     share_at(s, now, mig_on_evict, g); /* not inside the pass */
 }
@@ -668,9 +669,9 @@ static void mig_on_unplaced(sim *s, share_pool *p, const share_job *j) {
     for (guint32 i = 0; i < p->n_gpus; i++) {
       gpu_state *g = &p->gpus[i];
       if (g->service != GPU_UP || gpu_shape(p, g)->largest >= mem) continue;
-      if (best && g->residents->len > best->residents->len) continue;
+      if (best && g->n_residents > best->n_residents) continue;
       double end = share_gpu_expected_empty(s, g);
-      if (best && g->residents->len == best->residents->len && end >= best_end) continue;
+      if (best && g->n_residents == best->n_residents && end >= best_end) continue;
       best = g;
       best_end = end;
     }

@@ -44,13 +44,13 @@ static double mps_want(const share_job *j, double cap) { return j->sm < cap ? j-
 static void mps_update_speeds(const share_pool *p, gpu_state *g) {
   double cap = mps_cap(p->spec);
   double total_sm = 0, total_mem = 0;
-  for (guint i = 0; i < g->residents->len; i++) {
+  for (guint i = 0; i < g->n_residents; i++) {
     const share_job *j = share_resident_job(g, i);
     total_sm += j->duty * mps_want(j, cap);
     total_mem += j->duty * share_mps_mem_intensity(j->spec) / SHARE_MPS_MEM_REF;
   }
-  for (guint i = 0; i < g->residents->len; i++) {
-    task *t = g_ptr_array_index(g->residents, i);
+  for (guint i = 0; i < g->n_residents; i++) {
+    task *t = g->residents[i];
     const share_job *j = share_job_of(t->job);
     double want = mps_want(j, cap), mem = share_mps_mem_intensity(j->spec);
     double others_sm = total_sm - j->duty * want;
@@ -60,7 +60,7 @@ static void mps_update_speeds(const share_pool *p, gpu_state *g) {
     double sp, wait = 0;
     if (!share_table_speed(p, g, t, &sp))
       sp = share_mps_speed(j->sm, cap, others_sm, mem, others_mem, p->params->mps_bandwidth_loss);
-    for (guint k = 0; k < g->residents->len; k++) {
+    for (guint k = 0; k < g->n_residents; k++) {
       const share_job *o = share_resident_job(g, k);
       if (o != j)
         wait += share_mps_block_wait(p->params->mps_block_wait, want, mem, mps_want(o, cap),
@@ -90,7 +90,7 @@ static void mps_oom_victims(const share_pool *p, gpu_state *g, task *offender, G
 
 /* A fatal fault is reported to every client of the GPU, which must all exit. */
 static void mps_crash_victims(const share_pool *p, gpu_state *g, task *t, GPtrArray *victims) {
-  for (guint i = 0; i < g->residents->len; i++) g_ptr_array_add(victims, g_ptr_array_index(g->residents, i));
+  for (guint i = 0; i < g->n_residents; i++) g_ptr_array_add(victims, g->residents[i]);
 }
 
 /* ---- its pool keys (scenario.h: pool_check) ---- */

@@ -32,13 +32,13 @@ static gboolean ts_can_ever_fit(const pool_spec *p, const job_spec *j, char **re
 
 static void ts_update_speeds(const share_pool *p, gpu_state *g) {
   double total = 0;
-  for (guint i = 0; i < g->residents->len; i++)
+  for (guint i = 0; i < g->n_residents; i++)
     total += share_resident_job(g, i)->duty;
   sim_time slice = p->spec->timeslice_ns, sw = p->spec->context_switch_ns;
   share_ts_curve curve = share_ts_curve_for(p->params->ts_switch_loss);
   gboolean table = p->params->interference != NULL;
-  for (guint i = 0; i < g->residents->len; i++) {
-    task *t = g_ptr_array_index(g->residents, i);
+  for (guint i = 0; i < g->n_residents; i++) {
+    task *t = g->residents[i];
     double others = total - share_job_of(t->job)->duty;
     if (others < 1e-12) others = 0;
     double sp;

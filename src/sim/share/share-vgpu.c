@@ -55,14 +55,14 @@ static gboolean vgpu_gpu_accepts(const share_pool *p, const gpu_state *g, const 
  * for fixed-share) plus one switch-in. */
 static void vgpu_update_speeds(const share_pool *p, gpu_state *g) {
   const pool_spec *ps = p->spec;
-  double u = 0, n = (double)g->residents->len, m = (double)vgpu_per_gpu(ps);
+  double u = 0, n = (double)g->n_residents, m = (double)vgpu_per_gpu(ps);
   double loss = p->params->ts_switch_loss;
-  for (guint i = 0; i < g->residents->len; i++) u += share_resident_job(g, i)->duty;
+  for (guint i = 0; i < g->n_residents; i++) u += share_resident_job(g, i)->duty;
   double eff = share_timeslice_efficiency(u, loss);
   share_ts_curve curve = share_ts_curve_for(loss);
   double slice = (double)ps->timeslice_ns, sw = (double)ps->context_switch_ns;
-  for (guint i = 0; i < g->residents->len; i++) {
-    task *t = g_ptr_array_index(g->residents, i);
+  for (guint i = 0; i < g->n_residents; i++) {
+    task *t = g->residents[i];
     double others = u - share_job_of(t->job)->duty;
     if (others < 1e-12) others = 0;
     double sp, ahead;

@@ -33,8 +33,8 @@ const scenario_strategy *share_input_row(guint i) {
  * SM-active: sum of duty x SM demand x speed, capped at 1. */
 void share_default_gauges(const share_pool *p, const gpu_state *g, double *busy, double *sm) {
   double idle = 1.0, s = 0.0;
-  for (guint i = 0; i < g->residents->len; i++) {
-    const task *t = g_ptr_array_index(g->residents, i);
+  for (guint i = 0; i < g->n_residents; i++) {
+    const task *t = g->residents[i];
     double d = share_job_of(t->job)->duty;
     idle *= 1.0 - d;
     s += d * share_job_of(t->job)->sm * t->speed;
@@ -59,15 +59,15 @@ int64_t share_default_mem_capacity(const share_pool *p, const gpu_state *g, cons
 
 /* oom: all -> every resident; offender -> the job whose allocation failed; sidecar ->
  * the residents over their declared memory first (the offender if none is). */
-void share_oom_victims_among(oom_policy policy, GPtrArray *residents, task *offender,
+void share_oom_victims_among(oom_policy policy, task *const *residents, guint n, task *offender,
                              GPtrArray *victims) {
   switch (policy) {
   case OOM_ALL:
-    for (guint i = 0; i < residents->len; i++) g_ptr_array_add(victims, g_ptr_array_index(residents, i));
+    for (guint i = 0; i < n; i++) g_ptr_array_add(victims, residents[i]);
     return;
   case OOM_SIDECAR:
-    for (guint i = 0; i < residents->len; i++) {
-      task *t = g_ptr_array_index(residents, i);
+    for (guint i = 0; i < n; i++) {
+      task *t = residents[i];
       if (t->mem_bytes > share_job_of(t->job)->mem_declared) g_ptr_array_add(victims, t);
     }
     if (victims->len) return;
@@ -81,7 +81,7 @@ void share_oom_victims_among(oom_policy policy, GPtrArray *residents, task *offe
 
 void share_default_oom_victims(const share_pool *p, gpu_state *g, task *offender,
                                GPtrArray *victims) {
-  share_oom_victims_among(p->spec->oom, g->residents, offender, victims);
+  share_oom_victims_among(p->spec->oom, g->residents, g->n_residents, offender, victims);
 }
 
 void share_default_crash_victims(const share_pool *p, gpu_state *g, task *t, GPtrArray *victims) {
@@ -156,8 +156,8 @@ gboolean share_table_speed(const share_pool *p, const gpu_state *g, const task *
   if (!tab) return FALSE;
   double v = 1.0;
   guint neighbours = 0;
-  for (guint i = 0; i < g->residents->len; i++) {
-    const task *o = g_ptr_array_index(g->residents, i);
+  for (guint i = 0; i < g->n_residents; i++) {
+    const task *o = g->residents[i];
     if (o->job == t->job || share_job_of(o->job)->duty <= 0) continue;
     double s;
     if (!interference_lookup(tab, share_job_label(share_job_of(t->job)),
@@ -206,8 +206,8 @@ void share_gpu_set_capacity(share_pool *p, gpu_state *g, guint32 slots) {
 
 double share_gpu_expected_empty(const sim *s, const gpu_state *g) {
   double last = (double)sim_now(s);
-  for (guint i = 0; i < g->residents->len; i++) {
-    double end = sim_job_expected_end(s, ((const task *)g_ptr_array_index(g->residents, i))->job);
+  for (guint i = 0; i < g->n_residents; i++) {
+    double end = sim_job_expected_end(s, ((const task *)g->residents[i])->job);
     if (end > last) last = end;
   }
   return last;

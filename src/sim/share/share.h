@@ -81,19 +81,30 @@ struct task {                /* one worker of a job on one GPU (a resident) */
                               * job's charge for this GPU not yet in job_run.charge_gpu_ns */
 };
 
+/* Residents a GPU holds in its own record before their list moves out of line (exclusive
+ * cards hold one, time-slicing and MPS replicas a few): the list is then on the record's
+ * first cache line with the pool and the index, which every change on the GPU reads. */
+#define GPU_INLINE_RESIDENTS 4
+
 struct gpu_state {
+  /* first cache line (the record is aligned to 64 bytes): what every change reads */
   pool_state *pool;          /* share_pool_of(g) */
+  task **residents;          /* n_residents task*, in arrival order: res_inline while they
+                              * fit, else an owned array of res_cap (cluster.c's) */
+  guint32 n_residents;
   guint32 index;             /* within the pool */
-  guint32 node, local;       /* node within pool, GPU within node */
-  GPtrArray *residents;      /* task*, in arrival order */
+  task *res_inline[GPU_INLINE_RESIDENTS];
   int64_t mem_used;          /* what the residents hold now (also metrics_gpu.mem_bytes) */
+  /* second line */
+  guint32 res_cap;           /* 0 while the residents are inline */
   guint32 slots_used;
   guint32 slots_cap;         /* slots it offers now (slots_per_gpu unless the strategy
                               * lowers it: share_gpu_set_capacity) */
   gpu_service service;       /* up, draining or down (share_gpu_set_service) */
+  guint32 node, local;       /* node within pool, GPU within node */
   double share_used;         /* share_ops.worker_share summed over residents (0 if NULL) */
   void *strategy_data;
-};
+} __attribute__((aligned(64)));
 
 /* The views of a job and of a pool (valid C: each is the first member of the other). */
 static inline const share_job *share_job_of(const job_run *j) {
@@ -104,7 +115,7 @@ static inline share_pool *share_pool_of(const gpu_state *g) {
 }
 /* Resident i of g (arrival order) and its job's view. */
 static inline task *share_resident(const gpu_state *g, guint i) {
-  return (task *)g_ptr_array_index(g->residents, i);
+  return (task *)g->residents[i];
 }
 static inline const share_job *share_resident_job(const gpu_state *g, guint i) {
   return share_job_of(share_resident(g, i)->job);
@@ -245,7 +256,7 @@ int64_t share_default_mem_capacity(const share_pool *p, const gpu_state *g, cons
 void share_default_oom_victims(const share_pool *p, gpu_state *g, task *offender,
                                GPtrArray *victims);
 /* The same choice among a set of residents (task*; e.g. one MIG instance's), by policy. */
-void share_oom_victims_among(oom_policy policy, GPtrArray *residents, task *offender,
+void share_oom_victims_among(oom_policy policy, task *const *residents, guint n, task *offender,
                              GPtrArray *victims);
 void share_default_crash_victims(const share_pool *p, gpu_state *g, task *t, GPtrArray *victims);
 /* prune_rank when whether a job fits depends only on its worker count: 0 for every job. */
