@@ -20,6 +20,8 @@ typedef struct metrics_tenant_state {
   double cost_rate;               /* allocated GPUs x the pools' price, per GPU-hour */
   guint32 residents;
   sim_time t_last;
+  guint64 cell_b;                 /* an interval (cells index) and its bounds: integrating */
+  sim_time cell_start, cell_end;  /* from t_last to now inside it adds to that one cell */
   double int_alloc, int_busy, int_sm, int_cost; /* x ns */
   GArray *cells;                  /* tenant_cell by interval, grown on use */
   guint32 jobs;
@@ -295,6 +297,15 @@ static void metrics_tenant_integrate(metrics *m, metrics_tenant_state *t, sim_ti
   t->int_busy += t->busy * dt;
   t->int_sm += t->sm * dt;
   t->int_cost += t->cost_rate * dt;
+  if (t->t_last >= t->cell_start && now <= t->cell_end && t->cells &&
+      t->cell_b < t->cells->len) {
+    /* the common case, within the interval of the last change: the loop's one step */
+    tenant_cell *c = &g_array_index(t->cells, tenant_cell, t->cell_b);
+    c->alloc_gpu_ns += t->alloc * dt;
+    c->busy_gpu_ns += t->busy * dt;
+    t->t_last = now;
+    return;
+  }
   if (!t->cells) t->cells = g_array_new(FALSE, TRUE, sizeof(tenant_cell));
   sim_time iv = m->interval_ns;
   for (sim_time at = t->t_last; at < now;) {
@@ -304,37 +315,20 @@ static void metrics_tenant_integrate(metrics *m, metrics_tenant_state *t, sim_ti
     tenant_cell *c = &g_array_index(t->cells, tenant_cell, b);
     c->alloc_gpu_ns += t->alloc * (double)(upto - at);
     c->busy_gpu_ns += t->busy * (double)(upto - at);
+    t->cell_b = b;
+    t->cell_start = (sim_time)b * iv;
+    t->cell_end = (sim_time)(b + 1) * iv;
     at = upto;
   }
   t->t_last = now;
 }
 
-/* 2^METRICS_FIXED_BITS and its inverse: products by powers of two are exact */
-#define METRICS_FIXED_ONE ((double)(INT64_C(1) << METRICS_FIXED_BITS))
-#define METRICS_FIXED_INV (1.0 / METRICS_FIXED_ONE)
-
-/* llround(v x 2^METRICS_FIXED_BITS) (half away from zero), without the library call when
- * the product is below 2^52: there the truncation and the remainder are exact. */
-static inline int64_t metrics_fixed(double v) {
-  double x = v * METRICS_FIXED_ONE;
-  if (!(fabs(x) < 4503599627370496.0)) return (int64_t)llround(x);
-  int64_t i = (int64_t)x;
-  double f = x - (double)i;
-  if (f >= 0.5) i++;
-  else if (f <= -0.5) i--;
-  return i;
-}
-
 void metrics_tenant_change(metrics *m, guint32 tenant, guint32 pool, sim_time now,
-                           const double before[3], const double after[3], int resident) {
+                           const int64_t d[3], int resident) {
   metrics_tenant_state *t = &g_array_index(m->tenants, metrics_tenant_state, tenant);
   metrics_tenant_integrate(m, t, now);
   t->residents = (guint32)((int)t->residents + resident);
-  int64_t d[3];
-  for (int k = 0; k < 3; k++) {
-    d[k] = metrics_fixed(after[k]) - metrics_fixed(before[k]);
-    t->fx[k] += d[k];
-  }
+  for (int k = 0; k < 3; k++) t->fx[k] += d[k];
   t->pool_alloc_fx[pool] += d[0];
   t->alloc = (double)t->fx[0] * METRICS_FIXED_INV;
   t->busy = (double)t->fx[1] * METRICS_FIXED_INV;

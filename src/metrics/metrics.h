@@ -18,6 +18,7 @@
  * tenants are integrated lazily, when their own gauges change. */
 #pragma once
 #include <glib.h>
+#include <math.h>
 #include "util.h"
 #include "scenario.h"
 #include "results.h"
@@ -120,13 +121,30 @@ void metrics_slo_violations(metrics *m, guint32 pool, guint64 bucket, guint64 n)
 /* The tenant's index (registered on first use; the name is borrowed). */
 guint32 metrics_tenant(metrics *m, const char *name);
 /* A resident of the tenant on a GPU of pool `pool` changes its part of that GPU's gauges
- * (allocated, busy, SM-active) from before[] to after[] at now (the GPU's time); resident
- * counts the tenant's residents (+1 on arrival, -1 on departure, 0 otherwise). The parts
- * are summed in fixed point (METRICS_FIXED_BITS), so removing a part takes back exactly
- * what adding it added: no rounding drift, and an idle tenant is exactly 0. */
+ * (allocated, busy, SM-active) by d[] at now (the GPU's time): d[k] is metrics_fixed(after)
+ * - metrics_fixed(before) of gauge k, the caller keeping each part's fixed-point value;
+ * resident counts the tenant's residents (+1 on arrival, -1 on departure, 0 otherwise). The
+ * parts are summed in fixed point (METRICS_FIXED_BITS), so removing a part takes back
+ * exactly what adding it added: no rounding drift, and an idle tenant is exactly 0. */
 void metrics_tenant_change(metrics *m, guint32 tenant, guint32 pool, sim_time now,
-                           const double before[3], const double after[3], int resident);
+                           const int64_t d[3], int resident);
 #define METRICS_FIXED_BITS 40
+/* 2^METRICS_FIXED_BITS and its inverse: products by powers of two are exact */
+#define METRICS_FIXED_ONE ((double)(INT64_C(1) << METRICS_FIXED_BITS))
+#define METRICS_FIXED_INV (1.0 / METRICS_FIXED_ONE)
+
+/* A gauge part in fixed point: llround(v x 2^METRICS_FIXED_BITS) (half away from zero),
+ * without the library call when the product is below 2^52: there the truncation and the
+ * remainder are exact. */
+static inline int64_t metrics_fixed(double v) {
+  double x = v * METRICS_FIXED_ONE;
+  if (!(fabs(x) < 4503599627370496.0)) return (int64_t)llround(x);
+  int64_t i = (int64_t)x;
+  double f = x - (double)i;
+  if (f >= 0.5) i++;
+  else if (f <= -0.5) i--;
+  return i;
+}
 
 /* A job of the tenant was submitted (tenants.csv `jobs`) to pool `pool` (-1: unrouted),
  * where its workers were resident for worker_s seconds (summed over workers): what a

@@ -384,9 +384,10 @@ void cluster_attach(pool_state *p, task *t, gpu_state *g, guint32 slot) {
   g->slots_used++;
   metrics_gpu_attach(p->m, g->index, t->job->index);
   t->m_part[0] = t->m_part[1] = t->m_part[2] = 0;
+  t->m_part_fx[0] = t->m_part_fx[1] = t->m_part_fx[2] = 0;
   t->part_since = p->m->gpus[g->index].t_last;
-  metrics_tenant_change(p->metrics, t->job->tenant, p->index, t->part_since, t->m_part,
-                        t->m_part, +1);
+  static const int64_t unchanged[3] = {0, 0, 0};
+  metrics_tenant_change(p->metrics, t->job->tenant, p->index, t->part_since, unchanged, +1);
   if (free_before) node_free_change(p, g->node, -1);
   share_index_update(p, g);
   cluster_host_change(p, t, g, -1);
@@ -398,11 +399,11 @@ void cluster_detach(pool_state *p, task *t) {
   g->mem_used -= t->mem_bytes;
   metrics_gpu_mem(p->m, g->index, -t->mem_bytes);
   metrics_gpu_detach(p->m, g->index, t->job->index);
-  static const double none[3] = {0, 0, 0};
   cluster_task_charge(t, p->m->gpus[g->index].t_last);
-  metrics_tenant_change(p->metrics, t->job->tenant, p->index, p->m->gpus[g->index].t_last,
-                        t->m_part, none, -1);
+  int64_t d[3] = {-t->m_part_fx[0], -t->m_part_fx[1], -t->m_part_fx[2]};
+  metrics_tenant_change(p->metrics, t->job->tenant, p->index, p->m->gpus[g->index].t_last, d, -1);
   t->m_part[0] = t->m_part[1] = t->m_part[2] = 0;
+  t->m_part_fx[0] = t->m_part_fx[1] = t->m_part_fx[2] = 0;
   guint32 free_before = gpu_free(g);
   g->slots_used--;
   if (gpu_free(g) != free_before) node_free_change(p, g->node, +1);
@@ -537,7 +538,13 @@ static void cluster_gpu_tenants(pool_state *p, gpu_state *g, double alloc, doubl
     double part[3] = {alloc * w, busy * w, sm * w};
     if (!memcmp(part, t->m_part, sizeof part)) continue;
     cluster_task_charge(t, now);
-    metrics_tenant_change(p->metrics, t->job->tenant, p->index, now, t->m_part, part, 0);
+    int64_t d[3];
+    for (int k = 0; k < 3; k++) {
+      int64_t fx = metrics_fixed(part[k]);
+      d[k] = fx - t->m_part_fx[k];
+      t->m_part_fx[k] = fx;
+    }
+    metrics_tenant_change(p->metrics, t->job->tenant, p->index, now, d, 0);
     memcpy(t->m_part, part, sizeof part);
   }
 }

@@ -92,16 +92,25 @@ struct job_run {
       WORKLOAD_JOB_FIELDS
     };
   };
-  guint32 index;
-  job_state state;
-  job_outcome outcome;
-  guint32 tenant;            /* metrics_tenant index */
-  task *tasks;               /* n_tasks while running */
+  /* what every event on a running job reads (job_advance, the rates, the completion, the
+   * gauges), kept together after the views */
+  task *tasks;               /* n_tasks while running (task1 for one worker) */
+  const struct workload_ops *wl; /* workload_of(spec), kept: the hot path never reads spec */
   /* fluid progress of the current unit of work (training/batch: the job; notebook: a burst) */
   double work_left_ns;
   sim_time t_last;
-  event_id ev_done, ev_timer, ev_end, ev_phase, ev_ckpt, ev_crash;
+  event_id ev_done, ev_timer;
+  double busy_ns, alloc_gpu_ns;
+  double charge_gpu_ns;      /* its part of the occupied GPUs' allocated time (GPU x ns): the
+                              * m_part[0] of its workers integrated (cluster_task_charge) */
+  job_state state;
+  guint32 tenant;            /* metrics_tenant index */
   gboolean completion_stale; /* work or demand replaced: ev_done must be recomputed */
+  task task1;                /* the task of a one-worker job (no allocation per start) */
+  /* the rest: read at starts, ends, phases, kills and for the row */
+  guint32 index;
+  job_outcome outcome;
+  event_id ev_end, ev_phase, ev_ckpt, ev_crash;
   guint32 next_phase;
   gboolean crash_phase_fired;
   guint32 placed_gpu;        /* the last placement (jobs.csv gpu_ids, formatted at the end):
@@ -110,16 +119,13 @@ struct job_run {
   /* lifetimes */
   sim_time first_start, attempt_start, end, queued_since;
   /* accumulators */
-  double wait_ns, run_ns, busy_ns, alloc_gpu_ns;
-  double charge_gpu_ns;      /* its part of the occupied GPUs' allocated time (GPU x ns): the
-                              * m_part[0] of its workers integrated (cluster_task_charge) */
+  double wait_ns, run_ns;
   double work_lost_ns;
   double straggler_delay_ns, straggler_wait_gpu_ns;
   guint32 restarts, kills, oom_kills, crashes;
   gsl_rng *rng_faults;       /* separate stream for random crashes, so enabling them moves no burst */
   GSequenceIter *queue_iter;
   const char *reason;        /* static or interned text */
-  const struct workload_ops *wl; /* workload_of(spec), kept: the hot path never reads spec */
   guint32 *placed_gpus;      /* the last placement's GPUs in the pool, one per worker (owned;
                               * jobs of several workers only) */
 };

@@ -11,6 +11,10 @@
 #define ENGINE_CHUNK_SHIFT 12
 #define ENGINE_CHUNK_SEQS (UINT64_C(1) << ENGINE_CHUNK_SHIFT)
 
+/* Cache lines of the next event's object fetched ahead (a running job's hot fields: the
+ * views, its progress and the task of a one-worker job, cluster.h) */
+#define ENGINE_PREFETCH_LINES 6
+
 typedef struct engine_chunk {
   guint64 pending;                           /* heap entries with an id in this chunk */
   guint64 bits[ENGINE_CHUNK_SEQS / 64];      /* cancelled ids */
@@ -121,10 +125,9 @@ gboolean engine_step(engine *e) {
   /* the next event's object (a job, a pool, a GPU) is fetched while this one runs: its
    * first lines are what its handler reads first (a hint only, no effect on the order) */
   const pq_item *next = pqueue_peek(&e->heap);
-  if (next) {
-    __builtin_prefetch(next->obj);
-    __builtin_prefetch((const char *)next->obj + 64);
-  }
+  if (next)
+    for (int line = 0; line < ENGINE_PREFETCH_LINES; line++)
+      __builtin_prefetch((const char *)next->obj + 64 * line);
   g_assert(it.time >= e->now); /* time never runs backwards */
   e->now = it.time;
   e->events_run++;

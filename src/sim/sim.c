@@ -334,6 +334,12 @@ static void cancel_job_events(sim *s, job_run *j) {
   j->ev_done = j->ev_timer = j->ev_end = j->ev_phase = j->ev_ckpt = j->ev_crash = 0;
 }
 
+/* Frees the tasks of the last attempt (those of several workers are allocated). */
+static void job_tasks_free(job_run *j) {
+  if (j->tasks != &j->task1) g_free(j->tasks);
+  j->tasks = NULL;
+}
+
 /* Takes the job off its GPUs (it stops running now). */
 static void job_release(sim *s, job_run *j) {
   pool_state *p = &s->pools[j->pool];
@@ -349,8 +355,7 @@ static void job_release(sim *s, job_run *j) {
     gpus[w] = j->tasks[w].gpu;
     cluster_detach(p, &j->tasks[w]);
   }
-  g_free(j->tasks);
-  j->tasks = NULL;
+  job_tasks_free(j);
   j->n_tasks = 0;
   j->active = FALSE;
   j->duty = 0;
@@ -636,7 +641,12 @@ static gboolean try_start(sim *s, pool_state *p, job_run *j) {
   j->busy = sp->busy;
   j->sm = sp->sm;
   j->rate_rps = sp->rate_rps;
-  j->tasks = g_new0(task, n);
+  if (n == 1) {
+    memset(&j->task1, 0, sizeof j->task1);
+    j->tasks = &j->task1;
+  } else {
+    j->tasks = g_new0(task, n);
+  }
   j->n_tasks = n;
   for (guint32 w = 0; w < n; w++) {
     task *t = &j->tasks[w];
@@ -779,7 +789,7 @@ static void job_free(sim *s, job_run *j) {
   const workload_ops *wl = j->wl;
   if (j->workload_data && wl->on_done) wl->on_done(s, j);
   if (j->workload_data && wl->on_done) wl->on_done(s, j);
-  g_free(j->tasks);
+  job_tasks_free(j);
   g_free(j->placed_gpus);
   if (j->rng) gsl_rng_free(j->rng);
   if (j->rng_faults) gsl_rng_free(j->rng_faults);
@@ -1304,6 +1314,7 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
   gint64 t0 = g_get_monotonic_time();
 
   s->params.ts_switch_loss = sc->ts_switch_loss;
+  s->params.ts_curve = share_ts_curve_for(sc->ts_switch_loss);
   s->params.mps_bandwidth_loss = sc->mps_bandwidth_loss;
   s->params.mps_block_wait = sc->mps_block_wait;
   s->params.mps_block_corr_ns = (double)sc->mps_block_corr_ns;

@@ -425,7 +425,7 @@ static void mig_update_speeds(const share_pool *p, gpu_state *g) {
   }
   double compute = m->mig_compute_slices ? m->mig_compute_slices : 7;
   sim_time slice = p->spec->timeslice_ns, sw = p->spec->context_switch_ns;
-  share_ts_curve curve = share_ts_curve_for(p->params->ts_switch_loss);
+  share_ts_curve curve = p->params->ts_curve;
   for (guint i = 0; i < g->n_residents; i++) {
     task *t = g->residents[i];
     g_assert(t->slot < sh->layout.n);

@@ -35,7 +35,7 @@ static void ts_update_speeds(const share_pool *p, gpu_state *g) {
   for (guint i = 0; i < g->n_residents; i++)
     total += share_resident_job(g, i)->duty;
   sim_time slice = p->spec->timeslice_ns, sw = p->spec->context_switch_ns;
-  share_ts_curve curve = share_ts_curve_for(p->params->ts_switch_loss);
+  share_ts_curve curve = p->params->ts_curve;
   gboolean table = p->params->interference != NULL;
   for (guint i = 0; i < g->n_residents; i++) {
     task *t = g->residents[i];

@@ -22,9 +22,15 @@ typedef struct gpu_state gpu_state;
 typedef struct task task;
 typedef struct sim sim;
 
+/* The time-slicing contention curve's constant (share_ts_curve_for below). */
+typedef struct share_ts_curve {
+  double a;
+} share_ts_curve;
+
 /* Model parameters every strategy may read (from the scenario; docs/models.md). */
 typedef struct share_params {
   double ts_switch_loss;      /* time-slicing: efficiency lost per extra busy context */
+  share_ts_curve ts_curve;    /* share_ts_curve_for(ts_switch_loss), worked out once a run */
   double mps_bandwidth_loss;  /* MPS: speed lost per other active client */
   double mps_block_wait;      /* MPS: wait ratio of a fully blocked compute-bound request */
   double mps_block_corr_ns;   /* MPS: how long a neighbour's blocks hold the SMs */
@@ -77,6 +83,7 @@ struct task {                /* one worker of a job on one GPU (a resident) */
   /* its part of the GPU's allocated, busy and SM-active gauges, as reported to its tenant
    * (cluster.c, cluster_gpu_update_gauges; not for strategies) */
   double m_part[3];
+  int64_t m_part_fx[3];      /* the same in the metrics' fixed point (metrics_fixed) */
   sim_time part_since;       /* when m_part last changed: m_part[0] x the time since is the
                               * job's charge for this GPU not yet in job_run.charge_gpu_ns */
 };
@@ -206,9 +213,6 @@ double share_timeslice_speed(double own, double others, double switch_loss);
 /* The same curve with its constant a worked out once for a switch loss (share_ts_curve_for),
  * for a strategy that evaluates it for every resident: share_ts_curve_speed(c, own, others)
  * is bit for bit share_timeslice_speed(own, others, L). */
-typedef struct share_ts_curve {
-  double a;
-} share_ts_curve;
 share_ts_curve share_ts_curve_for(double switch_loss);
 double share_ts_curve_speed(share_ts_curve c, double own, double others);
 /* Share of the GPU's time that does useful work when the busy contexts' demands add up to
