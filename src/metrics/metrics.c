@@ -74,11 +74,7 @@ void metrics_free(metrics *m) {
   if (!m) return;
   for (guint i = 0; i < m->n_pools; i++) {
     metrics_pool *mp = &m->pools[i];
-    for (guint32 k = 0; mp->gpu_series && k < mp->n_gpus; k++) {
-      g_array_unref(mp->gpus[k].ser_jobs);
-      g_array_unref(mp->gpus[k].cur_jobs);
-    }
-    g_free(mp->gpus);
+    metrics_pool_release_gpus(mp);
     if (mp->ts) g_array_unref(mp->ts); /* NULL once frozen */
     if (mp->slo_violations) g_array_unref(mp->slo_violations);
     if (mp->gpu_series) g_array_unref(mp->gpu_series);
@@ -98,13 +94,30 @@ void metrics_free(metrics *m) {
 }
 
 void metrics_pool_set_gpus(metrics_pool *mp, guint32 n_gpus) {
+  metrics_pool_use_gpus(mp, n_gpus, NULL, 0);
+}
+
+void metrics_pool_use_gpus(metrics_pool *mp, guint32 n_gpus, metrics_gpu *first, size_t stride) {
   g_assert(!mp->gpus);
+  g_assert(!first || stride >= sizeof(metrics_gpu));
   mp->n_gpus = n_gpus;
-  mp->gpus = g_new0(metrics_gpu, n_gpus ? n_gpus : 1);
+  mp->gpus_owned = first == NULL;
+  mp->gpus = first ? first : g_new0(metrics_gpu, n_gpus ? n_gpus : 1);
+  mp->gpu_stride = first ? stride : sizeof(metrics_gpu);
   for (guint32 k = 0; mp->m->gpu_series && k < n_gpus; k++) {
-    mp->gpus[k].ser_jobs = g_array_new(FALSE, FALSE, sizeof(guint32));
-    mp->gpus[k].cur_jobs = g_array_new(FALSE, FALSE, sizeof(guint32));
+    metrics_pool_gpu(mp, k)->ser_jobs = g_array_new(FALSE, FALSE, sizeof(guint32));
+    metrics_pool_gpu(mp, k)->cur_jobs = g_array_new(FALSE, FALSE, sizeof(guint32));
   }
+}
+
+void metrics_pool_release_gpus(metrics_pool *mp) {
+  if (!mp->gpus) return;
+  for (guint32 k = 0; mp->gpu_series && k < mp->n_gpus; k++) {
+    g_array_unref(metrics_pool_gpu(mp, k)->ser_jobs);
+    g_array_unref(metrics_pool_gpu(mp, k)->cur_jobs);
+  }
+  if (mp->gpus_owned) g_free(mp->gpus);
+  mp->gpus = NULL;
 }
 
 sim_time metrics_interval_ns(const metrics *m) { return m->interval_ns; }
@@ -159,7 +172,7 @@ static void metrics_jobs_add_unique(GArray *jobs, guint32 job) {
 static void metrics_record_gpus(metrics_pool *mp, sim_time end) {
   double span = (double)(end - mp->bucket_start);
   for (guint32 i = 0; i < mp->n_gpus; i++) {
-    metrics_gpu *g = &mp->gpus[i];
+    metrics_gpu *g = metrics_pool_gpu(mp, i);
     metrics_gpu_integrate(g, end);
     double alloc = g->int_alloc - g->ser_alloc;
     if (alloc > 0 || g->ser_jobs->len) {
@@ -211,12 +224,12 @@ static void metrics_pool_emit(metrics_pool *mp, sim_time end) {
 
 void metrics_pool_close(metrics_pool *mp, sim_time end) {
   metrics_pool_integrate(mp, end);
-  for (guint32 k = 0; k < mp->n_gpus; k++) metrics_gpu_integrate(&mp->gpus[k], end);
+  for (guint32 k = 0; k < mp->n_gpus; k++) metrics_gpu_integrate(metrics_pool_gpu(mp, k), end);
   metrics_pool_emit(mp, end);
 }
 
 void metrics_gpu_set_gauges(metrics_pool *mp, guint32 gpu, double alloc, double busy, double sm) {
-  metrics_gpu *g = &mp->gpus[gpu];
+  metrics_gpu *g = metrics_pool_gpu(mp, gpu);
   g_assert(busy >= 0 && busy <= 1 + 1e-9 && sm >= 0 && sm <= 1 + 1e-9);
   mp->sum_alloc += alloc - g->alloc;
   mp->sum_busy += busy - g->busy;
@@ -232,13 +245,13 @@ void metrics_gpu_set_gauges(metrics_pool *mp, guint32 gpu, double alloc, double 
 }
 
 void metrics_gpu_mem(metrics_pool *mp, guint32 gpu, int64_t delta_bytes) {
-  metrics_gpu *g = &mp->gpus[gpu];
+  metrics_gpu *g = metrics_pool_gpu(mp, gpu);
   g->mem_bytes += delta_bytes;
   mp->sum_mem += delta_bytes;
 }
 
 void metrics_gpu_note_peak(metrics_pool *mp, guint32 gpu) {
-  metrics_gpu *g = &mp->gpus[gpu];
+  metrics_gpu *g = metrics_pool_gpu(mp, gpu);
   /* more than the card holds is a demand that is about to fail, never memory in use */
   if (g->mem_bytes > mp->card_bytes) return;
   if (g->mem_bytes > g->peak_mem) g->peak_mem = g->mem_bytes;
@@ -246,7 +259,7 @@ void metrics_gpu_note_peak(metrics_pool *mp, guint32 gpu) {
 }
 
 void metrics_gpu_attach(metrics_pool *mp, guint32 gpu, guint32 job) {
-  metrics_gpu *g = &mp->gpus[gpu];
+  metrics_gpu *g = metrics_pool_gpu(mp, gpu);
   g->jobs_hosted++;
   if (!g->cur_jobs) return;
   metrics_jobs_add_unique(g->ser_jobs, job);
@@ -254,7 +267,7 @@ void metrics_gpu_attach(metrics_pool *mp, guint32 gpu, guint32 job) {
 }
 
 void metrics_gpu_detach(metrics_pool *mp, guint32 gpu, guint32 job) {
-  metrics_gpu *g = &mp->gpus[gpu];
+  metrics_gpu *g = metrics_pool_gpu(mp, gpu);
   if (!g->cur_jobs) return;
   for (guint i = 0; i < g->cur_jobs->len; i++)
     if (g_array_index(g->cur_jobs, guint32, i) == job) {
@@ -264,7 +277,7 @@ void metrics_gpu_detach(metrics_pool *mp, guint32 gpu, guint32 job) {
   g_assert_not_reached();
 }
 
-void metrics_gpu_oom(metrics_pool *mp, guint32 gpu) { mp->gpus[gpu].oom_events++; }
+void metrics_gpu_oom(metrics_pool *mp, guint32 gpu) { metrics_pool_gpu(mp, gpu)->oom_events++; }
 
 void metrics_slo_violations(metrics *m, guint32 pool, guint64 bucket, guint64 n) {
   if (!n) return;
@@ -404,7 +417,7 @@ static void metrics_freeze_pool(metrics *m, metrics_pool *mp, pool_result pr) {
   pr.drain_gpu_s = mp->drain_gpu_ns / 1e9;
   pr.down_gpu_s = mp->down_gpu_ns / 1e9;
   for (guint32 gi = 0; gi < mp->n_gpus; gi++) {
-    const metrics_gpu *g = &mp->gpus[gi];
+    const metrics_gpu *g = metrics_pool_gpu(mp, gi);
     gpu_result gr = {
         .pool = ps->name,
         .node = g->node,

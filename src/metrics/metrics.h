@@ -26,6 +26,8 @@
 typedef struct metrics metrics;
 
 typedef struct metrics_gpu {      /* one GPU's gauges now and their integrals */
+  /* what every change on the GPU reads and writes, first (72 bytes: the cluster keeps them
+   * on the GPU record's first two cache lines) */
   double alloc, busy, sm;         /* gauges now (0..1) */
   int64_t mem_bytes;              /* memory in use now */
   sim_time t_last;                /* integrals are up to here */
@@ -52,7 +54,10 @@ typedef struct metrics_acc {      /* the current interval of a pool: value x ns 
 typedef struct metrics_pool {
   guint32 index, n_gpus;
   int64_t card_bytes;             /* memory of one GPU */
-  metrics_gpu *gpus;              /* n_gpus, owned */
+  metrics_gpu *gpus;              /* the first of n_gpus records, gpu_stride bytes apart (read
+                                   * them through metrics_pool_gpu); owned when gpus_owned */
+  size_t gpu_stride;
+  gboolean gpus_owned;
   metrics *m;
   /* gauges now: sums of the GPUs' (kept by metrics_gpu_*), and the counts the cluster sets
    * just before each integration (the values in force since the last one) */
@@ -74,8 +79,20 @@ typedef struct metrics_pool {
  * gpu_series: also record the per-GPU series (run --dcgm). Each pool's GPUs are set by
  * metrics_pool_set_gpus before the run. */
 metrics *metrics_new(const scenario *sc, results *r, gboolean gpu_series);
-/* The pool has n_gpus GPUs (mp->gpus[i].node and .local are the caller's to set). */
+/* The pool has n_gpus GPUs (their records' node and local are the caller's to set). */
 void metrics_pool_set_gpus(metrics_pool *mp, guint32 n_gpus);
+/* The same with records the caller owns: n_gpus zeroed metrics_gpu, the first at `first`,
+ * each `stride` bytes after the one before (inside the caller's own GPU records, so that a
+ * GPU's state and its gauges share cache lines). They must stay until
+ * metrics_pool_release_gpus, which the owner calls before freeing them. */
+void metrics_pool_use_gpus(metrics_pool *mp, guint32 n_gpus, metrics_gpu *first, size_t stride);
+/* Releases what the GPU records hold (the series' job lists), and the records when the
+ * metrics allocated them; the pool has no GPU records after it. metrics_free calls it. */
+void metrics_pool_release_gpus(metrics_pool *mp);
+/* GPU k of the pool. */
+static inline metrics_gpu *metrics_pool_gpu(const metrics_pool *mp, guint32 k) {
+  return (metrics_gpu *)(void *)((char *)mp->gpus + (size_t)k * mp->gpu_stride);
+}
 void metrics_free(metrics *m);
 sim_time metrics_interval_ns(const metrics *m);
 /* Index of the interval holding t. */

@@ -11,6 +11,9 @@
 #include <string.h>
 
 G_STATIC_ASSERT(PLACE_MILLI == METRICS_MILLI);
+/* a GPU record's hot part (share.h): pool, residents and its gauges' integrals on its
+ * first two cache lines */
+G_STATIC_ASSERT(offsetof(gpu_state, m) + offsetof(metrics_gpu, peak_mem) <= 128);
 
 /* ---- free-slot buckets: bitset of nodes per free-slot count ---- */
 
@@ -149,10 +152,10 @@ void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec,
   g_assert(p->slots_per_gpu >= 1);
   p->gpus = g_aligned_alloc0(MAX(1u, p->n_gpus), sizeof(gpu_state), G_ALIGNOF(gpu_state));
   cluster_nodes_init(p);
-  metrics_pool_set_gpus(p->m, p->n_gpus);
+  metrics_pool_use_gpus(p->m, p->n_gpus, &p->gpus[0].m, sizeof(gpu_state));
   for (guint32 i = 0; i < p->n_gpus; i++) {
-    p->m->gpus[i].node = p->gpus[i].node;
-    p->m->gpus[i].local = p->gpus[i].local;
+    p->gpus[i].m.node = p->gpus[i].node;
+    p->gpus[i].m.local = p->gpus[i].local;
   }
   for (guint32 i = 0; i < p->n_gpus; i++) {
     gpu_state *g = &p->gpus[i];
@@ -186,6 +189,7 @@ void cluster_pool_clear(pool_state *p) {
   if (p->ops->free_pool) p->ops->free_pool(&p->share_view);
   for (guint32 i = 0; i < p->n_gpus; i++)
     if (p->gpus[i].res_cap) g_free(p->gpus[i].residents);
+  metrics_pool_release_gpus(p->m);
   g_aligned_free(p->gpus);
   g_free(p->node_first);
   g_free(p->node_gpus);
@@ -385,7 +389,7 @@ void cluster_attach(pool_state *p, task *t, gpu_state *g, guint32 slot) {
   metrics_gpu_attach(p->m, g->index, t->job->index);
   t->m_part[0] = t->m_part[1] = t->m_part[2] = 0;
   t->m_part_fx[0] = t->m_part_fx[1] = t->m_part_fx[2] = 0;
-  t->part_since = p->m->gpus[g->index].t_last;
+  t->part_since = g->m.t_last;
   static const int64_t unchanged[3] = {0, 0, 0};
   metrics_tenant_change(p->metrics, t->job->tenant, p->index, t->part_since, unchanged, +1);
   if (free_before) node_free_change(p, g->node, -1);
@@ -399,9 +403,9 @@ void cluster_detach(pool_state *p, task *t) {
   g->mem_used -= t->mem_bytes;
   metrics_gpu_mem(p->m, g->index, -t->mem_bytes);
   metrics_gpu_detach(p->m, g->index, t->job->index);
-  cluster_task_charge(t, p->m->gpus[g->index].t_last);
+  cluster_task_charge(t, g->m.t_last);
   int64_t d[3] = {-t->m_part_fx[0], -t->m_part_fx[1], -t->m_part_fx[2]};
-  metrics_tenant_change(p->metrics, t->job->tenant, p->index, p->m->gpus[g->index].t_last, d, -1);
+  metrics_tenant_change(p->metrics, t->job->tenant, p->index, g->m.t_last, d, -1);
   t->m_part[0] = t->m_part[1] = t->m_part[2] = 0;
   t->m_part_fx[0] = t->m_part_fx[1] = t->m_part_fx[2] = 0;
   guint32 free_before = gpu_free(g);
@@ -445,7 +449,7 @@ void cluster_pool_close(pool_state *p, sim_time end) {
 
 void cluster_gpu_integrate(gpu_state *g, sim_time now) {
   cluster_pool_integrate(g->pool, now);
-  metrics_gpu_integrate(&g->pool->m->gpus[g->index], now);
+  metrics_gpu_integrate(&g->m, now);
 }
 
 /* Does another worker of t's job sit on g before or after t? */
@@ -531,7 +535,7 @@ static void cluster_gpu_tenants(pool_state *p, gpu_state *g, double alloc, doubl
   double total = 0;
   for (guint i = 0; i < n; i++)
     total += ((const task *)g->residents[i])->alloc_share;
-  sim_time now = p->m->gpus[g->index].t_last;
+  sim_time now = g->m.t_last;
   for (guint i = 0; i < n; i++) {
     task *t = g->residents[i];
     double w = total > 0 ? t->alloc_share / total : 1.0 / n;

@@ -14,6 +14,7 @@
 #include "util.h"
 #include "scenario.h"
 #include "results.h"
+#include "metrics.h"
 #include "job-view.h"
 
 typedef struct pool_state pool_state; /* cluster.h; begins with its share_pool view */
@@ -94,15 +95,18 @@ struct task {                /* one worker of a job on one GPU (a resident) */
 #define GPU_INLINE_RESIDENTS 4
 
 struct gpu_state {
-  /* first cache line (the record is aligned to 64 bytes): what every change reads */
+  /* what every change on the GPU reads, on the record's first two cache lines (the records
+   * are one array aligned to 64 bytes; cluster.c asserts the offsets) */
   pool_state *pool;          /* share_pool_of(g) */
   task **residents;          /* n_residents task*, in arrival order: res_inline while they
                               * fit, else an owned array of res_cap (cluster.c's) */
   guint32 n_residents;
   guint32 index;             /* within the pool */
   task *res_inline[GPU_INLINE_RESIDENTS];
+  metrics_gpu m;             /* its gauges and integrals (the metrics layer's, kept here so
+                              * that the GPU and its gauges share lines; not for strategies) */
+  /* the rest: read at placements, arrivals and departures */
   int64_t mem_used;          /* what the residents hold now (also metrics_gpu.mem_bytes) */
-  /* second line */
   guint32 res_cap;           /* 0 while the residents are inline */
   guint32 slots_used;
   guint32 slots_cap;         /* slots it offers now (slots_per_gpu unless the strategy
