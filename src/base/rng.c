@@ -19,13 +19,25 @@ uint64_t rng_derive(uint64_t seed, const char *key, uint64_t stream) {
   return splitmix64(splitmix64(seed) ^ splitmix64(h) ^ splitmix64(stream + 0x5151));
 }
 
+/* taus2 takes an unsigned long seed; 0 would mean "default seed" to GSL. */
+static unsigned long rng_seed_of(uint64_t seed, const char *key, uint64_t stream) {
+  uint64_t s = rng_derive(seed, key, stream);
+  unsigned long ls = (unsigned long)(s ^ (s >> 32));
+  return ls ? ls : 1;
+}
+
 gsl_rng *rng_new(uint64_t seed, const char *key, uint64_t stream) {
   gsl_rng *r = gsl_rng_alloc(gsl_rng_taus2);
-  uint64_t s = rng_derive(seed, key, stream);
-  /* taus2 takes an unsigned long seed; 0 would mean "default seed" to GSL. */
-  unsigned long ls = (unsigned long)(s ^ (s >> 32));
-  gsl_rng_set(r, ls ? ls : 1);
+  gsl_rng_set(r, rng_seed_of(seed, key, stream));
   return r;
+}
+
+gsl_rng *rng_init(rng_slot *slot, uint64_t seed, const char *key, uint64_t stream) {
+  g_assert(gsl_rng_taus2->size <= sizeof slot->state);
+  slot->r.type = gsl_rng_taus2;
+  slot->r.state = slot->state;
+  gsl_rng_set(&slot->r, rng_seed_of(seed, key, stream));
+  return &slot->r;
 }
 
 double rng_exponential(gsl_rng *r, double mean) { return gsl_ran_exponential(r, mean); }

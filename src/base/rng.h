@@ -15,5 +15,15 @@ uint64_t rng_derive(uint64_t seed, const char *key, uint64_t stream);
 /* A GSL generator (taus2: small state, so one per job is cheap) seeded from rng_derive(seed, key, stream). Owned. */
 gsl_rng *rng_new(uint64_t seed, const char *key, uint64_t stream);
 
+/* Storage for rng_new's generator inside a caller's record (a job's stream, read at every
+ * burst: no allocation and no pointer chase to a separate state). */
+typedef struct rng_slot {
+  gsl_rng r;
+  guint64 state[3];            /* taus2's state: three unsigned longs */
+} rng_slot;
+/* The generator rng_new(seed, key, stream) returns, the same stream, in slot: returns
+ * &slot->r, which must never be gsl_rng_free'd (it goes with the slot). */
+gsl_rng *rng_init(rng_slot *slot, uint64_t seed, const char *key, uint64_t stream);
+
 /* Helpers on top of GSL. */
 double rng_exponential(gsl_rng *r, double mean);

@@ -7,6 +7,7 @@
 #include <glib.h>
 #include <gsl/gsl_rng.h>
 #include "util.h"
+#include "rng.h"
 #include "scenario.h"
 #include "trace.h"
 #include "results.h"
@@ -107,6 +108,7 @@ struct job_run {
   guint32 tenant;            /* metrics_tenant index */
   gboolean completion_stale; /* work or demand replaced: ev_done must be recomputed */
   task task1;                /* the task of a one-worker job (no allocation per start) */
+  rng_slot rng_slot;         /* where rng lives (rng_init): the draws read no other line */
   /* the rest: read at starts, ends, phases, kills and for the row */
   guint32 index;
   job_outcome outcome;

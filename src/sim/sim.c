@@ -380,9 +380,8 @@ static void job_done(sim *s, job_run *j, job_outcome outcome) {
   if (s->spill) g_array_append_val(s->just_done, j->index);
   const workload_ops *wl = j->wl;
   if (wl->on_done) wl->on_done(s, j);
-  if (j->rng) gsl_rng_free(j->rng);
   if (j->rng_faults) gsl_rng_free(j->rng_faults);
-  j->rng = j->rng_faults = NULL;
+  j->rng = j->rng_faults = NULL; /* rng is in rng_slot */
 }
 
 void sim_job_finish(sim *s, job_run *j, job_outcome outcome) {
@@ -668,7 +667,7 @@ static gboolean try_start(sim *s, pool_state *p, job_run *j) {
   }
   keep_placement(j);
   for (guint32 w = 0; w < n; w++) gpu_end(s, j->tasks[w].gpu);
-  if (!j->rng) j->rng = rng_new(s->sc->seed, sp->id, 0);
+  if (!j->rng) j->rng = rng_init(&j->rng_slot, s->sc->seed, sp->id, 0);
   if (j->wl->session)
     j->ev_end = engine_at(s->eng, j->session_end < now ? now : j->session_end, on_session_end, j, 0);
   j->wl->on_start(s, j);
@@ -791,7 +790,6 @@ static void job_free(sim *s, job_run *j) {
   if (j->workload_data && wl->on_done) wl->on_done(s, j);
   job_tasks_free(j);
   g_free(j->placed_gpus);
-  if (j->rng) gsl_rng_free(j->rng);
   if (j->rng_faults) gsl_rng_free(j->rng_faults);
   g_free((job_spec *)j->spec);
   g_free(j);

@@ -169,3 +169,22 @@ Test(rngfast, gsl_type_drives_gsl_distributions) {
   gsl_rng_free(t);
   gsl_rng_free(g);
 }
+
+/* rng_init (a job's stream in its own record) is rng_new's stream, draw for draw, through
+ * the GSL variates the workloads use; and two keys still give two streams. */
+Test(rngfast, rng_init_is_rng_new_in_place) {
+  gsl_rng *heap = rng_new(9, "nb-17", 0);
+  rng_slot slot, other;
+  gsl_rng *in = rng_init(&slot, 9, "nb-17", 0);
+  gsl_rng *diff = rng_init(&other, 9, "nb-18", 0);
+  cr_assert_eq(in, &slot.r);
+  guint same_as_other = 0;
+  for (int i = 0; i < 100000; i++) {
+    double a = rng_exponential(heap, 3.0), b = rng_exponential(in, 3.0);
+    cr_assert(a == b, "draw %d: %.17g from rng_new, %.17g from rng_init", i, a, b);
+    same_as_other += rng_exponential(diff, 3.0) == b;
+    cr_assert_eq(gsl_rng_get(heap), gsl_rng_get(in));
+  }
+  cr_assert_lt(same_as_other, 10u);
+  gsl_rng_free(heap);
+}
