@@ -11,8 +11,8 @@
 #define ENGINE_CHUNK_SHIFT 12
 #define ENGINE_CHUNK_SEQS (UINT64_C(1) << ENGINE_CHUNK_SHIFT)
 
-/* Cache lines of the next event's object fetched ahead (a running job's hot fields: the
- * views, its progress and the task of a one-worker job, cluster.h) */
+/* Cache lines of a coming event's object fetched ahead (a running job's hot fields: the
+ * views, its progress, the task of a one-worker job and its random stream, cluster.h) */
 #define ENGINE_PREFETCH_LINES 6
 
 typedef struct engine_chunk {
@@ -29,6 +29,7 @@ struct engine {
   engine_chunk **chunks;     /* by id >> ENGINE_CHUNK_SHIFT; NULL once drained */
   size_t n_chunks;
   engine_chunk *spare;       /* a drained chunk kept for the next one */
+  engine_prefetch_fn prefetch;
 };
 
 engine *engine_new(void *ctx) {
@@ -103,13 +104,18 @@ static gboolean engine_settle_top(engine *e, uint64_t seq) {
   return cancelled;
 }
 
+/* Is the id of an entry still in the heap cancelled? (its chunk is there) */
+static inline gboolean engine_is_cancelled(const engine *e, uint64_t seq) {
+  const engine_chunk *k = e->chunks[seq >> ENGINE_CHUNK_SHIFT];
+  return (k->bits[(seq & (ENGINE_CHUNK_SEQS - 1)) >> 6] >> (seq & 63)) & 1;
+}
+
 /* Drops cancelled entries from the top; returns the top live item or NULL. */
 static const pq_item *top_live(engine *e) {
   const pq_item *top;
   while ((top = pqueue_peek(&e->heap))) {
-    const engine_chunk *k = e->chunks[top->seq >> ENGINE_CHUNK_SHIFT];
     uint64_t seq = top->seq;
-    if (!((k->bits[(seq & (ENGINE_CHUNK_SEQS - 1)) >> 6] >> (seq & 63)) & 1)) return top;
+    if (!engine_is_cancelled(e, seq)) return top;
     engine_settle_top(e, seq);
     pq_item dropped;
     pqueue_pop(&e->heap, &dropped);
@@ -117,17 +123,33 @@ static const pq_item *top_live(engine *e) {
   return NULL;
 }
 
+/* Hints while an event runs, no effect on the order: the object of the event after the
+ * next one (about the second least of the heap: the lesser child of the root) has its first
+ * lines fetched, and the simulator's prefetch reads the next event's object (fetched a
+ * step before) for what its handler will follow from it. */
+static inline void engine_fetch_ahead(engine *e) {
+  const pqueue *q = &e->heap;
+  if (q->len > 1) {
+    const pq_item *a = &q->items[1];
+    if (q->len > 2 && (q->items[2].time < a->time ||
+                       (q->items[2].time == a->time && q->items[2].seq < a->seq)))
+      a = &q->items[2];
+    for (int line = 0; line < ENGINE_PREFETCH_LINES; line++)
+      __builtin_prefetch((const char *)a->obj + 64 * line);
+  }
+  /* not for a cancelled event: its object may be gone */
+  if (e->prefetch && q->len && !engine_is_cancelled(e, q->items[0].seq))
+    e->prefetch(q->items[0].obj, q->items[0].handler);
+}
+
+void engine_set_prefetch(engine *e, engine_prefetch_fn fn) { e->prefetch = fn; }
+
 gboolean engine_step(engine *e) {
   if (!top_live(e)) return FALSE;
   pq_item it;
   pqueue_pop(&e->heap, &it);
   engine_settle_top(e, it.seq);
-  /* the next event's object (a job, a pool, a GPU) is fetched while this one runs: its
-   * first lines are what its handler reads first (a hint only, no effect on the order) */
-  const pq_item *next = pqueue_peek(&e->heap);
-  if (next)
-    for (int line = 0; line < ENGINE_PREFETCH_LINES; line++)
-      __builtin_prefetch((const char *)next->obj + 64 * line);
+  engine_fetch_ahead(e);
   g_assert(it.time >= e->now); /* time never runs backwards */
   e->now = it.time;
   e->events_run++;

@@ -25,5 +25,10 @@ gboolean engine_step(engine *e);
 void engine_run_until(engine *e, sim_time limit);
 /* Time of the next live event, or SIM_TIME_NEVER. */
 sim_time engine_next_time(engine *e);
+/* What the handler of a coming event will read, fetched ahead (a hint: it must change
+ * nothing): the engine calls it once a step, before the handler of the step runs, with the
+ * event after it, whose object's first lines it fetched a step before. */
+typedef void (*engine_prefetch_fn)(const void *obj, engine_handler handler);
+void engine_set_prefetch(engine *e, engine_prefetch_fn fn);
 uint64_t engine_events_run(const engine *e);
 size_t engine_pending(const engine *e); /* heap size, including cancelled entries */
