@@ -356,9 +356,9 @@ void cluster_gpu_set_service(pool_state *p, gpu_state *g, gpu_service service, g
   cluster_gpu_set_capacity(p, g, service == GPU_UP ? slots : 0);
 }
 
-/* Appends t to g's residents (moving them out of line past GPU_INLINE_RESIDENTS). */
+/* Appends t to g's residents (moving them out of line past GPU_RESIDENTS_BUF). */
 static void gpu_residents_add(gpu_state *g, task *t) {
-  if (g->n_residents == (g->res_cap ? g->res_cap : GPU_INLINE_RESIDENTS)) {
+  if (g->n_residents == (g->res_cap ? g->res_cap : GPU_RESIDENTS_BUF)) {
     guint32 cap = 2 * g->n_residents;
     task **out = g->res_cap ? g_renew(task *, g->residents, cap) : g_new(task *, cap);
     if (!g->res_cap) memcpy(out, g->res_inline, sizeof g->res_inline);

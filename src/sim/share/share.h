@@ -92,7 +92,7 @@ struct task {                /* one worker of a job on one GPU (a resident) */
 /* Residents a GPU holds in its own record before their list moves out of line (exclusive
  * cards hold one, time-slicing and MPS replicas a few): the list is then on the record's
  * first cache line with the pool and the index, which every change on the GPU reads. */
-#define GPU_INLINE_RESIDENTS 4
+#define GPU_RESIDENTS_BUF 4
 
 struct gpu_state {
   /* what every change on the GPU reads, on the record's first two cache lines (the records
@@ -102,7 +102,7 @@ struct gpu_state {
                               * fit, else an owned array of res_cap (cluster.c's) */
   guint32 n_residents;
   guint32 index;             /* within the pool */
-  task *res_inline[GPU_INLINE_RESIDENTS];
+  task *res_inline[GPU_RESIDENTS_BUF];
   metrics_gpu m;             /* its gauges and integrals (the metrics layer's, kept here so
                               * that the GPU and its gauges share lines; not for strategies) */
   /* the rest: read at placements, arrivals and departures */
