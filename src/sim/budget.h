@@ -16,8 +16,10 @@
 #define BUDGET_BYTES_PER_GPU 280.0    /* measured: 1e6 GPUs, 285 MB peak vs 35 MB for 1e5 */
 #define BUDGET_BYTES_PER_SERIES_ROW 100.0 /* measured: 2.6e6 intervals x (1 pool + 1 tenant),
                                             * 513 MB peak vs 57 MB at 2.6e5 */
-#define BUDGET_BYTES_PER_JOB 550.0    /* measured with jobs.csv streamed: 1M jobs 534 MiB vs
-                                       * 100k jobs 82 MB peak (bench.yaml, mixed traces) */
+#define BUDGET_BYTES_PER_JOB 250.0    /* measured with jobs.csv streamed and the trace
+                                       * packed: 1M jobs 225 MiB vs 100k jobs 53 MiB peak
+                                       * (bench.yaml, mixed traces): 200 bytes a job,
+                                       * rounded up for rows with more non-default fields */
 #define BUDGET_BYTES_PER_KEPT_ROW 250.0 /* run --dcgm keeps every row in memory: a 200-byte
                                          * job_result and its gpu_ids (100k: 109 vs 82 MB) */
 
