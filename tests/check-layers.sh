@@ -8,36 +8,46 @@
 top=${1:-${TOP_SRCDIR:-$(dirname "$0")/..}}
 src=$top/src
 layers="base input metrics sim report study traces cli"
-rank() { # rank LAYER -> its position, or nothing for an unknown folder
-  i=0; for l in $layers; do i=$((i + 1)); [ "$l" = "$1" ] && { echo $i; return; }; done
-}
-layer_of() { # layer_of PATH-RELATIVE-TO-src -> first folder
-  echo "${1%%/*}"
-}
-bad=0; checked=0
-# header name -> layer, from where the header lives
-hdrmap=$(cd "$src" && find . -name '*.h' | sed 's|^\./||' | while read -r h; do
-  echo "$(basename "$h") $(layer_of "$h")"; done)
-for f in $(cd "$src" && find . -name '*.[ch]' | sed 's|^\./||' | sort); do
-  own=$(layer_of "$f"); own_rank=$(rank "$own")
-  if [ -z "$own_rank" ]; then echo "$src/$f: in folder '$own', which is not a layer ($layers)"; bad=$((bad + 1)); continue; fi
-  grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src/$f" | while IFS= read -r line; do
-    n=${line%%:*}; h=$(echo "$line" | sed 's/.*"\(.*\)".*/\1/')
-    [ "$h" = config.h ] && continue
-    hl=$(echo "$hdrmap" | awk -v h="$(basename "$h")" '$1 == h {print $2; exit}')
-    if [ -z "$hl" ]; then case $h in *plot-templates*) continue;; esac
-      # generated or unknown header: must exist beside the file
-      [ -f "$src/$(dirname "$f")/$h" ] || echo "$src/$f:$n: includes \"$h\", which is no header of src/"
-      continue; fi
-    hr=$(rank "$hl")
-    if [ "$hr" -gt "$own_rank" ]; then
-      echo "$src/$f:$n: layer '$own' includes \"$h\" of layer '$hl', which comes after it"
-    fi
-  done > "${TMPDIR:-/tmp}/check-layers.$$"
-  if [ -s "${TMPDIR:-/tmp}/check-layers.$$" ]; then cat "${TMPDIR:-/tmp}/check-layers.$$"; bad=$((bad + $(wc -l < "${TMPDIR:-/tmp}/check-layers.$$"))); fi
-  checked=$((checked + 1))
-done
-rm -f "${TMPDIR:-/tmp}/check-layers.$$"
+bad=0
+# every #include "..." of every file in one awk pass (a fork per include line took seconds):
+# a header's layer is the first folder of where it lives (the first one found, when two
+# folders hold the same name); an include of a name that is no header of src/ must exist
+# beside the file (generated headers) unless it is one of the plot templates
+out=$(cd "$src" && awk -v layers="$layers" -v src="$src" \
+  -v hdrs="$(find . -name '*.h' | sed 's|^\./||')" -v files="$(find . -name '*.[ch]' | sed 's|^\./||' | sort)" '
+  BEGIN {
+    nl = split(layers, L, " "); for (i = 1; i <= nl; i++) rank[L[i]] = i
+    nh = split(hdrs, H, "\n")
+    for (i = 1; i <= nh; i++) { b = H[i]; sub(/.*\//, "", b); l = H[i]; sub(/\/.*/, "", l); if (!(b in hl)) hl[b] = l }
+    nf = split(files, F, "\n"); checked = 0
+    for (k = 1; k <= nf; k++) {
+      f = F[k]; own = f; sub(/\/.*/, "", own)
+      if (!(own in rank)) { print src "/" f ": in folder \047" own "\047, which is not a layer (" layers ")"; continue }
+      dir = f; if (!sub(/\/[^\/]*$/, "", dir)) dir = "."
+      n = 0
+      while ((getline line < f) > 0) {
+        n++
+        if (line !~ /^[[:space:]]*#[[:space:]]*include[[:space:]]*"/) continue
+        # the text between the last two quotes (what sed s/.*"\(.*\)".*/\1/ keeps)
+        h = line; sub(/"[^"]*$/, "", h); sub(/.*"/, "", h)
+        if (h == "config.h") continue
+        b = h; sub(/.*\//, "", b)
+        if (!(b in hl)) {
+          if (h ~ /plot-templates/) continue
+          p = dir "/" h
+          if ((getline x < p) < 0) print src "/" f ":" n ": includes \"" h "\", which is no header of src/"
+          close(p); continue
+        }
+        if (rank[hl[b]] > rank[own])
+          print src "/" f ":" n ": layer \047" own "\047 includes \"" h "\" of layer \047" hl[b] "\047, which comes after it"
+      }
+      close(f); checked++
+    }
+    print "checked " checked
+  }')
+checked=$(echo "$out" | sed -n 's/^checked //p')
+out=$(echo "$out" | grep -v '^checked ')
+if [ -n "$out" ]; then echo "$out"; bad=$(echo "$out" | wc -l); fi
 # The plug-in boundaries inside the sim layer (docs/architecture.md):
 # - a sharing strategy (sim/share/share-*.c) includes no header of src/ but share.h, the view
 #   of a pool, its GPUs and their residents and the share_* calls it may make (share.c is

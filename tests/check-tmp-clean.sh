@@ -6,6 +6,11 @@
 : "${SHARESIM:?SHARESIM must point at the built binary}"
 UNIT=$(dirname "$SHARESIM")/tests/unit/unit-tests
 if [ ! -x "$UNIT" ]; then echo "SKIP: no unit-test binary (Criterion missing)"; exit 77; fi
+# the sanitizer and distcheck stages (scripts/test) run these suites in unit-tests already;
+# what they leave in TMPDIR does not depend on the build, so this runs in the check stage
+if [ -n "${SHARESIM_SKIP_REPEATS:-}" ]; then
+  echo "SKIP: SHARESIM_SKIP_REPEATS: the unit suites' TMPDIR check runs in the check stage"; exit 77
+fi
 root=$(mktemp -d "${TMPDIR:-/tmp}/sharesim-tmpcheck.XXXXXX") || exit 1
 rc=0
 # (not plot: its gnuplot-injection test embeds the folder path in names cut at 200 characters)

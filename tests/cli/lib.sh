@@ -19,3 +19,12 @@ expect_no_path() { if [ ! -e "$1" ]; then pass; else fail "path should not exist
 expect_same_files() { if cmp -s "$1" "$2"; then pass; else fail "files differ: $1 $2"; fi; }
 expect_eq() { if [ "$1" = "$2" ]; then pass; else fail "got '$1', expected '$2' ($3)"; fi; }
 skip_test() { echo "SKIP [$TEST_NAME] $*" >&2; SKIPPED=$((SKIPPED + 1)); }
+# skip_repeat WHAT: true, with one SKIP line naming WHAT, when SHARESIM_SKIP_REPEATS is set
+# (scripts/test sets it in the sanitizer and distcheck stages: a check that only repeats, on
+# the same code paths, what another check of that stage already runs, runs in the check
+# stage only; HACKING.md, Tests, lists them). Usage: if ! skip_repeat "..."; then ...; fi
+skip_repeat() {
+  [ -n "${SHARESIM_SKIP_REPEATS:-}" ] || return 1
+  skip_test "SHARESIM_SKIP_REPEATS: $1"
+  return 0
+}
