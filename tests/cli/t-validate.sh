@@ -6,8 +6,6 @@
 
 # Cases that miss their target today (case id, then why); they must stay visible as "no".
 KNOWN_MISSES="
-lucid.median_vs_constant
-lucid.speed_sum_above_1.5
 "
 
 # (with SHARESIM_SKIP_REPEATS, the table is run without the openb lists: the FGD family's

@@ -28,8 +28,14 @@ Test(sharing, timeslice_model_matches_colfax_and_a_lone_tenant_runs_at_full_spee
   /* four busy tenants: each about 16-19 % below an ideal quarter [S19] */
   double four = share_timeslice_speed(1.0, 3.0, 0.06);
   cr_assert(four / 0.25 >= 0.81 && four / 0.25 <= 0.84, "4 tenants: %.4f of a quarter", four / 0.25);
-  /* light neighbours whose demand fits in the GPU's time do not slow a job down */
-  TU_NEAR(share_timeslice_speed(0.4, 0.5, 0.06), 1.0, 0);
+  /* light activity overlaps little: independent busy periods overlap for own x others of
+   * the time, and below an overlap of 1 the loss goes with its square */
+  double a = (4.0 / 0.82 - 1.0) / pow(3.0, 1.2);
+  TU_NEAR(share_timeslice_speed(0.4, 0.5, 0.06), 1.0 / (1.0 + a * 0.2 * 0.2), 1e-12);
+  TU_NEAR(share_timeslice_speed(0.5, 0.4, 0.06), share_timeslice_speed(0.4, 0.5, 0.06), 1e-15);
+  /* a context with no activity of its own, or without busy neighbours, is not slowed */
+  TU_NEAR(share_timeslice_speed(0.0, 3.0, 0.06), 1.0, 0);
+  TU_NEAR(share_timeslice_speed(0.7, 0.0, 0.06), 1.0, 0);
 }
 
 Test(sharing, timeslice_curve_two_saturating_contexts_and_monotone) {
@@ -37,32 +43,40 @@ Test(sharing, timeslice_curve_two_saturating_contexts_and_monotone) {
   double a = (4.0 / 0.82 - 1.0) / pow(3.0, 1.2);
   TU_NEAR(share_timeslice_speed(1.0, 1.0, 0.06), 1.0 / (1.0 + a), 1e-12);
   TU_NEAR(share_timeslice_speed(1.0, 1.0, 0.06), 0.4907, 1e-4);
+  /* saturating contexts (own 1) summing to U: decreasing in U, continuous where the
+   * exponent changes (an overlap of 1: two saturating contexts) */
   double prev = 1.0;
   for (double u = 1.0; u <= 8.0; u += 0.25) {
-    double v = share_timeslice_speed(u, 0.0, 0.06);
+    double v = share_timeslice_speed(1.0, u - 1.0, 0.06);
     cr_assert(v > 0 && v <= prev, "speed %g at U = %g after %g", v, u, prev);
     prev = v;
   }
+  TU_NEAR(share_timeslice_speed(1.0, 1.0 - 1e-9, 0.06), share_timeslice_speed(1.0, 1.0 + 1e-9, 0.06), 1e-8);
+  /* below an overlap of 1 the exponent is 2: a saturating context next to a neighbour busy
+   * half of the time */
+  TU_NEAR(share_timeslice_speed(1.0, 0.5, 0.06), 1.0 / (1.0 + a * 0.25), 1e-12);
   /* efficiency of the card: 1 up to U = 1, four contexts keep 0.82 of it */
   TU_NEAR(share_timeslice_efficiency(0.9, 0.06), 1.0, 0);
   TU_NEAR(share_timeslice_efficiency(4.0, 0.06), 0.82, 1e-12);
 }
 
-/* gpu_util is the job's own activity and its duty: two jobs at 0.4 fit in the GPU's time and
- * both run at full speed; at 0.7 each they follow the curve at U = 1.4; the busy time of a
+/* gpu_util is the job's own activity and its duty: two jobs at 0.4 overlap for 0.16 of their
+ * time and lose 2.6 %; at 0.7 each they overlap for 0.49 and keep 0.80; the busy time of a
  * job is its gpu_util times its run time. A single-GPU trainer has no communication share. */
 Test(sharing, gpu_util_sets_the_demand_of_time_sliced_jobs) {
   g_autofree char *yaml = ts_pool("A100-40GB", 2, NULL);
   results *r = tu_run(yaml, "id,submit_s,kind,gpus,mem_gb,duration_s,gpu_util\n"
                             "a,0,training,1,1,100,0.4\nb,0,batch,1,1,100,0.4\n", NULL);
-  TU_NEAR(tu_job(r, "a")->end_s, 100, 1e-6);
-  TU_NEAR(tu_job(r, "b")->end_s, 100, 1e-6);
-  TU_NEAR(tu_job(r, "a")->busy_s, 40, 1e-6);
+  double v4 = share_timeslice_speed(0.4, 0.4, 0.06);
+  TU_NEAR(v4, 0.9741, 1e-4);
+  TU_NEAR(tu_job(r, "a")->end_s, 100 / v4, 1e-5);
+  TU_NEAR(tu_job(r, "b")->end_s, 100 / v4, 1e-5);
+  TU_NEAR(tu_job(r, "a")->busy_s, 0.4 * 100 / v4, 1e-5);
   results_free(r);
   r = tu_run(yaml, "id,submit_s,kind,gpus,mem_gb,duration_s,gpu_util\n"
                    "a,0,training,1,1,100,0.7\nb,0,training,1,1,100,0.7\n", NULL);
   double v = share_timeslice_speed(0.7, 0.7, 0.06);
-  TU_NEAR(v, 0.7432, 1e-4);
+  TU_NEAR(v, 0.8005, 1e-4);
   TU_NEAR(tu_job(r, "a")->end_s, 100 / v, 1e-5);
   results_free(r);
 }

@@ -92,9 +92,11 @@ guint32 share_prune_by_size(const share_pool *p, const share_job *j) { return 0;
 
 /* ---- noisy-neighbour model (docs/models.md, "Noisy neighbours") ---- */
 
-/* The contention curve (docs/models.md, "Time-slicing"): with U = own + others, no
- * slowdown while U <= 1, else 1 / (1 + a (U - 1)^p). p is fitted on Lucid's 1,388 pairs;
- * a puts four saturating contexts at (1 - 3 L) / 4 each, Colfax's four busy tenants. */
+/* The contention curve (docs/models.md, "Time-slicing"): a context whose busy periods
+ * (share own of its time alone) fall independently of its neighbours' (summed duty others)
+ * overlaps them for o = own x others of that time; it keeps 1 / (1 + a o^q) while o <= 1
+ * (q fitted on Lucid's even-numbered pairs) and 1 / (1 + a o^p) beyond. a puts four
+ * saturating contexts (o = 3) at (1 - 3 L) / 4 each, Colfax's four busy tenants. */
 share_ts_curve share_ts_curve_for(double switch_loss) {
   double four = (1.0 - 3.0 * switch_loss) / 4.0; /* one of four busy contexts */
   if (four < 0.05) four = 0.05;                   /* L near 1/3 and beyond: keep a finite */
@@ -102,18 +104,23 @@ share_ts_curve share_ts_curve_for(double switch_loss) {
 }
 
 double share_ts_curve_speed(share_ts_curve c, double own, double others) {
-  double u = own + others;
-  if (u <= 1.0) return 1.0;
-  return 1.0 / (1.0 + c.a * pow(u - 1.0, SHARE_TS_CURVE_EXP));
+  double o = own * others;
+  if (!(o > 0)) return 1.0;
+  double x;
+  if (o > 1.0) x = pow(o, SHARE_TS_CURVE_EXP);
+  else if (SHARE_TS_OVERLAP_EXP == 2.0) x = o * o; /* the default, without a pow() */
+  else x = pow(o, SHARE_TS_OVERLAP_EXP);
+  return 1.0 / (1.0 + c.a * x);
 }
 
 double share_timeslice_speed(double own, double others, double switch_loss) {
   return share_ts_curve_speed(share_ts_curve_for(switch_loss), own, others);
 }
 
+/* Busy contexts saturate (own 1): each sees the other U - 1 of the demand. */
 double share_timeslice_efficiency(double demand, double switch_loss) {
   if (demand <= 1.0) return 1.0;
-  double eff = demand * share_timeslice_speed(demand, 0.0, switch_loss);
+  double eff = demand * share_timeslice_speed(1.0, demand - 1.0, switch_loss);
   return eff > 1.0 ? 1.0 : eff;
 }
 

@@ -210,20 +210,26 @@ const scenario_strategy *share_input_row(guint i);
 
 /* ---- the noisy-neighbour model shared by the time-shared strategies ---- */
 /* Time-slicing: speed of a context whose own GPU activity is own (its gpu_util while it
- * has work) next to others whose duties add up to others: with U = own + others, 1 while
- * U <= 1, else 1 / (1 + a (U - 1)^p), a set so that four saturating contexts each get
- * (1 - 3 x switch_loss) / 4 (docs/models.md). */
+ * has work) next to others whose duties add up to others. Their busy periods overlap for
+ * o = own x others of its time alone (independent periods); the speed is 1 / (1 + a o^q)
+ * while o <= 1, 1 / (1 + a o^p) beyond, a set so that four saturating contexts (o = 3) each
+ * get (1 - 3 x switch_loss) / 4 (docs/models.md). */
 double share_timeslice_speed(double own, double others, double switch_loss);
 /* The same curve with its constant a worked out once for a switch loss (share_ts_curve_for),
  * for a strategy that evaluates it for every resident: share_ts_curve_speed(c, own, others)
  * is bit for bit share_timeslice_speed(own, others, L). */
 share_ts_curve share_ts_curve_for(double switch_loss);
 double share_ts_curve_speed(share_ts_curve c, double own, double others);
-/* Share of the GPU's time that does useful work when the busy contexts' demands add up to
- * demand: min(1, U x share_timeslice_speed(U, 0, L)); 1 for U <= 1 (vGPU equal/fixed share). */
+/* Share of the GPU's time that does useful work when busy (saturating) contexts' demands
+ * add up to demand U: min(1, U x share_timeslice_speed(1, U - 1, L)); 1 for U <= 1 (vGPU
+ * equal/fixed share). */
 double share_timeslice_efficiency(double demand, double switch_loss);
-/* Exponent p of the time-slicing curve, fitted on the Lucid pairs (docs/models.md). */
+/* Exponent p of the time-slicing curve beyond an overlap of 1 (o > 1: three or more
+ * contexts), with a through Colfax's four tenants (docs/models.md). */
 #define SHARE_TS_CURVE_EXP 1.2
+/* Exponent q of the curve up to an overlap of 1 (two contexts, or partial activity), fitted
+ * on Lucid's even-numbered measured pairs (docs/models.md). */
+#define SHARE_TS_OVERLAP_EXP 2.0
 /* MPS (docs/models.md, "MPS"). A client's memory intensity m is the share of its busy time
  * its device memory is busy: mem_util / gpu_util from the trace, SHARE_MPS_MEM_REF when the
  * trace does not say. */
