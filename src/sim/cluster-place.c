@@ -177,7 +177,7 @@ int cluster_policy_place(const pool_state *p, const job_run *j, gpu_state **gpus
                    .max_gpu_milli = (int64_t)p->max_node_gpus * PLACE_MILLI};
   guint32 *idx = g_newa(guint32, MAX(1u, r.gpus));
   int n = place_select(&ctx, p->place, p->view, p->n_nodes, &r, p->cache, idx);
-  if (n < 0) return 0;
+  if (n < 0) return r.gpus > 1 ? -1 : 0; /* no single node holds it now: a gang may span nodes */
   for (guint32 k = 0; k < r.gpus; k++) {
     gpu_state *g = &p->gpus[p->node_first[n] + idx[k]];
     if (!p->ops->gpu_accepts(&p->share_view, g, &j->share_view, (gpu_state *const *)gpus_out, k,

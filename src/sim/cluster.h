@@ -153,7 +153,8 @@ void cluster_view_node(pool_state *p, guint32 n);  /* node n changed: refresh it
  * node, and the view of g and the node. */
 void cluster_host_change(pool_state *p, const task *t, const gpu_state *g, int sign);
 /* Placement by the pool's policy on one node: 1 placed (gpus_out/slots_out filled), 0 fits
- * nowhere, -1 not decided here (the caller's search goes on). */
+ * nowhere, -1 not decided here (the caller's search goes on: a gang that no single node
+ * holds now may still span nodes, docs/models.md "Placement policy"). */
 int cluster_policy_place(const pool_state *p, const job_run *j, gpu_state **gpus_out,
                          guint32 *slots_out);
 /* Finds GPUs (and slots) for every worker of j per the pool's placement policy, without
