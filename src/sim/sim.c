@@ -197,8 +197,10 @@ static gint resched_cmp(gconstpointer a, gconstpointer b) {
 
 /* Before anything changes on g: bring its residents and its integrals up to now. */
 static void gpu_begin(sim *s, gpu_state *g) {
+  /* a shared card's residents' jobs are fetched at once, not one miss after another */
+  for (guint i = 1; i < g->n_residents; i++) __builtin_prefetch(&g->residents[i]->job->t_last);
   for (guint i = 0; i < g->n_residents; i++)
-    job_advance(s, ((task *)g->residents[i])->job);
+    job_advance(s, g->residents[i]->job);
   cluster_gpu_integrate(g, sim_now(s));
 }
 
