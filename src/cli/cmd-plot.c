@@ -98,7 +98,12 @@ static gboolean cmd_plot_draw(int argc, char **argv, const char *out, const plot
     *default_out = g_build_filename(first, "plots", NULL);
     ok = s && plot_sweep(s, first, out ? out : *default_out, opt, rep, &err);
     if (!out) *written_to = *default_out;
-  } else if (argc == 2 && !plot_has(first, "summary.json") && plot_has(first, "compare.json")) {
+  } else if (argc == 2 && !plot_has(first, "summary.json") &&
+             plot_has(first, "validate-scatter.csv")) {
+    *default_out = g_build_filename(first, "plots", NULL);
+    ok = plot_validate(first, out ? out : *default_out, opt, rep, &err);
+    if (!out) *written_to = *default_out;
+} else if (argc == 2 && !plot_has(first, "summary.json") && plot_has(first, "compare.json")) {
     GPtrArray *runs = g_ptr_array_new_with_free_func((GDestroyNotify)figures_free);
     ok = compare_load_dir(first, runs, &err) && runs->len > 0;
     if (ok) {

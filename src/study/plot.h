@@ -73,6 +73,10 @@ void plot_quote(GString *out, const char *text);
  * run_dir is not a result folder. Chart failures are in rep->failed. */
 gboolean plot_run(const char *run_dir, const char *out_dir, const plot_options *opt,
                   plot_report *rep, GError **error);
+/* The predicted-against-measured chart of a `validate -o` folder (validate-scatter.csv),
+ * into out_dir. */
+gboolean plot_validate(const char *dir, const char *out_dir, const plot_options *opt,
+                       plot_report *rep, GError **error);
 /* The names of the charts plot_run draws, in order, comma-separated (owned): read from
  * its chart table, for --help. */
 char *plot_run_chart_names(void);

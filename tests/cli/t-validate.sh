@@ -148,3 +148,14 @@ run validate --case tally --set mps_block_wait=abc; expect_rc 2
 expect_err_contains "sharesim validate: --set mps_block_wait: expected a number from 0 to 100, found 'abc'"
 run validate --case tally --set pools.x.replicas=2; expect_rc 2
 expect_err_contains "no pool named 'x'"
+
+# ---- plot draws a validate folder: each pair set predicted against measured ----
+mkdir -p vplot
+printf 'set,id,measured,predicted\nlucid,p1/a,0.9,0.85\nlucid,p1/b,1.0,NaN\nfgd,130/FGD,95.39,95.32\n' > vplot/validate-scatter.csv
+run plot vplot -o vplot-out --format svg; expect_rc 0
+expect_file vplot-out/validate-scatter.gp
+expect_eq "$(grep -v '^#' vplot-out/validate-scatter.dat | tr '\n' ';')" "1 0.9 0.85;2 95.39 95.32;" "one row per finite point, sets numbered in order"
+expect_eq "$(grep -c "^series\[" vplot-out/validate-scatter.gp)" 2 "two sets named in the script"
+printf 'set,id,measured,predicted\n' > vplot/validate-scatter.csv
+run plot vplot -o vplot-empty --format svg; expect_rc 0
+expect_err_contains "validate-scatter: validate-scatter.csv has no finite points"
