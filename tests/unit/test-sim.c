@@ -389,6 +389,15 @@ static void sim_stream_load(const char *yaml, GString *csv, scenario **sc, trace
   cr_assert_not_null(*tr);
 }
 
+/* The run of yaml and csv twice: its rows kept in the results, and streamed into c. */
+static void sim_stream_both(const char *yaml, GString *csv, scenario **sc, trace **tr,
+                            results **kept, results **streamed, sim_stream_rows *c) {
+  sim_stream_load(yaml, csv, sc, tr);
+  *kept = sim_run(*sc, *tr, NULL, NULL);
+  sim_options opt = {.job_sink = sim_stream_collect, .job_sink_data = c};
+  *streamed = sim_run(*sc, *tr, &opt, NULL);
+}
+
 /* Jobs end out of trace order (long first, short later; a gang waits; a crash restarts
  * one; a horizon leaves some running, queued and not submitted): the streamed rows are the
  * kept rows byte for byte, in trace order, and every figure the reports derive from the
@@ -413,11 +422,10 @@ Test(sim, streamed_rows_are_the_kept_rows_and_give_the_same_figures) {
   }
   g_autoptr(scenario) sc = NULL;
   g_autoptr(trace) tr = NULL;
-  sim_stream_load(yaml, csv, &sc, &tr);
-  g_autoptr(results) kept = sim_run(sc, tr, NULL, NULL);
+  g_autoptr(results) kept = NULL;
+  g_autoptr(results) streamed = NULL;
   sim_stream_rows c = {.text = g_string_new(NULL)};
-  sim_options opt = {.job_sink = sim_stream_collect, .job_sink_data = &c};
-  g_autoptr(results) streamed = sim_run(sc, tr, &opt, NULL);
+  sim_stream_both(yaml, csv, &sc, &tr, &kept, &streamed, &c);
   cr_assert(kept && streamed);
   cr_assert_eq(streamed->jobs->len, 0, "streamed rows are not kept");
   cr_assert_eq(c.rows, kept->jobs->len);
@@ -507,11 +515,10 @@ Test(sim, held_services_leave_memory_and_keep_their_rows) {
                            i % 3 ? "100" : "");
   g_autoptr(scenario) sc = NULL;
   g_autoptr(trace) tr = NULL;
-  sim_stream_load(yaml, csv, &sc, &tr);
-  g_autoptr(results) kept = sim_run(sc, tr, NULL, NULL);
+  g_autoptr(results) kept = NULL;
+  g_autoptr(results) streamed = NULL;
   sim_stream_rows c = {.text = g_string_new(NULL)};
-  sim_options opt = {.job_sink = sim_stream_collect, .job_sink_data = &c};
-  g_autoptr(results) streamed = sim_run(sc, tr, &opt, NULL);
+  sim_stream_both(yaml, csv, &sc, &tr, &kept, &streamed, &c);
   cr_assert(kept && streamed);
   cr_assert(streamed->jobs_live_peak <= 8, "live peak %u", streamed->jobs_live_peak);
   cr_assert_eq(streamed->services->len, n);
