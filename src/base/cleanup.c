@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static GMutex cleanup_lock;
+static GRecMutex cleanup_lock; /* recursive: cleanup_begin holds it around cleanup_add */
 static GPtrArray *cleanup_paths;  /* char*, owned */
 static GArray *cleanup_children;  /* GPid */
 static int cleanup_pipe[2] = {-1, -1};
@@ -65,7 +65,7 @@ static gpointer cleanup_thread(gpointer data) {
     return NULL;
   }
   g_atomic_int_set(&cleanup_fired, 1);
-  g_mutex_lock(&cleanup_lock); /* held until the end: writers stop at their next call */
+  g_rec_mutex_lock(&cleanup_lock); /* held until the end: writers stop at their next call */
   cleanup_stop_children();
   for (guint i = cleanup_paths->len; i-- > 0;) {
     const char *p = g_ptr_array_index(cleanup_paths, i);
@@ -98,42 +98,46 @@ void cleanup_install(void) {
   g_once_init_leave(&once, 1);
 }
 
+void cleanup_begin(void) { g_rec_mutex_lock(&cleanup_lock); }
+
+void cleanup_end(void) { g_rec_mutex_unlock(&cleanup_lock); }
+
 gboolean cleanup_signalled(void) { return g_atomic_int_get(&cleanup_fired) != 0; }
 
 void cleanup_add(const char *path) {
   if (!path || !cleanup_paths) return;
-  g_mutex_lock(&cleanup_lock);
+  g_rec_mutex_lock(&cleanup_lock);
   g_ptr_array_add(cleanup_paths, g_strdup(path));
-  g_mutex_unlock(&cleanup_lock);
+  g_rec_mutex_unlock(&cleanup_lock);
 }
 
 void cleanup_forget(const char *path) {
   if (!path || !cleanup_paths) return;
-  g_mutex_lock(&cleanup_lock);
+  g_rec_mutex_lock(&cleanup_lock);
   for (guint i = cleanup_paths->len; i-- > 0;)
     if (!strcmp(g_ptr_array_index(cleanup_paths, i), path)) {
       g_ptr_array_remove_index(cleanup_paths, i);
       break;
     }
-  g_mutex_unlock(&cleanup_lock);
+  g_rec_mutex_unlock(&cleanup_lock);
 }
 
 void cleanup_add_child(GPid pid) {
   if (!cleanup_children) return;
-  g_mutex_lock(&cleanup_lock);
+  g_rec_mutex_lock(&cleanup_lock);
   g_array_append_val(cleanup_children, pid);
-  g_mutex_unlock(&cleanup_lock);
+  g_rec_mutex_unlock(&cleanup_lock);
 }
 
 void cleanup_forget_child(GPid pid) {
   if (!cleanup_children) return;
-  g_mutex_lock(&cleanup_lock);
+  g_rec_mutex_lock(&cleanup_lock);
   for (guint i = 0; i < cleanup_children->len; i++)
     if (g_array_index(cleanup_children, GPid, i) == pid) {
       g_array_remove_index_fast(cleanup_children, i);
       break;
     }
-  g_mutex_unlock(&cleanup_lock);
+  g_rec_mutex_unlock(&cleanup_lock);
 }
 
 static gboolean cleanup_fail(GError **error, const char *path, int e) {

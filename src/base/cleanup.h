@@ -17,6 +17,13 @@ void cleanup_install(void);
 void cleanup_add(const char *path);
 /* Forgets path (after it was renamed into place or removed). */
 void cleanup_forget(const char *path);
+/* Bracket the creation of a temporary (or the start of a child) and its registration:
+ *   cleanup_begin(); fd = g_mkstemp(tmp); if (fd >= 0) cleanup_add(tmp); cleanup_end();
+ * A signal that arrives in between is acted on at cleanup_end, so what was created is
+ * removed (or stopped) too; without the bracket it would be left behind. Nests; each
+ * cleanup_begin needs its cleanup_end on the same thread. */
+void cleanup_begin(void);
+void cleanup_end(void);
 /* Registers / forgets a child process to stop with SIGTERM before the removal. */
 void cleanup_add_child(GPid pid);
 void cleanup_forget_child(GPid pid);

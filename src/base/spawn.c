@@ -64,12 +64,14 @@ gboolean spawn_run_limited(const char *cwd, char **argv, double timeout_s, char 
   GPid pid = 0;
   int err_fd = -1;
   if (err_text) *err_text = NULL;
-  if (!g_spawn_async_with_pipes(cwd, argv, NULL,
-                                G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
-                                    G_SPAWN_STDIN_FROM_DEV_NULL,
-                                spawn_child_setup, NULL, &pid, NULL, NULL, &err_fd, error))
-    return FALSE;
-  cleanup_add_child(pid);
+  cleanup_begin(); /* a signal before the child is registered waits until it is */
+  gboolean started = g_spawn_async_with_pipes(
+      cwd, argv, NULL,
+      G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDIN_FROM_DEV_NULL,
+      spawn_child_setup, NULL, &pid, NULL, NULL, &err_fd, error);
+  if (started) cleanup_add_child(pid);
+  cleanup_end();
+  if (!started) return FALSE;
   GString *acc = g_string_new(NULL);
   int status = 0;
   gint64 deadline = g_get_monotonic_time() + (gint64)(timeout_s * G_USEC_PER_SEC);

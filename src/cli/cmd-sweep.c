@@ -126,6 +126,7 @@ static gboolean sweep_spawn(const sweep_spec *s, guint p, const char *dir, sweep
   g_ptr_array_insert(args, 0, g_strdup("/proc/self/exe"));
   g_ptr_array_add(args, NULL);
   g_autofree char *tmpl = outdir_temp_name("sharesim-sweep-log", "tmp");
+  cleanup_begin(); /* a signal before the log and the child are registered waits for it */
   int fd = g_file_open_tmp(tmpl, &job->log_path, error);
   gboolean ok = fd >= 0;
   if (ok) cleanup_add(job->log_path);
@@ -138,6 +139,7 @@ static gboolean sweep_spawn(const sweep_spec *s, guint p, const char *dir, sweep
     close(fd);
     if (ok) cleanup_add_child(job->pid);
   }
+  cleanup_end();
   job->point = p;
   g_ptr_array_free(args, TRUE);
   return ok;

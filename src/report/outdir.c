@@ -165,14 +165,17 @@ char *outdir_make_scratch(const char *stem, GError **error) {
   outdir_sweep_stale(tmpdir, stems, NULL);
   g_autofree char *name = outdir_temp_name(stem, "tmp");
   char *path = g_build_filename(tmpdir, name, NULL);
-  if (!g_mkdtemp_full(path, 0700)) {
-    int e = errno;
+  cleanup_begin(); /* a signal between the mkdtemp and its registration still removes it */
+  gboolean made = g_mkdtemp_full(path, 0700) != NULL;
+  int e = errno;
+  if (made) cleanup_add(path);
+  cleanup_end();
+  if (!made) {
     g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME,
                 "cannot create a temporary folder in %s: %s", tmpdir, g_strerror(e));
     g_free(path);
     return NULL;
   }
-  cleanup_add(path);
   if (!outdir_write_marker(path, error)) {
     outdir_remove_scratch(path);
     g_free(path);
@@ -224,15 +227,18 @@ outdir *outdir_begin(const char *final_path, GError **error) {
   char *tmpl_name = outdir_temp_name(base, "tmp");
   o->tmp_path = g_build_filename(o->parent, tmpl_name, NULL);
   g_free(tmpl_name);
-  if (!g_mkdtemp_full(o->tmp_path, 0755)) {
-    int e = errno;
+  cleanup_begin(); /* a signal between the mkdtemp and its registration still removes it */
+  gboolean made = g_mkdtemp_full(o->tmp_path, 0755) != NULL;
+  int e = errno;
+  if (made) cleanup_add(o->tmp_path);
+  cleanup_end();
+  if (!made) {
     g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME,
                 "cannot create a temporary folder for %s in %s: %s", o->final_path, o->parent,
                 g_strerror(e));
     outdir_free(o);
     return NULL;
   }
-  cleanup_add(o->tmp_path);
   if (!outdir_write_marker(o->tmp_path, error)) {
     outdir_abort(o);
     return NULL;

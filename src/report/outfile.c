@@ -69,10 +69,12 @@ outfile *outfile_begin(const char *dest, GError **error) {
   outdir_sweep_stale(dir, stems, NULL);
   g_autofree char *name = outdir_temp_name(stem, "tmp");
   f->tmp = g_build_filename(dir, name, NULL);
+  cleanup_begin(); /* a signal between the mkstemp and its registration still removes it */
   int fd = g_mkstemp(f->tmp);
   int e = errno;
+  if (fd >= 0) cleanup_add(f->tmp);
+  cleanup_end();
   if (fd >= 0) {
-    cleanup_add(f->tmp);
     if (fchmod(fd, dest ? outfile_mode() : 0600) != 0 || !(f->f = fdopen(fd, "wb"))) {
       e = errno;
       close(fd);

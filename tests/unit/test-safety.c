@@ -4,6 +4,7 @@
  * the umask (outfile.c). */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <signal.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -259,5 +260,40 @@ Test(safety, outfile_honours_the_umask_and_replaces_a_regular_file) {
   cr_assert_str_eq(g_dir_read_name(d), "t.csv");
   cr_assert_null(g_dir_read_name(d));
   g_dir_close(d);
+  cr_assert(cleanup_remove_tree(parent, NULL));
+}
+
+/* A child that creates a folder, is sent SIGTERM before it registers it, and registers it
+ * 200 ms later. Returns whether the folder is left. With bracket, the clean-up waits for
+ * the registration (cleanup_begin/_end); without, it runs first and leaves the folder. */
+static gboolean safety_signal_before_register(const char *parent, gboolean bracket) {
+  g_autofree char *path = g_build_filename(parent, "res.tmp-race", NULL);
+  pid_t pid = fork();
+  cr_assert(pid >= 0);
+  if (pid == 0) {
+    cleanup_install();
+    if (bracket) cleanup_begin();
+    if (g_mkdir(path, 0755) != 0) _exit(3);
+    kill(getpid(), SIGTERM);
+    g_usleep(200000);
+    cleanup_add(path);
+    if (bracket) cleanup_end();
+    for (;;) pause();
+  }
+  int status = 0;
+  cr_assert_eq(waitpid(pid, &status, 0), pid);
+  cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM, "status %d", status);
+  gboolean left = g_file_test(path, G_FILE_TEST_EXISTS);
+  g_rmdir(path);
+  return left;
+}
+
+/* The race the writers close with cleanup_begin/_end (outdir, outfile, sweep, spawn): a
+ * signal between creating a temporary and registering it. The unbracketed case shows the
+ * test can fail. */
+Test(safety, signal_between_create_and_register_still_removes) {
+  g_autofree char *parent = safety_tmpdir();
+  cr_assert_not(safety_signal_before_register(parent, TRUE));
+  cr_assert(safety_signal_before_register(parent, FALSE));
   cr_assert(cleanup_remove_tree(parent, NULL));
 }
