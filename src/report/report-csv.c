@@ -220,13 +220,17 @@ void report_csv_job_row(const results *r, const job_result *j, GString *out) {
   csv_eol(out);
 }
 
-void report_csv_jobs(const results *r, GString *out) {
+void report_csv_jobs_to(const results *r, report_out *ro) {
+  GString *out = ro->buf;
   report_csv_jobs_header(r, out);
-  for (guint i = 0; i < r->jobs->len; i++)
+  for (guint i = 0; i < r->jobs->len; i++) {
     report_csv_job_row(r, &g_array_index(r->jobs, job_result, i), out);
+    report_out_row(ro);
+  }
 }
 
-void report_csv_pools(const results *r, GString *out) {
+void report_csv_pools_to(const results *r, report_out *ro) {
+  GString *out = ro->buf;
   g_string_append(out, "pool,gpu,strategy,gpus,price_per_gpu_hour,provisioned_gpu_h,"
                        "allocated_gpu_h,busy_gpu_h,sm_active_gpu_h,allocated_frac,busy_frac,"
                        "sm_active_frac,mem_gb_h,cost,licence_cost,jobs,completed,failed,"
@@ -272,10 +276,12 @@ void report_csv_pools(const results *r, GString *out) {
     csv_n(out, csv_hours(p->down_gpu_s));
     csv_n(out, csv_hours(p->vgpu_s));
     csv_eol(out);
+    report_out_row(ro);
   }
 }
 
-void report_csv_gpus(const results *r, GString *out) {
+void report_csv_gpus_to(const results *r, report_out *ro) {
+  GString *out = ro->buf;
   g_string_append(out, "pool,node,gpu,allocated_h,busy_h,sm_active_h,allocated_frac,busy_frac,"
                        "sm_active_frac,mean_mem_gb,peak_mem_gb,jobs_hosted,oom_events\n");
   for (guint i = 0; i < r->gpus->len; i++) {
@@ -294,10 +300,12 @@ void report_csv_gpus(const results *r, GString *out) {
     csv_u(out, g->jobs_hosted);
     csv_u(out, g->oom_events);
     csv_eol(out);
+    report_out_row(ro);
   }
 }
 
-void report_csv_tenants(const results *r, GString *out) {
+void report_csv_tenants_to(const results *r, report_out *ro) {
+  GString *out = ro->buf;
   g_string_append(out, "tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share,sm_active_gpu_h\n");
   double showback = results_showback_total(r);
   for (guint i = 0; i < r->tenants->len; i++) {
@@ -310,10 +318,12 @@ void report_csv_tenants(const results *r, GString *out) {
     csv_n(out, csv_frac(t->cost, showback));
     csv_n(out, csv_hours(t->sm_active_gpu_s));
     csv_eol(out);
+    report_out_row(ro);
   }
 }
 
-void report_csv_timeseries(const results *r, GString *out) {
+void report_csv_timeseries_to(const results *r, report_out *ro) {
+  GString *out = ro->buf;
   g_string_append(out,
                   "pool,t_start_s,t_end_s,allocated,busy,sm_active,mem_used_gb,queued,running,"
                   "slo_violations\n");
@@ -334,13 +344,15 @@ void report_csv_timeseries(const results *r, GString *out) {
     csv_u(out, t->slo_violations);
     csv_time(r, out, t->t_start_s);
     csv_eol(out);
+    report_out_row(ro);
   }
 }
 
 /* Fragmentation per pool and interval (docs/models.md, "Fragmentation"): allocated and
  * busy as in timeseries.csv, then mean fragmented GPUs (free GPU share that the pool's
  * target workload cannot use), mean free GPUs and their ratio. */
-void report_csv_fragmentation(const results *r, GString *out) {
+void report_csv_fragmentation_to(const results *r, report_out *ro) {
+  GString *out = ro->buf;
   g_string_append(out, "pool,t_start_s,t_end_s,allocated,busy,frag_gpus,free_gpus,frag_ratio\n");
   for (guint i = 0; i < r->timeseries->len; i++) {
     const ts_row *t = &g_array_index(r->timeseries, ts_row, i);
@@ -355,12 +367,14 @@ void report_csv_fragmentation(const results *r, GString *out) {
     csv_n(out, t->idle_gpus);
     csv_n(out, t->idle_gpus > 0 ? t->frag_gpus / t->idle_gpus : 0);
     csv_eol(out);
+    report_out_row(ro);
   }
 }
 
 /* One row per inference service (trace order); latencies in ms; met is 1/0, empty when
  * the service has no SLO or no request. */
-void report_csv_services(const results *r, GString *out) {
+void report_csv_services_to(const results *r, report_out *ro) {
+  GString *out = ro->buf;
   g_string_append(out, "id,pool,requests,served,dropped,unanswered,mean_ms,p50_ms,p95_ms,p99_ms,max_ms,"
                        "slo_ms,slo_pct,attainment_pct,met,violations,violation_minutes,"
                        "busy_frac\n");
@@ -385,6 +399,7 @@ void report_csv_services(const results *r, GString *out) {
     csv_n(out, s->met >= 0 ? s->violation_minutes : NAN);
     csv_n(out, s->busy_frac);
     csv_eol(out);
+    report_out_row(ro);
   }
 }
 
@@ -415,6 +430,7 @@ gboolean report_csv_llm(const results *r, GString *out) {
 }
 
 typedef struct csv_latency_acc {
+  report_out *ro;
   GString *out;
   const char *id, *metric; /* metric: NULL for latency.csv (no such column) */
   guint64 seen, total;
@@ -428,16 +444,18 @@ static void csv_latency_bucket(double upper_edge_ns, guint64 n, gpointer user) {
   csv_n(a->out, upper_edge_ns / 1e6);
   csv_n(a->out, a->seen == a->total ? 1.0 : (double)a->seen / (double)a->total);
   csv_eol(a->out);
+  report_out_row(a->ro);
 }
 
 /* The latency distribution of each service that served requests, from its histogram:
  * at most 64 x 64 + 1 rows per service whatever the number of requests. */
-void report_csv_latency(const results *r, GString *out) {
+void report_csv_latency_to(const results *r, report_out *ro) {
+  GString *out = ro->buf;
   g_string_append(out, "service,latency_ms,cum_frac\n");
   for (guint i = 0; i < r->services->len; i++) {
     const service_result *s = &g_array_index(r->services, service_result, i);
     if (!s->latency_ns || histogram_count(s->latency_ns) == 0) continue;
-    csv_latency_acc a = {out, s->id, NULL, 0, histogram_count(s->latency_ns)};
+    csv_latency_acc a = {ro, out, s->id, NULL, 0, histogram_count(s->latency_ns)};
     histogram_foreach_bucket(s->latency_ns, csv_latency_bucket, &a);
   }
 }
@@ -455,14 +473,16 @@ gboolean report_csv_llm_latency(const results *r, GString *out) {
         {"ttft", s->ttft_ns}, {"tpot", s->tpot_ns}, {"e2e", s->latency_ns}};
     for (gsize k = 0; k < G_N_ELEMENTS(m); k++) {
       if (!m[k].h || histogram_count(m[k].h) == 0) continue;
-      csv_latency_acc a = {out, s->id, m[k].name, 0, histogram_count(m[k].h)};
+      report_out ro = {.buf = out};
+      csv_latency_acc a = {&ro, out, s->id, m[k].name, 0, histogram_count(m[k].h)};
       histogram_foreach_bucket(m[k].h, csv_latency_bucket, &a);
     }
   }
   return any;
 }
 
-void report_csv_events(const results *r, GString *out) {
+void report_csv_events_to(const results *r, report_out *ro) {
+  GString *out = ro->buf;
   g_string_append(out, "t_s,event,job,cause_job,pool,node,gpu,innocent,work_lost_s,detail\n");
   csv_time_header(r, out, "time_utc");
   for (guint i = 0; i < r->events_log->len; i++) {
@@ -479,10 +499,12 @@ void report_csv_events(const results *r, GString *out) {
     csv_s(out, e->detail);
     csv_time(r, out, e->t_s);
     csv_eol(out);
+    report_out_row(ro);
   }
 }
 
-void report_csv_tenant_timeseries(const results *r, GString *out) {
+void report_csv_tenant_timeseries_to(const results *r, report_out *ro) {
+  GString *out = ro->buf;
   g_string_append(out, "tenant,t_start_s,t_end_s,allocated_gpus,busy_gpus\n");
   csv_time_header(r, out, "t_start_utc");
   for (guint i = 0; i < r->tenant_timeseries->len; i++) {
@@ -494,5 +516,57 @@ void report_csv_tenant_timeseries(const results *r, GString *out) {
     csv_n(out, t->busy_gpus);
     csv_time(r, out, t->t_start_s);
     csv_eol(out);
+    report_out_row(ro);
   }
+}
+
+/* The whole file into a GString: the same rows, nothing written out. */
+void report_csv_jobs(const results *r, GString *out) {
+  report_out ro = {.buf = out};
+  report_csv_jobs_to(r, &ro);
+}
+
+void report_csv_pools(const results *r, GString *out) {
+  report_out ro = {.buf = out};
+  report_csv_pools_to(r, &ro);
+}
+
+void report_csv_gpus(const results *r, GString *out) {
+  report_out ro = {.buf = out};
+  report_csv_gpus_to(r, &ro);
+}
+
+void report_csv_tenants(const results *r, GString *out) {
+  report_out ro = {.buf = out};
+  report_csv_tenants_to(r, &ro);
+}
+
+void report_csv_timeseries(const results *r, GString *out) {
+  report_out ro = {.buf = out};
+  report_csv_timeseries_to(r, &ro);
+}
+
+void report_csv_fragmentation(const results *r, GString *out) {
+  report_out ro = {.buf = out};
+  report_csv_fragmentation_to(r, &ro);
+}
+
+void report_csv_services(const results *r, GString *out) {
+  report_out ro = {.buf = out};
+  report_csv_services_to(r, &ro);
+}
+
+void report_csv_latency(const results *r, GString *out) {
+  report_out ro = {.buf = out};
+  report_csv_latency_to(r, &ro);
+}
+
+void report_csv_events(const results *r, GString *out) {
+  report_out ro = {.buf = out};
+  report_csv_events_to(r, &ro);
+}
+
+void report_csv_tenant_timeseries(const results *r, GString *out) {
+  report_out ro = {.buf = out};
+  report_csv_tenant_timeseries_to(r, &ro);
 }

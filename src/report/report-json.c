@@ -294,31 +294,41 @@ gboolean report_write_dir(const results *r, const char *dir, gboolean determinis
   return report_write_into(r, o, deterministic, FALSE, error);
 }
 
+/* The CSV files every run has, each written in chunks (report_out). */
+static gboolean report_write_csvs(const results *r, outdir *o, gboolean jobs_written,
+                                  GError **error) {
+  static const struct {
+    const char *name;
+    void (*write)(const results *, report_out *);
+  } files[] = {
+    {"jobs.csv", report_csv_jobs_to},
+    {"pools.csv", report_csv_pools_to},
+    {"gpus.csv", report_csv_gpus_to},
+    {"tenants.csv", report_csv_tenants_to},
+    {"timeseries.csv", report_csv_timeseries_to},
+    {"fragmentation.csv", report_csv_fragmentation_to},
+    {"tenant_timeseries.csv", report_csv_tenant_timeseries_to},
+    {"services.csv", report_csv_services_to},
+    {"latency.csv", report_csv_latency_to},
+    {"events.csv", report_csv_events_to},
+  };
+  for (gsize i = jobs_written ? 1 : 0; i < G_N_ELEMENTS(files); i++) {
+    report_out *ro = report_out_open(o, files[i].name, error);
+    if (!ro) return FALSE;
+    files[i].write(r, ro);
+    if (!report_out_close(ro, error)) return FALSE;
+  }
+  return TRUE;
+}
+
 gboolean report_write_into(const results *r, outdir *o, gboolean deterministic,
                            gboolean jobs_written, GError **error) {
   g_return_val_if_fail(r != NULL && o != NULL, FALSE);
-  static const struct {
-    const char *name;
-    void (*write)(const results *, GString *);
-  } files[] = {
-    {"jobs.csv", report_csv_jobs},
-    {"pools.csv", report_csv_pools},
-    {"gpus.csv", report_csv_gpus},
-    {"tenants.csv", report_csv_tenants},
-    {"timeseries.csv", report_csv_timeseries},
-    {"fragmentation.csv", report_csv_fragmentation},
-    {"tenant_timeseries.csv", report_csv_tenant_timeseries},
-    {"services.csv", report_csv_services},
-    {"latency.csv", report_csv_latency},
-    {"events.csv", report_csv_events},
-    {"summary.txt", report_text},
-  };
+  gboolean ok = report_write_csvs(r, o, jobs_written, error);
   GString *buf = g_string_new(NULL);
-  gboolean ok = TRUE;
-  for (gsize i = jobs_written ? 1 : 0; ok && i < G_N_ELEMENTS(files); i++) {
-    g_string_truncate(buf, 0);
-    files[i].write(r, buf);
-    ok = outdir_write(o, files[i].name, buf->str, buf->len, error);
+  if (ok) {
+    report_text(r, buf);
+    ok = outdir_write(o, "summary.txt", buf->str, buf->len, error);
   }
   g_string_truncate(buf, 0);
   if (ok && report_csv_llm(r, buf)) ok = outdir_write(o, "llm.csv", buf->str, buf->len, error);

@@ -6,6 +6,7 @@
  * statistics (events, wall seconds) that bench/run reads. */
 #pragma once
 #include <glib.h>
+#include <stdio.h>
 #include "results.h"
 
 /* Text summary for stdout (what `sharesim run` prints). */
@@ -14,8 +15,42 @@ void report_text(const results *r, GString *out);
 /* summary.json: scenario, seed, span, totals, per-pool, per-tenant, engine stats. Owned. */
 char *report_json(const results *r, gboolean include_engine_stats);
 
-/* CSV files; each appends header + rows to out. */
+/* A file of a result folder written in chunks (report-out.c): rows are appended to buf and
+ * report_out_row writes buf out once it holds REPORT_OUT_CHUNK bytes, so that a file of any
+ * length holds one chunk in memory. With f NULL (a whole file into a GString) nothing is
+ * written and buf keeps every row. */
+#define REPORT_OUT_CHUNK (256 * 1024)
+typedef struct report_out {
+  GString *buf;
+  FILE *f;           /* NULL: rows stay in buf */
+  char *path;        /* DIR/NAME as the user named DIR, for messages */
+  int error_errno;   /* the first write error, 0 if none */
+} report_out;
+struct outdir;
+/* NAME in the folder's temporary, for writing; NULL with error when it cannot be made. */
+report_out *report_out_open(struct outdir *o, const char *name, GError **error);
+void report_out_flush(report_out *ro);
+static inline void report_out_row(report_out *ro) {
+  if (ro->f && ro->buf->len >= REPORT_OUT_CHUNK) report_out_flush(ro);
+}
+/* Writes what is left, closes the file and frees ro; FALSE with error when any write failed. */
+gboolean report_out_close(report_out *ro, GError **error);
+/* Closes and frees ro without checking (the caller aborts the folder). */
+void report_out_free(report_out *ro);
+
+/* CSV files; each appends header + rows to out. The _to forms write the same rows through
+ * a report_out (a result folder's file, in chunks). */
 void report_csv_jobs(const results *r, GString *out);
+void report_csv_jobs_to(const results *r, report_out *ro);
+void report_csv_pools_to(const results *r, report_out *ro);
+void report_csv_gpus_to(const results *r, report_out *ro);
+void report_csv_tenants_to(const results *r, report_out *ro);
+void report_csv_timeseries_to(const results *r, report_out *ro);
+void report_csv_fragmentation_to(const results *r, report_out *ro);
+void report_csv_tenant_timeseries_to(const results *r, report_out *ro);
+void report_csv_services_to(const results *r, report_out *ro);
+void report_csv_latency_to(const results *r, report_out *ro);
+void report_csv_events_to(const results *r, report_out *ro);
 /* jobs.csv in parts, for the stream writer (report-jobstream.c): the header row(s), then
  * one job's row; report_csv_jobs is the header and every row of r->jobs. */
 void report_csv_jobs_header(const results *r, GString *out);
@@ -61,8 +96,8 @@ gboolean report_write_dir(const results *r, const char *dir, gboolean determinis
                           GError **error);
 /* The same into a folder begun by the caller (outdir_begin), which it commits (or aborts on
  * error; o is freed either way). jobs.csv is written from r->jobs unless jobs_written (the
- * caller streamed it into o already, report_jobs_stream). */
-struct outdir;
+ * caller streamed it into o already, report_jobs_stream). The CSV files go out in chunks
+ * (report_out). */
 gboolean report_write_into(const results *r, struct outdir *o, gboolean deterministic,
                            gboolean jobs_written, GError **error);
 
