@@ -8,10 +8,6 @@
 #include <math.h>
 #include <string.h>
 
-typedef struct tenant_cell {      /* one tenant, one interval: GPU x ns */
-  double alloc_gpu_ns, busy_gpu_ns;
-} tenant_cell;
-
 typedef struct metrics_tenant_state {
   const char *name;
   int64_t fx[3];                  /* gauges now: allocated, busy, SM-active GPUs, fixed point */
@@ -39,7 +35,14 @@ struct metrics {
   double *licensed_worker_s;       /* per pool */
   GHashTable *tenant_index;        /* name -> index + 1 */
   GArray *tenants;                 /* metrics_tenant_state */
+  metrics_ts_sink ts_sink;         /* NULL: the pools keep their rows (metrics_set_ts_sink) */
+  void *ts_sink_data;
 };
+
+void metrics_set_ts_sink(metrics *m, metrics_ts_sink sink, void *data) {
+  m->ts_sink = sink;
+  m->ts_sink_data = data;
+}
 
 metrics *metrics_new(const scenario *sc, results *r, gboolean gpu_series) {
   metrics *m = g_new0(metrics, 1);
@@ -216,7 +219,8 @@ static void metrics_pool_emit(metrics_pool *mp, sim_time end) {
       .frag_gpus = mp->acc.frag / span / METRICS_MILLI,
       .idle_gpus = mp->acc.idle / span / METRICS_MILLI,
   };
-  g_array_append_val(mp->ts, r);
+  if (mp->m->ts_sink) mp->m->ts_sink(mp->m->ts_sink_data, &r);
+  else g_array_append_val(mp->ts, r);
   memset(&mp->acc, 0, sizeof mp->acc);
   if (mp->gpu_series) metrics_record_gpus(mp, end);
   mp->bucket_start = end;
@@ -444,7 +448,11 @@ static void metrics_freeze_pool(metrics *m, metrics_pool *mp, pool_result pr) {
     pr.cost += pr.licence_cost;
   }
   g_array_append_val(r->pools, pr);
-  for (guint k = 0; k < mp->ts->len; k++) {
+  if (m->ts_sink) { /* the rows went to the sink: their SLO violations follow them */
+    if (!r->ts_slo) r->ts_slo = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
+    g_ptr_array_add(r->ts_slo, g_steal_pointer(&mp->slo_violations));
+  }
+  for (guint k = 0; mp->slo_violations && k < mp->ts->len; k++) {
     ts_row row = g_array_index(mp->ts, ts_row, k);
     if (k < mp->slo_violations->len)
       row.slo_violations = g_array_index(mp->slo_violations, guint64, k);
@@ -461,6 +469,10 @@ static void metrics_freeze_pool(metrics *m, metrics_pool *mp, pool_result pr) {
   }
   if (mp->gpu_series)
     g_array_append_vals(r->gpu_series_jobs, mp->gpu_series_jobs->data, mp->gpu_series_jobs->len);
+}
+
+static void metrics_cells_unref(GArray *cells) {
+  if (cells) g_array_unref(cells);
 }
 
 static gint metrics_cmp_tenant(gconstpointer a, gconstpointer b) {
@@ -482,6 +494,10 @@ static void metrics_freeze_tenants(metrics *m, sim_time end) {
   g_ptr_array_sort(order, metrics_cmp_tenant);
   sim_time iv = m->interval_ns;
   guint64 n_iv = end > 0 ? (guint64)((end + iv - 1) / iv) : 0;
+  r->series_interval_ns = iv;
+  r->series_end_ns = end;
+  if (m->ts_sink) /* streamed: the cells move to the results (16 bytes an interval, not 40) */
+    r->tenant_cells = g_ptr_array_new_with_free_func((GDestroyNotify)metrics_cells_unref);
   for (guint i = 0; i < order->len; i++) {
     const metrics_tenant_state *t = g_ptr_array_index(order, i);
     tenant_result tr = {
@@ -496,17 +512,12 @@ static void metrics_freeze_tenants(metrics *m, sim_time end) {
   }
   for (guint i = 0; i < order->len; i++) {
     metrics_tenant_state *t = g_ptr_array_index(order, i);
+    if (r->tenant_cells) {
+      g_ptr_array_add(r->tenant_cells, g_steal_pointer(&t->cells));
+      continue;
+    }
     for (guint64 b = 0; b < n_iv; b++) {
-      sim_time t0 = (sim_time)b * iv, t1 = MIN(end, (sim_time)(b + 1) * iv);
-      const tenant_cell *c =
-          t->cells && b < t->cells->len ? &g_array_index(t->cells, tenant_cell, b) : NULL;
-      tenant_ts_row row = {
-          .tenant = t->name,
-          .t_start_s = util_ns_to_seconds(t0),
-          .t_end_s = util_ns_to_seconds(t1),
-          .allocated_gpus = c ? c->alloc_gpu_ns / (double)(t1 - t0) : 0,
-          .busy_gpus = c ? c->busy_gpu_ns / (double)(t1 - t0) : 0,
-      };
+      tenant_ts_row row = results_tenant_ts_row(t->name, t->cells, iv, end, b);
       g_array_append_val(r->tenant_timeseries, row);
     }
     /* its cells are in the rows now: they go at once (the freeze is the run's peak) */

@@ -182,6 +182,15 @@ guint metrics_services_len(const metrics *m);
 GArray *metrics_services_take(metrics *m, guint from);
 void metrics_services_put(metrics *m, GArray *rows);
 
+/* ---- streamed series ---- */
+/* Hands each pool's time series row to sink as its interval closes (by pool, in time order
+ * within a pool; slo_violations not filled: violations are counted by arrival and may come
+ * later) instead of keeping it. metrics_freeze then leaves results->timeseries empty and
+ * moves the pools' violations to results->ts_slo, and the tenants' cells to
+ * results->tenant_cells instead of making results->tenant_timeseries. Set before the run. */
+typedef void (*metrics_ts_sink)(void *data, const ts_row *row);
+void metrics_set_ts_sink(metrics *m, metrics_ts_sink sink, void *data);
+
 /* ---- the end ---- */
 /* Per pool: the strategy's licence price per worker-hour (share_ops.licence_per_worker_hour),
  * or a negative value when its pool charges none. Set before metrics_freeze. */

@@ -4,6 +4,7 @@
  * It does not fill the per-job/pool/GPU rows (sim.c does) nor format anything (report-*.c). */
 #include "results.h"
 #include "histogram.h"
+#include "util.h"
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
@@ -67,6 +68,8 @@ void results_free(results *r) {
   g_array_unref(r->tenants);
   g_array_unref(r->timeseries);
   g_array_unref(r->tenant_timeseries);
+  if (r->ts_slo) g_ptr_array_unref(r->ts_slo);
+  if (r->tenant_cells) g_ptr_array_unref(r->tenant_cells);
   g_array_unref(r->events_log);
   g_array_unref(r->services);
   g_array_unref(r->gpu_series);
@@ -74,6 +77,19 @@ void results_free(results *r) {
   g_ptr_array_unref(r->job_waits);
   g_string_chunk_free(r->strings);
   g_free(r);
+}
+
+tenant_ts_row results_tenant_ts_row(const char *tenant, const GArray *cells, gint64 interval_ns,
+                                    gint64 end_ns, guint64 b) {
+  gint64 t0 = (gint64)b * interval_ns, t1 = MIN(end_ns, (gint64)(b + 1) * interval_ns);
+  const tenant_cell *c = cells && b < cells->len ? &g_array_index(cells, tenant_cell, b) : NULL;
+  return (tenant_ts_row){
+      .tenant = tenant,
+      .t_start_s = util_ns_to_seconds(t0),
+      .t_end_s = util_ns_to_seconds(t1),
+      .allocated_gpus = c ? c->alloc_gpu_ns / (double)(t1 - t0) : 0,
+      .busy_gpus = c ? c->busy_gpu_ns / (double)(t1 - t0) : 0,
+  };
 }
 
 /* Equal strings share one copy; NULL stays NULL. */

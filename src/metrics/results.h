@@ -140,6 +140,15 @@ typedef struct tenant_ts_row {
   double allocated_gpus, busy_gpus;
 } tenant_ts_row;
 
+/* One tenant, one interval, as the run integrates it: GPU x ns allocated and busy. */
+typedef struct tenant_cell {
+  double alloc_gpu_ns, busy_gpu_ns;
+} tenant_cell;
+/* The row of interval b (of interval_ns, the last one cut at end_ns) from a tenant's cells
+ * (NULL or shorter than b: none, zeros). */
+tenant_ts_row results_tenant_ts_row(const char *tenant, const GArray *cells, gint64 interval_ns,
+                                    gint64 end_ns, guint64 b);
+
 /* One GPU, one interval in which it was allocated (run --dcgm: sim_options.gpu_series):
  * the means over the interval, and the jobs resident at some time in it. */
 typedef struct gpu_series_row {
@@ -194,7 +203,17 @@ typedef struct results {
   GArray *pools;            /* pool_result, scenario order */
   GArray *tenants;          /* tenant_result, sorted by name */
   GArray *timeseries;       /* ts_row, by pool then time */
-  GArray *tenant_timeseries; /* tenant_ts_row, by tenant (tenants order) then time */
+  GArray *tenant_timeseries; /* tenant_ts_row, by tenant (tenants order) then time; empty
+                              * when the series are streamed (below) */
+  /* Streamed series (sim_options.ts_sink): the time series rows went to the sink as their
+   * intervals closed, so timeseries stays empty; ts_slo holds each pool's SLO violations by
+   * interval (a GArray of guint64 per pool, row k's in element k) for the writer to complete
+   * them. The tenant series stay as their cells: tenant_cells holds one GArray of
+   * tenant_cell (or NULL) per tenants entry, on the grid of series_interval_ns up to
+   * series_end_ns (results_tenant_ts_row makes the rows). NULL when not streamed. */
+  GPtrArray *ts_slo;
+  GPtrArray *tenant_cells;
+  gint64 series_interval_ns, series_end_ns;
   GArray *events_log;       /* event_row, by time then sequence */
   GArray *services;         /* service_result, trace order (inference jobs) */
   GArray *gpu_series;       /* gpu_series_row by pool, then time, then GPU; empty unless asked */

@@ -322,28 +322,36 @@ void report_csv_tenants_to(const results *r, report_out *ro) {
   }
 }
 
-void report_csv_timeseries_to(const results *r, report_out *ro) {
-  GString *out = ro->buf;
+void report_csv_timeseries_header(const results *r, GString *out) {
   g_string_append(out,
                   "pool,t_start_s,t_end_s,allocated,busy,sm_active,mem_used_gb,queued,running,"
                   "slo_violations\n");
   csv_time_header(r, out, "t_start_utc");
+}
+
+static const char *csv_pool_name(const results *r, guint32 pool) {
+  return pool < r->pools->len ? g_array_index(r->pools, pool_result, pool).name : NULL;
+}
+
+void report_csv_timeseries_row(const results *r, const ts_row *t, GString *out) {
+  csv_s(out, csv_pool_name(r, t->pool));
+  csv_n(out, t->t_start_s);
+  csv_n(out, t->t_end_s);
+  csv_n(out, t->allocated);
+  csv_n(out, t->busy);
+  csv_n(out, t->sm_active);
+  csv_n(out, t->mem_used_gb);
+  csv_n(out, t->queued);
+  csv_n(out, t->running);
+  csv_u(out, t->slo_violations);
+  csv_time(r, out, t->t_start_s);
+  csv_eol(out);
+}
+
+void report_csv_timeseries_to(const results *r, report_out *ro) {
+  report_csv_timeseries_header(r, ro->buf);
   for (guint i = 0; i < r->timeseries->len; i++) {
-    const ts_row *t = &g_array_index(r->timeseries, ts_row, i);
-    const char *pool =
-        t->pool < r->pools->len ? g_array_index(r->pools, pool_result, t->pool).name : NULL;
-    csv_s(out, pool);
-    csv_n(out, t->t_start_s);
-    csv_n(out, t->t_end_s);
-    csv_n(out, t->allocated);
-    csv_n(out, t->busy);
-    csv_n(out, t->sm_active);
-    csv_n(out, t->mem_used_gb);
-    csv_n(out, t->queued);
-    csv_n(out, t->running);
-    csv_u(out, t->slo_violations);
-    csv_time(r, out, t->t_start_s);
-    csv_eol(out);
+    report_csv_timeseries_row(r, &g_array_index(r->timeseries, ts_row, i), ro->buf);
     report_out_row(ro);
   }
 }
@@ -351,22 +359,26 @@ void report_csv_timeseries_to(const results *r, report_out *ro) {
 /* Fragmentation per pool and interval (docs/models.md, "Fragmentation"): allocated and
  * busy as in timeseries.csv, then mean fragmented GPUs (free GPU share that the pool's
  * target workload cannot use), mean free GPUs and their ratio. */
-void report_csv_fragmentation_to(const results *r, report_out *ro) {
-  GString *out = ro->buf;
+void report_csv_fragmentation_header(GString *out) {
   g_string_append(out, "pool,t_start_s,t_end_s,allocated,busy,frag_gpus,free_gpus,frag_ratio\n");
+}
+
+void report_csv_fragmentation_row(const results *r, const ts_row *t, GString *out) {
+  csv_s(out, csv_pool_name(r, t->pool));
+  csv_n(out, t->t_start_s);
+  csv_n(out, t->t_end_s);
+  csv_n(out, t->allocated);
+  csv_n(out, t->busy);
+  csv_n(out, t->frag_gpus);
+  csv_n(out, t->idle_gpus);
+  csv_n(out, t->idle_gpus > 0 ? t->frag_gpus / t->idle_gpus : 0);
+  csv_eol(out);
+}
+
+void report_csv_fragmentation_to(const results *r, report_out *ro) {
+  report_csv_fragmentation_header(ro->buf);
   for (guint i = 0; i < r->timeseries->len; i++) {
-    const ts_row *t = &g_array_index(r->timeseries, ts_row, i);
-    const char *pool =
-        t->pool < r->pools->len ? g_array_index(r->pools, pool_result, t->pool).name : NULL;
-    csv_s(out, pool);
-    csv_n(out, t->t_start_s);
-    csv_n(out, t->t_end_s);
-    csv_n(out, t->allocated);
-    csv_n(out, t->busy);
-    csv_n(out, t->frag_gpus);
-    csv_n(out, t->idle_gpus);
-    csv_n(out, t->idle_gpus > 0 ? t->frag_gpus / t->idle_gpus : 0);
-    csv_eol(out);
+    report_csv_fragmentation_row(r, &g_array_index(r->timeseries, ts_row, i), ro->buf);
     report_out_row(ro);
   }
 }
@@ -503,20 +515,36 @@ void report_csv_events_to(const results *r, report_out *ro) {
   }
 }
 
+static void csv_tenant_ts_row(const results *r, const tenant_ts_row *t, GString *out) {
+  csv_s(out, t->tenant);
+  csv_n(out, t->t_start_s);
+  csv_n(out, t->t_end_s);
+  csv_n(out, t->allocated_gpus);
+  csv_n(out, t->busy_gpus);
+  csv_time(r, out, t->t_start_s);
+  csv_eol(out);
+}
+
+/* The rows of r->tenant_timeseries, or made from r->tenant_cells when the series were
+ * streamed (the same rows: results_tenant_ts_row makes both). */
 void report_csv_tenant_timeseries_to(const results *r, report_out *ro) {
-  GString *out = ro->buf;
-  g_string_append(out, "tenant,t_start_s,t_end_s,allocated_gpus,busy_gpus\n");
-  csv_time_header(r, out, "t_start_utc");
+  g_string_append(ro->buf, "tenant,t_start_s,t_end_s,allocated_gpus,busy_gpus\n");
+  csv_time_header(r, ro->buf, "t_start_utc");
   for (guint i = 0; i < r->tenant_timeseries->len; i++) {
-    const tenant_ts_row *t = &g_array_index(r->tenant_timeseries, tenant_ts_row, i);
-    csv_s(out, t->tenant);
-    csv_n(out, t->t_start_s);
-    csv_n(out, t->t_end_s);
-    csv_n(out, t->allocated_gpus);
-    csv_n(out, t->busy_gpus);
-    csv_time(r, out, t->t_start_s);
-    csv_eol(out);
+    csv_tenant_ts_row(r, &g_array_index(r->tenant_timeseries, tenant_ts_row, i), ro->buf);
     report_out_row(ro);
+  }
+  if (!r->tenant_cells) return;
+  gint64 iv = r->series_interval_ns, end = r->series_end_ns;
+  guint64 n_iv = end > 0 ? (guint64)((end + iv - 1) / iv) : 0;
+  for (guint i = 0; i < r->tenant_cells->len && i < r->tenants->len; i++) {
+    const char *name = g_array_index(r->tenants, tenant_result, i).name;
+    const GArray *cells = g_ptr_array_index(r->tenant_cells, i);
+    for (guint64 b = 0; b < n_iv; b++) {
+      tenant_ts_row row = results_tenant_ts_row(name, cells, iv, end, b);
+      csv_tenant_ts_row(r, &row, ro->buf);
+      report_out_row(ro);
+    }
   }
 }
 

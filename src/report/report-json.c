@@ -291,12 +291,12 @@ gboolean report_write_dir(const results *r, const char *dir, gboolean determinis
   g_return_val_if_fail(r != NULL && dir != NULL, FALSE);
   outdir *o = outdir_begin(dir, error);
   if (!o) return FALSE;
-  return report_write_into(r, o, deterministic, FALSE, error);
+  return report_write_into(r, o, deterministic, FALSE, NULL, error);
 }
 
 /* The CSV files every run has, each written in chunks (report_out). */
 static gboolean report_write_csvs(const results *r, outdir *o, gboolean jobs_written,
-                                  GError **error) {
+                                  report_series *series, GError **error) {
   static const struct {
     const char *name;
     void (*write)(const results *, report_out *);
@@ -313,6 +313,11 @@ static gboolean report_write_csvs(const results *r, outdir *o, gboolean jobs_wri
     {"events.csv", report_csv_events_to},
   };
   for (gsize i = jobs_written ? 1 : 0; i < G_N_ELEMENTS(files); i++) {
+    if (series && files[i].write == report_csv_timeseries_to)
+      if (!report_series_write(series, r, o, error)) return FALSE;
+    if (series && (files[i].write == report_csv_timeseries_to ||
+                   files[i].write == report_csv_fragmentation_to))
+      continue; /* written from the streamed rows */
     report_out *ro = report_out_open(o, files[i].name, error);
     if (!ro) return FALSE;
     files[i].write(r, ro);
@@ -322,9 +327,9 @@ static gboolean report_write_csvs(const results *r, outdir *o, gboolean jobs_wri
 }
 
 gboolean report_write_into(const results *r, outdir *o, gboolean deterministic,
-                           gboolean jobs_written, GError **error) {
+                           gboolean jobs_written, report_series *series, GError **error) {
   g_return_val_if_fail(r != NULL && o != NULL, FALSE);
-  gboolean ok = report_write_csvs(r, o, jobs_written, error);
+  gboolean ok = report_write_csvs(r, o, jobs_written, series, error);
   GString *buf = g_string_new(NULL);
   if (ok) {
     report_text(r, buf);

@@ -47,6 +47,12 @@ void report_csv_gpus_to(const results *r, report_out *ro);
 void report_csv_tenants_to(const results *r, report_out *ro);
 void report_csv_timeseries_to(const results *r, report_out *ro);
 void report_csv_fragmentation_to(const results *r, report_out *ro);
+/* timeseries.csv and fragmentation.csv in parts, for the streamed series (report-series.c):
+ * the header row, then one interval's row. */
+void report_csv_timeseries_header(const results *r, GString *out);
+void report_csv_timeseries_row(const results *r, const ts_row *t, GString *out);
+void report_csv_fragmentation_header(GString *out);
+void report_csv_fragmentation_row(const results *r, const ts_row *t, GString *out);
 void report_csv_tenant_timeseries_to(const results *r, report_out *ro);
 void report_csv_services_to(const results *r, report_out *ro);
 void report_csv_latency_to(const results *r, report_out *ro);
@@ -98,8 +104,21 @@ gboolean report_write_dir(const results *r, const char *dir, gboolean determinis
  * error; o is freed either way). jobs.csv is written from r->jobs unless jobs_written (the
  * caller streamed it into o already, report_jobs_stream). The CSV files go out in chunks
  * (report_out). */
+typedef struct report_series report_series;
 gboolean report_write_into(const results *r, struct outdir *o, gboolean deterministic,
-                           gboolean jobs_written, GError **error);
+                           gboolean jobs_written, report_series *series, GError **error);
+
+/* timeseries.csv and fragmentation.csv from the rows the run streamed (report-series.c):
+ * pass report_series_row and the series as sim_options' ts_sink and ts_sink_data, then
+ * series to report_write_into, which writes both files from it (r->timeseries is empty and
+ * r->ts_slo completes the rows). The rows wait in an unnamed spill file in o's temporary;
+ * with o NULL they are dropped. */
+report_series *report_series_new(struct outdir *o);
+void report_series_row(void *data, const ts_row *row);
+/* Writes both files into o's temporary; FALSE with error when a write or the read-back failed. */
+gboolean report_series_write(report_series *rs, const results *r, struct outdir *o,
+                             GError **error);
+void report_series_free(report_series *rs);
 
 /* jobs.csv written row by row while the run goes (report-jobstream.c), so that a finished
  * job's row leaves memory: pass report_jobs_stream_row and the stream as sim_options'

@@ -1226,6 +1226,7 @@ static void sim_prefetch(const void *obj, engine_handler h) {
 static void sim_build(sim *s, const sim_options *opt) {
   const scenario *sc = s->sc;
   s->m = metrics_new(sc, s->res, opt && opt->gpu_series);
+  if (opt && opt->ts_sink) metrics_set_ts_sink(s->m, opt->ts_sink, opt->ts_sink_data);
   s->n_pools = sc->pools->len;
   s->pools = g_new0(pool_state, s->n_pools);
   guint32 max_gpus = 1;

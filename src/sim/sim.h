@@ -28,6 +28,10 @@ typedef struct sim_options {
    * rows of finished jobs waiting for an earlier job's row (NULL: the temporary folder).
    * Without one such rows stay in memory. */
   const char *spill_dir;
+  /* When not NULL: each pool's time series row is handed to ts_sink as its interval closes
+   * (metrics_set_ts_sink: results->timeseries stays empty, the tenant series stay cells). */
+  void (*ts_sink)(void *data, const ts_row *row);
+  void *ts_sink_data;
 } sim_options;
 
 /* Runs the scenario on the trace. Returns owned results, or NULL with error set. */
