@@ -281,7 +281,7 @@ static int compare_run_scenarios(const compare_args *a, int argc, char **argv, c
   for (int i = 0; i < n_scen; i++)
     if (sc[i]) scenario_free(sc[i]);
   g_free(sc);
-  cmd_inputs in = {NULL, tr};
+  cmd_inputs in = {NULL, tr, 0};
   cmd_inputs_clear(&in);
   return rc;
 }

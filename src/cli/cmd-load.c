@@ -23,9 +23,10 @@ gboolean cmd_load_inputs(const char *name, const char *scenario_path, const char
                         : scenario_load(scenario_path, d);
   if (out->sc) sim_check_scenario(out->sc, d);
   if (trace_path) {
-    out->tr = trace_load(trace_path, d);
+    out->tr = trace_load_flags(trace_path, out->trace_flags, d);
     if (out->tr && phases_path) trace_load_phases(out->tr, phases_path, d);
     if (out->tr && requests_path) trace_check_requests(out->tr, requests_path, d);
+    if (out->tr && (out->trace_flags & TRACE_SPILL)) trace_drop_index(out->tr);
   }
   if (diag_has_errors(d)) {
     cmd_print_diags(name, d);

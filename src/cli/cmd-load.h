@@ -7,10 +7,12 @@
 typedef struct cmd_inputs {
   scenario *sc;
   trace *tr;
+  guint trace_flags;         /* set by the caller: trace_load_flags' flags (run: TRACE_SPILL) */
 } cmd_inputs;
 
 /* Loads scenario (with overrides), trace, optional phases and requests; on problems
- * prints them all on stderr prefixed by "sharesim NAME: " and returns FALSE. */
+ * prints them all on stderr prefixed by "sharesim NAME: " and returns FALSE. With
+ * TRACE_SPILL the trace's id index is dropped once phases and requests are read. */
 gboolean cmd_load_inputs(const char *name, const char *scenario_path, const char *trace_path,
                          const char *phases_path, const char *requests_path,
                          const char *const *overrides, guint n_overrides, cmd_inputs *out);

@@ -76,7 +76,9 @@ static int cmd_run_main(int argc, char **argv) {
     fprintf(stderr, "sharesim run: --dcgm writes dcgm.csv and dcgm.prom into the result folder: give -o DIR\n");
     return 2;
   }
-  cmd_inputs in = {0};
+  /* the rows go to a temporary file and come back in order: memory follows the jobs
+   * alive at once, not the trace (tracerows.h) */
+  cmd_inputs in = {.trace_flags = TRACE_SPILL};
   guint n_sets = sets ? g_strv_length(sets) : 0;
   if (!cmd_load_inputs("run", argv[1], argv[2], phases, requests, (const char *const *)sets, n_sets, &in))
     return 2;

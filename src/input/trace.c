@@ -974,10 +974,10 @@ static void job_row(csv_in *in, void *ud) {
   trace_rows_add(t->rows, &j);
 }
 
-static trace *trace_new(const char *path) {
+static trace *trace_new(const char *path, guint flags) {
   trace *t = g_new0(trace, 1);
   t->path = g_strdup(path);
-  t->rows = trace_rows_new();
+  t->rows = flags & TRACE_SPILL ? trace_rows_new_spilled(NULL) : trace_rows_new();
   t->phases = g_array_new(FALSE, FALSE, sizeof(job_phase));
   t->strings = g_string_chunk_new(1 << 16);
   t->interned = g_hash_table_new(g_str_hash, g_str_equal);
@@ -1017,7 +1017,7 @@ trace *trace_load(const char *path, diag_list *diags) {
 trace *trace_load_flags(const char *path, guint flags, diag_list *diags) {
   g_return_val_if_fail(path != NULL && diags != NULL, NULL);
   guint errors_before = diags->count;
-  trace *t = trace_new(path);
+  trace *t = trace_new(path, flags);
   job_reader r = {.t = t, .flags = flags};
   csv_in in;
   csvin_init(&in, path, diags, job_row, &r);
@@ -1036,6 +1036,9 @@ int64_t trace_find(const trace *t, const char *id) {
   if (!t || !id) return -1;
   return trace_rows_find(t->rows, id);
 }
+
+void trace_drop_index(trace *t) { trace_rows_drop_index(t->rows); }
+gboolean trace_spilled(const trace *t) { return trace_rows_spilled(t->rows); }
 
 guint trace_n_jobs(const trace *t) { return trace_rows_len(t->rows); }
 const char *trace_job_id(const trace *t, guint i) { return trace_rows_id(t->rows, i); }

@@ -135,12 +135,22 @@ typedef struct trace {
 trace *trace_load(const char *path, diag_list *diags);
 /* The same with flags: TRACE_ALLOW_CPU_ONLY accepts gpus = 0 (a CPU-only job, for fill). */
 #define TRACE_ALLOW_CPU_ONLY 1u
+/* TRACE_SPILL: the rows go to an unnamed temporary file as they are read, 65,536 at a time,
+ * and come back a chunk at a time (tracerows.h), so that memory does not grow with the
+ * trace (`run`); rows not in submit order are read back into memory at the end. */
+#define TRACE_SPILL 2u
 trace *trace_load_flags(const char *path, guint flags, diag_list *diags);
+/* The rows are in their temporary file (TRACE_SPILL, in submit order). */
+gboolean trace_spilled(const trace *t);
+/* Frees the id index once phases and requests are loaded: trace_find then scans. */
+void trace_drop_index(trace *t);
 void trace_free(trace *t);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(trace, trace_free)
 
 /* Row i as a job_spec (built from the packed row: the strings are the trace's, valid while
- * it is; phase_first/phase_count index trace->phases). Reentrant. */
+ * it is, except the id of a spilled trace (TRACE_SPILL), valid until this thread reads rows
+ * of two other chunks: copy it to keep it; phase_first/phase_count index trace->phases).
+ * Reentrant. */
 job_spec trace_job(const trace *t, guint i);
 guint trace_n_jobs(const trace *t);
 /* Row i's id, submit time and line, without building the rest. */

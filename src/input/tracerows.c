@@ -3,9 +3,12 @@
  * rows, and the id index. Parsing and validation stay in trace.c; this file only stores
  * what trace.c hands it and gives it back unchanged. */
 #include "tracerows.h"
+#include <errno.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The fields kept only when they differ from the kind's defaults, as bits of a row's mask.
  * id, submit_ns, line, kind and the strings are always kept; phase_first, phase_count and
@@ -34,10 +37,11 @@ G_STATIC_ASSERT(sizeof(job_spec) == 256 || sizeof(void *) != 8);
 #define CHUNK_MAX_BYTES (G_GUINT64_CONSTANT(1) << 30) /* offsets within a chunk are 32-bit */
 
 typedef struct row_chunk {
-  guint8 *data;
+  guint8 *data;              /* NULL when the chunk is in the file (trace_rows_new_spilled) */
   gsize len, cap;
   guint32 first_row, n_rows;
-  guint32 *off;              /* CHUNK_ROWS offsets into data */
+  guint32 *off;              /* CHUNK_ROWS offsets into data (NULL with data) */
+  guint64 file_at;           /* in the file: n_rows offsets, then len bytes of rows */
 } row_chunk;
 
 struct trace_rows {
@@ -46,8 +50,18 @@ struct trace_rows {
   job_spec defaults[JOB_KIND_COUNT];
   GPtrArray *strs;           /* the strings rows name by index; 0 is NULL */
   GHashTable *str_index;     /* pointer -> index */
-  guint32 *ids;              /* open addressing: row + 1, 0 empty */
+  void *ids;                 /* open addressing, 0 empty: row + 1 (guint32), or with wide
+                              * slots (spilled rows) id hash << 32 | row + 1 (guint64), so
+                              * that only a row whose hash matches is read back; NULL after
+                              * trace_rows_drop_index */
   guint32 ids_cap, ids_n;
+  gboolean wide;
+  guint32 chunk_rows;        /* rows per chunk: CHUNK_ROWS (tests: SHARESIM_TRACE_CHUNK_ROWS) */
+  int fd;                    /* the unnamed file full chunks go to; -1: rows stay in memory */
+  guint64 file_len;
+  guint64 serial;            /* names the rows in the threads' chunk caches */
+  gboolean sorted;           /* submit times never decrease from row to row */
+  sim_time last_submit;
 };
 
 trace_rows *trace_rows_new(void) {
@@ -58,9 +72,31 @@ trace_rows *trace_rows_new(void) {
   g_ptr_array_add(r->strs, NULL);
   r->str_index = g_hash_table_new(g_direct_hash, g_direct_equal);
   r->ids_cap = 64;
-  r->ids = g_new0(guint32, r->ids_cap);
+  r->ids = g_malloc0(r->ids_cap * sizeof(guint32));
+  r->chunk_rows = CHUNK_ROWS;
+  r->fd = -1;
+  static guint64 serials;
+  r->serial = __atomic_add_fetch(&serials, 1, __ATOMIC_RELAXED);
+  r->sorted = TRUE;
   return r;
 }
+
+trace_rows *trace_rows_new_spilled(const char *dir) {
+  trace_rows *r = trace_rows_new();
+  g_autofree char *path = g_build_filename(dir ? dir : g_get_tmp_dir(), ".tracerows-XXXXXX", NULL);
+  r->fd = g_mkstemp(path);
+  if (r->fd >= 0) g_unlink(path); /* only the descriptor names it from now on */
+  r->wide = TRUE;
+  /* tests spill small traces in many chunks (16 to CHUNK_ROWS rows each) */
+  const char *env = g_getenv("SHARESIM_TRACE_CHUNK_ROWS");
+  guint64 n = env ? g_ascii_strtoull(env, NULL, 10) : 0;
+  if (n >= 16 && n <= CHUNK_ROWS) r->chunk_rows = (guint32)n;
+  g_free(r->ids);
+  r->ids = g_malloc0(r->ids_cap * sizeof(guint64));
+  return r;
+}
+
+static void rows_cache_forget(guint64 serial);
 
 void trace_rows_free(trace_rows *r) {
   if (!r) return;
@@ -73,6 +109,8 @@ void trace_rows_free(trace_rows *r) {
   g_ptr_array_unref(r->strs);
   g_hash_table_unref(r->str_index);
   g_free(r->ids);
+  if (r->fd >= 0) close(r->fd);
+  rows_cache_forget(r->serial);
   g_free(r);
 }
 
@@ -198,52 +236,176 @@ static guint32 rows_string(trace_rows *r, const char *s) {
   return r->strs->len - 1;
 }
 
+/* ---- the file: full chunks of a spilled trace, read back through a per-thread cache ---- */
+
+static gboolean rows_pio(int fd, gboolean write, void *buf, gsize len, guint64 at) {
+  for (gsize done = 0; done < len;) {
+    ssize_t n = write ? pwrite(fd, (char *)buf + done, len - done, (off_t)(at + done))
+                      : pread(fd, (char *)buf + done, len - done, (off_t)(at + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return FALSE;
+    done += (gsize)n;
+  }
+  return TRUE;
+}
+
+/* Moves full chunk c to the file; it stays in memory when writing fails (and so does every
+ * later chunk: the file is given up). */
+static void rows_spill_chunk(trace_rows *r, row_chunk *c) {
+  gsize off_len = (gsize)c->n_rows * sizeof(guint32);
+  if (!rows_pio(r->fd, TRUE, c->off, off_len, r->file_len) ||
+      !rows_pio(r->fd, TRUE, c->data, c->len, r->file_len + off_len)) {
+    close(r->fd);
+    r->fd = -1;
+    return;
+  }
+  c->file_at = r->file_len;
+  r->file_len += off_len + c->len;
+  g_clear_pointer(&c->data, g_free);
+  g_clear_pointer(&c->off, g_free);
+  c->cap = 0;
+}
+
+/* A thread's copies of the chunks it read last (two: a simulation reads at its arrivals and
+ * at its oldest unwritten jobs.csv row), freed when the thread ends or the rows are freed. */
+#define ROWS_CACHE_SLOTS 2
+typedef struct rows_cache_slot {
+  guint64 serial;            /* 0: empty */
+  guint chunk;
+  guint64 used;
+  guint8 *bytes;             /* offsets, then rows */
+  gsize cap;
+} rows_cache_slot;
+typedef struct rows_cache {
+  rows_cache_slot slot[ROWS_CACHE_SLOTS];
+  guint64 tick;
+} rows_cache;
+
+static void rows_cache_free(gpointer p) {
+  rows_cache *c = p;
+  for (guint k = 0; k < ROWS_CACHE_SLOTS; k++) g_free(c->slot[k].bytes);
+  g_free(c);
+}
+static GPrivate rows_cache_key = G_PRIVATE_INIT(rows_cache_free);
+
+/* Drops this thread's copies of the rows named serial (the rows are being freed). */
+static void rows_cache_forget(guint64 serial) {
+  rows_cache *c = g_private_get(&rows_cache_key);
+  if (!c) return;
+  gboolean any = FALSE;
+  for (guint k = 0; k < ROWS_CACHE_SLOTS; k++) {
+    if (c->slot[k].serial == serial) c->slot[k].serial = 0;
+    any |= c->slot[k].serial != 0;
+  }
+  if (!any) g_private_replace(&rows_cache_key, NULL);
+}
+
+/* Chunk k of a spilled trace as this thread's copy: its offsets (*off) and rows. */
+static const guint8 *rows_cached_chunk(const trace_rows *r, guint k, const guint32 **off) {
+  rows_cache *c = g_private_get(&rows_cache_key);
+  if (!c) {
+    c = g_new0(rows_cache, 1);
+    g_private_set(&rows_cache_key, c);
+  }
+  const row_chunk *ch = &g_array_index(r->chunks, row_chunk, k);
+  gsize off_len = (gsize)ch->n_rows * sizeof(guint32);
+  rows_cache_slot *s = &c->slot[0];
+  for (guint i = 0; i < ROWS_CACHE_SLOTS; i++) {
+    rows_cache_slot *t = &c->slot[i];
+    if (t->serial == r->serial && t->chunk == k) {
+      s = t;
+      goto hit;
+    }
+    if (t->used < s->used) s = t;
+  }
+  if (s->cap < off_len + ch->len) {
+    g_free(s->bytes);
+    s->cap = off_len + ch->len;
+    s->bytes = g_malloc(s->cap);
+  }
+  if (!rows_pio(r->fd, FALSE, s->bytes, off_len + ch->len, ch->file_at))
+    g_error("trace: cannot read the trace's rows back from their temporary file: %s",
+            g_strerror(errno));
+  s->serial = r->serial;
+  s->chunk = k;
+hit:
+  s->used = ++c->tick;
+  *off = (const guint32 *)(void *)s->bytes;
+  return s->bytes + off_len;
+}
+
 /* The chunk that takes the next row (a new one when the last is full). */
 static row_chunk *rows_open_chunk(trace_rows *r, gsize need) {
   row_chunk *c = r->chunks->len ? &g_array_index(r->chunks, row_chunk, r->chunks->len - 1)
                                 : NULL;
-  if (c && c->n_rows < CHUNK_ROWS && c->len + need < CHUNK_MAX_BYTES) return c;
+  if (c && c->n_rows < r->chunk_rows && c->len + need < CHUNK_MAX_BYTES) return c;
   if (c) { /* sealed: no slack left behind */
     c->data = g_realloc(c->data, MAX(c->len, 1));
     c->cap = c->len;
+    if (r->fd >= 0) rows_spill_chunk(r, c);
   }
-  row_chunk fresh = {.first_row = r->n, .off = g_new(guint32, CHUNK_ROWS)};
+  row_chunk fresh = {.first_row = r->n, .off = g_new(guint32, r->chunk_rows)};
   g_array_append_val(r->chunks, fresh);
   return &g_array_index(r->chunks, row_chunk, r->chunks->len - 1);
 }
 
 /* ---- the id index ---- */
 
-static guint32 *rows_id_slot(const trace_rows *r, const char *id, gboolean *found);
-
-static void rows_index_grow(trace_rows *r) {
-  guint32 *old = r->ids, old_cap = r->ids_cap;
-  r->ids_cap *= 2;
-  r->ids = g_new0(guint32, r->ids_cap);
-  for (guint32 k = 0; k < old_cap; k++) {
-    if (!old[k]) continue;
-    gboolean found;
-    *rows_id_slot(r, trace_rows_id(r, old[k] - 1), &found) = old[k];
-  }
-  g_free(old);
+static guint64 rows_slot(const trace_rows *r, guint32 k) {
+  return r->wide ? ((const guint64 *)r->ids)[k] : ((const guint32 *)r->ids)[k];
+}
+static void rows_slot_set(trace_rows *r, guint32 k, guint64 v) {
+  if (r->wide) ((guint64 *)r->ids)[k] = v;
+  else ((guint32 *)r->ids)[k] = (guint32)v;
 }
 
-/* The slot of id: its row's (found) or the empty one where it would go. */
-static guint32 *rows_id_slot(const trace_rows *r, const char *id, gboolean *found) {
+/* The slot of id (hash h): its row's (found) or the empty one where it would go. With wide
+ * slots only a row whose hash matches is read (a spilled row costs a chunk read). */
+static guint32 rows_id_slot(const trace_rows *r, const char *id, guint32 h, gboolean *found) {
   guint32 mask = r->ids_cap - 1;
-  for (guint32 k = g_str_hash(id) & mask;; k = (k + 1) & mask) {
-    guint32 v = r->ids[k];
-    if (!v || strcmp(trace_rows_id(r, v - 1), id) == 0) {
+  for (guint32 k = h & mask;; k = (k + 1) & mask) {
+    guint64 v = rows_slot(r, k);
+    if (!v || ((!r->wide || (guint32)(v >> 32) == h) &&
+               strcmp(trace_rows_id(r, (guint32)v - 1), id) == 0)) {
       *found = v != 0;
-      return &r->ids[k];
+      return k;
     }
   }
 }
 
+static void rows_index_grow(trace_rows *r) {
+  void *old = r->ids;
+  guint32 old_cap = r->ids_cap;
+  gsize slot_size = r->wide ? sizeof(guint64) : sizeof(guint32);
+  r->ids_cap *= 2;
+  r->ids = g_malloc0(r->ids_cap * slot_size);
+  guint32 mask = r->ids_cap - 1;
+  for (guint32 k = 0; k < old_cap; k++) {
+    guint64 v = r->wide ? ((guint64 *)old)[k] : ((guint32 *)old)[k];
+    if (!v) continue;
+    /* wide slots hold the hash: no row is read */
+    guint32 h = r->wide ? (guint32)(v >> 32) : g_str_hash(trace_rows_id(r, (guint32)v - 1));
+    guint32 at = h & mask;
+    while (rows_slot(r, at)) at = (at + 1) & mask;
+    rows_slot_set(r, at, v);
+  }
+  g_free(old);
+}
+
 int64_t trace_rows_find(const trace_rows *r, const char *id) {
+  if (!r->ids) { /* dropped: a scan, in row order (the first row with the id) */
+    for (guint32 i = 0; i < r->n; i++)
+      if (strcmp(trace_rows_id(r, i), id) == 0) return i;
+    return -1;
+  }
   gboolean found;
-  guint32 *slot = rows_id_slot(r, id, &found);
-  return found ? (int64_t)*slot - 1 : -1;
+  guint32 k = rows_id_slot(r, id, g_str_hash(id), &found);
+  return found ? (int64_t)(guint32)rows_slot(r, k) - 1 : -1;
+}
+
+void trace_rows_drop_index(trace_rows *r) {
+  g_clear_pointer(&r->ids, g_free);
+  r->ids_cap = r->ids_n = 0;
 }
 
 guint32 trace_rows_add(trace_rows *r, const job_spec *j) {
@@ -275,23 +437,49 @@ guint32 trace_rows_add(trace_rows *r, const job_spec *j) {
     else rows_put(c, field, rf->size);
   }
   guint32 i = r->n++;
+  if (i && j->submit_ns < r->last_submit) r->sorted = FALSE;
+  r->last_submit = j->submit_ns;
+  if (!r->ids) return i;
   if ((guint64)(r->ids_n + 1) * 10 > (guint64)r->ids_cap * 7) rows_index_grow(r);
   gboolean found;
-  guint32 *slot = rows_id_slot(r, j->id, &found);
+  guint32 h = g_str_hash(j->id), k = rows_id_slot(r, j->id, h, &found);
   if (!found) {
-    *slot = i + 1;
+    rows_slot_set(r, k, (r->wide ? (guint64)h << 32 : 0) | (i + 1));
     r->ids_n++;
   }
   return i;
 }
 
+/* Reads spilled chunk c back into memory for good. */
+static void rows_unspill_chunk(trace_rows *r, row_chunk *c) {
+  gsize off_len = (gsize)c->n_rows * sizeof(guint32);
+  c->off = g_new(guint32, MAX(c->n_rows, 1));
+  c->data = g_malloc(MAX(c->len, 1));
+  c->cap = c->len;
+  if (!rows_pio(r->fd, FALSE, c->off, off_len, c->file_at) ||
+      !rows_pio(r->fd, FALSE, c->data, c->len, c->file_at + off_len))
+    g_error("trace: cannot read the trace's rows back from their temporary file: %s",
+            g_strerror(errno));
+}
+
 void trace_rows_seal(trace_rows *r) {
+  if (r->fd >= 0 && !r->sorted) { /* read out of order (by submit): all in memory */
+    for (guint k = 0; k < r->chunks->len; k++) {
+      row_chunk *c = &g_array_index(r->chunks, row_chunk, k);
+      if (!c->data) rows_unspill_chunk(r, c);
+    }
+    close(r->fd);
+    r->fd = -1;
+  }
   if (!r->chunks->len) return;
   row_chunk *c = &g_array_index(r->chunks, row_chunk, r->chunks->len - 1);
   c->data = g_realloc(c->data, MAX(c->len, 1));
   c->cap = c->len;
   c->off = g_renew(guint32, c->off, MAX(c->n_rows, 1));
 }
+
+gboolean trace_rows_spilled(const trace_rows *r) { return r->fd >= 0 && r->file_len > 0; }
+gboolean trace_rows_sorted(const trace_rows *r) { return r->sorted; }
 
 /* ---- reading ---- */
 
@@ -304,7 +492,10 @@ static const guint8 *rows_at(const trace_rows *r, guint32 i) {
     if (cs[mid].first_row <= i) lo = mid;
     else hi = mid;
   }
-  return cs[lo].data + cs[lo].off[i - cs[lo].first_row];
+  if (G_LIKELY(cs[lo].data)) return cs[lo].data + cs[lo].off[i - cs[lo].first_row];
+  const guint32 *off;
+  const guint8 *data = rows_cached_chunk(r, lo, &off);
+  return data + off[i - cs[lo].first_row];
 }
 
 sim_time trace_rows_submit(const trace_rows *r, guint32 i) {
@@ -357,10 +548,12 @@ void trace_rows_get(const trace_rows *r, guint32 i, job_spec *out) {
 }
 
 gsize trace_rows_bytes(const trace_rows *r) {
-  gsize b = sizeof *r + (gsize)r->ids_cap * sizeof(guint32);
+  gsize b = sizeof *r + (gsize)r->ids_cap * (r->wide ? sizeof(guint64) : sizeof(guint32)) +
+            r->chunks->len * sizeof(row_chunk);
   for (guint k = 0; k < r->chunks->len; k++) {
     const row_chunk *c = &g_array_index(r->chunks, row_chunk, k);
-    b += c->cap + (k + 1 < r->chunks->len ? CHUNK_ROWS : MAX(c->n_rows, 1)) * sizeof(guint32);
+    if (!c->data) continue; /* in the file */
+    b += c->cap + (k + 1 < r->chunks->len ? r->chunk_rows : MAX(c->n_rows, 1)) * sizeof(guint32);
   }
   return b;
 }

@@ -373,11 +373,16 @@ const char *metrics_intern(metrics *m, const char *s) { return results_intern(m-
 void metrics_event(metrics *m, const event_row *e) {
   event_row row = *e;
   row.detail = e->detail ? results_intern(m->r, e->detail) : "";
+  /* the job's own id lives only as long as its state (a spilled trace keeps none) */
+  if (row.job) row.job = results_intern(m->r, row.job);
+  if (row.cause_job) row.cause_job = results_intern(m->r, row.cause_job);
   g_array_append_val(m->r->events_log, row);
 }
 
 void metrics_service(metrics *m, const service_result *row) {
   g_array_append_vals(m->r->services, row, 1);
+  service_result *kept = &g_array_index(m->r->services, service_result, m->r->services->len - 1);
+  if (kept->id) kept->id = results_intern(m->r, kept->id); /* outlives the job's state */
 }
 
 guint metrics_services_len(const metrics *m) { return m->r->services->len; }

@@ -18,7 +18,8 @@ typedef enum {
 const char *job_outcome_name(job_outcome o);
 
 typedef struct job_result {
-  const char *id, *kind, *tenant, *pool; /* borrowed from trace/scenario, valid while they live */
+  const char *id, *kind, *tenant, *pool; /* borrowed from trace/scenario, valid while they
+                                          * live; a kept row's id is the results' copy */
   const char *reason;       /* unplaceable/failed reason, or "" (owned by results string chunk) */
   guint32 gpus;
   int pool_index;           /* -1 when unrouted */
@@ -109,7 +110,8 @@ typedef struct ts_row {       /* one pool, one interval */
  * or could not hold one more request in memory, or was cut off by a kill) counts as a
  * request that missed its SLO. */
 typedef struct service_result {
-  const char *id, *pool;    /* borrowed from trace/scenario ("" when never routed) */
+  const char *id, *pool;    /* the results' copy of the id (metrics_service); the pool's
+                             * name borrowed from the scenario ("" when never routed) */
   guint64 requests;         /* served + dropped + unanswered */
   guint64 served, dropped;  /* dropped: found no server (service down, no room, killed) */
   guint64 unanswered;       /* still queued or in service when the session or run ended */

@@ -19,8 +19,14 @@ struct sim {
   engine *eng;
   pool_state *pools;
   guint n_pools;
-  job_run **jobs;            /* per trace row: its state from its arrival being scheduled to
-                              * its row being out (job_new, job_retire), else NULL */
+  /* per trace row, rows [next_emit, next_emit + jobs_mask] at jobs[row & jobs_mask]: its
+   * state from its arrival being scheduled to its row being out (job_new, job_retire), a
+   * held row (job_hold), else NULL; a window that grows with the rows not yet out (a sorted
+   * trace: from the oldest unwritten row to the last arrival), not with the trace */
+  job_run **jobs;
+  guint32 jobs_mask;
+  guint jobs_hi;             /* 1 + the highest row ever given a slot */
+  GPtrArray *retained;       /* jobs out whose pool's strategy may still point at them */
   guint n_jobs;
   guint32 live_jobs, live_peak; /* job_run structures held now, and the most at once */
   guint32 *arrival_order;    /* NULL: the rows' order (arrival_order) */
@@ -50,6 +56,25 @@ struct sim {
 };
 
 static void request_schedule(sim *s, pool_state *p);
+
+/* Row i's slot (next_emit <= i <= next_emit + jobs_mask). */
+static inline job_run **job_slot(sim *s, guint32 i) { return &s->jobs[i & s->jobs_mask]; }
+
+/* Makes room in the window for row i (>= next_emit). */
+static void jobs_reserve(sim *s, guint32 i) {
+  if (i >= s->jobs_hi) s->jobs_hi = i + 1;
+  guint64 need = (guint64)i - s->next_emit + 1, cap = (guint64)s->jobs_mask + 1;
+  if (need <= cap) return;
+  guint64 ncap = cap;
+  while (ncap < need) ncap *= 2;
+  job_run **fresh = g_new0(job_run *, ncap);
+  for (guint64 k = s->next_emit; k < s->next_emit + cap; k++)
+    fresh[k & (ncap - 1)] = s->jobs[k & s->jobs_mask];
+  g_free(s->jobs);
+  s->jobs = fresh;
+  s->jobs_mask = (guint32)(ncap - 1);
+}
+
 static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const gpu_state *where,
                      const char *detail);
 
@@ -771,8 +796,12 @@ static void on_arrival(void *ctx, void *obj, uint64_t arg);
  * run for a row never submitted): it lives while the job does and until its row is out. */
 static job_run *job_new(sim *s, guint32 i) {
   job_run *j = g_new0(job_run, 1);
-  job_spec *sp = g_new(job_spec, 1);
-  *sp = trace_job(s->tr, i);
+  job_spec row = trace_job(s->tr, i);
+  gsize id_len = strlen(row.id) + 1; /* the id is copied: a spilled trace's is not kept */
+  job_spec *sp = g_malloc(sizeof *sp + id_len);
+  *sp = row;
+  memcpy(sp + 1, row.id, id_len);
+  sp->id = (const char *)(sp + 1);
   j->spec = sp;
   j->wl = workload_of(j->spec);
   j->index = i;
@@ -802,7 +831,8 @@ static void schedule_next_arrival(sim *s) {
   if (s->next_arrival >= s->n_jobs) return;
   guint32 idx = s->arrival_order ? s->arrival_order[s->next_arrival] : s->next_arrival;
   s->next_arrival++;
-  job_run *j = s->jobs[idx] = job_new(s, idx);
+  jobs_reserve(s, idx);
+  job_run *j = *job_slot(s, idx) = job_new(s, idx);
   engine_at(s->eng, j->spec->submit_ns, on_arrival, j, 0);
 }
 
@@ -983,6 +1013,7 @@ static void emit_row(sim *s, job_result *jr, double straggler_wait_gpu_ns, doubl
     results_add_job(s->res, jr, FALSE);
     s->job_sink(s->job_sink_data, s->res, jr);
   } else {
+    jr->id = results_intern(s->res, jr->id); /* the job's copy goes with its state */
     jr->reason = results_intern(s->res, jr->reason);
     jr->gpu_ids = results_intern(s->res, jr->gpu_ids);
     results_add_job(s->res, jr, TRUE);
@@ -1015,14 +1046,15 @@ static void job_emit(sim *s, job_run *j) {
 /* Row i is out: its state leaves memory, unless its pool's strategy may still point at it
  * (share_ops.holds_jobs: then only what the workload holds goes, the rest at the end). */
 static void job_retire(sim *s, guint32 i) {
-  job_run *j = s->jobs[i];
+  job_run *j = *job_slot(s, i);
+  *job_slot(s, i) = NULL;
   if (j->pool >= 0 && s->pools[j->pool].ops->holds_jobs) {
     const workload_ops *wl = j->wl;
     if (j->state == JOB_DONE && j->workload_data && wl->on_done) wl->on_done(s, j);
+    g_ptr_array_add(s->retained, j);
     return;
   }
   job_free(s, j);
-  s->jobs[i] = NULL;
 }
 
 /* ---- rows held back (rowspill.h) ---- */
@@ -1045,7 +1077,7 @@ static inline gint64 slot_offset(const job_run *slot) { return (gint64)((uintptr
  * the spill failed. A workload's own rows (services) are taken now (the rows of a done job
  * do not change) and wait in held_services until the job's turn. */
 static gboolean job_hold(sim *s, guint32 i) {
-  job_run *j = s->jobs[i];
+  job_run *j = *job_slot(s, i);
   if (!s->spill || (j->pool >= 0 && s->pools[j->pool].ops->holds_jobs)) return FALSE;
   held_row h = {.straggler_wait_gpu_ns = j->straggler_wait_gpu_ns, .run_ns = j->run_ns,
                 .tenant = j->tenant};
@@ -1066,14 +1098,14 @@ static gboolean job_hold(sim *s, guint32 i) {
                         metrics_services_take(s->m, before));
   }
   job_free(s, j);
-  s->jobs[i] = (job_run *)(uintptr_t)(((guint64)at << 1) | 1u);
+  *job_slot(s, i) = (job_run *)(uintptr_t)(((guint64)at << 1) | 1u);
   return TRUE;
 }
 
 /* Emits held row i (slot_held), its turn having come. */
 static void held_emit(sim *s, guint32 i) {
   held_row h;
-  gint64 at = slot_offset(s->jobs[i]);
+  gint64 at = slot_offset(*job_slot(s, i));
   gboolean ok = rowspill_get(s->spill, at, &h, sizeof h);
   GString *text = s->hold_buf;
   if (ok) {
@@ -1094,7 +1126,7 @@ static void held_emit(sim *s, guint32 i) {
   gpointer rows;
   if (g_hash_table_steal_extended(s->held_services, GUINT_TO_POINTER(i), NULL, &rows))
     metrics_services_put(s->m, rows);
-  s->jobs[i] = NULL;
+  *job_slot(s, i) = NULL;
 }
 
 /* Emits the rows of the finished jobs that no earlier job holds back, then moves the rows
@@ -1102,7 +1134,7 @@ static void held_emit(sim *s, guint32 i) {
 static inline void emit_ready(sim *s) {
   while (s->next_emit < s->n_jobs) {
     guint32 i = s->next_emit;
-    job_run *j = s->jobs[i];
+    job_run *j = i < s->jobs_hi ? *job_slot(s, i) : NULL;
     if (j && slot_held(j)) held_emit(s, i);
     else if (j && j->state == JOB_DONE) {
       job_emit(s, j);
@@ -1113,7 +1145,7 @@ static inline void emit_ready(sim *s) {
   if (!s->just_done->len) return;
   for (guint k = 0; k < s->just_done->len; k++) {
     guint32 i = g_array_index(s->just_done, guint32, k);
-    job_run *j = s->jobs[i];
+    job_run *j = i >= s->next_emit ? *job_slot(s, i) : NULL;
     if (i > s->next_emit && j && !slot_held(j) && j->state == JOB_DONE) job_hold(s, i);
   }
   g_array_set_size(s->just_done, 0);
@@ -1165,12 +1197,14 @@ static void fill_results(sim *s, sim_time end) {
   r->events = engine_events_run(s->eng);
   for (; s->next_emit < s->n_jobs; s->next_emit++) {
     guint32 i = s->next_emit;
-    if (s->jobs[i] && slot_held(s->jobs[i])) {
+    jobs_reserve(s, i);
+    job_run **slot = job_slot(s, i);
+    if (*slot && slot_held(*slot)) {
       held_emit(s, i);
       continue;
     }
-    if (!s->jobs[i]) s->jobs[i] = job_new(s, i); /* never submitted */
-    job_emit(s, s->jobs[i]);
+    if (!*slot) *slot = job_new(s, i); /* never submitted */
+    job_emit(s, *slot);
     job_retire(s, i);
   }
   r->jobs_live_peak = s->live_peak;
@@ -1182,8 +1216,12 @@ static void fill_results(sim *s, sim_time end) {
 /* ---- the run ---- */
 
 static void sim_free(sim *s) {
-  for (guint i = 0; i < s->n_jobs; i++)
-    if (s->jobs[i] && !slot_held(s->jobs[i])) job_free(s, s->jobs[i]);
+  for (guint i = s->next_emit; s->jobs && i < s->jobs_hi; i++)
+    if (*job_slot(s, i) && !slot_held(*job_slot(s, i))) job_free(s, *job_slot(s, i));
+  if (s->retained) {
+    for (guint k = 0; k < s->retained->len; k++) job_free(s, g_ptr_array_index(s->retained, k));
+    g_ptr_array_unref(s->retained);
+  }
   rowspill_free(s->spill);
   if (s->just_done) g_array_unref(s->just_done);
   if (s->hold_buf) g_string_free(s->hold_buf, TRUE);
@@ -1238,7 +1276,9 @@ static void sim_build(sim *s, const sim_options *opt) {
     max_gpus = MAX(max_gpus, p->n_gpus * p->slots_per_gpu);
   }
   s->n_jobs = trace_n_jobs(s->tr);
-  s->jobs = g_new0(job_run *, s->n_jobs ? s->n_jobs : 1);
+  s->jobs = g_new0(job_run *, 1024);
+  s->jobs_mask = 1023;
+  s->retained = g_ptr_array_new();
   s->arrival_order = arrival_order(s);
   set_pool_targets(s, sc->seed);
   s->scratch_gpus = g_new0(gpu_state *, max_gpus + 1);
@@ -1290,8 +1330,8 @@ static sim_time sim_loop(sim *s, gboolean *stopped) {
 
 /* Closes the books at `end`: running and queued jobs, then the pools' integrals. */
 static void close_books(sim *s, sim_time end) {
-  for (guint i = s->next_emit; i < s->n_jobs; i++) {
-    job_run *j = s->jobs[i];
+  for (guint i = s->next_emit; i < s->jobs_hi; i++) {
+    job_run *j = *job_slot(s, i);
     if (!j || slot_held(j)) continue;
     if (j->state == JOB_RUNNING) {
       job_advance(s, j);

@@ -608,3 +608,76 @@ Test(sim, streamed_series_write_the_kept_folder) {
   cr_assert(g_file_get_contents(ts, &text, NULL, NULL) && strstr(text, ",t_start_utc\n"));
   cr_assert(cleanup_remove_tree(top, NULL));
 }
+
+/* ---- a spilled trace (TRACE_SPILL: rows in a temporary file, read back in order) ---- */
+
+/* The run's jobs.csv rows (through a sink, as `run -o` writes them), summary and
+ * services.csv. */
+static char *sim_spill_outputs(const scenario *sc, const trace *tr) {
+  sim_stream_rows c = {.text = g_string_new(NULL)};
+  sim_options opt = {.job_sink = sim_stream_collect, .job_sink_data = &c};
+  g_autoptr(results) r = sim_run(sc, tr, &opt, NULL);
+  cr_assert_not_null(r);
+  g_autofree char *json = report_json(r, FALSE);
+  g_string_append(c.text, json);
+  report_csv_services(r, c.text);
+  return g_string_free(c.text, FALSE);
+}
+
+/* 16-row chunks, so that 400 rows make 25 of them: every row reads back as it was read,
+ * ids are found with the index and after it is dropped, and the run (jobs out of trace
+ * order, a horizon that cuts some off and leaves some never submitted) writes what the
+ * run of the trace in memory writes. Rows out of submit order are kept in memory. */
+Test(sim, a_spilled_trace_reads_back_and_runs_as_the_trace_in_memory) {
+  const char *yaml = "name: spill\nseed: 3\nhorizon: 14000s\ninterval: 600s\npools:\n"
+                     "  - name: a\n    gpu: A100-80GB\n    nodes: 2\n    gpus_per_node: 2\n"
+                     "    strategy: exclusive\n"
+                     "  - name: b\n    gpu: A100-80GB\n    nodes: 1\n    gpus_per_node: 1\n"
+                     "    strategy: time-slicing\n    replicas: 4\n"
+                     "routing:\n  - {kind: notebook, pool: b}\n  - {kind: inference, pool: b}\n"
+                     "  - {pool: a}\n";
+  GString *csv = g_string_new("id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms,"
+                              "tenant\n");
+  const char *kinds[] = {"batch", "training", "notebook", "inference"};
+  for (int i = 0; i < 400; i++)
+    g_string_append_printf(csv, "job-%d,%d,%s,%d,%d,%d,%s,%s,t%d\n", i, i * 40, kinds[i % 4],
+                           i % 4 == 1 ? 1 + i % 3 : 1, 4 + i % 20, 100 + (i * 7919) % 5000,
+                           i % 4 == 3 ? "4" : "", i % 4 == 3 ? "30" : "", i % 3);
+  g_autofree char *sp = tu_write_temp("spill.yaml", yaml);
+  g_autofree char *tp = tu_write_temp("spill.csv", csv->str);
+  g_autoptr(diag_list) d = diag_list_new(0);
+  g_autoptr(scenario) sc = scenario_load(sp, d);
+  g_autoptr(trace) mem = trace_load(tp, d);
+  g_setenv("SHARESIM_TRACE_CHUNK_ROWS", "16", TRUE);
+  g_autoptr(trace) spilled = trace_load_flags(tp, TRACE_SPILL, d);
+  cr_assert(sc && mem && spilled && !trace_spilled(mem) && trace_spilled(spilled));
+  for (guint i = 0; i < 400; i++) {
+    job_spec a = trace_job(mem, i), b = trace_job(spilled, i);
+    cr_assert_str_eq(b.id, a.id);
+    cr_assert(b.line == a.line && b.submit_ns == a.submit_ns && b.gpus == a.gpus &&
+              b.duration_ns == a.duration_ns && !strcmp(b.tenant, a.tenant), "row %u", i);
+  }
+  cr_assert_eq(trace_find(spilled, "job-399"), 399);
+  trace_drop_index(spilled);
+  cr_assert_eq(trace_find(spilled, "job-250"), 250);
+  cr_assert_eq(trace_find(spilled, "nope"), -1);
+  g_autofree char *want = sim_spill_outputs(sc, mem), *got = sim_spill_outputs(sc, spilled);
+  cr_assert_str_eq(got, want);
+  cr_assert(strstr(want, "job-399,") && strstr(want, "not_submitted"), "cut off by the horizon");
+  /* a duplicate id in a late chunk still names the first line */
+  g_autofree char *dup = g_strconcat(csv->str, "job-3,20000,batch,1,1,10,,,t0\n", NULL);
+  g_autofree char *dp = tu_write_temp("spill-dup.csv", dup);
+  g_autoptr(diag_list) dd = diag_list_new(0);
+  cr_assert_null(trace_load_flags(dp, TRACE_SPILL, dd));
+  cr_assert(strstr(g_ptr_array_index(dd->messages, 0), ":402:1: id: expected a unique id "
+                                                        "(this one is already on line 5)"),
+            "%s", (const char *)g_ptr_array_index(dd->messages, 0));
+  /* out of submit order: the rows come back into memory */
+  g_string_append(csv, "late,1,batch,1,1,10,,,t0\n");
+  g_autofree char *up = tu_write_temp("spill-unsorted.csv", csv->str);
+  g_autoptr(trace) unsorted = trace_load_flags(up, TRACE_SPILL, d);
+  g_unsetenv("SHARESIM_TRACE_CHUNK_ROWS");
+  cr_assert(unsorted && !trace_spilled(unsorted) && trace_n_jobs(unsorted) == 401);
+  cr_assert_str_eq(trace_job(unsorted, 400).id, "late");
+  g_string_free(csv, TRUE);
+}
