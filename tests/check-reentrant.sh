@@ -30,6 +30,8 @@ rngfast.o rngfast_tables  the ziggurat tables: filled once under g_once, read-on
 rngfast.o done            g_once guard
 llm-engine.o llm_g_tab    the cubic pieces of the smooth max: filled once under g_once, read-only after
 llm-engine.o done         g_once guard
+tracerows.o rows_cache_key a GPrivate key: every thread keeps its own cache of spilled chunks
+tracerows.o serials       atomic counter naming each trace_rows in those caches
 validate.o family_list    sharesim validate only (runs no threads)
 validate.o sources        likewise
 validate-mig.o speed      likewise
