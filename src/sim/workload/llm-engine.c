@@ -9,6 +9,7 @@
 #include <string.h>
 
 enum { SEQ_FREE = 0, SEQ_PREFILL, SEQ_DECODE };
+enum { LLM_PACKED_BS = 16 }; /* the block size whose residues are also kept packed */
 
 typedef struct llm_seq {
   double arrival, first;   /* first: NAN until the first token */
@@ -54,6 +55,10 @@ struct llm_engine {
   llm_hent *heap;          /* slots by g0 + output (completion count), min first */
   double ctx_base;         /* sum over decoding of (prompt - g0 - 1): sum ctx = base + n G */
   guint32 *by_key;         /* decoding requests by (ctx - G) mod block_size */
+  /* block_size 16 (vLLM's) and max_num_seqs < 2^16: by_key also as 16 lanes of 16 bits in
+   * four words (lane j of word j / 4), so that a window of residues sums without a loop */
+  gboolean packed;
+  guint64 by_key16[4];
   int bs_shift;            /* log2(block_size) when a power of two, else -1 */
   /* prefilling requests, in admission order */
   int32_t *pre;
@@ -74,6 +79,14 @@ struct llm_engine {
  * a division and a polynomial instead of cbrt (21 % of the engine's time before). */
 #define LLM_G_N 256
 static double llm_g_tab[LLM_G_N + 1][4]; /* per piece: c0 + c1 s + c2 s^2 + c3 s^3 */
+
+/* the packed residues' lanes j < t, t = 0 .. 16 (filled once, with the g table) */
+static guint64 llm_lanes_below[LLM_PACKED_BS + 1][4];
+
+static void llm_lanes_fill(void) {
+  for (guint32 t = 0; t <= LLM_PACKED_BS; t++)
+    for (guint32 j = 0; j < t; j++) llm_lanes_below[t][j >> 2] |= (guint64)0xffff << (16 * (j & 3));
+}
 
 static double llm_g_exact(double u) { return pow(1.0 + u * u * u, 2.0 / 3.0); }
 
@@ -98,6 +111,7 @@ static void llm_g_init(void) {
   static gsize done = 0;
   if (g_once_init_enter(&done)) {
     llm_g_fill();
+    llm_lanes_fill();
     g_once_init_leave(&done, 1);
   }
 }
@@ -210,6 +224,33 @@ static guint32 llm_heap_down(llm_engine *e, guint32 i) {
   return i;
 }
 
+/* Takes the root out, the last entry (at n_decode, already counted out) taking its place:
+ * the hole goes down along the smaller children to a leaf and that entry climbs back from
+ * there over the keys >= its own (Floyd). It ends where llm_heap_down would put it, ties
+ * included (llm_heap_down stops above the first key >= its own on the same path, whose keys
+ * only grow), with about one compare a level instead of two and no early exit. */
+static void llm_heap_pop_root(llm_engine *e) {
+  guint32 n = e->n_decode, i = 0, l = 1;
+  llm_hent h = e->heap[n];
+  while (l + 1 < n) {
+    guint32 m = l + (e->heap[l + 1].key < e->heap[l].key);
+    llm_heap_set(e, i, e->heap[m]);
+    i = m;
+    l = 2 * i + 1;
+  }
+  if (l < n) {
+    llm_heap_set(e, i, e->heap[l]);
+    i = l;
+  }
+  while (i > 0) {
+    guint32 p = (i - 1) / 2;
+    if (e->heap[p].key < h.key) break;
+    llm_heap_set(e, i, e->heap[p]);
+    i = p;
+  }
+  llm_heap_set(e, i, h);
+}
+
 /* ---- slots, the running list, blocks ---- */
 
 static inline guint32 llm_mod(const llm_engine *e, int64_t v) {
@@ -251,7 +292,9 @@ static void llm_decode_add(llm_engine *e, int32_t s, guint32 generated) {
   q->state = SEQ_DECODE;
   q->g0 = e->G - (int64_t)generated;
   e->ctx_base += (double)q->prompt - (double)q->g0 - 1.0;
-  e->by_key[llm_mod(e, (int64_t)q->prompt - q->g0 - 1)]++;
+  guint32 key = llm_mod(e, (int64_t)q->prompt - q->g0 - 1);
+  e->by_key[key]++;
+  if (e->packed) e->by_key16[key >> 2] += (guint64)1 << (16 * (key & 3));
   guint32 i = e->n_decode++;
   llm_heap_set(e, i, (llm_hent){.key = llm_key(e, s), .slot = s});
   llm_heap_up(e, i);
@@ -263,9 +306,13 @@ static void llm_decode_remove_at(llm_engine *e, int32_t s, guint32 i) {
   llm_seq *q = &e->seq[s];
   e->free_blocks += llm_blocks(e, llm_decode_ctx(e, s));
   e->ctx_base -= (double)q->prompt - (double)q->g0 - 1.0;
-  e->by_key[llm_mod(e, (int64_t)q->prompt - q->g0 - 1)]--;
+  guint32 key = llm_mod(e, (int64_t)q->prompt - q->g0 - 1);
+  e->by_key[key]--;
+  if (e->packed) e->by_key16[key >> 2] -= (guint64)1 << (16 * (key & 3));
   guint32 last = --e->n_decode;
-  if (i != last) {
+  if (i == 0 && last) {
+    llm_heap_pop_root(e);
+  } else if (i != last) {
     llm_heap_set(e, i, e->heap[last]);
     /* moved down, it sits below a smaller key: only one left in place may go up */
     if (llm_heap_down(e, i) == i) llm_heap_up(e, i);
@@ -337,6 +384,7 @@ llm_engine *llm_engine_new(const llm_config *c, double now_ns) {
   e->heap = g_new(llm_hent, n);
   e->pre = g_new(int32_t, n);
   e->by_key = g_new0(guint32, c->block_size);
+  e->packed = c->block_size == LLM_PACKED_BS && c->max_num_seqs < 65536u;
   e->bs_shift = -1;
   if (!(c->block_size & (c->block_size - 1)))
     for (e->bs_shift = 0; (1u << e->bs_shift) < c->block_size; e->bs_shift++) {}
@@ -420,10 +468,31 @@ static inline guint32 llm_crossing_at(const llm_engine *e, int64_t d) {
   return e->by_key[llm_mod(e, -e->G - d)];
 }
 
+/* The decoding requests whose residue is one of b, b - 1, ..., b - rem + 1 (mod 16), for
+ * 0 < rem < 16: a mask of those lanes, the four words summed lane by lane and the lanes
+ * added by a multiply (every sum is at most n_decode < 2^16, so nothing carries). */
+static guint32 llm_window16(const llm_engine *e, guint32 b, guint32 rem) {
+  int32_t lo = (int32_t)b - (int32_t)rem + 1;
+  const guint64 *up = llm_lanes_below[b + 1];
+  guint64 sum = 0;
+  if (lo >= 0) {
+    const guint64 *dn = llm_lanes_below[lo];
+    for (int w = 0; w < 4; w++) sum += e->by_key16[w] & up[w] & ~dn[w];
+  } else {
+    const guint64 *dn = llm_lanes_below[lo + LLM_PACKED_BS];
+    for (int w = 0; w < 4; w++) sum += e->by_key16[w] & (up[w] | ~dn[w]);
+  }
+  return (guint32)((sum * 0x0001000100010001ull) >> 48);
+}
+
 static int64_t llm_decode_blocks_needed(const llm_engine *e, int64_t k) {
   if (k <= 0 || !e->n_decode) return 0;
   int64_t q = llm_bdiv(e, k), rem = k - q * e->c.block_size, first = 0;
-  if (e->bs_shift >= 0) { /* a power of two: the residues -G - d by a mask */
+  if (e->packed) {
+    guint32 b = (guint32)(-e->G) & (LLM_PACKED_BS - 1);
+    if (rem == 1) first = e->by_key[b]; /* one step (a mixed step's decodes) */
+    else if (rem) first = llm_window16(e, b, (guint32)rem);
+  } else if (e->bs_shift >= 0) { /* a power of two: the residues -G - d by a mask */
     uint64_t mask = e->c.block_size - 1, base = (uint64_t)-e->G;
     for (int64_t d = 0; d < rem; d++) first += e->by_key[(base - (uint64_t)d) & mask];
   } else {
@@ -607,16 +676,32 @@ static llm_span llm_span_of(const llm_engine *e, int64_t hi) {
   return s;
 }
 
+/* Largest slope term e of llm_span_steps' estimate (its error, about e^3 k0 steps, is then
+ * below a step for stretches of up to ~1,000 steps; the loops correct any error) */
+static const double LLM_SPAN_EPS_MAX = 0.1;
+
 static double llm_span_time(llm_span s, int64_t k) {
   double kk = (double)k;
   return kk * s.t0 + s.t1 * kk * (kk - 1.0) / 2.0;
 }
 
-/* Fewest steps (at most hi) that reach `dt`: the root of t1/2 k^2 + (t0 - t1/2) k = dt. */
+/* Fewest steps (at most hi) that reach `dt`: the root of t1/2 k^2 + (t0 - t1/2) k = dt,
+ * rounded up, then corrected by the two loops to the smallest k with
+ * llm_span_time(k) >= dt. With t0 > 0 and t1 >= 0 that time is nondecreasing in k even in
+ * rounded arithmetic (each product and the sum round monotonically), so the loops reach the
+ * same k from any start: the root then comes from k0 = dt / t0 and a second-order correction
+ * for the slope, e = t1 (k0 - 1) / (2 t0), k = k0 (1 - e + e^2), without the square root
+ * and the division that followed it on the stretch's critical path. Otherwise (a negative
+ * slope, or a slope too steep for the correction) the exact root is the start. */
 static int64_t llm_span_steps(llm_span s, double dt, int64_t hi) {
+  double inv0 = 1.0 / s.t0, k0 = dt * inv0, ep = s.t1 * (k0 - 1.0) * 0.5 * inv0, k;
   if (llm_span_time(s, hi) < dt) return hi;
-  double a = s.t1 / 2.0, b = s.t0 - s.t1 / 2.0, k;
-  k = a > 1e-12 * b ? (-b + sqrt(b * b + 4.0 * a * dt)) / (2.0 * a) : dt / b;
+  if (s.t0 > 0 && s.t1 >= 0 && ep < LLM_SPAN_EPS_MAX) {
+    k = k0 * (1.0 - ep + ep * ep);
+  } else {
+    double a = s.t1 / 2.0, b = s.t0 - s.t1 / 2.0;
+    k = a > 1e-12 * b ? (-b + sqrt(b * b + 4.0 * a * dt)) / (2.0 * a) : dt / b;
+  }
   /* (int64_t)ceil(k) clamped to [1, hi], without the call: k >= 0 here */
   int64_t ki = k >= (double)hi ? hi : 1; /* NaN: 1, as the conversion of ceil's NaN gave */
   if (k < (double)hi) {
