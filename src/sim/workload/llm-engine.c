@@ -469,18 +469,17 @@ static inline guint32 llm_crossing_at(const llm_engine *e, int64_t d) {
 }
 
 /* The decoding requests whose residue is one of b, b - 1, ..., b - rem + 1 (mod 16), for
- * 0 < rem < 16: a mask of those lanes, the four words summed lane by lane and the lanes
- * added by a multiply (every sum is at most n_decode < 2^16, so nothing carries). */
+ * 0 < rem < 16: a mask of those lanes (lo = b - rem + 1 up to b; when lo < 0 the window
+ * wraps: lanes up to b and from lo + 16 on), chosen without a branch; the four words summed
+ * lane by lane and the lanes added by a multiply (every sum is at most n_decode < 2^16, so
+ * nothing carries). */
 static guint32 llm_window16(const llm_engine *e, guint32 b, guint32 rem) {
   int32_t lo = (int32_t)b - (int32_t)rem + 1;
-  const guint64 *up = llm_lanes_below[b + 1];
-  guint64 sum = 0;
-  if (lo >= 0) {
-    const guint64 *dn = llm_lanes_below[lo];
-    for (int w = 0; w < 4; w++) sum += e->by_key16[w] & up[w] & ~dn[w];
-  } else {
-    const guint64 *dn = llm_lanes_below[lo + LLM_PACKED_BS];
-    for (int w = 0; w < 4; w++) sum += e->by_key16[w] & (up[w] | ~dn[w]);
+  const guint64 *up = llm_lanes_below[b + 1], *dn = llm_lanes_below[lo & (LLM_PACKED_BS - 1)];
+  guint64 wrap = -(guint64)(lo < 0), sum = 0;
+  for (int w = 0; w < 4; w++) {
+    guint64 in = (up[w] & ~dn[w]) | (wrap & (up[w] | ~dn[w]));
+    sum += e->by_key16[w] & in;
   }
   return (guint32)((sum * 0x0001000100010001ull) >> 48);
 }

@@ -63,13 +63,14 @@ static void llm_fill_lengths(llm_state *st) {
   st->len_pos = 0;
 }
 
-/* round(v) clamped to [1, cap] (cap a whole number >= 1), without the libm call: for
- * 0.5 <= v < cap, v + 0.5 is exact or rounds below the next whole number, so its
- * truncation is round(v) (halves away from zero); below 0.5 (or NaN) both give 1. */
+/* round(v) clamped to [1, cap] (cap a whole number >= 1), without the libm call and the
+ * branch on the cap: for v >= 0.5, v + 0.5 is exact or rounds below the next whole number,
+ * so its truncation is round(v) (halves away from zero), and truncating min(v + 0.5, cap)
+ * is min(round(v), cap); below 0.5 (or NaN) both give 1. */
 static guint32 llm_round_len(double v, double cap) {
   if (!(v >= 0.5)) return 1;
-  if (!(v < cap)) return (guint32)cap;
-  return (guint32)(v + 0.5);
+  double w = v + 0.5;
+  return (guint32)(w < cap ? w : cap);
 }
 
 static void llm_next_arrival(llm_state *st) {
