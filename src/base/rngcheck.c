@@ -1,7 +1,7 @@
-/* rngcheck.c: the KS, chi-square, moment and tail checks of rngcheck.h. The reference is
- * GSL's exponential CDF (gsl_cdf_exponential_P); draws are binned on a grid of the CDF so
- * that 10^8 draws need 2^grid_bits counters, not the sample. It judges a sampler; it does
- * not sample for the simulation. */
+/* rngcheck.c: the KS, chi-square, moment and tail checks of rngcheck.h. The references are
+ * GSL's exponential and standard normal CDFs (gsl_cdf_exponential_P, gsl_cdf_ugaussian_P);
+ * draws are binned on a grid of the CDF so that 10^8 draws need 2^grid_bits counters, not
+ * the sample. It judges a sampler; it does not sample for the simulation. */
 #include "rngcheck.h"
 #include "rngfast.h"
 #include <gsl/gsl_cdf.h>
@@ -11,6 +11,20 @@
 
 double rngcheck_draw_fast(void *ud) { return rngfast_exp(ud); }
 double rngcheck_draw_gsl(void *ud) { return gsl_ran_exponential(ud, 1.0); }
+double rngcheck_draw_fast_gauss(void *ud) { return rngfast_gauss(ud); }
+double rngcheck_draw_gsl_gauss(void *ud) { return gsl_ran_gaussian_ziggurat(ud, 1.0); }
+
+/* What a distribution is checked against: its CDF, raw moments E[X^k] and E[X^2k]
+ * (k = 1..4, for the standard errors), and the tail beyond r (of |X| when two-sided): its
+ * share and the mean and sd of the excess over r. */
+typedef struct rngcheck_ref {
+  double (*cdf)(double x);
+  double mk[4], m2k[4];
+  double r, tail_p, exc_mean, exc_sd;
+  gboolean two_sided;
+} rngcheck_ref;
+
+static double rngcheck_cdf_exp(double x) { return gsl_cdf_exponential_P(x, 1.0); }
 
 double rngcheck_ks_q(double lambda) {
   if (!(lambda > 0.18)) return 1.0; /* the series is 1 to double precision below 0.18 */
@@ -57,25 +71,27 @@ static void rngcheck_chi2(rngcheck_result *r) {
 }
 
 /* Moments and tail from the running sums. */
-static void rngcheck_moments(rngcheck_result *r, const long double *m, long double tail_sum) {
-  static const double fact[9] = {1, 1, 2, 6, 24, 120, 720, 5040, 40320};
+static void rngcheck_moments(rngcheck_result *r, const rngcheck_ref *ref, const long double *m,
+                             long double tail_sum) {
   double n = (double)r->n;
   for (int k = 1; k <= 4; k++) {
-    double mk = (double)(m[k] / n), se = sqrt((fact[2 * k] - fact[k] * fact[k]) / n);
-    r->z[k - 1] = (mk - fact[k]) / se;
+    double mk = (double)(m[k] / n);
+    double se = sqrt((ref->m2k[k - 1] - ref->mk[k - 1] * ref->mk[k - 1]) / n);
+    r->z[k - 1] = (mk - ref->mk[k - 1]) / se;
   }
   r->mean = (double)(m[1] / n);
   r->var = (double)(m[2] / n) - r->mean * r->mean;
   r->var *= n / (n - 1.0);
-  double p = exp(-RNGFAST_ZIG_R);
+  double p = ref->tail_p;
   r->tail_frac = (double)r->tail_n / n;
   r->tail_z = ((double)r->tail_n - n * p) / sqrt(n * p * (1.0 - p));
   r->tail_excess = r->tail_n ? (double)(tail_sum / r->tail_n) : NAN;
-  r->tail_excess_z = r->tail_n ? (r->tail_excess - 1.0) * sqrt((double)r->tail_n) : NAN;
+  r->tail_excess_z = r->tail_n ? (r->tail_excess - ref->exc_mean) / ref->exc_sd *
+                                     sqrt((double)r->tail_n) : NAN;
 }
 
-void rngcheck_exponential(rngcheck_draw_fn draw, void *ud, guint64 n, guint grid_bits,
-                          rngcheck_result *out) {
+static void rngcheck_run(rngcheck_draw_fn draw, void *ud, guint64 n, guint grid_bits,
+                         const rngcheck_ref *ref, rngcheck_result *out) {
   g_assert(n >= 2 && n < G_MAXUINT32 && grid_bits >= 10 && grid_bits <= 26);
   *out = (rngcheck_result){.n = n, .grid_bits = grid_bits};
   guint32 bins = 1u << grid_bits;
@@ -83,7 +99,7 @@ void rngcheck_exponential(rngcheck_draw_fn draw, void *ud, guint64 n, guint grid
   long double m[5] = {0}, tail_sum = 0;
   for (guint64 i = 0; i < n; i++) {
     double x = draw(ud);
-    double u = gsl_cdf_exponential_P(x, 1.0);
+    double u = ref->cdf(x);
     guint32 b = u >= 1.0 ? bins - 1 : u <= 0.0 ? 0 : (guint32)(u * bins);
     out->grid[b]++;
     double x2 = x * x;
@@ -91,16 +107,39 @@ void rngcheck_exponential(rngcheck_draw_fn draw, void *ud, guint64 n, guint grid
     m[2] += x2;
     m[3] += x2 * x;
     m[4] += x2 * x2;
-    if (x > RNGFAST_ZIG_R) {
+    double t = ref->two_sided ? fabs(x) : x;
+    if (t > ref->r) {
       out->tail_n++;
-      tail_sum += x - RNGFAST_ZIG_R;
+      tail_sum += t - ref->r;
     }
   }
-  rngcheck_moments(out, m, tail_sum);
+  rngcheck_moments(out, ref, m, tail_sum);
   out->ks_d_grid = rngcheck_grid_d(out);
   out->ks_d = out->ks_d_grid + 1.0 / bins;
   out->ks_p = rngcheck_ks_p(out->ks_d, (double)n);
   rngcheck_chi2(out);
+}
+
+void rngcheck_exponential(rngcheck_draw_fn draw, void *ud, guint64 n, guint grid_bits,
+                          rngcheck_result *out) {
+  /* Exp(1): E[X^k] = k!; beyond R memoryless, the excess Exp(1) */
+  const rngcheck_ref ref = {.cdf = rngcheck_cdf_exp, .mk = {1, 2, 6, 24},
+                            .m2k = {2, 24, 720, 40320}, .r = RNGFAST_ZIG_R,
+                            .tail_p = exp(-RNGFAST_ZIG_R), .exc_mean = 1, .exc_sd = 1};
+  rngcheck_run(draw, ud, n, grid_bits, &ref, out);
+}
+
+void rngcheck_gaussian(rngcheck_draw_fn draw, void *ud, guint64 n, guint grid_bits,
+                       rngcheck_result *out) {
+  /* N(0, 1): E[X^k] = 0, 1, 0, 3 and E[X^2k] = 1, 3, 15, 105; |X| beyond R with share
+   * 2 Q(R); the excess of X over R given X > R has mean l - R and variance 1 + R l - l^2,
+   * l = phi(R) / Q(R) (the inverse Mills ratio) */
+  double r = RNGFAST_NOR_R, q = gsl_cdf_ugaussian_Q(r), l = gsl_ran_ugaussian_pdf(r) / q;
+  const rngcheck_ref ref = {.cdf = gsl_cdf_ugaussian_P, .mk = {0, 1, 0, 3},
+                            .m2k = {1, 3, 15, 105}, .r = r, .tail_p = 2.0 * q,
+                            .exc_mean = l - r, .exc_sd = sqrt(1.0 + r * l - l * l),
+                            .two_sided = TRUE};
+  rngcheck_run(draw, ud, n, grid_bits, &ref, out);
 }
 
 void rngcheck_two_sample(const rngcheck_result *a, const rngcheck_result *b, double *d,

@@ -1,12 +1,12 @@
 /* rngfast.c: seeding of the xoshiro256** streams and the ziggurat's tables and rare
  * branches (rngfast.h). The hot path is inline in the header; this file owns the one-time
- * table set-up (Marsaglia & Tsang 2000, section 4, on 53-bit integers) and the GSL
- * generator type that wraps xoshiro256** for GSL's distribution functions. */
+ * table set-up (Marsaglia & Tsang 2000, section 4, on 53-bit integers; exponential and
+ * normal) and the GSL generator type that wraps xoshiro256** for GSL's distributions. */
 #include "rngfast.h"
 #include "rng.h"
 #include <math.h>
 
-rngfast_zig rngfast_tables;
+rngfast_zig rngfast_tables, rngfast_tables_nor;
 
 static uint64_t rngfast_splitmix(uint64_t *x) {
   uint64_t z = (*x += UINT64_C(0x9E3779B97F4A7C15));
@@ -37,10 +37,36 @@ static void rngfast_tables_fill(void) {
   }
 }
 
+static double rngfast_nor_f(double x) { return exp(-0.5 * x * x); }
+
+/* The normal's layers, as the exponential's: x[i+1] = f^-1(V / x[i] + f(x[i])) from
+ * x[255] = R, f^-1(y) = sqrt(-2 ln y); the base layer is the rectangle of width V / f(R)
+ * holding the tail's area. */
+static void rngfast_tables_nor_fill(void) {
+  const double m = 0x1.0p53;
+  rngfast_zig *z = &rngfast_tables_nor;
+  double dn = RNGFAST_NOR_R, tn = dn;
+  double q = RNGFAST_NOR_V / rngfast_nor_f(dn);
+  z->k[0] = (uint64_t)((dn / q) * m);
+  z->k[1] = 0;
+  z->w[0] = q / m;
+  z->w[255] = dn / m;
+  z->f[0] = 1.0;
+  z->f[255] = rngfast_nor_f(dn);
+  for (int i = 254; i >= 1; i--) {
+    dn = sqrt(-2.0 * log(RNGFAST_NOR_V / dn + rngfast_nor_f(dn)));
+    z->k[i + 1] = (uint64_t)((dn / tn) * m);
+    tn = dn;
+    z->f[i] = rngfast_nor_f(dn);
+    z->w[i] = dn / m;
+  }
+}
+
 static void rngfast_init_tables(void) {
   static gsize done = 0;
   if (g_once_init_enter(&done)) {
     rngfast_tables_fill();
+    rngfast_tables_nor_fill();
     g_once_init_leave(&done, 1);
   }
 }
@@ -65,6 +91,27 @@ double rngfast_exp_slow(rngfast *r, unsigned idx, double x) {
     uint64_t ri = rngfast_next(r) >> 3;
     idx = (unsigned)(ri & 0xff);
     ri >>= 8;
+    x = (double)ri * z->w[idx];
+    if (ri < z->k[idx]) return x;
+  }
+}
+
+double rngfast_gauss_slow(rngfast *r, unsigned idx, double x) {
+  const rngfast_zig *z = &rngfast_tables_nor;
+  for (;;) {
+    if (idx == 0) { /* the tail beyond R (Marsaglia 1964): R + a with 2 b > a^2 */
+      double a, b;
+      do {
+        a = -log1p(-rngfast_uniform(r)) / RNGFAST_NOR_R;
+        b = -log1p(-rngfast_uniform(r));
+      } while (b + b <= a * a);
+      return RNGFAST_NOR_R + a;
+    }
+    if ((z->f[idx - 1] - z->f[idx]) * rngfast_uniform(r) + z->f[idx] < rngfast_nor_f(x))
+      return x;
+    /* rejected: a fresh abscissa in a fresh layer (the caller's sign bit stays) */
+    uint64_t u = rngfast_next(r), ri = u >> 11;
+    idx = (unsigned)(u & 0xff);
     x = (double)ri * z->w[idx];
     if (ri < z->k[idx]) return x;
   }

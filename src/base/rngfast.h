@@ -1,13 +1,15 @@
 /* rngfast.h: the one hand-rolled generator and variate of sharesim, for the request hot
  * loops only (inference arrivals and exponential service times, LLM arrivals): the
  * xoshiro256** generator (Blackman & Vigna 2021, period 2^256 - 1) seeded by SplitMix64
- * from rng_derive(seed, key, stream), and a 256-layer ziggurat standard exponential
- * (Marsaglia & Tsang 2000, 53-bit layout as in NumPy). Every other variate comes from GSL
- * (rng.h). The sampler is checked against GSL's exponential by rngcheck.h (unit suite and
+ * from rng_derive(seed, key, stream), and 256-layer ziggurats for the standard exponential
+ * and the standard normal (Marsaglia & Tsang 2000, 53-bit layout as in NumPy; the normal
+ * for the LLM lengths). Every other variate comes from GSL (rng.h). The samplers are
+ * checked against GSL's exponential and gaussian by rngcheck.h (unit suite and
  * bench/rng-check); docs/models.md, "Random numbers", gives the algorithm and the results. */
 #pragma once
 #include <glib.h>
 #include <stdint.h>
+#include <string.h>
 #include <gsl/gsl_rng.h>
 
 typedef struct rngfast {
@@ -70,6 +72,35 @@ static inline double rngfast_exp(rngfast *r) {
   rngfast t = *r;
   x = rngfast_exp_slow(&t, idx, x);
   *r = t;
+  return x;
+}
+
+/* The standard normal's ziggurat (Marsaglia & Tsang 2000, 256 layers, as NumPy's): the same
+ * layout as the exponential's on 53-bit integers, f(x) = exp(-x^2 / 2), and a sign bit. */
+extern rngfast_zig rngfast_tables_nor;
+#define RNGFAST_NOR_R 3.6541528853610088
+#define RNGFAST_NOR_V 4.92867323399e-3
+
+/* The rare branches of the normal ziggurat (the tail beyond R, wedges, rejections); returns
+ * |x|. */
+double rngfast_gauss_slow(rngfast *r, unsigned idx, double x);
+
+/* Standard normal variate (mean 0, sd 1): 98.8 % of draws take one generator step, a table
+ * lookup, a multiply and a compare. Bits: 0-7 the layer, 8 the sign, 11-63 the abscissa. */
+static inline double rngfast_gauss(rngfast *r) {
+  uint64_t u = rngfast_next(r), ri = u >> 11;
+  unsigned idx = (unsigned)(u & 0xff);
+  double x = (double)ri * rngfast_tables_nor.w[idx];
+  if (G_UNLIKELY(ri >= rngfast_tables_nor.k[idx])) {
+    rngfast t = *r; /* as rngfast_exp: the caller's state stays in registers */
+    x = rngfast_gauss_slow(&t, idx, x);
+    *r = t;
+  }
+  /* the sign bit 8 moved to the double's bit 63: no branch on a coin flip */
+  uint64_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  bits ^= (u & 0x100) << 55;
+  memcpy(&x, &bits, sizeof x);
   return x;
 }
 

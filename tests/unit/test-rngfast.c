@@ -1,7 +1,7 @@
-/* test-rngfast.c: the request loop's own generator and sampler (rngfast.h) against the
- * reference xoshiro256** outputs and against GSL's exponential distribution (rngcheck.h:
- * KS, chi-square, moments and the ziggurat's tail over 10^6 draws), and the check itself:
- * it must reject a sampler that is 1 % off in scale or that loses the tail. */
+/* test-rngfast.c: the request loop's own generator and samplers (rngfast.h) against the
+ * reference xoshiro256** outputs and against GSL's exponential and normal distributions
+ * (rngcheck.h: KS, chi-square, moments and the ziggurat's tail over 10^6 draws), and the
+ * check itself: it must reject a sampler that is 1 % off in scale or that loses the tail. */
 #include "testutil.h"
 #include "rng.h"
 #include "rngfast.h"
@@ -62,7 +62,8 @@ Test(rngfast, ziggurat_tables_are_consistent) {
   }
 }
 
-static void check_passes(const rngcheck_result *r, const char *what) {
+static void check_passes_moments(const rngcheck_result *r, const char *what, double mean,
+                                 double var) {
   cr_assert_geq(r->ks_p, ALPHA, "%s: KS D %.3g p %.3g", what, r->ks_d, r->ks_p);
   cr_assert_geq(r->chi2_p, ALPHA, "%s: chi2 %.1f p %.3g", what, r->chi2, r->chi2_p);
   for (int k = 0; k < 4; k++)
@@ -71,8 +72,12 @@ static void check_passes(const rngcheck_result *r, const char *what) {
   cr_assert_leq(fabs(r->tail_excess_z), Z_MAX, "%s: tail excess z %.2f", what,
                 r->tail_excess_z);
   cr_assert(rngcheck_pass(r, ALPHA, Z_MAX));
-  cr_assert_float_eq(r->mean, 1.0, 5.0 / sqrt((double)r->n));
-  cr_assert_float_eq(r->var, 1.0, 5.0 * sqrt(8.0 / (double)r->n));
+  cr_assert_float_eq(r->mean, mean, 5.0 * sqrt(var / (double)r->n));
+  cr_assert_float_eq(r->var, var, 5.0 * sqrt(8.0 / (double)r->n));
+}
+
+static void check_passes(const rngcheck_result *r, const char *what) {
+  check_passes_moments(r, what, 1.0, 1.0);
 }
 
 Test(rngfast, exponential_matches_gsl_over_a_million_draws) {
@@ -110,6 +115,67 @@ Test(rngfast, check_rejects_wrong_samplers) {
   cr_assert_lt(r.ks_p, ALPHA);
   rngcheck_clear(&r);
   rngcheck_exponential(draw_no_tail, &f, N_DRAWS, GRID_BITS, &r);
+  cr_assert_not(rngcheck_pass(&r, ALPHA, Z_MAX), "a sampler without its tail passed");
+  cr_assert_eq(r.tail_n, 0);
+  cr_assert_lt(r.tail_z, -Z_MAX);
+  rngcheck_clear(&r);
+}
+
+Test(rngfast, normal_ziggurat_tables_are_consistent) {
+  rngfast r;
+  rngfast_seed(&r, 1, "t", 0);
+  const rngfast_zig *z = &rngfast_tables_nor;
+  double R = RNGFAST_NOR_R, V = RNGFAST_NOR_V;
+  cr_assert_float_eq(z->w[255] * 0x1.0p53, R, 1e-12);
+  cr_assert_float_eq(z->f[255], exp(-R * R / 2), 1e-15);
+  for (int i = 2; i < 256; i++) {
+    cr_assert_gt(z->w[i], z->w[i - 1], "layer %d", i);
+    cr_assert_lt(z->f[i], z->f[i - 1], "layer %d", i);
+  }
+  /* every layer has area V, the top one (up to f(0) = 1) included, and the base (the
+   * rectangle to R and the tail beyond it, half the normal's density times sqrt(2 pi)) */
+  for (int i = 1; i < 256; i++) {
+    double x = z->w[i] * 0x1.0p53;
+    cr_assert_float_eq(x * (z->f[i - 1] - z->f[i]), V, 1e-6 * V, "layer %d", i);
+  }
+  double base = R * exp(-R * R / 2) + sqrt(2 * M_PI) * gsl_cdf_ugaussian_Q(R);
+  cr_assert_float_eq(base, V, 1e-9, "base layer %.12g", base);
+}
+
+Test(rngfast, gaussian_matches_gsl_over_a_million_draws) {
+  rngfast f;
+  rngfast_seed(&f, 1, "rngfast-test", 1);
+  gsl_rng *g = rng_new(1, "rngfast-test", 1);
+  rngcheck_result a, b;
+  rngcheck_gaussian(rngcheck_draw_fast_gauss, &f, N_DRAWS, GRID_BITS, &a);
+  rngcheck_gaussian(rngcheck_draw_gsl_gauss, g, N_DRAWS, GRID_BITS, &b);
+  check_passes_moments(&a, "normal ziggurat", 0.0, 1.0);
+  check_passes_moments(&b, "GSL gaussian", 0.0, 1.0);
+  /* the tail branch ran: about 2 n Q(R) = 258 draws beyond R */
+  cr_assert_gt(a.tail_n, 180);
+  double d, p;
+  rngcheck_two_sample(&a, &b, &d, &p);
+  cr_assert_geq(p, ALPHA, "two-sample D %.3g p %.3g", d, p);
+  rngcheck_clear(&a);
+  rngcheck_clear(&b);
+  gsl_rng_free(g);
+}
+
+static double draw_gauss_scaled(void *ud) { return 1.01 * rngfast_gauss(ud); }
+static double draw_gauss_no_tail(void *ud) {
+  double x = rngfast_gauss(ud);
+  return fabs(x) > RNGFAST_NOR_R ? RNGFAST_NOR_R * (2 * rngfast_uniform(ud) - 1) : x;
+}
+
+Test(rngfast, check_rejects_wrong_gaussians) {
+  rngfast f;
+  rngfast_seed(&f, 2, "rngfast-test", 1);
+  rngcheck_result r;
+  rngcheck_gaussian(draw_gauss_scaled, &f, N_DRAWS, GRID_BITS, &r);
+  cr_assert_not(rngcheck_pass(&r, ALPHA, Z_MAX), "a 1 %% scale error passed");
+  cr_assert_gt(fabs(r.z[1]), 8.0);
+  rngcheck_clear(&r);
+  rngcheck_gaussian(draw_gauss_no_tail, &f, N_DRAWS, GRID_BITS, &r);
   cr_assert_not(rngcheck_pass(&r, ALPHA, Z_MAX), "a sampler without its tail passed");
   cr_assert_eq(r.tail_n, 0);
   cr_assert_lt(r.tail_z, -Z_MAX);
@@ -168,6 +234,26 @@ Test(rngfast, gsl_type_drives_gsl_distributions) {
   g_free(w);
   gsl_rng_free(t);
   gsl_rng_free(g);
+}
+
+/* The LLM lengths as workload-llm.c draws them, exp(mu + sigma Z) with Z from the normal
+ * ziggurat (the Azure prompt and output fits), pass a KS test against GSL's lognormal CDF
+ * over 200,000 draws each; a 2 % wrong sigma is rejected. */
+Test(rngfast, llm_lengths_from_the_normal_ziggurat_are_lognormal) {
+  enum { N = 200000 };
+  static const double fit[2][2] = {{6.6333, 0.9852}, {5.0190, 0.8590}};
+  double *v = g_new(double, N);
+  rngfast r;
+  rngfast_seed(&r, 7, "svc", 6);
+  for (int k = 0; k < 2; k++) {
+    for (guint i = 0; i < N; i++) v[i] = exp(fit[k][0] + fit[k][1] * rngfast_gauss(&r));
+    double d = rf_ks_lognormal(v, N, fit[k][0], fit[k][1]);
+    cr_assert_gt(rngcheck_ks_p(d, N), 0.001, "fit %d: D %g", k, d);
+    double dbad = rf_ks_lognormal(v, N, fit[k][0], fit[k][1] * 1.02);
+    cr_assert_lt(rngcheck_ks_p(dbad, N), 0.001, "fit %d: a 2 %% wrong sigma passed: D %g", k,
+                 dbad);
+  }
+  g_free(v);
 }
 
 /* rng_init (a job's stream in its own record) is rng_new's stream, draw for draw, through

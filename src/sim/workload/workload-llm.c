@@ -10,13 +10,12 @@
 #include "rngfast.h"
 #include "histogram.h"
 #include "metrics.h"
-#include <gsl/gsl_randist.h>
 #include <math.h>
 
 /* Random streams (rng_derive(seed, id, stream)); 2-4, 7 and 8 are workload-inference.c's.
- * The Poisson gaps come from rngfast.h's ziggurat (docs/models.md section 8); the lengths
- * are lognormal, exp(mu + sigma Z) with Z from GSL's ziggurat gaussian
- * (gsl_ran_gaussian_ziggurat) run on the xoshiro256** generator as a GSL type, drawn
+ * The Poisson gaps come from rngfast.h's exponential ziggurat (docs/models.md section 8);
+ * the lengths are lognormal, exp(mu + sigma Z) with Z from rngfast.h's normal ziggurat
+ * (checked against GSL's gaussian by bench/rng-check and the unit suite), drawn
  * LLM_LEN_BUF requests at a time. */
 #define LLM_STREAM_LENGTHS 6
 #define LLM_STREAM_ARRIVALS_FAST 9
@@ -37,7 +36,7 @@ typedef struct llm_state {
   llm_config cfg;
   llm_engine *eng;
   rngfast_buf *b_arr;
-  gsl_rng *r_len;              /* xoshiro256** as a GSL generator */
+  rngfast r_len;               /* the lengths' stream */
   guint32 len_pos;             /* next unread pair in len_buf; LLM_LEN_BUF: empty */
   double len_buf[LLM_LEN_BUF][2]; /* unrounded prompt and output lengths */
   trace_request_cursor *cur;
@@ -56,10 +55,12 @@ typedef struct llm_state {
 
 /* Lognormal lengths for the next LLM_LEN_BUF requests (prompt, then output, per request). */
 static void llm_fill_lengths(llm_state *st) {
+  rngfast r = st->r_len; /* in registers for the loop */
   for (guint32 i = 0; i < LLM_LEN_BUF; i++) {
-    st->len_buf[i][0] = exp(st->mu_p + gsl_ran_gaussian_ziggurat(st->r_len, LLM_AZ_PROMPT_SIGMA));
-    st->len_buf[i][1] = exp(st->mu_o + gsl_ran_gaussian_ziggurat(st->r_len, LLM_AZ_OUTPUT_SIGMA));
+    st->len_buf[i][0] = exp(st->mu_p + LLM_AZ_PROMPT_SIGMA * rngfast_gauss(&r));
+    st->len_buf[i][1] = exp(st->mu_o + LLM_AZ_OUTPUT_SIGMA * rngfast_gauss(&r));
   }
+  st->r_len = r;
   st->len_pos = 0;
 }
 
@@ -188,7 +189,7 @@ static llm_state *llm_state_new(sim *s, job_run *j) {
                          .max_waiting = LLM_MAX_WAITING};
   st->b_arr = g_new(rngfast_buf, 1);
   rngfast_buf_seed(st->b_arr, sc->seed, sp->id, LLM_STREAM_ARRIVALS_FAST);
-  st->r_len = rngfast_gsl_new(sc->seed, sp->id, LLM_STREAM_LENGTHS);
+  rngfast_seed(&st->r_len, sc->seed, sp->id, LLM_STREAM_LENGTHS);
   st->len_pos = LLM_LEN_BUF;
   /* a given mean keeps the Azure spread: mu = ln(mean) - sigma^2 / 2 */
   st->mu_p = sp->prompt_tokens ? log(sp->prompt_tokens) - LLM_AZ_PROMPT_SIGMA *
@@ -288,7 +289,6 @@ static void llm_finalise(llm_state *st, double now) {
   if (st->up) llm_stop(st, now, FALSE);
   g_clear_pointer(&st->eng, llm_engine_free);
   g_clear_pointer(&st->b_arr, g_free);
-  g_clear_pointer(&st->r_len, gsl_rng_free);
   g_clear_pointer(&st->cur, trace_request_cursor_free);
   st->finalised = TRUE;
 }
