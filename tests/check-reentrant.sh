@@ -27,8 +27,10 @@ paths.o paths_extra_real  likewise
 outdir.o tag              built once under g_once (outdir_host_tag)
 outdir.o once             g_once guard
 rngfast.o rngfast_tables  the ziggurat tables: filled once under g_once, read-only after
+rngfast.o rngfast_tables_nor the tables of the normal ziggurat: likewise
 rngfast.o done            g_once guard
 llm-engine.o llm_g_tab    the cubic pieces of the smooth max: filled once under g_once, read-only after
+llm-engine.o llm_lanes_below the lane masks of the packed residue counts: filled with llm_g_tab under the same g_once
 llm-engine.o done         g_once guard
 tracerows.o rows_cache_key a GPrivate key: every thread keeps its own cache of spilled chunks
 tracerows.o serials       atomic counter naming each trace_rows in those caches
