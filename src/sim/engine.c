@@ -111,35 +111,32 @@ static inline gboolean engine_is_cancelled(const engine *e, uint64_t seq) {
 }
 
 /* Drops cancelled entries from the top; returns the top live item or NULL. */
-static const pq_item *top_live(engine *e) {
-  const pq_item *top;
-  while ((top = pqueue_peek(&e->heap))) {
-    uint64_t seq = top->seq;
-    if (!engine_is_cancelled(e, seq)) return top;
+static gboolean top_live(engine *e) {
+  while (pqueue_len(&e->heap)) {
+    uint64_t seq = pqueue_top_seq(&e->heap);
+    if (!engine_is_cancelled(e, seq)) return TRUE;
     engine_settle_top(e, seq);
     pq_item dropped;
     pqueue_pop(&e->heap, &dropped);
   }
-  return NULL;
+  return FALSE;
 }
 
 /* Hints while an event runs, no effect on the order: the object of the event after the
- * next one (about the second least of the heap: the lesser child of the root) has its first
+ * next one (the second least of the heap: the least child of the root) has its first
  * lines fetched, and the simulator's prefetch reads the next event's object (fetched a
  * step before) for what its handler will follow from it. */
 static inline void engine_fetch_ahead(engine *e) {
   const pqueue *q = &e->heap;
-  if (q->len > 1) {
-    const pq_item *a = &q->items[1];
-    if (q->len > 2 && (q->items[2].time < a->time ||
-                       (q->items[2].time == a->time && q->items[2].seq < a->seq)))
-      a = &q->items[2];
-    for (int line = 0; line < ENGINE_PREFETCH_LINES; line++)
-      __builtin_prefetch((const char *)a->obj + 64 * line);
+  const char *a = pqueue_second_obj(q);
+  if (a) {
+    for (int line = 0; line < ENGINE_PREFETCH_LINES; line++) __builtin_prefetch(a + 64 * line);
   }
   /* not for a cancelled event: its object may be gone */
-  if (e->prefetch && q->len && !engine_is_cancelled(e, q->items[0].seq))
-    e->prefetch(q->items[0].obj, q->items[0].handler);
+  if (e->prefetch && pqueue_len(q) && !engine_is_cancelled(e, pqueue_top_seq(q))) {
+    const pq_payload *p = pqueue_top_payload(q);
+    e->prefetch(p->obj, p->handler);
+  }
 }
 
 void engine_set_prefetch(engine *e, engine_prefetch_fn fn) { e->prefetch = fn; }
@@ -158,14 +155,12 @@ gboolean engine_step(engine *e) {
 }
 
 void engine_run_until(engine *e, sim_time limit) {
-  const pq_item *top;
-  while ((top = top_live(e)) && top->time <= limit) engine_step(e);
+  while (top_live(e) && pqueue_top_time(&e->heap) <= limit) engine_step(e);
   if (limit > e->now) e->now = limit;
 }
 
 sim_time engine_next_time(engine *e) {
-  const pq_item *top = top_live(e);
-  return top ? top->time : SIM_TIME_NEVER;
+  return top_live(e) ? pqueue_top_time(&e->heap) : SIM_TIME_NEVER;
 }
 
 uint64_t engine_events_run(const engine *e) { return e->events_run; }

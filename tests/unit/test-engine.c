@@ -1,4 +1,4 @@
-/* test-engine.c: the event heap and the engine: ordering by (time, sequence), ties in
+/* test-engine.c: the event heap and the engine: ordering by (time, sequence), payloads, ties in
  * scheduling order, lazy cancellation, run-until. */
 #include <criterion/criterion.h>
 #include "engine.h"
@@ -30,6 +30,58 @@ Test(engine, heap_orders_by_time_then_sequence) {
     n++;
   }
   cr_assert_eq(n, G_N_ELEMENTS(times));
+  pqueue_clear(&q);
+}
+
+/* Pushes and pops interleaved (the heap grows to ~20,000 and shrinks, slots are reused):
+ * every pop is the least (time, seq) still held, with its own handler, object and argument,
+ * and every item pushed comes out once. */
+static void other_handler(void *ctx, void *obj, uint64_t arg) {}
+
+Test(engine, heap_interleaved_pops_are_least_with_their_payload) {
+  pqueue q;
+  pqueue_init(&q);
+  GHashTable *held = g_hash_table_new(g_int64_hash, g_int64_equal); /* seq -> present */
+  static gint64 seqs[60000];
+  guint64 x = 0x2545f4914f6cdd1dULL, seq = 1, popped = 0, last_seq = 0;
+  sim_time now = 0;
+  for (int step = 0; step < 60000; step++) {
+    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+    gboolean push = q.len == 0 || (step < 30000 ? x % 3 != 0 : x % 3 == 0);
+    if (push) {
+      seqs[seq - 1] = (gint64)seq;
+      pq_item it = {.time = now + (sim_time)(x % 1000), .seq = seq,
+                    .handler = (seq & 1) ? other_handler : record,
+                    .obj = &seqs[seq - 1], .arg = seq * 7};
+      pqueue_push(&q, &it);
+      g_hash_table_add(held, &seqs[seq - 1]);
+      seq++;
+      continue;
+    }
+    pq_item it;
+    cr_assert(pqueue_pop(&q, &it));
+    /* pushes are at >= the last pop's time, so the least held comes out in increasing
+     * (time, seq): a pop that skipped a lesser item would be followed by a smaller one */
+    cr_assert(it.time > now || (it.time == now && it.seq > last_seq));
+    last_seq = it.seq;
+    cr_assert_eq(it.obj, &seqs[it.seq - 1], "payload of seq %lu", (unsigned long)it.seq);
+    cr_assert_eq(it.arg, it.seq * 7);
+    cr_assert(it.handler == ((it.seq & 1) ? other_handler : record));
+    cr_assert(g_hash_table_remove(held, &seqs[it.seq - 1]));
+    popped++;
+    now = it.time;
+  }
+  cr_assert_eq(pqueue_len(&q), g_hash_table_size(held));
+  cr_assert_eq(popped + pqueue_len(&q), seq - 1);
+  /* the rest come out in (time, seq) order */
+  pq_item it, prev = {.time = now, .seq = last_seq};
+  while (pqueue_pop(&q, &it)) {
+    cr_assert(it.time > prev.time || (it.time == prev.time && it.seq > prev.seq));
+    cr_assert(g_hash_table_remove(held, &seqs[it.seq - 1]));
+    prev = it;
+  }
+  cr_assert_eq(g_hash_table_size(held), 0);
+  g_hash_table_unref(held);
   pqueue_clear(&q);
 }
 
