@@ -542,8 +542,11 @@ static void cluster_gpu_tenants(pool_state *p, gpu_state *g, double alloc, doubl
     double part[3] = {alloc * w, busy * w, sm * w};
     if (!memcmp(part, t->m_part, sizeof part)) continue;
     cluster_task_charge(t, now);
-    int64_t d[3];
+    int64_t d[3] = {0, 0, 0};
     for (int k = 0; k < 3; k++) {
+      /* an unchanged part keeps its fixed-point value (m_part_fx[k] is metrics_fixed of
+       * m_part[k]): one conversion fewer for each */
+      if (part[k] == t->m_part[k]) continue;
       int64_t fx = metrics_fixed(part[k]);
       d[k] = fx - t->m_part_fx[k];
       t->m_part_fx[k] = fx;
