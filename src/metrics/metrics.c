@@ -232,22 +232,6 @@ void metrics_pool_close(metrics_pool *mp, sim_time end) {
   metrics_pool_emit(mp, end);
 }
 
-void metrics_gpu_set_gauges(metrics_pool *mp, guint32 gpu, double alloc, double busy, double sm) {
-  metrics_gpu *g = metrics_pool_gpu(mp, gpu);
-  g_assert(busy >= 0 && busy <= 1 + 1e-9 && sm >= 0 && sm <= 1 + 1e-9);
-  mp->sum_alloc += alloc - g->alloc;
-  mp->sum_busy += busy - g->busy;
-  mp->sum_sm += sm - g->sm;
-  /* the running sums drift by rounding (-7e-17 busy on an idle pool reached timeseries.csv,
-   * found by tests/invariants): never below zero */
-  if (mp->sum_alloc < 0) mp->sum_alloc = 0;
-  if (mp->sum_busy < 0) mp->sum_busy = 0;
-  if (mp->sum_sm < 0) mp->sum_sm = 0;
-  g->alloc = alloc;
-  g->busy = busy;
-  g->sm = sm;
-}
-
 void metrics_gpu_mem(metrics_pool *mp, guint32 gpu, int64_t delta_bytes) {
   metrics_gpu *g = metrics_pool_gpu(mp, gpu);
   g->mem_bytes += delta_bytes;

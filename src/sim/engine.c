@@ -50,6 +50,7 @@ void engine_free(engine *e) {
 }
 
 sim_time engine_now(const engine *e) { return e->now; }
+const sim_time *engine_clock(const engine *e) { return &e->now; }
 
 static void engine_chunk_drop(engine *e, size_t c) {
   engine_chunk *k = e->chunks[c];
@@ -86,7 +87,7 @@ event_id engine_at(engine *e, sim_time t, engine_handler handler, void *obj, uin
   return it.seq;
 }
 
-void engine_cancel(engine *e, event_id id) {
+void engine_cancel_id(engine *e, event_id id) {
   if (id == 0 || id >= e->next_seq) return;
   /* an id whose chunk is gone ran long ago; one that ran since sets a bit never read */
   engine_chunk *k = e->chunks[id >> ENGINE_CHUNK_SHIFT];

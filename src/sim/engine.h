@@ -15,10 +15,17 @@ engine *engine_new(void *ctx);
 void engine_free(engine *e);
 
 sim_time engine_now(const engine *e);
+/* Where the clock is kept, for reading it without a call: *engine_clock(e) is engine_now(e)
+ * for as long as e lives. */
+const sim_time *engine_clock(const engine *e);
 /* Schedules handler(ctx, obj, arg) at time t (t >= now: asserted). Returns its id. */
 event_id engine_at(engine *e, sim_time t, engine_handler handler, void *obj, uint64_t arg);
-/* Cancels a scheduled event; cancelling an id that already ran or 0 is a no-op. */
-void engine_cancel(engine *e, event_id id);
+/* Cancels a scheduled event; cancelling an id that already ran or 0 is a no-op (0, the
+ * common case of a handle with nothing pending, without a call). */
+void engine_cancel_id(engine *e, event_id id);
+static inline void engine_cancel(engine *e, event_id id) {
+  if (id) engine_cancel_id(e, id);
+}
 /* Runs the next live event; FALSE when none is left. */
 gboolean engine_step(engine *e);
 /* Runs every live event with time <= limit, then sets the clock to limit (if later). */

@@ -17,6 +17,7 @@ struct sim {
   const scenario *sc;
   const trace *tr;
   engine *eng;
+  const sim_time *now;       /* engine_clock(eng): sim_now without a call */
   pool_state *pools;
   guint n_pools;
   /* per trace row, rows [next_emit, next_emit + jobs_mask] at jobs[row & jobs_mask]: its
@@ -78,7 +79,7 @@ static void jobs_reserve(sim *s, guint32 i) {
 static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const gpu_state *where,
                      const char *detail);
 
-sim_time sim_now(const sim *s) { return engine_now(s->eng); }
+sim_time sim_now(const sim *s) { return *s->now; }
 const scenario *sim_scenario(const sim *s) { return s->sc; }
 const trace *sim_trace(const sim *s) { return s->tr; }
 metrics *sim_metrics(sim *s) { return s->m; }
@@ -1381,6 +1382,7 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
   s->sc = sc;
   s->tr = tr;
   s->eng = engine_new(s);
+  s->now = engine_clock(s->eng);
   engine_set_prefetch(s->eng, sim_prefetch);
   s->res = results_new();
   s->res->scenario_name = g_strdup(sc->name);
