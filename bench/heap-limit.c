@@ -1,5 +1,5 @@
 /* heap-limit.c: the "heap limit" bench/run divides sharesim's event rate by. The event heap
- * sharesim runs on (pqueue.h: the (time, sequence) binary min-heap and its 40-byte event)
+ * sharesim runs on (pqueue.h: the (time, sequence) 4-ary min-heap and its 40-byte event)
  * holding PENDING events, driven by the "hold" model: pop the least, call its handler, push
  * one event a uniform random delay (0-2 s) later. No model, cancellation, metrics or
  * output: what a simulator with this many pending events cannot beat on this machine.
