@@ -37,7 +37,24 @@ struct metrics {
   GArray *tenants;                 /* metrics_tenant_state */
   metrics_ts_sink ts_sink;         /* NULL: the pools keep their rows (metrics_set_ts_sink) */
   void *ts_sink_data;
+  metrics_services_sink svc_sink;  /* NULL: the results keep every services row */
+  void *svc_sink_data;
+  guint svc_from;                  /* rows of results->services before it were handed over */
 };
+
+void metrics_set_services_sink(metrics *m, metrics_services_sink sink, void *data) {
+  m->svc_sink = sink;
+  m->svc_sink_data = data;
+}
+
+void metrics_services_flush(metrics *m) {
+  if (!m->svc_sink) return;
+  GArray *all = m->r->services;
+  for (guint i = m->svc_from; i < all->len; i++)
+    m->svc_sink(m->svc_sink_data, &g_array_index(all, service_result, i));
+  results_services_streamed(m->r, m->svc_from);
+  m->svc_from = all->len;
+}
 
 void metrics_set_ts_sink(metrics *m, metrics_ts_sink sink, void *data) {
   m->ts_sink = sink;

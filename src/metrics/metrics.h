@@ -206,6 +206,14 @@ void metrics_services_put(metrics *m, GArray *rows);
 typedef void (*metrics_ts_sink)(void *data, const ts_row *row);
 void metrics_set_ts_sink(metrics *m, metrics_ts_sink sink, void *data);
 
+/* Hands the services rows to sink in trace order, each once it is final
+ * (metrics_services_flush, which the simulator calls after each job's rows are out: the
+ * rows in results->services after those already handed over), and keeps in the results
+ * only what the summaries need (results_services_streamed). Set before the run. */
+typedef void (*metrics_services_sink)(void *data, const service_result *row);
+void metrics_set_services_sink(metrics *m, metrics_services_sink sink, void *data);
+void metrics_services_flush(metrics *m);
+
 /* ---- the end ---- */
 /* Per pool: the strategy's licence price per worker-hour (share_ops.licence_per_worker_hour),
  * or a negative value when its pool charges none. Set before metrics_freeze. */

@@ -75,6 +75,7 @@ void results_free(results *r) {
   g_array_unref(r->gpu_series);
   g_array_unref(r->gpu_series_jobs);
   g_ptr_array_unref(r->job_waits);
+  if (r->services_keep) g_byte_array_unref(r->services_keep);
   g_string_chunk_free(r->strings);
   g_free(r);
 }
@@ -289,19 +290,23 @@ static gboolean results_service_judged(const service_result *s) {
   return s->met >= 0 && isfinite(s->attainment_pct);
 }
 
+/* Adds one service's row to the headline (attainment_pct aside). */
+static void results_slo_add(results_slo *out, const service_result *s) {
+  out->services++;
+  if (!results_service_judged(s)) return;
+  out->judged++;
+  if (s->met == 1) out->met++;
+  out->requests += s->requests;
+  out->violations += s->violations;
+  out->violation_minutes += s->violation_minutes;
+}
+
 void results_slo_summary(const results *r, results_slo *out) {
   g_return_if_fail(r != NULL && out != NULL);
   memset(out, 0, sizeof *out);
-  out->services = r->services->len;
-  for (guint i = 0; i < r->services->len; i++) {
-    const service_result *s = &g_array_index(r->services, service_result, i);
-    if (!results_service_judged(s)) continue;
-    out->judged++;
-    if (s->met == 1) out->met++;
-    out->requests += s->requests;
-    out->violations += s->violations;
-    out->violation_minutes += s->violation_minutes;
-  }
+  if (r->services_streamed) *out = r->slo_streamed;
+  for (guint i = 0; !r->services_streamed && i < r->services->len; i++)
+    results_slo_add(out, &g_array_index(r->services, service_result, i));
   double n = (double)out->requests;
   out->attainment_pct = out->requests ? 100.0 * (n - (double)out->violations) / n : NAN;
 }
@@ -320,6 +325,7 @@ static gint results_worse(gconstpointer a, gconstpointer b, gpointer ud) {
 
 guint results_slo_worst(const results *r, guint n, guint *idx_out) {
   g_return_val_if_fail(r != NULL && (n == 0 || idx_out != NULL), 0);
+  g_return_val_if_fail(!r->services_streamed || n <= RESULTS_SLO_WORST, 0);
   GArray *missed = g_array_new(FALSE, FALSE, sizeof(guint));
   for (guint i = 0; i < r->services->len; i++) {
     const service_result *s = &g_array_index(r->services, service_result, i);
@@ -330,4 +336,59 @@ guint results_slo_worst(const results *r, guint n, guint *idx_out) {
   for (guint i = 0; i < k; i++) idx_out[i] = g_array_index(missed, guint, i);
   g_array_unref(missed);
   return k;
+}
+
+/* Of the kept rows among the worst, the one that sorts last (the least bad); -1 if fewer
+ * than RESULTS_SLO_WORST are. */
+static int results_worst_last(const results *r) {
+  guint n = 0;
+  int last = -1;
+  for (guint i = 0; i < r->services_keep->len; i++) { /* the rows marked so far */
+    if (!(r->services_keep->data[i] & 1)) continue;
+    n++;
+    if (last < 0 || results_worse(&i, &(guint){(guint)last}, (gpointer)r) > 0) last = (int)i;
+  }
+  return n < RESULTS_SLO_WORST ? -1 : last;
+}
+
+/* Marks row i (just streamed) with why a summary names it (0: none); a row it displaces
+ * from the worst loses that mark. */
+static void results_service_keep(results *r, guint i) {
+  const service_result *s = &g_array_index(r->services, service_result, i);
+  guint8 why = 0;
+  if (s->llm && r->llm_services++ < RESULTS_LLM_SHOWN) why |= 2;
+  if (results_service_judged(s) && s->met == 0) {
+    int last = results_worst_last(r);
+    if (last < 0 || results_worse(&i, &(guint){(guint)last}, (gpointer)r) < 0) {
+      why |= 1;
+      if (last >= 0) r->services_keep->data[last] &= (guint8)~1u; /* no longer among them */
+    }
+  }
+  g_byte_array_set_size(r->services_keep, i + 1);
+  r->services_keep->data[i] = why;
+}
+
+void results_services_streamed(results *r, guint from) {
+  r->services_streamed = TRUE;
+  if (!r->services_keep) r->services_keep = g_byte_array_new();
+  g_assert(r->services_keep->len == from);
+  for (guint i = from; i < r->services->len; i++) {
+    service_result *s = &g_array_index(r->services, service_result, i);
+    results_slo_add(&r->slo_streamed, s);
+    results_service_keep(r, i);
+    results_service_clear(s); /* its histograms are out: no summary reads them */
+  }
+  /* drop what no summary names any more, keeping the order */
+  guint k = 0;
+  for (guint i = 0; i < r->services->len; i++) {
+    if (!r->services_keep->data[i]) continue;
+    if (k != i) {
+      g_array_index(r->services, service_result, k) = g_array_index(r->services, service_result, i);
+      memset(&g_array_index(r->services, service_result, i), 0, sizeof(service_result));
+      r->services_keep->data[k] = r->services_keep->data[i];
+    }
+    k++;
+  }
+  g_array_set_size(r->services, k);
+  g_byte_array_set_size(r->services_keep, k);
 }

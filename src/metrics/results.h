@@ -179,6 +179,19 @@ typedef struct event_row {
   const char *detail;       /* owned by results string chunk */
 } event_row;
 
+/* The SLO headline of the inference services (results_slo_summary). */
+typedef struct results_slo {
+  guint32 services, judged, met;
+  guint64 requests, violations;
+  double attainment_pct;
+  double violation_minutes;
+} results_slo;
+
+/* With streamed services, the most services results_slo_worst can name, and the LLM
+ * services (the first ones, trace order) the text summary shows. */
+#define RESULTS_SLO_WORST 5
+#define RESULTS_LLM_SHOWN 3
+
 typedef struct results {
   char *scenario_name;
   char *scenario_path, *trace_path;
@@ -221,6 +234,14 @@ typedef struct results {
   GArray *gpu_series;       /* gpu_series_row by pool, then time, then GPU; empty unless asked */
   GArray *gpu_series_jobs;  /* guint32 */
   gboolean gpu_series_on;   /* the run recorded them: the result folder gets dcgm.csv/.prom */
+  /* Streamed services (sim_options.services_sink): each services row went to the sink in
+   * trace order, and services keeps only the rows the summaries name (results_slo_worst's
+   * RESULTS_SLO_WORST worst, the first RESULTS_LLM_SHOWN LLM services; their histograms
+   * freed); slo_streamed and llm_services are the figures over every row. */
+  gboolean services_streamed;
+  results_slo slo_streamed;
+  guint32 llm_services;
+  GByteArray *services_keep; /* per kept row: why (1: among the worst, 2: an LLM one shown) */
   GStringChunk *strings;
 } results;
 
@@ -264,13 +285,11 @@ double results_showback_total(const results *r);
 /* SLO headline over r->services: services, those with an SLO and at least one request
  * (judged), those of them that met their target, and all their requests and violations
  * (attainment_pct over every judged request; NAN when none). */
-typedef struct results_slo {
-  guint32 services, judged, met;
-  guint64 requests, violations;
-  double attainment_pct;
-  double violation_minutes;
-} results_slo;
 void results_slo_summary(const results *r, results_slo *out);
 /* Up to n judged services that missed their target, worst first (lowest attainment, then
  * most violation minutes, then trace order), as indices into r->services. Returns how many. */
 guint results_slo_worst(const results *r, guint n, guint *idx_out);
+/* Rows [from, len) of r->services were just handed to the services sink, in trace order:
+ * adds them to slo_streamed and llm_services and keeps of them, and of the rows kept
+ * before, only those the summaries name (sets services_streamed). */
+void results_services_streamed(results *r, guint from);

@@ -385,34 +385,61 @@ void report_csv_fragmentation_to(const results *r, report_out *ro) {
 
 /* One row per inference service (trace order); latencies in ms; met is 1/0, empty when
  * the service has no SLO or no request. */
-void report_csv_services_to(const results *r, report_out *ro) {
-  GString *out = ro->buf;
+void report_csv_services_header(GString *out) {
   g_string_append(out, "id,pool,requests,served,dropped,unanswered,mean_ms,p50_ms,p95_ms,p99_ms,max_ms,"
                        "slo_ms,slo_pct,attainment_pct,met,violations,violation_minutes,"
                        "busy_frac\n");
+}
+
+void report_csv_service_row(const service_result *s, GString *out) {
+  csv_s(out, s->id);
+  csv_s(out, s->pool);
+  csv_u(out, s->requests);
+  csv_u(out, s->served);
+  csv_u(out, s->dropped);
+  csv_u(out, s->unanswered);
+  csv_n(out, s->mean_ms);
+  csv_n(out, s->p50_ms);
+  csv_n(out, s->p95_ms);
+  csv_n(out, s->p99_ms);
+  csv_n(out, s->max_ms);
+  csv_n(out, s->slo_ms);
+  csv_n(out, s->slo_pct);
+  csv_n(out, s->attainment_pct);
+  csv_n(out, s->met >= 0 ? (double)s->met : NAN);
+  csv_u(out, s->violations);
+  csv_n(out, s->met >= 0 ? s->violation_minutes : NAN);
+  csv_n(out, s->busy_frac);
+  csv_eol(out);
+}
+
+void report_csv_services_to(const results *r, report_out *ro) {
+  report_csv_services_header(ro->buf);
   for (guint i = 0; i < r->services->len; i++) {
-    const service_result *s = &g_array_index(r->services, service_result, i);
-    csv_s(out, s->id);
-    csv_s(out, s->pool);
-    csv_u(out, s->requests);
-    csv_u(out, s->served);
-    csv_u(out, s->dropped);
-    csv_u(out, s->unanswered);
-    csv_n(out, s->mean_ms);
-    csv_n(out, s->p50_ms);
-    csv_n(out, s->p95_ms);
-    csv_n(out, s->p99_ms);
-    csv_n(out, s->max_ms);
-    csv_n(out, s->slo_ms);
-    csv_n(out, s->slo_pct);
-    csv_n(out, s->attainment_pct);
-    csv_n(out, s->met >= 0 ? (double)s->met : NAN);
-    csv_u(out, s->violations);
-    csv_n(out, s->met >= 0 ? s->violation_minutes : NAN);
-    csv_n(out, s->busy_frac);
-    csv_eol(out);
+    report_csv_service_row(&g_array_index(r->services, service_result, i), ro->buf);
     report_out_row(ro);
   }
+}
+
+void report_csv_llm_header(GString *out) {
+  g_string_append(out, "id,pool,served,ttft_p50_ms,ttft_p99_ms,tpot_p50_ms,tpot_p99_ms,"
+                       "e2e_p50_ms,e2e_p99_ms,goodput_rps,kv_blocks,reserved_gb\n");
+}
+
+void report_csv_llm_row(const service_result *s, GString *out) {
+  csv_s(out, s->id);
+  csv_s(out, s->pool);
+  csv_u(out, s->served);
+  csv_n(out, s->ttft_p50_ms);
+  csv_n(out, s->ttft_p99_ms);
+  csv_n(out, s->tpot_p50_ms);
+  csv_n(out, s->tpot_p99_ms);
+  csv_n(out, s->p50_ms);
+  csv_n(out, s->p99_ms);
+  csv_n(out, s->goodput_rps);
+  csv_u(out, (guint64)MAX(s->kv_blocks, 0));
+  csv_n(out, s->reserved_gb);
+  csv_eol(out);
 }
 
 gboolean report_csv_llm(const results *r, GString *out) {
@@ -420,23 +447,9 @@ gboolean report_csv_llm(const results *r, GString *out) {
   for (guint i = 0; i < r->services->len; i++) {
     const service_result *s = &g_array_index(r->services, service_result, i);
     if (!s->llm) continue;
-    if (!any)
-      g_string_append(out, "id,pool,served,ttft_p50_ms,ttft_p99_ms,tpot_p50_ms,tpot_p99_ms,"
-                           "e2e_p50_ms,e2e_p99_ms,goodput_rps,kv_blocks,reserved_gb\n");
+    if (!any) report_csv_llm_header(out);
     any = TRUE;
-    csv_s(out, s->id);
-    csv_s(out, s->pool);
-    csv_u(out, s->served);
-    csv_n(out, s->ttft_p50_ms);
-    csv_n(out, s->ttft_p99_ms);
-    csv_n(out, s->tpot_p50_ms);
-    csv_n(out, s->tpot_p99_ms);
-    csv_n(out, s->p50_ms);
-    csv_n(out, s->p99_ms);
-    csv_n(out, s->goodput_rps);
-    csv_u(out, (guint64)MAX(s->kv_blocks, 0));
-    csv_n(out, s->reserved_gb);
-    csv_eol(out);
+    report_csv_llm_row(s, out);
   }
   return any;
 }
@@ -459,16 +472,35 @@ static void csv_latency_bucket(double upper_edge_ns, guint64 n, gpointer user) {
   report_out_row(a->ro);
 }
 
+void report_csv_latency_header(GString *out) {
+  g_string_append(out, "service,latency_ms,cum_frac\n");
+}
+
+void report_csv_latency_rows(const service_result *s, report_out *ro) {
+  if (!s->latency_ns || histogram_count(s->latency_ns) == 0) return;
+  csv_latency_acc a = {ro, ro->buf, s->id, NULL, 0, histogram_count(s->latency_ns)};
+  histogram_foreach_bucket(s->latency_ns, csv_latency_bucket, &a);
+}
+
 /* The latency distribution of each service that served requests, from its histogram:
  * at most 64 x 64 + 1 rows per service whatever the number of requests. */
 void report_csv_latency_to(const results *r, report_out *ro) {
-  GString *out = ro->buf;
-  g_string_append(out, "service,latency_ms,cum_frac\n");
-  for (guint i = 0; i < r->services->len; i++) {
-    const service_result *s = &g_array_index(r->services, service_result, i);
-    if (!s->latency_ns || histogram_count(s->latency_ns) == 0) continue;
-    csv_latency_acc a = {ro, out, s->id, NULL, 0, histogram_count(s->latency_ns)};
-    histogram_foreach_bucket(s->latency_ns, csv_latency_bucket, &a);
+  report_csv_latency_header(ro->buf);
+  for (guint i = 0; i < r->services->len; i++)
+    report_csv_latency_rows(&g_array_index(r->services, service_result, i), ro);
+}
+
+void report_csv_llm_latency_header(GString *out) {
+  g_string_append(out, "service,metric,latency_ms,cum_frac\n");
+}
+
+void report_csv_llm_latency_rows(const service_result *s, report_out *ro) {
+  const struct { const char *name; const histogram *h; } m[] = {
+      {"ttft", s->ttft_ns}, {"tpot", s->tpot_ns}, {"e2e", s->latency_ns}};
+  for (gsize k = 0; k < G_N_ELEMENTS(m); k++) {
+    if (!m[k].h || histogram_count(m[k].h) == 0) continue;
+    csv_latency_acc a = {ro, ro->buf, s->id, m[k].name, 0, histogram_count(m[k].h)};
+    histogram_foreach_bucket(m[k].h, csv_latency_bucket, &a);
   }
 }
 
@@ -476,19 +508,13 @@ void report_csv_latency_to(const results *r, report_out *ro) {
  * latency.csv writes one; FALSE (nothing written) when the run has no LLM service. */
 gboolean report_csv_llm_latency(const results *r, GString *out) {
   gboolean any = FALSE;
+  report_out ro = {.buf = out};
   for (guint i = 0; i < r->services->len; i++) {
     const service_result *s = &g_array_index(r->services, service_result, i);
     if (!s->llm) continue;
-    if (!any) g_string_append(out, "service,metric,latency_ms,cum_frac\n");
+    if (!any) report_csv_llm_latency_header(out);
     any = TRUE;
-    const struct { const char *name; const histogram *h; } m[] = {
-        {"ttft", s->ttft_ns}, {"tpot", s->tpot_ns}, {"e2e", s->latency_ns}};
-    for (gsize k = 0; k < G_N_ELEMENTS(m); k++) {
-      if (!m[k].h || histogram_count(m[k].h) == 0) continue;
-      report_out ro = {.buf = out};
-      csv_latency_acc a = {&ro, out, s->id, m[k].name, 0, histogram_count(m[k].h)};
-      histogram_foreach_bucket(m[k].h, csv_latency_bucket, &a);
-    }
+    report_csv_llm_latency_rows(s, &ro);
   }
   return any;
 }

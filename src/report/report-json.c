@@ -318,6 +318,9 @@ static gboolean report_write_csvs(const results *r, outdir *o, gboolean jobs_wri
     if (series && (files[i].write == report_csv_timeseries_to ||
                    files[i].write == report_csv_fragmentation_to))
       continue; /* written from the streamed rows */
+    if (r->services_streamed && (files[i].write == report_csv_services_to ||
+                                 files[i].write == report_csv_latency_to))
+      continue; /* written while the run went (report_services) */
     report_out *ro = report_out_open(o, files[i].name, error);
     if (!ro) return FALSE;
     files[i].write(r, ro);
@@ -336,9 +339,10 @@ gboolean report_write_into(const results *r, outdir *o, gboolean deterministic,
     ok = outdir_write(o, "summary.txt", buf->str, buf->len, error);
   }
   g_string_truncate(buf, 0);
-  if (ok && report_csv_llm(r, buf)) ok = outdir_write(o, "llm.csv", buf->str, buf->len, error);
+  if (ok && !r->services_streamed && report_csv_llm(r, buf))
+    ok = outdir_write(o, "llm.csv", buf->str, buf->len, error);
   g_string_truncate(buf, 0);
-  if (ok && report_csv_llm_latency(r, buf))
+  if (ok && !r->services_streamed && report_csv_llm_latency(r, buf))
     ok = outdir_write(o, "llm-latency.csv", buf->str, buf->len, error);
   if (ok && r->gpu_series_on) { /* run --dcgm */
     g_string_truncate(buf, 0);

@@ -232,6 +232,7 @@ static void text_llm(GString *out, const results *r) {
     text_fmt(out, "%.3f", s->goodput_rps);
     g_string_append(out, " req/s\n");
   }
+  if (r->services_streamed) total = r->llm_services; /* the rows kept are the first ones */
   if (total > shown) {
     text_label(out, "");
     g_string_append_printf(out, "(%u more in llm.csv)\n", total - shown);

@@ -53,6 +53,17 @@ void report_csv_timeseries_header(const results *r, GString *out);
 void report_csv_timeseries_row(const results *r, const ts_row *t, GString *out);
 void report_csv_fragmentation_header(GString *out);
 void report_csv_fragmentation_row(const results *r, const ts_row *t, GString *out);
+/* services.csv, latency.csv, llm.csv and llm-latency.csv in parts, for the streamed
+ * services (report-services.c): a header row, then one service's row or rows (latency:
+ * none when it served nothing; llm: only for LLM services). */
+void report_csv_services_header(GString *out);
+void report_csv_service_row(const service_result *s, GString *out);
+void report_csv_latency_header(GString *out);
+void report_csv_latency_rows(const service_result *s, report_out *ro);
+void report_csv_llm_header(GString *out);
+void report_csv_llm_row(const service_result *s, GString *out);
+void report_csv_llm_latency_header(GString *out);
+void report_csv_llm_latency_rows(const service_result *s, report_out *ro);
 void report_csv_tenant_timeseries_to(const results *r, report_out *ro);
 void report_csv_services_to(const results *r, report_out *ro);
 void report_csv_latency_to(const results *r, report_out *ro);
@@ -119,6 +130,17 @@ void report_series_row(void *data, const ts_row *row);
 gboolean report_series_write(report_series *rs, const results *r, struct outdir *o,
                              GError **error);
 void report_series_free(report_series *rs);
+
+/* services.csv, latency.csv, llm.csv and llm-latency.csv written while the run goes
+ * (report-services.c): pass report_services_row and the stream as sim_options'
+ * services_sink and services_sink_data, then finish it before report_write_into, which
+ * leaves those files alone when r->services_streamed. With o NULL the rows are dropped. */
+typedef struct report_services report_services;
+report_services *report_services_new(struct outdir *o, GError **error);
+void report_services_row(void *data, const service_result *s);
+/* Writes what is left and closes the files; FALSE with error when any write failed. Frees rs. */
+gboolean report_services_finish(report_services *rs, GError **error);
+void report_services_free(report_services *rs);
 
 /* jobs.csv written row by row while the run goes (report-jobstream.c), so that a finished
  * job's row leaves memory: pass report_jobs_stream_row and the stream as sim_options'

@@ -1063,7 +1063,10 @@ static void job_emit(sim *s, job_run *j) {
   job_row(s, j, s->emit_buf, &jr);
   emit_row(s, &jr, j->straggler_wait_gpu_ns, j->run_ns, j->tenant);
   const workload_ops *wl = j->wl;
-  if (wl->report) wl->report(s, j);
+  if (wl->report) {
+    wl->report(s, j);
+    metrics_services_flush(s->m); /* its rows are final and in trace order */
+  }
 }
 
 /* Row i is out: its state leaves memory, unless its pool's strategy may still point at it
@@ -1147,8 +1150,10 @@ static void held_emit(sim *s, guint32 i) {
   h.jr.reason = text->str + h.gpu_ids_len;
   emit_row(s, &h.jr, h.straggler_wait_gpu_ns, h.run_ns, h.tenant);
   gpointer rows;
-  if (g_hash_table_steal_extended(s->held_services, GUINT_TO_POINTER(i), NULL, &rows))
+  if (g_hash_table_steal_extended(s->held_services, GUINT_TO_POINTER(i), NULL, &rows)) {
     metrics_services_put(s->m, rows);
+    metrics_services_flush(s->m);
+  }
   *job_slot(s, i) = NULL;
 }
 
@@ -1288,6 +1293,8 @@ static void sim_build(sim *s, const sim_options *opt) {
   const scenario *sc = s->sc;
   s->m = metrics_new(sc, s->res, opt && opt->gpu_series);
   if (opt && opt->ts_sink) metrics_set_ts_sink(s->m, opt->ts_sink, opt->ts_sink_data);
+  if (opt && opt->services_sink)
+    metrics_set_services_sink(s->m, opt->services_sink, opt->services_sink_data);
   s->n_pools = sc->pools->len;
   s->pools = g_new0(pool_state, s->n_pools);
   guint32 max_gpus = 1;

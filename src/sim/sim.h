@@ -32,6 +32,11 @@ typedef struct sim_options {
    * (metrics_set_ts_sink: results->timeseries stays empty, the tenant series stay cells). */
   void (*ts_sink)(void *data, const ts_row *row);
   void *ts_sink_data;
+  /* When not NULL: each services row is handed to services_sink, in trace order, once its
+   * job's row is out (metrics_set_services_sink: results->services keeps only the rows the
+   * summaries name). */
+  void (*services_sink)(void *data, const service_result *row);
+  void *services_sink_data;
 } sim_options;
 
 /* Runs the scenario on the trace. Returns owned results, or NULL with error set. */

@@ -681,3 +681,53 @@ Test(sim, a_spilled_trace_reads_back_and_runs_as_the_trace_in_memory) {
   cr_assert_str_eq(trace_job(unsorted, 400).id, "late");
   g_string_free(csv, TRUE);
 }
+
+/* The same for the services: services.csv, latency.csv, llm.csv and llm-latency.csv
+ * written while the run goes, and the summaries (the worst services that missed their
+ * target, the first LLM services and how many more) from the few rows kept: byte for byte
+ * the folder of the run that keeps every row. Many services miss, with ties; long jobs
+ * hold rows back; more LLM services than the summary shows. */
+Test(sim, streamed_services_write_the_kept_folder) {
+  const char *yaml = "name: svc\nseed: 5\nhorizon: 4000s\ninterval: 60s\ninference:\n"
+                     "  model: requests\npools:\n"
+                     "  - name: a\n    gpu: A100-80GB\n    nodes: 4\n    gpus_per_node: 2\n"
+                     "    strategy: exclusive\n"
+                     "  - name: h\n    gpu: H100-80GB\n    nodes: 2\n    gpus_per_node: 2\n"
+                     "    strategy: exclusive\n"
+                     "routing:\n  - {label: llm, pool: h}\n  - {pool: a}\n";
+  GString *csv = g_string_new("id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms,"
+                              "slo_ms,model,slo_ttft_ms,slo_tpot_ms,label\n");
+  for (int i = 0; i < 60; i++) {
+    if (i % 10 == 0) /* a long job: the rows after it wait */
+      g_string_append_printf(csv, "b%d,%d,batch,1,4,%d,,,,,,,\n", i, i * 20, 1500 + i * 7);
+    else if (i % 10 == 5)
+      g_string_append_printf(csv, "l%d,%d,inference,1,0,%d,2,,,llama-3-8b,%d,50,llm\n", i,
+                             i * 20, 300 + i, i % 20 ? 300 : 5000);
+    else /* tight SLOs at a high load miss; equal ones tie */
+      g_string_append_printf(csv, "s%d,%d,inference,1,4,%d,%d,20,%d,,,,\n", i, i * 20,
+                             200 + (i * 37) % 400, 20 + i % 4 * 10, i % 3 ? 25 : 60);
+  }
+  g_autoptr(scenario) sc = NULL;
+  g_autoptr(trace) tr = NULL;
+  sim_stream_load(yaml, csv, &sc, &tr);
+  g_autofree char *top = g_dir_make_tmp("sharesim-svc-XXXXXX", NULL);
+  g_autofree char *dk = g_build_filename(top, "kept", NULL), *ds = g_build_filename(top, "streamed", NULL);
+  g_autoptr(results) kept = sim_run(sc, tr, NULL, NULL);
+  cr_assert_not_null(kept);
+  cr_assert(report_write_dir(kept, dk, TRUE, NULL));
+  sim_options opt = {0};
+  g_autoptr(GError) err = NULL;
+  g_autoptr(results) streamed = studyrun_simulate(sc, tr, &opt, ds, &err);
+  cr_assert_not_null(streamed, "%s", err ? err->message : "?");
+  cr_assert(streamed->services_streamed);
+  results_slo t;
+  results_slo_summary(kept, &t);
+  guint llm = 0;
+  for (guint i = 0; i < kept->services->len; i++) llm += g_array_index(kept->services, service_result, i).llm;
+  cr_assert(t.judged - t.met > RESULTS_SLO_WORST + 2 && llm > RESULTS_LLM_SHOWN,
+            "%u missed, %u LLM", t.judged - t.met, llm);
+  cr_assert(streamed->services->len <= RESULTS_SLO_WORST + RESULTS_LLM_SHOWN,
+            "only the rows the summaries name are kept: %u", streamed->services->len);
+  cr_assert(sim_same_folders(dk, ds) >= 14);
+  cr_assert(cleanup_remove_tree(top, NULL));
+}
