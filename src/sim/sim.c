@@ -216,9 +216,16 @@ static resched *resched_find(GArray *a, const job_run *j) {
   return NULL;
 }
 
-static gint resched_cmp(gconstpointer a, gconstpointer b) {
-  guint32 x = ((const resched *)a)->order, y = ((const resched *)b)->order;
-  return x < y ? -1 : (x > y);
+/* Sorts the list by order (distinct): an insertion sort, the list being a card's residents
+ * (a few) and nearly in order already. */
+static void resched_sort(GArray *a) {
+  resched *r = (resched *)(void *)a->data;
+  for (guint k = 1; k < a->len; k++) {
+    resched x = r[k];
+    guint m = k;
+    for (; m > 0 && r[m - 1].order > x.order; m--) r[m] = r[m - 1];
+    r[m] = x;
+  }
 }
 
 /* Before anything changes on g: bring its residents and its integrals up to now. */
@@ -289,7 +296,7 @@ static void gpu_end(sim *s, gpu_state *g) {
     }
     if (!moved) break;
   }
-  if (due->len > 1) g_array_sort(due, resched_cmp);
+  resched_sort(due);
   for (guint k = 0; k < due->len; k++) reschedule_done(s, g_array_index(due, resched, k).job);
   cluster_gpu_update_gauges(g);
 }
