@@ -30,12 +30,16 @@ struct engine {
   size_t n_chunks;
   engine_chunk *spare;       /* a drained chunk kept for the next one */
   engine_prefetch_fn prefetch;
+  uint64_t max_pending;      /* engine_at refuses at this many pending entries */
+  gboolean full;             /* engine_at refused: nothing more runs */
 };
+G_STATIC_ASSERT(ENGINE_MAX_PENDING == UINT64_C(1) << PQUEUE_SLOT_BITS);
 
 engine *engine_new(void *ctx) {
   engine *e = g_new0(engine, 1);
   e->ctx = ctx;
   e->next_seq = 1;
+  e->max_pending = ENGINE_MAX_PENDING;
   pqueue_init(&e->heap);
   return e;
 }
@@ -79,8 +83,19 @@ static engine_chunk *engine_chunk_for_push(engine *e, uint64_t seq) {
   return k;
 }
 
+void engine_limit_pending(engine *e, uint64_t max_pending) {
+  e->max_pending = MIN(max_pending, ENGINE_MAX_PENDING);
+}
+
+gboolean engine_full(const engine *e) { return e->full; }
+
 event_id engine_at(engine *e, sim_time t, engine_handler handler, void *obj, uint64_t arg) {
   g_assert(t >= e->now);
+  if (G_UNLIKELY(pqueue_len(&e->heap) >= e->max_pending ||
+                 e->next_seq >> (64 - PQUEUE_SLOT_BITS))) {
+    e->full = TRUE;
+    return 0;
+  }
   pq_item it = {.time = t, .seq = e->next_seq++, .handler = handler, .obj = obj, .arg = arg};
   engine_chunk_for_push(e, it.seq)->pending++;
   pqueue_push(&e->heap, &it);
@@ -143,7 +158,7 @@ static inline void engine_fetch_ahead(engine *e) {
 void engine_set_prefetch(engine *e, engine_prefetch_fn fn) { e->prefetch = fn; }
 
 gboolean engine_step(engine *e) {
-  if (!top_live(e)) return FALSE;
+  if (G_UNLIKELY(e->full) || !top_live(e)) return FALSE;
   pq_item it;
   pqueue_pop(&e->heap, &it);
   engine_settle_top(e, it.seq);
@@ -156,7 +171,7 @@ gboolean engine_step(engine *e) {
 }
 
 void engine_run_until(engine *e, sim_time limit) {
-  while (top_live(e) && pqueue_top_time(&e->heap) <= limit) engine_step(e);
+  while (!e->full && top_live(e) && pqueue_top_time(&e->heap) <= limit) engine_step(e);
   if (limit > e->now) e->now = limit;
 }
 

@@ -18,8 +18,17 @@ sim_time engine_now(const engine *e);
 /* Where the clock is kept, for reading it without a call: *engine_clock(e) is engine_now(e)
  * for as long as e lives. */
 const sim_time *engine_clock(const engine *e);
-/* Schedules handler(ctx, obj, arg) at time t (t >= now: asserted). Returns its id. */
+/* Schedules handler(ctx, obj, arg) at time t (t >= now: asserted). Returns its id, or 0
+ * when the engine is full (engine_full): more events pending at once than its limit, or
+ * its sequence numbers used up. A full engine runs nothing more (engine_step is FALSE),
+ * so that the caller can end the run with an error instead of an abort. */
 event_id engine_at(engine *e, sim_time t, engine_handler handler, void *obj, uint64_t arg);
+/* The events pending at once that make the engine full: ENGINE_MAX_PENDING (the heap's
+ * 2^PQUEUE_SLOT_BITS), or a lower limit set for a test. */
+#define ENGINE_MAX_PENDING (UINT64_C(1) << 24)
+void engine_limit_pending(engine *e, uint64_t max_pending);
+/* A scheduling was refused (see engine_at): the run cannot go on. */
+gboolean engine_full(const engine *e);
 /* Cancels a scheduled event; cancelling an id that already ran or 0 is a no-op (0, the
  * common case of a handle with nothing pending, without a call). */
 void engine_cancel_id(engine *e, event_id id);

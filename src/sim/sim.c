@@ -1426,10 +1426,19 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
     s->params.interference = s->interference;
   }
   sim_build(s, opt);
+  if (opt && opt->max_pending_events) engine_limit_pending(s->eng, opt->max_pending_events);
   gboolean stopped;
   sim_time end = sim_loop(s, &stopped);
-  if (stopped) {
-    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "the run was stopped");
+  if (stopped || engine_full(s->eng)) {
+    if (engine_full(s->eng))
+      g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME,
+                  "the run needs more than %" G_GUINT64_FORMAT " events pending at once "
+                  "(the event engine's limit) at %.0f s of simulated time; split the trace "
+                  "or the pools into smaller runs",
+                  opt && opt->max_pending_events ? opt->max_pending_events : ENGINE_MAX_PENDING,
+                  (double)sim_now(s) / 1e9);
+    else
+      g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "the run was stopped");
     sim_free(s);
     return NULL;
   }

@@ -37,6 +37,9 @@ typedef struct sim_options {
    * summaries name). */
   void (*services_sink)(void *data, const service_result *row);
   void *services_sink_data;
+  /* Events pending at once beyond which the run ends with a SHARESIM_ERROR_RUNTIME error
+   * (engine_full); 0: the engine's own limit, ENGINE_MAX_PENDING (tests set fewer). */
+  guint64 max_pending_events;
 } sim_options;
 
 /* Runs the scenario on the trace. Returns owned results, or NULL with error set. */

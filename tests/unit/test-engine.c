@@ -223,3 +223,30 @@ Test(engine, cancellation_bitset_over_many_chunks_runs_exactly_the_live_events) 
   g_array_unref(c.cancelled);
   g_array_unref(c.ran);
 }
+
+/* A full engine (more events pending at once than its limit) refuses the event with id 0,
+ * says so, and runs nothing more, so that the run ends with an error instead of the heap's
+ * abort; the events scheduled before stay unrun. */
+Test(engine, a_full_engine_refuses_and_stops) {
+  log_ctx l = {.seen = g_array_new(FALSE, FALSE, sizeof(uint64_t))};
+  engine *e = engine_new(&l);
+  engine_limit_pending(e, 3);
+  for (uint64_t i = 0; i < 3; i++) cr_assert_neq(engine_at(e, 10 + (sim_time)i, record, NULL, i), 0);
+  cr_assert_not(engine_full(e));
+  cr_assert_eq(engine_at(e, 5, record, NULL, 99), 0);
+  cr_assert(engine_full(e));
+  cr_assert_not(engine_step(e));
+  engine_run_until(e, 100);
+  cr_assert_eq(l.seen->len, 0);
+  cr_assert_eq(engine_events_run(e), 0);
+  engine_free(e);
+  /* below the limit the same events run */
+  e = engine_new(&l);
+  engine_limit_pending(e, 4);
+  for (uint64_t i = 0; i < 4; i++) engine_at(e, 10 + (sim_time)i, record, NULL, i);
+  engine_run_until(e, 100);
+  cr_assert_not(engine_full(e));
+  cr_assert_eq(l.seen->len, 4);
+  engine_free(e);
+  g_array_free(l.seen, TRUE);
+}

@@ -368,6 +368,36 @@ Test(sim, a_run_asked_to_stop_ends_early_without_results) {
   trace_free(tr);
 }
 
+/* More events pending at once than the engine holds (sim_options.max_pending_events stands
+ * in for its 2^24): the run ends with a runtime error that says so, and no results, instead
+ * of an abort; with room for them the same run ends. */
+Test(sim, a_run_beyond_the_event_limit_ends_with_an_error) {
+  GString *csv = g_string_new("id,submit_s,kind,gpus,mem_gb,duration_s\n");
+  for (int i = 0; i < 40; i++) g_string_append_printf(csv, "b%d,0,batch,1,10,100\n", i);
+  g_autofree char *sp = tu_write_temp("full.yaml", four_gpus);
+  g_autofree char *tp = tu_write_temp("full.csv", csv->str);
+  g_string_free(csv, TRUE);
+  g_autoptr(diag_list) d = diag_list_new(0);
+  g_autoptr(scenario) sc = scenario_load(sp, d);
+  cr_assert_not_null(sc);
+  trace *tr = trace_load(tp, d);
+  cr_assert_not_null(tr);
+  sim_options opt = {.max_pending_events = 2};
+  GError *err = NULL;
+  results *r = sim_run(sc, tr, &opt, &err);
+  cr_assert_null(r);
+  cr_assert_not_null(err);
+  cr_assert_eq(err->code, SHARESIM_ERROR_RUNTIME);
+  cr_assert(strstr(err->message, "more than 2 events pending at once"), "%s", err->message);
+  g_clear_error(&err);
+  opt.max_pending_events = 64;
+  r = sim_run(sc, tr, &opt, &err);
+  cr_assert_not_null(r, "%s", err ? err->message : "?");
+  cr_assert_eq(g_array_index(r->pools, pool_result, 0).jobs_completed, 40);
+  results_free(r);
+  trace_free(tr);
+}
+
 /* ---- streamed rows (sim_options.job_sink) ---- */
 
 typedef struct sim_stream_rows {
