@@ -52,7 +52,8 @@ struct sim {
   rowspill *spill;           /* held rows (job_hold), NULL when rows are kept or no file */
   GArray *just_done;         /* guint32 rows whose job ended in this event (with a spill) */
   GString *hold_buf;
-  GHashTable *held_services; /* row -> GArray of its services.csv rows, taken by job_hold */
+  GHashTable *held_services; /* row -> its services.csv rows, taken by job_hold: a GArray,
+                              * or their place in the spill (held_services_put) */
   pool_result *pool_jobs;    /* per pool: job counts by outcome, added as rows are emitted */
 };
 
@@ -1105,6 +1106,45 @@ typedef struct held_row {
 static inline gboolean slot_held(const job_run *slot) { return ((uintptr_t)slot & 1u) != 0; }
 static inline gint64 slot_offset(const job_run *slot) { return (gint64)((uintptr_t)slot >> 1); }
 
+/* A held job's services rows (metrics_services_take) as held_services keeps them: in the
+ * spill (a guint32 count, then the rows; the value is 2 x offset + 1) when no row has a
+ * histogram (fluid services: the rows are plain figures and interned strings), else the
+ * array itself. */
+static gpointer held_services_put(sim *s, GArray *rows) {
+  for (guint k = 0; k < rows->len; k++) {
+    const service_result *r = &g_array_index(rows, service_result, k);
+    if (r->latency_ns || r->ttft_ns || r->tpot_ns) return rows;
+  }
+  GString *rec = s->hold_buf;
+  guint32 n = rows->len;
+  g_string_truncate(rec, 0);
+  g_string_append_len(rec, (const char *)&n, sizeof n);
+  g_string_append_len(rec, rows->data, (gssize)(n * sizeof(service_result)));
+  gint64 at = rowspill_put(s->spill, rec->str, rec->len);
+  if (at < 0 || (guint64)at > (G_MAXUINT64 >> 2)) return rows;
+  g_array_unref(rows);
+  return (gpointer)(uintptr_t)(((guint64)at << 1) | 1u);
+}
+
+/* The rows held_services_put kept, as an array again (owned). */
+static GArray *held_services_get(sim *s, gpointer held) {
+  if (!slot_held(held)) return held;
+  gint64 at = slot_offset(held);
+  guint32 n = 0;
+  gboolean ok = rowspill_get(s->spill, at, &n, sizeof n);
+  GArray *rows = g_array_sized_new(FALSE, TRUE, sizeof(service_result), n);
+  g_array_set_clear_func(rows, (GDestroyNotify)results_service_clear);
+  g_array_set_size(rows, n);
+  if (ok && n)
+    ok = rowspill_get(s->spill, at + (gint64)sizeof n, rows->data, n * sizeof(service_result));
+  if (!ok) g_error("sim: cannot read back held services.csv rows from the spill file");
+  return rows;
+}
+
+static void held_services_free(gpointer held) {
+  if (!slot_held(held)) g_array_unref(held);
+}
+
 /* Moves finished job i's row to the spill and frees its state; FALSE (nothing moved) when
  * the row is to stay in memory: rows are kept, the pool's strategy may point at the job, or
  * the spill failed. A workload's own rows (services) are taken now (the rows of a done job
@@ -1128,7 +1168,7 @@ static gboolean job_hold(sim *s, guint32 i) {
     guint before = metrics_services_len(s->m);
     j->wl->report(s, j);
     g_hash_table_insert(s->held_services, GUINT_TO_POINTER(i),
-                        metrics_services_take(s->m, before));
+                        held_services_put(s, metrics_services_take(s->m, before)));
   }
   job_free(s, j);
   *job_slot(s, i) = (job_run *)(uintptr_t)(((guint64)at << 1) | 1u);
@@ -1158,7 +1198,7 @@ static void held_emit(sim *s, guint32 i) {
   emit_row(s, &h.jr, h.straggler_wait_gpu_ns, h.run_ns, h.tenant);
   gpointer rows;
   if (g_hash_table_steal_extended(s->held_services, GUINT_TO_POINTER(i), NULL, &rows)) {
-    metrics_services_put(s->m, rows);
+    metrics_services_put(s->m, held_services_get(s, rows));
     metrics_services_flush(s->m);
   }
   *job_slot(s, i) = NULL;
@@ -1332,7 +1372,7 @@ static void sim_build(sim *s, const sim_options *opt) {
   s->just_done = g_array_new(FALSE, FALSE, sizeof(guint32));
   s->hold_buf = g_string_new(NULL);
   s->held_services =
-      g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)g_array_unref);
+      g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, held_services_free);
 }
 
 /* Every 65,536 events: the progress bar, and FALSE when the caller asked the run to stop

@@ -535,10 +535,14 @@ Test(sim, held_job_states_grow_with_jobs_alive_not_with_the_trace) {
 
 /* The same with services behind the long job: a finished service's state leaves memory too
  * (its services.csv row, taken when it ended, waits for its turn), and services.csv and
- * latency.csv are those of the run that keeps every row. */
-Test(sim, held_services_leave_memory_and_keep_their_rows) {
-  const char *yaml = "name: live\nseed: 1\npools:\n  - name: p\n    gpu: A100-80GB\n"
-                     "    nodes: 1\n    gpus_per_node: 2\n    strategy: exclusive\n";
+ * latency.csv are those of the run that keeps every row. model: the inference model
+ * (requests: each row has a latency histogram and waits as an array; fluid: none, and the
+ * rows wait in the spill, held_services_put). */
+static void sim_held_services(const char *model) {
+  g_autofree char *yaml = g_strdup_printf("name: live\nseed: 1\ninference:\n  model: %s\n"
+                                          "pools:\n  - name: p\n    gpu: A100-80GB\n"
+                                          "    nodes: 1\n    gpus_per_node: 2\n"
+                                          "    strategy: exclusive\n", model);
   const guint n = 2000;
   GString *csv = g_string_new("id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms,"
                               "slo_ms\n");
@@ -562,8 +566,14 @@ Test(sim, held_services_leave_memory_and_keep_their_rows) {
   report_csv_latency(streamed, ss);
   cr_assert_str_eq(ss->str, sk->str);
   cr_assert(strstr(sk->str, "s1999,"), "every service has its row");
+  gboolean hist = g_array_index(kept->services, service_result, n - 1).latency_ns != NULL;
+  cr_assert(hist == !strcmp(model, "requests"), "%s: histograms %d", model, hist);
   g_string_free(c.text, TRUE);
 }
+
+Test(sim, held_services_leave_memory_and_keep_their_rows) { sim_held_services("requests"); }
+
+Test(sim, held_fluid_services_wait_in_the_spill_and_keep_their_rows) { sim_held_services("fluid"); }
 
 /* Every file of folder a is in folder b with the same bytes, and b has no other; returns
  * how many files. */
