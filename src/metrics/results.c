@@ -54,6 +54,7 @@ results *results_new(void) {
   r->gpu_series_jobs = g_array_new(FALSE, FALSE, sizeof(guint32));
   r->strings = g_string_chunk_new(4096);
   r->job_waits = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
+  r->job_waits_zero = g_array_new(FALSE, TRUE, sizeof(guint64));
   return r;
 }
 
@@ -75,6 +76,7 @@ void results_free(results *r) {
   g_array_unref(r->gpu_series);
   g_array_unref(r->gpu_series_jobs);
   g_ptr_array_unref(r->job_waits);
+  g_array_unref(r->job_waits_zero);
   if (r->services_keep) g_byte_array_unref(r->services_keep);
   g_string_chunk_free(r->strings);
   g_free(r);
@@ -133,7 +135,7 @@ static double results_quantile(double f, gsize n, double at_lhs, double after_lh
  * sorted, without a copy: the arrays are walked merged, in sorted order, so that the mean
  * adds them in the order GSL's would (gsl_stats_mean's running mean in long double) and
  * the quantiles read the same order statistics. n > 0. */
-static void results_merged_wait_stats(const results *r, gsize n, double *mean_s,
+static void results_merged_wait_stats(const results *r, gsize n, gsize zeros, double *mean_s,
                                       double *p50_s, double *p95_s, double *max_s) {
   guint k = r->job_waits->len;
   gsize *at = g_new0(gsize, k);
@@ -142,7 +144,7 @@ static void results_merged_wait_stats(const results *r, gsize n, double *mean_s,
   long double mean = 0;
   for (gsize i = 0; i < n; i++) {
     guint best = k;
-    for (guint q = 0; q < k; q++) {
+    for (guint q = 0; i >= zeros && q < k; q++) { /* the zero waits come first */
       const GArray *w = g_ptr_array_index(r->job_waits, q);
       if (at[q] < w->len &&
           (best == k || g_array_index(w, double, at[q]) < v)) {
@@ -150,7 +152,8 @@ static void results_merged_wait_stats(const results *r, gsize n, double *mean_s,
         v = g_array_index(w, double, at[q]);
       }
     }
-    at[best]++;
+    if (best < k) at[best]++;
+    else v = 0;
     mean += (v - mean) / (i + 1);
     if (i == l50) order[0] = v;
     if (i == l50 + 1) order[1] = v;
@@ -177,11 +180,33 @@ static GArray *results_waits_of(results *r, int pool_index) {
   return g_ptr_array_index(r->job_waits, slot);
 }
 
+/* Whether w is +0.0 exactly: most started jobs never wait, and those are only counted. */
+static gboolean results_wait_is_zero(double w) {
+  guint64 bits;
+  memcpy(&bits, &w, sizeof bits);
+  return bits == 0;
+}
+
+static guint64 results_zeros_of(const results *r, guint slot) {
+  return slot < r->job_waits_zero->len ? g_array_index(r->job_waits_zero, guint64, slot) : 0;
+}
+
+static void results_add_wait(results *r, int pool_index, double wait_s) {
+  GArray *w = results_waits_of(r, pool_index);
+  if (!results_wait_is_zero(wait_s)) {
+    g_array_append_val(w, wait_s);
+    return;
+  }
+  guint slot = pool_index < 0 ? 0 : (guint)pool_index + 1;
+  if (r->job_waits_zero->len <= slot) g_array_set_size(r->job_waits_zero, slot + 1);
+  g_array_index(r->job_waits_zero, guint64, slot)++;
+}
+
 void results_add_job(results *r, const job_result *j, gboolean keep) {
   g_return_if_fail(r != NULL && j != NULL);
   r->job_count++;
   if ((guint)j->outcome < OUTCOME_COUNT) r->job_outcomes[j->outcome]++;
-  if (results_job_started(j)) g_array_append_val(results_waits_of(r, j->pool_index), j->wait_s);
+  if (results_job_started(j)) results_add_wait(r, j->pool_index, j->wait_s);
   if (isfinite(j->straggler_delay_s)) r->straggler_delay_h += j->straggler_delay_s / 3600.0;
   /* slowdown is defined (finite) only for the kinds that run their work */
   if (j->outcome == OUTCOME_COMPLETED && isfinite(j->slowdown)) {
@@ -196,9 +221,24 @@ void results_fill_pool_waits(results *r) {
   for (guint p = 0; p < r->pools->len; p++) {
     pool_result *pr = &g_array_index(r->pools, pool_result, p);
     GArray *w = p + 1 < r->job_waits->len ? g_ptr_array_index(r->job_waits, p + 1) : NULL;
+    guint64 zeros = results_zeros_of(r, p + 1);
     /* sorted in place: the order of the waits is not part of the results */
-    results_wait_stats(w ? (double *)(void *)w->data : NULL, w ? w->len : 0, &pr->wait_mean_s,
-                       &pr->wait_p50_s, &pr->wait_p95_s, &pr->wait_max_s);
+    if (!zeros) {
+      results_wait_stats(w ? (double *)(void *)w->data : NULL, w ? w->len : 0, &pr->wait_mean_s,
+                         &pr->wait_p50_s, &pr->wait_p95_s, &pr->wait_max_s);
+      continue;
+    }
+    /* the zero waits laid out before the others for GSL, the others sorted in place too
+     * (results_compute_totals walks them merged) */
+    gsize n = (gsize)zeros + (w ? w->len : 0);
+    double *all = g_new0(double, n);
+    if (w && w->len) {
+      gsl_sort((double *)(void *)w->data, 1, w->len);
+      memcpy(all + zeros, w->data, w->len * sizeof(double));
+    }
+    results_wait_stats(all, n, &pr->wait_mean_s, &pr->wait_p50_s, &pr->wait_p95_s,
+                       &pr->wait_max_s);
+    g_free(all);
   }
 }
 
@@ -251,21 +291,23 @@ void results_compute_totals(const results *r, results_totals *t) {
   t->straggler_delay_h = r->straggler_delay_h;
   /* every started job's wait, whatever its pool: sorted first, so the order they were
    * added in does not matter */
-  gsize nwaits = 0;
+  gsize zeros = 0, nwaits = 0;
   gboolean sorted = TRUE;
+  for (guint k = 0; k < r->job_waits_zero->len; k++) zeros += results_zeros_of(r, k);
   for (guint k = 0; k < r->job_waits->len; k++) {
     const GArray *w = g_ptr_array_index(r->job_waits, k);
     nwaits += w->len;
     sorted = sorted && results_waits_sorted(w);
   }
+  nwaits += zeros;
   t->slowdown_mean = r->slowdown_n ? r->slowdown_sum / r->slowdown_n : NAN;
   if (sorted && nwaits) { /* a frozen run's (results_fill_pool_waits): no copy */
-    results_merged_wait_stats(r, nwaits, &t->wait_mean_s, &t->wait_p50_s, &t->wait_p95_s,
-                              &t->wait_max_s);
+    results_merged_wait_stats(r, nwaits, zeros, &t->wait_mean_s, &t->wait_p50_s,
+                              &t->wait_p95_s, &t->wait_max_s);
     return;
   }
-  double *waits = g_new(double, nwaits ? nwaits : 1);
-  gsize at = 0;
+  double *waits = g_new0(double, nwaits ? nwaits : 1); /* the zero waits first */
+  gsize at = zeros;
   for (guint k = 0; k < r->job_waits->len; k++) {
     const GArray *w = g_ptr_array_index(r->job_waits, k);
     if (w->len) memcpy(waits + at, w->data, w->len * sizeof(double));

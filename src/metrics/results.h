@@ -213,7 +213,9 @@ typedef struct results {
   guint32 jobs_live_peak;    /* the most jobs whose state the simulator held at once (not
                               * written to any file: for the memory tests) */
   GPtrArray *job_waits;      /* GArray of double per pool_index + 1 (0: no pool): wait_s of
-                              * the rows that started (8 bytes per started job) */
+                              * the rows that started and waited (8 bytes per such job) */
+  GArray *job_waits_zero;    /* guint64 per the same slots: the rows that started without
+                              * waiting (wait_s +0.0, most of them), counted, not stored */
   GArray *gpus;             /* gpu_result, pool order then node then index */
   GArray *pools;            /* pool_result, scenario order */
   GArray *tenants;          /* tenant_result, sorted by name */

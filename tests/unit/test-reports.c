@@ -796,3 +796,49 @@ Test(reports, merged_waits_give_the_totals_of_the_sorted_copy) {
   }
   g_rand_free(g);
 }
+
+/* Started jobs that never waited are only counted (results.job_waits_zero): a pool's and
+ * the totals' wait statistics are GSL's over every wait, zeros included, whether the
+ * totals walk the frozen pools merged or copy them. */
+Test(reports, zero_waits_are_counted_and_give_gsl_figures) {
+  GRand *g = g_rand_new_with_seed(5);
+  const guint sizes[] = {1, 2, 7, 1000, 5003};
+  for (guint s = 0; s < G_N_ELEMENTS(sizes); s++) {
+    g_autoptr(results) r = results_new();
+    pool_result pools[2] = {{.name = "a"}, {.name = "b"}};
+    g_array_append_vals(r->pools, pools, 2);
+    GArray *all = g_array_new(FALSE, FALSE, sizeof(double)), *pa = g_array_new(FALSE, FALSE, sizeof(double));
+    for (guint i = 0; i < sizes[s]; i++) {
+      double w = g_rand_int_range(g, 0, 10) < 8 ? 0 : g_rand_double_range(g, 0, 900);
+      job_result j = {.id = "j", .outcome = OUTCOME_COMPLETED, .pool_index = (int)(i % 2),
+                      .submit_s = 0, .start_s = w, .wait_s = w, .straggler_delay_s = NAN,
+                      .slowdown = NAN};
+      results_add_job(r, &j, FALSE);
+      g_array_append_val(all, w);
+      if (i % 2 == 0) g_array_append_val(pa, w);
+    }
+    results_fill_pool_waits(r);
+    results_totals t;
+    results_compute_totals(r, &t);
+    double want[4], pool[4];
+    results_wait_stats((double *)(void *)all->data, all->len, &want[0], &want[1], &want[2], &want[3]);
+    results_wait_stats((double *)(void *)pa->data, pa->len, &pool[0], &pool[1], &pool[2], &pool[3]);
+    double got[4] = {t.wait_mean_s, t.wait_p50_s, t.wait_p95_s, t.wait_max_s};
+    const pool_result *p0 = &g_array_index(r->pools, pool_result, 0);
+    double gp[4] = {p0->wait_mean_s, p0->wait_p50_s, p0->wait_p95_s, p0->wait_max_s};
+    cr_assert(memcmp(got, want, sizeof got) == 0, "%u waits: mean %.17g against %.17g",
+              sizes[s], got[0], want[0]);
+    cr_assert(memcmp(gp, pool, sizeof gp) == 0, "%u waits, pool a", sizes[s]);
+    guint64 zeros = 0;
+    for (guint k = 0; k < r->job_waits_zero->len; k++)
+      zeros += g_array_index(r->job_waits_zero, guint64, k);
+    guint stored = 0;
+    for (guint k = 0; k < r->job_waits->len; k++)
+      stored += ((GArray *)g_ptr_array_index(r->job_waits, k))->len;
+    cr_assert_eq(zeros + stored, sizes[s]);
+    if (sizes[s] >= 1000) cr_assert(zeros > stored, "the zeros are not stored");
+    g_array_unref(all);
+    g_array_unref(pa);
+  }
+  g_rand_free(g);
+}
