@@ -102,6 +102,18 @@ void cleanup_begin(void) { g_rec_mutex_lock(&cleanup_lock); }
 
 void cleanup_end(void) { g_rec_mutex_unlock(&cleanup_lock); }
 
+int cleanup_unnamed_file(const char *dir, const char *stem) {
+  g_autofree char *tmpl = g_strconcat(stem, "XXXXXX", NULL);
+  g_autofree char *path = g_build_filename(dir ? dir : g_get_tmp_dir(), tmpl, NULL);
+  cleanup_begin();
+  int fd = g_mkstemp(path);
+  int e = errno;
+  if (fd >= 0) g_unlink(path); /* only the descriptor names it from now on */
+  cleanup_end();
+  errno = e;
+  return fd;
+}
+
 gboolean cleanup_signalled(void) { return g_atomic_int_get(&cleanup_fired) != 0; }
 
 void cleanup_add(const char *path) {

@@ -24,6 +24,10 @@ void cleanup_forget(const char *path);
  * cleanup_begin needs its cleanup_end on the same thread. */
 void cleanup_begin(void);
 void cleanup_end(void);
+/* A new read-write file in dir (NULL: the temporary folder) that no name leads to: made
+ * from stem + "XXXXXX" and unlinked at once, inside the bracket above, so that a signal
+ * cannot leave it behind. Returns its descriptor, or -1 with errno set. */
+int cleanup_unnamed_file(const char *dir, const char *stem);
 /* Registers / forgets a child process to stop with SIGTERM before the removal. */
 void cleanup_add_child(GPid pid);
 void cleanup_forget_child(GPid pid);

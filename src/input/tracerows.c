@@ -3,6 +3,7 @@
  * rows, and the id index. Parsing and validation stay in trace.c; this file only stores
  * what trace.c hands it and gives it back unchanged. */
 #include "tracerows.h"
+#include "cleanup.h"
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <math.h>
@@ -83,9 +84,7 @@ trace_rows *trace_rows_new(void) {
 
 trace_rows *trace_rows_new_spilled(const char *dir) {
   trace_rows *r = trace_rows_new();
-  g_autofree char *path = g_build_filename(dir ? dir : g_get_tmp_dir(), ".tracerows-XXXXXX", NULL);
-  r->fd = g_mkstemp(path);
-  if (r->fd >= 0) g_unlink(path); /* only the descriptor names it from now on */
+  r->fd = cleanup_unnamed_file(dir, ".tracerows-");
   r->wide = TRUE;
   /* tests spill small traces in many chunks (16 to CHUNK_ROWS rows each) */
   const char *env = g_getenv("SHARESIM_TRACE_CHUNK_ROWS");

@@ -3,6 +3,7 @@
  * it, anything older from a read-ahead window of ROWSPILL_AHEAD bytes (rows come back in
  * about the order they went in: trace order against the order the jobs ended). */
 #include "rowspill.h"
+#include "cleanup.h"
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -25,10 +26,8 @@ struct rowspill {
 };
 
 rowspill *rowspill_new(const char *dir) {
-  g_autofree char *path = g_build_filename(dir ? dir : g_get_tmp_dir(), ".rowspill-XXXXXX", NULL);
-  int fd = g_mkstemp(path);
+  int fd = cleanup_unnamed_file(dir, ".rowspill-");
   if (fd < 0) return NULL;
-  g_unlink(path); /* only the descriptor names it from now on */
   rowspill *sp = g_new0(rowspill, 1);
   sp->fd = fd;
   sp->buf = g_malloc(ROWSPILL_BUFFER);

@@ -297,3 +297,23 @@ Test(safety, signal_between_create_and_register_still_removes) {
   cr_assert(safety_signal_before_register(parent, FALSE));
   cr_assert(cleanup_remove_tree(parent, NULL));
 }
+
+/* The spills' files (trace rows, held jobs.csv rows, series): usable through the
+ * descriptor, and no name of them in the folder, ever after the call. */
+Test(safety, unnamed_files_leave_no_name) {
+  g_autofree char *parent = safety_tmpdir();
+  int fd = cleanup_unnamed_file(parent, ".spill-");
+  cr_assert_geq(fd, 0);
+  cr_assert_eq(write(fd, "abc", 3), 3);
+  char back[3];
+  cr_assert_eq(pread(fd, back, 3, 0), 3);
+  cr_assert_eq(memcmp(back, "abc", 3), 0);
+  GDir *d = g_dir_open(parent, 0, NULL);
+  cr_assert_not_null(d);
+  cr_assert_null(g_dir_read_name(d), "the folder holds a name");
+  g_dir_close(d);
+  close(fd);
+  g_autofree char *missing = g_build_filename(parent, "no-such-folder", NULL);
+  cr_assert_lt(cleanup_unnamed_file(missing, ".spill-"), 0);
+  cr_assert(cleanup_remove_tree(parent, NULL));
+}
