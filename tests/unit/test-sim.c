@@ -398,6 +398,53 @@ Test(sim, a_run_beyond_the_event_limit_ends_with_an_error) {
   trace_free(tr);
 }
 
+/* Pools a (2 nodes x 2 GPUs, exclusive) and b (one card time-sliced 4 ways), notebooks
+ * and inference routed to b: the streaming and spilling tests' cluster. */
+static const char *two_pools =
+    "pools:\n"
+    "  - name: a\n    gpu: A100-80GB\n    nodes: 2\n    gpus_per_node: 2\n    strategy: exclusive\n"
+    "  - name: b\n    gpu: A100-80GB\n    nodes: 1\n    gpus_per_node: 1\n"
+    "    strategy: time-slicing\n    replicas: 4\n"
+    "routing:\n  - {kind: notebook, pool: b}\n  - {kind: inference, pool: b}\n  - {pool: a}\n";
+
+/* n trace rows named PREFIX0.., `spacing` s apart, cycling batch, training (1-3 GPUs),
+ * notebook and inference (rate_rps `rate`, 30 ms, slo_ms `slo` when not NULL: then the
+ * column is there), durations 100 + (7919 i mod dur_mod) s, tenants t0-t2. */
+static GString *mixed_csv(int n, const char *prefix, int spacing, int dur_mod, const char *rate,
+                          const char *slo) {
+  GString *csv = g_string_new("id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms,");
+  g_string_append(csv, slo ? "slo_ms,tenant\n" : "tenant\n");
+  const char *kinds[] = {"batch", "training", "notebook", "inference"};
+  for (int i = 0; i < n; i++) {
+    int k = i % 4;
+    g_string_append_printf(csv, "%s%d,%d,%s,%d,%d,%d,%s,%s,", prefix, i, i * spacing, kinds[k],
+                           k == 1 ? 1 + i % 3 : 1, 4 + i % 20, 100 + (i * 7919) % dur_mod,
+                           k == 3 ? rate : "", k == 3 ? "30" : "");
+    if (slo) g_string_append_printf(csv, "%s,", k == 3 ? slo : "");
+    g_string_append_printf(csv, "t%d\n", i % 3);
+  }
+  return csv;
+}
+
+/* Runs sc on tr twice: keeping every row (its folder written into TOP/kept, *dk) and as
+ * `run -o` does, streaming into TOP/streamed (*ds), TOP a new temporary folder from stem
+ * (*top). Returns the streamed run's results; *kept gets the kept run's. */
+static results *sim_kept_and_streamed(const scenario *sc, const trace *tr, const char *stem,
+                                      results **kept, char **top, char **dk, char **ds) {
+  *top = g_dir_make_tmp(stem, NULL);
+  cr_assert_not_null(*top);
+  *dk = g_build_filename(*top, "kept", NULL);
+  *ds = g_build_filename(*top, "streamed", NULL);
+  *kept = sim_run(sc, tr, NULL, NULL);
+  cr_assert_not_null(*kept);
+  cr_assert(report_write_dir(*kept, *dk, TRUE, NULL));
+  sim_options opt = {0};
+  g_autoptr(GError) err = NULL;
+  results *streamed = studyrun_simulate(sc, tr, &opt, *ds, &err);
+  cr_assert_not_null(streamed, "%s", err ? err->message : "?");
+  return streamed;
+}
+
 /* ---- streamed rows (sim_options.job_sink) ---- */
 
 typedef struct sim_stream_rows {
@@ -436,23 +483,9 @@ static void sim_stream_both(const char *yaml, GString *csv, scenario **sc, trace
  * kept rows byte for byte, in trace order, and every figure the reports derive from the
  * rows (totals, waits, pools, tenants, services) is the same. */
 Test(sim, streamed_rows_are_the_kept_rows_and_give_the_same_figures) {
-  const char *yaml = "name: stream\nseed: 4\nhorizon: 20000s\ninterval: 600s\n"
-                     "crash_rates: {training: 0.5}\npools:\n"
-                     "  - name: a\n    gpu: A100-80GB\n    nodes: 2\n    gpus_per_node: 2\n"
-                     "    strategy: exclusive\n"
-                     "  - name: b\n    gpu: A100-80GB\n    nodes: 1\n    gpus_per_node: 1\n"
-                     "    strategy: time-slicing\n    replicas: 4\n"
-                     "routing:\n  - {kind: notebook, pool: b}\n  - {kind: inference, pool: b}\n"
-                     "  - {pool: a}\n";
-  GString *csv = g_string_new("id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms,"
-                              "slo_ms,tenant\n");
-  for (int i = 0; i < 120; i++) {
-    const char *kinds[] = {"batch", "training", "notebook", "inference"};
-    int k = i % 4;
-    g_string_append_printf(csv, "j%d,%d,%s,%d,%d,%d,%s,%s,%s,t%d\n", i, i * 150, kinds[k],
-                           k == 1 ? 1 + i % 3 : 1, 4 + i % 20, 100 + (i * 7919) % 9000,
-                           k == 3 ? "4" : "", k == 3 ? "30" : "", k == 3 ? "200" : "", i % 3);
-  }
+  g_autofree char *yaml = g_strconcat("name: stream\nseed: 4\nhorizon: 20000s\ninterval: 600s\n"
+                                      "crash_rates: {training: 0.5}\n", two_pools, NULL);
+  GString *csv = mixed_csv(120, "j", 150, 9000, "4", "200");
   g_autoptr(scenario) sc = NULL;
   g_autoptr(trace) tr = NULL;
   g_autoptr(results) kept = NULL;
@@ -606,35 +639,16 @@ static guint sim_same_folders(const char *a, const char *b) {
  * later) is the folder of the run that keeps every row, byte for byte: two pools, requests
  * with violations, UTC columns, thousands of intervals per pool (many spilled chunks). */
 Test(sim, streamed_series_write_the_kept_folder) {
-  const char *yaml = "name: series\nseed: 3\nstart: 2026-11-01T00:00:00Z\nhorizon: 30000s\n"
-                     "interval: 10s\ninference:\n  model: requests\npools:\n"
-                     "  - name: a\n    gpu: A100-80GB\n    nodes: 2\n    gpus_per_node: 2\n"
-                     "    strategy: exclusive\n"
-                     "  - name: b\n    gpu: A100-80GB\n    nodes: 1\n    gpus_per_node: 1\n"
-                     "    strategy: time-slicing\n    replicas: 4\n"
-                     "routing:\n  - {kind: notebook, pool: b}\n  - {kind: inference, pool: b}\n"
-                     "  - {pool: a}\n";
-  GString *csv = g_string_new("id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms,"
-                              "slo_ms,tenant\n");
-  for (int i = 0; i < 120; i++) {
-    const char *kinds[] = {"batch", "training", "notebook", "inference"};
-    int k = i % 4;
-    g_string_append_printf(csv, "j%d,%d,%s,%d,%d,%d,%s,%s,%s,t%d\n", i, i * 200, kinds[k],
-                           k == 1 ? 1 + i % 3 : 1, 4 + i % 20, 100 + (i * 7919) % 9000,
-                           k == 3 ? "40" : "", k == 3 ? "30" : "", k == 3 ? "40" : "", i % 3);
-  }
+  g_autofree char *yaml = g_strconcat("name: series\nseed: 3\nstart: 2026-11-01T00:00:00Z\n"
+                                      "horizon: 30000s\ninterval: 10s\ninference:\n"
+                                      "  model: requests\n", two_pools, NULL);
+  GString *csv = mixed_csv(120, "j", 200, 9000, "40", "40");
   g_autoptr(scenario) sc = NULL;
   g_autoptr(trace) tr = NULL;
   sim_stream_load(yaml, csv, &sc, &tr);
-  g_autofree char *top = g_dir_make_tmp("sharesim-series-XXXXXX", NULL);
-  g_autofree char *dk = g_build_filename(top, "kept", NULL), *ds = g_build_filename(top, "streamed", NULL);
-  g_autoptr(results) kept = sim_run(sc, tr, NULL, NULL);
-  cr_assert_not_null(kept);
-  cr_assert(report_write_dir(kept, dk, TRUE, NULL));
-  sim_options opt = {0};
-  g_autoptr(GError) err = NULL;
-  g_autoptr(results) streamed = studyrun_simulate(sc, tr, &opt, ds, &err);
-  cr_assert_not_null(streamed, "%s", err ? err->message : "?");
+  g_autofree char *top = NULL, *dk = NULL, *ds = NULL;
+  g_autoptr(results) kept = NULL;
+  g_autoptr(results) streamed = sim_kept_and_streamed(sc, tr, "sharesim-series-XXXXXX", &kept, &top, &dk, &ds);
   cr_assert_eq(streamed->timeseries->len, 0, "the series were streamed");
   cr_assert_eq(streamed->tenant_timeseries->len, 0, "the tenant series stayed cells");
   /* the run tests what it should: chunks spilled, violations counted, UTC columns */
@@ -669,20 +683,9 @@ static char *sim_spill_outputs(const scenario *sc, const trace *tr) {
  * order, a horizon that cuts some off and leaves some never submitted) writes what the
  * run of the trace in memory writes. Rows out of submit order are kept in memory. */
 Test(sim, a_spilled_trace_reads_back_and_runs_as_the_trace_in_memory) {
-  const char *yaml = "name: spill\nseed: 3\nhorizon: 14000s\ninterval: 600s\npools:\n"
-                     "  - name: a\n    gpu: A100-80GB\n    nodes: 2\n    gpus_per_node: 2\n"
-                     "    strategy: exclusive\n"
-                     "  - name: b\n    gpu: A100-80GB\n    nodes: 1\n    gpus_per_node: 1\n"
-                     "    strategy: time-slicing\n    replicas: 4\n"
-                     "routing:\n  - {kind: notebook, pool: b}\n  - {kind: inference, pool: b}\n"
-                     "  - {pool: a}\n";
-  GString *csv = g_string_new("id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms,"
-                              "tenant\n");
-  const char *kinds[] = {"batch", "training", "notebook", "inference"};
-  for (int i = 0; i < 400; i++)
-    g_string_append_printf(csv, "job-%d,%d,%s,%d,%d,%d,%s,%s,t%d\n", i, i * 40, kinds[i % 4],
-                           i % 4 == 1 ? 1 + i % 3 : 1, 4 + i % 20, 100 + (i * 7919) % 5000,
-                           i % 4 == 3 ? "4" : "", i % 4 == 3 ? "30" : "", i % 3);
+  g_autofree char *yaml = g_strconcat("name: spill\nseed: 3\nhorizon: 14000s\ninterval: 600s\n",
+                                      two_pools, NULL);
+  GString *csv = mixed_csv(400, "job-", 40, 5000, "4", NULL);
   g_autofree char *sp = tu_write_temp("spill.yaml", yaml);
   g_autofree char *tp = tu_write_temp("spill.csv", csv->str);
   g_autoptr(diag_list) d = diag_list_new(0);
@@ -750,15 +753,9 @@ Test(sim, streamed_services_write_the_kept_folder) {
   g_autoptr(scenario) sc = NULL;
   g_autoptr(trace) tr = NULL;
   sim_stream_load(yaml, csv, &sc, &tr);
-  g_autofree char *top = g_dir_make_tmp("sharesim-svc-XXXXXX", NULL);
-  g_autofree char *dk = g_build_filename(top, "kept", NULL), *ds = g_build_filename(top, "streamed", NULL);
-  g_autoptr(results) kept = sim_run(sc, tr, NULL, NULL);
-  cr_assert_not_null(kept);
-  cr_assert(report_write_dir(kept, dk, TRUE, NULL));
-  sim_options opt = {0};
-  g_autoptr(GError) err = NULL;
-  g_autoptr(results) streamed = studyrun_simulate(sc, tr, &opt, ds, &err);
-  cr_assert_not_null(streamed, "%s", err ? err->message : "?");
+  g_autofree char *top = NULL, *dk = NULL, *ds = NULL;
+  g_autoptr(results) kept = NULL;
+  g_autoptr(results) streamed = sim_kept_and_streamed(sc, tr, "sharesim-svc-XXXXXX", &kept, &top, &dk, &ds);
   cr_assert(streamed->services_streamed);
   results_slo t;
   results_slo_summary(kept, &t);
