@@ -575,52 +575,7 @@ void report_csv_tenant_timeseries_to(const results *r, report_out *ro) {
 }
 
 /* The whole file into a GString: the same rows, nothing written out. */
-void report_csv_jobs(const results *r, GString *out) {
+void report_csv_string(report_csv_writer write, const results *r, GString *out) {
   report_out ro = {.buf = out};
-  report_csv_jobs_to(r, &ro);
-}
-
-void report_csv_pools(const results *r, GString *out) {
-  report_out ro = {.buf = out};
-  report_csv_pools_to(r, &ro);
-}
-
-void report_csv_gpus(const results *r, GString *out) {
-  report_out ro = {.buf = out};
-  report_csv_gpus_to(r, &ro);
-}
-
-void report_csv_tenants(const results *r, GString *out) {
-  report_out ro = {.buf = out};
-  report_csv_tenants_to(r, &ro);
-}
-
-void report_csv_timeseries(const results *r, GString *out) {
-  report_out ro = {.buf = out};
-  report_csv_timeseries_to(r, &ro);
-}
-
-void report_csv_fragmentation(const results *r, GString *out) {
-  report_out ro = {.buf = out};
-  report_csv_fragmentation_to(r, &ro);
-}
-
-void report_csv_services(const results *r, GString *out) {
-  report_out ro = {.buf = out};
-  report_csv_services_to(r, &ro);
-}
-
-void report_csv_latency(const results *r, GString *out) {
-  report_out ro = {.buf = out};
-  report_csv_latency_to(r, &ro);
-}
-
-void report_csv_events(const results *r, GString *out) {
-  report_out ro = {.buf = out};
-  report_csv_events_to(r, &ro);
-}
-
-void report_csv_tenant_timeseries(const results *r, GString *out) {
-  report_out ro = {.buf = out};
-  report_csv_tenant_timeseries_to(r, &ro);
+  write(r, &ro);
 }

@@ -1,7 +1,7 @@
 /* report-jobstream.c: jobs.csv written row by row while the run goes, into the temporary of
  * the result folder (outdir.h, committed whole or removed), so that a finished job's row
  * leaves memory (sim_options.job_sink hands the rows over in trace order). The bytes are
- * report_csv_jobs' for the same rows: the same header and row functions format them, and
+ * report_csv_jobs_to's for the same rows: the same header and row functions format them, and
  * they go out in chunks (report_out). */
 #include "report.h"
 #include "outdir.h"

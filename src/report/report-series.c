@@ -3,7 +3,7 @@
  * memory: each pool's rows are kept in chunks of REPORT_SERIES_CHUNK rows in an unnamed
  * spill file (rowspill.h) in the result folder's temporary and read back at the end, pool
  * by pool, to be written with the SLO violations the run counted meanwhile. The bytes are
- * those report_csv_timeseries and report_csv_fragmentation write for the same rows. */
+ * those report_csv_timeseries_to and report_csv_fragmentation_to write for the same rows. */
 #include "report.h"
 #include "outdir.h"
 #include "rowspill.h"

@@ -3,7 +3,7 @@
  * into the temporary of the result folder, so that a service's row and its latency
  * histograms leave memory once its job's row is out. llm.csv and llm-latency.csv are
  * begun at the first LLM service (a run without one has neither, as before). The bytes
- * are those of report_csv_services, _latency, _llm and _llm_latency for the same rows. */
+ * are those of report_csv_services_to, _latency_to, _llm and _llm_latency for the same rows. */
 #include "report.h"
 #include "outdir.h"
 #include "util.h"

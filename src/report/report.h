@@ -38,9 +38,10 @@ gboolean report_out_close(report_out *ro, GError **error);
 /* Closes and frees ro without checking (the caller aborts the folder). */
 void report_out_free(report_out *ro);
 
-/* CSV files; each appends header + rows to out. The _to forms write the same rows through
- * a report_out (a result folder's file, in chunks). */
-void report_csv_jobs(const results *r, GString *out);
+/* CSV files: each _to writer writes the header and rows through a report_out (a result
+ * folder's file, in chunks); report_csv_string runs one into a GString instead. */
+typedef void (*report_csv_writer)(const results *r, report_out *ro);
+void report_csv_string(report_csv_writer write, const results *r, GString *out);
 void report_csv_jobs_to(const results *r, report_out *ro);
 void report_csv_pools_to(const results *r, report_out *ro);
 void report_csv_gpus_to(const results *r, report_out *ro);
@@ -64,22 +65,18 @@ void report_csv_llm_header(GString *out);
 void report_csv_llm_row(const service_result *s, GString *out);
 void report_csv_llm_latency_header(GString *out);
 void report_csv_llm_latency_rows(const service_result *s, report_out *ro);
+/* tenant_timeseries.csv: tenant,t_start_s,t_end_s,allocated_gpus,busy_gpus */
 void report_csv_tenant_timeseries_to(const results *r, report_out *ro);
 void report_csv_services_to(const results *r, report_out *ro);
+/* latency.csv: service,latency_ms,cum_frac; for each service with served requests
+ * (services.csv order), one row per non-empty latency histogram bucket: its upper edge
+ * and the share of served requests below it (histogram_foreach_bucket). */
 void report_csv_latency_to(const results *r, report_out *ro);
 void report_csv_events_to(const results *r, report_out *ro);
 /* jobs.csv in parts, for the stream writer (report-jobstream.c): the header row(s), then
- * one job's row; report_csv_jobs is the header and every row of r->jobs. */
+ * one job's row; report_csv_jobs_to writes the header and every row of r->jobs. */
 void report_csv_jobs_header(const results *r, GString *out);
 void report_csv_job_row(const results *r, const job_result *j, GString *out);
-void report_csv_pools(const results *r, GString *out);
-void report_csv_gpus(const results *r, GString *out);
-void report_csv_tenants(const results *r, GString *out);
-void report_csv_timeseries(const results *r, GString *out);
-void report_csv_fragmentation(const results *r, GString *out);
-/* tenant_timeseries.csv: tenant,t_start_s,t_end_s,allocated_gpus,busy_gpus */
-void report_csv_tenant_timeseries(const results *r, GString *out);
-void report_csv_services(const results *r, GString *out);
 /* llm.csv: one row per LLM service (TTFT, TPOT, goodput, KV blocks, reserve); FALSE (and
  * nothing written) when the run has none. */
 gboolean report_csv_llm(const results *r, GString *out);
@@ -87,11 +84,6 @@ gboolean report_csv_llm(const results *r, GString *out);
  * distributions of each LLM service, bucket by bucket as latency.csv; FALSE (and nothing
  * written) when the run has no LLM service. */
 gboolean report_csv_llm_latency(const results *r, GString *out);
-/* latency.csv: service,latency_ms,cum_frac; for each service with served requests
- * (services.csv order), one row per non-empty latency histogram bucket: its upper edge
- * and the share of served requests below it (histogram_foreach_bucket). */
-void report_csv_latency(const results *r, GString *out);
-void report_csv_events(const results *r, GString *out);
 
 /* The per-GPU series (results.gpu_series) as DCGM exporter metrics (report-dcgm.c):
  * CSV one sample per row, and OpenMetrics text. */
@@ -144,7 +136,7 @@ void report_services_free(report_services *rs);
 
 /* jobs.csv written row by row while the run goes (report-jobstream.c), so that a finished
  * job's row leaves memory: pass report_jobs_stream_row and the stream as sim_options'
- * job_sink and job_sink_data. The file is byte for byte what report_csv_jobs writes for the
+ * job_sink and job_sink_data. The file is byte for byte what report_csv_jobs_to writes for the
  * same rows. With o NULL the rows are only counted (a run without a result folder). */
 typedef struct report_jobs_stream report_jobs_stream;
 report_jobs_stream *report_jobs_stream_new(struct outdir *o, GError **error);

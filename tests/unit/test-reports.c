@@ -140,13 +140,19 @@ static char *reports_golden(const char *name) {
   return text;
 }
 
-static void reports_assert_golden(void (*write)(const results *, GString *), const char *name) {
+/* The file the GString writer write (or, when NULL, the CSV writer csv) makes of the
+ * fixture is the golden file name. */
+static void reports_assert_golden_of(void (*write)(const results *, GString *),
+                                     report_csv_writer csv, const char *name) {
   g_autoptr(results) r = reports_fixture();
   g_autoptr(GString) out = g_string_new(NULL);
-  write(r, out);
+  if (write) write(r, out);
+  else report_csv_string(csv, r, out);
   g_autofree char *want = reports_golden(name);
   cr_assert_str_eq(out->str, want, "%s differs:\n--- got\n%s--- want\n%s", name, out->str, want);
 }
+#define reports_assert_golden(write, name) reports_assert_golden_of(write, NULL, name)
+#define reports_assert_golden_csv(csv, name) reports_assert_golden_of(NULL, csv, name)
 
 static char *reports_num(double v) {
   GString *s = g_string_new(NULL);
@@ -327,13 +333,15 @@ Test(reports, cost_per_busy_hour_is_undefined_without_busy_time) {
 
 /* ---- CSV ------------------------------------------------------------------------- */
 
-Test(reports, jobs_csv) { reports_assert_golden(report_csv_jobs, "jobs.csv"); }
-Test(reports, pools_csv) { reports_assert_golden(report_csv_pools, "pools.csv"); }
-Test(reports, gpus_csv) { reports_assert_golden(report_csv_gpus, "gpus.csv"); }
-Test(reports, tenants_csv) { reports_assert_golden(report_csv_tenants, "tenants.csv"); }
-Test(reports, timeseries_csv) { reports_assert_golden(report_csv_timeseries, "timeseries.csv"); }
+Test(reports, jobs_csv) { reports_assert_golden_csv(report_csv_jobs_to, "jobs.csv"); }
+Test(reports, pools_csv) { reports_assert_golden_csv(report_csv_pools_to, "pools.csv"); }
+Test(reports, gpus_csv) { reports_assert_golden_csv(report_csv_gpus_to, "gpus.csv"); }
+Test(reports, tenants_csv) { reports_assert_golden_csv(report_csv_tenants_to, "tenants.csv"); }
+Test(reports, timeseries_csv) {
+  reports_assert_golden_csv(report_csv_timeseries_to, "timeseries.csv");
+}
 Test(reports, events_csv_quotes_commas_and_quotes) {
-  reports_assert_golden(report_csv_events, "events.csv");
+  reports_assert_golden_csv(report_csv_events_to, "events.csv");
 }
 /* latency.csv from hand-built histograms: one row per non-empty bucket (upper edge in
  * ms, share of served requests below it), services in order, none for a service that
@@ -357,7 +365,7 @@ Test(reports, latency_csv) {
   g_array_append_val(r->services, never);
   g_array_append_val(r->services, b);
   g_autoptr(GString) out = g_string_new(NULL);
-  report_csv_latency(r, out);
+  report_csv_string(report_csv_latency_to, r, out);
   cr_assert_str_eq(out->str, "service,latency_ms,cum_frac\n"
                              "chat,1e-06,0.2\n"
                              "chat,1.06496,0.8\n"
@@ -370,7 +378,7 @@ Test(reports, text_summary) { reports_assert_golden(report_text, "summary.txt");
 Test(reports, csv_of_an_empty_run_is_the_header_only) {
   g_autoptr(results) r = results_new();
   g_autoptr(GString) out = g_string_new(NULL);
-  report_csv_tenants(r, out);
+  report_csv_string(report_csv_tenants_to, r, out);
   cr_assert_str_eq(out->str, "tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share,sm_active_gpu_h\n");
 }
 

@@ -257,10 +257,10 @@ Test(sim, same_inputs_and_seed_give_identical_results) {
                     "b1,7,batch,2,10,3000,,\nt1,9,training,2,10,5000,,\n";
   results *r1 = tu_run(yaml, csv, NULL), *r2 = tu_run(yaml, csv, NULL);
   GString *a = g_string_new(NULL), *b = g_string_new(NULL);
-  report_csv_jobs(r1, a);
-  report_csv_timeseries(r1, a);
-  report_csv_jobs(r2, b);
-  report_csv_timeseries(r2, b);
+  report_csv_string(report_csv_jobs_to, r1, a);
+  report_csv_string(report_csv_timeseries_to, r1, a);
+  report_csv_string(report_csv_jobs_to, r2, b);
+  report_csv_string(report_csv_timeseries_to, r2, b);
   cr_assert_str_eq(a->str, b->str);
   g_string_free(a, TRUE);
   g_string_free(b, TRUE);
@@ -336,6 +336,17 @@ Test(sim, tenant_time_series_add_up_to_each_tenants_totals) {
   results_free(r);
 }
 
+/* The scenario yaml and the trace csv (freed here), written to files and loaded. */
+static void sim_load_text(const char *yaml, GString *csv, scenario **sc, trace **tr) {
+  g_autofree char *sp = tu_write_temp("sim.yaml", yaml);
+  g_autofree char *tp = tu_write_temp("sim.csv", csv->str);
+  g_string_free(csv, TRUE);
+  g_autoptr(diag_list) d = diag_list_new(0);
+  *sc = scenario_load(sp, d);
+  *tr = *sc ? trace_load(tp, d) : NULL;
+  cr_assert_not_null(*tr);
+}
+
 /* sim_options.stop (size -j N stops the probes its search no longer needs): a run asked to
  * stop ends at its next check (every 65,536 events) with an error and no results, its
  * inference services (with their request state) freed; not asked, the same run ends. */
@@ -343,14 +354,9 @@ Test(sim, a_run_asked_to_stop_ends_early_without_results) {
   GString *csv = g_string_new("id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms\n");
   g_string_append(csv, "svc,0,inference,1,30,100000,5,20\n");
   for (int i = 0; i < 40000; i++) g_string_append_printf(csv, "b%d,%d,batch,1,10,1,,\n", i, i);
-  g_autofree char *sp = tu_write_temp("stop.yaml", four_gpus);
-  g_autofree char *tp = tu_write_temp("stop.csv", csv->str);
-  g_string_free(csv, TRUE);
-  g_autoptr(diag_list) d = diag_list_new(0);
-  g_autoptr(scenario) sc = scenario_load(sp, d);
-  cr_assert_not_null(sc);
-  trace *tr = trace_load(tp, d);
-  cr_assert_not_null(tr);
+  g_autoptr(scenario) sc = NULL;
+  g_autoptr(trace) tr = NULL;
+  sim_load_text(four_gpus, csv, &sc, &tr);
   gint stop = 1;
   sim_options opt = {.stop = &stop};
   GError *err = NULL;
@@ -365,7 +371,6 @@ Test(sim, a_run_asked_to_stop_ends_early_without_results) {
   cr_assert_not_null(r, "%s", err ? err->message : "?");
   cr_assert_eq(g_array_index(r->pools, pool_result, 0).jobs_completed, 40001);
   results_free(r);
-  trace_free(tr);
 }
 
 /* More events pending at once than the engine holds (sim_options.max_pending_events stands
@@ -374,14 +379,9 @@ Test(sim, a_run_asked_to_stop_ends_early_without_results) {
 Test(sim, a_run_beyond_the_event_limit_ends_with_an_error) {
   GString *csv = g_string_new("id,submit_s,kind,gpus,mem_gb,duration_s\n");
   for (int i = 0; i < 40; i++) g_string_append_printf(csv, "b%d,0,batch,1,10,100\n", i);
-  g_autofree char *sp = tu_write_temp("full.yaml", four_gpus);
-  g_autofree char *tp = tu_write_temp("full.csv", csv->str);
-  g_string_free(csv, TRUE);
-  g_autoptr(diag_list) d = diag_list_new(0);
-  g_autoptr(scenario) sc = scenario_load(sp, d);
-  cr_assert_not_null(sc);
-  trace *tr = trace_load(tp, d);
-  cr_assert_not_null(tr);
+  g_autoptr(scenario) sc = NULL;
+  g_autoptr(trace) tr = NULL;
+  sim_load_text(four_gpus, csv, &sc, &tr);
   sim_options opt = {.max_pending_events = 2};
   GError *err = NULL;
   results *r = sim_run(sc, tr, &opt, &err);
@@ -395,7 +395,6 @@ Test(sim, a_run_beyond_the_event_limit_ends_with_an_error) {
   cr_assert_not_null(r, "%s", err ? err->message : "?");
   cr_assert_eq(g_array_index(r->pools, pool_result, 0).jobs_completed, 40);
   results_free(r);
-  trace_free(tr);
 }
 
 /* Pools a (2 nodes x 2 GPUs, exclusive) and b (one card time-sliced 4 ways), notebooks
@@ -459,20 +458,10 @@ static void sim_stream_collect(void *data, const results *r, const job_result *j
 }
 
 /* Loads the scenario and trace texts (frees csv); fails the test on input problems. */
-static void sim_stream_load(const char *yaml, GString *csv, scenario **sc, trace **tr) {
-  g_autofree char *sp = tu_write_temp("stream.yaml", yaml);
-  g_autofree char *tp = tu_write_temp("stream.csv", csv->str);
-  g_string_free(csv, TRUE);
-  g_autoptr(diag_list) d = diag_list_new(0);
-  *sc = scenario_load(sp, d);
-  *tr = *sc ? trace_load(tp, d) : NULL;
-  cr_assert_not_null(*tr);
-}
-
 /* The run of yaml and csv twice: its rows kept in the results, and streamed into c. */
 static void sim_stream_both(const char *yaml, GString *csv, scenario **sc, trace **tr,
                             results **kept, results **streamed, sim_stream_rows *c) {
-  sim_stream_load(yaml, csv, sc, tr);
+  sim_load_text(yaml, csv, sc, tr);
   *kept = sim_run(*sc, *tr, NULL, NULL);
   sim_options opt = {.job_sink = sim_stream_collect, .job_sink_data = c};
   *streamed = sim_run(*sc, *tr, &opt, NULL);
@@ -497,18 +486,18 @@ Test(sim, streamed_rows_are_the_kept_rows_and_give_the_same_figures) {
   cr_assert_eq(c.rows, kept->jobs->len);
   cr_assert_eq(streamed->job_count, kept->job_count);
   g_autoptr(GString) want = g_string_new(NULL), head = g_string_new(NULL);
-  report_csv_jobs(kept, want);
+  report_csv_string(report_csv_jobs_to, kept, want);
   report_csv_jobs_header(kept, head);
   cr_assert_str_eq(c.text->str, want->str + head->len);
   g_autofree char *jk = report_json(kept, FALSE), *js = report_json(streamed, FALSE);
   cr_assert_str_eq(js, jk);
   g_autoptr(GString) tk = g_string_new(NULL), ts = g_string_new(NULL);
-  report_csv_tenants(kept, tk);
-  report_csv_tenants(streamed, ts);
-  report_csv_pools(kept, tk);
-  report_csv_pools(streamed, ts);
-  report_csv_services(kept, tk);
-  report_csv_services(streamed, ts);
+  report_csv_string(report_csv_tenants_to, kept, tk);
+  report_csv_string(report_csv_tenants_to, streamed, ts);
+  report_csv_string(report_csv_pools_to, kept, tk);
+  report_csv_string(report_csv_pools_to, streamed, ts);
+  report_csv_string(report_csv_services_to, kept, tk);
+  report_csv_string(report_csv_services_to, streamed, ts);
   report_text(kept, tk);
   report_text(streamed, ts);
   cr_assert_str_eq(ts->str, tk->str);
@@ -541,7 +530,7 @@ static guint32 sim_live_peak(guint n, gboolean stream) {
   for (guint i = 0; i < n; i++) g_string_append_printf(csv, "j%u,%u,batch,1,1,5\n", i, 10 * i + 1);
   g_autoptr(scenario) sc = NULL;
   g_autoptr(trace) tr = NULL;
-  sim_stream_load(yaml, csv, &sc, &tr);
+  sim_load_text(yaml, csv, &sc, &tr);
   sim_stream_rows c = {.text = g_string_new(NULL)};
   sim_options opt = {.job_sink = sim_stream_collect, .job_sink_data = &c};
   g_autoptr(results) r = sim_run(sc, tr, stream ? &opt : NULL, NULL);
@@ -593,10 +582,10 @@ static void sim_held_services(const char *model) {
   cr_assert(streamed->jobs_live_peak <= 8, "live peak %u", streamed->jobs_live_peak);
   cr_assert_eq(streamed->services->len, n);
   g_autoptr(GString) sk = g_string_new(NULL), ss = g_string_new(NULL);
-  report_csv_services(kept, sk);
-  report_csv_services(streamed, ss);
-  report_csv_latency(kept, sk);
-  report_csv_latency(streamed, ss);
+  report_csv_string(report_csv_services_to, kept, sk);
+  report_csv_string(report_csv_services_to, streamed, ss);
+  report_csv_string(report_csv_latency_to, kept, sk);
+  report_csv_string(report_csv_latency_to, streamed, ss);
   cr_assert_str_eq(ss->str, sk->str);
   cr_assert(strstr(sk->str, "s1999,"), "every service has its row");
   gboolean hist = g_array_index(kept->services, service_result, n - 1).latency_ns != NULL;
@@ -645,7 +634,7 @@ Test(sim, streamed_series_write_the_kept_folder) {
   GString *csv = mixed_csv(120, "j", 200, 9000, "40", "40");
   g_autoptr(scenario) sc = NULL;
   g_autoptr(trace) tr = NULL;
-  sim_stream_load(yaml, csv, &sc, &tr);
+  sim_load_text(yaml, csv, &sc, &tr);
   g_autofree char *top = NULL, *dk = NULL, *ds = NULL;
   g_autoptr(results) kept = NULL;
   g_autoptr(results) streamed = sim_kept_and_streamed(sc, tr, "sharesim-series-XXXXXX", &kept, &top, &dk, &ds);
@@ -674,7 +663,7 @@ static char *sim_spill_outputs(const scenario *sc, const trace *tr) {
   cr_assert_not_null(r);
   g_autofree char *json = report_json(r, FALSE);
   g_string_append(c.text, json);
-  report_csv_services(r, c.text);
+  report_csv_string(report_csv_services_to, r, c.text);
   return g_string_free(c.text, FALSE);
 }
 
@@ -752,7 +741,7 @@ Test(sim, streamed_services_write_the_kept_folder) {
   }
   g_autoptr(scenario) sc = NULL;
   g_autoptr(trace) tr = NULL;
-  sim_stream_load(yaml, csv, &sc, &tr);
+  sim_load_text(yaml, csv, &sc, &tr);
   g_autofree char *top = NULL, *dk = NULL, *ds = NULL;
   g_autoptr(results) kept = NULL;
   g_autoptr(results) streamed = sim_kept_and_streamed(sc, tr, "sharesim-svc-XXXXXX", &kept, &top, &dk, &ds);
