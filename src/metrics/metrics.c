@@ -367,6 +367,22 @@ void metrics_tenant_job(metrics *m, guint32 tenant, int pool, double worker_s) {
   t->licence_cost += worker_s / 3600 * m->licence_per_worker_hour[pool];
 }
 
+void metrics_tenant_jobs_add(metrics *m, guint32 tenant, guint32 jobs, double licence_cost) {
+  metrics_tenant_state *t = &g_array_index(m->tenants, metrics_tenant_state, tenant);
+  t->jobs += jobs;
+  t->licence_cost += licence_cost;
+}
+
+void metrics_pool_licensed_add(metrics *m, guint32 pool, double worker_s) {
+  g_assert(pool < m->n_pools);
+  m->licensed_worker_s[pool] += worker_s;
+}
+
+double metrics_pool_licence(const metrics *m, guint32 pool) {
+  g_assert(pool < m->n_pools);
+  return m->licence_per_worker_hour[pool];
+}
+
 /* ---- events and services ---- */
 
 const char *metrics_intern(metrics *m, const char *s) { return results_intern(m->r, s); }

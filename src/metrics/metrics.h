@@ -182,6 +182,12 @@ static inline int64_t metrics_fixed(double v) {
  * where its workers were resident for worker_s seconds (summed over workers): what a
  * pool whose strategy charges a licence per worker bills. */
 void metrics_tenant_job(metrics *m, guint32 tenant, int pool, double worker_s);
+/* What metrics_tenant_job adds, summed elsewhere (the row writer, rowwriter.c, on a thread
+ * of its own) and added once at the end: the tenant's jobs and licence cost, the pool's
+ * licensed worker-seconds. Sums made in trace order from zero, as metrics_tenant_job's are,
+ * give the same bits (nothing else adds to these). */
+void metrics_tenant_jobs_add(metrics *m, guint32 tenant, guint32 jobs, double licence_cost);
+void metrics_pool_licensed_add(metrics *m, guint32 pool, double worker_s);
 
 /* ---- events and services ---- */
 /* Appends an events.csv row (the detail is copied). */
@@ -218,6 +224,7 @@ void metrics_services_flush(metrics *m);
 /* Per pool: the strategy's licence price per worker-hour (share_ops.licence_per_worker_hour),
  * or a negative value when its pool charges none. Set before metrics_freeze. */
 void metrics_pool_set_licence(metrics *m, guint32 pool, double per_worker_hour);
+double metrics_pool_licence(const metrics *m, guint32 pool);
 /* Writes the pools (gauges, cost and licences added to the rows in *pools, which carry the
  * names, counters and job counts), GPUs, time series, GPU series, tenants and tenant series
  * into the results. end: the end of the run (the pools closed there). */

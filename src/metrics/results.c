@@ -434,3 +434,15 @@ void results_services_streamed(results *r, guint from) {
   g_array_set_size(r->services, k);
   g_byte_array_set_size(r->services_keep, k);
 }
+
+void results_services_move(results *r, results *from) {
+  g_return_if_fail(r != NULL && from != NULL);
+  g_assert(r->services->len == 0 && !r->services_streamed && !r->services_keep);
+  GArray *rows = r->services;
+  r->services = from->services;
+  from->services = rows;
+  r->services_streamed = from->services_streamed;
+  r->slo_streamed = from->slo_streamed;
+  r->llm_services = from->llm_services;
+  r->services_keep = g_steal_pointer(&from->services_keep);
+}

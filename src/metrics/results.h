@@ -295,3 +295,7 @@ guint results_slo_worst(const results *r, guint n, guint *idx_out);
  * adds them to slo_streamed and llm_services and keeps of them, and of the rows kept
  * before, only those the summaries name (sets services_streamed). */
 void results_services_streamed(results *r, guint from);
+/* Moves from's services rows and what their streaming kept (services_streamed, slo_streamed,
+ * llm_services, services_keep) into r, which has none of its own yet: the row writer
+ * (rowwriter.c) streams them into a results of its own while the run goes. */
+void results_services_move(results *r, results *from);

@@ -5,6 +5,7 @@
  * they go out in chunks (report_out). */
 #include "report.h"
 #include "outdir.h"
+#include "util.h"
 
 struct report_jobs_stream {
   report_out *out; /* NULL: rows are dropped (no result folder) */
@@ -26,12 +27,17 @@ static void report_jobs_stream_header(report_jobs_stream *js, const results *r) 
   if (js->out) report_csv_jobs_header(r, js->out->buf);
 }
 
-void report_jobs_stream_row(void *stream, const results *r, const job_result *j) {
+gboolean report_jobs_stream_row(void *stream, const results *r, const job_result *j,
+                                GError **error) {
   report_jobs_stream *js = stream;
-  if (!js->out) return;
+  if (!js->out) return TRUE;
   report_jobs_stream_header(js, r);
   report_csv_job_row(r, j, js->out->buf);
   report_out_row(js->out);
+  if (!js->out->error_errno) return TRUE;
+  g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "cannot write %s: %s",
+              js->out->path, g_strerror(js->out->error_errno));
+  return FALSE;
 }
 
 gboolean report_jobs_stream_finish(report_jobs_stream *js, const results *r, GError **error) {

@@ -140,7 +140,9 @@ void report_services_free(report_services *rs);
  * same rows. With o NULL the rows are only counted (a run without a result folder). */
 typedef struct report_jobs_stream report_jobs_stream;
 report_jobs_stream *report_jobs_stream_new(struct outdir *o, GError **error);
-void report_jobs_stream_row(void *stream, const results *r, const job_result *j);
+/* FALSE with error once a write of jobs.csv failed (the run stops there). */
+gboolean report_jobs_stream_row(void *stream, const results *r, const job_result *j,
+                                GError **error);
 /* Writes the header if no row came, flushes and closes the file; FALSE with error when any
  * write failed. Frees js. */
 gboolean report_jobs_stream_finish(report_jobs_stream *js, const results *r, GError **error);

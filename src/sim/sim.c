@@ -7,7 +7,7 @@
 #include "workload.h"
 #include "rng.h"
 #include "interference.h"
-#include "rowspill.h"
+#include "rowwriter.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,8 +21,8 @@ struct sim {
   pool_state *pools;
   guint n_pools;
   /* per trace row, rows [next_emit, next_emit + jobs_mask] at jobs[row & jobs_mask]: its
-   * state from its arrival being scheduled to its row being out (job_new, job_retire), a
-   * held row (job_hold), else NULL; a window that grows with the rows not yet out (a sorted
+   * state from its arrival being scheduled to its row being out (job_new, job_out),
+   * SLOT_OUT once its row is out before an earlier one's, else NULL; a window that grows with the rows not yet out (a sorted
    * trace: from the oldest unwritten row to the last arrival), not with the trace */
   job_run **jobs;
   guint32 jobs_mask;
@@ -44,18 +44,15 @@ struct sim {
   share_params params;
   interference_table *interference;
   metrics *m;                /* the observation of the run (metrics.h) */
-  /* jobs.csv rows: jobs[0 .. next_emit) have been handed over (results_add_job, the sink) */
+  /* jobs.csv rows: those of rows [0 .. next_emit) are out (job_out: their records handed
+   * to the row writer, which puts them in trace order and writes them) */
   guint next_emit;
-  void (*job_sink)(void *data, const results *r, const job_result *j);
-  void *job_sink_data;
-  GString *emit_buf;         /* gpu_ids of the row being emitted */
-  rowspill *spill;           /* held rows (job_hold), NULL when rows are kept or no file */
-  GArray *just_done;         /* guint32 rows whose job ended in this event (with a spill) */
-  GString *hold_buf;
-  GHashTable *held_services; /* row -> its services.csv rows, taken by job_hold: a GArray,
-                              * or their place in the spill (held_services_put) */
-  pool_result *pool_jobs;    /* per pool: job counts by outcome, added as rows are emitted */
+  rowwriter *rw;
+  GArray *just_done;         /* guint32 rows whose job ended in this event */
 };
+
+/* The slot of a row that is out while an earlier one is not. */
+#define SLOT_OUT ((job_run *)(uintptr_t)1)
 
 static void request_schedule(sim *s, pool_state *p);
 
@@ -436,7 +433,7 @@ static void job_done(sim *s, job_run *j, job_outcome outcome) {
   j->outcome = outcome;
   j->end = sim_now(s);
   s->jobs_done++;
-  if (s->spill) g_array_append_val(s->just_done, j->index);
+  g_array_append_val(s->just_done, j->index);
   const workload_ops *wl = j->wl;
   if (wl->on_done) wl->on_done(s, j);
   if (j->rng_faults) gsl_rng_free(j->rng_faults);
@@ -659,28 +656,19 @@ static void keep_placement(job_run *j) {
   for (guint32 w = 0; w < j->n_tasks; w++) j->placed_gpus[w] = j->tasks[w].gpu->index;
 }
 
-static void placement_digits(GString *buf, guint32 v) {
-  char d[10];
-  int n = 0;
-  do d[n++] = (char)('0' + v % 10); while (v /= 10);
-  while (n) g_string_append_c(buf, d[--n]);
+/* The GPUs of the last placement, for jobs.csv gpu_ids: how many (0 if none), and their
+ * (node, GPU in node) pairs into out. */
+static guint32 placement_count(const job_run *j) {
+  return j->first_start < 0 || j->pool < 0 ? 0 : j->spec->gpus;
 }
 
-/* jobs.csv gpu_ids of the last placement, "pool/n0/g3;pool/n1/g0" (in buf; "" if none). */
-static const char *placement_ids(sim *s, const job_run *j, GString *buf) {
-  if (j->first_start < 0 || j->pool < 0) return "";
-  const pool_state *p = &s->pools[j->pool];
-  g_string_truncate(buf, 0);
-  for (guint32 w = 0; w < j->spec->gpus; w++) {
-    const gpu_state *g = &p->gpus[j->spec->gpus == 1 ? j->placed_gpu : j->placed_gpus[w]];
-    if (w) g_string_append_c(buf, ';');
-    g_string_append(buf, p->spec->name);
-    g_string_append(buf, "/n");
-    placement_digits(buf, g->node);
-    g_string_append(buf, "/g");
-    placement_digits(buf, g->local);
+static void placement_pairs(sim *s, const job_run *j, guint32 n, guint32 *out) {
+  const pool_state *p = n ? &s->pools[j->pool] : NULL;
+  for (guint32 w = 0; w < n; w++) {
+    const gpu_state *g = &p->gpus[n == 1 ? j->placed_gpu : j->placed_gpus[w]];
+    out[2 * w] = g->node;
+    out[2 * w + 1] = g->local;
   }
-  return buf->str;
 }
 
 static gboolean try_start(sim *s, pool_state *p, job_run *j) {
@@ -992,8 +980,9 @@ static void progress_tick(sim *s, sim_time horizon, gboolean last) {
 
 /* ---- freezing results ---- */
 
-/* The job's jobs.csv row; gpu_ids and reason are borrowed (buf, the job). */
-static void job_row(sim *s, const job_run *j, GString *buf, job_result *out) {
+/* The job's jobs.csv row; reason is borrowed (the job), gpu_ids is left to the row writer
+ * (placement_pairs). */
+static void job_row(sim *s, const job_run *j, job_result *out) {
   const job_spec *sp = j->spec;
   gboolean session = j->wl->session;
   gboolean gang = sp->gpus > 1 && !session;
@@ -1026,7 +1015,6 @@ static void job_row(sim *s, const job_run *j, GString *buf, job_result *out) {
       .crashes = j->crashes,
       .straggler_delay_s = gang ? j->straggler_delay_ns / 1e9 : NAN,
       .straggler_wait_gpu_s = gang ? j->straggler_wait_gpu_ns / 1e9 : NAN,
-      .gpu_ids = placement_ids(s, j, buf),
   };
   if (j->outcome == OUTCOME_UNPLACEABLE || j->outcome == OUTCOME_NOT_SUBMITTED) out->wait_s = NAN;
   if (!session && j->outcome == OUTCOME_COMPLETED) {
@@ -1035,53 +1023,11 @@ static void job_row(sim *s, const job_run *j, GString *buf, job_result *out) {
   }
 }
 
-/* Hands the job's final row over (in trace order): the results' aggregates and either the
- * sink or results->jobs, the workload's own rows, the pool's and tenant's sums; then frees
- * what a finished job still holds. */
-static void emit_row(sim *s, job_result *jr, double straggler_wait_gpu_ns, double run_ns,
-                     guint32 tenant) {
-  if (s->job_sink) {
-    results_add_job(s->res, jr, FALSE);
-    s->job_sink(s->job_sink_data, s->res, jr);
-  } else {
-    jr->id = results_intern(s->res, jr->id); /* the job's copy goes with its state */
-    jr->reason = results_intern(s->res, jr->reason);
-    jr->gpu_ids = results_intern(s->res, jr->gpu_ids);
-    results_add_job(s->res, jr, TRUE);
-  }
-  if (jr->pool_index >= 0) {
-    s->pools[jr->pool_index].straggler_wait_gpu_ns += straggler_wait_gpu_ns;
-    pool_result *pr = &s->pool_jobs[jr->pool_index];
-    pr->jobs_routed++;
-    switch (jr->outcome) {
-    case OUTCOME_COMPLETED: pr->jobs_completed++; break;
-    case OUTCOME_FAILED: pr->jobs_failed++; break;
-    case OUTCOME_UNPLACEABLE: pr->jobs_unplaceable++; break;
-    case OUTCOME_RUNNING: pr->jobs_running++; break;
-    case OUTCOME_QUEUED: pr->jobs_queued++; break;
-    default: break;
-    }
-  }
-  if (jr->outcome != OUTCOME_NOT_SUBMITTED)
-    metrics_tenant_job(s->m, tenant, jr->pool_index, run_ns / 1e9 * jr->gpus);
-}
-
-static void job_emit(sim *s, job_run *j) {
-  job_result jr;
-  job_row(s, j, s->emit_buf, &jr);
-  emit_row(s, &jr, j->straggler_wait_gpu_ns, j->run_ns, j->tenant);
-  const workload_ops *wl = j->wl;
-  if (wl->report) {
-    wl->report(s, j);
-    metrics_services_flush(s->m); /* its rows are final and in trace order */
-  }
-}
-
 /* Row i is out: its state leaves memory, unless its pool's strategy may still point at it
  * (share_ops.holds_jobs: then only what the workload holds goes, the rest at the end). */
 static void job_retire(sim *s, guint32 i) {
   job_run *j = *job_slot(s, i);
-  *job_slot(s, i) = NULL;
+  *job_slot(s, i) = SLOT_OUT;
   if (j->pool >= 0 && s->pools[j->pool].ops->holds_jobs) {
     const workload_ops *wl = j->wl;
     if (j->state == JOB_DONE && j->workload_data && wl->on_done) wl->on_done(s, j);
@@ -1091,139 +1037,38 @@ static void job_retire(sim *s, guint32 i) {
   job_free(s, j);
 }
 
-/* ---- rows held back (rowspill.h) ---- */
-
-/* A finished job's row waiting for an earlier one, in the spill: the row's figures and
- * what emit_row needs besides, then gpu_ids_len + reason_len bytes of text. */
-typedef struct held_row {
-  job_result jr;             /* its strings are not kept: id, kind, tenant, pool come back
-                              * from the trace and scenario, gpu_ids and reason follow */
-  double straggler_wait_gpu_ns, run_ns;
-  guint32 tenant, gpu_ids_len, reason_len;
-} held_row;
-
-/* A row slot holds NULL, a job's state, or a held row's spill offset (odd: 2 x offset + 1). */
-static inline gboolean slot_held(const job_run *slot) { return ((uintptr_t)slot & 1u) != 0; }
-static inline gint64 slot_offset(const job_run *slot) { return (gint64)((uintptr_t)slot >> 1); }
-
-/* A held job's services rows (metrics_services_take) as held_services keeps them: in the
- * spill (a guint32 count, then the rows; the value is 2 x offset + 1) when no row has a
- * histogram (fluid services: the rows are plain figures and interned strings), else the
- * array itself. */
-static gpointer held_services_put(sim *s, GArray *rows) {
-  for (guint k = 0; k < rows->len; k++) {
-    const service_result *r = &g_array_index(rows, service_result, k);
-    if (r->latency_ns || r->ttft_ns || r->tpot_ns) return rows;
-  }
-  GString *rec = s->hold_buf;
-  guint32 n = rows->len;
-  g_string_truncate(rec, 0);
-  g_string_append_len(rec, (const char *)&n, sizeof n);
-  g_string_append_len(rec, rows->data, (gssize)(n * sizeof(service_result)));
-  gint64 at = rowspill_put(s->spill, rec->str, rec->len);
-  if (at < 0 || (guint64)at > (G_MAXUINT64 >> 2)) return rows;
-  g_array_unref(rows);
-  return (gpointer)(uintptr_t)(((guint64)at << 1) | 1u);
-}
-
-/* The rows held_services_put kept, as an array again (owned). */
-static GArray *held_services_get(sim *s, gpointer held) {
-  if (!slot_held(held)) return held;
-  gint64 at = slot_offset(held);
-  guint32 n = 0;
-  gboolean ok = rowspill_get(s->spill, at, &n, sizeof n);
-  GArray *rows = g_array_sized_new(FALSE, TRUE, sizeof(service_result), n);
-  g_array_set_clear_func(rows, (GDestroyNotify)results_service_clear);
-  g_array_set_size(rows, n);
-  if (ok && n)
-    ok = rowspill_get(s->spill, at + (gint64)sizeof n, rows->data, n * sizeof(service_result));
-  if (!ok) g_error("sim: cannot read back held services.csv rows from the spill file");
-  return rows;
-}
-
-static void held_services_free(gpointer held) {
-  if (!slot_held(held)) g_array_unref(held);
-}
-
-/* Moves finished job i's row to the spill and frees its state; FALSE (nothing moved) when
- * the row is to stay in memory: rows are kept, the pool's strategy may point at the job, or
- * the spill failed. A workload's own rows (services) are taken now (the rows of a done job
- * do not change) and wait in held_services until the job's turn. */
-static gboolean job_hold(sim *s, guint32 i) {
+/* Row i's job is final (it ended, or the run did): its row, what the trace order adds to
+ * the pools and tenants and the workload's own rows (services, taken now: the rows of a
+ * done job do not change) go to the row writer as one record, and its state goes. */
+static void job_out(sim *s, guint32 i) {
   job_run *j = *job_slot(s, i);
-  if (!s->spill || (j->pool >= 0 && s->pools[j->pool].ops->holds_jobs)) return FALSE;
-  held_row h = {.straggler_wait_gpu_ns = j->straggler_wait_gpu_ns, .run_ns = j->run_ns,
-                .tenant = j->tenant};
-  job_row(s, j, s->emit_buf, &h.jr);
-  h.gpu_ids_len = (guint32)strlen(h.jr.gpu_ids);
-  h.reason_len = (guint32)strlen(h.jr.reason);
-  GString *rec = s->hold_buf;
-  g_string_truncate(rec, 0);
-  g_string_append_len(rec, (const char *)&h, sizeof h);
-  g_string_append_len(rec, h.jr.gpu_ids, h.gpu_ids_len);
-  g_string_append_len(rec, h.jr.reason, h.reason_len);
-  gint64 at = rowspill_put(s->spill, rec->str, rec->len);
-  if (at < 0 || (guint64)at > (G_MAXUINT64 >> 2)) return FALSE;
+  rowwriter_row row = {.row = i, .tenant = j->tenant, .run_ns = j->run_ns,
+                       .straggler_wait_gpu_ns = j->straggler_wait_gpu_ns};
+  job_row(s, j, &row.jr);
+  GArray *services = NULL;
   if (j->wl->report) {
     guint before = metrics_services_len(s->m);
     j->wl->report(s, j);
-    g_hash_table_insert(s->held_services, GUINT_TO_POINTER(i),
-                        held_services_put(s, metrics_services_take(s->m, before)));
+    services = metrics_services_take(s->m, before);
   }
-  job_free(s, j);
-  *job_slot(s, i) = (job_run *)(uintptr_t)(((guint64)at << 1) | 1u);
-  return TRUE;
+  guint32 n = placement_count(j);
+  guint32 *gpus = rowwriter_put(s->rw, &row, j->spec->id, row.jr.reason, n, services);
+  placement_pairs(s, j, n, gpus);
+  job_retire(s, i);
 }
 
-/* Emits held row i (slot_held), its turn having come. */
-static void held_emit(sim *s, guint32 i) {
-  held_row h;
-  gint64 at = slot_offset(*job_slot(s, i));
-  gboolean ok = rowspill_get(s->spill, at, &h, sizeof h);
-  GString *text = s->hold_buf;
-  if (ok) {
-    g_string_set_size(text, h.gpu_ids_len + h.reason_len + 1);
-    ok = rowspill_get(s->spill, at + (gint64)sizeof h, text->str, h.gpu_ids_len + h.reason_len);
-  }
-  if (!ok) g_error("sim: cannot read back a held jobs.csv row from the spill file");
-  text->str[h.gpu_ids_len + h.reason_len] = '\0';
-  g_autofree char *gpu_ids = g_strndup(text->str, h.gpu_ids_len);
-  job_spec sp = trace_job(s->tr, i);
-  h.jr.id = sp.id;
-  h.jr.kind = job_kind_name(sp.kind);
-  h.jr.tenant = sp.tenant;
-  h.jr.pool = h.jr.pool_index >= 0 ? scenario_pool(s->sc, (guint)h.jr.pool_index)->name : "";
-  h.jr.gpu_ids = gpu_ids;
-  h.jr.reason = text->str + h.gpu_ids_len;
-  emit_row(s, &h.jr, h.straggler_wait_gpu_ns, h.run_ns, h.tenant);
-  gpointer rows;
-  if (g_hash_table_steal_extended(s->held_services, GUINT_TO_POINTER(i), NULL, &rows)) {
-    metrics_services_put(s->m, held_services_get(s, rows));
-    metrics_services_flush(s->m);
-  }
-  *job_slot(s, i) = NULL;
-}
-
-/* Emits the rows of the finished jobs that no earlier job holds back, then moves the rows
- * of the jobs that finished in the last event and must wait to the spill. */
+/* The rows of the jobs that ended in the last event go out, and the window moves past the
+ * rows that are out. */
 static inline void emit_ready(sim *s) {
-  while (s->next_emit < s->n_jobs) {
-    guint32 i = s->next_emit;
-    job_run *j = i < s->jobs_hi ? *job_slot(s, i) : NULL;
-    if (j && slot_held(j)) held_emit(s, i);
-    else if (j && j->state == JOB_DONE) {
-      job_emit(s, j);
-      job_retire(s, i);
-    } else break;
-    s->next_emit++;
-  }
   if (!s->just_done->len) return;
   for (guint k = 0; k < s->just_done->len; k++) {
     guint32 i = g_array_index(s->just_done, guint32, k);
     job_run *j = i >= s->next_emit ? *job_slot(s, i) : NULL;
-    if (i > s->next_emit && j && !slot_held(j) && j->state == JOB_DONE) job_hold(s, i);
+    if (j && j != SLOT_OUT && j->state == JOB_DONE) job_out(s, i);
   }
   g_array_set_size(s->just_done, 0);
+  while (s->next_emit < s->jobs_hi && *job_slot(s, s->next_emit) == SLOT_OUT)
+    *job_slot(s, s->next_emit++) = NULL;
 }
 
 /* The pools' rows as far as the simulator knows them (names, counters, job counts); the
@@ -1248,11 +1093,11 @@ static pool_result *pool_rows(sim *s) {
         .evictions = p->evictions,
         .reconfigurations = p->reconfigurations,
         .work_lost_gpu_s = p->work_lost_gpu_ns / 1e9,
-        .straggler_wait_gpu_s = p->straggler_wait_gpu_ns / 1e9,
+        .straggler_wait_gpu_s = rowwriter_straggler_wait_gpu_ns(s->rw, pi) / 1e9,
     };
   }
   for (guint pi = 0; pi < s->n_pools; pi++) {
-    const pool_result *c = &s->pool_jobs[pi];
+    const pool_result *c = rowwriter_pool_jobs(s->rw, pi);
     rows[pi].jobs_routed = c->jobs_routed;
     rows[pi].jobs_completed = c->jobs_completed;
     rows[pi].jobs_failed = c->jobs_failed;
@@ -1264,8 +1109,8 @@ static pool_result *pool_rows(sim *s) {
 }
 
 /* Freezes the run into s->res: jobs (and the workloads' own rows) here, the rest by the
- * metrics layer. */
-static void fill_results(sim *s, sim_time end) {
+ * metrics layer once the row writer is done. FALSE with error when the writer failed. */
+static gboolean fill_results(sim *s, sim_time end, GError **error) {
   results *r = s->res;
   r->end_s = util_ns_to_seconds(end);
   r->interval_s = util_ns_to_seconds(metrics_interval_ns(s->m));
@@ -1274,33 +1119,30 @@ static void fill_results(sim *s, sim_time end) {
     guint32 i = s->next_emit;
     jobs_reserve(s, i);
     job_run **slot = job_slot(s, i);
-    if (*slot && slot_held(*slot)) {
-      held_emit(s, i);
-      continue;
-    }
     if (!*slot) *slot = job_new(s, i); /* never submitted */
-    job_emit(s, *slot);
-    job_retire(s, i);
+    if (*slot != SLOT_OUT) job_out(s, i);
+    *slot = NULL;
   }
+  g_array_set_size(s->just_done, 0);
+  if (!rowwriter_finish(s->rw, error)) return FALSE;
   r->jobs_live_peak = s->live_peak;
   g_autofree pool_result *pools = pool_rows(s);
   metrics_freeze(s->m, end, pools);
   results_fill_pool_waits(r);
+  return TRUE;
 }
 
 /* ---- the run ---- */
 
 static void sim_free(sim *s) {
+  rowwriter_free(s->rw);
   for (guint i = s->next_emit; s->jobs && i < s->jobs_hi; i++)
-    if (*job_slot(s, i) && !slot_held(*job_slot(s, i))) job_free(s, *job_slot(s, i));
+    if (*job_slot(s, i) && *job_slot(s, i) != SLOT_OUT) job_free(s, *job_slot(s, i));
   if (s->retained) {
     for (guint k = 0; k < s->retained->len; k++) job_free(s, g_ptr_array_index(s->retained, k));
     g_ptr_array_unref(s->retained);
   }
-  rowspill_free(s->spill);
   if (s->just_done) g_array_unref(s->just_done);
-  if (s->hold_buf) g_string_free(s->hold_buf, TRUE);
-  if (s->held_services) g_hash_table_unref(s->held_services);
   for (guint i = 0; i < s->n_pools; i++) cluster_pool_clear(&s->pools[i]);
   g_free(s->pools);
   g_free(s->jobs);
@@ -1309,8 +1151,6 @@ static void sim_free(sim *s) {
   g_free(s->scratch_slots);
   if (s->scratch_victims) g_ptr_array_unref(s->scratch_victims);
   if (s->scratch_resched) g_array_unref(s->scratch_resched);
-  if (s->emit_buf) g_string_free(s->emit_buf, TRUE);
-  g_free(s->pool_jobs);
   engine_free(s->eng);
   interference_free(s->interference);
   metrics_free(s->m);
@@ -1335,13 +1175,29 @@ static void sim_prefetch(const void *obj, engine_handler h) {
   }
 }
 
+/* The row writer of the run: with a job sink streamed rows of finished jobs that wait for
+ * an earlier one go to a spill file (kept rows stay in memory anyway), and big runs write
+ * on a thread of their own (sim_options.writer_thread). */
+static rowwriter *sim_rowwriter(sim *s, const sim_options *opt) {
+  rowwriter_config c = {.res = s->res, .m = s->m, .n_pools = s->n_pools, .n_rows = s->n_jobs};
+  if (opt) {
+    c.job_sink = opt->job_sink;
+    c.job_sink_data = opt->job_sink_data;
+    c.services_sink = opt->services_sink;
+    c.services_sink_data = opt->services_sink_data;
+    c.spill = opt->job_sink != NULL;
+    c.spill_dir = opt->spill_dir;
+    c.thread = opt->writer_thread > 0 ||
+               (opt->writer_thread == 0 && s->n_jobs >= SIM_WRITER_THREAD_JOBS);
+  }
+  return rowwriter_new(&c);
+}
+
 /* The pools (and their metrics), the jobs in arrival order, the scratch space. */
 static void sim_build(sim *s, const sim_options *opt) {
   const scenario *sc = s->sc;
   s->m = metrics_new(sc, s->res, opt && opt->gpu_series);
   if (opt && opt->ts_sink) metrics_set_ts_sink(s->m, opt->ts_sink, opt->ts_sink_data);
-  if (opt && opt->services_sink)
-    metrics_set_services_sink(s->m, opt->services_sink, opt->services_sink_data);
   s->n_pools = sc->pools->len;
   s->pools = g_new0(pool_state, s->n_pools);
   guint32 max_gpus = 1;
@@ -1362,17 +1218,8 @@ static void sim_build(sim *s, const sim_options *opt) {
   s->scratch_slots = g_new0(guint32, max_gpus + 1);
   s->scratch_victims = g_ptr_array_new();
   s->scratch_resched = g_array_new(FALSE, FALSE, sizeof(resched));
-  s->emit_buf = g_string_new(NULL);
-  s->pool_jobs = g_new0(pool_result, s->n_pools ? s->n_pools : 1);
-  s->job_sink = opt ? opt->job_sink : NULL;
-  s->job_sink_data = opt ? opt->job_sink_data : NULL;
-  /* streamed rows of finished jobs that wait for an earlier one go to a spill file; kept
-   * rows stay in memory anyway */
-  if (s->job_sink) s->spill = rowspill_new(opt->spill_dir);
   s->just_done = g_array_new(FALSE, FALSE, sizeof(guint32));
-  s->hold_buf = g_string_new(NULL);
-  s->held_services =
-      g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, held_services_free);
+  s->rw = sim_rowwriter(s, opt);
 }
 
 /* Every 65,536 events: the progress bar, and FALSE when the caller asked the run to stop
@@ -1380,7 +1227,7 @@ static void sim_build(sim *s, const sim_options *opt) {
 static inline gboolean sim_checkpoint(sim *s, sim_time horizon) {
   if ((engine_events_run(s->eng) & 0xffff) != 0) return TRUE;
   if (s->progress) progress_tick(s, horizon, FALSE);
-  return !(s->stop && g_atomic_int_get(s->stop));
+  return !(s->stop && g_atomic_int_get(s->stop)) && !rowwriter_failed(s->rw);
 }
 
 /* Runs the events up to the horizon (or the last one); returns the end of the run. FALSE in
@@ -1409,7 +1256,7 @@ static sim_time sim_loop(sim *s, gboolean *stopped) {
 static void close_books(sim *s, sim_time end) {
   for (guint i = s->next_emit; i < s->jobs_hi; i++) {
     job_run *j = *job_slot(s, i);
-    if (!j || slot_held(j)) continue;
+    if (!j || j == SLOT_OUT) continue;
     if (j->state == JOB_RUNNING) {
       job_advance(s, j);
       for (guint32 w = 0; w < j->n_tasks; w++)
@@ -1469,6 +1316,11 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
   if (opt && opt->max_pending_events) engine_limit_pending(s->eng, opt->max_pending_events);
   gboolean stopped;
   sim_time end = sim_loop(s, &stopped);
+  if (stopped && rowwriter_failed(s->rw)) { /* its error is the run's */
+    rowwriter_finish(s->rw, error);
+    sim_free(s);
+    return NULL;
+  }
   if (stopped || engine_full(s->eng)) {
     if (engine_full(s->eng))
       g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME,
@@ -1483,7 +1335,10 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
     return NULL;
   }
   close_books(s, end);
-  fill_results(s, end);
+  if (!fill_results(s, end, error)) {
+    sim_free(s);
+    return NULL;
+  }
   results *r = s->res;
   s->res = NULL;
   r->wall_s = (double)(g_get_monotonic_time() - t0) / 1e6;

@@ -10,6 +10,9 @@
 
 typedef struct sim sim;
 
+/* Runs of this many jobs or more write their rows on a thread (sim_options.writer_thread). */
+#define SIM_WRITER_THREAD_JOBS 20000
+
 typedef struct sim_options {
   gboolean progress;         /* progress bar on stderr (only when it is a terminal) */
   gboolean gpu_series;       /* record results->gpu_series (per GPU and interval; run --dcgm) */
@@ -21,9 +24,16 @@ typedef struct sim_options {
    * it is final (the job ended and every earlier job's row was handed over; the others at
    * the end of the run), and results->jobs stays empty (the reports read its aggregates).
    * The row's strings are valid only during the call. NULL: the rows are kept in
-   * results->jobs (tests, validate, run --dcgm, whose series point into them). */
-  void (*job_sink)(void *data, const results *r, const job_result *j);
+   * results->jobs (tests, validate, run --dcgm, whose series point into them). With a sink
+   * the rows (and the services rows) are put in order and written on a thread of their own
+   * (rowwriter.h; see writer_thread), so job_sink and services_sink must not touch what
+   * another thread uses during the run. A sink returns FALSE with error when it could not
+   * write: the run stops and sim_run returns NULL with that error. */
+  gboolean (*job_sink)(void *data, const results *r, const job_result *j, GError **error);
   void *job_sink_data;
+  /* With a job sink: 0 writes the rows on a thread for runs of SIM_WRITER_THREAD_JOBS jobs
+   * or more and in the run's own thread below that, > 0 always on a thread, < 0 never. */
+  int writer_thread;
   /* With a job sink: the folder of the unnamed temporary file (rowspill.h) that holds the
    * rows of finished jobs waiting for an earlier job's row (NULL: the temporary folder).
    * Without one such rows stay in memory. */

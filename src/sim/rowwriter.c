@@ -1,0 +1,434 @@
+/* rowwriter.c: the rows of finished jobs put back in trace order and written (rowwriter.h).
+ * Owns the records and their batches, the hand-over to the writer thread (two GAsyncQueues:
+ * full batches one way, empty ones back, RW_BATCHES at most, so the simulation waits rather
+ * than piling rows up), the reorder window and its spill, and the sums a row's turn adds.
+ * It reads nothing the simulation writes while the run goes: a record carries all its row
+ * needs, the sums are its own until rowwriter_finish hands them over after the join. */
+#include "rowwriter.h"
+#include "rowspill.h"
+#include "util.h"
+#include <stdint.h>
+#include <string.h>
+
+/* A batch is handed over once it holds this many bytes (about 800 records of a job
+ * without services rows); RW_BATCHES of them at most exist, in flight or being filled. */
+#define RW_BATCH_BYTES (256 * 1024)
+#define RW_BATCHES 4
+
+/* One record: the header, then n_services service_result, 2 x n_gpus guint32 (node, GPU
+ * in node), the id and the reason with their NULs, padding to 8 bytes. */
+typedef struct rw_rec {
+  rowwriter_row r;
+  guint32 size;              /* bytes of the whole record */
+  guint32 id_len, reason_len; /* with the NUL */
+  guint32 n_gpus, n_services;
+  gboolean reported;         /* the job's workload has a report hook (services rows) */
+} rw_rec;
+
+typedef struct rw_batch {
+  guint8 *data;
+  gsize len, cap;
+  gboolean last;             /* the run's last batch: the thread ends after it */
+} rw_batch;
+
+typedef struct rw_tenant {
+  guint32 jobs;
+  double licence_cost;
+} rw_tenant;
+
+struct rowwriter {
+  rowwriter_config c;
+  double *licence;           /* per pool: per worker-hour, < 0 none (metrics_pool_licence) */
+  /* the simulation's side */
+  rw_batch *cur;
+  guint n_batches;
+  GAsyncQueue *full, *empty; /* rw_batch*: to the writer thread, and back */
+  GThread *thread;
+  gint failed;               /* atomic: the writer failed or is stopped; rows are dropped */
+  gboolean finished;
+  /* the writer's side (its thread, or the caller's when there is none) */
+  guint32 next;              /* rows [0, next) are out */
+  gpointer *slots;           /* row i > next waiting at slots[i & mask]: NULL, a copy of
+                              * its record, or its spill offset (odd: 2 x offset + 1) */
+  guint32 mask;
+  rowspill *spill;
+  GString *ids;              /* gpu_ids of the row going out */
+  guint8 *back;              /* a record read back from the spill */
+  gsize back_cap;
+  results *svc;              /* the services rows as they went out (streamed or kept) */
+  pool_result *pool_jobs;
+  double *straggler;         /* per pool: straggler_wait_gpu_ns, trace order */
+  GArray *tenants;           /* rw_tenant per metrics tenant index */
+  double *licensed_worker_s; /* per pool */
+  GError *error;
+};
+
+static rw_batch *rw_batch_new(void) {
+  rw_batch *b = g_new0(rw_batch, 1);
+  b->cap = RW_BATCH_BYTES + 64 * 1024;
+  b->data = g_malloc(b->cap);
+  return b;
+}
+
+static void rw_batch_free(rw_batch *b) {
+  if (!b) return;
+  g_free(b->data);
+  g_free(b);
+}
+
+static inline const service_result *rw_services(const rw_rec *rec) {
+  return (const service_result *)(const void *)(rec + 1);
+}
+
+static inline const guint32 *rw_gpus(const rw_rec *rec) {
+  return (const guint32 *)(const void *)(rw_services(rec) + rec->n_services);
+}
+
+static inline const char *rw_id(const rw_rec *rec) {
+  return (const char *)(rw_gpus(rec) + 2 * (gsize)rec->n_gpus);
+}
+
+/* Frees what a record not written owns (its services rows' histograms). */
+static void rw_rec_drop(const rw_rec *rec) {
+  for (guint32 k = 0; k < rec->n_services; k++) {
+    service_result s = rw_services(rec)[k];
+    results_service_clear(&s);
+  }
+}
+
+static void rw_fail(rowwriter *w, GError *e) {
+  if (!w->error) w->error = e;
+  else g_error_free(e);
+  g_atomic_int_set(&w->failed, 1);
+}
+
+static void rw_digits(GString *buf, guint32 v) {
+  char d[10];
+  int n = 0;
+  do d[n++] = (char)('0' + v % 10); while (v /= 10);
+  while (n) g_string_append_c(buf, d[--n]);
+}
+
+/* "pool/n0/g3;pool/n1/g0" from the record's GPUs ("" without any). */
+static const char *rw_gpu_ids(rowwriter *w, const rw_rec *rec) {
+  GString *buf = w->ids;
+  g_string_truncate(buf, 0);
+  const guint32 *g = rw_gpus(rec);
+  for (guint32 k = 0; k < rec->n_gpus; k++) {
+    if (k) g_string_append_c(buf, ';');
+    g_string_append(buf, rec->r.jr.pool);
+    g_string_append(buf, "/n");
+    rw_digits(buf, g[2 * k]);
+    g_string_append(buf, "/g");
+    rw_digits(buf, g[2 * k + 1]);
+  }
+  return buf->str;
+}
+
+/* The pool's job counters and straggler sum, the tenant's job count and licence sum: what
+ * emit_row (sim.c) and metrics_tenant_job added, in the same order from the same zeros. */
+static void rw_sums(rowwriter *w, const rw_rec *rec) {
+  const job_result *jr = &rec->r.jr;
+  if (jr->pool_index >= 0) {
+    w->straggler[jr->pool_index] += rec->r.straggler_wait_gpu_ns;
+    pool_result *pr = &w->pool_jobs[jr->pool_index];
+    pr->jobs_routed++;
+    switch (jr->outcome) {
+    case OUTCOME_COMPLETED: pr->jobs_completed++; break;
+    case OUTCOME_FAILED: pr->jobs_failed++; break;
+    case OUTCOME_UNPLACEABLE: pr->jobs_unplaceable++; break;
+    case OUTCOME_RUNNING: pr->jobs_running++; break;
+    case OUTCOME_QUEUED: pr->jobs_queued++; break;
+    default: break;
+    }
+  }
+  if (jr->outcome == OUTCOME_NOT_SUBMITTED) return;
+  if (w->tenants->len <= rec->r.tenant) g_array_set_size(w->tenants, rec->r.tenant + 1);
+  rw_tenant *t = &g_array_index(w->tenants, rw_tenant, rec->r.tenant);
+  t->jobs++;
+  double worker_s = rec->r.run_ns / 1e9 * jr->gpus;
+  int pool = jr->pool_index;
+  if (pool < 0 || w->licence[pool] < 0) return;
+  w->licensed_worker_s[pool] += worker_s;
+  t->licence_cost += worker_s / 3600 * w->licence[pool];
+}
+
+/* The record's services rows go out (the sink) or are kept, as metrics_services_flush did
+ * after the job's report hook. */
+static void rw_services_out(rowwriter *w, const rw_rec *rec) {
+  if (!rec->reported) return;
+  GArray *all = w->svc->services;
+  guint from = all->len;
+  g_array_append_vals(all, rw_services(rec), rec->n_services);
+  if (!w->c.services_sink) return;
+  for (guint i = from; i < all->len; i++)
+    w->c.services_sink(w->c.services_sink_data, &g_array_index(all, service_result, i));
+  results_services_streamed(w->svc, from);
+}
+
+/* Row rec's turn: the job aggregates, the sink or the kept rows, the sums, the services. */
+static void rw_emit(rowwriter *w, const rw_rec *rec) {
+  if (g_atomic_int_get(&w->failed)) {
+    rw_rec_drop(rec);
+    return;
+  }
+  job_result jr = rec->r.jr;
+  jr.id = rw_id(rec);
+  jr.reason = jr.id + rec->id_len;
+  jr.gpu_ids = rw_gpu_ids(w, rec);
+  results *res = w->c.res;
+  if (w->c.job_sink) {
+    results_add_job(res, &jr, FALSE);
+    GError *e = NULL;
+    if (!w->c.job_sink(w->c.job_sink_data, res, &jr, &e)) {
+      rw_fail(w, e ? e : g_error_new(SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME,
+                                     "cannot write the row of job %s", jr.id));
+      rw_rec_drop(rec);
+      return;
+    }
+  } else {
+    jr.id = results_intern(res, jr.id); /* the record goes once it is out */
+    jr.reason = results_intern(res, jr.reason);
+    jr.gpu_ids = results_intern(res, jr.gpu_ids);
+    results_add_job(res, &jr, TRUE);
+  }
+  rw_sums(w, rec);
+  rw_services_out(w, rec);
+}
+
+/* Makes room in the window for row i (> next). */
+static void rw_reserve(rowwriter *w, guint32 i) {
+  guint64 need = (guint64)i - w->next + 1, cap = (guint64)w->mask + 1;
+  if (need <= cap) return;
+  guint64 ncap = cap;
+  while (ncap < need) ncap *= 2;
+  gpointer *fresh = g_new0(gpointer, ncap);
+  for (guint64 k = w->next; k < (guint64)w->next + cap; k++)
+    fresh[k & (ncap - 1)] = w->slots[k & w->mask];
+  g_free(w->slots);
+  w->slots = fresh;
+  w->mask = (guint32)(ncap - 1);
+}
+
+static inline gboolean rw_slot_spilled(gpointer slot) { return ((uintptr_t)slot & 1u) != 0; }
+
+/* Row rec waits for an earlier one: in the spill, else (no spill, or it failed) a copy. */
+static void rw_hold(rowwriter *w, const rw_rec *rec) {
+  g_assert(rec->r.row > w->next && rec->r.row < w->c.n_rows);
+  rw_reserve(w, rec->r.row);
+  gpointer *slot = &w->slots[rec->r.row & w->mask];
+  g_assert(*slot == NULL);
+  gint64 at = w->spill ? rowspill_put(w->spill, rec, rec->size) : -1;
+  if (at >= 0 && (guint64)at <= (G_MAXUINT64 >> 2) && (guint64)at < ((guint64)UINTPTR_MAX >> 1))
+    *slot = (gpointer)(uintptr_t)(((guint64)at << 1) | 1u);
+  else
+    *slot = g_memdup2(rec, rec->size);
+}
+
+/* The record a slot holds (a copy, or read back into w->back); NULL when the spill cannot
+ * give it back. */
+static const rw_rec *rw_slot_record(rowwriter *w, gpointer slot) {
+  if (!rw_slot_spilled(slot)) return slot;
+  gint64 at = (gint64)((uintptr_t)slot >> 1);
+  rw_rec h;
+  if (!rowspill_get(w->spill, at, &h, sizeof h) || h.size < sizeof h) return NULL;
+  if (w->back_cap < h.size) {
+    g_free(w->back);
+    w->back_cap = MAX(h.size, 2 * w->back_cap);
+    w->back = g_malloc(w->back_cap);
+  }
+  if (!rowspill_get(w->spill, at, w->back, h.size)) return NULL;
+  return (const rw_rec *)(const void *)w->back;
+}
+
+/* The rows held for the one just out, as long as they follow on. */
+static void rw_drain(rowwriter *w) {
+  while (w->next < w->c.n_rows) {
+    gpointer *slot = &w->slots[w->next & w->mask];
+    if (!*slot) return;
+    const rw_rec *rec = rw_slot_record(w, *slot);
+    if (!rec) {
+      rw_fail(w, g_error_new(SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME,
+                             "cannot read back a held jobs.csv row from the spill file"));
+      return; /* the slot stays: rowwriter_free tries it once more */
+    }
+    rw_emit(w, rec);
+    if (!rw_slot_spilled(*slot)) g_free(*slot);
+    *slot = NULL;
+    w->next++;
+  }
+}
+
+/* The records of one batch, in the order the jobs ended. */
+static void rw_process(rowwriter *w, rw_batch *b) {
+  for (gsize off = 0; off < b->len;) {
+    const rw_rec *rec = (const rw_rec *)(const void *)(b->data + off);
+    off += rec->size;
+    if (g_atomic_int_get(&w->failed)) rw_rec_drop(rec);
+    else if (rec->r.row != w->next) rw_hold(w, rec);
+    else {
+      rw_emit(w, rec);
+      w->next++;
+      rw_drain(w);
+    }
+  }
+  b->len = 0;
+}
+
+static gpointer rw_thread(gpointer data) {
+  rowwriter *w = data;
+  for (;;) {
+    rw_batch *b = g_async_queue_pop(w->full);
+    gboolean last = b->last;
+    rw_process(w, b);
+    g_async_queue_push(w->empty, b);
+    if (last) return NULL;
+  }
+}
+
+rowwriter *rowwriter_new(const rowwriter_config *c) {
+  rowwriter *w = g_new0(rowwriter, 1);
+  w->c = *c;
+  guint np = MAX(1u, c->n_pools);
+  w->licence = g_new(double, np);
+  for (guint p = 0; p < np; p++) w->licence[p] = p < c->n_pools ? metrics_pool_licence(c->m, p) : -1;
+  w->pool_jobs = g_new0(pool_result, np);
+  w->straggler = g_new0(double, np);
+  w->licensed_worker_s = g_new0(double, np);
+  w->tenants = g_array_new(FALSE, TRUE, sizeof(rw_tenant));
+  w->slots = g_new0(gpointer, 1024);
+  w->mask = 1023;
+  w->ids = g_string_new(NULL);
+  w->svc = results_new();
+  if (c->spill) w->spill = rowspill_new(c->spill_dir);
+  w->cur = rw_batch_new();
+  w->n_batches = 1;
+  if (c->thread && c->job_sink) {
+    w->full = g_async_queue_new();
+    w->empty = g_async_queue_new();
+    w->thread = g_thread_new("sharesim-rows", rw_thread, w);
+  }
+  return w;
+}
+
+/* The batch being filled goes to the writer (its thread, or here), and an empty one is
+ * taken: a new one while fewer than RW_BATCHES exist, else the first the writer gives back. */
+static void rw_handover(rowwriter *w) {
+  if (!w->thread) {
+    rw_process(w, w->cur);
+    return;
+  }
+  g_async_queue_push(w->full, w->cur);
+  rw_batch *b = g_async_queue_try_pop(w->empty);
+  if (!b && w->n_batches < RW_BATCHES) {
+    b = rw_batch_new();
+    w->n_batches++;
+  }
+  w->cur = b ? b : g_async_queue_pop(w->empty);
+}
+
+guint32 *rowwriter_put(rowwriter *w, const rowwriter_row *r, const char *id, const char *reason,
+                       guint32 n_gpus, GArray *services) {
+  g_assert(!w->finished);
+  if (w->cur->len >= RW_BATCH_BYTES) rw_handover(w);
+  gsize id_len = strlen(id) + 1, reason_len = strlen(reason) + 1;
+  guint32 n_svc = services ? services->len : 0;
+  gsize size = sizeof(rw_rec) + n_svc * sizeof(service_result) + 8 * (gsize)n_gpus + id_len +
+               reason_len;
+  size = (size + 7) & ~(gsize)7;
+  g_assert(size <= G_MAXUINT32);
+  rw_batch *b = w->cur;
+  if (b->len + size > b->cap) {
+    b->cap = MAX(2 * b->cap, b->len + size);
+    b->data = g_realloc(b->data, b->cap);
+  }
+  rw_rec *rec = (rw_rec *)(void *)(b->data + b->len);
+  b->len += size;
+  *rec = (rw_rec){.r = *r, .size = (guint32)size, .id_len = (guint32)id_len,
+                  .reason_len = (guint32)reason_len, .n_gpus = n_gpus, .n_services = n_svc,
+                  .reported = services != NULL};
+  rec->r.jr.id = rec->r.jr.reason = rec->r.jr.gpu_ids = NULL;
+  if (n_svc) memcpy((void *)rw_services(rec), services->data, n_svc * sizeof(service_result));
+  char *text = (char *)rw_id(rec);
+  memcpy(text, id, id_len);
+  memcpy(text + id_len, reason, reason_len);
+  if (services) { /* the rows' histograms are the record's now */
+    g_array_set_clear_func(services, NULL);
+    g_array_unref(services);
+  }
+  return (guint32 *)rw_gpus(rec);
+}
+
+gboolean rowwriter_failed(rowwriter *w) { return g_atomic_int_get(&w->failed) != 0; }
+
+/* The last batch to the writer, and the thread joined. */
+static void rw_flush_last(rowwriter *w) {
+  if (w->finished) return;
+  w->finished = TRUE;
+  if (!w->thread) {
+    rw_process(w, w->cur);
+    return;
+  }
+  w->cur->last = TRUE;
+  g_async_queue_push(w->full, w->cur);
+  w->cur = NULL;
+  g_thread_join(w->thread);
+  w->thread = NULL;
+}
+
+gboolean rowwriter_finish(rowwriter *w, GError **error) {
+  rw_flush_last(w);
+  if (w->error) {
+    g_propagate_error(error, g_steal_pointer(&w->error));
+    return FALSE;
+  }
+  g_assert(w->next == w->c.n_rows);
+  results_services_move(w->c.res, w->svc);
+  for (guint t = 0; t < w->tenants->len; t++) {
+    const rw_tenant *x = &g_array_index(w->tenants, rw_tenant, t);
+    metrics_tenant_jobs_add(w->c.m, t, x->jobs, x->licence_cost);
+  }
+  for (guint p = 0; p < w->c.n_pools; p++)
+    metrics_pool_licensed_add(w->c.m, p, w->licensed_worker_s[p]);
+  return TRUE;
+}
+
+const pool_result *rowwriter_pool_jobs(const rowwriter *w, guint pool) {
+  g_assert(pool < w->c.n_pools);
+  return &w->pool_jobs[pool];
+}
+
+double rowwriter_straggler_wait_gpu_ns(const rowwriter *w, guint pool) {
+  g_assert(pool < w->c.n_pools);
+  return w->straggler[pool];
+}
+
+void rowwriter_free(rowwriter *w) {
+  if (!w) return;
+  g_atomic_int_set(&w->failed, 1); /* what is still on its way is dropped */
+  rw_flush_last(w);
+  for (guint64 k = w->next; w->slots && k < (guint64)w->next + w->mask + 1; k++) {
+    gpointer slot = w->slots[k & w->mask];
+    if (!slot) continue;
+    const rw_rec *rec = rw_slot_record(w, slot);
+    if (rec) rw_rec_drop(rec);
+    if (!rw_slot_spilled(slot)) g_free(slot);
+  }
+  rw_batch *b;
+  while (w->empty && (b = g_async_queue_try_pop(w->empty)) != NULL) rw_batch_free(b);
+  rw_batch_free(w->cur);
+  if (w->full) g_async_queue_unref(w->full);
+  if (w->empty) g_async_queue_unref(w->empty);
+  rowspill_free(w->spill);
+  g_free(w->slots);
+  g_free(w->back);
+  g_string_free(w->ids, TRUE);
+  results_free(w->svc);
+  g_free(w->pool_jobs);
+  g_free(w->straggler);
+  g_free(w->licensed_worker_s);
+  g_free(w->licence);
+  g_array_unref(w->tenants);
+  g_clear_error(&w->error);
+  g_free(w);
+}
