@@ -45,8 +45,15 @@ void cmd_inputs_clear(cmd_inputs *in) {
 
 gboolean cmd_check_budget(const char *name, const scenario *sc, const trace *tr,
                           gboolean gpu_series) {
+  return cmd_check_budget_rows(name, sc, tr, NULL, gpu_series);
+}
+
+gboolean cmd_check_budget_rows(const char *name, const scenario *sc, const trace *tr,
+                               const budget_rows *rows, gboolean gpu_series) {
   g_autoptr(diag_list) d = diag_list_new(0);
-  if (cmd_budget(sc, tr, gpu_series, d)) return TRUE;
+  if (cmd_allow_large() ? budget_check_memory_limit_rows(sc, tr, rows, gpu_series, d)
+                        : budget_check_rows(sc, tr, rows, gpu_series, d))
+    return TRUE;
   cmd_print_diags(name, d);
   return FALSE;
 }

@@ -3,6 +3,7 @@
 #pragma once
 #include "scenario.h"
 #include "trace.h"
+#include "budget.h"
 
 typedef struct cmd_inputs {
   scenario *sc;
@@ -22,6 +23,9 @@ void cmd_inputs_clear(cmd_inputs *in);
  * gpu_series: run --dcgm. */
 gboolean cmd_check_budget(const char *name, const scenario *sc, const trace *tr,
                           gboolean gpu_series);
+/* The same with tr's rows already summed (prerun.h; NULL: a pass of its own). */
+gboolean cmd_check_budget_rows(const char *name, const scenario *sc, const trace *tr,
+                               const budget_rows *rows, gboolean gpu_series);
 /* The same check adding its problems to d: budget_check, or with --allow-large only
  * budget_check_memory_limit. TRUE when the run may start. */
 gboolean cmd_budget(const scenario *sc, const trace *tr, gboolean gpu_series, diag_list *d);

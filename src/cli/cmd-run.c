@@ -9,6 +9,7 @@
 #include "report.h"
 #include "studyrun.h"
 #include "sim.h"
+#include "prerun.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -82,12 +83,14 @@ static int cmd_run_main(int argc, char **argv) {
   guint n_sets = sets ? g_strv_length(sets) : 0;
   if (!cmd_load_inputs("run", argv[1], argv[2], phases, requests, (const char *const *)sets, n_sets, &in))
     return 2;
-  if (!cmd_check_budget("run", in.sc, in.tr, dcgm)) {
+  /* one pass over the rows for the budget, the jobs that can never run and the run's
+   * tenants and target workloads (prerun.h) */
+  g_autoptr(prerun) pre = prerun_new(in.sc, in.tr, 5);
+  if (!cmd_check_budget_rows("run", in.sc, in.tr, &pre->budget, dcgm)) {
     cmd_inputs_clear(&in);
     return 2;
   }
-  g_autoptr(diag_list) unfit = diag_list_new(5);
-  sim_check_jobs(in.sc, in.tr, unfit);
+  const diag_list *unfit = pre->unfit;
   if (unfit->count)
     fprintf(stderr, "sharesim run: warning: %u job%s can never run (outcome 'unplaceable' in jobs.csv), e.g.\n  %s\n",
             unfit->count, unfit->count == 1 ? "" : "s", (const char *)g_ptr_array_index(unfit->messages, 0));
@@ -97,7 +100,7 @@ static int cmd_run_main(int argc, char **argv) {
     cmd_inputs_clear(&in);
     return seeds_rc;
   }
-  sim_options opt = {.progress = !no_progress, .gpu_series = dcgm};
+  sim_options opt = {.progress = !no_progress, .gpu_series = dcgm, .prerun = pre};
   g_autoptr(GError) err = NULL;
   g_autoptr(results) res = studyrun_simulate(in.sc, in.tr, &opt, out_dir, &err);
   if (!res) {

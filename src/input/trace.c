@@ -1039,6 +1039,7 @@ int64_t trace_find(const trace *t, const char *id) {
 
 void trace_drop_index(trace *t) { trace_rows_drop_index(t->rows); }
 gboolean trace_spilled(const trace *t) { return trace_rows_spilled(t->rows); }
+gboolean trace_sorted(const trace *t) { return trace_rows_sorted(t->rows); }
 
 guint trace_n_jobs(const trace *t) { return trace_rows_len(t->rows); }
 const char *trace_job_id(const trace *t, guint i) { return trace_rows_id(t->rows, i); }

@@ -142,6 +142,8 @@ trace *trace_load(const char *path, diag_list *diags);
 trace *trace_load_flags(const char *path, guint flags, diag_list *diags);
 /* The rows are in their temporary file (TRACE_SPILL, in submit order). */
 gboolean trace_spilled(const trace *t);
+/* Submit times never decrease from row to row (known as the rows are read). */
+gboolean trace_sorted(const trace *t);
 /* Frees the id index once phases and requests are loaded: trace_find then scans. */
 void trace_drop_index(trace *t);
 void trace_free(trace *t);

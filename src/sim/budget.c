@@ -28,39 +28,56 @@ static double budget_job_rate(const trace *tr, const job_spec *j) {
   return r;
 }
 
-/* Requests, burst events, span and tenants from the trace. */
-static void budget_trace(const scenario *sc, const trace *tr, budget_estimate *e,
-                         guint *tenants) {
-  GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
-  double end_s = 0;
-  for (guint i = 0; i < trace_n_jobs(tr); i++) {
-    job_spec row = trace_job(tr, i);
-    const job_spec *j = &row;
-    g_hash_table_add(seen, (gpointer)(j->tenant ? j->tenant : "default"));
-    end_s = MAX(end_s, util_ns_to_seconds(j->submit_ns + j->duration_ns));
-    double secs = budget_job_seconds(sc, j);
-    if (j->kind == JOB_INFERENCE && !sc->inference.fluid && !j->has_requests) {
-      double n = budget_job_rate(tr, j) * secs;
-      e->requests += n;
-      if (n > e->top_requests) e->top_requests = n, e->top_requests_job = i;
-    } else if (j->kind == JOB_NOTEBOOK && j->burst_ns > 0) {
-      /* a cycle is a burst and a gap, burst_s / busy long alone; two events each */
-      double n = 2.0 * secs * j->busy / util_ns_to_seconds(j->burst_ns);
-      e->events += n;
-      if (n > e->top_events) e->top_events = n, e->top_events_job = i;
-    }
-  }
-  *tenants = g_hash_table_size(seen);
-  g_hash_table_destroy(seen);
-  if (sc->horizon_ns <= 0) e->span_s = end_s;
+void budget_rows_init(budget_rows *b) {
+  *b = (budget_rows){.top_requests_job = -1, .top_events_job = -1};
 }
 
-void budget_estimate_run(const scenario *sc, const trace *tr, gboolean gpu_series,
-                         budget_estimate *e) {
+void budget_rows_add(budget_rows *b, const scenario *sc, const trace *tr, guint i,
+                     const job_spec *j) {
+  b->end_s = MAX(b->end_s, util_ns_to_seconds(j->submit_ns + j->duration_ns));
+  double secs = budget_job_seconds(sc, j);
+  if (j->kind == JOB_INFERENCE && !sc->inference.fluid && !j->has_requests) {
+    double n = budget_job_rate(tr, j) * secs;
+    b->requests += n;
+    if (n > b->top_requests) b->top_requests = n, b->top_requests_job = i;
+  } else if (j->kind == JOB_NOTEBOOK && j->burst_ns > 0) {
+    /* a cycle is a burst and a gap, burst_s / busy long alone; two events each */
+    double n = 2.0 * secs * j->busy / util_ns_to_seconds(j->burst_ns);
+    b->events += n;
+    if (n > b->top_events) b->top_events = n, b->top_events_job = i;
+  }
+}
+
+/* Requests, burst events, span and tenants from the trace: a pass of its own. */
+static void budget_trace(const scenario *sc, const trace *tr, budget_rows *b) {
+  GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+  budget_rows_init(b);
+  for (guint i = 0; i < trace_n_jobs(tr); i++) {
+    job_spec row = trace_job(tr, i);
+    g_hash_table_add(seen, (gpointer)(row.tenant ? row.tenant : "default"));
+    budget_rows_add(b, sc, tr, i, &row);
+  }
+  b->tenants = g_hash_table_size(seen);
+  g_hash_table_destroy(seen);
+}
+
+void budget_estimate_rows(const scenario *sc, const trace *tr, const budget_rows *rows,
+                          gboolean gpu_series, budget_estimate *e) {
   *e = (budget_estimate){.top_requests_job = -1, .top_events_job = -1};
   e->span_s = util_ns_to_seconds(sc->horizon_ns);
   for (guint i = 0; i < sc->pools->len; i++) e->gpus += (double)pool_gpus(scenario_pool(sc, i));
-  if (tr) budget_trace(sc, tr, e, &e->tenants);
+  budget_rows own;
+  if (tr && !rows) budget_trace(sc, tr, &own), rows = &own;
+  if (tr) {
+    e->requests = rows->requests;
+    e->top_requests = rows->top_requests;
+    e->top_requests_job = rows->top_requests_job;
+    e->events = rows->events;
+    e->top_events = rows->top_events;
+    e->top_events_job = rows->top_events_job;
+    e->tenants = rows->tenants;
+    if (sc->horizon_ns <= 0) e->span_s = rows->end_s;
+  }
   e->intervals = ceil(e->span_s / util_ns_to_seconds(sc->interval_ns));
   e->series_rows = e->intervals * (sc->pools->len + e->tenants);
   e->gpu_rows = gpu_series ? e->intervals * e->gpus : 0;
@@ -69,6 +86,11 @@ void budget_estimate_run(const scenario *sc, const trace *tr, gboolean gpu_serie
                  e->gpu_rows * (double)sizeof(gpu_series_row) +
                  (tr ? trace_n_jobs(tr) : 0) *
                      (BUDGET_BYTES_PER_JOB + (gpu_series ? BUDGET_BYTES_PER_KEPT_ROW : 0));
+}
+
+void budget_estimate_run(const scenario *sc, const trace *tr, gboolean gpu_series,
+                         budget_estimate *e) {
+  budget_estimate_rows(sc, tr, NULL, gpu_series, e);
 }
 
 static const char budget_hint[] = "give --allow-large to run it anyway";
@@ -110,8 +132,13 @@ static void budget_report_memory(const scenario *sc, const budget_estimate *e, d
 }
 
 gboolean budget_check(const scenario *sc, const trace *tr, gboolean gpu_series, diag_list *d) {
+  return budget_check_rows(sc, tr, NULL, gpu_series, d);
+}
+
+gboolean budget_check_rows(const scenario *sc, const trace *tr, const budget_rows *rows,
+                           gboolean gpu_series, diag_list *d) {
   budget_estimate e;
-  budget_estimate_run(sc, tr, gpu_series, &e);
+  budget_estimate_rows(sc, tr, rows, gpu_series, &e);
   guint before = d->count;
   if (e.requests > BUDGET_MAX_REQUESTS) {
     job_spec row = trace_job(tr, (guint)e.top_requests_job);
@@ -153,8 +180,14 @@ static double budget_memory_available(void) {
 
 gboolean budget_check_memory_limit(const scenario *sc, const trace *tr, gboolean gpu_series,
                                    diag_list *d) {
+  return budget_check_memory_limit_rows(sc, tr, NULL, gpu_series, d);
+}
+
+gboolean budget_check_memory_limit_rows(const scenario *sc, const trace *tr,
+                                        const budget_rows *rows, gboolean gpu_series,
+                                        diag_list *d) {
   budget_estimate e;
-  budget_estimate_run(sc, tr, gpu_series, &e);
+  budget_estimate_rows(sc, tr, rows, gpu_series, &e);
   double avail = budget_memory_available();
   if (e.mem_bytes <= avail) return TRUE;
   diag_add(d, sc->path, 0, 0, "estimated memory %.3g GB is more than this process may use "

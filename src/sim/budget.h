@@ -38,16 +38,40 @@ typedef struct budget_estimate {
   double top_requests, top_events;
 } budget_estimate;
 
+/* The trace's share of the estimate, summed row by row in trace order, so that one pass
+ * over the rows can serve the budget and the run's other checks (prerun.h): the latest
+ * submit + duration, the requests and notebook events with the job that asks for most. */
+typedef struct budget_rows {
+  double end_s;
+  double requests, events;
+  gint64 top_requests_job, top_events_job; /* -1 if none */
+  double top_requests, top_events;
+  guint tenants;        /* distinct tenants: counted by the caller */
+} budget_rows;
+void budget_rows_init(budget_rows *b);
+/* Adds row i of tr, j = trace_job(tr, i) (its phases and has_requests set); rows are added
+ * in trace order, each once. */
+void budget_rows_add(budget_rows *b, const scenario *sc, const trace *tr, guint i,
+                     const job_spec *j);
+
 /* Estimates a run of sc on tr (tr may be NULL: the scenario alone, e.g. `check`; the span
  * is then the horizon, or 0 when it has none). gpu_series: run --dcgm. */
 void budget_estimate_run(const scenario *sc, const trace *tr, gboolean gpu_series,
                          budget_estimate *out);
+/* The same with the trace's rows already summed (NULL: a pass over tr of its own). */
+void budget_estimate_rows(const scenario *sc, const trace *tr, const budget_rows *rows,
+                          gboolean gpu_series, budget_estimate *out);
 /* Adds one problem per exceeded budget, at the line that causes it (the trace row of the
  * job that asks for most, or the scenario's interval/horizon or largest pool), with the
  * estimate, the budget and "--allow-large". TRUE when within the budget. */
 gboolean budget_check(const scenario *sc, const trace *tr, gboolean gpu_series, diag_list *d);
+gboolean budget_check_rows(const scenario *sc, const trace *tr, const budget_rows *rows,
+                           gboolean gpu_series, diag_list *d);
 /* Even with --allow-large: a problem (FALSE) when the estimated memory is beyond what this
  * process may have (the smaller of its address-space limit and the machine's memory), so
  * that a run is refused instead of aborting in an allocation. */
 gboolean budget_check_memory_limit(const scenario *sc, const trace *tr, gboolean gpu_series,
                                    diag_list *d);
+gboolean budget_check_memory_limit_rows(const scenario *sc, const trace *tr,
+                                        const budget_rows *rows, gboolean gpu_series,
+                                        diag_list *d);

@@ -10,10 +10,14 @@
 
 /* Share of a GPU one worker of j is given, in milli-GPU: its claimed share under a strategy
  * that packs by shares (fractional: gpu_frac), else one slot of the GPU's slots_per_gpu. */
+static int32_t cp_milli_of(const share_ops *ops, guint32 slots_per_gpu, const job_spec *j) {
+  if (ops->worker_share)
+    return (int32_t)CLAMP(llround(ops->worker_share(j) * PLACE_MILLI), 1, PLACE_MILLI);
+  return (int32_t)MAX(1u, PLACE_MILLI / slots_per_gpu);
+}
+
 static int32_t cp_job_milli(const pool_state *p, const job_spec *j) {
-  if (p->ops->worker_share)
-    return (int32_t)CLAMP(llround(p->ops->worker_share(j) * PLACE_MILLI), 1, PLACE_MILLI);
-  return (int32_t)MAX(1u, PLACE_MILLI / p->slots_per_gpu);
+  return cp_milli_of(p->ops, p->slots_per_gpu, j);
 }
 
 /* Free share of g in milli-GPU: none once its slots are taken; fractional: 1000 less its
@@ -107,11 +111,15 @@ void cluster_host_change(pool_state *p, const task *t, const gpu_state *g, int s
   cp_node_done(p, n);
 }
 
-static place_req cp_request(const pool_state *p, const job_spec *js) {
+static place_req cp_request_of(const share_ops *ops, guint32 slots_per_gpu, const job_spec *js) {
   place_req r = {.cpu = js->cpu_milli * js->gpus, .mem = js->memory_mib * js->gpus,
-                 .gpus = js->gpus, .milli = cp_job_milli(p, js), .spec = js->gpu_spec,
-                 .type = PLACE_NO_TYPE};
+                 .gpus = js->gpus, .milli = cp_milli_of(ops, slots_per_gpu, js),
+                 .spec = js->gpu_spec, .type = PLACE_NO_TYPE};
   return r;
+}
+
+static place_req cp_request(const pool_state *p, const job_spec *js) {
+  return cp_request_of(p->ops, p->slots_per_gpu, js);
 }
 
 /* Request kinds (the fields of a place_req but type): a key of pool_state.kind_of. */
@@ -129,23 +137,66 @@ static gboolean cp_kind_equal(gconstpointer a, gconstpointer b) {
          g_strcmp0(x->spec ? x->spec : "", y->spec ? y->spec : "") == 0;
 }
 
-void cluster_pool_target_add(pool_state *p, const job_spec *js) {
-  if (!p->kind_of) {
-    p->kind_of = g_hash_table_new_full(cp_kind_hash, cp_kind_equal, g_free, NULL);
-    p->kinds = g_array_new(FALSE, FALSE, sizeof(place_req));
-    p->kind_count = g_array_new(FALSE, FALSE, sizeof(double));
+/* Counts n jobs of request kind r (type ignored) into kind_of, kinds and kind_count: a new
+ * kind is numbered after those seen before. */
+static void cp_kind_count(GHashTable **kind_of, GArray **kinds, GArray **kind_count,
+                          place_req r, double n) {
+  if (!*kind_of) {
+    *kind_of = g_hash_table_new_full(cp_kind_hash, cp_kind_equal, g_free, NULL);
+    *kinds = g_array_new(FALSE, FALSE, sizeof(place_req));
+    *kind_count = g_array_new(FALSE, FALSE, sizeof(double));
   }
-  place_req r = cp_request(p, js);
-  gpointer k = g_hash_table_lookup(p->kind_of, &r);
+  gpointer k = g_hash_table_lookup(*kind_of, &r);
   if (k) {
-    g_array_index(p->kind_count, double, GPOINTER_TO_UINT(k) - 1) += 1;
+    g_array_index(*kind_count, double, GPOINTER_TO_UINT(k) - 1) += n;
     return;
   }
-  r.type = p->kinds->len;
-  g_array_append_val(p->kinds, r);
-  double one = 1;
-  g_array_append_val(p->kind_count, one);
-  g_hash_table_insert(p->kind_of, g_memdup2(&r, sizeof r), GUINT_TO_POINTER(p->kinds->len));
+  r.type = (*kinds)->len;
+  g_array_append_val(*kinds, r);
+  g_array_append_val(*kind_count, n);
+  g_hash_table_insert(*kind_of, g_memdup2(&r, sizeof r), GUINT_TO_POINTER((*kinds)->len));
+}
+
+void cluster_pool_target_add(pool_state *p, const job_spec *js) {
+  cp_kind_count(&p->kind_of, &p->kinds, &p->kind_count, cp_request(p, js), 1);
+}
+
+struct cluster_target_tally {
+  const share_ops *ops;
+  guint32 slots_per_gpu;
+  GHashTable *kind_of;
+  GArray *kinds, *kind_count;
+};
+
+cluster_target_tally *cluster_target_tally_new(const pool_spec *spec) {
+  cluster_target_tally *t = g_new0(cluster_target_tally, 1);
+  t->ops = share_for(spec->strategy);
+  t->slots_per_gpu = t->ops->slots_per_gpu(spec);
+  g_assert(t->slots_per_gpu >= 1);
+  return t;
+}
+
+void cluster_target_tally_add(cluster_target_tally *t, const job_spec *js) {
+  cp_kind_count(&t->kind_of, &t->kinds, &t->kind_count,
+                cp_request_of(t->ops, t->slots_per_gpu, js), 1);
+}
+
+void cluster_target_tally_free(cluster_target_tally *t) {
+  if (!t) return;
+  if (t->kind_of) g_hash_table_unref(t->kind_of);
+  if (t->kinds) g_array_unref(t->kinds);
+  if (t->kind_count) g_array_unref(t->kind_count);
+  g_free(t);
+}
+
+/* Counts per kind are whole numbers of jobs: adding k at once gives the double that k
+ * additions of 1 give (below 2^53). */
+void cluster_pool_target_add_tally(pool_state *p, const cluster_target_tally *t) {
+  g_assert(t->ops == p->ops && t->slots_per_gpu == p->slots_per_gpu);
+  for (guint k = 0; t->kinds && k < t->kinds->len; k++)
+    cp_kind_count(&p->kind_of, &p->kinds, &p->kind_count,
+                  g_array_index(t->kinds, place_req, k),
+                  g_array_index(t->kind_count, double, k));
 }
 
 void cluster_pool_set_target(pool_state *p, guint64 seed) {

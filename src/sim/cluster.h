@@ -144,6 +144,15 @@ void cluster_pool_clear(pool_state *p);
  * its random placement choices. */
 void cluster_pool_target_add(pool_state *p, const job_spec *js);
 void cluster_pool_set_target(pool_state *p, guint64 seed);
+/* The same counts gathered before the pool exists (prerun.h: one pass over the trace for
+ * the checks and the run): cluster_target_tally_add for each job routed to a pool of spec,
+ * in trace order; then cluster_pool_target_add_tally(p, t) does what
+ * cluster_pool_target_add of each of those jobs would have done, in the same order. */
+typedef struct cluster_target_tally cluster_target_tally;
+cluster_target_tally *cluster_target_tally_new(const pool_spec *spec);
+void cluster_target_tally_add(cluster_target_tally *t, const job_spec *js);
+void cluster_target_tally_free(cluster_target_tally *t);
+void cluster_pool_target_add_tally(pool_state *p, const cluster_target_tally *t);
 /* Can every worker of j ever find a node of the pool with room for its host CPU and memory
  * and an allowed GPU model? If not, *reason (owned) says why. */
 gboolean cluster_host_can_ever_fit(const pool_spec *p, const job_spec *j, char **reason);

@@ -8,6 +8,7 @@
 #include "rng.h"
 #include "interference.h"
 #include "rowwriter.h"
+#include "prerun.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -892,26 +893,32 @@ static int arrival_cmp(const void *a, const void *b, void *ud) {
 }
 
 /* The order of arrivals, (submit, row); NULL when it is the rows' own (a trace sorted by
- * submit time, as generated and imported traces are). */
+ * submit time, as generated and imported traces are: the rows know it as they are read). */
 static guint32 *arrival_order(sim *s) {
-  guint i = 1;
-  while (i < s->n_jobs && trace_job_submit(s->tr, i - 1) <= trace_job_submit(s->tr, i)) i++;
-  if (i >= s->n_jobs) return NULL;
+  if (trace_sorted(s->tr)) return NULL;
   guint32 *order = g_new(guint32, s->n_jobs);
-  for (i = 0; i < s->n_jobs; i++) order[i] = i;
+  for (guint i = 0; i < s->n_jobs; i++) order[i] = i;
   g_qsort_with_data(order, (gint)s->n_jobs, sizeof(guint32), arrival_cmp, s);
   return order;
 }
 
-/* One pass over the rows: each pool's target workload (fgd, fragmentation: the jobs routed
- * to it), and the tenants, registered in trace order (their index order); both again when
- * a row's state is created. */
-static void set_pool_targets(sim *s, guint64 seed) {
-  for (guint i = 0; i < s->n_jobs; i++) {
-    job_spec sp = trace_job(s->tr, i);
-    int pi = scenario_route(s->sc, &sp);
-    metrics_tenant(s->m, sp.tenant);
-    if (pi >= 0) cluster_pool_target_add(&s->pools[pi], &sp);
+/* Each pool's target workload (fgd, fragmentation: the jobs routed to it), and the tenants,
+ * registered in trace order (their index order); both again when a row's state is created.
+ * From the pass the checks made (sim_options.prerun, for this scenario and trace), else
+ * one pass over the rows. */
+static void set_pool_targets(sim *s, const prerun *pre, guint64 seed) {
+  if (pre && pre->sc == s->sc && pre->tr == s->tr) {
+    for (guint k = 0; k < pre->tenants->len; k++)
+      metrics_tenant(s->m, g_ptr_array_index(pre->tenants, k));
+    for (guint i = 0; i < s->n_pools; i++)
+      if (pre->targets[i]) cluster_pool_target_add_tally(&s->pools[i], pre->targets[i]);
+  } else {
+    for (guint i = 0; i < s->n_jobs; i++) {
+      job_spec sp = trace_job(s->tr, i);
+      int pi = scenario_route(s->sc, &sp);
+      metrics_tenant(s->m, sp.tenant);
+      if (pi >= 0) cluster_pool_target_add(&s->pools[pi], &sp);
+    }
   }
   for (guint i = 0; i < s->n_pools; i++) cluster_pool_set_target(&s->pools[i], seed);
 }
@@ -939,25 +946,28 @@ void sim_check_scenario(const scenario *sc, diag_list *diags) {
   }
 }
 
+void sim_check_job(const scenario *sc, const trace *tr, const job_spec *j, int pi,
+                   diag_list *diags) {
+  if (pi < 0) {
+    diag_add(diags, tr->path, j->line, 0,
+             "job '%s' (kind %s, tenant %s, label '%s'): no routing rule matches it", j->id,
+             job_kind_name(j->kind), j->tenant, j->label);
+    return;
+  }
+  const pool_spec *p = scenario_pool(sc, (guint)pi);
+  const share_ops *ops = share_for(p->strategy);
+  if (!ops->implemented) return;
+  char *why = NULL;
+  if (!ops->can_ever_fit(p, j, &why) || !cluster_host_can_ever_fit(p, j, &why))
+    diag_add(diags, tr->path, j->line, 0, "job '%s' can never run in pool '%s': %s", j->id,
+             p->name, why ? why : "it does not fit");
+  g_free(why);
+}
+
 void sim_check_jobs(const scenario *sc, const trace *tr, diag_list *diags) {
   for (guint i = 0; i < trace_n_jobs(tr); i++) {
     job_spec row = trace_job(tr, i);
-    const job_spec *j = &row;
-    int pi = scenario_route(sc, j);
-    if (pi < 0) {
-      diag_add(diags, tr->path, j->line, 0,
-               "job '%s' (kind %s, tenant %s, label '%s'): no routing rule matches it", j->id,
-               job_kind_name(j->kind), j->tenant, j->label);
-      continue;
-    }
-    const pool_spec *p = scenario_pool(sc, (guint)pi);
-    const share_ops *ops = share_for(p->strategy);
-    if (!ops->implemented) continue;
-    char *why = NULL;
-    if (!ops->can_ever_fit(p, j, &why) || !cluster_host_can_ever_fit(p, j, &why))
-      diag_add(diags, tr->path, j->line, 0, "job '%s' can never run in pool '%s': %s", j->id,
-               p->name, why ? why : "it does not fit");
-    g_free(why);
+    sim_check_job(sc, tr, &row, scenario_route(sc, &row), diags);
   }
 }
 
@@ -1213,7 +1223,7 @@ static void sim_build(sim *s, const sim_options *opt) {
   s->jobs_mask = 1023;
   s->retained = g_ptr_array_new();
   s->arrival_order = arrival_order(s);
-  set_pool_targets(s, sc->seed);
+  set_pool_targets(s, opt ? opt->prerun : NULL, sc->seed);
   s->scratch_gpus = g_new0(gpu_state *, max_gpus + 1);
   s->scratch_slots = g_new0(guint32, max_gpus + 1);
   s->scratch_victims = g_ptr_array_new();

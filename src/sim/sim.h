@@ -50,6 +50,10 @@ typedef struct sim_options {
   /* Events pending at once beyond which the run ends with a SHARESIM_ERROR_RUNTIME error
    * (engine_full); 0: the engine's own limit, ENGINE_MAX_PENDING (tests set fewer). */
   guint64 max_pending_events;
+  /* When not NULL and made for this scenario and trace: the one pass over the rows that
+   * the checks before the run made (prerun.h) also gives the run its tenants and the
+   * pools' target workloads, instead of a pass of its own. */
+  const struct prerun *prerun;
 } sim_options;
 
 /* Runs the scenario on the trace. Returns owned results, or NULL with error set. */
@@ -59,6 +63,9 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
  * that are not built yet, jobs no routing rule matches, jobs no pool can ever hold. */
 void sim_check_scenario(const scenario *sc, diag_list *diags);
 void sim_check_jobs(const scenario *sc, const trace *tr, diag_list *diags);
+/* The check of one row j (trace_job of tr) routed to pool pi (scenario_route; < 0: none). */
+void sim_check_job(const scenario *sc, const trace *tr, const job_spec *j, int pi,
+                   diag_list *diags);
 
 /* The calls workloads make on the run (sim_now, sim_job_set_demand, ...) are declared in
  * workload.h, the one header of the simulator a workload includes; sim.c defines them. */
