@@ -9,6 +9,7 @@
 #include "caltime.h"
 #include <csv.h>
 #include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -41,8 +42,11 @@ struct csv_in {
   guint64 row_line;     /* line where the current row began; 0 = no row yet */
   guint64 cur_line;     /* line of the row being delivered */
   guint64 rows;         /* rows delivered, the header included */
-  GString *buf;         /* the current row's stored cells, each NUL-terminated */
-  GArray *offs;         /* gsize: start of each stored cell in buf */
+  char *buf;            /* the current row's stored cells, each NUL-terminated */
+  gsize buf_len, buf_cap;
+  gsize *offs;          /* start of each stored cell in buf */
+  guint *lens;          /* its length (the cell's bytes, trimmed once delivered) */
+  guint n_stored, offs_cap;
   guint nfields;        /* cells in the current row, stored or not */
   guint max_store;      /* cells stored per row; the rest are only counted */
   guint nul_col;        /* first cell holding a NUL byte (1-based), 0 = none */
@@ -64,9 +68,7 @@ struct csv_in {
 static guint clamp_line(guint64 line) { return line > G_MAXUINT ? G_MAXUINT : (guint)line; }
 static guint csvin_line(const csv_in *in) { return clamp_line(in->cur_line); }
 
-static const char *csvin_cell(const csv_in *in, guint i) {
-  return in->buf->str + g_array_index(in->offs, gsize, i);
-}
+static const char *csvin_cell(const csv_in *in, guint i) { return in->buf + in->offs[i]; }
 
 static const char *csvin_col_name(const csv_in *in, guint col) {
   if (in->header && col >= 1 && col <= in->ncols) return in->header[col - 1];
@@ -88,8 +90,8 @@ static void csvin_parser_init(csv_in *in) {
 }
 
 static void csvin_clear_row(csv_in *in) {
-  g_string_truncate(in->buf, 0);
-  g_array_set_size(in->offs, 0);
+  in->buf_len = 0;
+  in->n_stored = 0;
   in->nfields = 0;
   in->nul_col = 0;
   in->row_line = 0;
@@ -100,8 +102,11 @@ static void csvin_init(csv_in *in, const char *path, diag_list *diags, csv_in_ro
   memset(in, 0, sizeof *in);
   in->path = path;
   in->diags = diags;
-  in->buf = g_string_sized_new(256);
-  in->offs = g_array_sized_new(FALSE, FALSE, sizeof(gsize), 32);
+  in->buf_cap = 256;
+  in->buf = g_malloc(in->buf_cap);
+  in->offs_cap = 32;
+  in->offs = g_new(gsize, in->offs_cap);
+  in->lens = g_new(guint, in->offs_cap);
   in->max_store = CSVIN_MAX_COLUMNS;
   in->on_row = on_row;
   in->ud = ud;
@@ -109,8 +114,9 @@ static void csvin_init(csv_in *in, const char *path, diag_list *diags, csv_in_ro
 }
 
 static void csvin_clear(csv_in *in) {
-  g_string_free(in->buf, TRUE);
-  g_array_unref(in->offs);
+  g_free(in->buf);
+  g_free(in->offs);
+  g_free(in->lens);
   g_strfreev(in->header);
 }
 
@@ -120,23 +126,48 @@ static void csvin_on_field(void *s, size_t len, void *data) {
   if (!in->row_line) in->row_line = in->line;
   if (in->nfields < G_MAXUINT) in->nfields++;
   if (in->nfields > in->max_store) return;
-  if (!in->nul_col && len && memchr(s, 0, len)) in->nul_col = in->nfields;
-  gsize off = in->buf->len;
-  g_array_append_val(in->offs, off);
-  g_string_append_len(in->buf, s, (gssize)len);
-  g_string_append_c(in->buf, '\0');
+  if (in->n_stored == in->offs_cap) {
+    in->offs_cap *= 2;
+    in->offs = g_renew(gsize, in->offs, in->offs_cap);
+    in->lens = g_renew(guint, in->lens, in->offs_cap);
+  }
+  if (in->buf_len + len + 1 > in->buf_cap) {
+    while (in->buf_len + len + 1 > in->buf_cap) in->buf_cap *= 2;
+    in->buf = g_realloc(in->buf, in->buf_cap);
+  }
+  in->offs[in->n_stored] = in->buf_len;
+  in->lens[in->n_stored++] = (guint)len; /* a cell is at most TRACE_MAX_FIELD_BYTES */
+  char *d = in->buf + in->buf_len;
+  const unsigned char *src = s;
+  if (len <= 16) { /* most cells: copied and checked for NUL bytes in one go */
+    unsigned char all = 0xff;
+    for (size_t i = 0; i < len; i++) {
+      d[i] = (char)src[i];
+      all &= src[i] ? 0xff : 0;
+    }
+    if (!all && !in->nul_col) in->nul_col = in->nfields;
+  } else {
+    if (!in->nul_col && memchr(s, 0, len)) in->nul_col = in->nfields;
+    memcpy(d, s, len);
+  }
+  d[len] = 0;
+  in->buf_len += len + 1;
 }
 
 /* Cells are compared and parsed without the blanks around them (libcsv already drops
  * them around unquoted cells; this also trims quoted ones). */
 static void csvin_trim_cells(csv_in *in) {
-  for (guint i = 0; i < in->offs->len; i++) {
-    gsize *off = &g_array_index(in->offs, gsize, i);
-    char *s = in->buf->str + *off;
-    char *e = s + strlen(s);
-    while (e > s && g_ascii_isspace(e[-1])) *--e = 0;
+  for (guint i = 0; i < in->n_stored; i++) {
+    char *s = in->buf + in->offs[i];
+    /* a cell with a NUL byte is text up to its first NUL (as C reads it) */
+    char *e = s + (in->nul_col ? strlen(s) : in->lens[i]);
+    if (e > s && g_ascii_isspace(e[-1])) {
+      while (e > s && g_ascii_isspace(e[-1])) e--;
+      *e = 0;
+    }
     while (g_ascii_isspace(*s)) s++;
-    *off = (gsize)(s - in->buf->str);
+    in->offs[i] = (gsize)(s - in->buf);
+    in->lens[i] = (guint)(e - s);
   }
 }
 
@@ -314,7 +345,7 @@ static void csvin_deliver_raw(csv_in *in) {
   else if (in->nul_col)
     err = g_strdup_printf("column %u: expected text without NUL bytes", in->nul_col);
   else
-    for (guint i = 0; i < in->offs->len; i++) g_ptr_array_add(r->cells, (gpointer)csvin_cell(in, i));
+    for (guint i = 0; i < in->n_stored; i++) g_ptr_array_add(r->cells, (gpointer)csvin_cell(in, i));
   in->raw_error = err;
   in->on_row(in, in->ud);
   in->raw_error = NULL;
@@ -465,9 +496,42 @@ static gboolean scan_number(const char *s, gboolean allow_frac, const char **sta
  * to the nearest integer (halves away from zero). Seconds become nanoseconds and GB
  * become bytes without rounding error, so a value written by fixed9_append reads back
  * identical. FALSE on bad syntax or when |value * 10^9| > max. */
+static gboolean fixed9_scanned(const char *s, int64_t max, int64_t *out);
 static gboolean parse_fixed9(const char *text, int64_t max, int64_t *out) {
   const char *s;
   if (!scan_number(text, TRUE, &s)) return FALSE;
+  return fixed9_scanned(s, max, out);
+}
+
+/* The common case of fixed9_scanned: at most 18 integer and 9 fraction digits, no
+ * exponent, nothing after: value * 10^9 needs no rounding, so it is the integer part's
+ * value * 10^9 plus the fraction's digits scaled; FALSE when it is not that case. */
+static gboolean fixed9_plain(const char *s, int64_t max, int64_t *out, gboolean *done) {
+  static const uint64_t p10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+                                 100000000, 1000000000};
+  gboolean neg = FALSE;
+  if (*s == '+' || *s == '-') neg = *s++ == '-';
+  uint64_t ip = 0, fp = 0;
+  guint n_int = 0, n_frac = 0;
+  for (; g_ascii_isdigit(*s); s++, n_int++) ip = ip * 10 + (uint64_t)(*s - '0');
+  if (n_int > 18) return FALSE;
+  if (*s == '.')
+    for (s++; g_ascii_isdigit(*s); s++, n_frac++)
+      if (n_frac < 9) fp = fp * 10 + (uint64_t)(*s - '0');
+  if (*s || n_frac > 9) return FALSE;
+  *done = TRUE;
+  uint64_t limit = (uint64_t)max;
+  if (ip > limit / 1000000000u) return FALSE;
+  uint64_t r = ip * 1000000000u + fp * p10[9 - n_frac];
+  if (r > limit) return FALSE;
+  *out = neg ? -(int64_t)r : (int64_t)r;
+  return TRUE;
+}
+
+/* parse_fixed9 of a number scan_number accepted (s past the leading blanks). */
+static gboolean fixed9_scanned(const char *s, int64_t max, int64_t *out) {
+  gboolean done = FALSE, ok = fixed9_plain(s, max, out, &done);
+  if (done) return ok;
   gboolean neg = FALSE;
   if (*s == '+' || *s == '-') neg = *s++ == '-';
   const char *int_part = s;
@@ -547,11 +611,46 @@ static void real_append(GString *out, double v) {
   g_string_append(out, buf);
 }
 
+/* The double nearest to the plain decimal s (accepted by scan_number) without strtod, when
+ * that is exact: at most 2^53 as an integer of its digits and at most 22 of them after the
+ * point, nothing else (no exponent, no blanks after it). The digits and the power of ten are
+ * then both exact doubles and one IEEE division rounds to the nearest, which is what
+ * strtod gives (Clinger's fast path). FALSE: ask strtod. */
+static gboolean real_plain(const char *s, double *out) {
+#if FLT_EVAL_METHOD == 0
+  static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                               1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                               1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  gboolean neg = FALSE;
+  if (*s == '+' || *s == '-') neg = *s++ == '-';
+  uint64_t m = 0;
+  guint n_frac = 0, n = 0;
+  for (; g_ascii_isdigit(*s); s++)
+    if (n++ < 18) m = m * 10 + (uint64_t)(*s - '0');
+  if (*s == '.')
+    for (s++; g_ascii_isdigit(*s); s++, n_frac++)
+      if (n++ < 18) m = m * 10 + (uint64_t)(*s - '0');
+  if (*s || n > 18 || n_frac > 22 || m > (G_GUINT64_CONSTANT(1) << 53)) return FALSE;
+  double v = (double)m / p10[n_frac];
+  *out = neg ? -v : v;
+  return TRUE;
+#else
+  (void)s;
+  (void)out;
+  return FALSE;
+#endif
+}
+
 static gboolean parse_real(const char *text, double *out) {
   const char *s;
   if (!scan_number(text, TRUE, &s)) return FALSE;
+  double v;
+  if (real_plain(s, &v)) {
+    *out = v + 0.0; /* -0 becomes 0 */
+    return TRUE;
+  }
   errno = 0;
-  double v = g_ascii_strtod(s, NULL);
+  v = g_ascii_strtod(s, NULL);
   if (!isfinite(v) || (errno == ERANGE && fabs(v) > 1.0)) return FALSE;
   *out = v + 0.0; /* -0 becomes 0 */
   return TRUE;
@@ -560,8 +659,18 @@ static gboolean parse_real(const char *text, double *out) {
 static gboolean parse_int(const char *text, int64_t lo, int64_t hi, int64_t *out) {
   const char *s;
   if (!scan_number(text, FALSE, &s)) return FALSE;
+  const char *d = s + (*s == '+' || *s == '-');
+  int64_t v = 0;
+  guint n = 0;
+  for (; g_ascii_isdigit(d[n]) && n < 18; n++) v = v * 10 + (d[n] - '0');
+  if (!d[n]) { /* 18 digits at most: no overflow, strtoll's value */
+    if (*s == '-') v = -v;
+    if (v < lo || v > hi) return FALSE;
+    *out = v;
+    return TRUE;
+  }
   errno = 0;
-  gint64 v = g_ascii_strtoll(s, NULL, 10);
+  v = g_ascii_strtoll(s, NULL, 10);
   if (errno == ERANGE || v < lo || v > hi) return FALSE;
   *out = v;
   return TRUE;
@@ -592,7 +701,7 @@ static gboolean parse_size(const char *text, int64_t *out_bytes) {
   int64_t b;
   const char *s;
   if (scan_number(text, TRUE, &s)) {
-    if (!parse_fixed9(text, TRACE_MAX_BYTES, &b)) return FALSE;
+    if (!fixed9_scanned(s, TRACE_MAX_BYTES, &b)) return FALSE;
   } else if (!util_parse_size(text, FALSE, &b, NULL)) {
     return FALSE;
   }
@@ -603,6 +712,9 @@ static gboolean parse_size(const char *text, int64_t *out_bytes) {
 
 /* Valid UTF-8 without control characters. */
 static gboolean valid_text(const char *s) {
+  const unsigned char *a = (const unsigned char *)s;
+  while (*a >= 0x20 && *a < 0x7f) a++;
+  if (!*a) return TRUE; /* printable ASCII */
   if (!g_utf8_validate(s, -1, NULL)) return FALSE;
   for (const unsigned char *p = (const unsigned char *)s; *p; p++)
     if (*p < 0x20 || *p == 0x7f) return FALSE;
@@ -752,6 +864,7 @@ typedef struct job_reader {
   guint start_line;     /* the row whose submit_utc set t->start_unix (0: none yet) */
   int field_of[C_COUNT];
   int *def_of;
+  const char *recent[64]; /* interned tenants, labels and gpu_specs, by a hash of the text */
 } job_reader;
 
 static const char *trace_intern(trace *t, const char *s) {
@@ -761,6 +874,15 @@ static const char *trace_intern(trace *t, const char *s) {
     g_hash_table_add(t->interned, (gpointer)p);
   }
   return p;
+}
+
+/* trace_intern through the reader's cache of recent strings (most rows repeat a few). */
+static const char *reader_intern(job_reader *r, const char *s) {
+  gsize n = strlen(s);
+  guint k = (guint)(n * 31u + (guchar)s[0] * 7u + (n ? (guchar)s[n - 1] : 0u)) % 64u;
+  const char *c = r->recent[k];
+  if (c && strcmp(c, s) == 0) return c;
+  return r->recent[k] = trace_intern(r->t, s);
 }
 
 /* Parses one non-empty cell of column col into j. FALSE when invalid. */
@@ -844,7 +966,7 @@ static guint64 read_cells(csv_in *in, const int *def_of, const col_def *cols, co
     if (col < 0) continue;
     const char *v = csvin_cell(in, f);
     cells[col] = v;
-    if (is_blank(v)) {
+    if (!in->lens[f]) { /* blank: trimmed to nothing */
       if (!cols[col].required) continue;
     } else if (parse(col, v, ud)) {
       have |= BIT(col);
@@ -898,8 +1020,8 @@ static void job_row(csv_in *in, void *ud) {
 #define HAVE(c) (have & BIT(c))
   job_kind kind = HAVE(C_KIND) ? j.kind : JOB_BATCH;
   j.line = line;
-  j.tenant = trace_intern(t, HAVE(C_TENANT) ? cells[C_TENANT] : "default");
-  j.label = trace_intern(t, HAVE(C_LABEL) ? cells[C_LABEL] : "");
+  j.tenant = reader_intern(r, HAVE(C_TENANT) ? cells[C_TENANT] : "default");
+  j.label = reader_intern(r, HAVE(C_LABEL) ? cells[C_LABEL] : "");
   if (!HAVE(C_GPUS)) j.gpus = 1;
   if (HAVE(C_GPUS) && j.gpus == 0 && !(r->flags & TRACE_ALLOW_CPU_ONLY)) {
     /* (gpus 0, a CPU-only job, is read by `sharesim fill` only: TRACE_ALLOW_CPU_ONLY) */
@@ -907,7 +1029,7 @@ static void job_row(csv_in *in, void *ud) {
                   job_cols[C_GPUS].expected, cells[C_GPUS]);
     bad |= BIT(C_GPUS);
   }
-  j.gpu_spec = HAVE(C_GPU_SPEC) ? trace_intern(t, cells[C_GPU_SPEC]) : NULL;
+  j.gpu_spec = HAVE(C_GPU_SPEC) ? reader_intern(r, cells[C_GPU_SPEC]) : NULL;
   if (!HAVE(C_GPU_FRAC)) j.gpu_frac = 1.0;
   /* an LLM server's kernels can use every SM (the roofline decides its speed) */
   if (!HAVE(C_SM)) j.sm = HAVE(C_MODEL) && kind == JOB_INFERENCE ? 1.0 : default_sm(kind);
@@ -957,21 +1079,21 @@ static void job_row(csv_in *in, void *ud) {
 #undef HAVE
 
   if (!(have & BIT(C_ID))) return;
-  int64_t prev = trace_rows_find(t->rows, cells[C_ID]);
+  j.id = cells[C_ID];
+  /* the duplicate check, and the row added when it is new (one probe of the id index) */
+  int64_t prev = -1;
+  gboolean full = trace_rows_len(t->rows) >= G_MAXUINT32 - 2;
+  if (full) prev = trace_rows_find(t->rows, j.id);
+  else trace_rows_add_unique(t->rows, &j, &prev);
   if (prev >= 0) {
     guint first = trace_rows_line(t->rows, (guint32)prev);
     g_autofree char *exp = g_strdup_printf("a unique id (this one is already on line %u)", first);
     diag_expected(in->diags, in->path, line, (guint)(r->field_of[C_ID] + 1), "id", exp,
                   cells[C_ID]);
-    return;
-  }
-  if (trace_rows_len(t->rows) >= G_MAXUINT32 - 2) {
+  } else if (full) {
     diag_add(in->diags, in->path, line, 0, "expected at most %u jobs", G_MAXUINT32 - 2);
     in->stop = TRUE;
-    return;
   }
-  j.id = cells[C_ID];
-  trace_rows_add(t->rows, &j);
 }
 
 static trace *trace_new(const char *path, guint flags) {

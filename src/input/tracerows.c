@@ -63,6 +63,13 @@ struct trace_rows {
   guint64 serial;            /* names the rows in the threads' chunk caches */
   gboolean sorted;           /* submit times never decrease from row to row */
   sim_time last_submit;
+  struct rows_str_recent *str_recent; /* rows_string's last lookups, while rows are added */
+};
+
+#define ROWS_STR_RECENT 64
+struct rows_str_recent {
+  const char *s[ROWS_STR_RECENT];
+  guint32 index[ROWS_STR_RECENT];
 };
 
 trace_rows *trace_rows_new(void) {
@@ -107,6 +114,7 @@ void trace_rows_free(trace_rows *r) {
   g_array_unref(r->chunks);
   g_ptr_array_unref(r->strs);
   g_hash_table_unref(r->str_index);
+  g_free(r->str_recent);
   g_free(r->ids);
   if (r->fd >= 0) close(r->fd);
   rows_cache_forget(r->serial);
@@ -117,19 +125,24 @@ guint32 trace_rows_len(const trace_rows *r) { return r->n; }
 
 /* ---- encoding ---- */
 
-static void rows_put(row_chunk *c, const void *p, gsize n) {
+/* Room for n more bytes in c. */
+static void rows_reserve(row_chunk *c, gsize n) {
   if (c->len + n > c->cap) {
     gsize cap = MAX(c->cap * 2, 65536);
     while (cap < c->len + n) cap *= 2;
     c->data = g_realloc(c->data, cap);
     c->cap = cap;
   }
+}
+
+/* Appends n bytes; the caller reserved room for them (rows_reserve). */
+static inline void rows_put(row_chunk *c, const void *p, gsize n) {
   memcpy(c->data + c->len, p, n);
   c->len += n;
 }
 
-static void rows_put_varint(row_chunk *c, guint64 v) {
-  guint8 b[10];
+static inline void rows_put_varint(row_chunk *c, guint64 v) {
+  guint8 *b = c->data + c->len;
   guint n = 0;
   do {
     b[n] = (guint8)(v & 0x7f);
@@ -137,7 +150,7 @@ static void rows_put_varint(row_chunk *c, guint64 v) {
     if (v) b[n] |= 0x80;
     n++;
   } while (v);
-  rows_put(c, b, n);
+  c->len += n;
 }
 
 static guint64 rows_get_varint(const guint8 **p) {
@@ -169,9 +182,17 @@ static void rows_put_int(row_chunk *c, const void *field, guint size) {
   } else {
     memcpy(&v, field, 8);
   }
+  /* the largest scale that divides v (constant divisors: no division instruction) */
   guint k = 0;
-  while (k < 3 && v != 0 && v % rows_pow10[k + 1] == 0) k++;
-  guint64 z = rows_zigzag(v / rows_pow10[k]);
+  gint64 q = v;
+  if (v != 0 && v % 1000 == 0) {
+    k = 1, q = v / 1000;
+    if (v % 1000000 == 0) {
+      k = 2, q = v / 1000000;
+      if (v % 1000000000 == 0) k = 3, q = v / 1000000000;
+    }
+  }
+  guint64 z = rows_zigzag(q);
   if (z >> 62) { /* |v| near 2^63: no room for the scale bits */
     rows_put_varint(c, 3);
     rows_put(c, &v, 8);
@@ -203,7 +224,8 @@ static void rows_put_real(row_chunk *c, const void *field) {
   for (guint k = 0; k < 3; k++) {
     double scaled = v * (double)rows_pow10[k];
     if (!(fabs(scaled) < 1e15)) break;
-    gint64 m = (gint64)llround(scaled);
+    /* any nearby integer will do: the division below must give v back exactly */
+    gint64 m = (gint64)(scaled + (scaled < 0 ? -0.5 : 0.5));
     double back = (double)m / (double)rows_pow10[k];
     if (memcmp(&back, &v, 8) == 0) {
       rows_put_varint(c, rows_zigzag(m) << 2 | k);
@@ -228,11 +250,19 @@ static void rows_get_real(const guint8 **p, void *field) {
 
 static guint32 rows_string(trace_rows *r, const char *s) {
   if (!s) return 0;
+  if (!r->str_recent) r->str_recent = g_new0(struct rows_str_recent, 1);
+  guint k = (guint)(((guintptr)s >> 3) ^ ((guintptr)s >> 9)) % ROWS_STR_RECENT;
+  if (r->str_recent->s[k] == s) return r->str_recent->index[k];
   gpointer v = g_hash_table_lookup(r->str_index, s);
-  if (v) return GPOINTER_TO_UINT(v);
-  g_ptr_array_add(r->strs, (gpointer)s);
-  g_hash_table_insert(r->str_index, (gpointer)s, GUINT_TO_POINTER(r->strs->len - 1));
-  return r->strs->len - 1;
+  guint32 index = GPOINTER_TO_UINT(v);
+  if (!v) {
+    g_ptr_array_add(r->strs, (gpointer)s);
+    index = r->strs->len - 1;
+    g_hash_table_insert(r->str_index, (gpointer)s, GUINT_TO_POINTER(index));
+  }
+  r->str_recent->s[k] = s;
+  r->str_recent->index[k] = index;
+  return index;
 }
 
 /* ---- the file: full chunks of a spilled trace, read back through a per-thread cache ---- */
@@ -407,16 +437,42 @@ void trace_rows_drop_index(trace_rows *r) {
   r->ids_cap = r->ids_n = 0;
 }
 
-guint32 trace_rows_add(trace_rows *r, const job_spec *j) {
+/* Fields of j that differ from d, as row_fields bits. */
+static guint32 rows_mask(const job_spec *j, const job_spec *d) {
+  guint32 mask = 0;
+  for (guint f = 0; f < ROW_FIELDS; f++) {
+    const char *a = (const char *)j + row_fields[f].offset;
+    const char *b = (const char *)d + row_fields[f].offset;
+    gboolean same;
+    if (row_fields[f].size == 4) {
+      guint32 x, y;
+      memcpy(&x, a, 4);
+      memcpy(&y, b, 4);
+      same = x == y;
+    } else {
+      guint64 x, y;
+      memcpy(&x, a, 8);
+      memcpy(&y, b, 8);
+      same = x == y;
+    }
+    if (!same) mask |= 1u << f;
+  }
+  return mask;
+}
+
+/* The most a row takes besides its id: submit, the id's NUL, line, kind, three string
+ * indices and the mask, then at most 10 bytes a field (a 10-byte varint, or 1 + 8). */
+#define ROW_MAX_FIXED (8 + 1 + 5 + 1 + 3 * 5 + 5 + 10 * ROW_FIELDS)
+
+/* Encodes j as the next row (not indexed); returns its index. */
+static guint32 rows_append(trace_rows *r, const job_spec *j) {
   g_assert(r->n < G_MAXUINT32 - 1);
   const job_spec *d = &r->defaults[j->kind < JOB_KIND_COUNT ? j->kind : 0];
-  guint32 mask = 0;
-  for (guint f = 0; f < ROW_FIELDS; f++)
-    if (memcmp((const char *)j + row_fields[f].offset, (const char *)d + row_fields[f].offset,
-               row_fields[f].size) != 0)
-      mask |= 1u << f;
+  guint32 mask = rows_mask(j, d);
   gsize id_len = strlen(j->id);
   row_chunk *c = rows_open_chunk(r, id_len + 256);
+  rows_reserve(c, id_len + ROW_MAX_FIXED);
+  gsize start = c->len;
   c->off[c->n_rows++] = (guint32)c->len;
   rows_put(c, &j->submit_ns, sizeof j->submit_ns);
   rows_put(c, j->id, id_len + 1);
@@ -427,7 +483,7 @@ guint32 trace_rows_add(trace_rows *r, const job_spec *j) {
   rows_put_varint(c, rows_string(r, j->label));
   rows_put_varint(c, rows_string(r, j->gpu_spec));
   rows_put_varint(c, mask);
-  for (guint f = 0; f < ROW_FIELDS; f++) {
+  for (guint f = 0; mask >> f; f++) {
     if (!(mask & (1u << f))) continue;
     const row_field *rf = &row_fields[f];
     const char *field = (const char *)j + rf->offset;
@@ -435,17 +491,36 @@ guint32 trace_rows_add(trace_rows *r, const job_spec *j) {
     else if (rf->type == RF_REAL) rows_put_real(c, field);
     else rows_put(c, field, rf->size);
   }
+  g_assert(c->len - start <= id_len + ROW_MAX_FIXED);
   guint32 i = r->n++;
   if (i && j->submit_ns < r->last_submit) r->sorted = FALSE;
   r->last_submit = j->submit_ns;
-  if (!r->ids) return i;
+  return i;
+}
+
+guint32 trace_rows_add(trace_rows *r, const job_spec *j) {
+  if (!r->ids) return rows_append(r, j);
+  int64_t prev;
+  guint32 i = trace_rows_add_unique(r, j, &prev);
+  return prev < 0 ? i : rows_append(r, j); /* a repeated id is added, not indexed */
+}
+
+guint32 trace_rows_add_unique(trace_rows *r, const job_spec *j, int64_t *prev) {
+  if (!r->ids) { /* no index: the first row with the id by a scan */
+    *prev = trace_rows_find(r, j->id);
+    return *prev < 0 ? rows_append(r, j) : G_MAXUINT32;
+  }
   if ((guint64)(r->ids_n + 1) * 10 > (guint64)r->ids_cap * 7) rows_index_grow(r);
   gboolean found;
   guint32 h = g_str_hash(j->id), k = rows_id_slot(r, j->id, h, &found);
-  if (!found) {
-    rows_slot_set(r, k, (r->wide ? (guint64)h << 32 : 0) | (i + 1));
-    r->ids_n++;
+  if (found) {
+    *prev = (int64_t)(guint32)rows_slot(r, k) - 1;
+    return G_MAXUINT32;
   }
+  *prev = -1;
+  guint32 i = rows_append(r, j);
+  rows_slot_set(r, k, (r->wide ? (guint64)h << 32 : 0) | (i + 1));
+  r->ids_n++;
   return i;
 }
 
@@ -462,6 +537,7 @@ static void rows_unspill_chunk(trace_rows *r, row_chunk *c) {
 }
 
 void trace_rows_seal(trace_rows *r) {
+  g_clear_pointer(&r->str_recent, g_free);
   if (r->fd >= 0 && !r->sorted) { /* read out of order (by submit): all in memory */
     for (guint k = 0; k < r->chunks->len; k++) {
       row_chunk *c = &g_array_index(r->chunks, row_chunk, k);

@@ -28,6 +28,10 @@ void trace_rows_free(trace_rows *r);
  * into the model table. phase_first, phase_count and has_requests are not kept (the trace
  * keeps them). The id index gets the row unless an earlier row has the same id. */
 guint32 trace_rows_add(trace_rows *r, const job_spec *j);
+/* The same unless an earlier row has j's id: then nothing is added, *prev is that row and
+ * G_MAXUINT32 is returned; else *prev is -1. One hash and one probe of the id index for
+ * both the check and the insertion (the trace reader's duplicate check). */
+guint32 trace_rows_add_unique(trace_rows *r, const job_spec *j, int64_t *prev);
 /* Shrinks the buffers to what they hold; no row may be added after it. */
 void trace_rows_seal(trace_rows *r);
 guint32 trace_rows_len(const trace_rows *r);

@@ -1103,3 +1103,86 @@ Test(trace, packed_rows_are_small) {
   double per_row = (double)trace_rows_bytes(t->rows) / trace_n_jobs(t);
   cr_assert_lt(per_row, 56.0, "%.1f bytes a row", per_row);
 }
+
+/* ---- numbers: the reader's short cuts give what strtod and exact decimals give ---- */
+
+/* n random decimal digits (the first not 0 unless lead0) into s. */
+static void rand_digits(GRand *g, GString *s, guint n, gboolean lead0) {
+  for (guint i = 0; i < n; i++)
+    g_string_append_c(s, (char)('0' + (i == 0 && !lead0 ? g_rand_int_range(g, 1, 10)
+                                                          : g_rand_int_range(g, 0, 10))));
+}
+
+/* A decimal of up to max_int integer digits (none at times) and up to 20 fraction digits,
+ * now and then with a '+', leading zeros or no digit after the point. */
+static char *rand_decimal(GRand *g, guint max_int) {
+  GString *s = g_string_new(g_rand_int_range(g, 0, 20) == 0 ? "+" : "");
+  guint n_int = (guint)g_rand_int_range(g, 0, (gint)max_int + 1);
+  if (g_rand_int_range(g, 0, 10) == 0) g_string_append(s, "00");
+  rand_digits(g, s, n_int, FALSE);
+  guint n_frac = (guint)g_rand_int_range(g, 0, 21);
+  if (!n_int && !n_frac) n_frac = 1;
+  if (n_frac || g_rand_int_range(g, 0, 4) == 0) g_string_append_c(s, '.');
+  rand_digits(g, s, n_frac, TRUE);
+  return g_string_free(s, FALSE);
+}
+
+/* text * 10^9 to the nearest integer, halves up (text: rand_decimal's form). */
+static int64_t exact_fixed9(const char *text) {
+  const char *p = text + (*text == '+');
+  int64_t ip = 0, fp = 0;
+  for (; g_ascii_isdigit(*p); p++) ip = ip * 10 + (*p - '0');
+  guint n = 0;
+  int round = 0;
+  if (*p == '.') {
+    for (p++; g_ascii_isdigit(*p); p++, n++) {
+      if (n < 9) fp = fp * 10 + (*p - '0');
+      else if (n == 9) round = *p >= '5';
+    }
+  }
+  for (; n < 9; n++) fp *= 10;
+  return ip * 1000000000 + fp + round;
+}
+
+/* 20,000 rows of random decimals (short and long, most within strtod's exact short cut,
+ * some beyond it) in real, seconds, size and integer columns: every value read is the one
+ * g_ascii_strtod gives (reals, bit for bit), the exact decimal (seconds, GB), strtoll's. */
+Test(trace, numbers_read_as_strtod_and_exact_decimals_give_them) {
+  g_autoptr(GRand) g = g_rand_new_with_seed(17);
+  GString *csv = g_string_new("id,submit_s,kind,gpus,mem_gb,duration_s,priority,gpu_frac,"
+                              "rate_rps\n");
+  guint n = 20000;
+  GPtrArray *cells = g_ptr_array_new_with_free_func(g_free);
+  for (guint i = 0; i < n; i++) {
+    char *submit = rand_decimal(g, 8), *mem = rand_decimal(g, 3), *rate = rand_decimal(g, 8);
+    GString *frac = g_string_new("0.");
+    rand_digits(g, frac, (guint)g_rand_int_range(g, 1, 21), TRUE);
+    if (g_ascii_strtod(frac->str, NULL) == 0) g_string_append_c(frac, '1');
+    char *prio = g_strdup_printf("%d", (gint32)g_rand_int(g));
+    g_string_append_printf(csv, "j%u,%s,batch,1,%s,1,%s,%s,%s\n", i, submit, mem, prio,
+                           frac->str, rate);
+    g_ptr_array_add(cells, submit);
+    g_ptr_array_add(cells, mem);
+    g_ptr_array_add(cells, rate);
+    g_ptr_array_add(cells, g_string_free(frac, FALSE));
+    g_ptr_array_add(cells, prio);
+  }
+  g_autofree char *path = write_tmp("numbers.csv", csv->str, -1);
+  g_string_free(csv, TRUE);
+  trace *t = load_ok(path);
+  cr_assert_eq(trace_n_jobs(t), n);
+  for (guint i = 0; i < n; i++) {
+    const job_spec *j = tu_row(t, i);
+    const char *const *c = (const char *const *)&cells->pdata[5 * i];
+    cr_assert_eq(j->submit_ns, exact_fixed9(c[0]), "submit_s %s", c[0]);
+    cr_assert_eq(j->mem_bytes, exact_fixed9(c[1]), "mem_gb %s", c[1]);
+    double rate = g_ascii_strtod(c[2], NULL) + 0.0, frac = g_ascii_strtod(c[3], NULL);
+    cr_assert_eq(memcmp(&j->rate_rps, &rate, sizeof rate), 0, "rate_rps %s: %.17g, not %.17g",
+                 c[2], j->rate_rps, rate);
+    cr_assert_eq(memcmp(&j->gpu_frac, &frac, sizeof frac), 0, "gpu_frac %s: %.17g, not %.17g",
+                 c[3], j->gpu_frac, frac);
+    cr_assert_eq(j->priority, (int32_t)g_ascii_strtoll(c[4], NULL, 10), "priority %s", c[4]);
+  }
+  trace_free(t);
+  g_ptr_array_unref(cells);
+}
