@@ -40,4 +40,4 @@ gsl_rng *rng_init(rng_slot *slot, uint64_t seed, const char *key, uint64_t strea
   return &slot->r;
 }
 
-double rng_exponential(gsl_rng *r, double mean) { return gsl_ran_exponential(r, mean); }
+double rng_exponential_gsl(gsl_rng *r, double mean) { return gsl_ran_exponential(r, mean); }

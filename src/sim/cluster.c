@@ -431,7 +431,8 @@ void cluster_gpu_note_mem(gpu_state *g) { metrics_gpu_note_peak(g->pool->m, g->i
 
 void cluster_pool_integrate(pool_state *p, sim_time now) {
   metrics_pool *m = p->m;
-  /* the counts in force since the last integration */
+  if (m->t_last >= now) return; /* there already (metrics_pool_integrate's no-op) */
+  /* the counts in force since the last integration (read by the integration only) */
   m->queued = p->n_queued;
   m->running = p->n_running;
   m->draining = p->n_draining;
@@ -439,7 +440,7 @@ void cluster_pool_integrate(pool_state *p, sim_time now) {
   m->frag_on = p->target != NULL;
   m->frag_milli = p->frag_milli;
   m->free_milli = p->free_milli;
-  metrics_pool_integrate(m, now);
+  metrics_pool_integrate_to(m, now);
 }
 
 void cluster_pool_close(pool_state *p, sim_time end) {
@@ -529,6 +530,14 @@ void cluster_task_charge(task *t, sim_time now) {
  * the residents' total (equal parts when the strategy allocated nothing), so the parts add
  * up to the GPU's gauges and none is busier than it is allocated. The allocated part is
  * also the job's charge (jobs.csv gpu_s_allocated), so jobs partition tenants and pools. */
+/* The same bytes (memcmp's equality), without the library call. */
+static inline gboolean parts_same(const double a[3], const double b[3]) {
+  uint64_t x[3], y[3];
+  memcpy(x, a, sizeof x);
+  memcpy(y, b, sizeof y);
+  return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2])) == 0;
+}
+
 static void cluster_gpu_tenants(pool_state *p, gpu_state *g, double alloc, double busy,
                                 double sm) {
   guint n = g->n_residents;
@@ -536,11 +545,14 @@ static void cluster_gpu_tenants(pool_state *p, gpu_state *g, double alloc, doubl
   for (guint i = 0; i < n; i++)
     total += ((const task *)g->residents[i])->alloc_share;
   sim_time now = g->m.t_last;
+  /* one resident: its weight is 1 (a / (0 + a) for a finite a > 0, else 1 / 1), unless a
+   * is +inf (inf / inf): the general expression then */
+  gboolean alone = n == 1 && total <= G_MAXDOUBLE;
   for (guint i = 0; i < n; i++) {
     task *t = g->residents[i];
-    double w = total > 0 ? t->alloc_share / total : 1.0 / n;
+    double w = alone ? 1.0 : total > 0 ? t->alloc_share / total : 1.0 / n;
     double part[3] = {alloc * w, busy * w, sm * w};
-    if (!memcmp(part, t->m_part, sizeof part)) continue;
+    if (parts_same(part, t->m_part)) continue;
     cluster_task_charge(t, now);
     int64_t d[3] = {0, 0, 0};
     for (int k = 0; k < 3; k++) {

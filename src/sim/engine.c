@@ -11,10 +11,6 @@
 #define ENGINE_CHUNK_SHIFT 12
 #define ENGINE_CHUNK_SEQS (UINT64_C(1) << ENGINE_CHUNK_SHIFT)
 
-/* Cache lines of a coming event's object fetched ahead (a running job's hot fields: the
- * views, its progress, the task of a one-worker job and its random stream, cluster.h) */
-#define ENGINE_PREFETCH_LINES 6
-
 typedef struct engine_chunk {
   guint64 pending;                           /* heap entries with an id in this chunk */
   guint64 bits[ENGINE_CHUNK_SEQS / 64];      /* cancelled ids */
@@ -138,16 +134,10 @@ static gboolean top_live(engine *e) {
   return FALSE;
 }
 
-/* Hints while an event runs, no effect on the order: the object of the event after the
- * next one (the second least of the heap: the least child of the root) has its first
- * lines fetched, and the simulator's prefetch reads the next event's object (fetched a
- * step before) for what its handler will follow from it. */
+/* A hint while an event runs, no effect on the order: the simulator's prefetch reads the
+ * next event's object for what its handler will follow from it. */
 static inline void engine_fetch_ahead(engine *e) {
   const pqueue *q = &e->heap;
-  const char *a = pqueue_second_obj(q);
-  if (a) {
-    for (int line = 0; line < ENGINE_PREFETCH_LINES; line++) __builtin_prefetch(a + 64 * line);
-  }
   /* not for a cancelled event: its object may be gone */
   if (e->prefetch && pqueue_len(q) && !engine_is_cancelled(e, pqueue_top_seq(q))) {
     const pq_payload *p = pqueue_top_payload(q);
@@ -158,10 +148,12 @@ static inline void engine_fetch_ahead(engine *e) {
 void engine_set_prefetch(engine *e, engine_prefetch_fn fn) { e->prefetch = fn; }
 
 gboolean engine_step(engine *e) {
-  if (G_UNLIKELY(e->full) || !top_live(e)) return FALSE;
+  if (G_UNLIKELY(e->full)) return FALSE;
   pq_item it;
-  pqueue_pop(&e->heap, &it);
-  engine_settle_top(e, it.seq);
+  /* the top leaves the heap; a cancelled one is dropped (top_live's work, one bit test) */
+  do {
+    if (!pqueue_pop(&e->heap, &it)) return FALSE;
+  } while (engine_settle_top(e, it.seq));
   engine_fetch_ahead(e);
   g_assert(it.time >= e->now); /* time never runs backwards */
   e->now = it.time;

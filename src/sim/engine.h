@@ -43,7 +43,7 @@ void engine_run_until(engine *e, sim_time limit);
 sim_time engine_next_time(engine *e);
 /* What the handler of a coming event will read, fetched ahead (a hint: it must change
  * nothing): the engine calls it once a step, before the handler of the step runs, with the
- * event after it, whose object's first lines it fetched a step before. */
+ * event after it. */
 typedef void (*engine_prefetch_fn)(const void *obj, engine_handler handler);
 void engine_set_prefetch(engine *e, engine_prefetch_fn fn);
 uint64_t engine_events_run(const engine *e);

@@ -1,43 +1,42 @@
-/* pqueue.c: the (time, sequence) min-heap under the event engine. A 4-ary heap of 16-byte
- * keys (time; sequence number and payload slot in one word), each node's four children in
- * one cache line, the payloads (handler, object, argument) in slots that do not move. A pop
- * moves the hole at the root down to a leaf along the least children (selects, not
- * branches) and lifts the last key up from there. Cancellation is not its business (the
- * engine cancels lazily). */
+/* pqueue.c: the (time, sequence) min-heap under the event engine, a radix heap on the
+ * 128-bit key (time; sequence number and payload slot in one word) with digits of
+ * PQUEUE_DIGIT_BITS bits: keys never go below the last one popped, so each key sits in the
+ * bucket of the highest digit where it differs from the least key and its value there, and
+ * only moves down, to lower buckets, when the least key moves. The payloads (handler,
+ * object, argument) stay in slots that do not move. Cancellation is the engine's. */
 #include "pqueue.h"
 #include <stdlib.h>
 #include <string.h>
 
 #define SLOT_MASK ((UINT64_C(1) << PQUEUE_SLOT_BITS) - 1)
+G_STATIC_ASSERT(64 % PQUEUE_DIGIT_BITS == 0 && PQUEUE_MASK_WORDS <= 64);
 
-/* (time, tag) as one unsigned 128-bit number: times are >= 0 (engine_at asserts t >= now)
- * and tags order as their sequence numbers (distinct), so this is the (time, seq) order,
- * compared in two instructions without a branch. */
+/* (time, tag) as one unsigned 128-bit number: times are >= 0 (asserted at the push) and
+ * tags order as their sequence numbers (distinct), so this is the (time, seq) order. */
 static inline unsigned __int128 rank(const pq_key *a) {
   return ((unsigned __int128)(uint64_t)a->time << 64) | a->tag;
 }
 
 static inline gboolean less(const pq_key *a, const pq_key *b) { return rank(a) < rank(b); }
 
+/* The bucket of k against the least key `top` (k != top): its highest digit that differs
+ * from top's, and its value of that digit (digits do not straddle the two words). */
+static inline unsigned bucket_of(const pq_key *k, const pq_key *top) {
+  uint64_t hi = (uint64_t)k->time ^ (uint64_t)top->time;
+  uint64_t x = hi ? hi : k->tag ^ top->tag;
+  uint64_t word = hi ? (uint64_t)k->time : k->tag;
+  unsigned base = hi ? 64u : 0u;
+  unsigned off = (63u - (unsigned)__builtin_clzll(x)) & ~(PQUEUE_DIGIT_BITS - 1u);
+  unsigned v = (unsigned)(word >> off) & (PQUEUE_DIGIT_VALUES - 1u);
+  return (base + off) / PQUEUE_DIGIT_BITS * PQUEUE_DIGIT_VALUES + v;
+}
+
 void pqueue_init(pqueue *q) { memset(q, 0, sizeof *q); }
 
 void pqueue_clear(pqueue *q) {
-  free(q->keys_mem);
+  for (unsigned i = 0; i < PQUEUE_BUCKETS; i++) g_free(q->b[i].keys);
   g_free(q->slots);
   memset(q, 0, sizeof *q);
-}
-
-/* keys[1] on a 64-byte boundary: keys[4i+1 .. 4i+4] (a node's children) share a line. */
-static void keys_grow(pqueue *q) {
-  size_t cap = q->cap ? q->cap * 2 : 256;
-  void *mem = NULL;
-  if (posix_memalign(&mem, 64, (cap + 3) * sizeof(pq_key)) != 0) g_error("out of memory");
-  pq_key *keys = (pq_key *)mem + 3;
-  if (q->len) memcpy(keys, q->keys, q->len * sizeof *keys);
-  free(q->keys_mem);
-  q->keys_mem = mem;
-  q->keys = keys;
-  q->cap = cap;
 }
 
 static uint64_t slot_take(pqueue *q) {
@@ -55,67 +54,109 @@ static uint64_t slot_take(pqueue *q) {
   return q->n_slots++;
 }
 
-/* Puts k at the hole i, moving every greater parent down into it. */
-static inline void sift_up(pq_key *keys, size_t i, pq_key k) {
-  while (i > 0) {
-    size_t parent = (i - 1) / 4;
-    if (!less(&k, &keys[parent])) break;
-    keys[i] = keys[parent];
-    i = parent;
+static G_NO_INLINE void bucket_grow(pq_bucket *b, uint32_t need) {
+  uint32_t cap = b->cap ? b->cap : 16;
+  while (cap < need) cap *= 2;
+  b->keys = g_renew(pq_key, b->keys, cap);
+  b->cap = cap;
+}
+
+/* An emptied bucket keeps at most this many keys' room: the buckets of the high digits
+ * each fill once as the clock passes their range (thousands of keys, 256 such buckets a
+ * digit), and room kept for all of them would hold the peak memory at megabytes. */
+#define BUCKET_KEEP 256u
+
+static inline void bucket_emptied(pq_bucket *b) {
+  b->len = 0;
+  if (G_UNLIKELY(b->cap > BUCKET_KEEP)) {
+    g_free(b->keys);
+    b->keys = NULL;
+    b->cap = 0;
   }
-  keys[i] = k;
+}
+
+static inline void mark(pqueue *q, unsigned i) {
+  q->nonempty[i >> 6] |= UINT64_C(1) << (i & 63);
+  q->summary |= UINT64_C(1) << (i >> 6);
+}
+
+static inline void unmark(pqueue *q, unsigned i) {
+  uint64_t w = q->nonempty[i >> 6] &= ~(UINT64_C(1) << (i & 63));
+  if (!w) q->summary &= ~(UINT64_C(1) << (i >> 6));
+}
+
+static inline void bucket_add(pqueue *q, unsigned i, pq_key k) {
+  pq_bucket *b = &q->b[i];
+  if (G_UNLIKELY(b->len == b->cap)) bucket_grow(b, b->len + 1);
+  b->keys[b->len++] = k;
+  mark(q, i);
+}
+
+/* The lowest bucket with keys (there is one: len > 0 besides the top). */
+static inline unsigned lowest_bucket(const pqueue *q) {
+  unsigned w = (unsigned)__builtin_ctzll(q->summary);
+  return w * 64u + (unsigned)__builtin_ctzll(q->nonempty[w]);
+}
+
+/* A key below the least one becomes the least. With h its bucket against the old least
+ * (their highest differing digit, the old least's value there), every key of a bucket
+ * below h (and the old least) differs from it first at that digit with the old least's
+ * value: they all go to bucket h, which was empty (a key of it would be below the old
+ * least); the buckets above h stay as they are. */
+static G_NO_INLINE void new_least(pqueue *q, pq_key k) {
+  g_assert(less(&q->popped, &k)); /* monotone */
+  unsigned h = bucket_of(&q->top, &k);
+  pq_bucket *to = &q->b[h];
+  bucket_add(q, h, q->top);
+  while (q->summary) {
+    unsigned i = lowest_bucket(q);
+    if (i >= h) break;
+    pq_bucket *b = &q->b[i];
+    if (to->cap < to->len + b->len) bucket_grow(to, to->len + b->len);
+    memcpy(to->keys + to->len, b->keys, b->len * sizeof *b->keys);
+    to->len += b->len;
+    bucket_emptied(b);
+    unmark(q, i);
+  }
+  q->top = k;
 }
 
 void pqueue_push(pqueue *q, const pq_item *item) {
   if (item->seq >> (64 - PQUEUE_SLOT_BITS)) g_error("event heap: sequence number overflow");
-  if (q->len == q->cap) keys_grow(q);
+  g_assert(item->time >= 0);
   uint64_t s = slot_take(q);
   q->slots[s] = (pq_payload){.handler = item->handler, .obj = item->obj, .arg = item->arg};
   pq_key k = {.time = item->time, .tag = item->seq << PQUEUE_SLOT_BITS | s};
-  sift_up(q->keys, q->len++, k);
+  if (q->len++ == 0) q->top = k;
+  else if (G_LIKELY(less(&q->top, &k))) bucket_add(q, bucket_of(&k, &q->top), k);
+  else new_least(q, k);
 }
 
-/* The least of keys[c .. c + k - 1], 1 <= k <= 4. */
-static inline size_t least_of(const pq_key *keys, size_t c, size_t k) {
-  if (k == 4) {
-    size_t a = c + less(&keys[c + 1], &keys[c]);
-    size_t b = c + 2 + less(&keys[c + 3], &keys[c + 2]);
-    return less(&keys[b], &keys[a]) ? b : a;
-  }
-  size_t m = c;
-  for (size_t x = c + 1; x < c + k; x++) m = less(&keys[x], &keys[m]) ? x : m;
-  return m;
+/* The least key of the lowest bucket becomes the top; the bucket's other keys go to lower
+ * buckets (they agree with the new top down to the bucket's digit, included). */
+static void next_top(pqueue *q) {
+  unsigned i = lowest_bucket(q);
+  pq_bucket *b = &q->b[i];
+  pq_key *keys = b->keys;
+  uint32_t n = b->len, m = 0;
+  for (uint32_t x = 1; x < n; x++) m = less(&keys[x], &keys[m]) ? x : m;
+  pq_key top = keys[m];
+  q->top = top;
+  unmark(q, i);
+  for (uint32_t x = 0; x < n; x++)
+    if (x != m) bucket_add(q, bucket_of(&keys[x], &top), keys[x]);
+  bucket_emptied(b);
 }
 
 gboolean pqueue_pop(pqueue *q, pq_item *out) {
   if (q->len == 0) return FALSE;
-  pq_key *keys = q->keys;
-  uint64_t s = keys[0].tag & SLOT_MASK;
+  uint64_t s = q->top.tag & SLOT_MASK;
   const pq_payload *p = &q->slots[s];
-  *out = (pq_item){.time = keys[0].time, .seq = keys[0].tag >> PQUEUE_SLOT_BITS,
+  *out = (pq_item){.time = q->top.time, .seq = q->top.tag >> PQUEUE_SLOT_BITS,
                    .handler = p->handler, .obj = p->obj, .arg = p->arg};
   q->slots[s].arg = q->free_slot;
   q->free_slot = s + 1;
-  size_t n = --q->len;
-  if (n == 0) return TRUE;
-  /* the hole goes down to a leaf; the last key (keys[n], now outside the heap) is lifted
-   * from there. Keys are distinct, so pops come in key order whatever the layout. */
-  size_t i = 0;
-  for (size_t c; (c = 4 * i + 1) < n;) {
-    /* the children's children, four lines from keys[4c + 1]: fetched while the least child
-     * is found (a hint, no access: the address may lie past the heap) */
-    uintptr_t g = (uintptr_t)(keys + 4 * c + 1);
-    for (int line = 0; line < 4; line++) __builtin_prefetch((const void *)(g + 64 * line));
-    size_t m = least_of(keys, c, n - c < 4 ? n - c : 4);
-    keys[i] = keys[m];
-    i = m;
-  }
-  sift_up(keys, i, keys[n]);
+  q->popped = q->top;
+  if (--q->len) next_top(q);
   return TRUE;
-}
-
-const void *pqueue_second_obj(const pqueue *q) {
-  if (q->len < 2) return NULL;
-  size_t m = least_of(q->keys, 1, q->len - 1 < 4 ? q->len - 1 : 4);
-  return q->slots[q->keys[m].tag & SLOT_MASK].obj;
 }

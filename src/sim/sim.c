@@ -142,8 +142,7 @@ static void straggler_advance(job_run *j, double dt) {
   }
 }
 
-static void job_advance(sim *s, job_run *j) {
-  sim_time now = sim_now(s);
+static void job_advance_to(sim *s, job_run *j, sim_time now) {
   double dt = (double)(now - j->t_last);
   if (dt > 0) {
     const workload_ops *wl = j->wl;
@@ -159,6 +158,13 @@ static void job_advance(sim *s, job_run *j) {
     j->alloc_gpu_ns += alloc * dt;
   }
   j->t_last = now;
+}
+
+/* Brings j's progress and accumulators up to now; nothing to do when they are there
+ * already (the second call of a change, gpu_begin after job_begin: inline). */
+static inline void job_advance(sim *s, job_run *j) {
+  sim_time now = sim_now(s);
+  if (j->t_last != now) job_advance_to(s, j, now);
 }
 
 static void on_work_done(void *ctx, void *obj, uint64_t arg);

@@ -85,6 +85,55 @@ Test(engine, heap_interleaved_pops_are_least_with_their_payload) {
   pqueue_clear(&q);
 }
 
+/* The radix heap against a plain sorted reference, on the engine's pattern: each push at
+ * or after the last pop's time, delays from 0 (events at now: below the least key held,
+ * the heap's new-least path) through nanoseconds to 2^50 ns (every digit of the time and
+ * of the sequence numbers), the heap up to ~5,000 and down to empty again. Every pop must
+ * be the reference's least (time, seq). */
+/* Inserts it into ref, kept in descending (time, seq) order: the least is the last. */
+static void ref_insert(GArray *ref, const pq_item *it) {
+  guint lo = 0, hi = ref->len;
+  while (lo < hi) {
+    guint mid = (lo + hi) / 2;
+    const pq_item *m = &g_array_index(ref, pq_item, mid);
+    if (m->time > it->time || (m->time == it->time && m->seq > it->seq)) lo = mid + 1;
+    else hi = mid;
+  }
+  g_array_insert_val(ref, lo, *it);
+}
+
+Test(engine, radix_heap_pops_as_a_sorted_list_over_every_digit) {
+  pqueue q;
+  pqueue_init(&q);
+  GArray *ref = g_array_new(FALSE, FALSE, sizeof(pq_item));
+  guint64 x = 0x9e3779b97f4a7c15ULL, seq = 1;
+  sim_time now = 0;
+  for (int step = 0; step < 400000; step++) {
+    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+    gboolean grow = (step / 50000) % 2 == 0;
+    if (q.len == 0 || x % 7 < (grow ? 4u : 3u)) {
+      unsigned shift = (unsigned)((x >> 8) % 51);
+      guint64 bits = (x >> 20) & ((UINT64_C(1) << shift) - 1);
+      sim_time delay = (x >> 16) % 4 == 0 ? 0 : (sim_time)bits;
+      pq_item it = {.time = now + delay, .seq = seq++, .arg = seq};
+      pqueue_push(&q, &it);
+      ref_insert(ref, &it);
+      continue;
+    }
+    pq_item want = g_array_index(ref, pq_item, ref->len - 1), got;
+    g_array_set_size(ref, ref->len - 1);
+    cr_assert(pqueue_pop(&q, &got));
+    cr_assert(got.time == want.time && got.seq == want.seq && got.arg == want.arg,
+              "step %d: popped (%" G_GINT64_FORMAT ", %" G_GUINT64_FORMAT "), least is (%"
+              G_GINT64_FORMAT ", %" G_GUINT64_FORMAT ")", step, got.time, got.seq, want.time,
+              want.seq);
+    cr_assert_eq(pqueue_len(&q), ref->len);
+    now = got.time;
+  }
+  g_array_unref(ref);
+  pqueue_clear(&q);
+}
+
 Test(engine, ties_run_in_scheduling_order_and_cancel_is_lazy) {
   log_ctx l = {.seen = g_array_new(FALSE, FALSE, sizeof(uint64_t))};
   engine *e = engine_new(&l);
