@@ -304,7 +304,8 @@ guint32 metrics_tenant(metrics *m, const char *name) {
 }
 
 /* Integrates the tenant's gauges up to now, interval by interval. */
-static void metrics_tenant_integrate(metrics *m, metrics_tenant_state *t, sim_time now) {
+static inline G_ALWAYS_INLINE void metrics_tenant_integrate(metrics *m, metrics_tenant_state *t,
+                                                            sim_time now) {
   if (now <= t->t_last) return;
   double dt = (double)(now - t->t_last);
   if (t->alloc == 0 && t->busy == 0 && t->sm == 0) {

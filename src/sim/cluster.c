@@ -511,6 +511,14 @@ void cluster_gpu_update_speeds(gpu_state *g) {
   pool_state *p = g->pool;
   guint n = g->n_residents;
   if (!n) return;
+  if (p->ops->unit_speeds) {
+    /* what update_speeds does, and the solo speeds it gives (1, stacked or not) */
+    for (guint i = 0; i < n; i++) {
+      task *t = g->residents[i];
+      t->speed = t->alloc_share = t->solo_speed = 1.0;
+    }
+    return;
+  }
   p->ops->update_speeds(&p->share_view, g);
   gboolean stacked = FALSE;
   for (guint i = 0; i < n; i++) {

@@ -466,3 +466,23 @@ Test(sharing, the_strategy_table_is_the_scenarios) {
     }
   }
 }
+
+/* A strategy that says unit_speeds (the simulator then sets the speeds itself instead of
+ * calling update_speeds) must give every resident speed 1 and alloc_share 1, whatever
+ * they held before. */
+Test(sharing, unit_speeds_strategies_give_every_resident_speed_one) {
+  guint flagged = 0;
+  for (guint c = 0; c < scenario_strategy_count(); c++) {
+    const share_ops *ops = share_for(c);
+    if (!ops->implemented || !ops->unit_speeds) continue;
+    task t = {.speed = 0.25, .alloc_share = 0.5};
+    task *res[1] = {&t};
+    gpu_state g = {.residents = res, .n_residents = 1, .slots_used = 1};
+    share_pool p = {0};
+    ops->update_speeds(&p, &g);
+    cr_assert(t.speed == 1.0 && t.alloc_share == 1.0, "%s: speed %g, alloc_share %g",
+              ops->input.name, t.speed, t.alloc_share);
+    flagged++;
+  }
+  cr_assert_geq(flagged, 1, "exclusive at least");
+}

@@ -45,6 +45,7 @@ const share_ops share_exclusive_ops = {
     .can_ever_fit = exclusive_can_ever_fit,
     .gpu_accepts = exclusive_gpu_accepts,
     .update_speeds = exclusive_update_speeds,
+    .unit_speeds = TRUE,
     .gauges = share_default_gauges,
     .mem_capacity = share_default_mem_capacity,
     .oom_victims = share_default_oom_victims,

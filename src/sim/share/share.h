@@ -153,6 +153,9 @@ typedef struct share_ops {
                           gpu_state *const *taken, guint n_taken, guint32 *slot);
   /* Sets speed and alloc_share of every resident of g (after any change on g). */
   void (*update_speeds)(const share_pool *p, gpu_state *g);
+  /* TRUE when update_speeds sets every resident's speed and alloc_share to 1 whatever else
+   * is on g (exclusive): the simulator then sets them itself, without the call. */
+  gboolean unit_speeds;
   /* Current busy (some kernel running) and SM-active fractions of g. */
   void (*gauges)(const share_pool *p, const gpu_state *g, double *busy, double *sm_active);
   /* Memory capacity a resident may use on g before an out-of-memory (whole device by
