@@ -1,6 +1,7 @@
-/* rowspill.h: records written to an unnamed temporary file and read back by offset. sim.c
- * puts there the rows of finished jobs that wait for an earlier job's row (jobs.csv is in
- * trace order), so that they do not stay in memory. The file is removed as soon as it is
+/* rowspill.h: records written to an unnamed temporary file and read back by offset. The
+ * row writer (rowwriter.c) puts there the records of finished jobs that wait for an earlier
+ * job's row (jobs.csv is in trace order), so that they do not stay in memory; one spill is
+ * used by one thread at a time. The file is removed as soon as it is
  * created (only its descriptor names it): nothing is left whatever happens to the run. */
 #pragma once
 #include <glib.h>

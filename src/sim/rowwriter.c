@@ -10,9 +10,28 @@
 #include <stdint.h>
 #include <string.h>
 
-/* A batch is handed over once it holds this many bytes (about 800 records of a job
+/* The queues' hand-over, told to ThreadSanitizer: GLib's mutexes are futexes it does not see
+ * (a -fsanitize=thread build, HACKING.md "sanitizers"), so a batch taken from a queue is
+ * declared acquired from the thread that pushed it. */
+#if defined(__SANITIZE_THREAD__)
+#define RW_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define RW_TSAN 1
+#endif
+#endif
+#ifdef RW_TSAN
+#include <sanitizer/tsan_interface.h>
+#define RW_RELEASE(p) __tsan_release(p)
+#define RW_ACQUIRE(p) __tsan_acquire(p)
+#else
+#define RW_RELEASE(p) ((void)(p))
+#define RW_ACQUIRE(p) ((void)(p))
+#endif
+
+/* A batch is handed over once it holds this many bytes (about 500 records of a job
  * without services rows); RW_BATCHES of them at most exist, in flight or being filled. */
-#define RW_BATCH_BYTES (256 * 1024)
+#define RW_BATCH_BYTES (128 * 1024)
 #define RW_BATCHES 4
 
 /* One record: the header, then n_services service_result, 2 x n_gpus guint32 (node, GPU
@@ -48,9 +67,10 @@ struct rowwriter {
   gboolean finished;
   /* the writer's side (its thread, or the caller's when there is none) */
   guint32 next;              /* rows [0, next) are out */
-  gpointer *slots;           /* row i > next waiting at slots[i & mask]: NULL, a copy of
-                              * its record, or its spill offset (odd: 2 x offset + 1) */
-  guint32 mask;
+  guint32 **blocks;          /* the window of rows waiting: RW_BLOCK_ROWS slots a block, */
+  guint32 bmask;             /* row i's at blocks[(i >> RW_BLOCK_SHIFT) & bmask] */
+  guint32 *spare;            /* a block given back, for the next one */
+  GHashTable *mem;           /* row -> a copy of its record, for the slots RW_SLOT_MEM */
   rowspill *spill;
   GString *ids;              /* gpu_ids of the row going out */
   guint8 *back;              /* a record read back from the spill */
@@ -65,7 +85,7 @@ struct rowwriter {
 
 static rw_batch *rw_batch_new(void) {
   rw_batch *b = g_new0(rw_batch, 1);
-  b->cap = RW_BATCH_BYTES + 64 * 1024;
+  b->cap = RW_BATCH_BYTES + 16 * 1024;
   b->data = g_malloc(b->cap);
   return b;
 }
@@ -126,7 +146,8 @@ static const char *rw_gpu_ids(rowwriter *w, const rw_rec *rec) {
 }
 
 /* The pool's job counters and straggler sum, the tenant's job count and licence sum: what
- * emit_row (sim.c) and metrics_tenant_job added, in the same order from the same zeros. */
+ * the row's turn added in sim.c and metrics_tenant_job before, in the same order from the
+ * same zeros (rowwriter_finish hands them over). */
 static void rw_sums(rowwriter *w, const rw_rec *rec) {
   const job_result *jr = &rec->r.jr;
   if (jr->pool_index >= 0) {
@@ -196,40 +217,68 @@ static void rw_emit(rowwriter *w, const rw_rec *rec) {
   rw_services_out(w, rec);
 }
 
-/* Makes room in the window for row i (> next). */
-static void rw_reserve(rowwriter *w, guint32 i) {
-  guint64 need = (guint64)i - w->next + 1, cap = (guint64)w->mask + 1;
-  if (need <= cap) return;
-  guint64 ncap = cap;
-  while (ncap < need) ncap *= 2;
-  gpointer *fresh = g_new0(gpointer, ncap);
-  for (guint64 k = w->next; k < (guint64)w->next + cap; k++)
-    fresh[k & (ncap - 1)] = w->slots[k & w->mask];
-  g_free(w->slots);
-  w->slots = fresh;
-  w->mask = (guint32)(ncap - 1);
+/* The window of rows waiting for an earlier one is in blocks of RW_BLOCK_ROWS 4-byte slots,
+ * from next's block to the last row held (a block is given back once next leaves it, so
+ * the window never reallocates its slots): 0 (not yet there), RW_SLOT_MEM (a copy of the
+ * record in w->mem) or 2 + its spill offset / 8 (records are 8-byte multiples). */
+#define RW_BLOCK_SHIFT 14
+#define RW_BLOCK_ROWS (1u << RW_BLOCK_SHIFT)
+#define RW_SLOT_MEM 1u
+
+/* Row i's slot (i >= next); NULL when its block is not there and create is FALSE. */
+static guint32 *rw_slot(rowwriter *w, guint32 i, gboolean create) {
+  guint32 first = w->next >> RW_BLOCK_SHIFT, b = i >> RW_BLOCK_SHIFT;
+  if (b - first > w->bmask) { /* a larger ring of blocks */
+    if (!create) return NULL;
+    guint32 n = w->bmask + 1;
+    while (n <= b - first) n *= 2;
+    guint32 **fresh = g_new0(guint32 *, n);
+    for (guint32 k = first; k < first + w->bmask + 1; k++)
+      fresh[k & (n - 1)] = w->blocks[k & w->bmask];
+    g_free(w->blocks);
+    w->blocks = fresh;
+    w->bmask = n - 1;
+  }
+  guint32 **blk = &w->blocks[b & w->bmask];
+  if (!*blk) {
+    if (!create) return NULL;
+    *blk = w->spare ? w->spare : g_new0(guint32, RW_BLOCK_ROWS);
+    w->spare = NULL;
+  }
+  return &(*blk)[i & (RW_BLOCK_ROWS - 1)];
 }
 
-static inline gboolean rw_slot_spilled(gpointer slot) { return ((uintptr_t)slot & 1u) != 0; }
+/* Row next is out: the next one's turn, and the block left behind goes. */
+static void rw_advance(rowwriter *w) {
+  w->next++;
+  if (w->next & (RW_BLOCK_ROWS - 1)) return;
+  guint32 **blk = &w->blocks[((w->next >> RW_BLOCK_SHIFT) - 1) & w->bmask];
+  if (!*blk) return;
+  memset(*blk, 0, RW_BLOCK_ROWS * sizeof(guint32)); /* every slot given back already */
+  if (w->spare) g_free(*blk);
+  else w->spare = *blk;
+  *blk = NULL;
+}
 
 /* Row rec waits for an earlier one: in the spill, else (no spill, or it failed) a copy. */
 static void rw_hold(rowwriter *w, const rw_rec *rec) {
   g_assert(rec->r.row > w->next && rec->r.row < w->c.n_rows);
-  rw_reserve(w, rec->r.row);
-  gpointer *slot = &w->slots[rec->r.row & w->mask];
-  g_assert(*slot == NULL);
+  guint32 *slot = rw_slot(w, rec->r.row, TRUE);
+  g_assert(*slot == 0);
   gint64 at = w->spill ? rowspill_put(w->spill, rec, rec->size) : -1;
-  if (at >= 0 && (guint64)at <= (G_MAXUINT64 >> 2) && (guint64)at < ((guint64)UINTPTR_MAX >> 1))
-    *slot = (gpointer)(uintptr_t)(((guint64)at << 1) | 1u);
-  else
-    *slot = g_memdup2(rec, rec->size);
+  if (at >= 0 && (at & 7) == 0 && (guint64)at / 8 <= G_MAXUINT32 - 2) {
+    *slot = (guint32)((guint64)at / 8 + 2);
+    return;
+  }
+  *slot = RW_SLOT_MEM;
+  g_hash_table_insert(w->mem, GUINT_TO_POINTER(rec->r.row), g_memdup2(rec, rec->size));
 }
 
-/* The record a slot holds (a copy, or read back into w->back); NULL when the spill cannot
- * give it back. */
-static const rw_rec *rw_slot_record(rowwriter *w, gpointer slot) {
-  if (!rw_slot_spilled(slot)) return slot;
-  gint64 at = (gint64)((uintptr_t)slot >> 1);
+/* The record of row i in slot v (a copy, or read back into w->back); NULL when the spill
+ * cannot give it back. */
+static const rw_rec *rw_slot_record(rowwriter *w, guint32 i, guint32 v) {
+  if (v == RW_SLOT_MEM) return g_hash_table_lookup(w->mem, GUINT_TO_POINTER(i));
+  gint64 at = (gint64)(v - 2) * 8;
   rw_rec h;
   if (!rowspill_get(w->spill, at, &h, sizeof h) || h.size < sizeof h) return NULL;
   if (w->back_cap < h.size) {
@@ -244,18 +293,18 @@ static const rw_rec *rw_slot_record(rowwriter *w, gpointer slot) {
 /* The rows held for the one just out, as long as they follow on. */
 static void rw_drain(rowwriter *w) {
   while (w->next < w->c.n_rows) {
-    gpointer *slot = &w->slots[w->next & w->mask];
-    if (!*slot) return;
-    const rw_rec *rec = rw_slot_record(w, *slot);
+    guint32 *slot = rw_slot(w, w->next, FALSE);
+    if (!slot || !*slot) return;
+    const rw_rec *rec = rw_slot_record(w, w->next, *slot);
     if (!rec) {
       rw_fail(w, g_error_new(SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME,
                              "cannot read back a held jobs.csv row from the spill file"));
       return; /* the slot stays: rowwriter_free tries it once more */
     }
     rw_emit(w, rec);
-    if (!rw_slot_spilled(*slot)) g_free(*slot);
-    *slot = NULL;
-    w->next++;
+    if (*slot == RW_SLOT_MEM) g_hash_table_remove(w->mem, GUINT_TO_POINTER(w->next));
+    *slot = 0;
+    rw_advance(w);
   }
 }
 
@@ -268,20 +317,31 @@ static void rw_process(rowwriter *w, rw_batch *b) {
     else if (rec->r.row != w->next) rw_hold(w, rec);
     else {
       rw_emit(w, rec);
-      w->next++;
+      rw_advance(w);
       rw_drain(w);
     }
   }
   b->len = 0;
 }
 
+static void rw_push(GAsyncQueue *q, rw_batch *b) {
+  RW_RELEASE(b);
+  g_async_queue_push(q, b);
+}
+
+static rw_batch *rw_pop(GAsyncQueue *q, gboolean wait) {
+  rw_batch *b = wait ? g_async_queue_pop(q) : g_async_queue_try_pop(q);
+  if (b) RW_ACQUIRE(b);
+  return b;
+}
+
 static gpointer rw_thread(gpointer data) {
   rowwriter *w = data;
   for (;;) {
-    rw_batch *b = g_async_queue_pop(w->full);
+    rw_batch *b = rw_pop(w->full, TRUE);
     gboolean last = b->last;
     rw_process(w, b);
-    g_async_queue_push(w->empty, b);
+    rw_push(w->empty, b);
     if (last) return NULL;
   }
 }
@@ -296,8 +356,9 @@ rowwriter *rowwriter_new(const rowwriter_config *c) {
   w->straggler = g_new0(double, np);
   w->licensed_worker_s = g_new0(double, np);
   w->tenants = g_array_new(FALSE, TRUE, sizeof(rw_tenant));
-  w->slots = g_new0(gpointer, 1024);
-  w->mask = 1023;
+  w->blocks = g_new0(guint32 *, 1); /* grown as rows wait further ahead */
+  w->bmask = 0;
+  w->mem = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
   w->ids = g_string_new(NULL);
   w->svc = results_new();
   if (c->spill) w->spill = rowspill_new(c->spill_dir);
@@ -318,13 +379,13 @@ static void rw_handover(rowwriter *w) {
     rw_process(w, w->cur);
     return;
   }
-  g_async_queue_push(w->full, w->cur);
-  rw_batch *b = g_async_queue_try_pop(w->empty);
+  rw_push(w->full, w->cur);
+  rw_batch *b = rw_pop(w->empty, FALSE);
   if (!b && w->n_batches < RW_BATCHES) {
     b = rw_batch_new();
     w->n_batches++;
   }
-  w->cur = b ? b : g_async_queue_pop(w->empty);
+  w->cur = b ? b : rw_pop(w->empty, TRUE);
 }
 
 guint32 *rowwriter_put(rowwriter *w, const rowwriter_row *r, const char *id, const char *reason,
@@ -370,7 +431,7 @@ static void rw_flush_last(rowwriter *w) {
     return;
   }
   w->cur->last = TRUE;
-  g_async_queue_push(w->full, w->cur);
+  rw_push(w->full, w->cur);
   w->cur = NULL;
   g_thread_join(w->thread);
   w->thread = NULL;
@@ -407,20 +468,27 @@ void rowwriter_free(rowwriter *w) {
   if (!w) return;
   g_atomic_int_set(&w->failed, 1); /* what is still on its way is dropped */
   rw_flush_last(w);
-  for (guint64 k = w->next; w->slots && k < (guint64)w->next + w->mask + 1; k++) {
-    gpointer slot = w->slots[k & w->mask];
-    if (!slot) continue;
-    const rw_rec *rec = rw_slot_record(w, slot);
-    if (rec) rw_rec_drop(rec);
-    if (!rw_slot_spilled(slot)) g_free(slot);
+  for (guint32 k = 0; k <= w->bmask; k++) { /* the records still held own histograms */
+    guint32 *blk = w->blocks[k];
+    for (guint32 i = 0; blk && i < RW_BLOCK_ROWS; i++) {
+      const rw_rec *rec = blk[i] > RW_SLOT_MEM ? rw_slot_record(w, 0, blk[i]) : NULL;
+      if (rec) rw_rec_drop(rec);
+    }
+    g_free(blk);
   }
+  GHashTableIter it;
+  gpointer copy;
+  g_hash_table_iter_init(&it, w->mem);
+  while (g_hash_table_iter_next(&it, NULL, &copy)) rw_rec_drop(copy);
+  g_hash_table_unref(w->mem);
+  g_free(w->blocks);
+  g_free(w->spare);
   rw_batch *b;
-  while (w->empty && (b = g_async_queue_try_pop(w->empty)) != NULL) rw_batch_free(b);
+  while (w->empty && (b = rw_pop(w->empty, FALSE)) != NULL) rw_batch_free(b);
   rw_batch_free(w->cur);
   if (w->full) g_async_queue_unref(w->full);
   if (w->empty) g_async_queue_unref(w->empty);
   rowspill_free(w->spill);
-  g_free(w->slots);
   g_free(w->back);
   g_string_free(w->ids, TRUE);
   results_free(w->svc);

@@ -82,11 +82,11 @@ typedef struct workload_ops {
   void (*on_stop)(sim *s, job_run *j);
   /* The job is done for good, or the run is over: free workload_data. May be NULL. */
   void (*on_done)(sim *s, job_run *j);
-  /* The run is over, or the job is done and its turn has come: adds the job's own rows
-   * through metrics.h (metrics_service: the services.csv rows), in trace order. For a job
-   * that is done (on_done called once) the rows must not depend on when it is called: the
-   * simulator may take them early and put them back in order (sim.c, job_hold). May be
-   * NULL. */
+  /* The job is done, or the run is over: adds the job's own rows through metrics.h
+   * (metrics_service: the services.csv rows). For a job that is done (on_done called once)
+   * the rows must not depend on when it is called: the simulator takes them when the job
+   * ends and the row writer puts them back in trace order (sim.c job_out, rowwriter.c).
+   * Called on the simulation's thread. May be NULL. */
   void (*report)(sim *s, job_run *j);
 } workload_ops;
 
