@@ -360,14 +360,6 @@ void metrics_tenant_change(metrics *m, guint32 tenant, guint32 pool, sim_time no
                       scenario_pool(m->sc, p)->price_per_gpu_hour;
 }
 
-void metrics_tenant_job(metrics *m, guint32 tenant, int pool, double worker_s) {
-  metrics_tenant_state *t = &g_array_index(m->tenants, metrics_tenant_state, tenant);
-  t->jobs++;
-  if (pool < 0 || m->licence_per_worker_hour[pool] < 0) return;
-  m->licensed_worker_s[pool] += worker_s;
-  t->licence_cost += worker_s / 3600 * m->licence_per_worker_hour[pool];
-}
-
 void metrics_tenant_jobs_add(metrics *m, guint32 tenant, guint32 jobs, double licence_cost) {
   metrics_tenant_state *t = &g_array_index(m->tenants, metrics_tenant_state, tenant);
   t->jobs += jobs;

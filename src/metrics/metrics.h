@@ -178,14 +178,11 @@ static inline int64_t metrics_fixed(double v) {
   return i;
 }
 
-/* A job of the tenant was submitted (tenants.csv `jobs`) to pool `pool` (-1: unrouted),
- * where its workers were resident for worker_s seconds (summed over workers): what a
- * pool whose strategy charges a licence per worker bills. */
-void metrics_tenant_job(metrics *m, guint32 tenant, int pool, double worker_s);
-/* What metrics_tenant_job adds, summed elsewhere (the row writer, rowwriter.c, on a thread
- * of its own) and added once at the end: the tenant's jobs and licence cost, the pool's
- * licensed worker-seconds. Sums made in trace order from zero, as metrics_tenant_job's are,
- * give the same bits (nothing else adds to these). */
+/* The tenants' submitted jobs (tenants.csv `jobs`) and licence cost, and the pools'
+ * licensed worker-seconds (what a pool whose strategy charges a licence per worker
+ * bills), summed over the rows by the row writer (rowwriter.c, on a thread of its own:
+ * worker-seconds x the pool's metrics_pool_licence / 3600, in trace order from zero) and
+ * added once at the end; nothing else adds to them. */
 void metrics_tenant_jobs_add(metrics *m, guint32 tenant, guint32 jobs, double licence_cost);
 void metrics_pool_licensed_add(metrics *m, guint32 pool, double worker_s);
 

@@ -145,9 +145,8 @@ static const char *rw_gpu_ids(rowwriter *w, const rw_rec *rec) {
   return buf->str;
 }
 
-/* The pool's job counters and straggler sum, the tenant's job count and licence sum: what
- * the row's turn added in sim.c and metrics_tenant_job before, in the same order from the
- * same zeros (rowwriter_finish hands them over). */
+/* The pool's job counters and straggler sum, the tenant's job count and licence sum, in
+ * trace order from zero (rowwriter_finish hands them over: metrics_tenant_jobs_add). */
 static void rw_sums(rowwriter *w, const rw_rec *rec) {
   const job_result *jr = &rec->r.jr;
   if (jr->pool_index >= 0) {
