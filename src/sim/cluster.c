@@ -546,33 +546,47 @@ static inline gboolean parts_same(const double a[3], const double b[3]) {
   return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2])) == 0;
 }
 
+/* Resident t's part of its GPU's gauges becomes part[] at now (its tenant's books). */
+static inline void cluster_task_set_part(pool_state *p, task *t, sim_time now,
+                                         const double part[3]) {
+  if (parts_same(part, t->m_part)) return;
+  cluster_task_charge(t, now);
+  int64_t d[3] = {0, 0, 0};
+  for (int k = 0; k < 3; k++) {
+    /* an unchanged part keeps its fixed-point value (m_part_fx[k] is metrics_fixed of
+     * m_part[k]): one conversion fewer for each */
+    if (part[k] == t->m_part[k]) continue;
+    int64_t fx = metrics_fixed(part[k]);
+    d[k] = fx - t->m_part_fx[k];
+    t->m_part_fx[k] = fx;
+  }
+  metrics_tenant_change(p->metrics, t->job->tenant, p->index, now, d, 0);
+  memcpy(t->m_part, part, 3 * sizeof *part);
+}
+
 static void cluster_gpu_tenants(pool_state *p, gpu_state *g, double alloc, double busy,
                                 double sm) {
   guint n = g->n_residents;
+  sim_time now = g->m.t_last;
+  if (n == 1) {
+    /* one resident: its weight is 1 (a / (0 + a) for a finite a > 0, else 1 / 1), and
+     * x * 1 is x (the gauges are numbers: metrics_gpu_set_gauges asserts their range),
+     * unless a is +inf (inf / inf): the general expression then */
+    task *t = g->residents[0];
+    if (t->alloc_share <= G_MAXDOUBLE) {
+      const double part[3] = {alloc, busy, sm};
+      cluster_task_set_part(p, t, now, part);
+      return;
+    }
+  }
   double total = 0;
   for (guint i = 0; i < n; i++)
     total += ((const task *)g->residents[i])->alloc_share;
-  sim_time now = g->m.t_last;
-  /* one resident: its weight is 1 (a / (0 + a) for a finite a > 0, else 1 / 1), unless a
-   * is +inf (inf / inf): the general expression then */
-  gboolean alone = n == 1 && total <= G_MAXDOUBLE;
   for (guint i = 0; i < n; i++) {
     task *t = g->residents[i];
-    double w = alone ? 1.0 : total > 0 ? t->alloc_share / total : 1.0 / n;
-    double part[3] = {alloc * w, busy * w, sm * w};
-    if (parts_same(part, t->m_part)) continue;
-    cluster_task_charge(t, now);
-    int64_t d[3] = {0, 0, 0};
-    for (int k = 0; k < 3; k++) {
-      /* an unchanged part keeps its fixed-point value (m_part_fx[k] is metrics_fixed of
-       * m_part[k]): one conversion fewer for each */
-      if (part[k] == t->m_part[k]) continue;
-      int64_t fx = metrics_fixed(part[k]);
-      d[k] = fx - t->m_part_fx[k];
-      t->m_part_fx[k] = fx;
-    }
-    metrics_tenant_change(p->metrics, t->job->tenant, p->index, now, d, 0);
-    memcpy(t->m_part, part, sizeof part);
+    double w = total > 0 ? t->alloc_share / total : 1.0 / n;
+    const double part[3] = {alloc * w, busy * w, sm * w};
+    cluster_task_set_part(p, t, now, part);
   }
 }
 
