@@ -180,6 +180,16 @@ void util_append_shortest(GString *out, double v, int min_prec) {
   g_string_append(out, buf);
 }
 
+void util_append_u64(GString *out, guint64 v) {
+  char buf[24];
+  int n = 0;
+  do {
+    buf[sizeof buf - 1 - n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  g_string_append_len(out, buf + sizeof buf - n, n);
+}
+
 void util_append_fixed9(GString *out, int64_t v) {
   uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
   if (v < 0) g_string_append_c(out, '-');

@@ -56,6 +56,8 @@ double util_round_sig(double v, int digits);
 void util_append_shortest(GString *out, double v, int min_prec);
 /* Appends v / 10^9 as the shortest exact decimal: 1500000000 -> "1.5", 0 -> "0". */
 void util_append_fixed9(GString *out, int64_t v);
+/* Appends the decimal digits of v (no sign, no padding). */
+void util_append_u64(GString *out, guint64 v);
 
 /* Writes a CSV field, quoting when it holds a comma, quote, CR or LF. */
 void util_csv_field(GString *out, const char *field);

@@ -12,23 +12,13 @@
 /* Integers below 2^53 are exact in a double and are printed in full. */
 #define REPORT_EXACT_INT_LIMIT 9007199254740992.0
 
-/* Appends the decimal digits of v. */
-static void report_u64(GString *out, guint64 v) {
-  char buf[24];
-  int n = 0;
-  do {
-    buf[sizeof buf - 1 - n++] = (char)('0' + v % 10);
-    v /= 10;
-  } while (v);
-  g_string_append_len(out, buf + sizeof buf - n, n);
-}
 
 static void report_i64(GString *out, gint64 v) {
   if (v < 0) {
     g_string_append_c(out, '-');
-    report_u64(out, (guint64)0 - (guint64)v);
+    util_append_u64(out, (guint64)0 - (guint64)v);
   } else {
-    report_u64(out, (guint64)v);
+    util_append_u64(out, (guint64)v);
   }
 }
 
@@ -140,13 +130,13 @@ static void csv_n(GString *out, double v) {
 }
 
 static void csv_u(GString *out, guint64 v) {
-  report_u64(out, v);
+  util_append_u64(out, v);
   g_string_append_c(out, ',');
 }
 
 /* A node or GPU index; -1 (not on a GPU) is an empty cell. */
 static void csv_index(GString *out, int v) {
-  if (v >= 0) report_u64(out, (guint64)v);
+  if (v >= 0) util_append_u64(out, (guint64)v);
   g_string_append_c(out, ',');
 }
 

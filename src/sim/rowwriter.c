@@ -122,13 +122,6 @@ static void rw_fail(rowwriter *w, GError *e) {
   g_atomic_int_set(&w->failed, 1);
 }
 
-static void rw_digits(GString *buf, guint32 v) {
-  char d[10];
-  int n = 0;
-  do d[n++] = (char)('0' + v % 10); while (v /= 10);
-  while (n) g_string_append_c(buf, d[--n]);
-}
-
 /* "pool/n0/g3;pool/n1/g0" from the record's GPUs ("" without any). */
 static const char *rw_gpu_ids(rowwriter *w, const rw_rec *rec) {
   GString *buf = w->ids;
@@ -138,9 +131,9 @@ static const char *rw_gpu_ids(rowwriter *w, const rw_rec *rec) {
     if (k) g_string_append_c(buf, ';');
     g_string_append(buf, rec->r.jr.pool);
     g_string_append(buf, "/n");
-    rw_digits(buf, g[2 * k]);
+    util_append_u64(buf, g[2 * k]);
     g_string_append(buf, "/g");
-    rw_digits(buf, g[2 * k + 1]);
+    util_append_u64(buf, g[2 * k + 1]);
   }
   return buf->str;
 }
