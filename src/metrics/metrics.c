@@ -12,13 +12,16 @@ typedef struct metrics_tenant_state {
   const char *name;
   int64_t fx[3];                  /* gauges now: allocated, busy, SM-active GPUs, fixed point */
   int64_t *pool_alloc_fx;         /* allocated GPUs per pool, fixed point (n_pools) */
-  double alloc, busy, sm;         /* the gauges as doubles */
-  double cost_rate;               /* allocated GPUs x the pools' price, per GPU-hour */
   guint32 residents;
   sim_time t_last;
-  guint64 cell_b;                 /* an interval (cells index) and its bounds: integrating */
-  sim_time cell_start, cell_end;  /* from t_last to now inside it adds to that one cell */
-  double int_alloc, int_busy, int_sm, int_cost; /* x ns */
+  guint64 cell_b;                 /* the interval being integrated (cell_open), its bounds, */
+  sim_time cell_start, cell_end;  /* and its exact integrals so far: written to cells when */
+  metrics_i128 cell_alloc, cell_busy; /* integration leaves it (tenant_cell_close) */
+  gboolean cell_open;
+  metrics_ring ahead;             /* busy of bursts accounted ahead, by interval (first value) */
+  metrics_i128 *int_pool_alloc;   /* x ns, exact: allocated per pool (n_pools; their sum is
+                                   * the tenant's, and each pool's price makes the cost) */
+  metrics_i128 int_busy, int_sm;
   GArray *cells;                  /* tenant_cell by interval, grown on use */
   guint32 jobs;
   double licence_cost;
@@ -61,6 +64,54 @@ void metrics_set_ts_sink(metrics *m, metrics_ts_sink sink, void *data) {
   m->ts_sink_data = data;
 }
 
+/* ---- amounts by interval ahead (metrics_burst) ---- */
+
+static void ring_free(metrics_ring *r) { g_clear_pointer(&r->v, g_free); }
+
+/* Interval b's two values (b >= base), the ring grown to hold it. */
+static metrics_i128 *ring_slot(metrics_ring *r, guint64 b) {
+  g_assert(b >= r->base);
+  if (!r->v || b - r->base > r->mask) {
+    guint32 old_n = r->v ? r->mask + 1 : 0, n = old_n ? old_n : 64;
+    while (b - r->base >= n) n *= 2;
+    metrics_i128 *v = g_new0(metrics_i128, 2 * (gsize)n);
+    for (guint64 k = r->base; k < r->base + old_n; k++) {
+      v[2 * (k & (n - 1))] = r->v[2 * (k & r->mask)];
+      v[2 * (k & (n - 1)) + 1] = r->v[2 * (k & r->mask) + 1];
+    }
+    g_free(r->v);
+    r->v = v;
+    r->mask = n - 1;
+  }
+  return &r->v[2 * (b & r->mask)];
+}
+
+/* Interval b is closing: its two values are taken out (into out[], zero without any), and
+ * the ring starts at b + 1. */
+static void ring_take(metrics_ring *r, guint64 b, metrics_i128 out[2]) {
+  out[0] = out[1] = 0;
+  if (r->v && b >= r->base && b - r->base <= r->mask) {
+    metrics_i128 *v = &r->v[2 * (b & r->mask)];
+    out[0] = v[0];
+    out[1] = v[1];
+    v[0] = v[1] = 0;
+  }
+  if (b + 1 > r->base) r->base = b + 1;
+}
+
+/* Adds d0 x ns and d1 x ns over [t0, t1) to the intervals it crosses. */
+static void ring_add(metrics_ring *r, sim_time iv, sim_time t0, sim_time t1, int64_t d0,
+                     int64_t d1) {
+  for (sim_time at = t0; at < t1;) {
+    guint64 b = (guint64)(at / iv);
+    sim_time upto = MIN(t1, (sim_time)(b + 1) * iv);
+    metrics_i128 *v = ring_slot(r, b);
+    v[0] += (metrics_i128)d0 * (upto - at);
+    v[1] += (metrics_i128)d1 * (upto - at);
+    at = upto;
+  }
+}
+
 metrics *metrics_new(const scenario *sc, results *r, gboolean gpu_series) {
   metrics *m = g_new0(metrics, 1);
   m->sc = sc;
@@ -96,6 +147,7 @@ void metrics_free(metrics *m) {
     metrics_pool *mp = &m->pools[i];
     metrics_pool_release_gpus(mp);
     if (mp->ts) g_array_unref(mp->ts); /* NULL once frozen */
+    ring_free(&mp->ahead);
     if (mp->slo_violations) g_array_unref(mp->slo_violations);
     if (mp->gpu_series) g_array_unref(mp->gpu_series);
     if (mp->gpu_series_jobs) g_array_unref(mp->gpu_series_jobs);
@@ -104,6 +156,8 @@ void metrics_free(metrics *m) {
     metrics_tenant_state *ts = &g_array_index(m->tenants, metrics_tenant_state, t);
     if (ts->cells) g_array_unref(ts->cells);
     g_free(ts->pool_alloc_fx);
+    g_free(ts->int_pool_alloc);
+    ring_free(&ts->ahead);
   }
   g_array_unref(m->tenants);
   g_hash_table_destroy(m->tenant_index);
@@ -155,24 +209,31 @@ metrics_pool *metrics_pool_get(metrics *m, guint32 pool) {
 
 static void metrics_pool_emit(metrics_pool *mp, sim_time end);
 
+/* A gauge in METRICS_FRAG_BITS fixed point (llround: half away from zero). */
+static int64_t metrics_frag_fixed(double v) {
+  return (int64_t)llround(v * (double)(INT64_C(1) << METRICS_FRAG_BITS));
+}
+
 void metrics_pool_integrate_to(metrics_pool *mp, sim_time now) {
   sim_time interval = mp->m->interval_ns;
+  int64_t frag = mp->frag_on ? metrics_frag_fixed(mp->frag_milli) : 0;
+  int64_t idle = mp->frag_on ? metrics_frag_fixed(mp->free_milli) : 0;
   while (mp->t_last < now) {
     sim_time bucket_end = mp->bucket_start + interval;
     sim_time upto = now < bucket_end ? now : bucket_end;
-    double dt = (double)(upto - mp->t_last);
-    mp->acc.alloc += mp->sum_alloc * dt;
-    mp->acc.busy += mp->sum_busy * dt;
-    mp->acc.sm += mp->sum_sm * dt;
-    mp->acc.mem += (double)mp->sum_mem * dt;
-    mp->acc.queued += (double)mp->queued * dt;
-    mp->acc.running += (double)mp->running * dt;
+    sim_time dt = upto - mp->t_last;
+    mp->acc.alloc += (metrics_i128)mp->sum_alloc * dt;
+    mp->acc.busy += (metrics_i128)mp->sum_busy * dt;
+    mp->acc.sm += (metrics_i128)mp->sum_sm * dt;
+    mp->acc.mem += (metrics_i128)mp->sum_mem * dt;
+    mp->acc.queued += (metrics_i128)mp->queued * dt;
+    mp->acc.running += (metrics_i128)mp->running * dt;
     if (mp->frag_on) {
-      mp->acc.frag += mp->frag_milli * dt;
-      mp->acc.idle += mp->free_milli * dt;
+      mp->acc.frag += (metrics_i128)frag * dt;
+      mp->acc.idle += (metrics_i128)idle * dt;
     }
-    mp->drain_gpu_ns += (double)mp->draining * dt;
-    mp->down_gpu_ns += (double)mp->down * dt;
+    mp->drain_gpu_ns += (metrics_i128)mp->draining * dt;
+    mp->down_gpu_ns += (metrics_i128)mp->down * dt;
     mp->t_last = upto;
     if (upto == bucket_end) {
       metrics_pool_emit(mp, bucket_end);
@@ -194,13 +255,14 @@ static void metrics_record_gpus(metrics_pool *mp, sim_time end) {
   for (guint32 i = 0; i < mp->n_gpus; i++) {
     metrics_gpu *g = metrics_pool_gpu(mp, i);
     metrics_gpu_integrate(g, end);
-    double alloc = g->int_alloc - g->ser_alloc;
+    double alloc = metrics_i128_value(g->int_alloc - g->ser_alloc);
     if (alloc > 0 || g->ser_jobs->len) {
       gpu_series_row row = {
           .pool = mp->index, .node = g->node, .gpu = g->local,
           .t_start_s = util_ns_to_seconds(mp->bucket_start), .t_end_s = util_ns_to_seconds(end),
-          .allocated = alloc / span, .busy = (g->int_busy - g->ser_busy) / span,
-          .sm_active = (g->int_sm - g->ser_sm) / span, .mem_gb = (g->int_mem - g->ser_mem) / span,
+          .allocated = alloc / span, .busy = metrics_i128_value(g->int_busy - g->ser_busy) / span,
+          .sm_active = metrics_i128_value(g->int_sm - g->ser_sm) / span,
+          .mem_gb = (double)(g->int_mem - g->ser_mem) / 1e9 / span,
           .peak_mem_gb = UTIL_GB(g->ser_peak_mem),
           .jobs_first = mp->gpu_series_jobs->len, .jobs_n = g->ser_jobs->len,
       };
@@ -221,20 +283,28 @@ static void metrics_record_gpus(metrics_pool *mp, sim_time end) {
 /* Emits the row of the current interval ending at `end` and resets the accumulator. */
 static void metrics_pool_emit(metrics_pool *mp, sim_time end) {
   if (end <= mp->bucket_start) return;
+  if (mp->ahead.v) {
+    metrics_i128 ahead[2];
+    ring_take(&mp->ahead, metrics_bucket(mp->m, mp->bucket_start), ahead);
+    mp->acc.busy += ahead[0];
+    mp->acc.sm += ahead[1];
+  }
   double span = (double)(end - mp->bucket_start);
   double n = mp->n_gpus ? (double)mp->n_gpus : 1.0;
   ts_row r = {
       .pool = mp->index,
       .t_start_s = util_ns_to_seconds(mp->bucket_start),
       .t_end_s = util_ns_to_seconds(end),
-      .allocated = mp->acc.alloc / span / n,
-      .busy = mp->acc.busy / span / n,
-      .sm_active = mp->acc.sm / span / n,
-      .mem_used_gb = mp->acc.mem / span / 1e9,
-      .queued = mp->acc.queued / span,
-      .running = mp->acc.running / span,
-      .frag_gpus = mp->acc.frag / span / METRICS_MILLI,
-      .idle_gpus = mp->acc.idle / span / METRICS_MILLI,
+      .allocated = metrics_i128_value(mp->acc.alloc) / span / n,
+      .busy = metrics_i128_value(mp->acc.busy) / span / n,
+      .sm_active = metrics_i128_value(mp->acc.sm) / span / n,
+      .mem_used_gb = (double)mp->acc.mem / span / 1e9,
+      .queued = (double)mp->acc.queued / span,
+      .running = (double)mp->acc.running / span,
+      .frag_gpus = (double)mp->acc.frag / (double)(INT64_C(1) << METRICS_FRAG_BITS) / span /
+                   METRICS_MILLI,
+      .idle_gpus = (double)mp->acc.idle / (double)(INT64_C(1) << METRICS_FRAG_BITS) / span /
+                   METRICS_MILLI,
   };
   if (mp->m->ts_sink) mp->m->ts_sink(mp->m->ts_sink_data, &r);
   else g_array_append_val(mp->ts, r);
@@ -297,46 +367,67 @@ guint32 metrics_tenant(metrics *m, const char *name) {
   gpointer idx;
   if (g_hash_table_lookup_extended(m->tenant_index, name, NULL, &idx))
     return GPOINTER_TO_UINT(idx) - 1;
-  metrics_tenant_state t = {.name = name, .pool_alloc_fx = g_new0(int64_t, MAX(1u, m->n_pools))};
+  metrics_tenant_state t = {.name = name,
+                            .pool_alloc_fx = g_new0(int64_t, MAX(1u, m->n_pools)),
+                            .int_pool_alloc = g_new0(metrics_i128, MAX(1u, m->n_pools))};
   g_array_append_val(m->tenants, t);
   g_hash_table_insert(m->tenant_index, (gpointer)name, GUINT_TO_POINTER(m->tenants->len));
   return m->tenants->len - 1;
+}
+
+/* The open interval's integrals go to its cell (as doubles, once). */
+static void tenant_cell_close(metrics_tenant_state *t) {
+  if (!t->cell_open) return;
+  if (!t->cells) t->cells = g_array_new(FALSE, TRUE, sizeof(tenant_cell));
+  if (t->cells->len <= t->cell_b) g_array_set_size(t->cells, (guint)t->cell_b + 1);
+  tenant_cell *c = &g_array_index(t->cells, tenant_cell, t->cell_b);
+  if (t->ahead.v) {
+    metrics_i128 ahead[2];
+    ring_take(&t->ahead, t->cell_b, ahead);
+    t->cell_busy += ahead[0];
+  }
+  c->alloc_gpu_ns = metrics_i128_value(t->cell_alloc);
+  c->busy_gpu_ns = metrics_i128_value(t->cell_busy);
+  t->cell_alloc = t->cell_busy = 0;
+  t->cell_open = FALSE;
+}
+
+/* Interval b becomes the open one (the one before it closed). */
+static void tenant_cell_open(metrics *m, metrics_tenant_state *t, guint64 b) {
+  tenant_cell_close(t);
+  t->cell_b = b;
+  t->cell_start = (sim_time)b * m->interval_ns;
+  t->cell_end = (sim_time)(b + 1) * m->interval_ns;
+  t->cell_open = TRUE;
 }
 
 /* Integrates the tenant's gauges up to now, interval by interval. */
 static inline G_ALWAYS_INLINE void metrics_tenant_integrate(metrics *m, metrics_tenant_state *t,
                                                             sim_time now) {
   if (now <= t->t_last) return;
-  double dt = (double)(now - t->t_last);
-  if (t->alloc == 0 && t->busy == 0 && t->sm == 0) {
+  sim_time dt = now - t->t_last;
+  if (t->fx[0] == 0 && t->fx[1] == 0 && t->fx[2] == 0) {
     t->t_last = now;
     return;
   }
-  t->int_alloc += t->alloc * dt;
-  t->int_busy += t->busy * dt;
-  t->int_sm += t->sm * dt;
-  t->int_cost += t->cost_rate * dt;
-  if (t->t_last >= t->cell_start && now <= t->cell_end && t->cells &&
-      t->cell_b < t->cells->len) {
+  for (guint p = 0; p < m->n_pools; p++)
+    if (t->pool_alloc_fx[p]) t->int_pool_alloc[p] += (metrics_i128)t->pool_alloc_fx[p] * dt;
+  t->int_busy += (metrics_i128)t->fx[1] * dt;
+  t->int_sm += (metrics_i128)t->fx[2] * dt;
+  if (t->cell_open && t->t_last >= t->cell_start && now <= t->cell_end) {
     /* the common case, within the interval of the last change: the loop's one step */
-    tenant_cell *c = &g_array_index(t->cells, tenant_cell, t->cell_b);
-    c->alloc_gpu_ns += t->alloc * dt;
-    c->busy_gpu_ns += t->busy * dt;
+    t->cell_alloc += (metrics_i128)t->fx[0] * dt;
+    t->cell_busy += (metrics_i128)t->fx[1] * dt;
     t->t_last = now;
     return;
   }
-  if (!t->cells) t->cells = g_array_new(FALSE, TRUE, sizeof(tenant_cell));
   sim_time iv = m->interval_ns;
   for (sim_time at = t->t_last; at < now;) {
     guint64 b = (guint64)(at / iv);
     sim_time upto = MIN(now, (sim_time)(b + 1) * iv);
-    if (t->cells->len <= b) g_array_set_size(t->cells, (guint)b + 1);
-    tenant_cell *c = &g_array_index(t->cells, tenant_cell, b);
-    c->alloc_gpu_ns += t->alloc * (double)(upto - at);
-    c->busy_gpu_ns += t->busy * (double)(upto - at);
-    t->cell_b = b;
-    t->cell_start = (sim_time)b * iv;
-    t->cell_end = (sim_time)(b + 1) * iv;
+    if (!t->cell_open || t->cell_b != b) tenant_cell_open(m, t, b);
+    t->cell_alloc += (metrics_i128)t->fx[0] * (upto - at);
+    t->cell_busy += (metrics_i128)t->fx[1] * (upto - at);
     at = upto;
   }
   t->t_last = now;
@@ -349,15 +440,26 @@ void metrics_tenant_change(metrics *m, guint32 tenant, guint32 pool, sim_time no
   t->residents = (guint32)((int)t->residents + resident);
   for (int k = 0; k < 3; k++) t->fx[k] += d[k];
   t->pool_alloc_fx[pool] += d[0];
-  t->alloc = (double)t->fx[0] * METRICS_FIXED_INV;
-  t->busy = (double)t->fx[1] * METRICS_FIXED_INV;
-  t->sm = (double)t->fx[2] * METRICS_FIXED_INV;
-  if (!d[0]) return; /* the allocation per pool, and so the cost rate, is unchanged */
-  t->cost_rate = 0;
-  for (guint p = 0; p < m->n_pools; p++)
-    if (t->pool_alloc_fx[p])
-      t->cost_rate += (double)t->pool_alloc_fx[p] * METRICS_FIXED_INV *
-                      scenario_pool(m->sc, p)->price_per_gpu_hour;
+}
+
+void metrics_burst(metrics *m, guint32 pool, guint32 gpu, guint32 tenant, sim_time t0,
+                   sim_time t1, int64_t d_busy, int64_t d_sm) {
+  if (t1 <= t0 || (!d_busy && !d_sm)) return;
+  metrics_pool *mp = metrics_pool_get(m, pool);
+  metrics_gpu *g = metrics_pool_gpu(mp, gpu);
+  metrics_tenant_state *t = &g_array_index(m->tenants, metrics_tenant_state, tenant);
+  g_assert(t0 >= mp->bucket_start && t0 >= t->t_last);
+  g->int_busy += (metrics_i128)d_busy * (t1 - t0);
+  g->int_sm += (metrics_i128)d_sm * (t1 - t0);
+  t->int_busy += (metrics_i128)d_busy * (t1 - t0);
+  t->int_sm += (metrics_i128)d_sm * (t1 - t0);
+  ring_add(&mp->ahead, m->interval_ns, t0, t1, d_busy, d_sm);
+  /* the tenant's cells: its ring starts at its open interval, or at the one it is in when
+   * none is open (the slots before are empty: they were taken as their cells closed, and a
+   * tenant's intervals with bursts are its busy ones, each opened and closed in turn) */
+  guint64 first = t->cell_open ? t->cell_b : (guint64)(t->t_last / m->interval_ns);
+  if (t->ahead.base < first) t->ahead.base = first;
+  ring_add(&t->ahead, m->interval_ns, t0, t1, d_busy, 0);
 }
 
 void metrics_tenant_jobs_add(metrics *m, guint32 tenant, guint32 jobs, double licence_cost) {
@@ -433,18 +535,18 @@ static void metrics_freeze_pool(metrics *m, metrics_pool *mp, pool_result pr) {
   results *r = m->r;
   const pool_spec *ps = scenario_pool(m->sc, mp->index);
   pr.provisioned_gpu_s = (double)mp->n_gpus * r->end_s;
-  pr.drain_gpu_s = mp->drain_gpu_ns / 1e9;
-  pr.down_gpu_s = mp->down_gpu_ns / 1e9;
+  pr.drain_gpu_s = (double)mp->drain_gpu_ns / 1e9;
+  pr.down_gpu_s = (double)mp->down_gpu_ns / 1e9;
   for (guint32 gi = 0; gi < mp->n_gpus; gi++) {
     const metrics_gpu *g = metrics_pool_gpu(mp, gi);
     gpu_result gr = {
         .pool = ps->name,
         .node = g->node,
         .index = g->local,
-        .allocated_s = g->int_alloc / 1e9,
-        .busy_s = g->int_busy / 1e9,
-        .sm_active_s = g->int_sm / 1e9,
-        .mem_gb_s = g->int_mem / 1e9,
+        .allocated_s = metrics_i128_value(g->int_alloc) / 1e9,
+        .busy_s = metrics_i128_value(g->int_busy) / 1e9,
+        .sm_active_s = metrics_i128_value(g->int_sm) / 1e9,
+        .mem_gb_s = (double)g->int_mem / 1e9 / 1e9,
         .peak_mem_gb = UTIL_GB(g->peak_mem),
         .jobs_hosted = g->jobs_hosted,
         .oom_events = g->oom_events,
@@ -504,6 +606,7 @@ static void metrics_freeze_tenants(metrics *m, sim_time end) {
   for (guint i = 0; i < m->tenants->len; i++) {
     metrics_tenant_state *t = &g_array_index(m->tenants, metrics_tenant_state, i);
     metrics_tenant_integrate(m, t, end);
+    tenant_cell_close(t);
     if (t->jobs) g_ptr_array_add(order, t);
   }
   g_ptr_array_sort(order, metrics_cmp_tenant);
@@ -515,13 +618,21 @@ static void metrics_freeze_tenants(metrics *m, sim_time end) {
     r->tenant_cells = g_ptr_array_new_with_free_func((GDestroyNotify)metrics_cells_unref);
   for (guint i = 0; i < order->len; i++) {
     const metrics_tenant_state *t = g_ptr_array_index(order, i);
+    metrics_i128 alloc = 0;
+    double cost = 0;
+    for (guint p = 0; p < m->n_pools; p++) {
+      alloc += t->int_pool_alloc[p];
+      if (t->int_pool_alloc[p])
+        cost += metrics_i128_value(t->int_pool_alloc[p]) / 1e9 / 3600 *
+                scenario_pool(m->sc, p)->price_per_gpu_hour;
+    }
     tenant_result tr = {
         .name = t->name,
         .jobs = t->jobs,
-        .allocated_gpu_s = t->int_alloc / 1e9,
-        .busy_gpu_s = t->int_busy / 1e9,
-        .sm_active_gpu_s = t->int_sm / 1e9,
-        .cost = t->int_cost / 1e9 / 3600 + t->licence_cost,
+        .allocated_gpu_s = metrics_i128_value(alloc) / 1e9,
+        .busy_gpu_s = metrics_i128_value(t->int_busy) / 1e9,
+        .sm_active_gpu_s = metrics_i128_value(t->int_sm) / 1e9,
+        .cost = cost + t->licence_cost,
     };
     g_array_append_val(r->tenants, tr);
   }

@@ -25,27 +25,71 @@
 
 typedef struct metrics metrics;
 
+/* Exact integrals. A gauge is kept in fixed point (metrics_fixed: METRICS_FIXED_BITS
+ * fraction bits) and integrated as gauge x integer ns in 128-bit integers, so an integral
+ * is the same whether it was brought up to date at every event or once at the end: no
+ * rounding depends on how often anything happened (the notebooks' bursts are accounted
+ * without events, sim.c), and tenants partition pools exactly. Converted to double once,
+ * when a row is made. */
+__extension__ typedef __int128 metrics_i128;
+
+#define METRICS_FIXED_BITS 40
+/* 2^METRICS_FIXED_BITS and its inverse: products by powers of two are exact */
+#define METRICS_FIXED_ONE ((double)(INT64_C(1) << METRICS_FIXED_BITS))
+#define METRICS_FIXED_INV (1.0 / METRICS_FIXED_ONE)
+#define METRICS_FIXED_ONE_I (INT64_C(1) << METRICS_FIXED_BITS)
+/* The fragmentation gauges (milli-GPU, up to 1000 per GPU) have fewer fraction bits, so
+ * that a pool of a million GPUs stays inside 64 bits. */
+#define METRICS_FRAG_BITS 20
+/* An exact integral of fixed-point values as a double (value x ns). */
+static inline double metrics_i128_value(metrics_i128 v) { return (double)v * METRICS_FIXED_INV; }
+
+/* A gauge part in fixed point: llround(v x 2^METRICS_FIXED_BITS) (half away from zero),
+ * without the library call when the product is below 2^52: there the truncation and the
+ * remainder are exact. */
+static inline int64_t metrics_fixed(double v) {
+  double x = v * METRICS_FIXED_ONE;
+  if (!(fabs(x) < 4503599627370496.0)) return (int64_t)llround(x);
+  int64_t i = (int64_t)x;
+  double f = x - (double)i;
+  if (f >= 0.5) i++;
+  else if (f <= -0.5) i--;
+  return i;
+}
+
+
 typedef struct metrics_gpu {      /* one GPU's gauges now and their integrals */
-  /* what every change on the GPU reads and writes, first (72 bytes: the cluster keeps them
-   * on the GPU record's first two cache lines) */
-  double alloc, busy, sm;         /* gauges now (0..1) */
+  /* what every change on the GPU reads and writes, first (the cluster keeps them on the GPU
+   * record's first cache lines) */
+  int64_t alloc_fx, busy_fx, sm_fx; /* gauges now (0..1), fixed point */
   int64_t mem_bytes;              /* memory in use now */
   sim_time t_last;                /* integrals are up to here */
-  double int_alloc, int_busy, int_sm, int_mem; /* value x ns (memory: bytes x ns / 1e9) */
+  metrics_i128 int_alloc, int_busy, int_sm; /* fixed point x ns */
+  metrics_i128 int_mem;           /* bytes x ns */
   int64_t peak_mem;
   guint32 jobs_hosted, oom_events;
   /* per-GPU series (NULL cur_jobs: not recorded): integrals at the last interval close, the
    * largest memory in the interval, the jobs resident at some time in it, and the resident
    * jobs now (one entry per worker, in arrival order) */
-  double ser_alloc, ser_busy, ser_sm, ser_mem;
+  metrics_i128 ser_alloc, ser_busy, ser_sm, ser_mem;
   int64_t ser_peak_mem;
   GArray *ser_jobs, *cur_jobs;    /* guint32 job indices */
   guint32 node, local;            /* where it is (set by the cluster: node groups differ) */
 } metrics_gpu;
 
-typedef struct metrics_acc {      /* the current interval of a pool: value x ns */
-  double alloc, busy, sm, mem, queued, running;
-  double frag, idle;              /* fragmented and free milli-GPU x ns (frag_on) */
+/* Exact amounts by interval from the current one on: slot b & mask holds interval b's
+ * (base <= b < base + mask + 1), two values each. */
+typedef struct metrics_ring {
+  metrics_i128 *v;                /* 2 x (mask + 1), NULL until used */
+  guint64 base;
+  guint32 mask;
+} metrics_ring;
+
+typedef struct metrics_acc {      /* the current interval of a pool: value x ns, exact */
+  metrics_i128 alloc, busy, sm;   /* fixed point */
+  metrics_i128 mem, queued, running; /* bytes, jobs */
+  metrics_i128 frag, idle;        /* fragmented and free milli-GPU, METRICS_FRAG_BITS fixed
+                                   * point (frag_on) */
 } metrics_acc;
 
 /* Milli-GPU of a whole GPU, the unit of the fragmentation gauges (place.h's PLACE_MILLI). */
@@ -61,7 +105,7 @@ typedef struct metrics_pool {
   metrics *m;
   /* gauges now: sums of the GPUs' (kept by metrics_gpu_*), and the counts the cluster sets
    * just before each integration (the values in force since the last one) */
-  double sum_alloc, sum_busy, sum_sm;
+  int64_t sum_alloc, sum_busy, sum_sm; /* fixed point: exact sums, no drift */
   int64_t sum_mem;
   guint32 queued, running, draining, down;
   /* fragmentation against the pool's target workload (milli-GPU; only when frag_on) */
@@ -69,7 +113,9 @@ typedef struct metrics_pool {
   double frag_milli, free_milli;
   sim_time t_last, bucket_start;
   metrics_acc acc;
-  double drain_gpu_ns, down_gpu_ns;
+  metrics_ring ahead;             /* busy and SM-active of bursts accounted ahead (metrics_burst),
+                                   * by interval: added to acc as each one closes */
+  metrics_i128 drain_gpu_ns, down_gpu_ns;
   GArray *ts;                     /* ts_row, one per interval from time 0 */
   GArray *slo_violations;         /* guint64 per interval (by request arrival) */
   GArray *gpu_series, *gpu_series_jobs; /* NULL unless recorded */
@@ -111,32 +157,36 @@ static inline void metrics_pool_integrate(metrics_pool *mp, sim_time now) {
 void metrics_pool_close(metrics_pool *mp, sim_time end);
 /* Brings the GPU's integrals up to now (inline: once per change on a GPU). */
 static inline void metrics_gpu_integrate(metrics_gpu *g, sim_time now) {
-  double dt = (double)(now - g->t_last);
+  sim_time dt = now - g->t_last;
   if (dt > 0) {
-    g->int_alloc += g->alloc * dt;
-    g->int_busy += g->busy * dt;
-    g->int_sm += g->sm * dt;
-    g->int_mem += (double)g->mem_bytes / 1e9 * dt;
+    g->int_alloc += (metrics_i128)g->alloc_fx * dt;
+    g->int_busy += (metrics_i128)g->busy_fx * dt;
+    g->int_sm += (metrics_i128)g->sm_fx * dt;
+    g->int_mem += (metrics_i128)g->mem_bytes * dt;
   }
   g->t_last = now;
 }
-/* New gauges of GPU gpu (after the strategy's gauges; inline: once per change on a GPU). */
-static inline void metrics_gpu_set_gauges(metrics_pool *mp, guint32 gpu, double alloc,
-                                          double busy, double sm) {
+/* New gauges of GPU gpu in fixed point, fx[] = metrics_fixed of allocated, busy and
+ * SM-active (after the strategy's gauges; inline: once per change on a GPU). */
+static inline void metrics_gpu_set_gauges(metrics_pool *mp, guint32 gpu, const int64_t fx[3]) {
   metrics_gpu *g = metrics_pool_gpu(mp, gpu);
-  g_assert(busy >= 0 && busy <= 1 + 1e-9 && sm >= 0 && sm <= 1 + 1e-9);
-  mp->sum_alloc += alloc - g->alloc;
-  mp->sum_busy += busy - g->busy;
-  mp->sum_sm += sm - g->sm;
-  /* the running sums drift by rounding (-7e-17 busy on an idle pool reached timeseries.csv,
-   * found by tests/invariants): never below zero */
-  if (mp->sum_alloc < 0) mp->sum_alloc = 0;
-  if (mp->sum_busy < 0) mp->sum_busy = 0;
-  if (mp->sum_sm < 0) mp->sum_sm = 0;
-  g->alloc = alloc;
-  g->busy = busy;
-  g->sm = sm;
+  g_assert(fx[1] >= 0 && fx[1] <= METRICS_FIXED_ONE_I + 1100 && fx[2] >= 0 &&
+           fx[2] <= METRICS_FIXED_ONE_I + 1100);
+  mp->sum_alloc += fx[0] - g->alloc_fx;
+  mp->sum_busy += fx[1] - g->busy_fx;
+  mp->sum_sm += fx[2] - g->sm_fx;
+  g->alloc_fx = fx[0];
+  g->busy_fx = fx[1];
+  g->sm_fx = fx[2];
 }
+/* A burst accounted without events (sim.c, the notebooks' bursts in closed form): from t0
+ * to t1 GPU gpu of pool `pool`, and its one resident, of tenant `tenant`, are busy and
+ * SM-active by d_busy and d_sm more than their gauges in force say (fixed point; negative
+ * takes a burst back). t0 is not before any integral of the GPU's pool or tenant: the
+ * amounts go to the GPU's and tenant's integrals at once, and to the pool's and tenant's
+ * intervals as those close. Exact, so the books are those of the events it replaces. */
+void metrics_burst(metrics *m, guint32 pool, guint32 gpu, guint32 tenant, sim_time t0,
+                   sim_time t1, int64_t d_busy, int64_t d_sm);
 /* Memory in use on the GPU changed by delta_bytes. */
 void metrics_gpu_mem(metrics_pool *mp, guint32 gpu, int64_t delta_bytes);
 /* Records the GPU's memory in use in its peaks (whole and per interval), unless it is more
@@ -160,24 +210,6 @@ guint32 metrics_tenant(metrics *m, const char *name);
  * exactly what adding it added: no rounding drift, and an idle tenant is exactly 0. */
 void metrics_tenant_change(metrics *m, guint32 tenant, guint32 pool, sim_time now,
                            const int64_t d[3], int resident);
-#define METRICS_FIXED_BITS 40
-/* 2^METRICS_FIXED_BITS and its inverse: products by powers of two are exact */
-#define METRICS_FIXED_ONE ((double)(INT64_C(1) << METRICS_FIXED_BITS))
-#define METRICS_FIXED_INV (1.0 / METRICS_FIXED_ONE)
-
-/* A gauge part in fixed point: llround(v x 2^METRICS_FIXED_BITS) (half away from zero),
- * without the library call when the product is below 2^52: there the truncation and the
- * remainder are exact. */
-static inline int64_t metrics_fixed(double v) {
-  double x = v * METRICS_FIXED_ONE;
-  if (!(fabs(x) < 4503599627370496.0)) return (int64_t)llround(x);
-  int64_t i = (int64_t)x;
-  double f = x - (double)i;
-  if (f >= 0.5) i++;
-  else if (f <= -0.5) i--;
-  return i;
-}
-
 /* The tenants' submitted jobs (tenants.csv `jobs`) and licence cost, and the pools'
  * licensed worker-seconds (what a pool whose strategy charges a licence per worker
  * bills), summed over the rows by the row writer (rowwriter.c, on a thread of its own:

@@ -12,8 +12,8 @@
 
 G_STATIC_ASSERT(PLACE_MILLI == METRICS_MILLI);
 /* a GPU record's hot part (share.h): pool, residents and its gauges' integrals on its
- * first two cache lines */
-G_STATIC_ASSERT(offsetof(gpu_state, m) + offsetof(metrics_gpu, peak_mem) <= 128);
+ * first three cache lines (the exact integrals are 128-bit) */
+G_STATIC_ASSERT(offsetof(gpu_state, m) + offsetof(metrics_gpu, peak_mem) <= 192);
 
 /* ---- free-slot buckets: bitset of nodes per free-slot count ---- */
 
@@ -546,9 +546,10 @@ static inline gboolean parts_same(const double a[3], const double b[3]) {
   return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2])) == 0;
 }
 
-/* Resident t's part of its GPU's gauges becomes part[] at now (its tenant's books). */
+/* Resident t's part of its GPU's gauges becomes part[] at now (its tenant's books); fx:
+ * their metrics_fixed values when the caller has them, else NULL. */
 static inline void cluster_task_set_part(pool_state *p, task *t, sim_time now,
-                                         const double part[3]) {
+                                         const double part[3], const int64_t *part_fx) {
   if (parts_same(part, t->m_part)) return;
   cluster_task_charge(t, now);
   int64_t d[3] = {0, 0, 0};
@@ -556,7 +557,7 @@ static inline void cluster_task_set_part(pool_state *p, task *t, sim_time now,
     /* an unchanged part keeps its fixed-point value (m_part_fx[k] is metrics_fixed of
      * m_part[k]): one conversion fewer for each */
     if (part[k] == t->m_part[k]) continue;
-    int64_t fx = metrics_fixed(part[k]);
+    int64_t fx = part_fx ? part_fx[k] : metrics_fixed(part[k]);
     d[k] = fx - t->m_part_fx[k];
     t->m_part_fx[k] = fx;
   }
@@ -565,7 +566,7 @@ static inline void cluster_task_set_part(pool_state *p, task *t, sim_time now,
 }
 
 static void cluster_gpu_tenants(pool_state *p, gpu_state *g, double alloc, double busy,
-                                double sm) {
+                                double sm, const int64_t fx[3]) {
   guint n = g->n_residents;
   sim_time now = g->m.t_last;
   if (n == 1) {
@@ -575,7 +576,7 @@ static void cluster_gpu_tenants(pool_state *p, gpu_state *g, double alloc, doubl
     task *t = g->residents[0];
     if (t->alloc_share <= G_MAXDOUBLE) {
       const double part[3] = {alloc, busy, sm};
-      cluster_task_set_part(p, t, now, part);
+      cluster_task_set_part(p, t, now, part, fx);
       return;
     }
   }
@@ -586,7 +587,7 @@ static void cluster_gpu_tenants(pool_state *p, gpu_state *g, double alloc, doubl
     task *t = g->residents[i];
     double w = total > 0 ? t->alloc_share / total : 1.0 / n;
     const double part[3] = {alloc * w, busy * w, sm * w};
-    cluster_task_set_part(p, t, now, part);
+    cluster_task_set_part(p, t, now, part, NULL);
   }
 }
 
@@ -595,8 +596,11 @@ void cluster_gpu_update_gauges(gpu_state *g) {
   double busy = 0, sm = 0;
   if (g->n_residents) p->ops->gauges(&p->share_view, g, &busy, &sm);
   double alloc = g->n_residents ? 1.0 : 0.0;
-  metrics_gpu_set_gauges(p->m, g->index, alloc, busy, sm);
-  cluster_gpu_tenants(p, g, alloc, busy, sm);
+  g_assert(busy >= 0 && busy <= 1 + 1e-9 && sm >= 0 && sm <= 1 + 1e-9);
+  const int64_t fx[3] = {g->n_residents ? METRICS_FIXED_ONE_I : 0, metrics_fixed(busy),
+                         metrics_fixed(sm)};
+  metrics_gpu_set_gauges(p->m, g->index, fx);
+  cluster_gpu_tenants(p, g, alloc, busy, sm, fx);
 }
 
 /* ---- queue ---- */

@@ -130,6 +130,7 @@ struct job_run {
   const char *reason;        /* static or interned text */
   guint32 *placed_gpus;      /* the last placement's GPUs in the pool, one per worker (owned;
                               * jobs of several workers only) */
+  struct burst_chain *chain; /* its bursts accounted ahead, without events (bursts.h) */
   job_spec spec_own;         /* what spec points to: the row's values (trace_job), in the
                               * record (one allocation a job) */
 };

@@ -4,6 +4,7 @@
  * Speeds come from the strategy (share-*.c), behaviour from the workloads (workload-*.c),
  * slot/memory/gauge bookkeeping from cluster.c. Prints nothing but the progress bar. */
 #include "sim.h"
+#include "bursts.h"
 #include "workload.h"
 #include "rng.h"
 #include "interference.h"
@@ -50,6 +51,9 @@ struct sim {
   guint next_emit;
   rowwriter *rw;
   GArray *just_done;         /* guint32 rows whose job ended in this event */
+  gboolean walk_bursts;      /* notebooks' bursts without events (bursts.h; FALSE with
+                              * SHARESIM_BURST_EVENTS or the per-GPU series) */
+  guint64 walked_toggles;    /* the events the walked bursts stood for (results events) */
 };
 
 /* The slot of a row that is out while an earlier one is not. */
@@ -233,8 +237,12 @@ static void resched_sort(GArray *a) {
   }
 }
 
+static void job_unchain(sim *s, job_run *j);
+
 /* Before anything changes on g: bring its residents and its integrals up to now. */
 static void gpu_begin(sim *s, gpu_state *g) {
+  if (g->n_residents == 1 && G_UNLIKELY(g->residents[0]->job->chain))
+    job_unchain(s, g->residents[0]->job);
   /* a shared card's residents' jobs are fetched at once, not one miss after another */
   for (guint i = 1; i < g->n_residents; i++) __builtin_prefetch(&g->residents[i]->job->t_last);
   for (guint i = 0; i < g->n_residents; i++)
@@ -307,6 +315,7 @@ static void gpu_end(sim *s, gpu_state *g) {
 }
 
 static void job_begin(sim *s, job_run *j) {
+  if (G_UNLIKELY(j->chain)) job_unchain(s, j);
   job_advance(s, j);
   for (guint32 w = 0; w < j->n_tasks; w++) gpu_begin(s, j->tasks[w].gpu);
 }
@@ -349,6 +358,64 @@ static void on_work_done(void *ctx, void *obj, uint64_t arg) {
   job_advance(s, j);
   j->work_left_ns = 0;
   j->wl->on_work_done(s, j);
+}
+
+/* ---- bursts without events (bursts.h) ---- */
+
+/* A walk may cover at most this many intervals of the grid (the metrics keep what it
+ * accounted ahead by interval: 32 bytes each, in the pool and the tenant); a longer
+ * session's bursts are events. */
+#define SIM_WALK_MAX_INTERVALS 65536
+
+gboolean sim_job_walk_bursts(sim *s, job_run *j, double mean_gap_ns, double mean_burst_ns,
+                             double duty) {
+  if (!s->walk_bursts || j->n_tasks != 1 || j->state != JOB_RUNNING || !j->wl->session ||
+      j->ev_timer || j->ev_done || j->rng->type != gsl_rng_taus2)
+    return FALSE;
+  gpu_state *g = j->tasks[0].gpu;
+  if (!g->pool->ops->unit_speeds || g->n_residents != 1 || g->slots_cap != 1) return FALSE;
+  sim_time now = sim_now(s), limit = j->session_end;
+  if (s->sc->horizon_ns > 0 && s->sc->horizon_ns < limit) limit = s->sc->horizon_ns;
+  if (limit <= now || limit == SIM_TIME_NEVER ||
+      (limit - now) / metrics_interval_ns(s->m) > SIM_WALK_MAX_INTERVALS)
+    return FALSE;
+  const bursts_spec b = {.mean_gap_ns = mean_gap_ns, .mean_burst_ns = mean_burst_ns, .duty = duty};
+  j->chain = bursts_start(s->m, j, g, now, limit, &b);
+  return TRUE;
+}
+
+/* j's walked bursts stop now (something is about to touch the job or its card): the job's
+ * state becomes the one its events would have left, and its next toggle a real event. */
+static void job_unchain(sim *s, job_run *j) {
+  burst_chain *c = j->chain;
+  j->chain = NULL;
+  sim_time now = sim_now(s);
+  gpu_state *g = j->tasks[0].gpu;
+  cluster_gpu_integrate(g, now); /* with the idle gauges: the bursts are in the books */
+  double duty = bursts_duty(c);
+  bursts_state st;
+  bursts_cut(s->m, c, now, &st);
+  s->walked_toggles += st.toggles;
+  memcpy(j->rng->state, &st.rng, sizeof st.rng);
+  j->busy_ns = st.busy_ns;
+  j->alloc_gpu_ns = st.alloc_gpu_ns;
+  j->charge_gpu_ns = st.charge_gpu_ns;
+  j->burst_stretch_sum = st.stretch_sum;
+  j->bursts = st.bursts;
+  j->t_last = st.last;
+  j->tasks[0].part_since = st.part_since;
+  if (st.in_burst) {
+    j->active = TRUE;
+    j->duty = duty;
+    j->work_left_ns = st.work;
+    j->burst_work_ns = st.work;
+    j->burst_started = st.burst_start;
+    j->completion_stale = FALSE;
+    cluster_gpu_update_gauges(g);
+    if (st.next != SIM_TIME_NEVER) j->ev_done = engine_at(s->eng, st.next, on_work_done, j, 0);
+  } else {
+    j->ev_timer = engine_at(s->eng, st.next < now ? now : st.next, on_timer, j, 0);
+  }
 }
 
 /* ---- events log ---- */
@@ -580,6 +647,7 @@ static void on_phase(void *ctx, void *obj, uint64_t arg) {
   sim *s = ctx;
   job_run *j = obj;
   j->ev_phase = 0;
+  if (j->chain) job_unchain(s, j); /* before the phase's values change */
   const job_phase *ph = &g_array_index(s->tr->phases, job_phase, j->next_phase);
   j->next_phase++;
   if (ph->set & (PHASE_SET_BUSY | PHASE_SET_SM | PHASE_SET_RATE)) {
@@ -631,6 +699,7 @@ static void on_random_crash(void *ctx, void *obj, uint64_t arg) {
   sim *s = ctx;
   job_run *j = obj;
   j->ev_crash = 0;
+  if (j->chain) job_unchain(s, j);
   job_crash(s, j, "process fault (crash rate)");
 }
 
@@ -648,6 +717,7 @@ static void on_session_end(void *ctx, void *obj, uint64_t arg) {
   sim *s = ctx;
   job_run *j = obj;
   j->ev_end = 0;
+  if (j->chain) job_unchain(s, j);
   sim_job_finish(s, j, OUTCOME_COMPLETED);
 }
 
@@ -846,6 +916,7 @@ static void job_free(sim *s, job_run *j) {
   const workload_ops *wl = j->wl;
   if (j->workload_data && wl->on_done) wl->on_done(s, j);
   if (j->workload_data && wl->on_done) wl->on_done(s, j);
+  g_clear_pointer(&j->chain, bursts_free);
   job_tasks_free(j);
   g_free(j->placed_gpus);
   if (j->rng_faults) gsl_rng_free(j->rng_faults);
@@ -1130,7 +1201,7 @@ static gboolean fill_results(sim *s, sim_time end, GError **error) {
   results *r = s->res;
   r->end_s = util_ns_to_seconds(end);
   r->interval_s = util_ns_to_seconds(metrics_interval_ns(s->m));
-  r->events = engine_events_run(s->eng);
+  r->events = engine_events_run(s->eng) + s->walked_toggles;
   for (; s->next_emit < s->n_jobs; s->next_emit++) {
     guint32 i = s->next_emit;
     jobs_reserve(s, i);
@@ -1274,6 +1345,7 @@ static void close_books(sim *s, sim_time end) {
     job_run *j = *job_slot(s, i);
     if (!j || j == SLOT_OUT) continue;
     if (j->state == JOB_RUNNING) {
+      if (j->chain) job_unchain(s, j);
       job_advance(s, j);
       for (guint32 w = 0; w < j->n_tasks; w++)
         if (j->tasks[w].gpu) cluster_task_charge(&j->tasks[w], end);
@@ -1311,6 +1383,7 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
   s->progress = opt && opt->progress && isatty(2);
   s->stop = opt ? opt->stop : NULL;
   s->res->gpu_series_on = opt && opt->gpu_series;
+  s->walk_bursts = !s->res->gpu_series_on && !g_getenv("SHARESIM_BURST_EVENTS");
   gint64 t0 = g_get_monotonic_time();
 
   s->params.ts_switch_loss = sc->ts_switch_loss;

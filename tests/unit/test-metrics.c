@@ -167,14 +167,15 @@ Test(metrics, buckets_follow_the_interval) {
   metrics_pool_set_gpus(mp, 1);
   metrics_pool_integrate(mp, 5 * SIM_NS_PER_S);
   metrics_gpu_integrate(&mp->gpus[0], 5 * SIM_NS_PER_S);
-  metrics_gpu_set_gauges(mp, 0, 1.0, 0.5, 0.25);
+  const int64_t fx[3] = {metrics_fixed(1.0), metrics_fixed(0.5), metrics_fixed(0.25)};
+  metrics_gpu_set_gauges(mp, 0, fx);
   metrics_pool_close(mp, 25 * SIM_NS_PER_S);
   cr_assert_eq(mp->ts->len, 3);
   TU_NEAR(g_array_index(mp->ts, ts_row, 0).allocated, 0.5, 1e-12);
   TU_NEAR(g_array_index(mp->ts, ts_row, 1).busy, 0.5, 1e-12);
   TU_NEAR(g_array_index(mp->ts, ts_row, 2).sm_active, 0.25, 1e-12);
   TU_NEAR(g_array_index(mp->ts, ts_row, 2).t_end_s, 25, 0);
-  TU_NEAR(mp->gpus[0].int_alloc / 1e9, 20, 1e-9);
+  TU_NEAR(metrics_i128_value(mp->gpus[0].int_alloc) / 1e9, 20, 1e-9);
   metrics_free(m);
   results_free(r);
   scenario_free(sc);

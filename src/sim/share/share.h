@@ -95,7 +95,7 @@ struct task {                /* one worker of a job on one GPU (a resident) */
 #define GPU_RESIDENTS_BUF 4
 
 struct gpu_state {
-  /* what every change on the GPU reads, on the record's first two cache lines (the records
+  /* what every change on the GPU reads, on the record's first three cache lines (the records
    * are one array aligned to 64 bytes; cluster.c asserts the offsets) */
   pool_state *pool;          /* share_pool_of(g) */
   task **residents;          /* n_residents task*, in arrival order: res_inline while they

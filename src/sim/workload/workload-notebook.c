@@ -16,8 +16,11 @@ static void start_gap(sim *s, job_run *j) {
   }
   double mean_burst_ns = (double)v->spec->burst_ns;
   double mean_gap_ns = mean_burst_ns * (1.0 - b) / b;
-  double gap = mean_gap_ns > 0 ? rng_exponential(v->rng, mean_gap_ns) : 0;
   sim_job_set_demand(s, j, FALSE, 0.0, 0);
+  /* alone on its card, the run walks the gaps and bursts to the session's end (the same
+   * draws as below and in notebook_on_timer / notebook_on_work_done), without events */
+  if (sim_job_walk_bursts(s, j, mean_gap_ns, mean_burst_ns, v->spec->gpu_util)) return;
+  double gap = mean_gap_ns > 0 ? rng_exponential(v->rng, mean_gap_ns) : 0;
   sim_job_set_timer(s, j, sim_now(s) + (sim_time)gap);
 }
 
