@@ -199,7 +199,9 @@ typedef struct results {
   double end_s;             /* simulated span [0, end_s] */
   double start_unix;        /* calendar time of second 0 (scenario start:), NAN if none */
   double interval_s;
-  uint64_t events;          /* engine events processed */
+  uint64_t events;          /* events simulated: the engine's, and the notebooks' bursts
+                             * walked without events (bursts.h) */
+  uint64_t heap_events;     /* of them, those the engine processed */
   double wall_s;            /* wall-clock seconds of the run (NOT written to deterministic files) */
   GArray *jobs;             /* job_result, trace order; empty when the rows were streamed
                              * (sim_options.job_sink): read the aggregates below instead */

@@ -268,6 +268,7 @@ char *report_json(const results *r, gboolean include_engine_stats) {
   json_builder_set_member_name(b, "engine");
   json_builder_begin_object(b);
   json_int(b, "events", r->events);
+  json_int(b, "heap_events", r->heap_events);
   if (include_engine_stats) json_num(b, "wall_s", r->wall_s);
   json_builder_end_object(b);
   json_builder_end_object(b);

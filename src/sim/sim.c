@@ -1201,7 +1201,8 @@ static gboolean fill_results(sim *s, sim_time end, GError **error) {
   results *r = s->res;
   r->end_s = util_ns_to_seconds(end);
   r->interval_s = util_ns_to_seconds(metrics_interval_ns(s->m));
-  r->events = engine_events_run(s->eng) + s->walked_toggles;
+  r->heap_events = engine_events_run(s->eng);
+  r->events = r->heap_events + s->walked_toggles;
   for (; s->next_emit < s->n_jobs; s->next_emit++) {
     guint32 i = s->next_emit;
     jobs_reserve(s, i);
