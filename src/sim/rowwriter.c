@@ -1,7 +1,9 @@
 /* rowwriter.c: the rows of finished jobs put back in trace order and written (rowwriter.h).
  * Owns the records and their batches, the hand-over to the writer thread (two GAsyncQueues:
  * full batches one way, empty ones back, RW_BATCHES at most, so the simulation waits rather
- * than piling rows up), the reorder window and its spill, and the sums a row's turn adds.
+ * than piling rows up), the reorder window, and the sums a row's turn adds. A record whose
+ * turn has not come is held in an arena of RW_HOLD_BYTES; a full arena goes to the spill
+ * (rowspill.h) as one run sorted by row, which the drain then reads back sequentially.
  * It reads nothing the simulation writes while the run goes: a record carries all its row
  * needs, the sums are its own until rowwriter_finish hands them over after the join. */
 #include "rowwriter.h"
@@ -71,10 +73,12 @@ struct rowwriter {
   guint32 bmask;             /* row i's at blocks[(i >> RW_BLOCK_SHIFT) & bmask] */
   guint32 *spare;            /* a block given back, for the next one */
   GHashTable *mem;           /* row -> a copy of its record, for the slots RW_SLOT_MEM */
+  guint8 *arena;             /* held records, arena_len bytes, of any row; NULL until one */
+  gsize arena_len;
+  gsize budget;              /* arena bytes at most: RW_HOLD_BYTES (SHARESIM_ROW_HOLD_BYTES) */
+  GArray *order;             /* guint64 row << 32 | arena offset / 8: a run being sorted */
   rowspill *spill;
   GString *ids;              /* gpu_ids of the row going out */
-  guint8 *back;              /* a record read back from the spill */
-  gsize back_cap;
   results *svc;              /* the services rows as they went out (streamed or kept) */
   pool_result *pool_jobs;
   double *straggler;         /* per pool: straggler_wait_gpu_ns, trace order */
@@ -212,10 +216,23 @@ static void rw_emit(rowwriter *w, const rw_rec *rec) {
 /* The window of rows waiting for an earlier one is in blocks of RW_BLOCK_ROWS 4-byte slots,
  * from next's block to the last row held (a block is given back once next leaves it, so
  * the window never reallocates its slots): 0 (not yet there), RW_SLOT_MEM (a copy of the
- * record in w->mem) or 2 + its spill offset / 8 (records are 8-byte multiples). */
+ * record in w->mem), RW_SLOT_ARENA + its arena offset / 8, or 2 + its spill offset / 8
+ * (below RW_SLOT_ARENA; records are 8-byte multiples). */
 #define RW_BLOCK_SHIFT 14
 #define RW_BLOCK_ROWS (1u << RW_BLOCK_SHIFT)
 #define RW_SLOT_MEM 1u
+#define RW_SLOT_ARENA 0xC0000000u
+
+/* The held records' arena: 2 MB, the budget of held records kept in memory. It is a sort
+ * buffer more than a cache: held records are ~310 bytes and most wait long behind a job
+ * that runs for hours (1M bench: 312 MB held in all, up to 114 MB at once, at 10M the
+ * same 114 MB at once; 99 % of the bytes are spilled with an 8 MB arena as with 2 MB), so
+ * a larger arena would only make fewer runs (2 MB: 148 at 1M, ~60 read at once, each still
+ * read 16 KB at a time) while adding its size to the peak memory of `run` (54 MB at 1M).
+ * Tests set SHARESIM_ROW_HOLD_BYTES (4 KB to 1 GB) to spill many runs. */
+#define RW_HOLD_BYTES (2u * 1024 * 1024)
+#define RW_HOLD_MIN 4096u
+#define RW_HOLD_MAX (1024u * 1024 * 1024)
 
 /* Row i's slot (i >= next); NULL when its block is not there and create is FALSE. */
 static guint32 *rw_slot(rowwriter *w, guint32 i, gboolean create) {
@@ -252,34 +269,72 @@ static void rw_advance(rowwriter *w) {
   *blk = NULL;
 }
 
-/* Row rec waits for an earlier one: in the spill, else (no spill, or it failed) a copy. */
+static int rw_order_cmp(gconstpointer a, gconstpointer b) {
+  guint64 x = *(const guint64 *)a, y = *(const guint64 *)b;
+  return (x > y) - (x < y);
+}
+
+/* The held records in the arena (rows not out yet) go to the spill as one run sorted by
+ * row, so that the drain reads it back sequentially; a record the spill cannot take
+ * becomes a copy. The arena is empty then. */
+static void rw_spill_arena(rowwriter *w) {
+  g_array_set_size(w->order, 0);
+  for (gsize off = 0; off < w->arena_len;) {
+    const rw_rec *rec = (const rw_rec *)(const void *)(w->arena + off);
+    if (rec->r.row >= w->next) {
+      guint64 key = (guint64)rec->r.row << 32 | off / 8;
+      g_array_append_val(w->order, key);
+    }
+    off += rec->size;
+  }
+  w->arena_len = 0;
+  if (!w->order->len) return; /* every record in it went out already */
+  g_array_sort(w->order, rw_order_cmp);
+  rowspill_run_begin(w->spill);
+  for (guint k = 0; k < w->order->len; k++) {
+    guint64 key = g_array_index(w->order, guint64, k);
+    const rw_rec *rec = (const rw_rec *)(const void *)(w->arena + (key & G_MAXUINT32) * 8);
+    guint32 *slot = rw_slot(w, rec->r.row, FALSE);
+    g_assert(slot && *slot == RW_SLOT_ARENA + (key & G_MAXUINT32));
+    gint64 at = rowspill_put(w->spill, rec, rec->size);
+    if (at >= 0 && (at & 7) == 0 && (guint64)at / 8 < RW_SLOT_ARENA - 2) {
+      *slot = (guint32)((guint64)at / 8 + 2);
+      continue;
+    }
+    *slot = RW_SLOT_MEM;
+    g_hash_table_insert(w->mem, GUINT_TO_POINTER(rec->r.row), g_memdup2(rec, rec->size));
+  }
+  rowspill_run_end(w->spill);
+}
+
+/* Row rec waits for an earlier one: in the arena (spilled first when it is full), else
+ * (no spill, a record larger than the arena) a copy. */
 static void rw_hold(rowwriter *w, const rw_rec *rec) {
   g_assert(rec->r.row > w->next && rec->r.row < w->c.n_rows);
   guint32 *slot = rw_slot(w, rec->r.row, TRUE);
   g_assert(*slot == 0);
-  gint64 at = w->spill ? rowspill_put(w->spill, rec, rec->size) : -1;
-  if (at >= 0 && (at & 7) == 0 && (guint64)at / 8 <= G_MAXUINT32 - 2) {
-    *slot = (guint32)((guint64)at / 8 + 2);
+  if (w->spill && rec->size <= w->budget) {
+    if (w->arena_len + rec->size > w->budget) rw_spill_arena(w);
+    if (!w->arena) w->arena = g_malloc(w->budget); /* touched as it fills */
+    memcpy(w->arena + w->arena_len, rec, rec->size);
+    *slot = RW_SLOT_ARENA + (guint32)(w->arena_len / 8);
+    w->arena_len += rec->size;
     return;
   }
   *slot = RW_SLOT_MEM;
   g_hash_table_insert(w->mem, GUINT_TO_POINTER(rec->r.row), g_memdup2(rec, rec->size));
 }
 
-/* The record of row i in slot v (a copy, or read back into w->back); NULL when the spill
- * cannot give it back. */
+/* The record of row i in slot v (a copy, in the arena, or read back from the spill); NULL
+ * when the spill cannot give it back. */
 static const rw_rec *rw_slot_record(rowwriter *w, guint32 i, guint32 v) {
   if (v == RW_SLOT_MEM) return g_hash_table_lookup(w->mem, GUINT_TO_POINTER(i));
+  if (v >= RW_SLOT_ARENA)
+    return (const rw_rec *)(const void *)(w->arena + (gsize)(v - RW_SLOT_ARENA) * 8);
   gint64 at = (gint64)(v - 2) * 8;
-  rw_rec h;
-  if (!rowspill_get(w->spill, at, &h, sizeof h) || h.size < sizeof h) return NULL;
-  if (w->back_cap < h.size) {
-    g_free(w->back);
-    w->back_cap = MAX(h.size, 2 * w->back_cap);
-    w->back = g_malloc(w->back_cap);
-  }
-  if (!rowspill_get(w->spill, at, w->back, h.size)) return NULL;
-  return (const rw_rec *)(const void *)w->back;
+  const rw_rec *h = rowspill_run_read(w->spill, at, sizeof *h);
+  if (!h || h->size < sizeof *h) return NULL;
+  return rowspill_run_read(w->spill, at, h->size);
 }
 
 /* The rows held for the one just out, as long as they follow on. */
@@ -354,6 +409,10 @@ rowwriter *rowwriter_new(const rowwriter_config *c) {
   w->ids = g_string_new(NULL);
   w->svc = results_new();
   if (c->spill) w->spill = rowspill_new(c->spill_dir);
+  const char *env = g_getenv("SHARESIM_ROW_HOLD_BYTES"); /* tests: many runs spilled */
+  guint64 budget = env ? g_ascii_strtoull(env, NULL, 10) : RW_HOLD_BYTES;
+  w->budget = (gsize)CLAMP(budget, RW_HOLD_MIN, RW_HOLD_MAX) & ~(gsize)7;
+  w->order = g_array_new(FALSE, FALSE, sizeof(guint64));
   w->cur = rw_batch_new();
   w->n_batches = 1;
   if (c->thread && c->job_sink) {
@@ -460,8 +519,9 @@ void rowwriter_free(rowwriter *w) {
   if (!w) return;
   g_atomic_int_set(&w->failed, 1); /* what is still on its way is dropped */
   rw_flush_last(w);
-  for (guint32 k = 0; k <= w->bmask; k++) { /* the records still held own histograms */
-    guint32 *blk = w->blocks[k];
+  guint32 first = w->next >> RW_BLOCK_SHIFT;
+  for (guint32 k = first; k <= first + w->bmask; k++) { /* the held records own histograms */
+    guint32 *blk = w->blocks[k & w->bmask];
     for (guint32 i = 0; blk && i < RW_BLOCK_ROWS; i++) {
       const rw_rec *rec = blk[i] > RW_SLOT_MEM ? rw_slot_record(w, 0, blk[i]) : NULL;
       if (rec) rw_rec_drop(rec);
@@ -481,7 +541,8 @@ void rowwriter_free(rowwriter *w) {
   if (w->full) g_async_queue_unref(w->full);
   if (w->empty) g_async_queue_unref(w->empty);
   rowspill_free(w->spill);
-  g_free(w->back);
+  g_free(w->arena);
+  g_array_unref(w->order);
   g_string_free(w->ids, TRUE);
   results_free(w->svc);
   g_free(w->pool_jobs);

@@ -2,10 +2,10 @@
  * and the run's per-row sums, in trace order. sim.c builds one self-contained record per
  * job as it ends (rowwriter_put: its job_result figures, id, reason, GPUs and services rows)
  * and frees the job's state at once; the writer puts the records back in trace order (a
- * record whose turn has not come waits in the spill, rowspill.h) and does, row by row in
- * trace order, what a row's turn does: results_add_job, the pools' job counters and
- * straggler sums, the tenants' job counts and licence sums, the job sink, the services rows
- * and their sink. The records go over in batches to a thread of the writer's own (a run
+ * record whose turn has not come waits in memory, and past a budget in the spill,
+ * rowspill.h) and does, row by row in trace order, what a row's turn does: results_add_job,
+ * the pools' job counters and straggler sums, the tenants' job counts and licence sums, the
+ * job sink, the services rows and their sink. The records go over in batches to a thread of the writer's own (a run
  * with a job sink) or are handled in the caller's thread (kept rows, small runs): the same
  * code, the same bytes, whatever the timing. */
 #pragma once
@@ -30,7 +30,8 @@ typedef struct rowwriter_config {
   void *job_sink_data;
   metrics_services_sink services_sink; /* NULL: res->services keeps every row */
   void *services_sink_data;
-  gboolean spill;             /* rows waiting for an earlier one go to a rowspill file */
+  gboolean spill;             /* rows waiting for an earlier one past the writer's memory
+                               * budget go to a rowspill file (FALSE: all stay in memory) */
   const char *spill_dir;      /* its folder (NULL: the temporary folder) */
   gboolean thread;            /* a writer thread (only with a job sink: a kept row interns
                                * its strings into res, which the simulation writes too) */

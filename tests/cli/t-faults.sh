@@ -3,7 +3,8 @@
 # swept by the next run once their writer is dead), a full disk (/dev/full, and a 64 KiB
 # tmpfs when mounting is allowed), a read-only folder, concurrent writers (the sweep lock,
 # two runs into one folder), referenced files changed under a sweep (D07) and a hung
-# gnuplot (D11). Cases the machine cannot stage (no mount, no root) are skipped.
+# gnuplot (D11), a held jobs.csv row the row writer's spill cannot read back. Cases the
+# machine cannot stage (no mount, no root) are skipped.
 ONE="$DATA/trace/one-pool.yaml"; SMALL="$DATA/trace/small.csv"
 A="$DATA/study/study-a.yaml"; T="$DATA/study/study.csv"
 HOST=$(printf %s "$(hostname)" | sha256sum | cut -c1-8)
@@ -160,6 +161,25 @@ expect_err_contains "did not finish within 1 s and was stopped (SHARESIM_GNUPLOT
 expect_err_contains "not drawn (an earlier gnuplot was stopped at the time limit)"
 expect_eq "$(( $(date +%s) - start < 20 ))" 1 "plot returned within seconds"
 expect_file hpl/utilisation.gp
+
+# ---- a held jobs.csv row the row writer's spill cannot give back (a planted read failure) ----
+# 3,000 rows end behind a long first job, so all wait; a 4 KB budget spills them in runs
+awk 'BEGIN { print "id,submit_s,kind,gpus,mem_gb,duration_s"; print "long,0,batch,1,1,100000"
+             for (i = 0; i < 3000; i++) printf "s%d,%d,batch,1,1,5\n", i, i }' > held.csv
+run run "$ONE" held.csv -o rheld -q
+expect_rc 0
+export SHARESIM_ROW_HOLD_BYTES=4096
+run run "$ONE" held.csv -o rheld-spilled -q
+expect_rc 0
+expect_same_files rheld/jobs.csv rheld-spilled/jobs.csv
+expect_same_files rheld/summary.json rheld-spilled/summary.json
+export SHARESIM_ROWSPILL_FAIL_READ=20
+run run "$ONE" held.csv -o rheld-failed -q
+expect_rc 1
+expect_err_contains "cannot read back a held jobs.csv row from the spill file"
+expect_no_path rheld-failed
+expect_eq "$(temps '^rheld-failed')" 0 "nothing half-written when a held row cannot be read back"
+unset SHARESIM_ROW_HOLD_BYTES SHARESIM_ROWSPILL_FAIL_READ
 
 # ---- full disk: /dev/full ----
 if [ -w /dev/full ]; then

@@ -6,6 +6,9 @@
 #include "workload.h"
 #include "studyrun.h"
 #include "cleanup.h"
+#include "rowspill.h"
+#include "rowwriter.h"
+#include <math.h>
 #include <string.h>
 
 static const char *one_gpu =
@@ -737,6 +740,218 @@ Test(sim, a_row_the_writer_cannot_write_fails_the_run) {
     cr_assert(strstr(err->message, "planted: no room for row 1500"), "%s", err->message);
     cr_assert_eq(f.rows, 1500, "thread %d: nothing after the failed row", thread);
   }
+}
+
+/* ---- the held rows (rowwriter.c's arena, spilled as sorted runs: rowspill.h) ---- */
+
+/* The run's folder through studyrun_simulate (as `run -o`), or NULL with err. */
+static results *sim_writer_folder(const scenario *sc, const trace *tr, int thread, const char *dir,
+                                  GError **err) {
+  sim_options opt = {.writer_thread = thread};
+  return studyrun_simulate(sc, tr, &opt, dir, err);
+}
+
+/* A run of the holding trace through the writer with a held-row budget (NULL: the
+ * default) and a read failure planted at the spill's fail_read-th file read (0: none):
+ * whether it succeeded, its folder then the kept one's, byte for byte. */
+static gboolean sim_held_run(const scenario *sc, const trace *tr, const char *budget,
+                             guint fail_read, int thread, const char *dk, const char *d) {
+  if (budget) g_setenv("SHARESIM_ROW_HOLD_BYTES", budget, TRUE);
+  g_autofree char *fail = g_strdup_printf("%u", fail_read);
+  if (fail_read) g_setenv("SHARESIM_ROWSPILL_FAIL_READ", fail, TRUE);
+  g_autoptr(GError) err = NULL;
+  g_autoptr(results) r = sim_writer_folder(sc, tr, thread, d, &err);
+  g_unsetenv("SHARESIM_ROW_HOLD_BYTES");
+  g_unsetenv("SHARESIM_ROWSPILL_FAIL_READ");
+  if (!r) {
+    cr_assert(err && strstr(err->message, "from the spill file"), "%s", err ? err->message : "?");
+    return FALSE;
+  }
+  cr_assert(sim_same_folders(dk, d) >= 12, "budget %s, thread %d", budget, thread);
+  return TRUE;
+}
+
+/* With a held-row budget of 4 KB (about 13 records) the 3,000 rows that finish behind the
+ * long jobs go to the spill in 187 runs, read back interleaved in row order (a read
+ * failure planted at the 150th file read happens); with 512 KB in one run of ~512 KB,
+ * read sequentially in two pieces of 256 KB (a failure at the 1st read happens, at the 4th
+ * not); with the default budget they all stay in memory (a failure at the 1st read does
+ * not happen). Whenever the run succeeds its folder is the kept run's, byte for byte, on
+ * the writer thread and inline. */
+Test(sim, held_rows_spilled_in_many_runs_write_the_folder_of_the_kept_run) {
+  g_autoptr(scenario) sc = NULL;
+  g_autoptr(trace) tr = NULL;
+  sim_holding_run(3000, &sc, &tr);
+  g_autofree char *top = g_dir_make_tmp("sharesim-held-XXXXXX", NULL);
+  cr_assert_not_null(top);
+  g_autofree char *dk = g_build_filename(top, "kept", NULL);
+  g_autoptr(results) rk = sim_run(sc, tr, NULL, NULL);
+  cr_assert(rk && report_write_dir(rk, dk, TRUE, NULL));
+  struct { const char *budget; guint fail_read; gboolean ok; } cases[] = {
+    {NULL, 1, TRUE}, {"4096", 0, TRUE}, {"4096", 150, FALSE},
+    {"524288", 4, TRUE}, {"524288", 1, FALSE}};
+  for (guint c = 0; c < G_N_ELEMENTS(cases); c++)
+    for (int thread = -1; thread <= 1; thread += 2) {
+      g_autofree char *d = g_strdup_printf("%s/c%u-t%d", top, c, thread);
+      gboolean ok = sim_held_run(sc, tr, cases[c].budget, cases[c].fail_read, thread, dk, d);
+      cr_assert_eq(ok, cases[c].ok, "budget %s, failure at read %u, thread %d: %s",
+                   cases[c].budget ? cases[c].budget : "default", cases[c].fail_read, thread,
+                   ok ? "succeeded" : "failed");
+    }
+  cr_assert(cleanup_remove_tree(top, NULL));
+}
+
+/* A held row the spill cannot give back (a read of the file fails, planted at its 40th
+ * read) fails the run with a runtime error that says so, on the writer thread as inline,
+ * and leaves nothing: no result folder, no temporary beside it. */
+Test(sim, a_held_row_the_spill_cannot_give_back_fails_the_run) {
+  g_autoptr(scenario) sc = NULL;
+  g_autoptr(trace) tr = NULL;
+  sim_holding_run(3000, &sc, &tr);
+  g_autofree char *top = g_dir_make_tmp("sharesim-held-XXXXXX", NULL);
+  cr_assert_not_null(top);
+  g_setenv("SHARESIM_ROW_HOLD_BYTES", "4096", TRUE);
+  g_setenv("SHARESIM_ROWSPILL_FAIL_READ", "40", TRUE);
+  for (int thread = -1; thread <= 1; thread += 2) {
+    g_autofree char *d = g_build_filename(top, "out", NULL);
+    g_autoptr(GError) err = NULL;
+    g_autoptr(results) r = sim_writer_folder(sc, tr, thread, d, &err);
+    cr_assert_null(r, "thread %d: the run fails", thread);
+    cr_assert(err && g_error_matches(err, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME),
+              "thread %d: a runtime error", thread);
+    cr_assert(strstr(err->message, "cannot read back a held jobs.csv row from the spill file"),
+              "%s", err->message);
+    GDir *dir = g_dir_open(top, 0, NULL);
+    cr_assert_not_null(dir);
+    const char *left = g_dir_read_name(dir);
+    cr_assert_null(left, "thread %d: nothing left, found %s", thread, left);
+    g_dir_close(dir);
+  }
+  g_unsetenv("SHARESIM_ROW_HOLD_BYTES");
+  g_unsetenv("SHARESIM_ROWSPILL_FAIL_READ");
+  cr_assert(cleanup_remove_tree(top, NULL));
+}
+
+static gboolean rw_test_sink(void *data, const results *r, const job_result *j, GError **error) {
+  g_string_append_printf(data, "%s,%s,%s\n", j->id, j->reason, j->gpu_ids);
+  return TRUE;
+}
+
+/* The rows of one writer, put in the reverse of trace order (row 0 last, so that every
+ * other one is held) with a 64 KB budget: ~17 runs, each sorted by row, so that the drain
+ * reads each one sequentially, once, in one piece (a read failure planted at the 50th
+ * file read does not happen; one at the 1st does, and fails the rows). The rows come out
+ * in trace order with their own id, reason and GPUs, on a writer thread and inline. */
+Test(rowwriter, rows_put_in_reverse_come_out_in_order_through_sorted_runs) {
+  enum { N = 4000 };
+  GString *want = g_string_new(NULL);
+  for (guint i = 0; i < N; i++) g_string_append_printf(want, "j%u,why%u,p/n%u/g%u;p/n0/g1\n", i,
+                                                       i % 7, i % 5, i % 3);
+  g_setenv("SHARESIM_ROW_HOLD_BYTES", "65536", TRUE);
+  for (guint c = 0; c < 4; c++) {
+    gboolean thread = c & 1, fail = c >= 2;
+    if (fail) g_setenv("SHARESIM_ROWSPILL_FAIL_READ", "1", TRUE);
+    else g_setenv("SHARESIM_ROWSPILL_FAIL_READ", "50", TRUE);
+    results *res = results_new();
+    GString *got = g_string_new(NULL);
+    rowwriter_config cf = {.res = res, .n_rows = N, .job_sink = rw_test_sink,
+                           .job_sink_data = got, .spill = TRUE, .thread = thread};
+    rowwriter *w = rowwriter_new(&cf);
+    for (guint k = 0; k < N; k++) {
+      guint32 i = k + 1 < N ? N - 1 - k : 0;
+      rowwriter_row r = {.jr = {.kind = "batch", .tenant = "t", .pool = "p", .pool_index = -1,
+                                .outcome = OUTCOME_NOT_SUBMITTED, .straggler_delay_s = NAN},
+                         .row = i};
+      g_autofree char *id = g_strdup_printf("j%u", i), *why = g_strdup_printf("why%u", i % 7);
+      guint32 *g = rowwriter_put(w, &r, id, why, 2, NULL);
+      g[0] = i % 5, g[1] = i % 3, g[2] = 0, g[3] = 1;
+    }
+    g_autoptr(GError) err = NULL;
+    gboolean ok = rowwriter_finish(w, &err);
+    if (fail) {
+      cr_assert(!ok && err && strstr(err->message, "cannot read back a held jobs.csv row"),
+                "case %u: the planted failure fails the rows", c);
+    } else {
+      cr_assert(ok, "case %u: %s", c, err ? err->message : "?");
+      cr_assert_str_eq(got->str, want->str, "case %u: the rows in trace order", c);
+    }
+    rowwriter_free(w);
+    results_free(res);
+    g_string_free(got, TRUE);
+  }
+  g_unsetenv("SHARESIM_ROW_HOLD_BYTES");
+  g_unsetenv("SHARESIM_ROWSPILL_FAIL_READ");
+  g_string_free(want, TRUE);
+}
+
+/* The bytes of record k of run r (len a multiple of 8, from 8 to 2,048; one of 300 KB,
+ * longer than any read buffer). */
+static gsize spill_rec_len(guint r, guint k) {
+  return r == 7 && k == 3 ? 300 * 1024 : 8 * (1 + (r * 131 + k * 71) % 256);
+}
+
+static void spill_rec_fill(guint8 *buf, gsize len, guint r, guint k) {
+  for (gsize i = 0; i < len; i++) buf[i] = (guint8)(r * 7 + k * 13 + i * 31 + (i >> 8));
+}
+
+/* 100 runs of 60 records each, read back interleaved (record k of every run, then k + 1)
+ * as the row writer's drain reads them: every record comes back as written, at one file
+ * read per buffer-full of its run rather than one per record; a record read again out of
+ * order too; a planted read failure fails that read only. */
+Test(rowspill, runs_read_back_interleaved_through_buffers_of_their_own) {
+  enum { RUNS = 100, RECS = 60 };
+  rowspill *sp = rowspill_new(NULL);
+  cr_assert_not_null(sp);
+  gint64 *at = g_new(gint64, RUNS * RECS);
+  guint8 *buf = g_malloc(300 * 1024), *want = g_malloc(300 * 1024);
+  guint64 bytes = 0;
+  for (guint r = 0; r < RUNS; r++) {
+    rowspill_run_begin(sp);
+    for (guint k = 0; k < RECS; k++) {
+      gsize len = spill_rec_len(r, k);
+      spill_rec_fill(buf, len, r, k);
+      at[r * RECS + k] = rowspill_put(sp, buf, len);
+      cr_assert(at[r * RECS + k] >= 0);
+      bytes += len;
+    }
+    rowspill_run_end(sp);
+  }
+  cr_assert_eq(rowspill_runs(sp), RUNS);
+  cr_assert_eq(rowspill_size(sp), bytes);
+  for (guint k = 0; k < RECS; k++)
+    for (guint r = 0; r < RUNS; r++) {
+      gsize len = spill_rec_len(r, k);
+      const guint8 *got = rowspill_run_read(sp, at[r * RECS + k], len);
+      spill_rec_fill(want, len, r, k);
+      cr_assert(got && memcmp(got, want, len) == 0, "run %u record %u", r, k);
+    }
+  /* 100 runs read at once: 16 KB buffers (the floor), ~3.5 MB in ~230 reads, not 6,000 */
+  guint64 reads = rowspill_run_reads(sp);
+  cr_assert(reads >= bytes / (256 * 1024) && reads <= bytes / (16 * 1024) + 2 * RUNS,
+            "%" G_GUINT64_FORMAT " reads for %" G_GUINT64_FORMAT " bytes", reads, bytes);
+  const guint8 *again = rowspill_run_read(sp, at[5 * RECS + 2], spill_rec_len(5, 2));
+  spill_rec_fill(want, spill_rec_len(5, 2), 5, 2);
+  cr_assert(again && memcmp(again, want, spill_rec_len(5, 2)) == 0);
+  rowspill_free(sp);
+  /* the planted failure: the 3rd file read fails, once */
+  g_setenv("SHARESIM_ROWSPILL_FAIL_READ", "3", TRUE);
+  sp = rowspill_new(NULL);
+  g_unsetenv("SHARESIM_ROWSPILL_FAIL_READ");
+  for (guint r = 0; r < 3; r++) {
+    rowspill_run_begin(sp);
+    spill_rec_fill(buf, 64, r, 0);
+    at[r] = rowspill_put(sp, buf, 64);
+    rowspill_run_end(sp);
+  }
+  cr_assert(rowspill_run_read(sp, at[0], 64) && rowspill_run_read(sp, at[1], 64));
+  cr_assert_null(rowspill_run_read(sp, at[2], 64));
+  const guint8 *got = rowspill_run_read(sp, at[2], 64);
+  spill_rec_fill(want, 64, 2, 0);
+  cr_assert(got && memcmp(got, want, 64) == 0);
+  rowspill_free(sp);
+  g_free(at);
+  g_free(buf);
+  g_free(want);
 }
 
 /* ---- a spilled trace (TRACE_SPILL: rows in a temporary file, read back in order) ---- */
