@@ -102,12 +102,21 @@ static void ring_take(metrics_ring *r, guint64 b, metrics_i128 out[2]) {
 /* Adds d0 x ns and d1 x ns over [t0, t1) to the intervals it crosses. */
 static void ring_add(metrics_ring *r, sim_time iv, sim_time t0, sim_time t1, int64_t d0,
                      int64_t d1) {
+  if (r->v && t0 >= r->hint_start && t1 <= r->hint_end && r->hint >= r->base) {
+    metrics_i128 *v = &r->v[2 * (r->hint & r->mask)]; /* inside the last one */
+    v[0] += (metrics_i128)d0 * (t1 - t0);
+    v[1] += (metrics_i128)d1 * (t1 - t0);
+    return;
+  }
   for (sim_time at = t0; at < t1;) {
     guint64 b = (guint64)(at / iv);
     sim_time upto = MIN(t1, (sim_time)(b + 1) * iv);
     metrics_i128 *v = ring_slot(r, b);
     v[0] += (metrics_i128)d0 * (upto - at);
     v[1] += (metrics_i128)d1 * (upto - at);
+    r->hint = b;
+    r->hint_start = (sim_time)b * iv;
+    r->hint_end = (sim_time)(b + 1) * iv;
     at = upto;
   }
 }

@@ -83,6 +83,8 @@ typedef struct metrics_ring {
   metrics_i128 *v;                /* 2 x (mask + 1), NULL until used */
   guint64 base;
   guint32 mask;
+  guint64 hint;                   /* the interval added to last, and its bounds: a walk's */
+  sim_time hint_start, hint_end;  /* bursts follow one another (no division for them) */
 } metrics_ring;
 
 typedef struct metrics_acc {      /* the current interval of a pool: value x ns, exact */
