@@ -2,7 +2,8 @@
  * partition the pools' allocated, busy and SM-active time (totals and every interval of
  * tenant_timeseries), no tenant is busier than it is allocated, and showback adds up to the
  * pools' allocated cost plus licences; on hand-computable runs and on every bundled
- * scenario with the bundled trace. */
+ * scenario with the bundled trace; and a burst walked ahead (metrics_burst) books exactly
+ * what the same burst booked through its gauges does. */
 #include "testutil.h"
 #include "metrics.h"
 
@@ -178,5 +179,82 @@ Test(metrics, buckets_follow_the_interval) {
   TU_NEAR(metrics_i128_value(mp->gpus[0].int_alloc) / 1e9, 20, 1e-9);
   metrics_free(m);
   results_free(r);
+  scenario_free(sc);
+}
+
+/* One GPU of one tenant, busy 0.5 / SM 0.25 from 3 s to 27 s on a 10 s grid, booked either
+ * through its gauges (as events do) or as a burst walked ahead (metrics_burst, bursts.c),
+ * with a burst taken back over [20, 40) s: the same integrals, bit for bit. */
+static metrics *metrics_burst_case(const scenario *sc, results *r, gboolean walked) {
+  metrics *m = metrics_new(sc, r, FALSE);
+  metrics_pool *mp = metrics_pool_get(m, 0);
+  metrics_pool_set_gpus(mp, 1);
+  guint32 t = metrics_tenant(m, "team");
+  metrics_tenant_jobs_add(m, t, 1, 0);
+  const int64_t idle[3] = {METRICS_FIXED_ONE_I, 0, 0};
+  const int64_t on[3] = {METRICS_FIXED_ONE_I, metrics_fixed(0.5), metrics_fixed(0.25)};
+  const int64_t up[3] = {idle[0], 0, 0}, burst[3] = {0, on[1], on[2]};
+  const int64_t down[3] = {0, -on[1], -on[2]};
+  metrics_gpu_set_gauges(mp, 0, idle);
+  metrics_tenant_change(m, t, 0, 0, up, +1);
+  if (walked) {
+    metrics_burst(m, 0, 0, t, 3 * SIM_NS_PER_S, 27 * SIM_NS_PER_S, on[1], on[2]);
+    metrics_burst(m, 0, 0, t, 20 * SIM_NS_PER_S, 40 * SIM_NS_PER_S, on[1], on[2]);
+    metrics_pool_integrate(mp, 15 * SIM_NS_PER_S); /* an interval closes between */
+    metrics_burst(m, 0, 0, t, 20 * SIM_NS_PER_S, 40 * SIM_NS_PER_S, -on[1], -on[2]);
+  } else {
+    const sim_time at[2] = {3 * SIM_NS_PER_S, 27 * SIM_NS_PER_S};
+    for (int k = 0; k < 2; k++) {
+      metrics_pool_integrate(mp, at[k]);
+      metrics_gpu_integrate(metrics_pool_gpu(mp, 0), at[k]);
+      metrics_gpu_set_gauges(mp, 0, k == 0 ? on : idle);
+      metrics_tenant_change(m, t, 0, at[k], k == 0 ? burst : down, 0);
+    }
+  }
+  metrics_pool_close(mp, 45 * SIM_NS_PER_S);
+  const pool_result pr = {.name = "p"};
+  r->end_s = 45;
+  metrics_freeze(m, 45 * SIM_NS_PER_S, &pr);
+  return m;
+}
+
+Test(metrics, a_burst_walked_ahead_books_what_its_gauges_book) {
+  g_autofree char *sp = tu_write_temp("burst.yaml", "name: b\ninterval: 10s\npools:\n"
+                                                    "  - {name: p, gpu: A100-80GB, nodes: 1, "
+                                                    "gpus_per_node: 1}\n");
+  g_autoptr(diag_list) d = diag_list_new(0);
+  scenario *sc = scenario_load(sp, d);
+  cr_assert_not_null(sc);
+  results *r[2] = {results_new(), results_new()};
+  metrics *m[2];
+  for (int k = 0; k < 2; k++) m[k] = metrics_burst_case(sc, r[k], k == 1);
+  cr_assert_eq(r[0]->timeseries->len, 5);
+  cr_assert_eq(r[1]->timeseries->len, 5);
+  for (guint i = 0; i < 5; i++) {
+    const ts_row *a = &g_array_index(r[0]->timeseries, ts_row, i);
+    const ts_row *b = &g_array_index(r[1]->timeseries, ts_row, i);
+    cr_assert(a->busy == b->busy && a->sm_active == b->sm_active, "interval %u: %.17g %.17g", i,
+              a->busy, b->busy);
+  }
+  /* 7 s of the 10 s interval 0 at 0.5, then 10, 7 s, none */
+  TU_NEAR(g_array_index(r[0]->timeseries, ts_row, 0).busy, 0.35, 1e-12);
+  TU_NEAR(g_array_index(r[0]->timeseries, ts_row, 2).busy, 0.35, 1e-12);
+  cr_assert_eq(g_array_index(r[1]->timeseries, ts_row, 3).busy, 0.0);
+  const gpu_result *ga = &g_array_index(r[0]->gpus, gpu_result, 0);
+  const gpu_result *gb = &g_array_index(r[1]->gpus, gpu_result, 0);
+  cr_assert(ga->busy_s == gb->busy_s && ga->sm_active_s == gb->sm_active_s);
+  TU_NEAR(gb->busy_s, 12, 1e-9);
+  const tenant_result *ta = &g_array_index(r[0]->tenants, tenant_result, 0);
+  const tenant_result *tb = &g_array_index(r[1]->tenants, tenant_result, 0);
+  cr_assert(ta->busy_gpu_s == tb->busy_gpu_s && ta->sm_active_gpu_s == tb->sm_active_gpu_s);
+  cr_assert_eq(r[0]->tenant_timeseries->len, r[1]->tenant_timeseries->len);
+  for (guint i = 0; i < r[0]->tenant_timeseries->len; i++)
+    cr_assert(g_array_index(r[0]->tenant_timeseries, tenant_ts_row, i).busy_gpus ==
+                  g_array_index(r[1]->tenant_timeseries, tenant_ts_row, i).busy_gpus,
+              "tenant interval %u", i);
+  for (int k = 0; k < 2; k++) {
+    metrics_free(m[k]);
+    results_free(r[k]);
+  }
   scenario_free(sc);
 }
