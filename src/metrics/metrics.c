@@ -108,8 +108,15 @@ static void ring_add(metrics_ring *r, sim_time iv, sim_time t0, sim_time t1, int
     v[1] += (metrics_i128)d1 * (t1 - t0);
     return;
   }
-  for (sim_time at = t0; at < t1;) {
-    guint64 b = (guint64)(at / iv);
+  guint64 b;
+  if (r->v && t0 >= r->hint_end && t0 < r->hint_end + 4 * iv) {
+    /* a few intervals after the last one (the next burst of a walk): steps, no division */
+    b = r->hint + 1;
+    for (sim_time end = r->hint_end + iv; t0 >= end; end += iv) b++;
+  } else {
+    b = (guint64)(t0 / iv);
+  }
+  for (sim_time at = t0; at < t1; b++) {
     sim_time upto = MIN(t1, (sim_time)(b + 1) * iv);
     metrics_i128 *v = ring_slot(r, b);
     v[0] += (metrics_i128)d0 * (upto - at);
