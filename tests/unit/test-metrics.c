@@ -151,13 +151,19 @@ Test(metrics, tenants_partition_the_pools_in_every_bundled_scenario) {
 }
 
 /* The interval grid: intervals from time 0, the last one cut at the end of the run. */
-Test(metrics, buckets_follow_the_interval) {
+/* A scenario of one pool of one A100 on a 10 s grid. */
+static scenario *metrics_one_gpu_scenario(void) {
   g_autofree char *sp = tu_write_temp("grid.yaml", "name: g\ninterval: 10s\npools:\n"
                                                    "  - {name: p, gpu: A100-80GB, nodes: 1, "
                                                    "gpus_per_node: 1}\n");
   g_autoptr(diag_list) d = diag_list_new(0);
   scenario *sc = scenario_load(sp, d);
   cr_assert_not_null(sc);
+  return sc;
+}
+
+Test(metrics, buckets_follow_the_interval) {
+  scenario *sc = metrics_one_gpu_scenario();
   results *r = results_new();
   metrics *m = metrics_new(sc, r, FALSE);
   cr_assert_eq(metrics_interval_ns(m), 10 * SIM_NS_PER_S);
@@ -219,12 +225,7 @@ static metrics *metrics_burst_case(const scenario *sc, results *r, gboolean walk
 }
 
 Test(metrics, a_burst_walked_ahead_books_what_its_gauges_book) {
-  g_autofree char *sp = tu_write_temp("burst.yaml", "name: b\ninterval: 10s\npools:\n"
-                                                    "  - {name: p, gpu: A100-80GB, nodes: 1, "
-                                                    "gpus_per_node: 1}\n");
-  g_autoptr(diag_list) d = diag_list_new(0);
-  scenario *sc = scenario_load(sp, d);
-  cr_assert_not_null(sc);
+  scenario *sc = metrics_one_gpu_scenario();
   results *r[2] = {results_new(), results_new()};
   metrics *m[2];
   for (int k = 0; k < 2; k++) m[k] = metrics_burst_case(sc, r[k], k == 1);
