@@ -20,7 +20,10 @@ typedef struct metrics_tenant_state {
   gboolean cell_open;
   metrics_ring ahead;             /* busy of bursts accounted ahead, by interval (first value) */
   metrics_i128 *int_pool_alloc;   /* x ns, exact: allocated per pool (n_pools; their sum is
-                                   * the tenant's, and each pool's price makes the cost) */
+                                   * the tenant's, and each pool's price makes the cost), up
+                                   * to pool_since[p]: integrated only when that pool's part
+                                   * changes (metrics_tenant_change) and at the freeze */
+  sim_time *pool_since;
   metrics_i128 int_busy, int_sm;
   GArray *cells;                  /* tenant_cell by interval, grown on use */
   guint32 jobs;
@@ -173,6 +176,7 @@ void metrics_free(metrics *m) {
     if (ts->cells) g_array_unref(ts->cells);
     g_free(ts->pool_alloc_fx);
     g_free(ts->int_pool_alloc);
+    g_free(ts->pool_since);
     ring_free(&ts->ahead);
   }
   g_array_unref(m->tenants);
@@ -385,7 +389,8 @@ guint32 metrics_tenant(metrics *m, const char *name) {
     return GPOINTER_TO_UINT(idx) - 1;
   metrics_tenant_state t = {.name = name,
                             .pool_alloc_fx = g_new0(int64_t, MAX(1u, m->n_pools)),
-                            .int_pool_alloc = g_new0(metrics_i128, MAX(1u, m->n_pools))};
+                            .int_pool_alloc = g_new0(metrics_i128, MAX(1u, m->n_pools)),
+                            .pool_since = g_new0(sim_time, MAX(1u, m->n_pools))};
   g_array_append_val(m->tenants, t);
   g_hash_table_insert(m->tenant_index, (gpointer)name, GUINT_TO_POINTER(m->tenants->len));
   return m->tenants->len - 1;
@@ -426,8 +431,6 @@ static inline G_ALWAYS_INLINE void metrics_tenant_integrate(metrics *m, metrics_
     t->t_last = now;
     return;
   }
-  for (guint p = 0; p < m->n_pools; p++)
-    if (t->pool_alloc_fx[p]) t->int_pool_alloc[p] += (metrics_i128)t->pool_alloc_fx[p] * dt;
   t->int_busy += (metrics_i128)t->fx[1] * dt;
   t->int_sm += (metrics_i128)t->fx[2] * dt;
   if (t->cell_open && t->t_last >= t->cell_start && now <= t->cell_end) {
@@ -455,7 +458,11 @@ void metrics_tenant_change(metrics *m, guint32 tenant, guint32 pool, sim_time no
   metrics_tenant_integrate(m, t, now);
   t->residents = (guint32)((int)t->residents + resident);
   for (int k = 0; k < 3; k++) t->fx[k] += d[k];
-  t->pool_alloc_fx[pool] += d[0];
+  if (d[0]) { /* the pool's part changes: its allocated integral up to now */
+    t->int_pool_alloc[pool] += (metrics_i128)t->pool_alloc_fx[pool] * (now - t->pool_since[pool]);
+    t->pool_since[pool] = now;
+    t->pool_alloc_fx[pool] += d[0];
+  }
 }
 
 void metrics_burst(metrics *m, guint32 pool, guint32 gpu, guint32 tenant, sim_time t0,
@@ -623,6 +630,10 @@ static void metrics_freeze_tenants(metrics *m, sim_time end) {
     metrics_tenant_state *t = &g_array_index(m->tenants, metrics_tenant_state, i);
     metrics_tenant_integrate(m, t, end);
     tenant_cell_close(t);
+    for (guint p = 0; p < m->n_pools; p++) {
+      t->int_pool_alloc[p] += (metrics_i128)t->pool_alloc_fx[p] * (end - t->pool_since[p]);
+      t->pool_since[p] = end;
+    }
     if (t->jobs) g_ptr_array_add(order, t);
   }
   g_ptr_array_sort(order, metrics_cmp_tenant);
