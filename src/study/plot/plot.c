@@ -547,7 +547,7 @@ static char *plot_run_title(const run_figures *f) {
 }
 
 /* The charts of one result folder, drawn in this order: a new chart is one file
- * (src/study/plot-NAME.c exporting its row) and one line here. */
+ * (src/study/plot/plot-NAME.c exporting its row) and one line here. */
 extern const plot_run_chart plot_chart_utilisation, plot_chart_memory, plot_chart_queue,
     plot_chart_slo, plot_chart_memory_peak, plot_chart_memory_gpus, plot_chart_wait,
     plot_chart_cost, plot_chart_showback, plot_chart_latency;

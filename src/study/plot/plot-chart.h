@@ -1,4 +1,4 @@
-/* plot-chart.h: what the chart files of `sharesim plot` (src/study/plot-*.c) share with
+/* plot-chart.h: what the chart files of `sharesim plot` (src/study/plot/plot-*.c) share with
  * plot.c: the output context, the time grids, a result folder's pools and timeseries, the
  * chart writer, and the row a chart of a result folder registers with (plot_run_charts[]
  * in plot.c). Private to the study layer's plot files. */
