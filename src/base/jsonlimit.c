@@ -61,3 +61,52 @@ gboolean jsonlimit_load_file(JsonParser *parser, const char *path, guint *line, 
   g_mapped_file_unref(m);
   return ok;
 }
+
+/* Offset just after the first value when it is an array or object closed on this text, else
+ * len (a scalar, or an unclosed value json-glib will refuse itself). */
+static gsize jsonlimit_first_end(const char *data, gsize len) {
+  gsize i = 0;
+  while (i < len && g_ascii_isspace(data[i])) i++;
+  if (i == len || (data[i] != '[' && data[i] != '{')) return len;
+  guint depth = 0;
+  gboolean in_string = FALSE, escaped = FALSE;
+  for (; i < len; i++) {
+    char ch = data[i];
+    if (in_string) {
+      if (escaped) escaped = FALSE;
+      else if (ch == '\\') escaped = TRUE;
+      else if (ch == '"') in_string = FALSE;
+    } else if (ch == '"') {
+      in_string = TRUE;
+    } else if (ch == '[' || ch == '{') {
+      depth++;
+    } else if ((ch == ']' || ch == '}') && --depth == 0) {
+      return i + 1;
+    }
+  }
+  return len;
+}
+
+gboolean jsonlimit_load_line(JsonParser *parser, const char *data, gsize len, guint *col,
+                             GError **error) {
+  guint ln = 0, cl = 0;
+  *col = 0;
+  if (!jsonlimit_scan(data, len, JSONLIMIT_MAX_DEPTH, &ln, &cl)) {
+    *col = cl;
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT, JSONLIMIT_TOO_DEEP);
+    return FALSE;
+  }
+  gsize end = jsonlimit_first_end(data, len), rest = end;
+  while (rest < len && g_ascii_isspace(data[rest])) rest++;
+  if (rest < len) {
+    *col = (guint)MIN(rest + 1, G_MAXUINT);
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
+                "expected one JSON value per line, found more text after it");
+    return FALSE;
+  }
+  if (len > G_MAXSSIZE) {
+    g_set_error(error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA, "too large");
+    return FALSE;
+  }
+  return json_parser_load_from_data(parser, data, (gssize)len, error);
+}

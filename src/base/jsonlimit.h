@@ -1,7 +1,8 @@
 /* jsonlimit.h: JSON read with a nesting limit. json-glib parses recursively, one stack
  * frame per level: a file nested ~75,000 levels deep (200 KB) overflows an 8 MB stack.
- * Every JSON sharesim reads (DCGM/Prometheus exports, summary.json, compare.json,
- * sweep.json) goes through here: a streaming scan counts [ and { outside strings and
+ * Every JSON sharesim reads (DCGM/Prometheus exports, Mooncake JSON Lines, summary.json,
+ * compare.json, sweep.json) goes through here (tests/check-json.sh fails on any other
+ * json-glib parser call): a streaming scan counts [ and { outside strings and
  * refuses the input before json-glib sees it. */
 #pragma once
 #include <glib.h>
@@ -27,4 +28,11 @@ gboolean jsonlimit_load_data(JsonParser *parser, const char *name, const char *d
 /* The same for a file (mapped, not copied; NAME is path); G_FILE_ERROR when it cannot be
  * read. */
 gboolean jsonlimit_load_file(JsonParser *parser, const char *path, guint *line, guint *col,
+                             GError **error);
+/* One JSON value that is a whole line of a JSON Lines file (data without its line end, len
+ * bytes): depth checked, then parsed. A second value after the first (`{...} {...}`) is
+ * refused rather than dropped. FALSE with *col (1-based) and a message without position
+ * (the caller prefixes FILE:LINE:COL): JSONLIMIT_TOO_DEEP, "expected one JSON value per
+ * line, found more text after it" (SHARESIM_ERROR_INPUT) or json-glib's error. */
+gboolean jsonlimit_load_line(JsonParser *parser, const char *data, gsize len, guint *col,
                              GError **error);

@@ -5,6 +5,7 @@
  * prefix cache. Two passes (counts, then requests); memory does not grow with the rows. */
 #include "import.h"
 #include "llm-model.h"
+#include "jsonlimit.h"
 #include <json-glib/json-glib.h>
 #include <errno.h>
 #include <math.h>
@@ -46,12 +47,17 @@ static gboolean mc_int(JsonObject *o, const char *key, gint64 lo, gint64 hi, gin
   return TRUE;
 }
 
-static void mc_request(mc_reader *r, const char *path, guint line, const char *text) {
+static void mc_request(mc_reader *r, const char *path, guint line, const GString *text) {
   g_autoptr(JsonParser) p = json_parser_new();
   GError *err = NULL;
-  if (!json_parser_load_from_data(p, text, -1, &err)) {
-    if (!r->emit) import_bad_row(r->c, path, line, 0, "expected a JSON object, found: %s",
-                                 err->message);
+  guint col = 0;
+  if (!jsonlimit_load_line(p, text->str, text->len, &col, &err)) {
+    if (!r->emit) {
+      if (err->domain == SHARESIM_ERROR)
+        import_bad_row(r->c, path, line, col, "%s", err->message);
+      else
+        import_bad_row(r->c, path, line, 0, "expected a JSON object, found: %s", err->message);
+    }
     g_error_free(err);
     return;
   }
@@ -96,7 +102,8 @@ static void mc_request(mc_reader *r, const char *path, guint line, const char *t
   r->c->lines_written[IMPORT_OUT_REQUESTS]++;
 }
 
-/* Reads path line by line (LF or CRLF; blank lines skipped); FALSE when it cannot be read. */
+/* Reads path line by line (LF, CRLF or CR alone, as every reader counts lines; blank lines
+ * skipped); FALSE when it cannot be read. */
 static gboolean mc_read(mc_reader *r, const char *path) {
   FILE *f = fopen(path, "rb");
   if (!f) {
@@ -111,13 +118,17 @@ static gboolean mc_read(mc_reader *r, const char *path) {
   r->prev_ms = -1;
   do {
     ch = fgetc(f);
+    if (ch == '\r') {
+      int next = fgetc(f);
+      if (next != '\n' && next != EOF) ungetc(next, f);
+      ch = '\n';
+    }
     if (ch != '\n' && ch != EOF) {
       if (text->len < MC_MAX_LINE) g_string_append_c(text, (char)ch);
       else too_long = TRUE;
       continue;
     }
     line++;
-    if (text->len && text->str[text->len - 1] == '\r') g_string_truncate(text, text->len - 1);
     if (too_long) {
       if (!r->emit) import_bad_row(r->c, path, line, 0, "expected a line of at most 1 MiB");
     } else if (text->len && strspn(text->str, " \t") != text->len) {
@@ -125,7 +136,7 @@ static gboolean mc_read(mc_reader *r, const char *path) {
       if (memchr(text->str, 0, text->len)) {
         if (!r->emit) import_bad_row(r->c, path, line, 0, "expected text, found a NUL byte");
       } else {
-        mc_request(r, path, line, text->str);
+        mc_request(r, path, line, text);
       }
     }
     g_string_truncate(text, 0);

@@ -1,7 +1,8 @@
 # t-checks.sh: the source checks of make check can fail. Each is run on a copy of src/ (or of
 # the built objects) with one violation put in, and must report it with file:line and fail:
 # an include up the layers, a strategy including more than share.h, a workload including
-# cluster.h or sim.h or calling the cluster, a function over 100 lines (check-layers.sh, check-functions.sh), and an input
+# cluster.h or sim.h or calling the cluster, a function over 100 lines, a JSON parse outside jsonlimit.c (check-layers.sh,
+# check-functions.sh, check-json.sh), and an input
 # object needing a symbol of the simulator (check-link-layers.sh).
 CHK="$TOP_SRCDIR/tests"
 mkdir -p tree && cp -R "$TOP_SRCDIR/src" tree/src && chmod -R u+w tree
@@ -22,6 +23,11 @@ sh "$CHK/check-functions.sh" tree > fn-ok.txt 2>&1; expect_eq "$?" 0 "check-func
 { printf 'int long_one(int x) {\n'; i=0; while [ $i -lt 100 ]; do printf '  x += %d;\n' $i; i=$((i + 1)); done; printf '  return x;\n}\n'; } >> tree/src/base/util.c
 sh "$CHK/check-functions.sh" tree > fn.txt 2>&1; expect_eq "$?" 1 "check-functions with a 103-line function"
 if grep -q 'util.c:[0-9]*: long_one (103 lines, over 100)' fn.txt; then pass; else fail "no long-function report: $(cat fn.txt)"; fi
+
+sh "$CHK/check-json.sh" tree > json-ok.txt 2>&1; expect_eq "$?" 0 "check-json on the tree as it is"
+printf 'static void t_checks_json(JsonParser *p) { json_parser_load_from_data(p, "[]", -1, NULL); }\n' >> tree/src/study/figures.c
+sh "$CHK/check-json.sh" tree > json.txt 2>&1; expect_eq "$?" 1 "check-json with a json-glib parser call outside jsonlimit.c"
+if grep -q 'src/study/figures.c:[0-9]*:.*json_parser_load_from_data' json.txt; then pass; else fail "no json report: $(cat json.txt)"; fi
 
 build=$(dirname "$SHARESIM")
 if [ -d "$build/src/input" ] && command -v nm > /dev/null 2>&1 && command -v cc > /dev/null 2>&1; then

@@ -63,6 +63,22 @@ expect_eq "$(grep '^mooncake-conv,' res3/services.csv | cut -d, -f3,4)" "2,2" "i
 run import mooncake "$D/mooncake-mini.jsonl" --skip-bad --model gpt-9 -o tr2.csv
 expect_rc 2
 expect_err_contains "--model: expected one of llama-2-7b"
+# import mooncake, issue 29 (S3-07, S3-08): CR-only line ends are lines (3 requests, not 1), a
+# second value on a line is refused with its column (never dropped), and a deeply nested line
+# is refused by the JSON depth limit (it overflowed the stack: SIGSEGV)
+printf '{"timestamp":0,"input_length":10,"output_length":5}\r{"timestamp":1000,"input_length":20,"output_length":5}\r{"timestamp":2000,"input_length":30,"output_length":5}\r' > cr.jsonl
+run import mooncake cr.jsonl -o cr.csv --requests-out cr-req.csv
+expect_rc 0
+expect_eq "$(tail -n +2 cr-req.csv | wc -l | tr -d ' ')" 3 "CR-only lines: every request read"
+printf '{"timestamp":0,"input_length":10,"output_length":5} {"timestamp":1000,"input_length":20,"output_length":5}\n' > two.jsonl
+run import mooncake two.jsonl -o two.csv
+expect_rc 2
+expect_err_contains "two.jsonl:1:53: expected one JSON value per line, found more text after it"
+expect_no_path two.csv
+awk 'BEGIN { printf "{\"timestamp\":0,\"input_length\":10,\"output_length\":5,\"hash_ids\":"; for (i = 0; i < 100000; i++) printf "["; for (i = 0; i < 100000; i++) printf "]"; print "}" }' > deep.jsonl
+run import mooncake deep.jsonl -o deep.csv
+expect_rc 2
+expect_err_contains "deep.jsonl:1:318: JSON nested deeper than 256 levels"
 if [ -f "$SHARED_TRACES/mooncake-fast25/conversation_trace.jsonl" ]; then
   run import mooncake "$SHARED_TRACES/mooncake-fast25/conversation_trace.jsonl" -o mc.csv
   expect_rc 0

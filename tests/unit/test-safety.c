@@ -70,6 +70,26 @@ Test(safety, json_too_deep_is_an_input_error_before_parsing) {
   g_clear_error(&error);
 }
 
+/* One JSON Lines line (issue 29, S3-07/S3-08): depth checked, one value only, a string holding
+ * a brace does not end the value early. */
+Test(safety, json_line_one_value_depth_checked) {
+  g_autoptr(JsonParser) p = json_parser_new();
+  GError *error = NULL;
+  guint col = 0;
+  const char *one = "{\"a\": \"} {\"} ";
+  cr_assert(jsonlimit_load_line(p, one, strlen(one), &col, &error));
+  const char *two = "{\"a\": 1} {\"a\": 2}";
+  cr_assert_not(jsonlimit_load_line(p, two, strlen(two), &col, &error));
+  cr_assert_eq(col, 10);
+  cr_assert_str_eq(error->message, "expected one JSON value per line, found more text after it");
+  g_clear_error(&error);
+  g_autofree char *deep = safety_nested(1000, "[", "]");
+  cr_assert_not(jsonlimit_load_line(p, deep, strlen(deep), &col, &error));
+  cr_assert_eq(col, 257);
+  cr_assert_str_eq(error->message, JSONLIMIT_TOO_DEEP);
+  g_clear_error(&error);
+}
+
 /* ---- folders: the marker ---- */
 
 static char *safety_tmpdir(void) {
