@@ -28,7 +28,7 @@ static double inv_trace_num(const inv_folder *f, const char *id, const char *nam
   return dflt;
 }
 
-static void G_GNUC_PRINTF(3, 4) inv_fail(inv_report *rep, const char *check, const char *fmt, ...) {
+void inv_fail(inv_report *rep, const char *check, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   g_autofree char *msg = g_strdup_vprintf(fmt, ap);
@@ -639,6 +639,7 @@ void inv_check_folder(const inv_case *c, const char *case_dir, const char *out, 
     inv_check_services(&f, rep);
     inv_check_kills(c, &f, rep);
     inv_check_waits(c, &f, case_dir, rep);
+    if (c->lone) inv_check_lone(c, f.jobs, rep);
   }
   inv_table *all[] = {f.pools, f.gpus, f.jobs, f.tenants, f.ts, f.services, f.events, f.trace};
   for (guint i = 0; i < G_N_ELEMENTS(all); i++) inv_table_free(all[i]);

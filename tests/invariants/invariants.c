@@ -3,7 +3,8 @@
  * for some seeds runs it again (byte-identical folders; not with SHARESIM_SKIP_REPEATS set)
  * and as a sweep with -j 1 and -j 2 (same answers). A failing case is shrunk (trace and
  * phase rows removed while the same check still fails) and written to a folder that can be
- * kept under tests/data/invariants, whose cases are checked on every run. Usage: invariants [--seeds N] [--first S]
+ * kept under tests/data/invariants, whose cases are checked on every run; the lone-gang
+ * cases (inv-lone.c) run every time too. Usage: invariants [--seeds N] [--first S]
  * [--keep DIR] [--case DIR]... | --gen SEED DIR (SHARESIM names the binary; TOP_SRCDIR finds kept cases). */
 #include "invariants.h"
 #include <glib/gstdio.h>
@@ -282,6 +283,28 @@ static void inv_kept(inv_opts *o, const char *case_dir) {
   inv_rm_tree(dir);
 }
 
+/* The lone-gang cases (inv-lone.c): one pool each, every strategy, a few placements. */
+static void inv_lone_all(inv_opts *o) {
+  for (guint i = 0; i < inv_lone_count(); i++) {
+    g_autofree char *dir = g_dir_make_tmp("sharesim-inv-XXXXXX", NULL);
+    inv_case c;
+    GError *e = NULL;
+    if (!dir || !inv_lone_gen(i, dir, &c, &e)) {
+      fprintf(stderr, "invariants: lone gang case %u: %s\n", i, e ? e->message : "?");
+      o->failed++;
+      g_clear_error(&e);
+      continue;
+    }
+    inv_report rep = {g_string_new(NULL), g_string_new(NULL), 0};
+    inv_case_run(o, &c, dir, FALSE, FALSE, &rep);
+    g_autofree char *what = g_strdup_printf("lone gangs, pool %s", c.pools[0].name);
+    inv_report_case(o, what, &rep);
+    g_string_free(rep.fail, TRUE);
+    g_string_free(rep.xfail, TRUE);
+    inv_rm_tree(dir);
+  }
+}
+
 static void inv_kept_all(inv_opts *o) {
   const char *top = g_getenv("TOP_SRCDIR");
   if (!top) return;
@@ -331,6 +354,7 @@ int main(int argc, char **argv) {
     for (guint i = 0; i < cases->len; i++) inv_kept(&o, g_ptr_array_index(cases, i));
   } else {
     inv_kept_all(&o);
+    inv_lone_all(&o);
     for (guint32 s = o.first; s < o.first + o.seeds; s++) inv_seed(&o, s);
   }
   o.cases = cases->len;

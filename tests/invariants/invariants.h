@@ -25,6 +25,8 @@ typedef struct inv_case {
   guint32 seed;
   int n_pools;
   inv_pool pools[INV_MAX_POOLS];
+  gboolean lone;             /* a lone-gang case (inv-lone.c), checked by inv_check_lone */
+  gboolean lone_full;        /* its pool runs a lone client at full speed */
 } inv_case;
 
 /* Writes scenario.yaml, trace.csv and phases.csv for seed into dir. */
@@ -58,5 +60,15 @@ typedef struct inv_report {
   guint checks;              /* checks evaluated */
 } inv_report;
 
+/* Appends "check: message" to rep->fail. */
+void G_GNUC_PRINTF(3, 4) inv_fail(inv_report *rep, const char *check, const char *fmt, ...);
 /* Checks every invariant on the result folder out of case c (inputs in case_dir). */
 void inv_check_folder(const inv_case *c, const char *case_dir, const char *out, inv_report *rep);
+
+/* ---- lone gangs (inv-lone.c) ---- */
+/* How many lone-gang cases there are; inv_lone_gen writes case i into dir. */
+guint inv_lone_count(void);
+gboolean inv_lone_gen(guint i, const char *dir, inv_case *c, GError **error);
+/* Gangs alone on free GPUs run at their one-worker twin's speed (full speed where the
+ * strategy neither caps nor partitions a client). */
+void inv_check_lone(const inv_case *c, const inv_table *jobs, inv_report *rep);
