@@ -1,7 +1,8 @@
 /* cmd-run.c: `sharesim run SCENARIO.yaml TRACE.csv [--phases P.csv] [--requests R.csv]
- * [-o DIR] [--seeds N [-j N]]`: simulate, print the text summary on stdout, write the
- * result folder; with --seeds, run N seeds (N at once in threads, cmd-seeds.h) and print
- * each figure's mean and 95 % interval over them (seeds.h). */
+ * [-o DIR] [--seeds N [-j N]] [--reference]`: simulate, print the text summary on stdout,
+ * write the result folder; with --seeds, run N seeds (N at once in threads, cmd-seeds.h)
+ * and print each figure's mean and 95 % interval over them (seeds.h); --reference takes
+ * none of the run's fast paths (reference.h). */
 #include "cmd.h"
 #include "cmd-load.h"
 #include "cmd-seeds.h"
@@ -43,9 +44,29 @@ static int cmd_run_seeds(const cmd_inputs *in, const char *scenario_path,
   return rc;
 }
 
+/* --reference and --reference-only=LIST (comma-separated SIM_REF_NAMES) as SIM_REF_* bits;
+ * FALSE (message printed) on an unknown name. */
+static gboolean cmd_run_reference(gboolean all, const char *only, guint *bits) {
+  *bits = all ? SIM_REF_ALL : 0;
+  if (!only) return TRUE;
+  static const char *const names[SIM_REF_COUNT] = SIM_REF_NAMES;
+  g_auto(GStrv) parts = g_strsplit(only, ",", -1);
+  for (guint i = 0; parts[i]; i++) {
+    guint k = 0;
+    while (k < SIM_REF_COUNT && strcmp(parts[i], names[k]) != 0) k++;
+    if (k == SIM_REF_COUNT) {
+      fprintf(stderr, "sharesim run: --reference-only: expected bursts, requests or one (comma-separated), found '%s'\n",
+              parts[i]);
+      return FALSE;
+    }
+    *bits |= 1u << k;
+  }
+  return TRUE;
+}
+
 static int cmd_run_main(int argc, char **argv) {
-  g_autofree char *phases = NULL, *requests = NULL, *out_dir = NULL;
-  gboolean quiet = FALSE, no_progress = FALSE, dcgm = FALSE;
+  g_autofree char *phases = NULL, *requests = NULL, *out_dir = NULL, *ref_only = NULL;
+  gboolean quiet = FALSE, no_progress = FALSE, dcgm = FALSE, reference = FALSE;
   g_auto(GStrv) sets = NULL;
   g_autofree char *seeds_text = NULL;
   gint jobs = 0;
@@ -57,6 +78,8 @@ static int cmd_run_main(int argc, char **argv) {
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Do not print the summary", NULL},
       {"no-progress", 0, 0, G_OPTION_ARG_NONE, &no_progress, "Never show the progress bar", NULL},
       {"dcgm", 0, 0, G_OPTION_ARG_NONE, &dcgm, "Also write the per-GPU series as DCGM metrics (dcgm.csv, dcgm.prom) into DIR", NULL},
+      {"reference", 0, 0, G_OPTION_ARG_NONE, &reference, "Take no fast path: every part the reference way (the same results, slower; docs/architecture.md)", NULL},
+      {"reference-only", 0, 0, G_OPTION_ARG_STRING, &ref_only, "Only these parts the reference way: bursts, requests, one (comma-separated)", "LIST"},
       {"seeds", 0, 0, G_OPTION_ARG_STRING, &seeds_text, "Run N seeds (the scenario's seed and the next N - 1; 2 to 1000): each figure's mean and 95 % interval; DIR/seed-S/ per seed", "N"},
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "With --seeds: seeds run at once (default: the number of processors); the output is the same for any N", "N"},
       {NULL}};
@@ -67,8 +90,14 @@ static int cmd_run_main(int argc, char **argv) {
                     "Usage: sharesim run %s\n", argc - 1, argc == 2 ? "" : "s", cmd_run_entry.usage);
     return 2;
   }
-  guint n_seeds = 1;
-  if (!cmd_seeds_parse("run", seeds_text, &n_seeds) || !cmd_check_jobs("run", &jobs)) return 2;
+  guint n_seeds = 1, ref_bits = 0;
+  if (!cmd_seeds_parse("run", seeds_text, &n_seeds) || !cmd_check_jobs("run", &jobs) ||
+      !cmd_run_reference(reference, ref_only, &ref_bits))
+    return 2;
+  if (ref_bits && n_seeds > 1) {
+    fprintf(stderr, "sharesim run: --reference is for one run: leave out --seeds, or run the seed you want to check with --set seed=S\n");
+    return 2;
+  }
   if (dcgm && n_seeds > 1) {
     fprintf(stderr, "sharesim run: --dcgm is for one run: leave out --seeds, or run the seed you want to see with --set seed=S\n");
     return 2;
@@ -100,7 +129,8 @@ static int cmd_run_main(int argc, char **argv) {
     cmd_inputs_clear(&in);
     return seeds_rc;
   }
-  sim_options opt = {.progress = !no_progress, .gpu_series = dcgm, .prerun = pre};
+  sim_options opt = {.progress = !no_progress, .gpu_series = dcgm, .prerun = pre,
+                     .reference = ref_bits};
   g_autoptr(GError) err = NULL;
   g_autoptr(results) res = studyrun_simulate(in.sc, in.tr, &opt, out_dir, &err);
   if (!res) {
@@ -120,7 +150,7 @@ static int cmd_run_main(int argc, char **argv) {
 const cmd_entry cmd_run_entry = {
     .loads_scenarios = TRUE,
     .name = "run",
-    .usage = "SCENARIO.yaml TRACE.csv [--phases P.csv] [--requests R.csv] [-o DIR] [--seeds N [-j N]]",
+    .usage = "SCENARIO.yaml TRACE.csv [--phases P.csv] [--requests R.csv] [-o DIR] [--seeds N [-j N]] [--reference]",
     .summary = "simulate a trace on a scenario; print the summary, write the result files",
     .main = cmd_run_main,
 };

@@ -5,7 +5,7 @@
  * the same floating-point operations: sim.c's job_advance_to (busy_ns, alloc_gpu_ns at
  * speed 1, one worker), cluster.c's cluster_task_charge when the worker's part changes,
  * reschedule_done's ceil(work / rate) and sim_job_set_timer's gap. The suite runs folders
- * both ways and compares their bytes (tests/cli/t-bursts.sh). */
+ * both ways and compares their bytes (tests/cli/t-reference.sh). */
 #include "bursts.h"
 #include <math.h>
 #include <string.h>

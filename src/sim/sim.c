@@ -51,8 +51,9 @@ struct sim {
   guint next_emit;
   rowwriter *rw;
   GArray *just_done;         /* guint32 rows whose job ended in this event */
+  guint reference;           /* the fast paths run the reference way (SIM_REF_*) */
   gboolean walk_bursts;      /* notebooks' bursts without events (bursts.h; FALSE with
-                              * SHARESIM_BURST_EVENTS or the per-GPU series) */
+                              * run --reference or the per-GPU series) */
   guint64 walked_toggles;    /* the events the walked bursts stood for (results events) */
 };
 
@@ -86,6 +87,7 @@ sim_time sim_now(const sim *s) { return *s->now; }
 const scenario *sim_scenario(const sim *s) { return s->sc; }
 const trace *sim_trace(const sim *s) { return s->tr; }
 metrics *sim_metrics(sim *s) { return s->m; }
+gboolean sim_reference(const sim *s, unsigned what) { return (s->reference & what) != 0; }
 
 int64_t sim_job_mem_room(const sim *s, const job_run *j, guint32 w) {
   g_assert(w < j->n_tasks);
@@ -282,7 +284,7 @@ static void gpu_end_one(sim *s, gpu_state *g) {
 }
 
 static void gpu_end(sim *s, gpu_state *g) {
-  if (g->n_residents == 1) {
+  if (g->n_residents == 1 && !(s->reference & SIM_REF_ONE)) {
     gpu_end_one(s, g);
     return;
   }
@@ -1384,7 +1386,8 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
   s->progress = opt && opt->progress && isatty(2);
   s->stop = opt ? opt->stop : NULL;
   s->res->gpu_series_on = opt && opt->gpu_series;
-  s->walk_bursts = !s->res->gpu_series_on && !g_getenv("SHARESIM_BURST_EVENTS");
+  s->reference = opt ? opt->reference & SIM_REF_ALL : 0;
+  s->walk_bursts = !s->res->gpu_series_on && !(s->reference & SIM_REF_BURSTS);
   gint64 t0 = g_get_monotonic_time();
 
   s->params.ts_switch_loss = sc->ts_switch_loss;

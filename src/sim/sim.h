@@ -7,6 +7,7 @@
 #include "trace.h"
 #include "results.h"
 #include "cluster.h"
+#include "reference.h"
 
 typedef struct sim sim;
 
@@ -54,7 +55,11 @@ typedef struct sim_options {
    * the checks before the run made (prerun.h) also gives the run its tenants and the
    * pools' target workloads, instead of a pass of its own. */
   const struct prerun *prerun;
+  /* The fast paths to run the reference way (SIM_REF_*; run --reference): 0 takes every
+   * fast path, SIM_REF_ALL none. Either way the results are the same bytes. */
+  guint reference;
 } sim_options;
+
 
 /* Runs the scenario on the trace. Returns owned results, or NULL with error set. */
 results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GError **error);

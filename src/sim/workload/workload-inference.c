@@ -45,6 +45,7 @@ typedef struct inf_state {
   double rate_rps;           /* arrival rate in force */
   double gap_mean_ns;        /* mean gap between candidate arrivals: 1e9 / (rate x (1 + amp)) */
   gboolean fast_poisson;     /* Poisson without a daily cycle: the inner loop draws inline */
+  gboolean general;          /* run --reference: never the call-free loop (inf_serve_fast) */
   gsl_rng *r_arr, *r_svc, *r_turn, *r_block;
   rngfast_buf *b_arr, *b_svc; /* exponential gaps; service-time factors of mean 1 */
   /* MPS: mean wait for SMs per unit of service time, and its correlation time (task.h) */
@@ -686,7 +687,8 @@ static void inference_advance(sim *s, job_run *j, sim_time from_t, sim_time to_t
   } else if (v > 0) {
     gboolean single = st->c == 1, turns = turn > 0;
     /* the call-free loop draws no MPS block waits */
-    gboolean fast = !turns && !(st->block_wait > 0) && st->fast_poisson && st->has_next;
+    gboolean fast = !turns && !(st->block_wait > 0) && st->fast_poisson && st->has_next &&
+                    !st->general;
     busy = fast               ? inf_serve_fast(st, from, to, v)
            : single && !turns ? inf_serve_1(st, from, to, v, turn)
            : single           ? inf_serve_1t(st, from, to, v, turn)
@@ -788,6 +790,7 @@ static inf_state *inf_state_new(sim *s, job_run *j) {
   rngfast_buf_seed(st->b_svc, sc->seed, sp->id, INF_STREAM_SERVICE_FAST);
   st->r_block = rng_new(sc->seed, sp->id, INF_STREAM_BLOCKS);
   st->recorded = sp->has_requests;
+  st->general = sim_reference(s, SIM_REF_REQUESTS);
   if (st->recorded && tr->requests_path) {
     /* a file that vanished since it was checked gives no arrivals */
     st->cur = trace_request_cursor_open(tr->requests_path, sp->id, NULL);

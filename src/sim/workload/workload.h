@@ -15,6 +15,7 @@
 #include "results.h"
 #include "metrics.h"
 #include "job-view.h"
+#include "reference.h"
 
 typedef struct sim sim;
 typedef struct job_run job_run; /* cluster.h; begins with its workload_job view */
@@ -123,6 +124,9 @@ void sim_job_set_demand(sim *s, job_run *j, gboolean active, double duty, double
 void sim_job_refresh(sim *s, job_run *j);
 /* The run's metrics (metrics.h: SLO counts, services rows). */
 metrics *sim_metrics(sim *s);
+/* Whether the run takes the reference way for the SIM_REF_* bits in what (reference.h):
+ * a workload with a fast path asks before taking it. */
+gboolean sim_reference(const sim *s, unsigned what);
 /* Bytes worker w of the running job j may still allocate on its GPU: the least of its own
  * limit (the strategy's memory capacity) and what the other residents leave of the card,
  * less what it holds; may be negative. */
@@ -143,7 +147,7 @@ void sim_job_set_timer(sim *s, job_run *j, sim_time at);
  * gaps and bursts until its session ends, walking them without events (bursts.h: the
  * same draws of j->rng, gaps of mean mean_gap_ns, bursts of mean mean_burst_ns at duty);
  * FALSE when the job does not qualify (not alone on a unit-speed card, per-GPU series
- * recorded, SHARESIM_BURST_EVENTS set): the workload sets its timer as usual. */
+ * recorded, run --reference): the workload sets its timer as usual. */
 gboolean sim_job_walk_bursts(sim *s, job_run *j, double mean_gap_ns, double mean_burst_ns,
                              double duty);
 /* The job ends now with the given outcome; its GPUs are released. */
