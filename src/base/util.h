@@ -16,6 +16,8 @@ GQuark sharesim_error_quark(void);
 typedef enum {
   SHARESIM_ERROR_INPUT = 2,   /* bad input or usage: exit code 2 */
   SHARESIM_ERROR_RUNTIME = 1, /* could not write, could not spawn: exit code 1 */
+  SHARESIM_ERROR_STDOUT = 3,  /* stdout could not be written: exit code 1, said once, with
+                               * the reason, by the command line's check of stdout at exit */
 } SharesimErrorCode;
 
 /* Seconds (double) <-> nanoseconds, rounded to the nearest nanosecond. */

@@ -164,9 +164,10 @@ static int cmd_gen_main(int argc, char **argv) {
   gboolean ok = gen_run(&o, cmd_gen_emit, &sink, &err);
   if (ok) {
     ok = cmd_gen_flush(&sink) && fflush(stdout) == 0 && !ferror(stdout);
-    if (!ok)
-      g_set_error(&err, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME,
-                  "could not write the trace to stdout");
+  }
+  if (!ok && (sink.failed || ferror(stdout))) { /* said once, with the reason, at exit */
+    g_clear_error(&err);
+    g_set_error(&err, SHARESIM_ERROR, SHARESIM_ERROR_STDOUT, "could not write the trace");
   }
   g_string_free(sink.buf, TRUE);
   cmd_gen_args_clear(&a);

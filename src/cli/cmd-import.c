@@ -107,9 +107,11 @@ static void cmd_import_print_summary(const import_ctx *c, const char *fmt_name) 
   }
 }
 
-/* Parses the fixed and the format's own options; FALSE (message printed) on a bad one. */
+/* Parses the fixed and the format's own options; FALSE (message printed) on a bad one, or
+ * with *help set after --help (printed). */
 static gboolean cmd_import_parse(const import_format *fmt, import_ctx *c, int *argc,
-                                 char ***argv, char **output, gboolean *skip_bad) {
+                                 char ***argv, char **output, gboolean *skip_bad,
+                                 gboolean *help) {
   cmd_import_state st = {.fmt = fmt, .ctx = c, .seen = g_hash_table_new(g_str_hash, g_str_equal)};
   GArray *entries = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));
   GOptionEntry fixed[] = {
@@ -133,11 +135,11 @@ static gboolean cmd_import_parse(const import_format *fmt, import_ctx *c, int *a
   g_autofree char *prg = g_strdup_printf("sharesim import %s", fmt->name);
   g_set_prgname(prg);
   g_autoptr(GError) err = NULL;
-  gboolean parsed = g_option_context_parse(octx, argc, argv, &err);
+  gboolean parsed = cmd_option_parse(octx, argc, argv, help, &err);
   g_option_context_free(octx);
   g_array_unref(entries);
   g_hash_table_unref(st.seen);
-  if (!parsed)
+  if (!parsed && !*help)
     fprintf(stderr, "sharesim import: %s\nUsage: sharesim import %s %s [--skip-bad] [-o TRACE.csv]\n",
             err->message, fmt->name, fmt->files);
   return parsed;
@@ -251,7 +253,8 @@ static int cmd_import_main(int argc, char **argv) {
   g_autofree char *output = NULL;
   gboolean skip_bad = FALSE;
   g_autoptr(import_ctx) c = import_ctx_new(NULL, 0, FALSE);
-  if (!cmd_import_parse(fmt, c, &argc, &argv, &output, &skip_bad)) return 2;
+  gboolean help = FALSE;
+  if (!cmd_import_parse(fmt, c, &argc, &argv, &output, &skip_bad, &help)) return help ? 0 : 2;
   /* argv[0] "import", argv[1] the format, then the files */
   if (argc < 3) {
     fprintf(stderr, "sharesim import %s: expected at least one input file\nUsage: sharesim import %s %s\n",

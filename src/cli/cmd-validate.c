@@ -46,11 +46,8 @@ static int validate_check_sets(char **sets, const char *work) {
 }
 
 static int validate_print(const GString *s) {
-  if (fwrite(s->str, 1, s->len, stdout) != s->len || fflush(stdout) != 0) {
-    fprintf(stderr, "sharesim validate: cannot write to standard output\n");
-    return 1;
-  }
-  return 0;
+  /* a failure is said once, with the reason, by the check of stdout at exit (cmd.c) */
+  return fwrite(s->str, 1, s->len, stdout) != s->len || fflush(stdout) != 0 ? 1 : 0;
 }
 
 static int cmd_validate_main(int argc, char **argv) {

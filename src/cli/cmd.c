@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "config.h"
 
 static const cmd_entry *const commands[] = {
@@ -28,23 +29,51 @@ static void print_help(FILE *out) {
                "Exit codes: 0 success, 1 runtime failure, 2 bad input or usage.\n");
 }
 
-/* Every command's stdout ends here: the buffered writes and the close are checked, so a
- * full disk or a closed pipe is exit 1 with a message, never a silent exit 0. */
-static int cmd_finish_stdout(const char *name, int rc) {
+/* stdout is this stream over descriptor 1 (cmd_main): each write keeps the first error, so
+ * that cmd_finish_stdout can give the reason whichever command wrote, and however. */
+typedef struct cmd_stdout {
+  int err;
+} cmd_stdout;
+
+static ssize_t cmd_stdout_write(void *cookie, const char *buf, size_t size) {
+  cmd_stdout *s = cookie;
+  size_t done = 0;
+  while (done < size) {
+    ssize_t n = write(STDOUT_FILENO, buf + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (!s->err) s->err = n < 0 ? errno : EIO;
+      return 0; /* an error, for stdio (it sets the stream's error flag) */
+    }
+    done += (size_t)n;
+  }
+  return (ssize_t)done;
+}
+
+/* The close of descriptor 1 (an NFS or quota error can come only now). */
+static int cmd_stdout_close(void *cookie) {
+  cmd_stdout *s = cookie;
+  if (close(STDOUT_FILENO) != 0 && errno != EINTR) {
+    if (!s->err) s->err = errno;
+    return -1;
+  }
+  return 0;
+}
+
+/* Every command's stdout ends here, the one place that checks it: the writes, the final
+ * flush and the close. A full disk or a closed pipe is exit 1 with the reason, never a
+ * silent exit 0; commands do not report their own stdout failures (they return non-zero
+ * and this says why). */
+static int cmd_finish_stdout(const char *name, int rc, const cmd_stdout *s) {
   gboolean bad = ferror(stdout) != 0;
-  int e = 0;
-  if (fflush(stdout) != 0) {
-    bad = TRUE;
-    e = errno;
-  }
-  if (fclose(stdout) != 0 && !bad) {
-    bad = TRUE;
-    e = errno;
-  }
-  if (!bad || rc != 0) return rc; /* a failed command has said why */
-  fprintf(stderr, "sharesim%s%s: cannot write the output (stdout)%s%s\n", name ? " " : "",
-          name ? name : "", e ? ": " : "", e ? g_strerror(e) : "");
-  return 1;
+  int e = s ? s->err : 0;
+  if (fflush(stdout) != 0) bad = TRUE, e = e ? e : errno;
+  if (fclose(stdout) != 0) bad = TRUE, e = e ? e : errno;
+  if (s && s->err) bad = TRUE;
+  if (!bad) return rc;
+  fprintf(stderr, "sharesim%s%s: cannot write the output (stdout): %s\n", name ? " " : "",
+          name ? name : "", g_strerror(e ? e : EIO));
+  return rc ? rc : 1;
 }
 
 static int cmd_dispatch(int argc, char **argv) {
@@ -74,8 +103,15 @@ int cmd_main(int argc, char **argv) {
   cleanup_install();
   scenario_use_strategies(share_count(), share_input_row); /* input knows no strategies */
   const char *name = argc >= 2 ? argv[1] : NULL; /* before option parsing reorders argv */
+  cmd_stdout own = {0};
+  FILE *f = fopencookie(&own, "w", (cookie_io_functions_t){.write = cmd_stdout_write,
+                                                           .close = cmd_stdout_close});
+  if (f) {
+    setvbuf(f, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, 1u << 16);
+    stdout = f;
+  }
   int rc = cmd_dispatch(argc, argv);
-  return cmd_finish_stdout(name, rc);
+  return cmd_finish_stdout(name, rc, f ? &own : NULL);
 }
 
 gboolean cmd_check_jobs(const char *name, gint *jobs) {
@@ -88,6 +124,8 @@ gboolean cmd_check_jobs(const char *name, gint *jobs) {
 }
 
 int cmd_fail(const char *name, const GError *error) {
+  if (error && error->domain == SHARESIM_ERROR && error->code == SHARESIM_ERROR_STDOUT)
+    return 1; /* cmd_finish_stdout says why */
   fprintf(stderr, "sharesim %s: %s\n", name, error ? error->message : "failed");
   if (error && error->domain == SHARESIM_ERROR && error->code == SHARESIM_ERROR_INPUT) return 2;
   if (error && error->domain == G_OPTION_ERROR) return 2;
@@ -117,6 +155,22 @@ static GOptionEntry cmd_input_entries[] = {
      "\"Work budget\")", NULL},
     {NULL}};
 
+gboolean cmd_option_parse(GOptionContext *ctx, int *argc, char ***argv, gboolean *help,
+                          GError **error) {
+  for (int i = 1; i < *argc; i++) {
+    const char *a = (*argv)[i];
+    if (!strcmp(a, "--")) break;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h") || !strcmp(a, "-?") || !strcmp(a, "--help-all")) {
+      g_autofree char *text = g_option_context_get_help(ctx, TRUE, NULL);
+      fputs(text, stdout);
+      *help = TRUE;
+      return FALSE;
+    }
+  }
+  g_option_context_set_help_enabled(ctx, FALSE);
+  return g_option_context_parse(ctx, argc, argv, error);
+}
+
 gboolean cmd_parse_options(const cmd_entry *cmd, GOptionEntry *entries, int *argc,
                            char ***argv, int *exit_code) {
   g_autofree char *param = g_strdup_printf("- %s", cmd->usage);
@@ -129,7 +183,12 @@ gboolean cmd_parse_options(const cmd_entry *cmd, GOptionEntry *entries, int *arg
   g_autofree char *prg = g_strdup_printf("sharesim %s", cmd->name);
   g_set_prgname(prg);
   g_autoptr(GError) err = NULL;
-  if (!g_option_context_parse(ctx, argc, argv, &err)) {
+  gboolean help = FALSE;
+  if (!cmd_option_parse(ctx, argc, argv, &help, &err)) {
+    if (help) {
+      *exit_code = 0;
+      return FALSE;
+    }
     fprintf(stderr, "sharesim %s: %s\nUsage: sharesim %s %s\n", cmd->name, err->message,
             cmd->name, cmd->usage);
     *exit_code = 2;

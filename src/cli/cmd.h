@@ -49,6 +49,12 @@ int cmd_fail(const char *name, const GError *error);
 gboolean cmd_check_jobs(const char *name, gint *jobs);
 /* Parses GOption flags for a subcommand with a standard --help; returns FALSE and sets
  * *exit_code (0 after --help, 2 on bad usage) when the caller should return. */
+/* g_option_context_parse without GOption's own --help, which prints and calls exit(0)
+ * past cmd_main's check of stdout: -h, --help, -? or --help-all (before "--") prints the
+ * help to stdout here and returns FALSE with *help set, so that the command returns 0
+ * through that check (a full disk is exit 1). FALSE with *help unset: error is set. */
+gboolean cmd_option_parse(GOptionContext *ctx, int *argc, char ***argv, gboolean *help,
+                          GError **error);
 gboolean cmd_parse_options(const cmd_entry *cmd, GOptionEntry *entries, int *argc,
                            char ***argv, int *exit_code);
 /* --allow-large was given (the work budget of cmd-budget.c is not enforced). */

@@ -110,7 +110,7 @@ static gboolean outfile_copy_to_stdout(outfile *f, GError **error) {
   g_free(chunk);
   if (ok) ok = fflush(stdout) == 0 && !ferror(stdout);
   if (!ok)
-    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "could not write the output to stdout");
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_STDOUT, "could not write the output to stdout");
   return ok;
 }
 

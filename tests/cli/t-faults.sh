@@ -185,7 +185,7 @@ unset SHARESIM_ROW_HOLD_BYTES SHARESIM_ROWSPILL_FAIL_READ
 if [ -w /dev/full ]; then
   "$SHARESIM" import dcgm "$DATA/import/dcgm-range.json" >/dev/full 2>err.txt; RC=$?; LAST="import > /dev/full"
   expect_rc 1
-  expect_err_contains "could not write"
+  expect_err_contains "cannot write the output (stdout): No space left on device"
 else skip_test "/dev/full is not writable"; fi
 
 # ---- full disk: a 64 KiB tmpfs (root with mount rights only) ----

@@ -39,7 +39,7 @@ expect_eq "$(wc -c < out.txt | tr -d ' ')" 0 "nothing on stdout after an error"
 # a write error is a runtime failure (exit 1), when /dev/full exists
 if [ -w /dev/full ]; then
   "$SHARESIM" gen --profile mixed --jobs 20000 >/dev/full 2>err.txt; RC=$?; LAST="gen > /dev/full"
-  expect_rc 1; expect_err_contains "could not write"
+  expect_rc 1; expect_err_contains "sharesim gen: cannot write the output (stdout): No space left"
 else
   skip_test "no /dev/full"
 fi

@@ -88,14 +88,23 @@ expect_file a/summary.json
 run run "$ONE" "$SMALL" -o a -q
 expect_rc 0
 
-# ---- D09: a stdout that cannot be written is exit 1 with a message ----
+# ---- D09, S3-17: a stdout that cannot be written is exit 1 with one message and its reason,
+# from every command and every --help (GOption's own --help exited 0 past the check) ----
 if [ -w /dev/full ]; then
-  for args in "run $ONE $SMALL" "compare $A $B $T --no-progress" "catalog" "check $A $T" \
-              "sweep $A $T --set seed=1,2 -j 1 -o swfull --format csv --no-progress" \
-              "import dcgm $DCGM" "gen --profile mixed --jobs 2000"; do
+  helps=""
+  for c in $("$SHARESIM" --help | awk '/^Commands:/ { on = 1; next } on && NF { print $1 } !NF { on = 0 }'); do
+    helps="$helps|$c --help"
+  done
+  IFS='|'; set -- "run $ONE $SMALL" "run $ONE $SMALL --seeds 2 -j 1" "compare $A $B $T --no-progress" \
+    "catalog" "check $A $T" "sweep $A $T --set seed=1,2 -j 1 -o swfull --format csv --no-progress" \
+    "import dcgm $DCGM" "gen --profile mixed --jobs 2000" "validate" "--help" \
+    "import --help" "import dcgm --help" "run -h" ${helps#|}; unset IFS
+  expect_eq "$(echo "$helps" | tr '|' '\n' | grep -c -- '--help')" 12 "a --help per command"
+  for args in "$@"; do
     "$SHARESIM" $args >/dev/full 2>err.txt </dev/null; RC=$?; LAST="sharesim $args > /dev/full"
     expect_rc 1
-    if grep -qE "cannot write|could not write" err.txt; then pass; else fail "no write error message"; fi
+    expect_err_contains "cannot write the output (stdout): No space left on device"
+    expect_eq "$(grep -c . err.txt)" 1 "one message"
   done
 else
   skip_test "/dev/full is not writable here"
