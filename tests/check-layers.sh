@@ -1,13 +1,13 @@
 #!/bin/sh
 # tests/check-layers.sh: every #include "x.h" in src/ runs downwards. The layers, lowest first:
-#   base input metrics sim report study traces cli
+#   base input traces metrics sim report study cli
 # (src/sim/share/ and src/sim/workload/ belong to the sim layer). A file may include a header of
 # its own layer or of a layer before it; anything else is reported with file:line and fails.
 # Then the plug-in boundaries of the sim layer (see below) are checked the same way.
 # Usage: tests/check-layers.sh [SRCDIR]   (default: TOP_SRCDIR, else the folder above this script)
 top=${1:-${TOP_SRCDIR:-$(dirname "$0")/..}}
 src=$top/src
-layers="base input metrics sim report study traces cli"
+layers="base input traces metrics sim report study cli"
 bad=0
 # every #include "..." of every file in one awk pass (a fork per include line took seconds):
 # a header's layer is the first folder of where it lives (the first one found, when two

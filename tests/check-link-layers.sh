@@ -2,13 +2,13 @@
 # tests/check-link-layers.sh: the layering at link time. tests/check-layers.sh reads the
 # #include lines; this reads the built objects: every symbol an object of src/LAYER needs
 # from the library must be defined by an object of the same layer or of one before it
-# (base input metrics sim report study traces cli). A lower layer that calls a function
+# (base input traces metrics sim report study cli). A lower layer that calls a function
 # defined above it (say the scenario reader reaching the strategy table of src/sim) links
 # only because the programs happen to pull both in; it is reported with the symbol and the
 # objects, and fails.
 # Usage: tests/check-link-layers.sh [BUILDDIR]   (default: the current folder, as make check)
 build=${1:-.}
-layers="base input metrics sim report study traces cli"
+layers="base input traces metrics sim report study cli"
 rank() { i=0; for l in $layers; do i=$((i + 1)); [ "$l" = "$1" ] && { echo $i; return; }; done; }
 tmp=${TMPDIR:-/tmp}/check-link-layers.$$
 objs=$(cd "$build" && for l in $layers; do [ -d "src/$l" ] && find "src/$l" -name '*.o'; done | sort)

@@ -1,8 +1,8 @@
 /* cmd-import.c: `sharesim import FORMAT FILE... [--skip-bad] [-o TRACE.csv] [options]`:
- * the table of importers, their options on the command line, and the outputs written
- * whole or not at all: each output goes to a temporary file (beside its destination, or
- * in the temporary folder for stdout) that is renamed into place (or copied to stdout)
- * only when the import succeeded. What a format means is decided by its import-*.c. */
+ * the importers of import.c's table, their options on the command line, and the outputs
+ * written whole or not at all: each output goes to a temporary file (beside its
+ * destination, or in the temporary folder for stdout) that is renamed into place (or
+ * copied to stdout) only when the import succeeded. What a format means is decided by its import-*.c. */
 #include "cmd.h"
 #include "cmd-load.h"
 #include "import.h"
@@ -12,26 +12,10 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The importers, in listing order. Adding one: its import-NAME.c exports a const
- * import_format (import.h), and one row here. */
-static const import_format *const cmd_import_formats[] = {
-    &import_dcgm_format,
-    &import_alibaba_openb_format,
-    &import_alibaba_pai_format,
-    &import_azure_llm_format,
-    &import_mooncake_format,
-};
-
-static const import_format *cmd_import_find(const char *name) {
-  for (size_t i = 0; i < G_N_ELEMENTS(cmd_import_formats); i++)
-    if (!strcmp(cmd_import_formats[i]->name, name)) return cmd_import_formats[i];
-  return NULL;
-}
-
 static void cmd_import_list(FILE *out, gboolean with_options) {
   fprintf(out, "Formats:\n");
-  for (size_t i = 0; i < G_N_ELEMENTS(cmd_import_formats); i++) {
-    const import_format *f = cmd_import_formats[i];
+  for (const import_format *const *fp = import_formats; *fp; fp++) {
+    const import_format *f = *fp;
     fprintf(out, "  %-15s %s\n", f->name, f->description);
     if (!with_options) continue;
     fprintf(out, "  %-15s files: %s\n", "", f->files);
@@ -54,8 +38,8 @@ static void cmd_import_usage(FILE *out) {
 
 static void cmd_import_unknown(const char *name) {
   fprintf(stderr, "sharesim import: unknown format '%s'; valid formats:", name);
-  for (size_t i = 0; i < G_N_ELEMENTS(cmd_import_formats); i++)
-    fprintf(stderr, "%s %s", i ? "," : "", cmd_import_formats[i]->name);
+  for (const import_format *const *f = import_formats; *f; f++)
+    fprintf(stderr, "%s %s", f > import_formats ? "," : "", (*f)->name);
   fprintf(stderr, "\n");
 }
 
@@ -210,27 +194,6 @@ static int cmd_import_run(const import_format *fmt, import_ctx *c, const char *c
   return rc;
 }
 
-gboolean cmd_import_text(const char *format, const char *const *files, guint n_files,
-                         const char *const *options, char **trace_csv, char **scenario_text,
-                         GError **error) {
-  const import_format *fmt = cmd_import_find(format);
-  g_assert(fmt); /* the callers name a format of the table */
-  g_autoptr(import_ctx) c = import_ctx_new(files, n_files, FALSE);
-  for (guint i = 0; options && options[i]; i += 2) import_option_add(c, options[i], options[i + 1]);
-  import_request_out(c, IMPORT_OUT_TRACE, NULL);
-  if (scenario_text) import_request_out(c, IMPORT_OUT_SCENARIO, NULL);
-  if (!fmt->run(c, error)) return FALSE;
-  if (!c->trace_header_extra) import_trace_header(c, NULL, 0);
-  if (diag_has_errors(c->diags)) {
-    g_autofree char *msg = diag_join(c->diags);
-    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT, "import %s: %s", format, msg);
-    return FALSE;
-  }
-  *trace_csv = g_strdup(import_out_text(c, IMPORT_OUT_TRACE));
-  if (scenario_text) *scenario_text = g_strdup(import_out_text(c, IMPORT_OUT_SCENARIO));
-  return TRUE;
-}
-
 static int cmd_import_main(int argc, char **argv) {
   if (argc < 2) {
     cmd_import_usage(stderr);
@@ -245,7 +208,7 @@ static int cmd_import_main(int argc, char **argv) {
     cmd_import_list(stdout, FALSE);
     return 0;
   }
-  const import_format *fmt = cmd_import_find(name);
+  const import_format *fmt = import_find(name);
   if (!fmt) {
     cmd_import_unknown(name);
     return 2;

@@ -95,7 +95,6 @@ static int cmd_validate_main(int argc, char **argv) {
   c.only = only;
   c.overrides = (const char *const *)sets;
   c.n_overrides = sets ? g_strv_length(sets) : 0;
-  c.import = cmd_import_text;
   c.threads = MAX(1u, g_get_num_processors());
   rc = 0;
   if (!validate_run(&c, &err)) rc = cmd_fail("validate", err);

@@ -33,14 +33,6 @@ extern const cmd_entry cmd_validate_entry;
 
 int cmd_main(int argc, char **argv);
 
-/* Runs importer FORMAT (one of `sharesim import`'s table) on files in memory: options are
- * NULL-terminated name / value pairs as on its command line; *trace_csv and, when not
- * NULL, *scenario_text get the owned texts. FALSE with error (the rows' problems joined).
- * The importer hook of `sharesim validate` (validate_import_fn). */
-gboolean cmd_import_text(const char *format, const char *const *files, guint n_files,
-                         const char *const *options, char **trace_csv, char **scenario_text,
-                         GError **error);
-
 /* Prints "sharesim NAME: message" (each line of a multi-line message prefixed by
  * nothing) to stderr and returns the exit code for the error (2 input, 1 runtime). */
 int cmd_fail(const char *name, const GError *error);

@@ -1,9 +1,8 @@
-/* import.c: the context every importer writes into: output buffers flushed to the
- * caller's sink files in large writes, the bad-row policy (--skip-bad or fail with every
- * problem), format options as text, the stderr notes, and small helpers (number cells,
- * header lookup, submit_utc cells, node inventories written as a scenario). It does not open, rename or
- * delete files (cmd-import.c does, so that nothing half-written is left) nor know any
- * format. */
+/* import.c: the table of importers, and the context every importer writes into: output
+ * buffers flushed to the caller's sink files in large writes, the bad-row policy (--skip-bad
+ * or fail with every problem), format options as text, the stderr notes, and small helpers
+ * (number cells, header lookup, submit_utc cells, node inventories written as a scenario).
+ * It does not open, rename or delete files (cmd-import.c does) nor know any format. */
 #include "import.h"
 #include "caltime.h"
 #include <errno.h>
@@ -13,6 +12,44 @@
 
 #define IMPORT_FLUSH_BYTES (1u << 20)
 #define IMPORT_SKIPPED_KEPT 10
+
+/* The importers, in listing order. Adding one: its import-NAME.c exports a const
+ * import_format (import.h), and one row here. */
+const import_format *const import_formats[] = {
+    &import_dcgm_format,
+    &import_alibaba_openb_format,
+    &import_alibaba_pai_format,
+    &import_azure_llm_format,
+    &import_mooncake_format,
+    NULL,
+};
+
+const import_format *import_find(const char *name) {
+  for (const import_format *const *f = import_formats; *f; f++)
+    if (!strcmp((*f)->name, name)) return *f;
+  return NULL;
+}
+
+gboolean import_text(const char *format, const char *const *files, guint n_files,
+                     const char *const *options, char **trace_csv, char **scenario_text,
+                     GError **error) {
+  const import_format *fmt = import_find(format);
+  g_assert(fmt); /* the callers name a format of the table */
+  g_autoptr(import_ctx) c = import_ctx_new(files, n_files, FALSE);
+  for (guint i = 0; options && options[i]; i += 2) import_option_add(c, options[i], options[i + 1]);
+  import_request_out(c, IMPORT_OUT_TRACE, NULL);
+  if (scenario_text) import_request_out(c, IMPORT_OUT_SCENARIO, NULL);
+  if (!fmt->run(c, error)) return FALSE;
+  if (!c->trace_header_extra) import_trace_header(c, NULL, 0);
+  if (diag_has_errors(c->diags)) {
+    g_autofree char *msg = diag_join(c->diags);
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT, "import %s: %s", format, msg);
+    return FALSE;
+  }
+  *trace_csv = g_strdup(import_out_text(c, IMPORT_OUT_TRACE));
+  if (scenario_text) *scenario_text = g_strdup(import_out_text(c, IMPORT_OUT_SCENARIO));
+  return TRUE;
+}
 
 import_ctx *import_ctx_new(const char *const *files, guint n_files, gboolean skip_bad) {
   import_ctx *c = g_new0(import_ctx, 1);

@@ -1,5 +1,5 @@
 /* import.h: what every importer (`sharesim import FORMAT FILE...`) shares. An importer
- * is one const import_format in its own import-NAME.c, listed in cmd-import.c's table; it
+ * is one const import_format in its own import-NAME.c, listed in import.c's table; it
  * reads its files row by row (trace_csv_foreach, or json-glib for JSON) and writes job
  * rows (and, when asked, phases, requests or a scenario) into an import_ctx, which
  * buffers them and hands full buffers to the caller's sink files. The ctx also counts
@@ -165,3 +165,16 @@ extern const import_format import_alibaba_openb_format;
 extern const import_format import_alibaba_pai_format;
 extern const import_format import_mooncake_format;
 extern const import_format import_azure_llm_format;
+
+/* The table of importers, in listing order, NULL-terminated: what `sharesim import` lists
+ * and runs and what validate imports public traces with (import.c). */
+extern const import_format *const import_formats[];
+/* The format called name; NULL when the table has none. */
+const import_format *import_find(const char *name);
+/* Runs format (a name of the table; anything else is a programming error) on files, with
+ * NULL-terminated option name / value pairs as on its command line, in memory: an owned
+ * trace CSV and, when scenario_text is not NULL, scenario YAML text. FALSE with error
+ * (SHARESIM_ERROR_INPUT naming every problem) when the import failed. */
+gboolean import_text(const char *format, const char *const *files, guint n_files,
+                     const char *const *options, char **trace_csv, char **scenario_text,
+                     GError **error);

@@ -12,9 +12,11 @@ printf '#include "report.h"\n' >> tree/src/input/paths.c
 printf 'static void wl_x(void) { cluster_pool_close(0, 0); }\n' >> tree/src/sim/workload/workload-batch.c
 sed 's/^#include "workload.h"$/#include "workload.h"\n#include "cluster.h"/' tree/src/sim/workload/workload-notebook.c > x && mv x tree/src/sim/workload/workload-notebook.c
 sed 's/^#include "workload.h"$/#include "workload.h"\n#include "sim.h"/' tree/src/sim/workload/workload-training.c > x && mv x tree/src/sim/workload/workload-training.c
-sh "$CHK/check-layers.sh" tree > layers.txt 2>&1; expect_eq "$?" 1 "check-layers with five violations"
+printf '#include "metrics.h"\n' >> tree/src/traces/gen.c
+sh "$CHK/check-layers.sh" tree > layers.txt 2>&1; expect_eq "$?" 1 "check-layers with six violations"
 if grep -q 'share-mps.c:[0-9]*: a strategy includes "cluster.h"' layers.txt; then pass; else fail "no strategy-include report: $(cat layers.txt)"; fi
 if grep -q 'paths.c:[0-9]*: layer .input. includes "report.h"' layers.txt; then pass; else fail "no layer report: $(cat layers.txt)"; fi
+if grep -q 'gen.c:[0-9]*: layer .traces. includes "metrics.h"' layers.txt; then pass; else fail "no report of traces above metrics: $(cat layers.txt)"; fi
 if grep -q 'workload-batch.c:[0-9]*: a workload calls cluster_pool_close' layers.txt; then pass; else fail "no workload-call report: $(cat layers.txt)"; fi
 if grep -q 'workload-notebook.c:[0-9]*: a workload includes "cluster.h"' layers.txt; then pass; else fail "no workload-include report: $(cat layers.txt)"; fi
 if grep -q 'workload-training.c:[0-9]*: a workload includes "sim.h"' layers.txt; then pass; else fail "no workload-include report for sim.h: $(cat layers.txt)"; fi

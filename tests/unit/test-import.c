@@ -1,8 +1,8 @@
-/* test-import.c: `sharesim import` without the command line: the streaming CSV reader
- * (trace_csv_foreach), the openb, PAI and DCGM importers on the real files in
- * ../shared/traces (skipped when absent) and on small bad inputs, the fractional sharing
- * strategy, and the openb-like generator against the openb pod list (two-sample
- * Kolmogorov-Smirnov statistics). */
+/* test-import.c: `sharesim import` without the command line: the importer table (import.c),
+ * the streaming CSV reader (trace_csv_foreach), the openb, PAI and DCGM importers on the
+ * real files in ../shared/traces (skipped when absent) and on small bad inputs, the
+ * fractional sharing strategy, and the openb-like generator against the openb pod list
+ * (two-sample Kolmogorov-Smirnov statistics). */
 #include <criterion/criterion.h>
 #include <glib/gstdio.h>
 #include <math.h>
@@ -184,6 +184,31 @@ Test(import_openb, skip_bad_counts_and_keeps_the_good_rows) {
   cr_expect_eq(i->kind, JOB_TRAINING); /* --qos-kind BE=training */
   cr_expect_eq(i->gpus, 4);
   cr_expect_eq(i->duration_ns, 50 * SIM_NS_PER_S);
+}
+
+/* The table (import.c) that both `sharesim import` and validate read: every row found by its
+ * name, names unique; import_text runs a row in memory and joins the rows' problems. */
+Test(import_table, rows_found_by_name_and_run_in_memory) {
+  guint n = 0;
+  for (const import_format *const *f = import_formats; *f; f++, n++) {
+    cr_expect_eq(import_find((*f)->name), *f, "%s", (*f)->name);
+    for (const import_format *const *g = import_formats; g < f; g++)
+      cr_expect_str_neq((*g)->name, (*f)->name);
+  }
+  cr_expect_eq(n, 5);
+  cr_expect_null(import_find("no-such-format"));
+  const char *files[] = {IDIR "openb-bad.csv"};
+  g_autofree char *csv = NULL;
+  GError *err = NULL;
+  cr_expect_not(import_text("alibaba-openb", files, 1, NULL, &csv, NULL, &err));
+  cr_assert(err);
+  cr_expect(strstr(err->message, "import alibaba-openb: " IDIR "openb-bad.csv:3:4: num_gpu"), "%s",
+            err->message);
+  g_clear_error(&err);
+  const char *dfiles[] = {IDIR "dcgm-range.json"};
+  cr_assert(import_text("dcgm", dfiles, 1, NULL, &csv, NULL, &err), "%s", err ? err->message : "");
+  g_autoptr(trace) t = ti_trace(csv, NULL);
+  cr_expect_eq(ti_job(t, "jupyter/jupyter-alice")->kind, JOB_NOTEBOOK);
 }
 
 Test(import_openb, bad_options) {

@@ -23,17 +23,8 @@ typedef struct validate_row {
   validate_status status;
 } validate_row;
 
-/* Converts foreign files with one of `sharesim import`'s importers (format name, input
- * files, NULL-terminated option name / value pairs as on its command line) into an owned
- * trace CSV and scenario YAML text. The importers sit in a layer above this one, so the
- * caller (cmd-validate.c) provides it; FALSE with error when the import failed. */
-typedef gboolean (*validate_import_fn)(const char *format, const char *const *files,
-                                       guint n_files, const char *const *options,
-                                       char **trace_csv, char **scenario_text, GError **error);
-
 typedef struct validate_ctx {
   const char *traces_dir;  /* folder holding lucid-asplos23/ ...; may not exist */
-  validate_import_fn import; /* NULL: the families that import a public trace skip */
   guint threads;           /* runs at a time for families that run many (>= 1) */
   const char *work_dir;    /* folder the cases write their inputs into (owned by the caller) */
   const char *only;        /* run only the family with this name (NULL: all) */
