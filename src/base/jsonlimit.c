@@ -2,6 +2,8 @@
  * wrappers every JSON reader uses. It validates nothing else: syntax is json-glib's. */
 #include "jsonlimit.h"
 #include "util.h"
+#include "safeopen.h"
+#include <unistd.h>
 
 gboolean jsonlimit_scan(const char *data, gsize len, guint max_depth, guint *line, guint *col) {
   guint depth = 0, ln = 1, cl = 1;
@@ -53,8 +55,16 @@ gboolean jsonlimit_load_data(JsonParser *parser, const char *name, const char *d
 
 gboolean jsonlimit_load_file(JsonParser *parser, const char *path, guint *line, guint *col,
                              GError **error) {
-  GMappedFile *m = g_mapped_file_new(path, FALSE, error);
-  if (!m) return FALSE;
+  GError *local = NULL;
+  int fd = safeopen_read_fd(path, &local);
+  GMappedFile *m = fd >= 0 ? g_mapped_file_new_from_fd(fd, FALSE, &local) : NULL;
+  if (fd >= 0) close(fd);
+  if (!m) {
+    g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "cannot open %s: %s", path,
+                local->message);
+    g_error_free(local);
+    return FALSE;
+  }
   const char *data = g_mapped_file_get_contents(m);
   gboolean ok = jsonlimit_load_data(parser, path, data ? data : "", g_mapped_file_get_length(m),
                                     line, col, error);

@@ -4,9 +4,12 @@
  * rather than half-parsed. Knows nothing of strategies. */
 #include "interference.h"
 #include "util.h"
+#include "paths.h"
+#include "safeopen.h"
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static char *pair_key(const char *a, const char *b) { return g_strdup_printf("%s\x1f%s", a, b); }
 
@@ -26,16 +29,22 @@ static guint interference_known_columns(char **f, guint n) {
 }
 
 interference_table *interference_load(const char *path, diag_list *d) {
+  return interference_load_in(NULL, path, d);
+}
+
+interference_table *interference_load_in(const char *within, const char *path, diag_list *d) {
   g_autofree char *text = NULL;
   gsize len = 0;
   g_autoptr(GError) err = NULL;
   GStatBuf st;
-  if (g_stat(path, &st) == 0 && st.st_size > INTERFERENCE_MAX_FILE_BYTES) {
+  int fd = paths_open_in(within, path, &err);
+  if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > INTERFERENCE_MAX_FILE_BYTES) {
+    close(fd);
     diag_add(d, path, 0, 0, "an interference table is at most %d bytes; this file has %lld",
              INTERFERENCE_MAX_FILE_BYTES, (long long)st.st_size);
     return NULL;
   }
-  if (!g_file_get_contents(path, &text, &len, &err)) {
+  if (fd < 0 || !safeopen_fd_contents(fd, INTERFERENCE_MAX_FILE_BYTES, &text, &len, &err)) {
     diag_add(d, path, 0, 0, "cannot read the interference table: %s", err->message);
     return NULL;
   }

@@ -18,6 +18,10 @@ typedef struct interference_table {
 } interference_table;
 
 interference_table *interference_load(const char *path, diag_list *diags);
+/* The same for the scenario's `interference:` file: opened once, confined to within
+ * (paths_open_in; the scenario's ref_dir), NULL for anywhere. */
+interference_table *interference_load_in(const char *within, const char *path,
+                                         diag_list *diags);
 void interference_free(interference_table *t);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(interference_table, interference_free)
 /* a's measured speed next to a busy b; FALSE when the table has no such entry. */

@@ -230,12 +230,12 @@ static char *split_key(const char *path, char **key) {
  * the text of one data key of a ConfigMap / List / Helm values, parsed with its positions in
  * the file. *file gets the path without the key, *source a description of where the config
  * came from ("FILE", "FILE#KEY (ConfigMap NAME)"). NULL with the problems in diags. */
-static scenario_yaml *load_config(const char *path, unwrap_for wf, diag_list *d, char **file,
-                                  char **source) {
+static scenario_yaml *load_config(const char *within, const char *path, unwrap_for wf,
+                                  diag_list *d, char **file, char **source) {
   g_autofree char *key = NULL;
   *file = split_key(path, &key);
   *source = NULL;
-  scenario_yaml *root = scenario_yaml_load(*file, d);
+  scenario_yaml *root = scenario_yaml_load_in(within, *file, d);
   if (!root) return NULL;
   g_autoptr(GArray) cands = g_array_new(FALSE, TRUE, sizeof(candidate));
   g_array_set_clear_func(cands, candidate_clear);
@@ -427,10 +427,15 @@ static gboolean nvconfig_is_format(diag_list *d, const char *path, const scenari
 }
 
 nvconfig_sharing *nvconfig_sharing_load(const char *spec, diag_list *diags) {
+  return nvconfig_sharing_load_in(NULL, spec, diags);
+}
+
+nvconfig_sharing *nvconfig_sharing_load_in(const char *within, const char *spec,
+                                           diag_list *diags) {
   g_return_val_if_fail(spec && diags, NULL);
   guint before = diags->count;
   g_autofree char *path = NULL, *source = NULL;
-  scenario_yaml *root = load_config(spec, FOR_SHARING, diags, &path, &source);
+  scenario_yaml *root = load_config(within, spec, FOR_SHARING, diags, &path, &source);
   if (!root) return NULL;
   nvconfig_sharing *c = g_new0(nvconfig_sharing, 1);
   c->path = g_strdup(path);
@@ -611,10 +616,14 @@ static nvconfig_mig_entry *parse_entry(const char *file, diag_list *d, const sce
 }
 
 nvconfig_mig *nvconfig_mig_load(const char *spec, diag_list *diags) {
+  return nvconfig_mig_load_in(NULL, spec, diags);
+}
+
+nvconfig_mig *nvconfig_mig_load_in(const char *within, const char *spec, diag_list *diags) {
   g_return_val_if_fail(spec && diags, NULL);
   guint before = diags->count;
   g_autofree char *path = NULL, *source = NULL;
-  scenario_yaml *root = load_config(spec, FOR_MIG, diags, &path, &source);
+  scenario_yaml *root = load_config(within, spec, FOR_MIG, diags, &path, &source);
   if (!root) return NULL;
   nvconfig_mig *c = g_new0(nvconfig_mig, 1);
   c->path = g_strdup(path);

@@ -43,6 +43,10 @@ typedef struct nvconfig_sharing {
  * default key, else the only key; several keys without a choice are refused, naming them).
  * NULL with every problem in diags. */
 nvconfig_sharing *nvconfig_sharing_load(const char *path, diag_list *diags);
+/* The same for a file a scenario references: opened once, confined to the folder within
+ * (paths_open_in; the scenario's ref_dir), NULL for anywhere. */
+nvconfig_sharing *nvconfig_sharing_load_in(const char *within, const char *path,
+                                           diag_list *diags);
 void nvconfig_sharing_free(nvconfig_sharing *c);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(nvconfig_sharing, nvconfig_sharing_free)
 const char *nvconfig_sharing_kind_name(nvconfig_sharing_kind k); /* "timeSlicing" */
@@ -77,6 +81,8 @@ typedef struct nvconfig_mig {
  * problem in diags. Profiles are not checked against a GPU model here (one file may
  * serve several models); nvconfig_mig_layout does that. */
 nvconfig_mig *nvconfig_mig_load(const char *path, diag_list *diags);
+/* The same confined to within (as nvconfig_sharing_load_in). */
+nvconfig_mig *nvconfig_mig_load_in(const char *within, const char *path, diag_list *diags);
 void nvconfig_mig_free(nvconfig_mig *c);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(nvconfig_mig, nvconfig_mig_free)
 /* The named config, NULL if absent. */

@@ -1,13 +1,16 @@
 /* paths.c: where a path written in a scenario may point (paths.h): resolution against the
  * scenario's folder, a lexical check (no "..", no absolute path leaving the folders) before
- * anything is opened, then the same check on the real path (symbolic links). It reads no
+ * anything is opened, then the same check on the real path (symbolic links) and the open
+ * itself by descriptor (safeopen.h), so what is read is what was checked. It parses no
  * file content; the readers of each format do. */
 #include "paths.h"
 #include "util.h"
+#include "safeopen.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* --allow-path folders: lexical (absolute, normalised) and real (canonical) forms, each
  * NULL-terminated */
@@ -97,19 +100,59 @@ static gboolean paths_inside(const char *path, const char *base, gboolean real) 
   return FALSE;
 }
 
-paths_status paths_confine(const char *base_dir, const char *p, char **out) {
-  char *full = g_path_is_absolute(p) || !strcmp(base_dir, ".") ? g_strdup(p)
-                                                                  : g_build_filename(base_dir, p, NULL);
-  *out = full;
+/* The canonical forms of base and the allowed folders, NULL-terminated (owned). */
+static GPtrArray *paths_real_folders(const char *base) {
+  GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
+  char *r = realpath(base, NULL);
+  if (r) g_ptr_array_add(a, g_strdup(r));
+  free(r);
+  for (const char *const *x = paths_allowed(); *x; x++) g_ptr_array_add(a, g_strdup(*x));
+  g_ptr_array_add(a, NULL);
+  return a;
+}
+
+/* paths_open of full, already resolved against base_dir. */
+static int paths_open_resolved(const char *base_dir, const char *full, paths_status *st) {
   g_autofree char *lex = paths_lexical(full);
-  if (!paths_inside(lex, base_dir, FALSE)) return PATHS_OUTSIDE;
-  char *real = realpath(full, NULL);
-  if (!real) return PATHS_NOT_FOUND;
-  gboolean inside = paths_inside(real, base_dir, TRUE);
-  gboolean regular = g_file_test(real, G_FILE_TEST_IS_REGULAR);
-  free(real);
-  if (!inside) return PATHS_LINK_OUTSIDE;
-  return regular ? PATHS_OK : PATHS_NOT_REGULAR;
+  if (!paths_inside(lex, base_dir, FALSE)) {
+    *st = PATHS_OUTSIDE;
+    return -1;
+  }
+  GPtrArray *under = paths_real_folders(base_dir);
+  safeopen_status ss;
+  int err = 0;
+  int fd = safeopen_fd(full, (const char *const *)under->pdata, &ss, &err);
+  g_ptr_array_unref(under);
+  *st = ss == SAFEOPEN_OK                                     ? PATHS_OK
+        : ss == SAFEOPEN_OUTSIDE || ss == SAFEOPEN_CHANGED    ? PATHS_LINK_OUTSIDE
+        : ss == SAFEOPEN_NOT_REGULAR                          ? PATHS_NOT_REGULAR
+                                                              : PATHS_NOT_FOUND;
+  return fd;
+}
+
+int paths_open(const char *base_dir, const char *p, char **out, paths_status *st) {
+  *out = g_path_is_absolute(p) || !strcmp(base_dir, ".") ? g_strdup(p)
+                                                         : g_build_filename(base_dir, p, NULL);
+  return paths_open_resolved(base_dir, *out, st);
+}
+
+paths_status paths_confine(const char *base_dir, const char *p, char **out) {
+  paths_status st;
+  int fd = paths_open(base_dir, p, out, &st);
+  if (fd >= 0) close(fd);
+  return st;
+}
+
+int paths_open_in(const char *base_dir, const char *path, GError **error) {
+  if (!base_dir) return safeopen_read_fd(path, error);
+  paths_status st;
+  int fd = paths_open_resolved(base_dir, path, &st);
+  if (fd < 0)
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT, "%s",
+                st == PATHS_NOT_FOUND     ? g_strerror(ENOENT)
+                : st == PATHS_NOT_REGULAR ? "not a regular file"
+                                          : "outside the scenario's folder (it is not read)");
+  return fd;
 }
 
 char *paths_where(const char *base_dir) {

@@ -1,7 +1,8 @@
 /* paths.h: confinement of the paths written inside input files (SPEC 6). A scenario may
  * name other files (sharing_config, mig_config, interference, also through --set); they
  * resolve relative to the scenario's folder and must stay under it, or under a folder the
- * user allowed (--allow-path DIR). Nothing outside is opened, not even to see if it exists. */
+ * user allowed (--allow-path DIR). Nothing outside is opened, not even to see if it exists,
+ * and what is read is the file that was checked (paths_open). */
 #pragma once
 #include <glib.h>
 
@@ -27,6 +28,15 @@ typedef enum {
  * path must name an existing regular file under base_dir or an allowed folder, after
  * resolving "..", "." and then symbolic links. */
 paths_status paths_confine(const char *base_dir, const char *p, char **out);
+/* The same check, and the file opened for reading once, by descriptor, through safeopen.h
+ * (a symbolic link or FIFO swapped in after the check is refused, never followed or read):
+ * the descriptor, or -1 with *st saying why (*out set as for paths_confine). Every reader of
+ * a referenced file opens it here. */
+int paths_open(const char *base_dir, const char *p, char **out, paths_status *st);
+/* path (already resolved, as *out of paths_open) opened for reading: confined to base_dir as
+ * paths_open when base_dir is not NULL, through safeopen.h anywhere otherwise. -1 with the
+ * reason only in *error (SHARESIM_ERROR_INPUT); the caller says which file. */
+int paths_open_in(const char *base_dir, const char *path, GError **error);
 /* "the scenario's folder /a/b" or "the scenario's folder /a/b or the folders given with
  * --allow-path": where referenced files may be, for messages. Owned. */
 char *paths_where(const char *base_dir);

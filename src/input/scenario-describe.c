@@ -9,7 +9,7 @@
 static void from_sharing(GString *s, const pool_spec *p) {
   if (!p->sharing_config_path) return;
   g_autoptr(diag_list) d = diag_list_new(1);
-  g_autoptr(nvconfig_sharing) c = nvconfig_sharing_load(p->sharing_config_path, d);
+  g_autoptr(nvconfig_sharing) c = nvconfig_sharing_load_in(p->ref_dir, p->sharing_config_path, d);
   g_string_append_printf(s, " (from %s)", c ? c->source : p->sharing_config_path);
 }
 
@@ -39,7 +39,7 @@ static void describe_ts_mps(GString *s, const pool_spec *p) {
 static void mig_ignored(GString *s, const pool_spec *p) {
   if (!p->mig_config_path || !p->mig_config_name) return;
   g_autoptr(diag_list) d = diag_list_new(1);
-  g_autoptr(nvconfig_mig) mc = nvconfig_mig_load(p->mig_config_path, d);
+  g_autoptr(nvconfig_mig) mc = nvconfig_mig_load_in(p->ref_dir, p->mig_config_path, d);
   g_autofree char *ign = mc ? nvconfig_mig_ignored(nvconfig_mig_find(mc, p->mig_config_name),
                                                    p->gpu) : NULL;
   if (ign) g_string_append_printf(s, "; entries ignored for %s: %s", p->gpu->name, ign);
@@ -69,7 +69,7 @@ static void describe_mig(GString *s, const pool_spec *p) {
   }
   if (p->mig_config_path) {
     g_autoptr(diag_list) d = diag_list_new(1);
-    g_autoptr(nvconfig_mig) c = nvconfig_mig_load(p->mig_config_path, d);
+    g_autoptr(nvconfig_mig) c = nvconfig_mig_load_in(p->ref_dir, p->mig_config_path, d);
     g_string_append_printf(s, " (from %s, config %s)", c ? c->source : p->mig_config_path,
                            p->mig_config_name ? p->mig_config_name : "?");
   }

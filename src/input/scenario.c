@@ -7,11 +7,13 @@
 #include "nvconfig.h"
 #include "caltime.h"
 #include "paths.h"
+#include "safeopen.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 #include <yaml.h>
 
@@ -255,46 +257,45 @@ static scenario_yaml *yaml_parse(const char *file, const char *origin, const guc
   return b.root;
 }
 
-/* Reads a whole regular file of at most SCENARIO_MAX_FILE_BYTES. */
-static gboolean read_small_file(const char *path, char **data, gsize *len, diag_list *d) {
+/* Reads a whole regular file of at most SCENARIO_MAX_FILE_BYTES, opened once through
+ * paths_open_in (confined to within unless NULL; FIFOs and devices refused unread). */
+static gboolean read_small_file(const char *within, const char *path, char **data, gsize *len,
+                                diag_list *d) {
+  g_autoptr(GError) err = NULL;
+  int fd = paths_open_in(within, path, &err);
+  if (fd < 0) {
+    diag_add(d, path, 0, 0, "cannot read: %s", err->message);
+    return FALSE;
+  }
   GStatBuf st;
-  if (g_stat(path, &st) != 0) {
-    int e = errno;
-    diag_add(d, path, 0, 0, "cannot read: %s", g_strerror(e));
-    return FALSE;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    diag_add(d, path, 0, 0, "cannot read: not a regular file");
-    return FALSE;
-  }
-  if (st.st_size > SCENARIO_MAX_FILE_BYTES) {
+  if (fstat(fd, &st) == 0 && st.st_size > SCENARIO_MAX_FILE_BYTES) {
+    close(fd);
     diag_add(d, path, 0, 0, "file too large (%" G_GINT64_FORMAT " bytes; at most %d)",
              (gint64)st.st_size, SCENARIO_MAX_FILE_BYTES);
     return FALSE;
   }
-  g_autoptr(GError) err = NULL;
-  if (!g_file_get_contents(path, data, len, &err)) {
-    diag_add(d, path, 0, 0, "cannot read: %s", err->message);
-    return FALSE;
-  }
-  if (*len > SCENARIO_MAX_FILE_BYTES) { /* grew since stat */
-    g_free(*data);
-    *data = NULL;
-    diag_add(d, path, 0, 0, "file too large (at most %d bytes)", SCENARIO_MAX_FILE_BYTES);
+  if (!safeopen_fd_contents(fd, SCENARIO_MAX_FILE_BYTES, data, len, &err)) {
+    gboolean big = g_str_has_prefix(err->message, "larger than");
+    if (big) diag_add(d, path, 0, 0, "file too large (at most %d bytes)", SCENARIO_MAX_FILE_BYTES);
+    else diag_add(d, path, 0, 0, "cannot read: %s", err->message);
     return FALSE;
   }
   return TRUE;
 }
 
-scenario_yaml *scenario_yaml_load(const char *path, diag_list *diags) {
+scenario_yaml *scenario_yaml_load_in(const char *within, const char *path, diag_list *diags) {
   g_return_val_if_fail(path && diags, NULL);
   g_autofree char *data = NULL;
   gsize len = 0;
-  if (!read_small_file(path, &data, &len, diags)) return NULL;
+  if (!read_small_file(within, path, &data, &len, diags)) return NULL;
   gboolean failed = FALSE;
   scenario_yaml *root = yaml_parse(path, NULL, (const guchar *)data, len, diags, &failed, NULL);
   if (!root && !failed) diag_add(diags, path, 0, 0, "the file is empty: expected a YAML mapping");
   return root;
+}
+
+scenario_yaml *scenario_yaml_load(const char *path, diag_list *diags) {
+  return scenario_yaml_load_in(NULL, path, diags);
 }
 
 scenario_yaml *scenario_yaml_parse_embedded(const char *file, const scenario_yaml *scalar,
@@ -738,6 +739,7 @@ static void pool_free(pool_spec *p) {
   g_free(p->name);
   g_array_unref(p->layouts);
   g_free(p->sharing_config_path);
+  g_free(p->ref_dir);
   g_free(p->mig_config_path);
   g_free(p->mig_config_name);
   g_free(p->strategy_conf);
@@ -1218,16 +1220,18 @@ static void validate_pool_strategy(pool_check *pc, pool_spec *p) {
   if ((pc->sc_node = scenario_yaml_get(pc->pm, "sharing_config"))) {
     g_autofree char *full = v_file(c, pc->sc_node, pool_check_what(pc, "sharing_config"));
     if (full) {
-      pc->sc = nvconfig_sharing_load(full, c->d);
+      pc->sc = nvconfig_sharing_load_in(c->dir, full, c->d);
       p->sharing_config_path = g_steal_pointer(&full);
+      if (!p->ref_dir) p->ref_dir = g_strdup(c->dir);
     }
   }
   pc->mcn_node = scenario_yaml_get(pc->pm, "mig_config_name");
   if ((pc->mc_node = scenario_yaml_get(pc->pm, "mig_config"))) {
     g_autofree char *full = v_file(c, pc->mc_node, pool_check_what(pc, "mig_config"));
     if (full) {
-      pc->mc = nvconfig_mig_load(full, c->d);
+      pc->mc = nvconfig_mig_load_in(c->dir, full, c->d);
       p->mig_config_path = g_steal_pointer(&full);
+      if (!p->ref_dir) p->ref_dir = g_strdup(c->dir);
     }
   }
   const nvconfig_sharing *sc = pc->sc;
@@ -1686,6 +1690,7 @@ void scenario_free(scenario *s) {
   g_array_unref(s->routing);
   g_hash_table_unref(s->prices);
   g_free(s->interference_path);
+  g_free(s->ref_dir);
   g_free(s);
 }
 
@@ -1795,6 +1800,7 @@ static void validate_top(vctx *c, scenario *s, const scenario_yaml *root) {
         scenario_yaml_expected(d, path, n, "max_restarts", "a whole number from 0 to 1000000");
     } else if (!strcmp(key, "interference")) {
       s->interference_path = v_file(c, n, "interference");
+      if (s->interference_path && !s->ref_dir) s->ref_dir = g_strdup(c->dir);
     } else if (!strcmp(key, "prices")) {
       validate_prices(c, s, n);
     } else if (!strcmp(key, "crash_rates")) {

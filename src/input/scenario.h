@@ -109,6 +109,7 @@ typedef struct pool_spec {
   char *sharing_config_path;
   char *mig_config_path;
   char *mig_config_name;
+  char *ref_dir;                /* the folder those files are confined to (paths.h), or NULL */
 } pool_spec;
 
 typedef struct route_rule {
@@ -161,6 +162,8 @@ typedef struct scenario {
   GHashTable *prices;           /* model name -> double* ($/GPU-h), as written */
   double crash_rate_per_hour[JOB_KIND_COUNT]; /* per-kind crash rate (faults), default 0 */
   char *interference_path;      /* measured pair-slowdown table, or NULL */
+  char *ref_dir;                /* the folder referenced files are confined to (paths.h): every
+                                 * later read of them (describe, sim, sweep) goes through it */
   /* noisy-neighbour model parameters (docs/models.md); defaults from [S19] */
   double ts_switch_loss;        /* time-slicing efficiency loss per extra busy context */
   double mps_bandwidth_loss;    /* MPS loss factor to shared memory bandwidth */
@@ -342,6 +345,8 @@ typedef struct scenario_yaml {
 /* Reads and parses a YAML file into a tree; NULL with the problems in diags (empty file,
  * syntax error, refused constructs). The root may be of any type. Owned. */
 scenario_yaml *scenario_yaml_load(const char *path, diag_list *diags);
+/* The same for a file a scenario references: confined to within (paths_read; NULL: anywhere). */
+scenario_yaml *scenario_yaml_load_in(const char *within, const char *path, diag_list *diags);
 void scenario_yaml_free(scenario_yaml *n);
 /* Parses the text of a scalar node of file as a YAML document of its own (a ConfigMap's
  * data value). Positions of the new tree and of its problems are those in file: for a block

@@ -4,6 +4,7 @@
  * problems with file:line:column. It does not decide how a job behaves (workload-*.c),
  * keep recorded requests in memory (they are streamed), or print anything (cmd-*.c do). */
 #include "trace.h"
+#include "safeopen.h"
 #include "tracerows.h"
 #include "llm-model.h"
 #include "caltime.h"
@@ -278,10 +279,10 @@ static void csvin_feed(csv_in *in, const char *s, size_t len) {
 /* Reads the whole file (or until in->stop). FALSE when it could not be opened or read
  * (one diag "file: cannot open: <reason>"); problems in the content are only diags. */
 static gboolean csvin_run(csv_in *in) {
-  FILE *f = fopen(in->path, "rb");
+  g_autoptr(GError) oerr = NULL;
+  FILE *f = safeopen_fopen(in->path, &oerr);
   if (!f) {
-    int e = errno;
-    diag_add(in->diags, in->path, 0, 0, "cannot open: %s", g_strerror(e));
+    diag_add(in->diags, in->path, 0, 0, "cannot open: %s", oerr->message);
     return FALSE;
   }
   csvin_parser_init(in);
@@ -1572,11 +1573,11 @@ static void reqcur_row(int term, void *data) {
 trace_request_cursor *trace_request_cursor_open(const char *path, const char *job_id,
                                                 GError **error) {
   g_return_val_if_fail(path != NULL && job_id != NULL, NULL);
-  FILE *f = fopen(path, "rb");
+  g_autoptr(GError) oerr = NULL;
+  FILE *f = safeopen_fopen(path, &oerr);
   if (!f) {
-    int e = errno;
     g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "%s: cannot open: %s", path,
-                g_strerror(e));
+                oerr->message);
     return NULL;
   }
   trace_request_cursor *c = g_new0(trace_request_cursor, 1);

@@ -4,6 +4,7 @@
  * place on commit; an empty folder or one holding the marker of the same command is
  * replaced, anything else is refused. It never removes a folder it has not recognised. */
 #include "outdir.h"
+#include "safeopen.h"
 #include "cleanup.h"
 #include "util.h"
 #include <errno.h>
@@ -62,7 +63,8 @@ char *outdir_marker_command(const char *dir) {
   GStatBuf st;
   if (g_lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > 4096) return NULL;
   g_autofree char *text = NULL;
-  if (!g_file_get_contents(path, &text, NULL, NULL)) return NULL;
+  gsize len = 0;
+  if (!safeopen_contents(path, 4096, &text, &len, NULL)) return NULL;
   int version = 0;
   char cmd[64] = "";
   if (sscanf(text, "sharesim-folder %d\ncommand %63[A-Za-z0-9_.-]", &version, cmd) != 2 ||

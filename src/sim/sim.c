@@ -1020,7 +1020,7 @@ void sim_check_scenario(const scenario *sc, diag_list *diags) {
   }
   g_string_free(built, TRUE);
   if (sc->interference_path) {
-    interference_table *t = interference_load(sc->interference_path, diags);
+    interference_table *t = interference_load_in(sc->ref_dir, sc->interference_path, diags);
     interference_free(t);
   }
 }
@@ -1397,7 +1397,7 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
   s->params.mps_block_corr_ns = (double)sc->mps_block_corr_ns;
   if (sc->interference_path) {
     g_autoptr(diag_list) d = diag_list_new(0);
-    s->interference = interference_load(sc->interference_path, d);
+    s->interference = interference_load_in(sc->ref_dir, sc->interference_path, d);
     if (!s->interference) {
       diag_to_error(d, error);
       sim_free(s);

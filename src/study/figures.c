@@ -3,6 +3,7 @@
  * the locale-independent formatting of values and differences. It runs nothing and
  * writes nothing; it knows the names report-json.c writes but accepts any others. */
 #include "figures.h"
+#include "safeopen.h"
 #include "caltime.h"
 #include "report.h"
 #include "table.h"
@@ -535,7 +536,7 @@ run_figures *figures_load(const char *dir, GError **error) {
     g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT, "%s: not a folder", dir);
     return NULL;
   }
-  if (!g_file_get_contents(path, &json, &len, &local)) {
+  if (!safeopen_contents(path, 0, &json, &len, &local)) {
     g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
                 "%s: not a sharesim result folder (%s)", dir, local->message);
     g_error_free(local);

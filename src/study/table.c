@@ -3,6 +3,8 @@
  * It does not read job traces (trace.c does, with libcsv) and applies no schema: callers
  * find columns by name and convert cells themselves. */
 #include "table.h"
+#include "safeopen.h"
+#include <unistd.h>
 #include "util.h"
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -25,17 +27,27 @@ static void table_cell_add(table_row_buf *b, int c) {
   if (b->cell->len < TABLE_MAX_CELL_BYTES) g_string_append_c(b->cell, (char)c);
 }
 
+/* path opened once through safeopen.h (regular files only); NULL with G_FILE_ERROR. */
+static FILE *table_open(const char *path, GError **error) {
+  safeopen_status st;
+  int e = 0;
+  int fd = safeopen_fd(path, NULL, &st, &e);
+  FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
+  if (!f) {
+    if (fd >= 0) close(fd);
+    g_set_error(error, G_FILE_ERROR,
+                st == SAFEOPEN_NOT_FOUND ? G_FILE_ERROR_NOENT : G_FILE_ERROR_FAILED,
+                "cannot read %s: %s", path, safeopen_reason(st, e));
+  }
+  return f;
+}
+
 gboolean table_foreach(const char *path, char ***header_out, table_row_fn fn, gpointer user,
                        GError **error) {
   g_return_val_if_fail(path != NULL, FALSE);
   if (header_out) *header_out = NULL;
-  FILE *f = g_fopen(path, "rb");
-  if (!f) {
-    int e = errno;
-    g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "cannot read %s: %s", path,
-                g_strerror(e));
-    return FALSE;
-  }
+  FILE *f = table_open(path, error);
+  if (!f) return FALSE;
   table_row_buf b = {g_ptr_array_new_with_free_func(g_free), g_string_new(NULL)};
   char **header = NULL;
   gboolean quoted = FALSE, after_quote = FALSE, row_has_data = FALSE, stop = FALSE;

@@ -8,6 +8,7 @@
  * with pods x windows, not with samples (a JSON document is parsed whole by json-glib).
  * Mapping and defaults: docs/traces.md. */
 #include "import.h"
+#include "safeopen.h"
 #include "jsonlimit.h"
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -438,7 +439,7 @@ static void dcgm_json_file(dcgm_reader *r, const char *path) {
 
 /* JSON if the first non-blank byte is '{'. */
 static gboolean dcgm_is_json(const char *path) {
-  FILE *f = fopen(path, "rb");
+  FILE *f = safeopen_fopen(path, NULL);
   if (!f) return FALSE;
   int ch;
   while ((ch = fgetc(f)) != EOF && (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' ||

@@ -6,6 +6,7 @@
 #include "import.h"
 #include "llm-model.h"
 #include "jsonlimit.h"
+#include "safeopen.h"
 #include <json-glib/json-glib.h>
 #include <errno.h>
 #include <math.h>
@@ -105,10 +106,10 @@ static void mc_request(mc_reader *r, const char *path, guint line, const GString
 /* Reads path line by line (LF, CRLF or CR alone, as every reader counts lines; blank lines
  * skipped); FALSE when it cannot be read. */
 static gboolean mc_read(mc_reader *r, const char *path) {
-  FILE *f = fopen(path, "rb");
+  g_autoptr(GError) oerr = NULL;
+  FILE *f = safeopen_fopen(path, &oerr);
   if (!f) {
-    int e = errno;
-    diag_add(r->c->diags, path, 0, 0, "cannot open: %s", g_strerror(e));
+    diag_add(r->c->diags, path, 0, 0, "cannot open: %s", oerr->message);
     return FALSE;
   }
   GString *text = g_string_new(NULL);

@@ -66,3 +66,22 @@ expect_no_path sw1
 run sweep sc/s.yaml "$TR" --set pools.main.sharing_config=cfg/ts-4.yaml,../outside/ts-4.yaml -o sw2 --allow-path outside
 expect_rc 0
 expect_eq "$(ls sw2/points | wc -l)" "2" "both points ran"
+# issue 29 (S3-06): a FIFO, named or reached through a link inside the folder, is refused before
+# it is read (check hung on one), and so is a FIFO given as the trace; each file is opened once,
+# by descriptor, after the check (the swap race itself: unit safety/swapped_symlink_*)
+mkfifo sc/cfg/fifo && ln -s fifo sc/cfg/tofifo
+for p in cfg/fifo cfg/tofifo; do
+  pool '' "    sharing_config: $p\n"
+  "$SHARESIM" check sc/s.yaml > out.txt 2> err.txt < /dev/null & pid=$!
+  ( sleep 10; kill $pid 2> /dev/null ) & guard=$!
+  wait $pid; RC=$?; kill $guard 2> /dev/null; wait $guard 2> /dev/null
+  LAST="sharesim check ($p)"; expect_rc 2
+  expect_err_contains "pools[1].sharing_config: not a regular file: '$p'"
+done
+pool '' ''
+mkfifo trace.fifo
+"$SHARESIM" check sc/s.yaml trace.fifo > out.txt 2> err.txt < /dev/null & pid=$!
+( sleep 10; kill $pid 2> /dev/null ) & guard=$!
+wait $pid; RC=$?; kill $guard 2> /dev/null; wait $guard 2> /dev/null
+LAST="sharesim check sc/s.yaml trace.fifo"; expect_rc 2
+expect_err_contains "trace.fifo: cannot open: not a regular file (a FIFO)"

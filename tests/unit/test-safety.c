@@ -1,11 +1,13 @@
 /* test-safety.c: the guarantees around the parsers (issue 14): the JSON nesting limit
  * (jsonlimit.c), the marker that makes a folder replaceable and the sweeping of stale
  * temporaries (outdir.c), and single output files that are regular files only and honour
- * the umask (outfile.c). */
+ * the umask (outfile.c), and user files opened once, by descriptor, after confinement
+ * (safeopen.c, paths.c; issue 29). */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <signal.h>
 #include <glib/gstdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -16,6 +18,8 @@
 #include "jsonlimit.h"
 #include "outdir.h"
 #include "outfile.h"
+#include "paths.h"
+#include "safeopen.h"
 #include "util.h"
 
 static char *safety_nested(guint depth, const char *open, const char *close) {
@@ -335,5 +339,62 @@ Test(safety, unnamed_files_leave_no_name) {
   close(fd);
   g_autofree char *missing = g_build_filename(parent, "no-such-folder", NULL);
   cr_assert_lt(cleanup_unnamed_file(missing, ".spill-"), 0);
+  cr_assert(cleanup_remove_tree(parent, NULL));
+}
+
+/* ---- files opened once, by descriptor, after confinement (issue 29, S3-06) ---- */
+
+/* The race window made deterministic: the real path is checked, then the file (or a folder on
+ * its way) is swapped for a symbolic link to a file outside before the open. The open must
+ * fail (SAFEOPEN_CHANGED), never read the outside file. */
+Test(safety, swapped_symlink_between_check_and_open_is_refused) {
+  g_autofree char *parent = safety_tmpdir();
+  g_autofree char *sc = g_build_filename(parent, "sc", NULL);
+  g_autofree char *sub = g_build_filename(sc, "sub", NULL);
+  g_autofree char *out = g_build_filename(parent, "outside", NULL);
+  cr_assert(g_mkdir_with_parents(sub, 0755) == 0 && g_mkdir(out, 0755) == 0);
+  safety_put(sc, "dp.yaml", "inside\n");
+  safety_put(sub, "x.yaml", "inside\n");
+  safety_put(out, "dp.yaml", "OUTSIDE\n");
+  safety_put(out, "x.yaml", "OUTSIDE\n");
+  g_autofree char *real_file = realpath(sc, NULL), *file = g_build_filename(real_file, "dp.yaml", NULL);
+  g_autofree char *real_sub = realpath(sub, NULL), *subfile = g_build_filename(real_sub, "x.yaml", NULL);
+  safeopen_status st;
+  int err = 0, fd = safeopen_real(file, &st, &err);
+  cr_assert(fd >= 0 && st == SAFEOPEN_OK);
+  close(fd);
+  /* swap the file, then a folder on the way, for links to the outside */
+  g_autofree char *dp = g_build_filename(sc, "dp.yaml", NULL), *odp = g_build_filename(out, "dp.yaml", NULL);
+  cr_assert(unlink(dp) == 0 && symlink(odp, dp) == 0);
+  cr_assert_eq(safeopen_real(file, &st, &err), -1);
+  cr_assert_eq(st, SAFEOPEN_CHANGED);
+  cr_assert(cleanup_remove_tree(sub, NULL) && symlink(out, sub) == 0);
+  cr_assert_eq(safeopen_real(subfile, &st, &err), -1);
+  cr_assert_eq(st, SAFEOPEN_CHANGED);
+  /* through paths_open the link leaving the folder is refused before any open */
+  g_autofree char *shown = NULL;
+  paths_status ps;
+  cr_assert_eq(paths_open(sc, "dp.yaml", &shown, &ps), -1);
+  cr_assert_eq(ps, PATHS_LINK_OUTSIDE);
+  cr_assert(cleanup_remove_tree(parent, NULL));
+}
+
+/* A FIFO (or a link to one) is refused before anything reads it: no hang. */
+Test(safety, fifo_is_refused_without_blocking, .timeout = 10) {
+  g_autofree char *parent = safety_tmpdir();
+  g_autofree char *fifo = g_build_filename(parent, "f.yaml", NULL);
+  g_autofree char *link = g_build_filename(parent, "l.yaml", NULL);
+  cr_assert(mkfifo(fifo, 0600) == 0 && symlink(fifo, link) == 0);
+  g_autofree char *shown = NULL;
+  paths_status ps;
+  cr_assert_eq(paths_open(parent, "l.yaml", &shown, &ps), -1);
+  cr_assert_eq(ps, PATHS_NOT_REGULAR);
+  GError *error = NULL;
+  cr_assert_eq(safeopen_read_fd(fifo, &error), -1);
+  cr_assert_str_eq(error->message, "not a regular file (a FIFO)");
+  g_clear_error(&error);
+  cr_assert_eq(safeopen_read_fd("/dev/null", &error), -1);
+  cr_assert_str_eq(error->message, "not a regular file (a device)");
+  g_clear_error(&error);
   cr_assert(cleanup_remove_tree(parent, NULL));
 }

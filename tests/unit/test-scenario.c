@@ -598,7 +598,7 @@ Test(scenario, missing_file_and_directory) {
   expect_msg(d, SDIR "no-such.yaml", ": cannot read: No such file or directory");
   g_autoptr(diag_list) d2 = diag_list_new(0);
   cr_assert_null(scenario_load(SDIR, d2));
-  expect_msg(d2, SDIR, ": cannot read: not a regular file");
+  expect_msg(d2, SDIR, ": cannot read: not a regular file (a folder)");
 }
 
 Test(scenario, default_name_is_made_safe) {

@@ -563,7 +563,7 @@ Test(trace, directory_is_not_a_trace) {
   g_autoptr(diag_list) d = diag_list_new(0);
   cr_expect_null(trace_load(tmp_dir, d));
   cr_assert_eq(d->count, 1);
-  g_autofree char *want = g_strconcat(tmp_dir, ": cannot read: Is a directory", NULL);
+  g_autofree char *want = g_strconcat(tmp_dir, ": cannot open: not a regular file (a folder)", NULL);
   cr_expect_str_eq(g_ptr_array_index(d->messages, 0), want);
 }
 

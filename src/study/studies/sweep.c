@@ -6,6 +6,7 @@
 #include "seeds.h"
 #include "report.h"
 #include "scenario.h"
+#include "paths.h"
 #include "util.h"
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -14,6 +15,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- grid ---- */
 
@@ -160,12 +162,15 @@ char *sweep_grid_point_name(const sweep_grid *g, guint p) {
 
 /* ---- spec and manifest ---- */
 
-static char *sweep_sha256(const char *path, GError **error) {
-  FILE *f = g_fopen(path, "rb");
+/* The SHA-256 of path, opened once through paths_open_in (confined to within unless NULL). */
+static char *sweep_sha256_in(const char *within, const char *path, GError **error) {
+  g_autoptr(GError) local = NULL;
+  int fd = paths_open_in(within, path, &local);
+  FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
   if (!f) {
-    int e = errno;
+    if (fd >= 0) close(fd);
     g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT, "cannot read %s: %s", path,
-                g_strerror(e));
+                local ? local->message : g_strerror(errno));
     return NULL;
   }
   GChecksum *c = g_checksum_new(G_CHECKSUM_SHA256);
@@ -219,14 +224,19 @@ static gboolean sweep_ref_known(const sweep_spec *s, const char *path) {
   return FALSE;
 }
 
-/* Hashes one referenced file ("FILE#KEY": FILE, as nvconfig.c reads it). */
-static gboolean sweep_ref_add(sweep_spec *s, const char *ref, GError **error) {
+static char *sweep_sha256(const char *path, GError **error) {
+  return sweep_sha256_in(NULL, path, error);
+}
+
+/* Hashes one referenced file ("FILE#KEY": FILE, as nvconfig.c reads it), confined to within. */
+static gboolean sweep_ref_add(sweep_spec *s, const char *within, const char *ref,
+                              GError **error) {
   if (!ref) return TRUE;
   g_autofree char *file = g_strdup(ref);
   char *hash = strrchr(file, '#');
   if (hash && !g_file_test(file, G_FILE_TEST_EXISTS)) *hash = '\0';
   if (sweep_ref_known(s, file)) return TRUE;
-  g_autofree char *sha = sweep_sha256(file, error);
+  g_autofree char *sha = sweep_sha256_in(within, file, error);
   if (!sha) return FALSE;
   sweep_ref_insert(s, file, sha);
   return TRUE;
@@ -237,11 +247,11 @@ gboolean sweep_spec_add_references(sweep_spec *s, const struct scenario *sc, GEr
     s->ref_paths = g_ptr_array_new_with_free_func(g_free);
     s->ref_sha256 = g_ptr_array_new_with_free_func(g_free);
   }
-  if (!sweep_ref_add(s, sc->interference_path, error)) return FALSE;
+  if (!sweep_ref_add(s, sc->ref_dir, sc->interference_path, error)) return FALSE;
   for (guint i = 0; i < sc->pools->len; i++) {
     const pool_spec *p = g_ptr_array_index(sc->pools, i);
-    if (!sweep_ref_add(s, p->sharing_config_path, error) ||
-        !sweep_ref_add(s, p->mig_config_path, error))
+    if (!sweep_ref_add(s, p->ref_dir, p->sharing_config_path, error) ||
+        !sweep_ref_add(s, p->ref_dir, p->mig_config_path, error))
       return FALSE;
   }
   return TRUE;
