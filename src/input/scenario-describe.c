@@ -106,7 +106,7 @@ char *scenario_pool_describe(const pool_spec *p) {
   }
   if (p->strategy != STRATEGY_EXCLUSIVE && p->strategy != STRATEGY_MIG)
     g_string_append_printf(s, ", oom %s",
-                           p->oom == OOM_OFFENDER ? "offender" : p->oom == OOM_SIDECAR ? "sidecar"
+                           p->oom == OOM_FAILED_ALLOCATION ? "failed-allocation" : p->oom == OOM_SIDECAR ? "sidecar"
                                                                                        : "all");
   g_string_append_printf(s, ", $%.2f/GPU-h", p->price_per_gpu_hour);
   return g_string_free(s, FALSE);

@@ -478,7 +478,8 @@ const char *scenario_yaml_scalar(diag_list *d, const char *file, const scenario_
  * Names of enumerations
  * ==================================================================================== */
 
-static const char *const oom_names[] = {"all", "offender", "sidecar", NULL};
+/* "offender", the old name of failed-allocation, is accepted too (validate_pool_policies) */
+static const char *const oom_names[] = {"all", "failed-allocation", "sidecar", NULL};
 static const char *const placement_names[PLACEMENT_COUNT + 1] = {
     [PLACEMENT_PACK] = "pack",
     [PLACEMENT_SPREAD] = "spread",
@@ -1318,9 +1319,12 @@ static void validate_pool_policies(pool_check *pc, pool_spec *p) {
   if ((n = scenario_yaml_get(pc->pm, "placement")) &&
       v_enum(c, n, pool_check_what(pc, "placement"), placement_names, &e))
     p->placement = (placement_policy)e;
-  if ((n = scenario_yaml_get(pc->pm, "oom")) &&
-      v_enum(c, n, pool_check_what(pc, "oom"), oom_names, &e))
-    p->oom = (oom_policy)e;
+  if ((n = scenario_yaml_get(pc->pm, "oom"))) {
+    if (n->type == SCENARIO_YAML_SCALAR && !strcmp(n->text, "offender")) /* the old name */
+      p->oom = OOM_FAILED_ALLOCATION;
+    else if (v_enum(c, n, pool_check_what(pc, "oom"), oom_names, &e))
+      p->oom = (oom_policy)e;
+  }
   double price_override = 0;
   if ((n = scenario_yaml_get(pc->pm, "price")))
     v_number(c, n, pool_check_what(pc, "price"), "a price in $ per GPU-hour greater than 0", 0,

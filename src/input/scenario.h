@@ -25,7 +25,8 @@ enum {
 };
 const char *share_strategy_name(share_strategy s); /* "time-slicing" */
 
-typedef enum { OOM_ALL = 0, OOM_OFFENDER, OOM_SIDECAR } oom_policy;
+/* oom: all | failed-allocation (old name: offender) | sidecar (docs/models.md, section 5) */
+typedef enum { OOM_ALL = 0, OOM_FAILED_ALLOCATION, OOM_SIDECAR } oom_policy;
 /* Placement policies (src/sim/place/place-*.c, one each; docs/models.md "Placement"). */
 typedef enum {
   PLACEMENT_PACK = 0,

@@ -80,8 +80,8 @@ static void jobs_reserve(sim *s, guint32 i) {
   s->jobs_mask = (guint32)(ncap - 1);
 }
 
-static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const gpu_state *where,
-                     const char *detail);
+static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const job_run *blamed,
+                     const gpu_state *where, const char *detail);
 
 sim_time sim_now(const sim *s) { return *s->now; }
 const scenario *sim_scenario(const sim *s) { return s->sc; }
@@ -528,8 +528,15 @@ static double work_done_in_attempt(const job_run *j) {
   return (double)j->spec->duration_ns - j->work_left_ns;
 }
 
-static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const gpu_state *where,
-                     const char *detail) {
+/* Did j grow past what it held (or declared) when it was placed? A phase sets mem_bytes;
+ * mem_declared is the placement's (the trace's mem_gb, an LLM server's pre-allocation). */
+static gboolean job_grew(const job_run *j) { return j->mem_bytes > j->mem_declared; }
+
+/* j dies of why; cause is the job whose allocation failed or that faulted (NULL for an
+ * eviction); blamed is the job that is not an innocent victim besides those that grew
+ * (cause, or NULL when another job's growth made the allocation fail). */
+static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const job_run *blamed,
+                     const gpu_state *where, const char *detail) {
   pool_state *p = &s->pools[j->pool];
   job_begin(s, j);
   double lost = 0;
@@ -537,7 +544,10 @@ static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const g
     lost = work_done_in_attempt(j) - j->kept_ns;
     if (lost < 0) lost = 0;
   }
-  gboolean innocent = cause && cause != j;
+  /* an out-of-memory's offenders are the jobs that grew past what they held when placed
+   * (the one whose allocation failed only when nobody else grew); a fault's, the faulting
+   * job; every other victim is innocent (docs/models.md, section 5) */
+  gboolean innocent = cause && j != blamed && !(why == EVENT_OOM_KILL && job_grew(j));
   j->work_lost_ns += lost;
   p->work_lost_gpu_ns += lost * j->spec->gpus;
   j->kills++;
@@ -572,8 +582,8 @@ static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const g
 }
 
 /* Kills the jobs owning the tasks in s->scratch_victims (each once). */
-static void kill_victims(sim *s, event_kind why, job_run *cause, const gpu_state *where,
-                         const char *detail) {
+static void kill_victims(sim *s, event_kind why, job_run *cause, const job_run *blamed,
+                         const gpu_state *where, const char *detail) {
   GPtrArray *jobs = g_ptr_array_new();
   for (guint i = 0; i < s->scratch_victims->len; i++) {
     job_run *v = ((task *)g_ptr_array_index(s->scratch_victims, i))->job;
@@ -584,9 +594,22 @@ static void kill_victims(sim *s, event_kind why, job_run *cause, const gpu_state
   g_ptr_array_set_size(s->scratch_victims, 0);
   for (guint i = 0; i < jobs->len; i++) {
     job_run *v = g_ptr_array_index(jobs, i);
-    if (v->state == JOB_RUNNING) job_kill(s, v, why, cause, where, detail);
+    if (v->state == JOB_RUNNING) job_kill(s, v, why, cause, blamed, where, detail);
   }
   g_ptr_array_unref(jobs);
+}
+
+/* Did a job other than offender's, sharing the memory that overflowed, grow past what it
+ * held when placed? Over the device: any resident of g; over a per-client limit: those in
+ * the offender's slot (a MIG instance's replicas; under MPS, vGPU and fractional a limit is
+ * the client's own, and a client over it grew itself). */
+static gboolean other_grew(const gpu_state *g, const task *offender, gboolean device) {
+  for (guint i = 0; i < g->n_residents; i++) {
+    const task *t = g->residents[i];
+    if (t->job != offender->job && (device || t->slot == offender->slot) && job_grew(t->job))
+      return TRUE;
+  }
+  return FALSE;
 }
 
 /* Checks g for an out-of-memory caused by offender's allocation; kills the victims, again
@@ -617,7 +640,8 @@ static gboolean check_oom(sim *s, gpu_state *g, task *offender) {
                UTIL_GB(g->mem_used));
     p->ops->oom_victims(&p->share_view, g, offender, s->scratch_victims);
     if (!s->scratch_victims->len) break; /* the strategy spares everyone */
-    kill_victims(s, EVENT_OOM_KILL, cause, g, detail);
+    kill_victims(s, EVENT_OOM_KILL, cause, other_grew(g, offender, !over_client) ? NULL : cause, g,
+                 detail);
     if (cause->state != JOB_RUNNING) break;
   }
   cluster_gpu_note_mem(g);
@@ -631,7 +655,7 @@ static void job_crash(sim *s, job_run *j, const char *why) {
   gpu_state *g = j->tasks[0].gpu;
   /* one events.csv row per victim (the faulting job is a victim too, not innocent) */
   p->ops->crash_victims(&p->share_view, g, &j->tasks[0], s->scratch_victims);
-  kill_victims(s, EVENT_CRASH, j, g, why);
+  kill_victims(s, EVENT_CRASH, j, j, g, why);
 }
 
 void sim_job_set_mem(sim *s, job_run *j, int64_t bytes) {
@@ -884,7 +908,7 @@ gboolean sim_try_start(sim *s, pool_state *p, job_run *j) {
 void sim_evict_gpu(sim *s, gpu_state *g, const char *detail) {
   for (guint i = 0; i < g->n_residents; i++)
     g_ptr_array_add(s->scratch_victims, g->residents[i]);
-  kill_victims(s, EVENT_EVICTION, NULL, g, detail);
+  kill_victims(s, EVENT_EVICTION, NULL, NULL, g, detail);
 }
 
 /* ---- arrivals ---- */

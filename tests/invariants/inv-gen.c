@@ -29,7 +29,7 @@ static void inv_gen_pool(GRand *r, GString *y, inv_case *c, int i) {
                          i, big ? "A100-80GB" : "A100-40GB", nodes, per);
   g_string_append_printf(y, "    strategy: %s\n    placement: %s\n    oom: %s\n", strategy,
                          inv_placements[inv_pick(r, G_N_ELEMENTS(inv_placements))],
-                         (const char *[]){"all", "offender", "sidecar"}[inv_pick(r, 3)]);
+                         (const char *[]){"all", "failed-allocation", "sidecar"}[inv_pick(r, 3)]);
   if (s == 1 || s == 2) g_string_append_printf(y, "    replicas: %d\n", 2 + inv_pick(r, 3));
   if (s == 3 && inv_chance(r, 0.5))
     g_string_append_printf(y, "    fraction_cap: %.2f\n", 0.25 + 0.75 * g_rand_double(r));

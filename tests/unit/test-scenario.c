@@ -291,7 +291,7 @@ Test(scenario, strategy_specific_keys_are_read) {
   cr_expect_eq(mps->replicas, 48);
   cr_expect_float_eq(mps->active_thread_percentage, 12.5, 1e-12);
   cr_expect_eq(mps->pinned_mem_limit_bytes, INT64_C(10000000000));
-  cr_expect_eq(mps->oom, OOM_OFFENDER);
+  cr_expect_eq(mps->oom, OOM_FAILED_ALLOCATION); /* "offender", the old name */
   cr_expect_eq(scenario_pool(s, 2)->pinned_mem_limit_bytes, POOL_PINNED_NONE);
   const pool_spec *vg = scenario_pool(s, 3);
   cr_assert_not_null(vg->vgpu);
@@ -459,7 +459,7 @@ Test(scenario, value_ranges) {
                    ":1:15: crash_rates: expected a job kind (one of: notebook, inference, "
                    "training, batch), found 'robots'");
   expect_one_error("pools:\n  - name: m\n" POOL_MIN "    oom: [all]\n",
-                   ":5:10: pools[1].oom: expected one of all | offender | sidecar, found a list");
+                   ":5:10: pools[1].oom: expected one of all | failed-allocation | sidecar, found a list");
 }
 
 Test(scenario, unknown_price_model_and_bad_price) {
@@ -623,7 +623,7 @@ Test(scenario, every_problem_is_reported_in_line_order) {
       ":6:10: pools[1].gpu: expected a GPU model (did you mean A100-40GB, A100-80GB?",
       ":7:12: pools[1].nodes: a pool with no GPUs is not allowed",
       ":9:15: pools[1].replicas: expected an integer from 1 to 1024, found 'abc'",
-      ":10:10: pools[1].oom: expected one of all | offender | sidecar, found 'everyone'",
+      ":10:10: pools[1].oom: expected one of all | failed-allocation | sidecar, found 'everyone'",
       ":11:5: pools[1]: key 'layout' applies only to strategy mig",
       ":16:15: pools[2].replicas: expected an integer from 1 to 48, found '49'",
       ":17:29: pools[2].activeThreadPercentage: expected",

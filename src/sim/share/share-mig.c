@@ -475,7 +475,7 @@ static void mig_oom_victims(const share_pool *p, gpu_state *g, task *offender, G
     task *t = g->residents[i];
     if (t->slot == offender->slot) g_ptr_array_add(inst, t);
   }
-  share_oom_victims_among(inst->len > 1 ? p->spec->oom : OOM_OFFENDER, (task *const *)inst->pdata,
+  share_oom_victims_among(inst->len > 1 ? p->spec->oom : OOM_FAILED_ALLOCATION, (task *const *)inst->pdata,
                           inst->len, offender, victims);
   g_ptr_array_unref(inst);
 }

@@ -57,8 +57,10 @@ int64_t share_default_mem_capacity(const share_pool *p, const gpu_state *g, cons
   return p->spec->gpu->mem_bytes;
 }
 
-/* oom: all -> every resident; offender -> the job whose allocation failed; sidecar ->
- * the residents over their declared memory first (the offender if none is). */
+/* oom: all -> every resident; failed-allocation -> the job whose allocation failed
+ * (`offender` here: the task whose allocation did not fit); sidecar -> the residents over
+ * their declared memory first (the failing one if none is). Whom the run counts as
+ * innocent is sim.c's (job_kill): every victim that did not grow past its placement. */
 void share_oom_victims_among(oom_policy policy, task *const *residents, guint n, task *offender,
                              GPtrArray *victims) {
   switch (policy) {
@@ -73,7 +75,7 @@ void share_oom_victims_among(oom_policy policy, task *const *residents, guint n,
     if (victims->len) return;
     /* fall through: nobody is over their declaration, the offender goes */
     G_GNUC_FALLTHROUGH;
-  case OOM_OFFENDER:
+  case OOM_FAILED_ALLOCATION:
     g_ptr_array_add(victims, offender);
     return;
   }
