@@ -48,3 +48,18 @@ static inline double rng_exponential(gsl_rng *r, double mean) {
   double u = (double)(t->s1 ^ t->s2 ^ t->s3) / 4294967296.0;
   return -mean * log1p(-u);
 }
+
+/* A taus2 stream's state saved and put back, and a generator over a saved state (no
+ * allocation): a walk that draws ahead on a copy of a job's stream (bursts.c). */
+static inline void rng_save(const gsl_rng *r, rng_taus_state *out) {
+  g_assert(r->type == gsl_rng_taus2);
+  *out = *(const rng_taus_state *)r->state;
+}
+static inline void rng_restore(gsl_rng *r, const rng_taus_state *in) {
+  g_assert(r->type == gsl_rng_taus2);
+  *(rng_taus_state *)r->state = *in;
+}
+static inline gsl_rng rng_over(rng_taus_state *st) {
+  gsl_rng r = {.type = gsl_rng_taus2, .state = st};
+  return r;
+}

@@ -11,6 +11,16 @@ typedef int64_t sim_time;
 #define SIM_NS_PER_MS INT64_C(1000000)
 #define SIM_TIME_NEVER INT64_MAX
 
+/* When work (ns of progress) at rate (> 0) started at `at` is done: at + ceil(work / rate),
+ * SIM_TIME_NEVER when that is beyond the clock. A job's completion (sim.c) and a walked
+ * burst's end (bursts.c) both take it. */
+static inline sim_time util_done_at(sim_time at, double work, double rate) {
+  double dt = __builtin_ceil(work / rate);
+  if (!(dt < 9e18)) return SIM_TIME_NEVER;
+  sim_time end = at + (sim_time)dt;
+  return end < at ? SIM_TIME_NEVER : end;
+}
+
 #define SHARESIM_ERROR (sharesim_error_quark())
 GQuark sharesim_error_quark(void);
 typedef enum {

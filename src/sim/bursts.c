@@ -1,17 +1,14 @@
 /* bursts.c: the notebooks' bursts accounted without events (bursts.h): the walk that
  * stands for workload-notebook.c's gap and burst events on a card of the job's own, the
  * metrics it gives at once (metrics_burst), and the cut that replays it to an earlier time
- * and takes back what lies after. Each step does what the events do, in the same order and
- * the same floating-point operations: sim.c's job_advance_to (busy_ns, alloc_gpu_ns at
- * speed 1, one worker), cluster.c's cluster_task_charge when the worker's part changes,
- * reschedule_done's ceil(work / rate) and sim_job_set_timer's gap. The suite runs folders
- * both ways and compares their bytes (tests/cli/t-reference.sh). */
+ * and takes back what lies after. The toggles (draws and times) are notebook-model.h's,
+ * which the events use too; each step's accounting is what sim_job_set_demand does on a
+ * card of the job's own. tests/cli/t-reference.sh compares the folders both ways. */
 #include "bursts.h"
-#include <math.h>
 #include <string.h>
 
 struct burst_chain {
-  bursts_spec spec;
+  notebook_toggles toggles;
   sim_time limit;               /* toggles before it are walked */
   int64_t d_busy, d_sm;         /* a burst's gauges over the idle ones, fixed point */
   gboolean parts_change;        /* the worker's part differs between burst and gap */
@@ -21,41 +18,41 @@ struct burst_chain {
 };
 
 /* One step of the walk: the toggle at st->next. Contributions of a burst starting here go
- * to the metrics over [max(a, from), min(b, limit)) times sign (0: none). */
+ * to the metrics over [max(a, from), min(b, limit)) times sign (0: none). The draws and
+ * the toggles' times are notebook-model.h's, as the events take them; the accounting is
+ * what the events' sim_job_set_demand does on a card of the job's own (job_advance_to:
+ * duty x one worker x dt and the allocated share 1; cluster_task_charge when the worker's
+ * part changes: part 1, the whole GPU). */
 static void walk_toggle(metrics *m, const burst_chain *c, bursts_state *st, int sign,
                         sim_time from) {
   sim_time at = st->next;
   double dt = (double)(at - st->last);
-  if (dt > 0) { /* job_advance_to: duty x one worker x dt, and the allocated share 1 */
-    double duty = st->in_burst ? c->spec.duty : 0.0;
+  if (dt > 0) {
+    double duty = st->in_burst ? c->toggles.duty : 0.0;
     st->busy_ns += duty * 1.0 * dt;
     st->alloc_gpu_ns += 1.0 * dt;
   }
   st->last = at;
-  if (c->parts_change) { /* cluster_task_set_part -> cluster_task_charge (part 1: whole GPU) */
+  if (c->parts_change) {
     if (at > st->part_since) st->charge_gpu_ns += 1.0 * (double)(at - st->part_since);
     st->part_since = at;
   }
   st->toggles++;
-  gsl_rng r = {.type = gsl_rng_taus2, .state = &st->rng};
-  if (!st->in_burst) { /* the gap is over: a burst (notebook_on_timer, reschedule_done) */
-    double work = rng_exponential(&r, c->spec.mean_burst_ns);
-    if (work < 1) work = 1;
-    st->work = work;
+  gsl_rng r = rng_over(&st->rng);
+  if (!st->in_burst) { /* the gap is over: a burst (notebook_on_timer), done at speed 1 */
+    st->work = notebook_next_burst(&c->toggles, &r);
     st->burst_start = at;
     st->in_burst = TRUE;
-    double took = ceil(work / 1.0);
-    st->next = took < 9e18 && at + (sim_time)took >= at ? at + (sim_time)took : SIM_TIME_NEVER;
+    st->next = util_done_at(at, st->work, 1.0);
     if (sign) {
       sim_time lo = MAX(at, from), hi = MIN(st->next, c->limit);
       metrics_burst(m, c->pool, c->gpu, c->tenant, lo, hi, sign * c->d_busy, sign * c->d_sm);
     }
   } else { /* the burst is done: a gap (notebook_on_work_done, start_gap) */
-    st->stretch_sum += (double)(at - st->burst_start) / st->work;
+    st->stretch_sum += notebook_stretch(at - st->burst_start, st->work);
     st->bursts++;
     st->in_burst = FALSE;
-    double gap = c->spec.mean_gap_ns > 0 ? rng_exponential(&r, c->spec.mean_gap_ns) : 0;
-    st->next = at + (sim_time)gap;
+    st->next = notebook_next_gap(&c->toggles, &r, at);
   }
 }
 
@@ -85,21 +82,20 @@ static void chain_gauges(burst_chain *c, job_run *j, gpu_state *g, double duty) 
 }
 
 burst_chain *bursts_start(metrics *m, job_run *j, gpu_state *g, sim_time now, sim_time limit,
-                          const bursts_spec *b) {
+                          const notebook_toggles *t) {
   g_assert(j->rng->type == gsl_rng_taus2 && j->n_tasks == 1 && g->n_residents == 1);
   burst_chain *c = g_new0(burst_chain, 1);
-  c->spec = *b;
+  c->toggles = *t;
   c->limit = limit;
   c->pool = g->pool->index;
   c->gpu = g->index;
   c->tenant = j->tenant;
-  chain_gauges(c, j, g, b->duty);
+  chain_gauges(c, j, g, t->duty);
   bursts_state *st = &c->start;
-  double gap = b->mean_gap_ns > 0 ? rng_exponential(j->rng, b->mean_gap_ns) : 0;
-  memcpy(&st->rng, j->rng->state, sizeof st->rng);
+  st->next = notebook_next_gap(t, j->rng, now);
+  rng_save(j->rng, &st->rng);
   st->last = j->t_last;
   st->part_since = j->tasks[0].part_since;
-  st->next = now + (sim_time)gap;
   st->busy_ns = j->busy_ns;
   st->alloc_gpu_ns = j->alloc_gpu_ns;
   st->charge_gpu_ns = j->charge_gpu_ns;
@@ -127,6 +123,6 @@ void bursts_cut(metrics *m, burst_chain *c, sim_time t, bursts_state *out) {
   bursts_free(c);
 }
 
-double bursts_duty(const burst_chain *c) { return c->spec.duty; }
+double bursts_duty(const burst_chain *c) { return c->toggles.duty; }
 
 void bursts_free(burst_chain *c) { g_free(c); }

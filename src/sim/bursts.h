@@ -6,16 +6,11 @@
  * to the metrics at once (metrics_burst, exact integrals). Anything that touches the job or
  * its card before that end (a crash, an eviction, a phase, the end of the run) first cuts
  * the chain there: the walk is replayed to that time, what lies after it is taken back,
- * and the job goes on with real events (sim.c, job_unchain). docs/architecture.md,
+ * and the job goes on with real events (sim.c, job_touch). docs/architecture.md,
  * "Bursts without events". */
 #pragma once
 #include "cluster.h"
-
-/* The notebook's draws (workload-notebook.c): gaps of mean mean_gap_ns (0: none), bursts
- * of exponential work of mean mean_burst_ns (at least 1 ns), duty while bursting. */
-typedef struct bursts_spec {
-  double mean_gap_ns, mean_burst_ns, duty;
-} bursts_spec;
+#include "notebook-model.h"
 
 /* What the events would have left at a time: the last toggle and the next one, the burst in
  * progress, the job's accumulators and its stream. */
@@ -36,9 +31,10 @@ typedef struct burst_chain burst_chain;
 
 /* Starts a chain for j, whose gap starts now (its demand set idle at now already) on GPU g,
  * alone, until limit (its session's end, or the run's horizon): draws the gap and walks
- * the bursts before limit, accounting them. The caller checked that the job qualifies. */
+ * the bursts before limit, accounting them; the draws are notebook-model.h's, the ones
+ * workload-notebook.c's events make. The caller checked that the job qualifies. */
 burst_chain *bursts_start(metrics *m, job_run *j, gpu_state *g, sim_time now, sim_time limit,
-                          const bursts_spec *b);
+                          const notebook_toggles *t);
 /* The state at t (a toggle at t itself is still to come), with what the chain accounted
  * after t taken back; frees the chain. */
 void bursts_cut(metrics *m, burst_chain *c, sim_time t, bursts_state *out);

@@ -148,7 +148,36 @@ static void straggler_advance(job_run *j, double dt) {
   }
 }
 
+/* ---- the walk's cut: one choke point ----
+ * A notebook whose bursts are walked (j->chain, bursts.h) keeps the state of its gap's
+ * start until the walk is cut: whatever reads or changes the job or its card must call
+ * job_touch first, which cuts it (job_unchain) at now. job_touch is the one caller of
+ * job_unchain, and it is called at the entry of every handler of a job's own events
+ * (job_event), by job_begin and gpu_begin (every change to a job or a card starts with
+ * them) and when the books close. JOB_UNCHAINED guards the places a missed cut would
+ * corrupt (the accounting of job_advance_to, completions, timers, the end of a job): it
+ * aborts, naming the job and the function, in every build (a field test next to t_last). */
+static void job_unchain(sim *s, job_run *j);
+static inline void job_touch(sim *s, job_run *j) {
+  if (G_UNLIKELY(j->chain)) job_unchain(s, j);
+}
+/* The job of one of its own events (obj), its walk cut. */
+static inline job_run *job_event(sim *s, void *obj) {
+  job_run *j = obj;
+  job_touch(s, j);
+  return j;
+}
+G_NORETURN static void job_chain_touched(const job_run *j, const char *where) {
+  g_error("%s: job '%s' has walked bursts (bursts.h) and was touched without job_touch, "
+          "which cuts the walk first (sim.c)", where, j->spec->id);
+}
+#define JOB_UNCHAINED(j)                                                                 \
+  do {                                                                                   \
+    if (G_UNLIKELY((j)->chain)) job_chain_touched((j), G_STRFUNC);                       \
+  } while (0)
+
 static void job_advance_to(sim *s, job_run *j, sim_time now) {
+  JOB_UNCHAINED(j);
   double dt = (double)(now - j->t_last);
   if (dt > 0) {
     const workload_ops *wl = j->wl;
@@ -176,13 +205,12 @@ static inline void job_advance(sim *s, job_run *j) {
 static void on_work_done(void *ctx, void *obj, uint64_t arg);
 
 static void reschedule_done(sim *s, job_run *j) {
+  JOB_UNCHAINED(j);
   engine_cancel(s->eng, j->ev_done);
   j->ev_done = 0;
   if (!j->active || j->rate <= 0 || j->state != JOB_RUNNING) return;
-  double dt = ceil(j->work_left_ns / j->rate);
-  if (!(dt < 9e18)) return;
-  sim_time at = sim_now(s) + (sim_time)dt;
-  if (at < sim_now(s)) return; /* overflow: never */
+  sim_time at = util_done_at(sim_now(s), j->work_left_ns, j->rate);
+  if (at == SIM_TIME_NEVER) return;
   j->ev_done = engine_at(s->eng, at, on_work_done, j, 0);
 }
 
@@ -239,12 +267,9 @@ static void resched_sort(GArray *a) {
   }
 }
 
-static void job_unchain(sim *s, job_run *j);
-
 /* Before anything changes on g: bring its residents and its integrals up to now. */
 static void gpu_begin(sim *s, gpu_state *g) {
-  if (g->n_residents == 1 && G_UNLIKELY(g->residents[0]->job->chain))
-    job_unchain(s, g->residents[0]->job);
+  if (g->n_residents == 1) job_touch(s, g->residents[0]->job);
   /* a shared card's residents' jobs are fetched at once, not one miss after another */
   for (guint i = 1; i < g->n_residents; i++) __builtin_prefetch(&g->residents[i]->job->t_last);
   for (guint i = 0; i < g->n_residents; i++)
@@ -317,7 +342,7 @@ static void gpu_end(sim *s, gpu_state *g) {
 }
 
 static void job_begin(sim *s, job_run *j) {
-  if (G_UNLIKELY(j->chain)) job_unchain(s, j);
+  job_touch(s, j);
   job_advance(s, j);
   for (guint32 w = 0; w < j->n_tasks; w++) gpu_begin(s, j->tasks[w].gpu);
 }
@@ -343,19 +368,20 @@ void sim_job_refresh(sim *s, job_run *j) {
 
 static void on_timer(void *ctx, void *obj, uint64_t arg) {
   sim *s = ctx;
-  job_run *j = obj;
+  job_run *j = job_event(s, obj);
   j->ev_timer = 0;
   j->wl->on_timer(s, j);
 }
 
 void sim_job_set_timer(sim *s, job_run *j, sim_time at) {
+  JOB_UNCHAINED(j);
   engine_cancel(s->eng, j->ev_timer);
   j->ev_timer = engine_at(s->eng, at < sim_now(s) ? sim_now(s) : at, on_timer, j, 0);
 }
 
 static void on_work_done(void *ctx, void *obj, uint64_t arg) {
   sim *s = ctx;
-  job_run *j = obj;
+  job_run *j = job_event(s, obj);
   j->ev_done = 0;
   job_advance(s, j);
   j->work_left_ns = 0;
@@ -369,8 +395,7 @@ static void on_work_done(void *ctx, void *obj, uint64_t arg) {
  * session's bursts are events. */
 #define SIM_WALK_MAX_INTERVALS 65536
 
-gboolean sim_job_walk_bursts(sim *s, job_run *j, double mean_gap_ns, double mean_burst_ns,
-                             double duty) {
+gboolean sim_job_walk_bursts(sim *s, job_run *j, const notebook_toggles *t) {
   if (!s->walk_bursts || j->n_tasks != 1 || j->state != JOB_RUNNING || !j->wl->session ||
       j->ev_timer || j->ev_done || j->rng->type != gsl_rng_taus2)
     return FALSE;
@@ -381,13 +406,13 @@ gboolean sim_job_walk_bursts(sim *s, job_run *j, double mean_gap_ns, double mean
   if (limit <= now || limit == SIM_TIME_NEVER ||
       (limit - now) / metrics_interval_ns(s->m) > SIM_WALK_MAX_INTERVALS)
     return FALSE;
-  const bursts_spec b = {.mean_gap_ns = mean_gap_ns, .mean_burst_ns = mean_burst_ns, .duty = duty};
-  j->chain = bursts_start(s->m, j, g, now, limit, &b);
+  j->chain = bursts_start(s->m, j, g, now, limit, t);
   return TRUE;
 }
 
 /* j's walked bursts stop now (something is about to touch the job or its card): the job's
- * state becomes the one its events would have left, and its next toggle a real event. */
+ * state becomes the one its events would have left, and its next toggle a real event.
+ * Called from job_touch only. */
 static void job_unchain(sim *s, job_run *j) {
   burst_chain *c = j->chain;
   j->chain = NULL;
@@ -398,7 +423,7 @@ static void job_unchain(sim *s, job_run *j) {
   bursts_state st;
   bursts_cut(s->m, c, now, &st);
   s->walked_toggles += st.toggles;
-  memcpy(j->rng->state, &st.rng, sizeof st.rng);
+  rng_restore(j->rng, &st.rng);
   j->busy_ns = st.busy_ns;
   j->alloc_gpu_ns = st.alloc_gpu_ns;
   j->charge_gpu_ns = st.charge_gpu_ns;
@@ -517,6 +542,7 @@ static void job_done(sim *s, job_run *j, job_outcome outcome) {
 }
 
 void sim_job_finish(sim *s, job_run *j, job_outcome outcome) {
+  JOB_UNCHAINED(j);
   g_assert(j->state == JOB_RUNNING);
   job_release(s, j);
   if (outcome == OUTCOME_COMPLETED && !j->wl->session) j->kept_ns = (double)j->spec->duration_ns;
@@ -671,9 +697,8 @@ static void schedule_phase(sim *s, job_run *j);
 
 static void on_phase(void *ctx, void *obj, uint64_t arg) {
   sim *s = ctx;
-  job_run *j = obj;
+  job_run *j = job_event(s, obj); /* before the phase's values change */
   j->ev_phase = 0;
-  if (j->chain) job_unchain(s, j); /* before the phase's values change */
   const job_phase *ph = &g_array_index(s->tr->phases, job_phase, j->next_phase);
   j->next_phase++;
   if (ph->set & (PHASE_SET_BUSY | PHASE_SET_SM | PHASE_SET_RATE)) {
@@ -713,7 +738,7 @@ static void schedule_phase(sim *s, job_run *j) {
 
 static void on_checkpoint(void *ctx, void *obj, uint64_t arg) {
   sim *s = ctx;
-  job_run *j = obj;
+  job_run *j = job_event(s, obj);
   job_advance(s, j);
   j->kept_ns = work_done_in_attempt(j);
   j->ev_ckpt = engine_at(s->eng, sim_now(s) + j->spec->checkpoint_ns, on_checkpoint, j, 0);
@@ -723,9 +748,8 @@ static void schedule_random_crash(sim *s, job_run *j);
 
 static void on_random_crash(void *ctx, void *obj, uint64_t arg) {
   sim *s = ctx;
-  job_run *j = obj;
+  job_run *j = job_event(s, obj);
   j->ev_crash = 0;
-  if (j->chain) job_unchain(s, j);
   job_crash(s, j, "process fault (crash rate)");
 }
 
@@ -741,9 +765,8 @@ static void schedule_random_crash(sim *s, job_run *j) {
 
 static void on_session_end(void *ctx, void *obj, uint64_t arg) {
   sim *s = ctx;
-  job_run *j = obj;
+  job_run *j = job_event(s, obj);
   j->ev_end = 0;
-  if (j->chain) job_unchain(s, j);
   sim_job_finish(s, j, OUTCOME_COMPLETED);
 }
 
@@ -1372,7 +1395,7 @@ static void close_books(sim *s, sim_time end) {
     job_run *j = *job_slot(s, i);
     if (!j || j == SLOT_OUT) continue;
     if (j->state == JOB_RUNNING) {
-      if (j->chain) job_unchain(s, j);
+      job_touch(s, j);
       job_advance(s, j);
       for (guint32 w = 0; w < j->n_tasks; w++)
         if (j->tasks[w].gpu) cluster_task_charge(&j->tasks[w], end);

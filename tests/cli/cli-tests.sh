@@ -19,7 +19,7 @@ trap 'rm -rf "$root"' EXIT
 
 # The files that take longest (CPU seconds, HACKING.md "Tests") start first, so that the
 # runners finish close together; the others follow in name order.
-first="t-fill t-constants t-validate t-report t-checks t-study t-run t-import t-faults t-slurm
+first="t-fill t-constants t-validate t-report t-checks t-study t-run t-reference t-import t-faults t-slurm
        t-mig t-seeds t-accounting"
 all=$(cd "$TOP_SRCDIR/tests/cli" && ls t-*.sh | sed 's/\.sh$//')
 if [ -n "${CLI_TESTS:-}" ]; then all=$CLI_TESTS; fi

@@ -5,23 +5,23 @@
  * Draws come from the job's own stream, so the same notebook has the same bursts in
  * every scenario; a burst slowed by sharing takes longer (its stretch is reported). */
 #include "workload.h"
-#include "rng.h"
+#include "notebook-model.h"
+
+/* The job's toggles now (notebook-model.h): its busy fraction (phases change it), its
+ * bursts' mean work and duty. */
+static notebook_toggles notebook_toggles_now(const workload_job *v) {
+  return notebook_toggles_of(v->busy, (double)v->spec->burst_ns, v->spec->gpu_util);
+}
 
 static void start_gap(sim *s, job_run *j) {
   workload_job *v = workload_job_of(j);
-  double b = v->busy;
-  if (b <= 0) {
-    sim_job_set_demand(s, j, FALSE, 0.0, 0);
-    return; /* never computes: idle until the session ends */
-  }
-  double mean_burst_ns = (double)v->spec->burst_ns;
-  double mean_gap_ns = mean_burst_ns * (1.0 - b) / b;
   sim_job_set_demand(s, j, FALSE, 0.0, 0);
-  /* alone on its card, the run walks the gaps and bursts to the session's end (the same
-   * draws as below and in notebook_on_timer / notebook_on_work_done), without events */
-  if (sim_job_walk_bursts(s, j, mean_gap_ns, mean_burst_ns, v->spec->gpu_util)) return;
-  double gap = mean_gap_ns > 0 ? rng_exponential(v->rng, mean_gap_ns) : 0;
-  sim_job_set_timer(s, j, sim_now(s) + (sim_time)gap);
+  if (v->busy <= 0) return; /* never computes: idle until the session ends */
+  notebook_toggles t = notebook_toggles_now(v);
+  /* alone on its card, the run walks the gaps and bursts to the session's end (bursts.c:
+   * the same toggles, drawn by the same notebook-model.h), without events */
+  if (sim_job_walk_bursts(s, j, &t)) return;
+  sim_job_set_timer(s, j, notebook_next_gap(&t, v->rng, sim_now(s)));
 }
 
 static void notebook_on_start(sim *s, job_run *j) { start_gap(s, j); }
@@ -29,17 +29,16 @@ static void notebook_on_start(sim *s, job_run *j) { start_gap(s, j); }
 /* Gap over: a burst of exponential work starts. */
 static void notebook_on_timer(sim *s, job_run *j) {
   workload_job *v = workload_job_of(j);
-  double work = rng_exponential(v->rng, (double)v->spec->burst_ns);
-  if (work < 1) work = 1;
+  notebook_toggles t = notebook_toggles_now(v);
+  double work = notebook_next_burst(&t, v->rng);
   v->burst_work_ns = work;
   v->burst_started = sim_now(s);
-  sim_job_set_demand(s, j, TRUE, v->spec->gpu_util, work);
+  sim_job_set_demand(s, j, TRUE, t.duty, work);
 }
 
 static void notebook_on_work_done(sim *s, job_run *j) {
   workload_job *v = workload_job_of(j);
-  double took = (double)(sim_now(s) - v->burst_started);
-  v->burst_stretch_sum += took / v->burst_work_ns;
+  v->burst_stretch_sum += notebook_stretch(sim_now(s) - v->burst_started, v->burst_work_ns);
   v->bursts++;
   start_gap(s, j);
 }

@@ -145,11 +145,11 @@ void sim_job_partition(const sim *s, const job_run *j, guint32 w, double *sm_fra
 void sim_job_set_timer(sim *s, job_run *j, sim_time at);
 /* A gap starts now (the demand set idle already): TRUE when the run takes over the job's
  * gaps and bursts until its session ends, walking them without events (bursts.h: the
- * same draws of j->rng, gaps of mean mean_gap_ns, bursts of mean mean_burst_ns at duty);
+ * same toggles t, drawn from j->rng by notebook-model.h as the events draw them);
  * FALSE when the job does not qualify (not alone on a unit-speed card, per-GPU series
  * recorded, run --reference): the workload sets its timer as usual. */
-gboolean sim_job_walk_bursts(sim *s, job_run *j, double mean_gap_ns, double mean_burst_ns,
-                             double duty);
+struct notebook_toggles;
+gboolean sim_job_walk_bursts(sim *s, job_run *j, const struct notebook_toggles *t);
 /* The job ends now with the given outcome; its GPUs are released. */
 void sim_job_finish(sim *s, job_run *j, job_outcome outcome);
 
