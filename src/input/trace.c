@@ -1100,7 +1100,9 @@ static void job_row(csv_in *in, void *ud) {
 static trace *trace_new(const char *path, guint flags) {
   trace *t = g_new0(trace, 1);
   t->path = g_strdup(path);
-  t->rows = flags & TRACE_SPILL ? trace_rows_new_spilled(NULL) : trace_rows_new();
+  t->rows = flags & TRACE_SPILL
+                ? trace_rows_new_spilled(NULL, flags & TRACE_TEST_SMALL_CHUNKS ? TRACE_TEST_CHUNK_ROWS : 0)
+                : trace_rows_new();
   t->phases = g_array_new(FALSE, FALSE, sizeof(job_phase));
   t->strings = g_string_chunk_new(1 << 16);
   t->interned = g_hash_table_new(g_str_hash, g_str_equal);

@@ -139,6 +139,10 @@ trace *trace_load(const char *path, diag_list *diags);
  * and come back a chunk at a time (tracerows.h), so that memory does not grow with the
  * trace (`run`); rows not in submit order are read back into memory at the end. */
 #define TRACE_SPILL 2u
+/* Tests: with TRACE_SPILL, chunks of 16 rows (TRACE_TEST_CHUNK_ROWS) instead of 65,536, so
+ * that small traces spill many chunks (HACKING.md, "Test hooks"). */
+#define TRACE_TEST_SMALL_CHUNKS 4u
+#define TRACE_TEST_CHUNK_ROWS 16u
 trace *trace_load_flags(const char *path, guint flags, diag_list *diags);
 /* The rows are in their temporary file (TRACE_SPILL, in submit order). */
 gboolean trace_spilled(const trace *t);

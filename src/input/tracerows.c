@@ -57,7 +57,7 @@ struct trace_rows {
                               * trace_rows_drop_index */
   guint32 ids_cap, ids_n;
   gboolean wide;
-  guint32 chunk_rows;        /* rows per chunk: CHUNK_ROWS (tests: SHARESIM_TRACE_CHUNK_ROWS) */
+  guint32 chunk_rows;        /* rows per chunk: CHUNK_ROWS (tests: trace_rows_new_spilled's chunk_rows) */
   int fd;                    /* the unnamed file full chunks go to; -1: rows stay in memory */
   guint64 file_len;
   guint64 serial;            /* names the rows in the threads' chunk caches */
@@ -89,14 +89,12 @@ trace_rows *trace_rows_new(void) {
   return r;
 }
 
-trace_rows *trace_rows_new_spilled(const char *dir) {
+trace_rows *trace_rows_new_spilled(const char *dir, guint32 chunk_rows) {
   trace_rows *r = trace_rows_new();
   r->fd = cleanup_unnamed_file(dir, ".tracerows-");
   r->wide = TRUE;
   /* tests spill small traces in many chunks (16 to CHUNK_ROWS rows each) */
-  const char *env = g_getenv("SHARESIM_TRACE_CHUNK_ROWS");
-  guint64 n = env ? g_ascii_strtoull(env, NULL, 10) : 0;
-  if (n >= 16 && n <= CHUNK_ROWS) r->chunk_rows = (guint32)n;
+  if (chunk_rows >= 16 && chunk_rows <= CHUNK_ROWS) r->chunk_rows = chunk_rows;
   g_free(r->ids);
   r->ids = g_malloc0(r->ids_cap * sizeof(guint64));
   return r;

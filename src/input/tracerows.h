@@ -17,10 +17,11 @@
 typedef struct trace_rows trace_rows;
 
 trace_rows *trace_rows_new(void);
-/* Rows whose full chunks go to an unnamed file in dir (NULL: the temporary folder); kept
+/* Rows whose full chunks (of chunk_rows rows, 16 to 65,536: tests spill small traces in
+ * many chunks; 0: 65,536) go to an unnamed file in dir (NULL: the temporary folder); kept
  * in memory when the file cannot be made or written, and read back into memory by
  * trace_rows_seal when the rows are not in submit order (a run reads them by submit). */
-trace_rows *trace_rows_new_spilled(const char *dir);
+trace_rows *trace_rows_new_spilled(const char *dir, guint32 chunk_rows);
 void trace_rows_free(trace_rows *r);
 
 /* Appends j; returns its row index. The id is copied; tenant, label and gpu_spec must be

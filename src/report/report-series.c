@@ -31,7 +31,7 @@ struct report_series {
 report_series *report_series_new(outdir *o) {
   report_series *rs = g_new0(report_series, 1);
   rs->keep = o != NULL;
-  if (o) rs->spill = rowspill_new(outdir_tmp_path(o));
+  if (o) rs->spill = rowspill_new(outdir_tmp_path(o), 0);
   rs->pools = g_array_new(FALSE, TRUE, sizeof(series_pool));
   return rs;
 }

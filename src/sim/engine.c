@@ -31,6 +31,12 @@ struct engine {
 };
 G_STATIC_ASSERT(ENGINE_MAX_PENDING == UINT64_C(1) << PQUEUE_SLOT_BITS);
 
+void engine_use_reference_queue(engine *e) {
+  g_assert(pqueue_len(&e->heap) == 0);
+  pqueue_clear(&e->heap);
+  pqueue_init_reference(&e->heap);
+}
+
 engine *engine_new(void *ctx) {
   engine *e = g_new0(engine, 1);
   e->ctx = ctx;

@@ -12,6 +12,9 @@ typedef uint64_t event_id;           /* 0 is never a valid id */
 typedef void (*engine_handler)(void *ctx, void *obj, uint64_t arg);
 
 engine *engine_new(void *ctx);
+/* The reference queue (pqueue_init_reference: a binary heap, the same order) instead of the
+ * radix heap; before the first event (run --reference). */
+void engine_use_reference_queue(engine *e);
 void engine_free(engine *e);
 
 sim_time engine_now(const engine *e);

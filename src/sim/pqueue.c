@@ -33,10 +33,50 @@ static inline unsigned bucket_of(const pq_key *k, const pq_key *top) {
 
 void pqueue_init(pqueue *q) { memset(q, 0, sizeof *q); }
 
+void pqueue_init_reference(pqueue *q) {
+  memset(q, 0, sizeof *q);
+  q->bin_cap = 256;
+  q->bin = g_new(pq_key, q->bin_cap);
+}
+
 void pqueue_clear(pqueue *q) {
   for (unsigned i = 0; i < PQUEUE_BUCKETS; i++) g_free(q->b[i].keys);
   g_free(q->slots);
+  g_free(q->bin);
   memset(q, 0, sizeof *q);
+}
+
+/* ---- the reference: a binary min-heap of the keys but the top (len - 1 of them) ---- */
+
+static G_NO_INLINE void bin_push(pqueue *q, pq_key k) {
+  size_t i = q->len - 2; /* the new key's place: len counts it and the top already */
+  if (i == q->bin_cap) {
+    q->bin_cap *= 2;
+    q->bin = g_renew(pq_key, q->bin, q->bin_cap);
+  }
+  while (i > 0 && less(&k, &q->bin[(i - 1) / 2])) {
+    q->bin[i] = q->bin[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  q->bin[i] = k;
+}
+
+/* The heap's least key becomes the top (len - 1 keys were in the heap, len already the new count). */
+static G_NO_INLINE void bin_next_top(pqueue *q) {
+  pq_key *h = q->bin;
+  size_t n = q->len - 1; /* the heap's keys once its least is the top */
+  q->top = h[0];
+  pq_key last = h[n];
+  size_t i = 0;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && less(&h[c + 1], &h[c])) c++;
+    if (!less(&h[c], &last)) break;
+    h[i] = h[c];
+    i = c;
+  }
+  h[i] = last;
 }
 
 static uint64_t slot_take(pqueue *q) {
@@ -128,7 +168,15 @@ void pqueue_push(pqueue *q, const pq_item *item) {
   q->slots[s] = (pq_payload){.handler = item->handler, .obj = item->obj, .arg = item->arg};
   pq_key k = {.time = item->time, .tag = item->seq << PQUEUE_SLOT_BITS | s};
   if (q->len++ == 0) q->top = k;
-  else if (G_LIKELY(less(&q->top, &k))) bucket_add(q, bucket_of(&k, &q->top), k);
+  else if (G_UNLIKELY(q->bin != NULL)) {
+    g_assert(less(&q->popped, &k)); /* monotone, as the radix heap asks */
+    if (less(&k, &q->top)) {
+      pq_key old = q->top;
+      q->top = k;
+      k = old;
+    }
+    bin_push(q, k);
+  } else if (G_LIKELY(less(&q->top, &k))) bucket_add(q, bucket_of(&k, &q->top), k);
   else new_least(q, k);
 }
 
@@ -157,6 +205,9 @@ gboolean pqueue_pop(pqueue *q, pq_item *out) {
   q->slots[s].arg = q->free_slot;
   q->free_slot = s + 1;
   q->popped = q->top;
-  if (--q->len) next_top(q);
+  if (--q->len) {
+    if (G_UNLIKELY(q->bin != NULL)) bin_next_top(q);
+    else next_top(q);
+  }
   return TRUE;
 }

@@ -1,6 +1,8 @@
 /* pqueue.h: a monotone min-heap (a radix heap) of events keyed by (time, sequence). Ties in
  * time run in sequence order (first scheduled, first run), which makes runs reproducible.
- * Knows nothing of GPUs or jobs: the payload is an opaque handler, object and argument. */
+ * Its reference (pqueue_init_reference; run --reference): a plain binary heap on the same
+ * keys, the same order. Knows nothing of GPUs or jobs: the payload is an opaque handler,
+ * object and argument. */
 #pragma once
 #include <glib.h>
 #include <stdint.h>
@@ -50,9 +52,14 @@ typedef struct pqueue {
   pq_payload *slots;     /* by slot; a free slot's arg is the next free one + 1 */
   size_t n_slots, slots_cap;
   uint64_t free_slot;    /* first free slot + 1; 0: none */
+  /* the reference: the keys but the top in a binary min-heap, no buckets (NULL: radix) */
+  pq_key *bin;
+  size_t bin_cap;
 } pqueue;
 
 void pqueue_init(pqueue *q);
+/* The reference queue: the same calls and the same order, the keys in a binary heap. */
+void pqueue_init_reference(pqueue *q);
 void pqueue_clear(pqueue *q);
 /* item->seq must be below 2^(64 - PQUEUE_SLOT_BITS) and the items held at once fewer than
  * 2^PQUEUE_SLOT_BITS (16,777,216): aborts otherwise. Keys are monotone: an item's (time,

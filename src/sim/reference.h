@@ -9,8 +9,9 @@ enum {
   SIM_REF_BURSTS = 1u << 0,   /* notebooks' gaps and bursts as events, never walked (bursts.h) */
   SIM_REF_REQUESTS = 1u << 1, /* inference: the general request loop, not the call-free one */
   SIM_REF_ONE = 1u << 2,      /* a card with one resident: gpu_end's general fixed point */
-  SIM_REF_ALL = (1u << 3) - 1
+  SIM_REF_QUEUE = 1u << 3,    /* the events in a binary heap, not the radix heap (pqueue.h) */
+  SIM_REF_ALL = (1u << 4) - 1
 };
-/* The names of the SIM_REF_* bits, in bit order (run --reference=LIST). */
-#define SIM_REF_NAMES {"bursts", "requests", "one"}
-#define SIM_REF_COUNT 3
+/* The names of the SIM_REF_* bits, in bit order (run --reference-only=LIST). */
+#define SIM_REF_NAMES {"bursts", "requests", "one", "queue"}
+#define SIM_REF_COUNT 4

@@ -47,7 +47,7 @@ struct rowspill {
   guint64 reads, fail_read; /* file reads of runs; the one that fails (tests), 0 none */
 };
 
-rowspill *rowspill_new(const char *dir) {
+rowspill *rowspill_new(const char *dir, guint64 fail_read) {
   int fd = cleanup_unnamed_file(dir, ".rowspill-");
   if (fd < 0) return NULL;
   rowspill *sp = g_new0(rowspill, 1);
@@ -55,8 +55,7 @@ rowspill *rowspill_new(const char *dir) {
   sp->buf = g_malloc(ROWSPILL_BUFFER);
   sp->runs = g_array_new(FALSE, FALSE, sizeof(rowspill_run));
   sp->done = -1;
-  const char *env = g_getenv("SHARESIM_ROWSPILL_FAIL_READ");
-  sp->fail_read = env ? g_ascii_strtoull(env, NULL, 10) : 0;
+  sp->fail_read = fail_read;
   return sp;
 }
 

@@ -10,7 +10,7 @@
 typedef struct rowspill rowspill;
 /* A spill in folder dir (NULL: the temporary folder, g_get_tmp_dir). NULL when the file
  * cannot be made (the caller keeps its rows in memory then). */
-rowspill *rowspill_new(const char *dir);
+rowspill *rowspill_new(const char *dir, guint64 fail_read);
 /* Appends len bytes; returns their offset, or -1 when writing failed (then every later
  * append fails too; what was appended before stays readable). */
 gint64 rowspill_put(rowspill *sp, const void *data, gsize len);
@@ -28,8 +28,8 @@ void rowspill_run_begin(rowspill *sp);
 void rowspill_run_end(rowspill *sp);
 /* The len bytes at offset, inside one ended run (a record appended by one rowspill_put);
  * valid until the next call on sp. NULL when reading failed. Reads in any order are right;
- * in increasing offsets within each run they are fast. Tests: SHARESIM_ROWSPILL_FAIL_READ=n
- * (read at rowspill_new) makes the n-th read from the file of a run fail, once. */
+ * in increasing offsets within each run they are fast. Tests: rowspill_new's fail_read n > 0
+ * makes the n-th read from the file of a run fail, once (0: none). */
 const void *rowspill_run_read(rowspill *sp, gint64 offset, gsize len);
 /* Runs written so far, and file reads the runs' buffers made (for tests). */
 guint rowspill_runs(const rowspill *sp);

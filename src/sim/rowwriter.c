@@ -75,7 +75,7 @@ struct rowwriter {
   GHashTable *mem;           /* row -> a copy of its record, for the slots RW_SLOT_MEM */
   guint8 *arena;             /* held records, arena_len bytes, of any row; NULL until one */
   gsize arena_len;
-  gsize budget;              /* arena bytes at most: RW_HOLD_BYTES (SHARESIM_ROW_HOLD_BYTES) */
+  gsize budget;              /* arena bytes at most: RW_HOLD_BYTES (rowwriter_config.hold_bytes) */
   GArray *order;             /* guint64 row << 32 | arena offset / 8: a run being sorted */
   rowspill *spill;
   GString *ids;              /* gpu_ids of the row going out */
@@ -229,7 +229,7 @@ static void rw_emit(rowwriter *w, const rw_rec *rec) {
  * same 114 MB at once; 99 % of the bytes are spilled with an 8 MB arena as with 2 MB), so
  * a larger arena would only make fewer runs (2 MB: 148 at 1M, ~60 read at once, each still
  * read 16 KB at a time) while adding its size to the peak memory of `run` (54 MB at 1M).
- * Tests set SHARESIM_ROW_HOLD_BYTES (4 KB to 1 GB) to spill many runs. */
+ * Tests set rowwriter_config.hold_bytes (4 KB to 1 GB) to spill many runs. */
 #define RW_HOLD_BYTES (2u * 1024 * 1024)
 #define RW_HOLD_MIN 4096u
 #define RW_HOLD_MAX (1024u * 1024 * 1024)
@@ -408,9 +408,8 @@ rowwriter *rowwriter_new(const rowwriter_config *c) {
   w->mem = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
   w->ids = g_string_new(NULL);
   w->svc = results_new();
-  if (c->spill) w->spill = rowspill_new(c->spill_dir);
-  const char *env = g_getenv("SHARESIM_ROW_HOLD_BYTES"); /* tests: many runs spilled */
-  guint64 budget = env ? g_ascii_strtoull(env, NULL, 10) : RW_HOLD_BYTES;
+  if (c->spill) w->spill = rowspill_new(c->spill_dir, c->spill_fail_read);
+  guint64 budget = c->hold_bytes ? c->hold_bytes : RW_HOLD_BYTES; /* tests: many runs spilled */
   w->budget = (gsize)CLAMP(budget, RW_HOLD_MIN, RW_HOLD_MAX) & ~(gsize)7;
   w->order = g_array_new(FALSE, FALSE, sizeof(guint64));
   w->cur = rw_batch_new();

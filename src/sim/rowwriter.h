@@ -35,6 +35,10 @@ typedef struct rowwriter_config {
   const char *spill_dir;      /* its folder (NULL: the temporary folder) */
   gboolean thread;            /* a writer thread (only with a job sink: a kept row interns
                                * its strings into res, which the simulation writes too) */
+  /* tests (sim_options.test): the held rows' memory budget (0: RW_HOLD_BYTES; clamped to
+   * 4 KB .. 1 GB: a small one spills many runs), and the spill's read that fails, once
+   * (0: none) */
+  guint64 hold_bytes, spill_fail_read;
 } rowwriter_config;
 
 /* What a record holds besides its texts: the row's figures (id, reason and gpu_ids are

@@ -1324,6 +1324,8 @@ static rowwriter *sim_rowwriter(sim *s, const sim_options *opt) {
     c.services_sink_data = opt->services_sink_data;
     c.spill = opt->job_sink != NULL;
     c.spill_dir = opt->spill_dir;
+    c.hold_bytes = opt->test.row_hold_bytes;
+    c.spill_fail_read = opt->test.spill_fail_read;
     c.thread = opt->writer_thread > 0 ||
                (opt->writer_thread == 0 && s->n_jobs >= SIM_WRITER_THREAD_JOBS);
   }
@@ -1435,6 +1437,7 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
   s->res->gpu_series_on = opt && opt->gpu_series;
   s->reference = opt ? opt->reference & SIM_REF_ALL : 0;
   s->walk_bursts = !s->res->gpu_series_on && !(s->reference & SIM_REF_BURSTS);
+  if (s->reference & SIM_REF_QUEUE) engine_use_reference_queue(s->eng);
   gint64 t0 = g_get_monotonic_time();
 
   s->params.ts_switch_loss = sc->ts_switch_loss;

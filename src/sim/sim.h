@@ -58,6 +58,12 @@ typedef struct sim_options {
   /* The fast paths to run the reference way (SIM_REF_*; run --reference): 0 takes every
    * fast path, SIM_REF_ALL none. Either way the results are the same bytes. */
   guint reference;
+  /* Test hooks (HACKING.md, "Test hooks"; run's hidden --test-hold-bytes and
+   * --test-fail-read): sizes that make rare paths common, a planted failure. 0: off. */
+  struct {
+    guint64 row_hold_bytes;  /* the row writer's memory budget (rowwriter_config.hold_bytes) */
+    guint64 spill_fail_read; /* the n-th read of the row spill fails, once (rowspill_new) */
+  } test;
 } sim_options;
 
 

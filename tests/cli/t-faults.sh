@@ -168,18 +168,15 @@ awk 'BEGIN { print "id,submit_s,kind,gpus,mem_gb,duration_s"; print "long,0,batc
              for (i = 0; i < 3000; i++) printf "s%d,%d,batch,1,1,5\n", i, i }' > held.csv
 run run "$ONE" held.csv -o rheld -q
 expect_rc 0
-export SHARESIM_ROW_HOLD_BYTES=4096
-run run "$ONE" held.csv -o rheld-spilled -q
+run run "$ONE" held.csv -o rheld-spilled -q --test-hold-bytes=4096
 expect_rc 0
 expect_same_files rheld/jobs.csv rheld-spilled/jobs.csv
 expect_same_files rheld/summary.json rheld-spilled/summary.json
-export SHARESIM_ROWSPILL_FAIL_READ=20
-run run "$ONE" held.csv -o rheld-failed -q
+run run "$ONE" held.csv -o rheld-failed -q --test-hold-bytes=4096 --test-fail-read=20
 expect_rc 1
 expect_err_contains "cannot read back a held jobs.csv row from the spill file"
 expect_no_path rheld-failed
 expect_eq "$(temps '^rheld-failed')" 0 "nothing half-written when a held row cannot be read back"
-unset SHARESIM_ROW_HOLD_BYTES SHARESIM_ROWSPILL_FAIL_READ
 
 # ---- full disk: /dev/full ----
 if [ -w /dev/full ]; then

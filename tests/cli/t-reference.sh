@@ -7,8 +7,9 @@
 # mid-gap, a horizon, phases that change a notebook's duty, tenants, several pools
 # (shared-pools.yaml's notebooks share cards: nothing walked), a 1,000-job generated
 # trace; inference services take the call-free request loop or the general one; cards
-# with one resident the specialised fixed point or the general one. Then random services
-# (seeds, rates, service times, distributions, cv, batch sizes) against the general loop.
+# with one resident the specialised fixed point or the general one; events the radix heap
+# or a binary heap. Then random services (seeds, rates, service times, distributions, cv,
+# batch sizes) against the general loop.
 X="$SCEN/baseline-exclusive.yaml"; M="$TRACES/mixed-small.csv"
 "$SHARESIM" gen --profile mixed --gpus 64 --days 2 --jobs 1000 --seed 5 > gen.csv 2>/dev/null
 # phases on the notebooks: a busier duty, then a quieter one and more memory, a crash
@@ -51,10 +52,10 @@ while IFS='|' read -r name walks paths scen trace extra; do
   hw=$(heap_events "f$i")
   if [ "$walks" = no ]; then expect_eq "$hw" "$ev" "$name: no notebook alone on a card"
   elif [ "${hw:-0}" -lt "${ev:-0}" ]; then pass; else fail "$name: nothing walked ($hw of $ev)"; fi
-  rm -rf "f$i" "r$i" "bursts$i" "requests$i" "one$i"
+  rm -rf "f$i" "r$i" "bursts$i" "requests$i" "one$i" "queue$i"
 done <<CASES
-exclusive|yes|bursts requests one|$X|$M|
-crashes|yes|bursts|$X|$M|--set crash_rates.notebook=3 --set crash_rates.training=0.5
+exclusive|yes|bursts requests one queue|$X|$M|
+crashes|yes|bursts queue|$X|$M|--set crash_rates.notebook=3 --set crash_rates.training=0.5
 horizon|yes||$X|$M|--set horizon=8h
 shared|no|one|$SCEN/shared-pools.yaml|$M|
 phases|yes|bursts|$X|$M|--phases phases.csv

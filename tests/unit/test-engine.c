@@ -102,9 +102,10 @@ static void ref_insert(GArray *ref, const pq_item *it) {
   g_array_insert_val(ref, lo, *it);
 }
 
-Test(engine, radix_heap_pops_as_a_sorted_list_over_every_digit) {
+static void pops_as_a_sorted_list(gboolean reference) {
   pqueue q;
-  pqueue_init(&q);
+  if (reference) pqueue_init_reference(&q);
+  else pqueue_init(&q);
   GArray *ref = g_array_new(FALSE, FALSE, sizeof(pq_item));
   guint64 x = 0x9e3779b97f4a7c15ULL, seq = 1;
   sim_time now = 0;
@@ -132,6 +133,13 @@ Test(engine, radix_heap_pops_as_a_sorted_list_over_every_digit) {
   }
   g_array_unref(ref);
   pqueue_clear(&q);
+}
+
+Test(engine, radix_heap_pops_as_a_sorted_list_over_every_digit) { pops_as_a_sorted_list(FALSE); }
+
+/* The reference queue (run --reference: a binary heap) on the same pattern. */
+Test(engine, reference_heap_pops_as_a_sorted_list_over_every_digit) {
+  pops_as_a_sorted_list(TRUE);
 }
 
 Test(engine, ties_run_in_scheduling_order_and_cancel_is_lazy) {

@@ -148,11 +148,9 @@ Test(prerun, one_pass_gives_what_the_separate_passes_give_on_a_shuffled_trace) {
 }
 
 Test(prerun, one_pass_gives_what_the_separate_passes_give_on_a_spilled_trace) {
-  g_setenv("SHARESIM_TRACE_CHUNK_ROWS", "16", TRUE);
   g_autoptr(scenario) sc = NULL;
   g_autoptr(trace) tr = NULL;
-  prerun_load(TRUE, TRACE_SPILL, &sc, &tr);
-  g_unsetenv("SHARESIM_TRACE_CHUNK_ROWS");
+  prerun_load(TRUE, TRACE_SPILL | TRACE_TEST_SMALL_CHUNKS, &sc, &tr);
   cr_expect(trace_spilled(tr));
   trace_drop_index(tr);
   expect_prerun_matches_passes(sc, tr);

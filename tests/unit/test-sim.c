@@ -745,9 +745,11 @@ Test(sim, a_row_the_writer_cannot_write_fails_the_run) {
 /* ---- the held rows (rowwriter.c's arena, spilled as sorted runs: rowspill.h) ---- */
 
 /* The run's folder through studyrun_simulate (as `run -o`), or NULL with err. */
-static results *sim_writer_folder(const scenario *sc, const trace *tr, int thread, const char *dir,
+static results *sim_writer_folder(const scenario *sc, const trace *tr, int thread,
+                                  guint64 hold_bytes, guint64 fail_read, const char *dir,
                                   GError **err) {
-  sim_options opt = {.writer_thread = thread};
+  sim_options opt = {.writer_thread = thread,
+                     .test = {.row_hold_bytes = hold_bytes, .spill_fail_read = fail_read}};
   return studyrun_simulate(sc, tr, &opt, dir, err);
 }
 
@@ -756,13 +758,9 @@ static results *sim_writer_folder(const scenario *sc, const trace *tr, int threa
  * whether it succeeded, its folder then the kept one's, byte for byte. */
 static gboolean sim_held_run(const scenario *sc, const trace *tr, const char *budget,
                              guint fail_read, int thread, const char *dk, const char *d) {
-  if (budget) g_setenv("SHARESIM_ROW_HOLD_BYTES", budget, TRUE);
-  g_autofree char *fail = g_strdup_printf("%u", fail_read);
-  if (fail_read) g_setenv("SHARESIM_ROWSPILL_FAIL_READ", fail, TRUE);
   g_autoptr(GError) err = NULL;
-  g_autoptr(results) r = sim_writer_folder(sc, tr, thread, d, &err);
-  g_unsetenv("SHARESIM_ROW_HOLD_BYTES");
-  g_unsetenv("SHARESIM_ROWSPILL_FAIL_READ");
+  g_autoptr(results) r = sim_writer_folder(sc, tr, thread, budget ? g_ascii_strtoull(budget, NULL, 10) : 0,
+                                           fail_read, d, &err);
   if (!r) {
     cr_assert(err && strstr(err->message, "from the spill file"), "%s", err ? err->message : "?");
     return FALSE;
@@ -810,12 +808,10 @@ Test(sim, a_held_row_the_spill_cannot_give_back_fails_the_run) {
   sim_holding_run(3000, &sc, &tr);
   g_autofree char *top = g_dir_make_tmp("sharesim-held-XXXXXX", NULL);
   cr_assert_not_null(top);
-  g_setenv("SHARESIM_ROW_HOLD_BYTES", "4096", TRUE);
-  g_setenv("SHARESIM_ROWSPILL_FAIL_READ", "40", TRUE);
   for (int thread = -1; thread <= 1; thread += 2) {
     g_autofree char *d = g_build_filename(top, "out", NULL);
     g_autoptr(GError) err = NULL;
-    g_autoptr(results) r = sim_writer_folder(sc, tr, thread, d, &err);
+    g_autoptr(results) r = sim_writer_folder(sc, tr, thread, 4096, 40, d, &err);
     cr_assert_null(r, "thread %d: the run fails", thread);
     cr_assert(err && g_error_matches(err, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME),
               "thread %d: a runtime error", thread);
@@ -827,8 +823,6 @@ Test(sim, a_held_row_the_spill_cannot_give_back_fails_the_run) {
     cr_assert_null(left, "thread %d: nothing left, found %s", thread, left);
     g_dir_close(dir);
   }
-  g_unsetenv("SHARESIM_ROW_HOLD_BYTES");
-  g_unsetenv("SHARESIM_ROWSPILL_FAIL_READ");
   cr_assert(cleanup_remove_tree(top, NULL));
 }
 
@@ -847,15 +841,13 @@ Test(rowwriter, rows_put_in_reverse_come_out_in_order_through_sorted_runs) {
   GString *want = g_string_new(NULL);
   for (guint i = 0; i < N; i++) g_string_append_printf(want, "j%u,why%u,p/n%u/g%u;p/n0/g1\n", i,
                                                        i % 7, i % 5, i % 3);
-  g_setenv("SHARESIM_ROW_HOLD_BYTES", "65536", TRUE);
   for (guint c = 0; c < 4; c++) {
     gboolean thread = c & 1, fail = c >= 2;
-    if (fail) g_setenv("SHARESIM_ROWSPILL_FAIL_READ", "1", TRUE);
-    else g_setenv("SHARESIM_ROWSPILL_FAIL_READ", "50", TRUE);
     results *res = results_new();
     GString *got = g_string_new(NULL);
     rowwriter_config cf = {.res = res, .n_rows = N, .job_sink = rw_test_sink,
-                           .job_sink_data = got, .spill = TRUE, .thread = thread};
+                           .job_sink_data = got, .spill = TRUE, .thread = thread,
+                           .hold_bytes = 65536, .spill_fail_read = fail ? 1 : 50};
     rowwriter *w = rowwriter_new(&cf);
     for (guint k = 0; k < N; k++) {
       guint32 i = k + 1 < N ? N - 1 - k : 0;
@@ -879,8 +871,6 @@ Test(rowwriter, rows_put_in_reverse_come_out_in_order_through_sorted_runs) {
     results_free(res);
     g_string_free(got, TRUE);
   }
-  g_unsetenv("SHARESIM_ROW_HOLD_BYTES");
-  g_unsetenv("SHARESIM_ROWSPILL_FAIL_READ");
   g_string_free(want, TRUE);
 }
 
@@ -900,7 +890,7 @@ static void spill_rec_fill(guint8 *buf, gsize len, guint r, guint k) {
  * order too; a planted read failure fails that read only. */
 Test(rowspill, runs_read_back_interleaved_through_buffers_of_their_own) {
   enum { RUNS = 100, RECS = 60 };
-  rowspill *sp = rowspill_new(NULL);
+  rowspill *sp = rowspill_new(NULL, 0);
   cr_assert_not_null(sp);
   gint64 *at = g_new(gint64, RUNS * RECS);
   guint8 *buf = g_malloc(300 * 1024), *want = g_malloc(300 * 1024);
@@ -934,9 +924,7 @@ Test(rowspill, runs_read_back_interleaved_through_buffers_of_their_own) {
   cr_assert(again && memcmp(again, want, spill_rec_len(5, 2)) == 0);
   rowspill_free(sp);
   /* the planted failure: the 3rd file read fails, once */
-  g_setenv("SHARESIM_ROWSPILL_FAIL_READ", "3", TRUE);
-  sp = rowspill_new(NULL);
-  g_unsetenv("SHARESIM_ROWSPILL_FAIL_READ");
+  sp = rowspill_new(NULL, 3);
   for (guint r = 0; r < 3; r++) {
     rowspill_run_begin(sp);
     spill_rec_fill(buf, 64, r, 0);
@@ -982,8 +970,7 @@ Test(sim, a_spilled_trace_reads_back_and_runs_as_the_trace_in_memory) {
   g_autoptr(diag_list) d = diag_list_new(0);
   g_autoptr(scenario) sc = scenario_load(sp, d);
   g_autoptr(trace) mem = trace_load(tp, d);
-  g_setenv("SHARESIM_TRACE_CHUNK_ROWS", "16", TRUE);
-  g_autoptr(trace) spilled = trace_load_flags(tp, TRACE_SPILL, d);
+  g_autoptr(trace) spilled = trace_load_flags(tp, TRACE_SPILL | TRACE_TEST_SMALL_CHUNKS, d);
   cr_assert(sc && mem && spilled && !trace_spilled(mem) && trace_spilled(spilled));
   for (guint i = 0; i < 400; i++) {
     job_spec a = trace_job(mem, i), b = trace_job(spilled, i);
@@ -1002,15 +989,14 @@ Test(sim, a_spilled_trace_reads_back_and_runs_as_the_trace_in_memory) {
   g_autofree char *dup = g_strconcat(csv->str, "job-3,20000,batch,1,1,10,,,t0\n", NULL);
   g_autofree char *dp = tu_write_temp("spill-dup.csv", dup);
   g_autoptr(diag_list) dd = diag_list_new(0);
-  cr_assert_null(trace_load_flags(dp, TRACE_SPILL, dd));
+  cr_assert_null(trace_load_flags(dp, TRACE_SPILL | TRACE_TEST_SMALL_CHUNKS, dd));
   cr_assert(strstr(g_ptr_array_index(dd->messages, 0), ":402:1: id: expected a unique id "
                                                         "(this one is already on line 5)"),
             "%s", (const char *)g_ptr_array_index(dd->messages, 0));
   /* out of submit order: the rows come back into memory */
   g_string_append(csv, "late,1,batch,1,1,10,,,t0\n");
   g_autofree char *up = tu_write_temp("spill-unsorted.csv", csv->str);
-  g_autoptr(trace) unsorted = trace_load_flags(up, TRACE_SPILL, d);
-  g_unsetenv("SHARESIM_TRACE_CHUNK_ROWS");
+  g_autoptr(trace) unsorted = trace_load_flags(up, TRACE_SPILL | TRACE_TEST_SMALL_CHUNKS, d);
   cr_assert(unsorted && !trace_spilled(unsorted) && trace_n_jobs(unsorted) == 401);
   cr_assert_str_eq(trace_job(unsorted, 400).id, "late");
   g_string_free(csv, TRUE);
