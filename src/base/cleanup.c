@@ -6,6 +6,7 @@
 #include "cleanup.h"
 #include "util.h"
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <glib-unix.h>
 #include <glib/gstdio.h>
@@ -18,7 +19,7 @@
 
 static GRecMutex cleanup_lock; /* recursive: cleanup_begin holds it around cleanup_add */
 static GPtrArray *cleanup_paths;  /* char*, owned */
-static GArray *cleanup_children;  /* GPid */
+static GArray *cleanup_children;  /* GPid; -pid for a child that leads its own process group */
 static int cleanup_pipe[2] = {-1, -1};
 static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
 static gint cleanup_fired; /* atomic */
@@ -43,15 +44,23 @@ static gboolean cleanup_child_gone(GPid pid) {
   return info.si_pid == pid;
 }
 
+/* SIGTERM to every child (to the whole group of one that leads its own: kill(-pid)), up to
+ * CLEANUP_CHILD_WAIT_MS for them to go, then SIGKILL to what is left: every group (helpers
+ * that outlive their leader or ignore SIGTERM) and any child still running. A group's leader
+ * is not reaped before this, so its group id cannot have been reused. */
 static void cleanup_stop_children(void) {
   for (guint i = 0; i < cleanup_children->len; i++)
     kill(g_array_index(cleanup_children, GPid, i), SIGTERM);
   for (int waited = 0; waited < CLEANUP_CHILD_WAIT_MS; waited += 10) {
     gboolean all = TRUE;
     for (guint i = 0; all && i < cleanup_children->len; i++)
-      all = cleanup_child_gone(g_array_index(cleanup_children, GPid, i));
-    if (all) return;
+      all = cleanup_child_gone(ABS(g_array_index(cleanup_children, GPid, i)));
+    if (all) break;
     g_usleep(10000);
+  }
+  for (guint i = 0; i < cleanup_children->len; i++) {
+    GPid v = g_array_index(cleanup_children, GPid, i);
+    if (v < 0 || !cleanup_child_gone(v)) kill(v, SIGKILL);
   }
 }
 
@@ -141,11 +150,15 @@ void cleanup_add_child(GPid pid) {
   g_rec_mutex_unlock(&cleanup_lock);
 }
 
+void cleanup_add_child_group(GPid pid) {
+  cleanup_add_child(-pid);
+}
+
 void cleanup_forget_child(GPid pid) {
   if (!cleanup_children) return;
   g_rec_mutex_lock(&cleanup_lock);
   for (guint i = 0; i < cleanup_children->len; i++)
-    if (g_array_index(cleanup_children, GPid, i) == pid) {
+    if (ABS(g_array_index(cleanup_children, GPid, i)) == ABS(pid)) {
       g_array_remove_index_fast(cleanup_children, i);
       break;
     }
@@ -158,29 +171,51 @@ static gboolean cleanup_fail(GError **error, const char *path, int e) {
   return FALSE;
 }
 
-gboolean cleanup_remove_tree(const char *path, GError **error) {
-  GStatBuf st;
-  if (g_lstat(path, &st) != 0) return errno == ENOENT ? TRUE : cleanup_fail(error, path, errno);
-  if (!S_ISDIR(st.st_mode))
-    return g_unlink(path) == 0 || errno == ENOENT ? TRUE : cleanup_fail(error, path, errno);
-  GError *local = NULL;
-  GDir *dir = g_dir_open(path, 0, &local);
-  if (!dir) {
-    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "cannot remove %s: %s", path,
-                local->message);
-    g_error_free(local);
-    return FALSE;
+#define CLEANUP_DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+
+gboolean cleanup_empty_fd(int fd, const char *shown, GError **error) {
+  int lfd = dup(fd); /* closedir closes the descriptor it lists */
+  DIR *d = lfd >= 0 ? fdopendir(lfd) : NULL;
+  if (!d) {
+    int e = errno;
+    if (lfd >= 0) close(lfd);
+    return cleanup_fail(error, shown, e);
   }
-  const char *name;
   gboolean ok = TRUE;
-  while (ok && (name = g_dir_read_name(dir)) != NULL) {
-    char *child = g_build_filename(path, name, NULL);
-    ok = cleanup_remove_tree(child, error);
-    g_free(child);
+  struct dirent *ent;
+  while (ok && (errno = 0, ent = readdir(d)) != NULL) {
+    if (!strcmp(ent->d_name, ".") || !strcmp(ent->d_name, "..")) continue;
+    g_autofree char *child = g_build_filename(shown, ent->d_name, NULL);
+    ok = cleanup_remove_at(fd, ent->d_name, child, error);
   }
-  g_dir_close(dir);
+  closedir(d);
+  return ok;
+}
+
+gboolean cleanup_remove_at(int dfd, const char *name, const char *shown, GError **error) {
+  struct stat st;
+  if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+    return errno == ENOENT ? TRUE : cleanup_fail(error, shown, errno);
+  if (!S_ISDIR(st.st_mode))
+    return unlinkat(dfd, name, 0) == 0 || errno == ENOENT ? TRUE : cleanup_fail(error, shown, errno);
+  int sub = openat(dfd, name, CLEANUP_DIR_FLAGS);
+  if (sub < 0) /* gone, or no longer a folder (a link swapped in): removed as a name only */
+    return errno == ENOENT || ((errno == ELOOP || errno == ENOTDIR) && unlinkat(dfd, name, 0) == 0)
+               ? TRUE : cleanup_fail(error, shown, errno);
+  gboolean ok = cleanup_empty_fd(sub, shown, error);
+  close(sub);
   if (!ok) return FALSE;
-  return g_rmdir(path) == 0 || errno == ENOENT ? TRUE : cleanup_fail(error, path, errno);
+  return unlinkat(dfd, name, AT_REMOVEDIR) == 0 || errno == ENOENT ? TRUE
+                                                                   : cleanup_fail(error, shown, errno);
+}
+
+gboolean cleanup_remove_tree(const char *path, GError **error) {
+  g_autofree char *dir = g_path_get_dirname(path), *base = g_path_get_basename(path);
+  int dfd = open(dir, CLEANUP_DIR_FLAGS & ~O_NOFOLLOW);
+  if (dfd < 0) return errno == ENOENT ? TRUE : cleanup_fail(error, path, errno);
+  gboolean ok = cleanup_remove_at(dfd, base, path, error);
+  close(dfd);
+  return ok;
 }
 
 gboolean cleanup_pid_alive(gint64 pid) {

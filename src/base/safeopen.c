@@ -17,6 +17,57 @@
 #define SAFEOPEN_DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 #endif
 
+typedef struct {
+  dev_t dev;
+  ino_t ino;
+} safeopen_id;
+static GMutex safeopen_inputs_lock;
+static GArray *safeopen_inputs; /* safeopen_id of every file opened, behind the lock */
+
+static void safeopen_note(const struct stat *sb) {
+  g_mutex_lock(&safeopen_inputs_lock);
+  if (!safeopen_inputs) safeopen_inputs = g_array_new(FALSE, FALSE, sizeof(safeopen_id));
+  gboolean known = FALSE;
+  for (guint i = 0; i < safeopen_inputs->len && !known; i++) {
+    const safeopen_id *x = &g_array_index(safeopen_inputs, safeopen_id, i);
+    known = x->dev == sb->st_dev && x->ino == sb->st_ino;
+  }
+  if (!known) g_array_append_val(safeopen_inputs, ((safeopen_id){sb->st_dev, sb->st_ino}));
+  g_mutex_unlock(&safeopen_inputs_lock);
+}
+
+gboolean safeopen_is_input(dev_t dev, ino_t ino) {
+  gboolean known = FALSE;
+  g_mutex_lock(&safeopen_inputs_lock);
+  for (guint i = 0; safeopen_inputs && i < safeopen_inputs->len && !known; i++) {
+    const safeopen_id *x = &g_array_index(safeopen_inputs, safeopen_id, i);
+    known = x->dev == dev && x->ino == ino;
+  }
+  g_mutex_unlock(&safeopen_inputs_lock);
+  return known;
+}
+
+gboolean safeopen_path_is_input(const char *path) {
+  struct stat sb;
+  return stat(path, &sb) == 0 && safeopen_is_input(sb.st_dev, sb.st_ino);
+}
+
+/* realpath of path's folder + "/" + its last component (path need not exist). Owned. */
+static char *safeopen_canonical(const char *path) {
+  g_autofree char *dir = g_path_get_dirname(path), *base = g_path_get_basename(path);
+  char *r = realpath(dir, NULL);
+  char *out = r ? g_build_filename(r, base, NULL) : g_strdup(path);
+  free(r);
+  return out;
+}
+
+gboolean safeopen_same_file(const char *a, const char *b) {
+  struct stat sa, sb;
+  if (stat(a, &sa) == 0 && stat(b, &sb) == 0) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  g_autofree char *ca = safeopen_canonical(a), *cb = safeopen_canonical(b);
+  return !strcmp(ca, cb);
+}
+
 static int safeopen_fail(safeopen_status *st, safeopen_status s, int *err, int e) {
   *st = s;
   *err = e;
@@ -43,6 +94,7 @@ static int safeopen_leaf(int dfd, const char *name, safeopen_status *st, int *er
   }
   int fl = fcntl(fd, F_GETFL);
   if (fl >= 0) (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+  safeopen_note(&sb);
   *st = SAFEOPEN_OK;
   *err = 0;
   return fd;

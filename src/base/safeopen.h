@@ -9,6 +9,7 @@
 #pragma once
 #include <glib.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 typedef enum {
   SAFEOPEN_OK = 0,
@@ -40,3 +41,13 @@ gboolean safeopen_contents(const char *path, gsize max_bytes, char **data, gsize
                            GError **error);
 /* Reads the whole of fd (then closed) as safeopen_contents does. */
 gboolean safeopen_fd_contents(int fd, gsize max_bytes, char **data, gsize *len, GError **error);
+
+/* Every file opened by safeopen (or paths_open) is remembered by device and inode for the
+ * rest of the process: outputs are compared with the inputs by identity, not by spelling
+ * (issue 29, S3-14/S3-18). TRUE when (dev, ino) was read. Thread-safe. */
+gboolean safeopen_is_input(dev_t dev, ino_t ino);
+/* TRUE when path (symbolic links followed) exists and is a file this process has read. */
+gboolean safeopen_path_is_input(const char *path);
+/* TRUE when a and b name the same file: by device and inode when both exist, else by their
+ * canonical folder and last component ("./t.csv" and "t.csv", a link and its target). */
+gboolean safeopen_same_file(const char *a, const char *b);

@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -32,8 +33,9 @@ static gboolean spawn_drain(int fd, GString *acc) {
   return TRUE;
 }
 
-/* Waits for pid until deadline (monotonic µs); TRUE with *status when it exited. */
-static gboolean spawn_wait(GPid pid, int err_fd, GString *acc, gint64 deadline, int *status) {
+/* Waits for pid until deadline (monotonic µs); TRUE when it exited (not reaped yet: its
+ * group id stays its own until the caller reaps it). */
+static gboolean spawn_wait(GPid pid, int err_fd, GString *acc, gint64 deadline) {
   gboolean open = err_fd >= 0;
   for (;;) {
     gint64 now = g_get_monotonic_time();
@@ -46,9 +48,13 @@ static gboolean spawn_wait(GPid pid, int err_fd, GString *acc, gint64 deadline, 
       else if (r < 0 && errno != EINTR) open = FALSE;
       continue;
     }
-    pid_t r = waitpid(pid, status, WNOHANG);
-    if (r == pid) return TRUE;
-    if (r < 0 && errno != EINTR) return TRUE; /* already reaped: treat as done */
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0) {
+      if (errno != EINTR) return TRUE; /* already reaped: treat as done */
+    } else if (info.si_pid == pid) {
+      return TRUE;
+    }
     g_usleep(5000);
   }
 }
@@ -69,20 +75,22 @@ gboolean spawn_run_limited(const char *cwd, char **argv, double timeout_s, char 
       cwd, argv, NULL,
       G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDIN_FROM_DEV_NULL,
       spawn_child_setup, NULL, &pid, NULL, NULL, &err_fd, error);
-  if (started) cleanup_add_child(pid);
+  if (started) {
+    setpgid(pid, pid); /* as the child did itself: no window where it is not its group */
+    cleanup_add_child_group(pid);
+  }
   cleanup_end();
   if (!started) return FALSE;
   GString *acc = g_string_new(NULL);
   int status = 0;
   gint64 deadline = g_get_monotonic_time() + (gint64)(timeout_s * G_USEC_PER_SEC);
-  gboolean exited = spawn_wait(pid, err_fd, acc, deadline, &status);
-  if (!exited) {
-    kill(-pid, SIGKILL);
-    kill(pid, SIGKILL);
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-  }
-  if (err_fd >= 0) close(err_fd);
+  gboolean exited = spawn_wait(pid, err_fd, acc, deadline);
+  /* at the limit everything it runs; after it exited, what it started and left running */
+  kill(-pid, SIGKILL);
+  if (!exited) kill(pid, SIGKILL);
   cleanup_forget_child(pid);
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  if (err_fd >= 0) close(err_fd);
   g_spawn_close_pid(pid);
   if (err_text) *err_text = g_strdup(acc->str);
   g_string_free(acc, TRUE);

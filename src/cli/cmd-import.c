@@ -4,6 +4,7 @@
  * destination, or in the temporary folder for stdout) that is renamed into place (or
  * copied to stdout) only when the import succeeded. What a format means is decided by its import-*.c. */
 #include "cmd.h"
+#include "safeopen.h"
 #include "cmd-load.h"
 #include "import.h"
 #include "outfile.h"
@@ -143,13 +144,13 @@ static gboolean cmd_import_outputs(const import_format *fmt, import_ctx *c, cons
   for (int i = 0; i < IMPORT_OUT_COUNT; i++) {
     if (!dest[i]) continue;
     for (int k = 0; k < i; k++)
-      if (dest[k] && !strcmp(dest[k], dest[i])) {
+      if (dest[k] && safeopen_same_file(dest[k], dest[i])) {
         fprintf(stderr, "sharesim import: --%s and %s%s name the same file '%s'\n", dest_opt[i],
                 k == IMPORT_OUT_TRACE ? "" : "--", dest_opt[k], dest[i]);
         return FALSE;
       }
     for (guint f = 0; f < c->n_files; f++)
-      if (!strcmp(c->files[f], dest[i])) {
+      if (safeopen_same_file(c->files[f], dest[i])) {
         fprintf(stderr, "sharesim import: output '%s' is also an input file\n", dest[i]);
         return FALSE;
       }

@@ -1,16 +1,19 @@
 /* cmd-report.c: `sharesim report DIR... -o report.html [--pdf report.pdf]`: the one-page
  * HTML report of result folders (htmlreport.h) written whole or not at all, and the same page
- * printed to PDF by headless Chromium (spawned with an argument vector, with a timeout and a
- * profile folder of its own that is removed afterwards). */
+ * printed to PDF by headless Chromium (an argument vector, its own process group registered
+ * for clean-up, a timeout, HOME/XDG/TMPDIR and profile inside this command's own temporary;
+ * the PDF checked before it is delivered). */
 #include "cmd.h"
 #include "htmlreport.h"
 #include "outdir.h"
 #include "outfile.h"
 #include "util.h"
+#include "cleanup.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,7 +21,7 @@
 
 static void report_child_setup(gpointer data) {
   (void)data;
-  setpgid(0, 0); /* its own process group, so a timeout can stop Chromium's helpers too */
+  setpgid(0, 0); /* its own process group: a timeout or a signal stops Chromium's helpers too */
 }
 
 /* Chromium: $SHARESIM_CHROMIUM, else the first of chromium, chromium-browser, google-chrome. */
@@ -33,28 +36,69 @@ static char *report_find_chromium(void) {
   return NULL;
 }
 
-/* Runs argv; waits up to timeout_s; TRUE when it exited 0. */
-static gboolean report_spawn(char **argv, int timeout_s, GError **error) {
+/* Chromium's environment: HOME, the XDG folders and TMPDIR all inside the scratch folder, so
+ * that it writes nothing outside it (its crash reports, dconf cache, org.chromium.* folders;
+ * issue 29 S3-09). NULL when a folder cannot be made. Owned. */
+static char **report_chromium_env(const char *scratch, GError **error) {
+  static const char *const dirs[][2] = {
+      {"HOME", "home"},           {"XDG_CONFIG_HOME", "home/.config"},
+      {"XDG_CACHE_HOME", "home/.cache"}, {"XDG_DATA_HOME", "home/.local/share"},
+      {"XDG_STATE_HOME", "home/.local/state"}, {"XDG_RUNTIME_DIR", "run"},
+      {"TMPDIR", "tmp"}};
+  /* TMPDIR is "." in its working folder scratch/tmp (report_spawn): Chromium binds a socket
+   * in TMPDIR and aborts when the absolute path passes 107 bytes (a long $TMPDIR did) */
+  char **env = g_get_environ();
+  for (guint i = 0; i < G_N_ELEMENTS(dirs); i++) {
+    g_autofree char *p = g_build_filename(scratch, dirs[i][1], NULL);
+    if (g_mkdir_with_parents(p, 0700) != 0) {
+      int e = errno;
+      g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "cannot create %s: %s", p,
+                  g_strerror(e));
+      g_strfreev(env);
+      return NULL;
+    }
+    env = g_environ_setenv(env, dirs[i][0], strcmp(dirs[i][0], "TMPDIR") ? p : ".", TRUE);
+  }
+  return env;
+}
+
+/* TRUE once pid has exited (not reaped: its group id stays its own until it is). */
+static gboolean report_exited(GPid pid) {
+  siginfo_t info;
+  memset(&info, 0, sizeof info);
+  if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0) return errno != EINTR;
+  return info.si_pid == pid;
+}
+
+/* Runs argv with envp in folder cwd, in its own process group, registered with cleanup.h (a signal stops
+ * the whole group); waits up to timeout_s. Whatever of the group is left when it exits is
+ * killed before it is reaped. TRUE when it exited 0. */
+static gboolean report_spawn(const char *cwd, char **argv, char **envp, int timeout_s,
+                             GError **error) {
   GPid pid;
   GSpawnFlags fl = G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
-                   G_SPAWN_STDERR_TO_DEV_NULL;
-  if (!g_spawn_async(NULL, argv, NULL, fl, report_child_setup, NULL, &pid, error)) return FALSE;
-  int status = 0;
-  gint64 deadline = g_get_monotonic_time() + (gint64)timeout_s * G_USEC_PER_SEC;
-  for (;;) {
-    pid_t w = waitpid(pid, &status, WNOHANG);
-    if (w == pid) break;
-    if (w < 0 && errno != EINTR) break;
-    if (g_get_monotonic_time() > deadline) {
-      kill(-pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME,
-                  "%s did not finish within %d s (SHARESIM_PDF_TIMEOUT)", argv[0], timeout_s);
-      return FALSE;
-    }
-    g_usleep(20000);
+                   G_SPAWN_STDERR_TO_DEV_NULL | G_SPAWN_STDIN_FROM_DEV_NULL;
+  cleanup_begin(); /* a signal before the child is registered waits until it is */
+  gboolean started = g_spawn_async(cwd, argv, envp, fl, report_child_setup, NULL, &pid, error);
+  if (started) {
+    setpgid(pid, pid);
+    cleanup_add_child_group(pid);
   }
+  cleanup_end();
+  if (!started) return FALSE;
+  gint64 deadline = g_get_monotonic_time() + (gint64)timeout_s * G_USEC_PER_SEC;
+  gboolean exited;
+  while (!(exited = report_exited(pid)) && g_get_monotonic_time() < deadline) g_usleep(20000);
+  kill(-pid, SIGKILL); /* at the limit: all of it; else the helpers it left running */
+  cleanup_forget_child(pid);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
   g_spawn_close_pid(pid);
+  if (!exited) {
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME,
+                "%s did not finish within %d s (SHARESIM_PDF_TIMEOUT)", argv[0], timeout_s);
+    return FALSE;
+  }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "%s failed (status %d)", argv[0],
                 status);
@@ -75,8 +119,26 @@ static gboolean report_write(const char *path, const char *data, gsize len, GErr
   return outfile_commit(f, error);
 }
 
-/* Prints html_path to pdf_path with headless Chromium (into a scratch folder of its own,
- * then copied whole to pdf_path). */
+/* The pages of a PDF (objects "/Type /Page", not "/Pages"), 0 without the %PDF- header. */
+static guint report_pdf_pages(const char *data, gsize len) {
+  if (len < 8 || memcmp(data, "%PDF-", 5) != 0) return 0;
+  guint pages = 0;
+  for (gsize i = 0; i + 5 < len; i++) {
+    if (data[i] != '/' || memcmp(data + i, "/Type", 5) != 0) continue;
+    gsize j = i + 5;
+    while (j < len && (data[j] == ' ' || data[j] == '\n' || data[j] == '\r' || data[j] == '\t'))
+      j++;
+    if (j + 5 <= len && memcmp(data + j, "/Page", 5) == 0 &&
+        (j + 5 == len || !g_ascii_isalnum(data[j + 5])))
+      pages++;
+  }
+  return pages;
+}
+
+/* Prints html_path to pdf_path with headless Chromium: HOME, XDG folders, TMPDIR and its
+ * profile inside a scratch folder of this command's own (registered for clean-up, removed
+ * afterwards), the PDF checked (a header and at least one page) before it is copied whole
+ * to pdf_path. */
 static gboolean report_pdf(const char *html_path, const char *pdf_path, GError **error) {
   g_autofree char *chromium = report_find_chromium();
   if (!chromium) {
@@ -87,8 +149,9 @@ static gboolean report_pdf(const char *html_path, const char *pdf_path, GError *
   g_autofree char *abs = g_canonicalize_filename(html_path, NULL);
   g_autofree char *uri = g_filename_to_uri(abs, NULL, error);
   if (!uri) return FALSE;
-  g_autofree char *scratch = g_dir_make_tmp("sharesim-chromium-XXXXXX", error);
+  g_autofree char *scratch = outdir_make_scratch("sharesim-chromium", error);
   if (!scratch) return FALSE;
+  g_auto(GStrv) envp = report_chromium_env(scratch, error);
   g_autofree char *profile = g_build_filename(scratch, "profile", NULL);
   g_autofree char *tmp = g_build_filename(scratch, "page.pdf", NULL);
   g_autofree char *a_profile = g_strdup_printf("--user-data-dir=%s", profile);
@@ -96,16 +159,20 @@ static gboolean report_pdf(const char *html_path, const char *pdf_path, GError *
   const char *t = g_getenv("SHARESIM_PDF_TIMEOUT");
   int timeout_s = t && atoi(t) > 0 ? atoi(t) : REPORT_PDF_TIMEOUT_S;
   char *argv[] = {chromium, "--headless", "--disable-gpu", "--no-first-run",
-                  "--disable-dev-shm-usage", "--no-pdf-header-footer", a_profile, a_out,
-                  geteuid() == 0 ? "--no-sandbox" : "--disable-extensions", uri, NULL};
+                  "--disable-dev-shm-usage", "--no-pdf-header-footer", "--disable-breakpad",
+                  a_profile, a_out, geteuid() == 0 ? "--no-sandbox" : "--disable-extensions",
+                  uri, NULL};
   g_autofree char *pdf = NULL;
   gsize len = 0;
-  gboolean ok = report_spawn(argv, timeout_s, error);
-  if (ok && !g_file_get_contents(tmp, &pdf, &len, NULL)) {
-    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "Chromium wrote no PDF");
+  g_autofree char *cwd = g_build_filename(scratch, "tmp", NULL);
+  gboolean ok = envp && report_spawn(cwd, argv, envp, timeout_s, error);
+  if (ok && (!g_file_get_contents(tmp, &pdf, &len, NULL) || !report_pdf_pages(pdf, len))) {
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME,
+                "Chromium wrote no usable PDF (%" G_GSIZE_FORMAT " bytes, no page): a full "
+                "disk in %s?", len, g_get_tmp_dir());
     ok = FALSE;
   }
-  outdir_remove_tree(scratch, NULL); /* made above, holds only Chromium's files */
+  outdir_remove_scratch(scratch); /* made above, holds only Chromium's files */
   return ok && report_write(pdf_path, pdf, len, error);
 }
 

@@ -8,6 +8,9 @@
 #include "cleanup.h"
 #include "util.h"
 #include <errno.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -58,19 +61,16 @@ gboolean outdir_write_marker(const char *dir, GError **error) {
   return FALSE;
 }
 
+static char *outdir_marker_command_fd(int fd);
+
 char *outdir_marker_command(const char *dir) {
-  g_autofree char *path = g_build_filename(dir, OUTDIR_MARKER, NULL);
-  GStatBuf st;
-  if (g_lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > 4096) return NULL;
-  g_autofree char *text = NULL;
-  gsize len = 0;
-  if (!safeopen_contents(path, 4096, &text, &len, NULL)) return NULL;
-  int version = 0;
-  char cmd[64] = "";
-  if (sscanf(text, "sharesim-folder %d\ncommand %63[A-Za-z0-9_.-]", &version, cmd) != 2 ||
-      version < 1 || version > OUTDIR_MARKER_VERSION)
-    return NULL;
-  return g_strdup(cmd);
+  /* opened here, not through safeopen.h: the marker is sharesim's own, not an input whose
+   * identity outputs are compared with */
+  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return NULL;
+  char *cmd = outdir_marker_command_fd(fd);
+  close(fd);
+  return cmd;
 }
 
 /* ---- temporary names ---- */
@@ -122,19 +122,60 @@ static gboolean outdir_is_empty_dir(const char *path) {
   return empty;
 }
 
-/* The temporary at path (its writer is dead) is sharesim's to remove. */
-static gboolean outdir_stale_is_ours(const char *path) {
-  GStatBuf st;
-  if (g_lstat(path, &st) != 0) return FALSE;
-  if (S_ISREG(st.st_mode)) return TRUE;
+/* The marker's command in the folder open as fd (read relative to it, no link followed), or
+ * NULL. Owned. */
+static char *outdir_marker_command_fd(int fd) {
+  int m = openat(fd, OUTDIR_MARKER, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (m < 0) return NULL;
+  struct stat st;
+  char text[4097];
+  ssize_t n = fstat(m, &st) == 0 && S_ISREG(st.st_mode) ? read(m, text, sizeof text - 1) : -1;
+  close(m);
+  if (n < 0) return NULL;
+  text[n] = '\0';
+  int version = 0;
+  char cmd[64] = "";
+  if (sscanf(text, "sharesim-folder %d\ncommand %63[A-Za-z0-9_.-]", &version, cmd) != 2 ||
+      version < 1 || version > OUTDIR_MARKER_VERSION)
+    return NULL;
+  return g_strdup(cmd);
+}
+
+/* Removes the stale temporary name in the folder open as dfd when it is sharesim's: a
+ * regular file, or a folder with the marker or empty. The folder is opened once (no link
+ * followed), checked and emptied through that descriptor, then removed by name relative to
+ * dfd: nothing is looked up by path between the check and the removal (issue 29). */
+static gboolean outdir_remove_stale_at(int dfd, const char *name, const char *shown) {
+  struct stat st;
+  if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) return FALSE;
+  if (S_ISREG(st.st_mode)) return unlinkat(dfd, name, 0) == 0;
   if (!S_ISDIR(st.st_mode)) return FALSE;
-  g_autofree char *cmd = outdir_marker_command(path);
-  return cmd != NULL || outdir_is_empty_dir(path);
+  int sub = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (sub < 0) return FALSE;
+  g_autofree char *cmd = outdir_marker_command_fd(sub);
+  int lfd = cmd ? -1 : dup(sub);
+  DIR *d = lfd >= 0 ? fdopendir(lfd) : NULL;
+  gboolean ours = cmd != NULL;
+  if (d) {
+    struct dirent *e;
+    ours = TRUE;
+    while (ours && (e = readdir(d)) != NULL) ours = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+    closedir(d);
+  } else if (lfd >= 0) {
+    close(lfd);
+  }
+  gboolean ok = ours && cleanup_empty_fd(sub, shown, NULL);
+  close(sub);
+  return ok && unlinkat(dfd, name, AT_REMOVEDIR) == 0;
 }
 
 guint outdir_sweep_stale(const char *dir, const char *const *stems, const char *stem_prefix) {
-  GDir *d = g_dir_open(dir, 0, NULL);
-  if (!d) return 0;
+  int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* held: every removal is relative */
+  GDir *d = dfd >= 0 ? g_dir_open(dir, 0, NULL) : NULL;
+  if (!d) {
+    if (dfd >= 0) close(dfd);
+    return 0;
+  }
   GHashTable *want = stems ? g_hash_table_new(g_str_hash, g_str_equal) : NULL;
   for (const char *const *n = stems; n && *n; n++) g_hash_table_add(want, (gpointer)*n);
   GPtrArray *found = g_ptr_array_new_with_free_func(g_free);
@@ -148,16 +189,18 @@ guint outdir_sweep_stale(const char *dir, const char *const *stems, const char *
     if (want && !g_hash_table_contains(want, stem)) continue;
     if (stem_prefix && strncmp(entry, stem_prefix, strlen(stem_prefix))) continue;
     if (strcmp(host, outdir_host_tag()) || cleanup_pid_alive(pid)) continue;
-    g_ptr_array_add(found, g_build_filename(dir, entry, NULL));
+    g_ptr_array_add(found, g_strdup(entry));
   }
   g_dir_close(d);
   if (want) g_hash_table_destroy(want);
   guint removed = 0;
   for (guint i = 0; i < found->len; i++) {
-    const char *p = g_ptr_array_index(found, i);
-    if (outdir_stale_is_ours(p) && cleanup_remove_tree(p, NULL)) removed++;
+    const char *name = g_ptr_array_index(found, i);
+    g_autofree char *shown = g_build_filename(dir, name, NULL);
+    if (outdir_remove_stale_at(dfd, name, shown)) removed++;
   }
   g_ptr_array_free(found, TRUE);
+  close(dfd);
   return removed;
 }
 
@@ -292,9 +335,29 @@ void outdir_abort(outdir *o) {
   outdir_free(o);
 }
 
+/* The first file under dir (any depth, links not followed, the marker left out) that this
+ * command has read as an input (safeopen.h: by device and inode), or NULL. Owned. */
+static char *outdir_input_inside(const char *dir, guint depth) {
+  GDir *d = depth < 64 ? g_dir_open(dir, 0, NULL) : NULL;
+  if (!d) return NULL;
+  char *found = NULL;
+  const char *name;
+  while (!found && (name = g_dir_read_name(d)) != NULL) {
+    g_autofree char *p = g_build_filename(dir, name, NULL);
+    GStatBuf st;
+    if (g_lstat(p, &st) != 0) continue;
+    if (S_ISDIR(st.st_mode)) found = outdir_input_inside(p, depth + 1);
+    else if (S_ISREG(st.st_mode) && strcmp(name, OUTDIR_MARKER) &&
+             safeopen_is_input(st.st_dev, st.st_ino))
+      found = g_steal_pointer(&p);
+  }
+  g_dir_close(d);
+  return found;
+}
+
 /* An existing folder may be replaced when it is empty or holds the marker of the same
- * command; a file, a symbolic link or any other folder is refused so that user data is
- * never deleted. */
+ * command, and none of the files this command read lies inside it; a file, a symbolic
+ * link or any other folder is refused so that user data is never deleted. */
 static gboolean outdir_is_replaceable(const char *path, GError **error) {
   GStatBuf st;
   if (g_lstat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -304,6 +367,14 @@ static gboolean outdir_is_replaceable(const char *path, GError **error) {
   }
   g_autofree char *cmd = outdir_marker_command(path);
   g_autofree char *mine = outdir_command();
+  g_autofree char *input = cmd ? outdir_input_inside(path, 0) : NULL;
+  if (input) {
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
+                "refusing to replace %s: it holds %s, an input of this command (replacing the "
+                "folder would delete it): move the inputs out of it or choose another folder",
+                path, input);
+    return FALSE;
+  }
   if (cmd && !strcmp(cmd, mine)) return TRUE;
   if (!cmd && outdir_is_empty_dir(path)) return TRUE;
   if (cmd)
@@ -317,12 +388,54 @@ static gboolean outdir_is_replaceable(const char *path, GError **error) {
   return FALSE;
 }
 
+#ifdef RENAME_EXCHANGE
+/* Puts the temporary in DIR's place with one renameat2(RENAME_EXCHANGE): DIR is never
+ * missing, and concurrent writers never fail (the last swap wins; each removes what it got
+ * back, an earlier complete result). What came back is checked again: a folder that is not
+ * replaceable (swapped in by someone meanwhile) is put back and refused. 1 done, 0 failed
+ * (*error set), -1 not supported here (the caller moves aside instead). */
+static int outdir_exchange(outdir *o, GError **error) {
+  for (int tries = 0; tries < 1000; tries++) {
+    if (!outdir_is_replaceable(o->final_path, error)) return 0;
+    if (renameat2(AT_FDCWD, o->tmp_path, AT_FDCWD, o->final_path, RENAME_EXCHANGE) == 0) {
+      if (!outdir_is_replaceable(o->tmp_path, NULL)) {
+        (void)renameat2(AT_FDCWD, o->tmp_path, AT_FDCWD, o->final_path, RENAME_EXCHANGE);
+        if (outdir_is_replaceable(o->final_path, error))
+          g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT, "refusing to replace %s: "
+                      "it changed while it was being replaced", o->final_path);
+        return 0;
+      }
+      GError *local = NULL;
+      if (!outdir_remove_tree(o->tmp_path, &local)) {
+        g_warning("%s", local->message); /* the new result is in place */
+        g_error_free(local);
+      }
+      return 1;
+    }
+    if (errno == EINVAL || errno == ENOSYS || errno == ENOTSUP) return -1;
+    if (errno != ENOENT) break;
+    /* DIR went away meanwhile (another writer between its moves): a plain rename, or swap
+     * again when yet another writer was faster */
+    if (g_rename(o->tmp_path, o->final_path) == 0) return 1;
+    if (errno != ENOTEMPTY && errno != EEXIST) break;
+  }
+  int e = errno;
+  g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "cannot rename %s to %s: %s",
+              o->tmp_path, o->final_path, g_strerror(e));
+  return 0;
+}
+#endif
+
 /* Swaps the new folder in for an earlier result: the old one is moved aside to a unique
  * sibling name first (so DIR is never missing a complete result for longer than one
  * rename), then the new one is renamed in, then the old one is removed. The aside folder
  * is not registered for signal clean-up (it may be the only complete copy); a later run
  * sweeps it up. */
 static gboolean outdir_replace(outdir *o, GError **error) {
+#ifdef RENAME_EXCHANGE
+  int x = outdir_exchange(o, error);
+  if (x >= 0) return x == 1;
+#endif
   if (!outdir_is_replaceable(o->final_path, error)) return FALSE;
   char *aside_name = outdir_temp_name(o->base, "old");
   char *aside = g_build_filename(o->parent, aside_name, NULL);

@@ -2,6 +2,7 @@
  * the umask's mode. Temporaries carry the outdir.c name (pid and host), are registered
  * for signal clean-up, and stale ones of dead writers are swept when a new one begins. */
 #include "outfile.h"
+#include "safeopen.h"
 #include "cleanup.h"
 #include "outdir.h"
 #include "util.h"
@@ -28,7 +29,8 @@ static void outfile_free(outfile *f) {
   g_free(f);
 }
 
-/* dest may be written: it does not exist or is a regular file. */
+/* dest may be written: it does not exist or is a regular file that this command has not
+ * read (safeopen.h compares device and inode, whatever the spelling). */
 static gboolean outfile_dest_ok(const char *dest, GError **error) {
   GStatBuf st;
   if (g_lstat(dest, &st) != 0) {
@@ -36,6 +38,12 @@ static gboolean outfile_dest_ok(const char *dest, GError **error) {
     int e = errno;
     g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME, "cannot write %s: %s", dest,
                 g_strerror(e));
+    return FALSE;
+  }
+  if (S_ISREG(st.st_mode) && safeopen_is_input(st.st_dev, st.st_ino)) {
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
+                "refusing to write %s: it is a file this command reads (an input is never "
+                "overwritten): choose another output", dest);
     return FALSE;
   }
   if (S_ISREG(st.st_mode)) return TRUE;

@@ -162,6 +162,18 @@ expect_err_contains "not drawn (an earlier gnuplot was stopped at the time limit
 expect_eq "$(( $(date +%s) - start < 20 ))" 1 "plot returned within seconds"
 expect_file hpl/utilisation.gp
 
+# ---- issue 29 (S3-12): a signal stops gnuplot's whole process group, SIGKILL after 2 s ----
+# the stand-in ignores SIGTERM, and so does the child it starts (dispositions are inherited)
+tag="1002$$"
+mkdir stubborn; printf "#!/bin/sh\ntrap '' TERM\nsleep $tag &\nwait\n" > stubborn/gnuplot; chmod +x stubborn/gnuplot
+PATH="$PWD/stubborn:$PATH" "$SHARESIM" plot hres -o spl > out.txt 2> err.txt < /dev/null & pid=$!
+i=0; while [ $i -lt 100 ] && ! pgrep -f "sleep $tag" > /dev/null; do sleep 0.1; i=$((i + 1)); done
+kill -TERM $pid; wait $pid; RC=$?
+LAST="plot with a gnuplot that ignores SIGTERM, then SIGTERM"
+expect_rc 143
+expect_eq "$(pgrep -f "sleep $tag" | wc -l | tr -d ' ')" 0 "gnuplot's children stopped with plot"
+pkill -KILL -f "sleep $tag" 2> /dev/null
+
 # ---- a held jobs.csv row the row writer's spill cannot give back (a planted read failure) ----
 # 3,000 rows end behind a long first job, so all wait; a 4 KB budget spills them in runs
 awk 'BEGIN { print "id,submit_s,kind,gpus,mem_gb,duration_s"; print "long,0,batch,1,1,100000"

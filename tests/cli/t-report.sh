@@ -89,3 +89,42 @@ if command -v gnuplot >/dev/null 2>&1; then
 else
   skip_test "gnuplot not installed"
 fi
+
+# ---- issue 29 (S3-09, S3-10, S3-11): Chromium confined to the command's own temporary ----
+# A stand-in Chromium (SHARESIM_CHROMIUM) writes into $HOME and $TMPDIR as the real one does
+# (crash reports, dconf, org.chromium.*), then a good PDF, an empty one, or hangs with a
+# child that ignores SIGTERM: HOME and TMPDIR stay empty, an empty PDF is exit 1 with no
+# file, and a signal leaves neither a process nor a scratch folder behind.
+mkdir -p fake phome ptmp
+tag="1001$$"
+cat > fake/chromium <<FAKE
+#!/bin/sh
+out=; for a in "\$@"; do case \$a in --print-to-pdf=*) out=\${a#--print-to-pdf=} ;; esac; done
+mkdir -p "\$HOME/.config/chromium/Crash Reports" "\$TMPDIR/org.chromium.Chromium.x" && echo x > "\$HOME/.config/chromium/Crash Reports/settings.dat"
+case \${FAKE_PDF:-good} in
+  good) printf '%%PDF-1.4\n1 0 obj <</Type /Pages /Kids [2 0 R] /Count 1>> endobj\n2 0 obj <</Type /Page>> endobj\n%%%%EOF\n' > "\$out" ;;
+  empty) : > "\$out" ;;
+  hang) trap '' TERM; sleep $tag & wait ;;
+esac
+FAKE
+chmod +x fake/chromium
+export SHARESIM_CHROMIUM="$PWD/fake/chromium"
+HOME="$PWD/phome" TMPDIR="$PWD/ptmp" run report base -o f.html --pdf f.pdf; expect_rc 0
+expect_eq "$(head -c 5 f.pdf)" "%PDF-" "the stand-in's PDF delivered"
+expect_eq "$(find phome ptmp -mindepth 1 | wc -l | tr -d ' ')" 0 "nothing written into HOME or TMPDIR"
+FAKE_PDF=empty HOME="$PWD/phome" TMPDIR="$PWD/ptmp" run report base -o e.html --pdf e.pdf; expect_rc 1
+expect_err_contains "Chromium wrote no usable PDF (0 bytes, no page)"
+expect_no_path e.pdf
+expect_eq "$(find phome ptmp -mindepth 1 | wc -l | tr -d ' ')" 0 "nothing left after a failed PDF"
+for sig in TERM INT HUP; do
+  # (a background job of a script starts with SIGINT ignored: env gives it back its default)
+  FAKE_PDF=hang HOME="$PWD/phome" TMPDIR="$PWD/ptmp" SHARESIM_PDF_TIMEOUT=60 env --default-signal=INT "$SHARESIM" report base -o h.html --pdf h.pdf > out.txt 2> err.txt < /dev/null & pid=$!
+  i=0; while [ $i -lt 100 ] && ! pgrep -f "sleep $tag" > /dev/null; do sleep 0.1; i=$((i + 1)); done
+  kill -$sig $pid; wait $pid; RC=$?
+  LAST="report --pdf with a hung Chromium, SIG$sig"
+  if [ "$RC" -ge 129 ]; then pass; else fail "exit $RC after SIG$sig"; fi
+  expect_eq "$(pgrep -f "sleep $tag" | wc -l | tr -d ' ')" 0 "no Chromium process left after SIG$sig"
+  expect_eq "$(ls -A ptmp | wc -l | tr -d ' ')" 0 "no scratch folder left after SIG$sig"
+  pkill -KILL -f "sleep $tag" 2> /dev/null
+done
+unset SHARESIM_CHROMIUM

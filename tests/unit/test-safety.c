@@ -5,6 +5,7 @@
  * (safeopen.c, paths.c; issue 29). */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
@@ -396,5 +397,35 @@ Test(safety, fifo_is_refused_without_blocking, .timeout = 10) {
   cr_assert_eq(safeopen_read_fd("/dev/null", &error), -1);
   cr_assert_str_eq(error->message, "not a regular file (a device)");
   g_clear_error(&error);
+  cr_assert(cleanup_remove_tree(parent, NULL));
+}
+
+/* ---- removal relative to held folders (issue 29) ---- */
+
+/* A folder being removed is swapped for a symbolic link to a folder outside: what is emptied
+ * is the folder that was opened, and the link goes, never what it points to. */
+Test(safety, tree_removal_does_not_follow_a_swapped_link) {
+  g_autofree char *parent = safety_tmpdir();
+  g_autofree char *a = g_build_filename(parent, "a", NULL), *x = g_build_filename(a, "x", NULL);
+  g_autofree char *o = g_build_filename(parent, "outside", NULL);
+  cr_assert(g_mkdir_with_parents(x, 0755) == 0 && g_mkdir(o, 0755) == 0);
+  safety_put(x, "f", "mine\n");
+  safety_put(o, "keep", "not mine\n");
+  int dfd = open(a, O_RDONLY | O_DIRECTORY);
+  int sub = openat(dfd, "x", O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+  cr_assert(dfd >= 0 && sub >= 0);
+  g_autofree char *moved = g_build_filename(a, "x-moved", NULL);
+  cr_assert(g_rename(x, moved) == 0 && symlink(o, x) == 0);
+  cr_assert(cleanup_empty_fd(sub, x, NULL));
+  cr_assert(cleanup_remove_at(dfd, "x", x, NULL));
+  close(sub);
+  close(dfd);
+  cr_assert(safety_exists(o, "keep"), "the link's target was emptied");
+  cr_assert_not(safety_exists(moved, "f"), "the held folder was not emptied");
+  cr_assert_not(safety_exists(a, "x"));
+  /* cleanup_remove_tree on a link to a folder removes the link only */
+  g_autofree char *l = g_build_filename(parent, "l", NULL);
+  cr_assert(symlink(o, l) == 0 && cleanup_remove_tree(l, NULL));
+  cr_assert(safety_exists(o, "keep"));
   cr_assert(cleanup_remove_tree(parent, NULL));
 }
