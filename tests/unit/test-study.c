@@ -993,26 +993,55 @@ Test(studyrun, threads_write_what_one_thread_writes) {
   cr_assert(cleanup_remove_tree(dir, NULL));
 }
 
-/* A stated-error row holds while the error stays within its tolerance of the stated one,
- * on either side, and fails once the model moves it (or gives no number). */
-Test(validate, stated_error_rows) {
+/* The rows' kinds against the fitted constants (issue 27): a row a fit names must be
+ * calibration, a calibration row must be named, a prediction row never; a fit that names
+ * no row is reported when every family ran. The real table is checked by every
+ * `sharesim validate` run (validate_run) and by t-validate.sh's full table. */
+Test(validate, kinds_agree_with_the_fits) {
+  static const char *const fit_a[] = {"fam.fit.*", NULL};
+  static const char *const fit_b[] = {"fam.exact", "fam.gone", NULL};
+  const validate_fit fits[] = {{"a", "here", fit_a}, {"b", "there", fit_b}, {NULL, NULL, NULL}};
   validate_ctx c;
   validate_ctx_init(&c, NULL, NULL);
-  validate_stated(&c, "a", "s", "x", 100, 126, 0.26, 0.03);
-  validate_stated(&c, "b", "s", "x", 100, 128.5, 0.26, 0.03);
-  validate_stated(&c, "c", "s", "x", 100, 123.5, 0.26, 0.03);
-  validate_stated(&c, "d", "s", "x", 100, 129.5, 0.26, 0.03);
-  validate_stated(&c, "e", "s", "x", 100, 110, 0.26, 0.03);
-  validate_stated(&c, "f", "s", "x", 100, NAN, 0.26, 0.03);
-  const validate_status want[] = {VALIDATE_PASS, VALIDATE_PASS, VALIDATE_PASS,
-                                  VALIDATE_FAIL, VALIDATE_FAIL, VALIDATE_FAIL};
-  cr_assert_eq(c.rows->len, 6);
-  for (guint i = 0; i < 6; i++) {
-    const validate_row *r = g_ptr_array_index(c.rows, i);
-    cr_expect_eq(r->status, want[i], "row %s", r->id);
-  }
-  const validate_row *r0 = g_ptr_array_index(c.rows, 0);
-  cr_expect_str_eq(r0->target, "stated rel error +26 % +- 3");
-  cr_expect_float_eq(r0->error, 0.26, 1e-12);
+  c.family = "fam";
+  validate_set_kind(&c, VALIDATE_CALIBRATION);
+  validate_rel(&c, "fam.fit.one", "s", "x", 100, 103, 0.05);
+  validate_rel(&c, "fam.exact", "s", "x", 100, 90, 0.05);
+  validate_set_kind(&c, VALIDATE_PREDICTION);
+  validate_abs(&c, "fam.held_out", "s", "x", 2, 2.5, 1);
+  validate_bound(&c, "fam.bound", "s", "x", 0.1, 0.05, FALSE);
+  g_autoptr(GString) why = g_string_new(NULL);
+  c.only = "fam"; /* one family: a fit naming no row is not judged */
+  cr_expect(validate_check_fits(&c, fits, why), "%s", why->str);
+  c.only = NULL;
+  cr_expect_not(validate_check_fits(&c, fits, why));
+  cr_expect_str_eq(why->str, "b names 'fam.gone', which is no row\n");
+  g_string_truncate(why, 0);
+  validate_set_kind(&c, VALIDATE_PREDICTION);
+  validate_rel(&c, "fam.fit.two", "s", "x", 1, 1, 0.05); /* a fitted row called a prediction */
+  validate_set_kind(&c, VALIDATE_CALIBRATION);
+  validate_rel(&c, "fam.orphan", "s", "x", 1, 1, 0.05); /* calibration, but no fit names it */
+  c.only = "fam";
+  cr_expect_not(validate_check_fits(&c, fits, why));
+  cr_expect_str_eq(why->str, "fam.fit.two is a prediction row, but a was fitted on it\n"
+                             "fam.orphan is a calibration row that no fitted constant names\n");
+  /* the error by kind: |predicted / measured - 1| over value rows; bounds count in passes */
+  g_autoptr(GString) text = g_string_new(NULL);
+  validate_write_text(&c, text);
+  cr_expect(strstr(text->str, "fam        calibration: 2/3 pass, |rel error| median 3 %, max 10 % "
+                              "of 3;  prediction: 3/3 pass, |rel error| median 12.5 %, max 25 % "
+                              "of 2;  analytic: -\n"), "%s", text->str);
+  cr_expect(strstr(text->str, "; 3 calibration, 3 prediction, 0 analytic\n"), "%s", text->str);
   validate_ctx_clear(&c);
+}
+
+/* The real fits name only rows that exist in some family's table (spot check of the
+ * prefixes) and none is empty. */
+Test(validate, every_fit_names_rows) {
+  guint n = 0;
+  for (const validate_fit *f = validate_fits(); f->constant; f++, n++) {
+    cr_expect_not_null(f->rows[0], "%s names no row", f->constant);
+    cr_expect_not_null(f->where);
+  }
+  cr_expect_geq(n, 8);
 }

@@ -101,6 +101,8 @@ static gboolean fgd_in_order(fill_result *const *runs, guint n) {
 
 static gboolean fgd_run(validate_ctx *c, GError **error) {
   g_assert(validate_published("fgd.curve_points", NULL) == 131);
+  /* the one workload the policies' implementation was developed on: in sample */
+  validate_set_kind(c, VALIDATE_CALIBRATION);
   g_autofree char *dir = g_build_filename(c->traces_dir, FGD_DIR, NULL);
   g_autofree char *pods = g_build_filename(dir, FGD_PODS, NULL);
   g_autofree char *nodes = g_build_filename(dir, FGD_NODES, NULL);

@@ -11,14 +11,13 @@
 #include <math.h>
 #include <string.h>
 
-/* One published point: its concurrency, whether a TPOT is published, what the model took
- * from each figure (NULL: nothing, the row is a prediction) and, for a prediction whose
- * miss is explained (docs/models.md), its stated relative error (NAN: the 15 % target). */
+/* One published point: its concurrency, whether a TPOT is published, whether its
+ * throughput is a row, and what set each figure: the constant fitted on it, or that it
+ * decides it (a calibration row, validate-fits.c), or NULL (a prediction). */
 typedef struct llm_point {
   guint conc;
-  gboolean tpot;
-  const char *tok_use, *tpot_use;
-  double tok_stated;
+  gboolean tpot, no_tok;
+  const char *tok_fit, *tpot_fit;
 } llm_point;
 
 typedef struct llm_sweep {
@@ -33,21 +32,22 @@ typedef struct llm_sweep {
 
 /* vllm bench serve. The roofline's efficiencies come from Vidur's kernel profiles; the
  * fixed cost of a step (LLM_STEP_OVERHEAD_NS) from the two c = 1 TPOTs, this one and the
- * H100's. The throughputs were the checks the fit was accepted on, nothing was fitted on
- * them (docs/models.md, "Calibration and errors"). */
-static const llm_point llm_a100[] = {{1, TRUE, NULL, "calibration: step overhead", NAN},
-                                     {8, FALSE, NULL, NULL, NAN},
-                                     {0, FALSE, NULL, NULL, NAN}};
-/* InferenceBench: the step overhead is fitted on the c = 1 TPOT, the delivery cost on the
- * c = 64 one. The c = 1 throughput is 79 % of 1 / TPOT where c = 4-64 give 94-96 % of
- * c / TPOT: about 57 s of its 300 s window produced no counted token, a loss no per-request
- * cost explains (one that did would cost c = 4 17 %); it is stated, not fitted. */
+ * H100's; at c = 1 the throughput is that TPOT's inverse, so it is in sample too
+ * (docs/models.md, "Calibration and errors"). */
+static const llm_point llm_a100[] = {{1, TRUE, FALSE, "set by the step overhead", "step overhead fitted"},
+                                     {8, FALSE, FALSE, NULL, NULL},
+                                     {0, FALSE, FALSE, NULL, NULL}};
+/* InferenceBench: the step overhead is fitted on the c = 1 TPOT, the client's delivery cost
+ * on the c = 64 one, and that cost sets c = 16 and 64 (their TPOT is c x 0.733 ms). The
+ * c = 1 throughput is no row: it is 79 % of 1 / TPOT where c = 4-64 give 94-96 % of
+ * c / TPOT, about 57 s of its 300 s window produced no counted token, a loss no
+ * per-request cost explains (docs/models.md: the simulator is 26 % above it). */
 static const llm_point llm_h100[] = {
-    {1, TRUE, NULL, "calibration: step overhead", 0.26},
-    {4, TRUE, NULL, NULL, NAN},
-    {16, TRUE, NULL, NULL, NAN},
-    {64, TRUE, NULL, "calibration: 46.91 ms / 64 = 0.733 ms a token", NAN},
-    {0, FALSE, NULL, NULL, NAN}};
+    {1, TRUE, TRUE, NULL, "step overhead fitted"},
+    {4, TRUE, FALSE, NULL, NULL},
+    {16, TRUE, FALSE, "set by the streaming cost", "set by the streaming cost"},
+    {64, TRUE, FALSE, "set by the streaming cost", "streaming cost fitted: 46.91 ms / 64"},
+    {0, FALSE, FALSE, NULL, NULL}};
 
 static const llm_sweep llm_sweeps[] = {
     {"a100", "A100-40GB", 1024, 128, "", 0, 0, llm_a100},
@@ -96,15 +96,15 @@ static results *llm_run(validate_ctx *c, const char *name, const llm_sweep *w, g
 }
 
 static void llm_row(validate_ctx *c, const llm_sweep *w, guint conc, const char *what,
-                    const char *use, double stated, const char *unit, double predicted) {
+                    const char *fit, const char *unit, double predicted) {
   const char *src = NULL;
   g_autofree char *key = g_strdup_printf("llm.%s.c%u.%s", w->key, conc, unit);
   double pub = validate_published(key, &src);
-  g_autofree char *cmp = g_strdup_printf("Llama-3.1-8B on %s, %u/%u tokens, c = %u: %s (%s)",
+  g_autofree char *cmp = g_strdup_printf("Llama-3.1-8B on %s, %u/%u tokens, c = %u: %s%s%s%s",
                                          w->gpu, w->prompt, w->output, conc, what,
-                                         use ? use : "prediction");
-  if (isnan(stated)) validate_rel(c, key, src, cmp, pub, predicted, 0.15);
-  else validate_stated(c, key, src, cmp, pub, predicted, stated, 0.03);
+                                         fit ? " (" : "", fit ? fit : "", fit ? ")" : "");
+  validate_set_kind(c, fit ? VALIDATE_CALIBRATION : VALIDATE_PREDICTION);
+  validate_rel(c, key, src, cmp, pub, predicted, 0.15);
 }
 
 /* Runs one point: 20 c requests, then, for a measurement window, as many as the clients
@@ -128,9 +128,8 @@ static gboolean llm_sweep_rows(validate_ctx *c, const llm_sweep *w, GError **err
     /* all requests arrive at 0: the longest end to end is the run's duration */
     double counted = s->served > w->discard ? (double)(s->served - w->discard) : 0;
     double tok_s = counted * w->output / (s->max_ms / 1e3);
-    llm_row(c, w, p->conc, "output tokens/s", p->tok_use, p->tok_stated, "tok_s", tok_s);
-    if (p->tpot)
-      llm_row(c, w, p->conc, "median TPOT (ms)", p->tpot_use, NAN, "tpot_ms", s->tpot_p50_ms);
+    if (!p->no_tok) llm_row(c, w, p->conc, "output tokens/s", p->tok_fit, "tok_s", tok_s);
+    if (p->tpot) llm_row(c, w, p->conc, "median TPOT (ms)", p->tpot_fit, "tpot_ms", s->tpot_p50_ms);
     results_free(r);
   }
   return TRUE;

@@ -102,6 +102,7 @@ static gboolean mig_family(validate_ctx *c, GError **error) {
       speed[s][k] = 1000.0 / validate_job(r, id)->end_s;
     }
   results_free(r);
+  validate_set_kind(c, VALIDATE_CALIBRATION); /* each model's (sm, gpu_util) fitted on its rows */
   for (gsize i = 0; i < G_N_ELEMENTS(m_models); i++) m_rows(c, &m_models[i], speed);
   return TRUE;
 }

@@ -138,6 +138,7 @@ static void p_rows(validate_ctx *c, int g, int batch, int n, const int *fit,
   g_autofree char *what = g_strdup_printf("%d MPS processes in a %dg, batch %d: aggregate "
                                           "throughput / 1 process (median%s)", n, g, batch,
                                           fitted ? "; fitted" : "");
+  validate_set_kind(c, fitted ? VALIDATE_CALIBRATION : VALIDATE_PREDICTION);
   validate_rel(c, id, source, what, p_median(ma, m), p_median(pa, m), 0.10);
   g_autofree char *lid = g_strdup_printf("parva.%dg.b%d.n%d.latency", g, batch, n);
   g_autofree char *lwhat = g_strdup_printf("%d MPS processes in a %dg, batch %d: latency / 1 "

@@ -27,6 +27,7 @@ static gboolean q_family(validate_ctx *c, GError **error) {
   const char *expo = "inference: {service_dist: exponential}\n";
   double mu = 100; /* per second: 10 ms */
   results *r;
+  validate_set_kind(c, VALIDATE_ANALYTIC); /* the closed forms */
   /* M/M/1 at rho 0.7: T ~ Exp(mu - lambda) */
   const service_result *s = q_run(c, "queue-mm1", expo, 70, 1, 72000, &r, error);
   if (!s) return FALSE;

@@ -62,21 +62,29 @@ gboolean validate_run(validate_ctx *c, GError **error) {
     const validate_family *f = families[i];
     if (c->only && strcmp(c->only, f->name)) continue;
     found = TRUE;
+    c->family = f->name;
+    c->kind = VALIDATE_KIND_UNSET; /* each family says what its rows are */
     if (!f->run(c, error)) {
       g_prefix_error(error, "case family %s: ", f->name);
       return FALSE;
     }
   }
-  if (!found) {
-    GString *names = g_string_new(NULL);
-    for (gsize i = 0; i < G_N_ELEMENTS(families); i++)
-      g_string_append_printf(names, "%s%s", i ? ", " : "", families[i]->name);
-    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
-                "--case %s: no such case family (families: %s)", c->only, names->str);
-    g_string_free(names, TRUE);
-    return FALSE;
+  if (found) { /* the rows say what they are, as the fits say (a programming error if not) */
+    g_autoptr(GString) problems = g_string_new(NULL);
+    if (!validate_check_fits(c, validate_fits(), problems)) {
+      g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME,
+                  "the rows' kinds disagree with the fitted constants: %s", problems->str);
+      return FALSE;
+    }
+    return TRUE;
   }
-  return TRUE;
+  GString *names = g_string_new(NULL);
+  for (gsize i = 0; i < G_N_ELEMENTS(families); i++)
+    g_string_append_printf(names, "%s%s", i ? ", " : "", families[i]->name);
+  g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
+              "--case %s: no such case family (families: %s)", c->only, names->str);
+  g_string_free(names, TRUE);
+  return FALSE;
 }
 
 void validate_counts(const validate_ctx *c, guint *pass, guint *fail, guint *skip) {
@@ -203,7 +211,12 @@ const service_result *validate_service(const results *r, const char *id) {
 
 static validate_row *validate_add(validate_ctx *c, const char *id, const char *source,
                                   const char *compared, double measured, double predicted) {
+  if (c->kind == VALIDATE_KIND_UNSET)
+    g_error("validate: row %s added before its family set its kind (validate_set_kind)", id);
   validate_row *r = g_new0(validate_row, 1);
+  r->kind = c->kind;
+  r->family = (char *)c->family;
+  r->rel_error = NAN;
   r->id = g_strdup(id);
   r->source = g_strdup(source);
   r->compared = g_strdup(compared);
@@ -217,6 +230,7 @@ void validate_abs(validate_ctx *c, const char *id, const char *source, const cha
                   double measured, double predicted, double tol) {
   validate_row *r = validate_add(c, id, source, compared, measured, predicted);
   r->error = predicted - measured;
+  r->rel_error = measured != 0 ? predicted / measured - 1.0 : NAN;
   r->target = g_strdup_printf("|error| <= %g", tol);
   r->status = isfinite(r->error) && fabs(r->error) <= tol + 1e-12 ? VALIDATE_PASS : VALIDATE_FAIL;
 }
@@ -225,17 +239,9 @@ void validate_rel(validate_ctx *c, const char *id, const char *source, const cha
                   double measured, double predicted, double tol) {
   validate_row *r = validate_add(c, id, source, compared, measured, predicted);
   r->error = measured != 0 ? predicted / measured - 1.0 : NAN;
+  r->rel_error = r->error;
   r->target = g_strdup_printf("|rel error| <= %g %%", tol * 100);
   r->status = isfinite(r->error) && fabs(r->error) <= tol + 1e-12 ? VALIDATE_PASS : VALIDATE_FAIL;
-}
-
-void validate_stated(validate_ctx *c, const char *id, const char *source, const char *compared,
-                     double measured, double predicted, double stated, double tol) {
-  validate_row *r = validate_add(c, id, source, compared, measured, predicted);
-  r->error = measured != 0 ? predicted / measured - 1.0 : NAN;
-  r->target = g_strdup_printf("stated rel error %+g %% +- %g", stated * 100, tol * 100);
-  r->status = isfinite(r->error) && fabs(r->error - stated) <= tol + 1e-12 ? VALIDATE_PASS
-                                                                           : VALIDATE_FAIL;
 }
 
 void validate_bound(validate_ctx *c, const char *id, const char *source, const char *compared,
@@ -253,6 +259,15 @@ void validate_story(validate_ctx *c, const char *id, const char *source, const c
   r->error = r->predicted - 1.0;
   r->target = g_strdup("reproduced (1)");
   r->status = reproduced ? VALIDATE_PASS : VALIDATE_FAIL;
+}
+
+void validate_set_kind(validate_ctx *c, validate_kind kind) { c->kind = kind; }
+
+const char *validate_kind_name(validate_kind kind) {
+  return kind == VALIDATE_CALIBRATION ? "calibration"
+         : kind == VALIDATE_PREDICTION ? "prediction"
+         : kind == VALIDATE_ANALYTIC   ? "analytic"
+                                       : "?";
 }
 
 void validate_skip(validate_ctx *c, const char *id, const char *source, const char *compared,
@@ -275,11 +290,11 @@ static const char *validate_status_name(validate_status s) {
 }
 
 void validate_write_csv(const validate_ctx *c, GString *out) {
-  g_string_append(out, "case,source,compared,measured,predicted,error,target,pass\n");
+  g_string_append(out, "case,kind,source,compared,measured,predicted,error,target,pass\n");
   for (guint i = 0; i < c->rows->len; i++) {
     const validate_row *r = g_ptr_array_index(c->rows, i);
     util_csv_field(out, r->id);
-    g_string_append_c(out, ',');
+    g_string_append_printf(out, ",%s,", validate_kind_name(r->kind));
     util_csv_field(out, r->source);
     g_string_append_c(out, ',');
     util_csv_field(out, r->compared);
@@ -294,8 +309,133 @@ void validate_write_csv(const validate_ctx *c, GString *out) {
   }
 }
 
-/* Aligned: case, compared, measured, predicted, error, target, pass; the sources follow
- * as numbered notes (they are long). */
+/* ---- the error by kind ---- */
+
+static void validate_md_cell(GString *out, const char *text);
+
+/* One family's (or every family's, family NULL) rows of one kind: how many, how many pass,
+ * and the median and largest |rel error| over those compared value to value. */
+typedef struct validate_tally {
+  guint rows, pass, skipped, compared;
+  double median, max;
+} validate_tally;
+
+static int validate_cmp_double(gconstpointer a, gconstpointer b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static validate_tally validate_tally_of(const validate_ctx *c, const char *family,
+                                        validate_kind kind) {
+  validate_tally t = {0};
+  GArray *err = g_array_new(FALSE, FALSE, sizeof(double));
+  for (guint i = 0; i < c->rows->len; i++) {
+    const validate_row *r = g_ptr_array_index(c->rows, i);
+    if (r->kind != kind || (family && strcmp(r->family, family))) continue;
+    t.rows++;
+    t.pass += r->status == VALIDATE_PASS;
+    t.skipped += r->status == VALIDATE_SKIP;
+    if (r->status == VALIDATE_SKIP || !isfinite(r->rel_error)) continue;
+    double e = fabs(r->rel_error);
+    g_array_append_val(err, e);
+  }
+  t.compared = err->len;
+  if (err->len) {
+    g_array_sort(err, validate_cmp_double);
+    const double *e = (const double *)(const void *)err->data;
+    t.median = err->len % 2 ? e[err->len / 2] : (e[err->len / 2 - 1] + e[err->len / 2]) / 2;
+    t.max = e[err->len - 1];
+  }
+  g_array_free(err, TRUE);
+  return t;
+}
+
+/* "9/9 pass, median 1.2 %, max 4.6 % of 3", "-" when there is no such row. */
+static void validate_tally_cell(GString *out, validate_tally t) {
+  if (!t.rows) {
+    g_string_append(out, "-");
+    return;
+  }
+  g_string_append_printf(out, "%u/%u pass", t.pass, t.rows);
+  if (t.skipped) g_string_append_printf(out, " (%u skipped)", t.skipped);
+  if (t.compared)
+    g_string_append_printf(out, ", |rel error| median %.3g %%, max %.3g %% of %u", 100 * t.median,
+                           100 * t.max, t.compared);
+}
+
+static const validate_kind validate_kinds[VALIDATE_N_KINDS] = {
+    VALIDATE_CALIBRATION, VALIDATE_PREDICTION, VALIDATE_ANALYTIC};
+
+/* The families in the order their rows came. */
+static GPtrArray *validate_family_order(const validate_ctx *c) {
+  GPtrArray *fams = g_ptr_array_new();
+  for (guint i = 0; i < c->rows->len; i++) {
+    const validate_row *r = g_ptr_array_index(c->rows, i);
+    gboolean seen = FALSE;
+    for (guint k = 0; k < fams->len && !seen; k++) seen = !strcmp(g_ptr_array_index(fams, k), r->family);
+    if (!seen) g_ptr_array_add(fams, r->family);
+  }
+  return fams;
+}
+
+/* Per family and for all, the rows of each kind (markdown: a table). */
+static void validate_write_by_kind(const validate_ctx *c, GString *out, gboolean markdown) {
+  g_string_append(out, markdown ? "\nBy family: the error on calibration rows (in sample) beside "
+                                  "the error on prediction rows (out of sample). |rel error| is "
+                                  "|predicted / measured - 1| over the rows compared value to "
+                                  "value; bound and yes/no rows count in the passes only.\n\n"
+                                  "| family | calibration | prediction | analytic |\n|---|---|---|---|\n"
+                                : "\nby family (calibration = in sample, prediction = out of sample; "
+                                  "|rel error| = |predicted / measured - 1| over the rows compared "
+                                  "value to value):\n");
+  GPtrArray *fams = validate_family_order(c);
+  g_ptr_array_add(fams, NULL); /* all families */
+  for (guint f = 0; f < fams->len; f++) {
+    const char *fam = g_ptr_array_index(fams, f);
+    g_string_append_printf(out, markdown ? "| %s |" : "%-9s", fam ? fam : "all");
+    for (int k = 0; k < VALIDATE_N_KINDS; k++) {
+      g_autoptr(GString) cell = g_string_new(NULL);
+      validate_tally_cell(cell, validate_tally_of(c, fam, validate_kinds[k]));
+      if (markdown) {
+        g_string_append_c(out, ' ');
+        validate_md_cell(out, cell->str);
+        g_string_append(out, " |");
+      } else {
+        g_string_append_printf(out, "  %s: %s%s", validate_kind_name(validate_kinds[k]), cell->str,
+                               k + 1 < VALIDATE_N_KINDS ? ";" : "");
+      }
+    }
+    g_string_append_c(out, '\n');
+  }
+  g_ptr_array_free(fams, TRUE);
+}
+
+/* "102 cases: 102 pass, 0 fail, 0 skipped (96 simulations); 71 calibration, 25 prediction,
+ * 6 analytic" */
+static void validate_write_totals(const validate_ctx *c, GString *out, const char *end) {
+  guint pass, fail, skip, n[VALIDATE_N_KINDS] = {0};
+  validate_counts(c, &pass, &fail, &skip);
+  for (int k = 0; k < VALIDATE_N_KINDS; k++) n[k] = validate_tally_of(c, NULL, validate_kinds[k]).rows;
+  g_string_append_printf(out, "\n%u cases: %u pass, %u fail, %u skipped (%u simulations); "
+                         "%u calibration, %u prediction, %u analytic%s\n",
+                         c->rows->len, pass, fail, skip, c->runs, n[0], n[1], n[2], end);
+}
+
+/* The fitted constants and the rows each was fitted on. */
+static void validate_write_fits(GString *out, gboolean markdown) {
+  g_string_append(out, markdown ? "\nFitted constants and the rows each was fitted on (no other "
+                                  "row may be used to fit it; every one is `calibration`):\n\n"
+                                : "\nfitted constants (the rows each was fitted on):\n");
+  for (const validate_fit *f = validate_fits(); f->constant; f++) {
+    g_string_append_printf(out, markdown ? "* %s (`%s`): " : "  %s [%s]: ", f->constant, f->where);
+    for (const char *const *r = f->rows; *r; r++)
+      g_string_append_printf(out, markdown ? "%s`%s`" : "%s%s", r == f->rows ? "" : ", ", *r);
+    g_string_append_c(out, '\n');
+  }
+}
+
+/* Aligned: case, kind, compared, measured, predicted, error, target, pass; then the error
+ * by kind, the totals, the fits, and the sources as numbered notes (they are long). */
 void validate_write_text(const validate_ctx *c, GString *out) {
   guint w_id = 4, w_cmp = 8;
   for (guint i = 0; i < c->rows->len; i++) {
@@ -303,8 +443,9 @@ void validate_write_text(const validate_ctx *c, GString *out) {
     w_id = MAX(w_id, (guint)strlen(r->id));
     w_cmp = MAX(w_cmp, (guint)MIN(strlen(r->compared), 64));
   }
-  g_string_append_printf(out, "%-*s  %-*s  %10s  %10s  %10s  %-24s  %s\n", w_id, "case", w_cmp,
-                         "compared", "measured", "predicted", "error", "target", "pass");
+  g_string_append_printf(out, "%-*s  %-11s  %-*s  %10s  %10s  %10s  %-24s  %s\n", w_id, "case",
+                         "kind", w_cmp, "compared", "measured", "predicted", "error", "target",
+                         "pass");
   GPtrArray *sources = g_ptr_array_new();
   for (guint i = 0; i < c->rows->len; i++) {
     const validate_row *r = g_ptr_array_index(c->rows, i);
@@ -318,15 +459,15 @@ void validate_write_text(const validate_ctx *c, GString *out) {
       num[k] = g_string_new(NULL);
       validate_num(num[k], v[k]);
     }
-    g_string_append_printf(out, "%-*s  %-*.64s  %10s  %10s  %10s  %-24s  %s [%u]\n", w_id, r->id,
-                           w_cmp, r->compared, num[0]->str, num[1]->str, num[2]->str, r->target,
-                           validate_status_name(r->status), src + 1);
+    g_string_append_printf(out, "%-*s  %-11s  %-*.64s  %10s  %10s  %10s  %-24s  %s [%u]\n", w_id,
+                           r->id, validate_kind_name(r->kind), w_cmp, r->compared, num[0]->str,
+                           num[1]->str, num[2]->str, r->target, validate_status_name(r->status),
+                           src + 1);
     for (int k = 0; k < 3; k++) g_string_free(num[k], TRUE);
   }
-  guint pass, fail, skip;
-  validate_counts(c, &pass, &fail, &skip);
-  g_string_append_printf(out, "\n%u cases: %u pass, %u fail, %u skipped (%u simulations)\n",
-                         c->rows->len, pass, fail, skip, c->runs);
+  validate_write_by_kind(c, out, FALSE);
+  validate_write_totals(c, out, "");
+  validate_write_fits(out, FALSE);
   g_string_append(out, "\nsources:\n");
   for (guint i = 0; i < sources->len; i++)
     g_string_append_printf(out, "[%u] %s\n", i + 1, (const char *)g_ptr_array_index(sources, i));
@@ -342,10 +483,11 @@ static void validate_md_cell(GString *out, const char *text) {
 }
 
 /* Markdown (docs/models.md's validation section is this output): one table row per case,
- * numbers with four significant digits, then the numbered sources. */
+ * numbers with four significant digits, then the totals, the error by kind, the fits and
+ * the numbered sources. */
 void validate_write_markdown(const validate_ctx *c, GString *out) {
-  g_string_append(out, "| case | compared | measured | predicted | error | target | pass |\n"
-                       "|---|---|---|---|---|---|---|\n");
+  g_string_append(out, "| case | kind | compared | measured | predicted | error | target | pass |\n"
+                       "|---|---|---|---|---|---|---|---|\n");
   GPtrArray *sources = g_ptr_array_new();
   for (guint i = 0; i < c->rows->len; i++) {
     const validate_row *r = g_ptr_array_index(c->rows, i);
@@ -353,7 +495,7 @@ void validate_write_markdown(const validate_ctx *c, GString *out) {
     for (; src < sources->len; src++)
       if (!strcmp(g_ptr_array_index(sources, src), r->source)) break;
     if (src == sources->len) g_ptr_array_add(sources, r->source);
-    g_string_append_printf(out, "| `%s` | ", r->id);
+    g_string_append_printf(out, "| `%s` | %s | ", r->id, validate_kind_name(r->kind));
     validate_md_cell(out, r->compared);
     g_string_append_printf(out, " [%u] |", src + 1);
     double v[3] = {r->measured, r->predicted, r->error};
@@ -366,10 +508,10 @@ void validate_write_markdown(const validate_ctx *c, GString *out) {
     validate_md_cell(out, r->target);
     g_string_append_printf(out, " | %s |\n", validate_status_name(r->status));
   }
-  guint pass, fail, skip;
-  validate_counts(c, &pass, &fail, &skip);
-  g_string_append_printf(out, "\n%u cases: %u pass, %u fail, %u skipped (%u simulations).\n\n",
-                         c->rows->len, pass, fail, skip, c->runs);
+  validate_write_totals(c, out, ".");
+  validate_write_by_kind(c, out, TRUE);
+  validate_write_fits(out, TRUE);
+  g_string_append_c(out, '\n');
   for (guint i = 0; i < sources->len; i++)
     g_string_append_printf(out, "%u. %s\n", i + 1, (const char *)g_ptr_array_index(sources, i));
   g_ptr_array_free(sources, TRUE);

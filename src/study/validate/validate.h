@@ -12,6 +12,18 @@
 
 typedef enum { VALIDATE_PASS = 1, VALIDATE_FAIL = 0, VALIDATE_SKIP = -1 } validate_status;
 
+/* What a row tests (issue 27): calibration, a comparison with data a constant was fitted
+ * on (or, for FGD, the workload the implementation was developed on; validate_fits names
+ * them); prediction, published data no constant was fitted on (out of sample); analytic, a
+ * closed form. A family sets it (validate_set_kind) before it adds rows. */
+typedef enum {
+  VALIDATE_KIND_UNSET = 0,
+  VALIDATE_CALIBRATION,
+  VALIDATE_PREDICTION,
+  VALIDATE_ANALYTIC,
+} validate_kind;
+#define VALIDATE_N_KINDS 3
+
 typedef struct validate_row {
   char *id;          /* "tally.ts.bert_p99" */
   char *source;      /* the publication the measured value comes from */
@@ -21,7 +33,22 @@ typedef struct validate_row {
   double error;      /* predicted - measured, or relative (see target) */
   char *target;      /* "|error| <= 0.06", "rel <= 5 %" */
   validate_status status;
+  validate_kind kind;
+  char *family;      /* the family that added it ("lucid"; not owned) */
+  /* predicted / measured - 1 for rows compared value to value (abs, rel); NAN for bound,
+   * yes/no and skipped rows, which have no such error */
+  double rel_error;
 } validate_row;
+
+/* A fitted constant and the rows it was fitted on (validate-fits.c): exact case ids, or a
+ * prefix ending in '*'. Only those rows may be used to fit it; each must be calibration. */
+typedef struct validate_fit {
+  const char *constant;    /* "time-slicing curve exponent q" */
+  const char *where;       /* where the value lives in the code */
+  const char *const *rows; /* NULL-terminated */
+} validate_fit;
+/* The fitted constants, NULL-terminated by constant. */
+const validate_fit *validate_fits(void);
 
 typedef struct validate_ctx {
   const char *traces_dir;  /* folder holding lucid-asplos23/ ...; may not exist */
@@ -34,6 +61,8 @@ typedef struct validate_ctx {
   GString *scatter;        /* "set,id,measured,predicted" rows for plot */
   GPtrArray *keep;         /* scenarios and traces the results borrow from */
   guint runs;              /* simulations run */
+  validate_kind kind;      /* of the rows added next (validate_set_kind) */
+  const char *family;      /* the family running */
 } validate_ctx;
 
 typedef struct validate_family {
@@ -52,10 +81,19 @@ gboolean validate_run(validate_ctx *c, GError **error);
 /* The registered families, NULL-terminated by name. */
 const validate_family *validate_families(void);
 
+/* Checks c's rows against the fits: a row a fit names that is not calibration, a
+ * calibration row no fit names, and (when c ran every family) a fit that names no row of
+ * c, each add a line to problems. TRUE when there is none. */
+gboolean validate_check_fits(const validate_ctx *c, const validate_fit *fits, GString *problems);
+/* The kind of the rows a family adds next (every row must have one). */
+void validate_set_kind(validate_ctx *c, validate_kind kind);
+const char *validate_kind_name(validate_kind kind);
+
 /* Counts of rows by status. */
 void validate_counts(const validate_ctx *c, guint *pass, guint *fail, guint *skip);
-/* The table for people (aligned columns) and as CSV
- * (case,source,compared,measured,predicted,error,target,pass). */
+/* The table for people (aligned columns; then per family the error on calibration rows
+ * beside the error on prediction rows, the totals by kind, the fits and the sources) and
+ * as CSV (case,kind,source,compared,measured,predicted,error,target,pass). */
 void validate_write_text(const validate_ctx *c, GString *out);
 void validate_write_csv(const validate_ctx *c, GString *out);
 /* The same as a Markdown table with numbered sources (docs/models.md, "Validation"). */
@@ -85,11 +123,6 @@ void validate_abs(validate_ctx *c, const char *id, const char *source, const cha
                   double measured, double predicted, double tol);
 void validate_rel(validate_ctx *c, const char *id, const char *source, const char *compared,
                   double measured, double predicted, double tol);
-/* Adds a row for a point not used for calibration whose error is known and explained
- * (docs/models.md): the target holds while the relative error stays within tol of the
- * stated one, so a change of the model that moves it shows. */
-void validate_stated(validate_ctx *c, const char *id, const char *source, const char *compared,
-                     double measured, double predicted, double stated, double tol);
 /* Adds a row whose target is predicted <= bound (< when strict); the bound goes in the
  * measured column. */
 void validate_bound(validate_ctx *c, const char *id, const char *source, const char *compared,
