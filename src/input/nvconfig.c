@@ -1,10 +1,10 @@
 /* nvconfig.c: readers of NVIDIA's k8s-device-plugin sharing config and of the
- * nvidia-mig-parted config ([S3][S5][S8]), on the YAML tree that scenario.c
+ * nvidia-mig-parted config ([S3][S5][S8]), on the YAML tree that scenario-yaml.c
  * builds, and the resolution of a named mig-parted config into the one layout a pool's
  * GPUs of a given model get. It does not decide a pool's strategy or check replicas
  * against a GPU model's limits (scenario.c does, with these values). */
 #include "nvconfig.h"
-#include "scenario.h"
+#include "scenario-yaml.h"
 #include <string.h>
 
 /* ======================================================================================

@@ -1,6 +1,6 @@
 /* scenario.h: the scenario YAML (SPEC 3.4) parsed, validated and frozen: pools with their
  * GPU model and sharing strategy settings, routing rules, prices, seed, horizon.
- * scenario.c is the only file that includes yaml.h. Every key of SPEC 3.4 and of the
+ * Read from the tree of scenario-yaml.h (yaml.h stays there). Every key of SPEC 3.4 and of the
  * strategy issues is parsed and range-checked here, even where a later model uses it;
  * whether a strategy is built is decided by the strategy registry (share.h), not here. */
 #pragma once
@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "catalog.h"
 #include "trace.h"
+#include "scenario-yaml.h"
 
 /* A sharing strategy: its index in the strategy table (scenario_strategy_get). The
  * built-in strategies whose settings NVIDIA's config files imply, or that other inputs name,
@@ -301,9 +302,6 @@ scenario *scenario_load_with_overrides(const char *path, const char *const *over
 #define SCENARIO_MAX_NODES 100000
 #define SCENARIO_MAX_GPUS_PER_NODE 1024
 #define SCENARIO_MAX_POOL_GPUS 1000000
-/* Largest scenario or NVIDIA config file read (bytes) and deepest YAML nesting. */
-#define SCENARIO_MAX_FILE_BYTES (8 * 1024 * 1024)
-#define SCENARIO_MAX_DEPTH 64
 
 /* The pool's resolved settings in one line ("dev: 2 nodes x 8 A100-80GB, time-slicing,
  * replicas 4 (from nvidia/ts.yaml#any), oom all, $3.67/GPU-h"), naming the NVIDIA file and
@@ -325,63 +323,6 @@ static inline guint32 pool_mig_replicas(const pool_spec *p, guint profile) {
 /* Node n of pool p (0 <= n < p->nodes): its GPUs, host CPU, memory and GPU model label. */
 void pool_node_info(const pool_spec *p, guint32 n, guint32 *gpus, int64_t *cpu_milli,
                     int64_t *memory_mib, const char **model);
-
-/* ---- YAML tree, shared with nvconfig.c -------------------------------------------------
- * A small read-only tree built from libyaml events, with 1-based line/column of every
- * node. Anchors, aliases, tags, several documents, non-scalar keys, duplicate keys, NUL
- * characters and nesting deeper than SCENARIO_MAX_DEPTH are refused while building. */
-typedef enum { SCENARIO_YAML_SCALAR = 0, SCENARIO_YAML_SEQ, SCENARIO_YAML_MAP } scenario_yaml_type;
-
-typedef struct scenario_yaml {
-  scenario_yaml_type type;
-  guint line, col;            /* 1-based position in the file */
-  char *text;                 /* SCALAR: the value (no NUL inside); NULL otherwise */
-  char *origin;               /* NULL, or "--set KEY" for nodes that came from an override */
-  guint block_indent;         /* SCALAR written as a block (| or >): the column offset of its
-                               * content lines (their indentation); 0 for other scalars */
-  GPtrArray *items;           /* SEQ: the items; MAP: key, value, key, value ... (keys are
-                               * scalars); NULL for SCALAR. Owns its nodes. */
-} scenario_yaml;
-
-/* Reads and parses a YAML file into a tree; NULL with the problems in diags (empty file,
- * syntax error, refused constructs). The root may be of any type. Owned. */
-scenario_yaml *scenario_yaml_load(const char *path, diag_list *diags);
-/* The same for a file a scenario references: confined to within (paths_read; NULL: anywhere). */
-scenario_yaml *scenario_yaml_load_in(const char *within, const char *path, diag_list *diags);
-void scenario_yaml_free(scenario_yaml *n);
-/* Parses the text of a scalar node of file as a YAML document of its own (a ConfigMap's
- * data value). Positions of the new tree and of its problems are those in file: for a block
- * scalar (| or >) line and column of the embedded text, for a quoted or plain one the
- * scalar's own position. NULL with the problems in diags (or an empty text). Owned. */
-scenario_yaml *scenario_yaml_parse_embedded(const char *file, const scenario_yaml *scalar,
-                                            diag_list *diags);
-/* Value of key in a MAP node, NULL if absent or if map is not a MAP. Borrowed. */
-scenario_yaml *scenario_yaml_get(const scenario_yaml *map, const char *key);
-/* Key node of key in a MAP node (for positions), NULL if absent. Borrowed. */
-scenario_yaml *scenario_yaml_get_key(const scenario_yaml *map, const char *key);
-/* "a list", "a mapping" or the scalar text: what was found, for messages. */
-const char *scenario_yaml_describe(const scenario_yaml *n);
-/* Adds "file:line:col: fmt..." at node n, or "file: --set KEY: fmt..." when n came from an
- * override. */
-void scenario_yaml_report(diag_list *d, const char *file, const scenario_yaml *n,
-                          const char *fmt, ...) G_GNUC_PRINTF(4, 5);
-/* Adds "<pos>: what: expected X, found 'Y'" at node n (or "found a list"). With an
- * override origin the "what" is replaced by "--set KEY". */
-void scenario_yaml_expected(diag_list *d, const char *file, const scenario_yaml *n,
-                            const char *what, const char *expected);
-/* Reports every key of map that is not in valid (NULL-terminated): "what: unknown key
- * 'k' (did you mean 'x'?); valid keys: a, b, c". Returns FALSE if any was unknown. */
-gboolean scenario_yaml_check_keys(diag_list *d, const char *file, const scenario_yaml *map,
-                                  const char *what, const char *const *valid);
-/* Typed scalars; on a wrong type or value they report with scenario_yaml_expected and
- * return FALSE. Integers: decimal, within [min, max]; the expected text names the range. */
-gboolean scenario_yaml_int(diag_list *d, const char *file, const scenario_yaml *n,
-                           const char *what, int64_t min, int64_t max, int64_t *out);
-gboolean scenario_yaml_bool(diag_list *d, const char *file, const scenario_yaml *n,
-                            const char *what, gboolean *out);
-/* The scalar's text, or NULL after reporting "expected <expected>" for a list/mapping. */
-const char *scenario_yaml_scalar(diag_list *d, const char *file, const scenario_yaml *n,
-                                 const char *what, const char *expected);
 
 /* scenario-nodes.c: parses a pool's cpu_milli, memory_mib, model and node_groups keys into p
  * (reporting into d); TRUE when node_groups set the size (then nodes / gpus_per_node must

@@ -1,14 +1,14 @@
 /* trace.c: reads, validates and writes the job trace (SPEC 3.1), the phases file (3.2) and
- * the recorded-requests file (3.3). The only file that includes csv.h: libcsv splits cells,
- * this file counts lines, maps columns by name and checks every cell, reporting all
- * problems with file:line:column. It does not decide how a job behaves (workload-*.c),
+ * the recorded-requests file (3.3). csvread.c splits the rows and counts lines; this file
+ * maps columns by name and checks every cell, reporting all problems with
+ * file:line:column. It does not decide how a job behaves (workload-*.c),
  * keep recorded requests in memory (they are streamed), or print anything (cmd-*.c do). */
 #include "trace.h"
 #include "safeopen.h"
 #include "tracerows.h"
+#include "csvread.h"
 #include "llm-model.h"
 #include "caltime.h"
-#include <csv.h>
 #include <errno.h>
 #include <float.h>
 #include <inttypes.h>
@@ -16,368 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ======================================================================================
- * Line-tracking CSV reader on top of libcsv.
- *
- * libcsv reports cells and row ends but not where they are, so the input is fed one
- * physical line (up to and including its LF, CR or CRLF) at a time: every callback then
- * happens on the line being fed. A row starts on the first line that holds something
- * other than blanks (a quoted cell may carry it over several lines). The first row is the header.
- * Malformed quoting and over-long cells are reported, the row is dropped and reading
- * resumes on the next line, so one bad quote does not hide the problems after it.
- * ====================================================================================== */
-
-#define CSVIN_CHUNK (1u << 20)
-#define CSVIN_MAX_COLUMNS 1024u
-
-typedef struct csv_in csv_in;
-typedef void (*csv_in_row_fn)(csv_in *in, void *ud);
-
-struct csv_in {
-  const char *path;
-  diag_list *diags;
-  struct csv_parser parser;
-  guint64 line;         /* physical line being fed, 1-based (counts LF, CR and CRLF) */
-  gboolean after_cr;    /* the last byte fed was a CR (its LF, if any, is the same line end) */
-  guint64 row_line;     /* line where the current row began; 0 = no row yet */
-  guint64 cur_line;     /* line of the row being delivered */
-  guint64 rows;         /* rows delivered, the header included */
-  char *buf;            /* the current row's stored cells, each NUL-terminated */
-  gsize buf_len, buf_cap;
-  gsize *offs;          /* start of each stored cell in buf */
-  guint *lens;          /* its length (the cell's bytes, trimmed once delivered) */
-  guint n_stored, offs_cap;
-  guint nfields;        /* cells in the current row, stored or not */
-  guint max_store;      /* cells stored per row; the rest are only counted */
-  guint nul_col;        /* first cell holding a NUL byte (1-based), 0 = none */
-  gboolean is_header;   /* the row being delivered is the header */
-  gboolean header_bad;  /* the header could not be read: nothing else is */
-  gboolean skip_line;   /* after a malformed cell: ignore the rest of the line */
-  gboolean stop;        /* no more rows wanted */
-  char **header;        /* column names, NULL-terminated */
-  guint ncols;
-  csv_in_row_fn on_row;
-  void *ud;
-  /* Raw mode (trace_csv_foreach): every row, the header included, goes to on_row as it
-   * is; rows that cannot be split go there too, with raw_error set, instead of diags. */
-  gboolean raw;
-  gboolean raw_no_header;  /* raw: the first row is data, not a header */
-  const char *raw_error;   /* raw: why the row being delivered could not be read */
-};
-
-static guint clamp_line(guint64 line) { return line > G_MAXUINT ? G_MAXUINT : (guint)line; }
-static guint csvin_line(const csv_in *in) { return clamp_line(in->cur_line); }
-
-static const char *csvin_cell(const csv_in *in, guint i) { return in->buf + in->offs[i]; }
-
-static const char *csvin_col_name(const csv_in *in, guint col) {
-  if (in->header && col >= 1 && col <= in->ncols) return in->header[col - 1];
-  return in->header ? "extra field" : "header";
-}
-
-/* libcsv grows a cell's buffer through this; refusing makes csv_parse stop with
- * CSV_ENOMEM, which is how a cell longer than TRACE_MAX_FIELD_BYTES is caught before it
- * can eat the memory. */
-static void *csvin_realloc(void *ptr, size_t size) {
-  if (size > TRACE_MAX_FIELD_BYTES) return NULL;
-  return realloc(ptr, size);
-}
-
-static void csvin_parser_init(csv_in *in) {
-  csv_init(&in->parser, CSV_STRICT | CSV_STRICT_FINI);
-  csv_set_realloc_func(&in->parser, csvin_realloc);
-  csv_set_blk_size(&in->parser, 4096);
-}
-
-static void csvin_clear_row(csv_in *in) {
-  in->buf_len = 0;
-  in->n_stored = 0;
-  in->nfields = 0;
-  in->nul_col = 0;
-  in->row_line = 0;
-}
-
-static void csvin_init(csv_in *in, const char *path, diag_list *diags, csv_in_row_fn on_row,
-                       void *ud) {
-  memset(in, 0, sizeof *in);
-  in->path = path;
-  in->diags = diags;
-  in->buf_cap = 256;
-  in->buf = g_malloc(in->buf_cap);
-  in->offs_cap = 32;
-  in->offs = g_new(gsize, in->offs_cap);
-  in->lens = g_new(guint, in->offs_cap);
-  in->max_store = CSVIN_MAX_COLUMNS;
-  in->on_row = on_row;
-  in->ud = ud;
-  in->line = 1;
-}
-
-static void csvin_clear(csv_in *in) {
-  g_free(in->buf);
-  g_free(in->offs);
-  g_free(in->lens);
-  g_strfreev(in->header);
-}
-
-static void csvin_on_field(void *s, size_t len, void *data) {
-  csv_in *in = data;
-  if (in->stop) return;
-  if (!in->row_line) in->row_line = in->line;
-  if (in->nfields < G_MAXUINT) in->nfields++;
-  if (in->nfields > in->max_store) return;
-  if (in->n_stored == in->offs_cap) {
-    in->offs_cap *= 2;
-    in->offs = g_renew(gsize, in->offs, in->offs_cap);
-    in->lens = g_renew(guint, in->lens, in->offs_cap);
-  }
-  if (in->buf_len + len + 1 > in->buf_cap) {
-    while (in->buf_len + len + 1 > in->buf_cap) in->buf_cap *= 2;
-    in->buf = g_realloc(in->buf, in->buf_cap);
-  }
-  in->offs[in->n_stored] = in->buf_len;
-  in->lens[in->n_stored++] = (guint)len; /* a cell is at most TRACE_MAX_FIELD_BYTES */
-  char *d = in->buf + in->buf_len;
-  const unsigned char *src = s;
-  if (len <= 16) { /* most cells: copied and checked for NUL bytes in one go */
-    unsigned char all = 0xff;
-    for (size_t i = 0; i < len; i++) {
-      d[i] = (char)src[i];
-      all &= src[i] ? 0xff : 0;
-    }
-    if (!all && !in->nul_col) in->nul_col = in->nfields;
-  } else {
-    if (!in->nul_col && memchr(s, 0, len)) in->nul_col = in->nfields;
-    memcpy(d, s, len);
-  }
-  d[len] = 0;
-  in->buf_len += len + 1;
-}
-
-/* Cells are compared and parsed without the blanks around them (libcsv already drops
- * them around unquoted cells; this also trims quoted ones). */
-static void csvin_trim_cells(csv_in *in) {
-  for (guint i = 0; i < in->n_stored; i++) {
-    char *s = in->buf + in->offs[i];
-    /* a cell with a NUL byte is text up to its first NUL (as C reads it) */
-    char *e = s + (in->nul_col ? strlen(s) : in->lens[i]);
-    if (e > s && g_ascii_isspace(e[-1])) {
-      while (e > s && g_ascii_isspace(e[-1])) e--;
-      *e = 0;
-    }
-    while (g_ascii_isspace(*s)) s++;
-    in->offs[i] = (gsize)(s - in->buf);
-    in->lens[i] = (guint)(e - s);
-  }
-}
-
-static void csvin_deliver_raw(csv_in *in);
-
-static void csvin_deliver(csv_in *in) {
-  in->cur_line = in->row_line ? in->row_line : in->line;
-  in->rows++;
-  csvin_trim_cells(in);
-  if (in->raw) {
-    csvin_deliver_raw(in);
-    return;
-  }
-  if (in->rows == 1) {
-    if (in->nfields > CSVIN_MAX_COLUMNS) {
-      diag_add(in->diags, in->path, csvin_line(in), 0,
-               "header: expected at most %u columns, found %u", CSVIN_MAX_COLUMNS, in->nfields);
-      in->header_bad = in->stop = TRUE;
-      return;
-    }
-    if (in->nul_col) {
-      diag_expected(in->diags, in->path, csvin_line(in), in->nul_col, "header",
-                    "column names without NUL bytes", csvin_cell(in, in->nul_col - 1));
-      in->header_bad = in->stop = TRUE;
-      return;
-    }
-    in->ncols = in->nfields;
-    in->header = g_new0(char *, in->ncols + 1);
-    for (guint i = 0; i < in->ncols; i++) in->header[i] = g_strdup(csvin_cell(in, i));
-    in->max_store = in->ncols;
-    in->is_header = TRUE;
-    in->on_row(in, in->ud);
-    in->is_header = FALSE;
-    return;
-  }
-  if (in->nfields != in->ncols) {
-    diag_add(in->diags, in->path, csvin_line(in), 0,
-             "expected %u fields as in the header, found %u", in->ncols, in->nfields);
-    return;
-  }
-  if (in->nul_col) {
-    diag_expected(in->diags, in->path, csvin_line(in), in->nul_col,
-                  csvin_col_name(in, in->nul_col), "text without NUL bytes",
-                  csvin_cell(in, in->nul_col - 1));
-    return;
-  }
-  in->on_row(in, in->ud);
-}
-
-static void csvin_on_row(int c, void *data) {
-  csv_in *in = data;
-  (void)c;
-  if (!in->stop) csvin_deliver(in);
-  csvin_clear_row(in);
-}
-
-/* Reports the cell libcsv stopped in, drops the row and starts a fresh parser. */
-static void csvin_malformed(csv_in *in, const char *expected) {
-  guint64 line = in->row_line ? in->row_line : in->line;
-  guint col = in->nfields < G_MAXUINT ? in->nfields + 1 : G_MAXUINT;
-  size_t n = MIN(in->parser.entry_pos, (size_t)100);
-  g_autofree char *found = in->parser.entry_buf ? g_strndup((const char *)in->parser.entry_buf, n)
-                                                : g_strdup("");
-  if (in->raw) {
-    g_autofree char *esc = g_strescape(found, NULL);
-    if (strlen(esc) > 80) strcpy(esc + 77, "...");
-    g_autofree char *msg =
-        g_strdup_printf("column %u: expected %s, found '%s'", col, expected, esc);
-    csvin_clear_row(in);
-    in->cur_line = line;
-    in->rows++;
-    in->raw_error = msg;
-    in->on_row(in, in->ud);
-    in->raw_error = NULL;
-  } else {
-    diag_expected(in->diags, in->path, clamp_line(line), col, csvin_col_name(in, col), expected,
-                  found);
-    if (in->rows == 0) in->header_bad = in->stop = TRUE;
-  }
-  csv_free(&in->parser);
-  csvin_parser_init(in);
-  csvin_clear_row(in);
-}
-
-static const char *const csvin_bad_quote =
-    "a cell quoted as a whole (\"...\", with \"\" for a quote inside it)";
-
-static void csvin_feed(csv_in *in, const char *s, size_t len) {
-  if (in->skip_line || in->stop) return;
-  if (!in->row_line) {
-    for (size_t i = 0; i < len; i++) {
-      char c = s[i];
-      if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
-        in->row_line = in->line;
-        break;
-      }
-    }
-  }
-  size_t done = csv_parse(&in->parser, s, len, csvin_on_field, csvin_on_row, in);
-  int st = csv_error(&in->parser);
-  if (done < len || st != CSV_SUCCESS) {
-    csvin_malformed(in, st == CSV_EPARSE ? csvin_bad_quote
-                                         : "a cell shorter than 1 MiB (1048576 bytes)");
-    in->skip_line = TRUE;
-  }
-}
-
-/* Reads the whole file (or until in->stop). FALSE when it could not be opened or read
- * (one diag "file: cannot open: <reason>"); problems in the content are only diags. */
-static gboolean csvin_run(csv_in *in) {
-  g_autoptr(GError) oerr = NULL;
-  FILE *f = safeopen_fopen(in->path, &oerr);
-  if (!f) {
-    diag_add(in->diags, in->path, 0, 0, "cannot open: %s", oerr->message);
-    return FALSE;
-  }
-  csvin_parser_init(in);
-  char *chunk = g_malloc(CSVIN_CHUNK);
-  gboolean first = TRUE;
-  int read_errno = 0;
-  while (!in->stop) {
-    size_t n = fread(chunk, 1, CSVIN_CHUNK, f);
-    if (n == 0) {
-      if (ferror(f)) read_errno = errno ? errno : EIO;
-      break;
-    }
-    const char *s = chunk, *end = chunk + n;
-    if (first) {
-      first = FALSE;
-      if (n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) s += 3; /* UTF-8 byte order mark */
-    }
-    while (s < end && !in->stop) {
-      /* a line ends at LF, CR or CRLF: the LF of a CRLF (even across chunks) adds no line */
-      const char *nl = memchr(s, '\n', (size_t)(end - s));
-      const char *cr = memchr(s, '\r', (size_t)((nl ? nl : end) - s));
-      const char *brk = cr ? cr : nl;
-      const char *seg_end = brk ? brk + 1 : end;
-      csvin_feed(in, s, (size_t)(seg_end - s));
-      if (brk && !(*brk == '\n' && brk == s && in->after_cr)) {
-        in->line++;
-        in->skip_line = FALSE;
-      }
-      in->after_cr = brk == seg_end - 1 && *brk == '\r';
-      s = seg_end;
-    }
-  }
-  gboolean ok = TRUE;
-  if (read_errno) {
-    diag_add(in->diags, in->path, 0, 0, "cannot read: %s", g_strerror(read_errno));
-    ok = FALSE;
-  } else if (!in->stop && !in->skip_line) {
-    if (csv_fini(&in->parser, csvin_on_field, csvin_on_row, in) != 0)
-      csvin_malformed(in, "a closing double quote before the end of the file");
-  }
-  csv_free(&in->parser);
-  fclose(f);
-  g_free(chunk);
-  return ok;
-}
-
-/* ---- raw rows for importers (trace_csv_foreach) ---- */
-
-typedef struct csv_raw {
-  trace_csv_row_fn cb;
-  void *ud;
-  GPtrArray *cells;  /* const char* into in->buf, rebuilt per row */
-} csv_raw;
-
-static void csvin_deliver_raw(csv_in *in) {
-  csv_raw *r = in->ud;
-  g_ptr_array_set_size(r->cells, 0);
-  g_autofree char *err = NULL;
-  if (in->nfields > in->max_store)
-    err = g_strdup_printf("expected at most %u cells, found %u", CSVIN_MAX_COLUMNS, in->nfields);
-  else if (in->nul_col)
-    err = g_strdup_printf("column %u: expected text without NUL bytes", in->nul_col);
-  else
-    for (guint i = 0; i < in->n_stored; i++) g_ptr_array_add(r->cells, (gpointer)csvin_cell(in, i));
-  in->raw_error = err;
-  in->on_row(in, in->ud);
-  in->raw_error = NULL;
-}
-
-static void csvin_raw_row(csv_in *in, void *ud) {
-  csv_raw *r = ud;
-  trace_csv_row row = {
-      .path = in->path,
-      .line = csvin_line(in),
-      .header = in->rows == 1 && !in->raw_no_header,
-      .error = in->raw_error,
-      .n = in->raw_error ? 0 : r->cells->len,
-      .cells = in->raw_error ? NULL : (const char *const *)r->cells->pdata,
-  };
-  if (!r->cb(&row, r->ud)) in->stop = TRUE;
-}
-
-gboolean trace_csv_foreach(const char *path, guint flags, trace_csv_row_fn cb, void *ud,
-                           diag_list *diags) {
-  g_return_val_if_fail(path != NULL && cb != NULL && diags != NULL, FALSE);
-  csv_raw r = {.cb = cb, .ud = ud, .cells = g_ptr_array_new()};
-  csv_in in;
-  csvin_init(&in, path, diags, csvin_raw_row, &r);
-  in.raw = TRUE;
-  in.raw_no_header = (flags & TRACE_CSV_NO_HEADER) != 0;
-  gboolean ok = csvin_run(&in);
-  csvin_clear(&in);
-  g_ptr_array_unref(r.cells);
-  return ok;
-}
 
 /* ======================================================================================
  * Columns by name.
@@ -401,7 +39,7 @@ static char *col_list(const col_def *defs, guint n) {
  * -1 (ignored). Reports unknown, duplicate and missing columns. FALSE when the first row
  * names no known column at all: it is then not a header, one message says so, and the
  * caller stops reading (every row would only repeat the problem). */
-static gboolean map_header(csv_in *in, const col_def *defs, guint ndefs, int *field_of,
+static gboolean map_header(csvread *in, const col_def *defs, guint ndefs, int *field_of,
                            int **def_of_out) {
   int *def_of = g_new(int, in->ncols ? in->ncols : 1);
   *def_of_out = def_of;
@@ -429,7 +67,7 @@ static gboolean map_header(csv_in *in, const col_def *defs, guint ndefs, int *fi
       if (i) g_string_append_c(row, ',');
       g_string_append(row, in->header[i]);
     }
-    diag_expected(in->diags, in->path, csvin_line(in), 0, "header", exp, row->str);
+    diag_expected(in->diags, in->path, csvread_line(in), 0, "header", exp, row->str);
     g_string_free(row, TRUE);
     return FALSE;
   }
@@ -441,11 +79,11 @@ static gboolean map_header(csv_in *in, const col_def *defs, guint ndefs, int *fi
       if (g_str_has_prefix(name, "x_")) continue;
       if (!valid) valid = col_list(defs, ndefs);
       g_autofree char *exp = g_strdup_printf("one of %s", valid);
-      diag_expected(in->diags, in->path, csvin_line(in), i + 1, "unknown column", exp, name);
+      diag_expected(in->diags, in->path, csvread_line(in), i + 1, "unknown column", exp, name);
     } else if (field_of[c] >= 0) {
       g_autofree char *exp =
           g_strdup_printf("each column once (first at column %d)", field_of[c] + 1);
-      diag_expected(in->diags, in->path, csvin_line(in), i + 1, "duplicate column", exp, name);
+      diag_expected(in->diags, in->path, csvread_line(in), i + 1, "duplicate column", exp, name);
       def_of[i] = -1;
     } else {
       field_of[c] = (int)i;
@@ -453,7 +91,7 @@ static gboolean map_header(csv_in *in, const col_def *defs, guint ndefs, int *fi
   }
   for (guint c = 0; c < ndefs; c++)
     if (defs[c].required && field_of[c] < 0)
-      diag_add(in->diags, in->path, csvin_line(in), 0, "missing required column '%s'",
+      diag_add(in->diags, in->path, csvread_line(in), 0, "missing required column '%s'",
                defs[c].name);
   return TRUE;
 }
@@ -727,71 +365,15 @@ static gboolean valid_text(const char *s) {
  * ====================================================================================== */
 
 /* The rows of JOB_KINDS (trace.h). */
-static const struct {
-  const char *name, *id_prefix;
-  double sm;
-  restart_policy restart;
-} kind_rows[JOB_KIND_COUNT] = {
-#define KIND_ROW(e, name, prefix, sm, restart) [e] = {name, prefix, sm, restart},
-    JOB_KINDS(KIND_ROW)
-#undef KIND_ROW
-};
-
-const char *job_kind_name(job_kind k) {
-  return (unsigned)k < JOB_KIND_COUNT ? kind_rows[k].name : "unknown";
-}
-
-gboolean job_kind_parse(const char *text, job_kind *out) {
-  if (!text) return FALSE;
-  for (int k = 0; k < JOB_KIND_COUNT; k++)
-    if (!strcmp(text, kind_rows[k].name)) {
-      *out = (job_kind)k;
-      return TRUE;
-    }
-  return FALSE;
-}
-
 static const char *const restart_names[] = {[RESTART_NEVER] = "never",
                                             [RESTART_ON_FAILURE] = "on-failure"};
-
-const char *job_kind_id_prefix(job_kind k) {
-  g_return_val_if_fail((unsigned)k < JOB_KIND_COUNT, "job");
-  return kind_rows[k].id_prefix;
-}
-
-static double default_sm(job_kind k) { return kind_rows[k].sm; }
 
 /* "one of notebook, inference, training, batch": the kind column's valid values. Owned. */
 static char *kind_expected(void) {
   GString *s = g_string_new("one of ");
   for (int k = 0; k < JOB_KIND_COUNT; k++)
-    g_string_append_printf(s, "%s%s", k ? ", " : "", kind_rows[k].name);
+    g_string_append_printf(s, "%s%s", k ? ", " : "", job_kind_name((job_kind)k));
   return g_string_free(s, FALSE);
-}
-
-/* Share of time a job keeps the GPU busy while it has work, alone (DCGM GPU_UTIL):
- * 1 for every kind (kernels back to back; docs/models.md, "GPU activity"). */
-static double default_gpu_util(job_kind k) { return 1.0; }
-
-static restart_policy default_restart(job_kind k) { return kind_rows[k].restart; }
-
-void trace_job_init(job_spec *j, job_kind kind) {
-  memset(j, 0, sizeof *j);
-  j->kind = kind;
-  j->tenant = "default";
-  j->label = "";
-  j->gpus = 1;
-  j->max_batch = 1;
-  j->restart = default_restart(kind);
-  j->burst_ns = 30 * SIM_NS_PER_S;
-  j->gpu_frac = 1.0;
-  j->sm = default_sm(kind);
-  j->gpu_util = default_gpu_util(kind);
-  j->mem_util = TRACE_MEM_UTIL_UNKNOWN;
-  j->busy = 0.15;
-  j->slo_pct = 99.0;
-  j->comm_frac = 0.1;
-  j->gpu_mem_util = 0.9;
 }
 
 /* ======================================================================================
@@ -958,14 +540,14 @@ static gboolean job_cell(int col, const char *v, job_spec *j) {
  * line and column. Returns the bits of the columns that hold a valid value; *bad gets the
  * bits of those with a problem. Shared by the job and phase readers. */
 typedef gboolean (*cell_parse_fn)(int col, const char *v, void *ud);
-static guint64 read_cells(csv_in *in, const int *def_of, const col_def *cols, const char **cells,
+static guint64 read_cells(csvread *in, const int *def_of, const col_def *cols, const char **cells,
                           cell_parse_fn parse, void *ud, guint64 *bad) {
-  guint line = csvin_line(in);
+  guint line = csvread_line(in);
   guint64 have = 0;
   for (guint f = 0; f < in->ncols; f++) {
     int col = def_of[f];
     if (col < 0) continue;
-    const char *v = csvin_cell(in, f);
+    const char *v = csvread_cell(in, f);
     cells[col] = v;
     if (!in->lens[f]) { /* blank: trimmed to nothing */
       if (!cols[col].required) continue;
@@ -986,14 +568,14 @@ static gboolean job_cell_cb(int col, const char *v, void *ud) { return job_cell(
 /* submit_utc: the first row that has it places trace second 0 at submit_utc - submit_s
  * (t->start_unix); every later one must agree to the millisecond (the times an importer
  * writes are rounded to it). */
-static void job_calendar(csv_in *in, job_reader *r, const job_spec *j, const char *cell,
+static void job_calendar(csvread *in, job_reader *r, const job_spec *j, const char *cell,
                          guint col) {
   double u;
   if (!caltime_parse(cell, &u)) return;
   double start = u - util_ns_to_seconds(j->submit_ns);
   if (!r->start_line) {
     r->t->start_unix = start;
-    r->start_line = csvin_line(in);
+    r->start_line = csvread_line(in);
     return;
   }
   if (fabs(start - r->t->start_unix) <= 1e-3) return;
@@ -1002,17 +584,17 @@ static void job_calendar(csv_in *in, job_reader *r, const job_spec *j, const cha
   g_autofree char *exp = g_strdup_printf("%s (submit_s after the trace start that line %u's "
                                          "submit_utc gives)", want->str, r->start_line);
   g_string_free(want, TRUE);
-  diag_expected(in->diags, in->path, csvin_line(in), col, "submit_utc", exp, cell);
+  diag_expected(in->diags, in->path, csvread_line(in), col, "submit_utc", exp, cell);
 }
 
-static void job_row(csv_in *in, void *ud) {
+static void job_row(csvread *in, void *ud) {
   job_reader *r = ud;
   trace *t = r->t;
   if (in->is_header) {
     if (!map_header(in, job_cols, C_COUNT, r->field_of, &r->def_of)) in->stop = TRUE;
     return;
   }
-  guint line = csvin_line(in);
+  guint line = csvread_line(in);
   job_spec j;
   memset(&j, 0, sizeof j);
   guint64 bad = 0; /* bit per column: invalid cell */
@@ -1033,8 +615,8 @@ static void job_row(csv_in *in, void *ud) {
   j.gpu_spec = HAVE(C_GPU_SPEC) ? reader_intern(r, cells[C_GPU_SPEC]) : NULL;
   if (!HAVE(C_GPU_FRAC)) j.gpu_frac = 1.0;
   /* an LLM server's kernels can use every SM (the roofline decides its speed) */
-  if (!HAVE(C_SM)) j.sm = HAVE(C_MODEL) && kind == JOB_INFERENCE ? 1.0 : default_sm(kind);
-  if (!HAVE(C_GPU_UTIL)) j.gpu_util = default_gpu_util(kind);
+  if (!HAVE(C_SM)) j.sm = HAVE(C_MODEL) && kind == JOB_INFERENCE ? 1.0 : job_kind_default_sm(kind);
+  if (!HAVE(C_GPU_UTIL)) j.gpu_util = job_kind_default_gpu_util(kind);
   if (!HAVE(C_MEM_UTIL)) j.mem_util = TRACE_MEM_UTIL_UNKNOWN;
   if (HAVE(C_MEM_UTIL) && j.mem_util > j.gpu_util) {
     /* memory is busy only while a kernel runs: its share of time is at most gpu_util's */
@@ -1049,7 +631,7 @@ static void job_row(csv_in *in, void *ud) {
   /* LLM services: max_batch is vLLM's max_num_seqs, default 256 (vLLM engine arguments) */
   if (!HAVE(C_MAX_BATCH)) j.max_batch = HAVE(C_MODEL) && kind == JOB_INFERENCE ? 256 : 1;
   if (!HAVE(C_COMM)) j.comm_frac = 0.1;
-  if (!HAVE(C_RESTART)) j.restart = default_restart(kind);
+  if (!HAVE(C_RESTART)) j.restart = job_kind_default_restart(kind);
   if (!HAVE(C_GPU_MEM_UTIL)) j.gpu_mem_util = 0.9; /* vLLM's default */
   if (HAVE(C_MODEL) && kind == JOB_INFERENCE && HAVE(C_MEM) && j.mem_bytes == 0)
     j.mem_bytes = llm_model_weight_bytes(j.llm, 2.0); /* derived: bf16 weights */
@@ -1123,7 +705,7 @@ void trace_free(trace *t) {
 }
 
 /* Reports an empty file (no header row) the same way for the three formats. */
-static void report_empty(csv_in *in, const col_def *defs, guint ndefs) {
+static void report_empty(csvread *in, const col_def *defs, guint ndefs) {
   GString *names = g_string_new(NULL);
   for (guint c = 0; c < ndefs; c++) {
     if (c) g_string_append_c(names, ',');
@@ -1144,10 +726,10 @@ trace *trace_load_flags(const char *path, guint flags, diag_list *diags) {
   guint errors_before = diags->count;
   trace *t = trace_new(path, flags);
   job_reader r = {.t = t, .flags = flags};
-  csv_in in;
-  csvin_init(&in, path, diags, job_row, &r);
-  if (csvin_run(&in) && in.rows == 0 && !in.header_bad) report_empty(&in, job_cols, C_COUNT);
-  csvin_clear(&in);
+  csvread in;
+  csvread_init(&in, path, diags, job_row, &r);
+  if (csvread_run(&in) && in.rows == 0 && !in.header_bad) report_empty(&in, job_cols, C_COUNT);
+  csvread_clear(&in);
   g_free(r.def_of);
   if (diags->count != errors_before) {
     trace_free(t);
@@ -1260,13 +842,13 @@ static gboolean phase_cell_cb(int col, const char *v, void *ud) {
   return phase_cell(c->t, col, v, c->p);
 }
 
-static void phase_row(csv_in *in, void *ud) {
+static void phase_row(csvread *in, void *ud) {
   phase_reader *r = ud;
   if (in->is_header) {
     if (!map_header(in, phase_cols, P_COUNT, r->field_of, &r->def_of)) in->stop = TRUE;
     return;
   }
-  guint line = csvin_line(in);
+  guint line = csvread_line(in);
   job_phase p;
   memset(&p, 0, sizeof p);
   p.line = line;
@@ -1309,10 +891,10 @@ gboolean trace_load_phases(trace *t, const char *path, diag_list *diags) {
   guint errors_before = diags->count;
   g_array_set_size(t->phases, 0);
   phase_reader r = {.t = t};
-  csv_in in;
-  csvin_init(&in, path, diags, phase_row, &r);
-  if (csvin_run(&in) && in.rows == 0 && !in.header_bad) report_empty(&in, phase_cols, P_COUNT);
-  csvin_clear(&in);
+  csvread in;
+  csvread_init(&in, path, diags, phase_row, &r);
+  if (csvread_run(&in) && in.rows == 0 && !in.header_bad) report_empty(&in, phase_cols, P_COUNT);
+  csvread_clear(&in);
   g_free(r.def_of);
   gboolean ok = diags->count == errors_before;
   if (!ok) g_array_set_size(t->phases, 0);
@@ -1348,19 +930,19 @@ typedef struct request_reader {
   gboolean failed;
 } request_reader;
 
-static void request_row(csv_in *in, void *ud) {
+static void request_row(csvread *in, void *ud) {
   request_reader *r = ud;
   if (in->is_header) {
     if (!map_header(in, request_cols, R_COUNT, r->field_of, &r->def_of)) in->stop = TRUE;
     return;
   }
   guint errors_before = in->diags->count;
-  guint line = csvin_line(in);
+  guint line = csvread_line(in);
   int fj = r->field_of[R_JOB], fa = r->field_of[R_AT], fs = r->field_of[R_SERVICE];
   int64_t job = -1;
   double at = NAN, service = NAN;
   if (fj >= 0) {
-    const char *v = csvin_cell(in, (guint)fj);
+    const char *v = csvread_cell(in, (guint)fj);
     if (r->cached_job >= 0 && !strcmp(v, r->cached_id->str)) {
       job = r->cached_job;
     } else {
@@ -1382,7 +964,7 @@ static void request_row(csv_in *in, void *ud) {
     }
   }
   if (fa >= 0) {
-    const char *v = csvin_cell(in, (guint)fa);
+    const char *v = csvread_cell(in, (guint)fa);
     if (!parse_range(v, 0, TRUE, (double)TRACE_MAX_TIME_NS / 1e9, TRUE, &at)) {
       diag_expected(in->diags, in->path, line, (guint)fa + 1, "at_s", request_cols[R_AT].expected,
                     v);
@@ -1398,7 +980,7 @@ static void request_row(csv_in *in, void *ud) {
     }
   }
   if (fs >= 0) {
-    const char *v = csvin_cell(in, (guint)fs);
+    const char *v = csvread_cell(in, (guint)fs);
     if (!is_blank(v) && !parse_range(v, 0, FALSE, TRACE_MAX_MS, TRUE, &service))
       diag_expected(in->diags, in->path, line, (guint)fs + 1, "service_ms", EXP_MS, v);
   }
@@ -1406,7 +988,7 @@ static void request_row(csv_in *in, void *ud) {
     int fk = r->field_of[k];
     int64_t tokens;
     if (fk < 0) continue;
-    const char *v = csvin_cell(in, (guint)fk);
+    const char *v = csvread_cell(in, (guint)fk);
     if (!is_blank(v) && !parse_int(v, 1, TRACE_MAX_TOKENS, &tokens))
       diag_expected(in->diags, in->path, line, (guint)fk + 1, request_cols[k].name, EXP_TOKENS,
                     v);
@@ -1429,11 +1011,11 @@ static gboolean requests_read(const trace *t, const char *path, trace_request_cb
   r.last_at = g_new(double, n ? n : 1);
   for (guint i = 0; i < n; i++) r.last_at[i] = -1.0;
   r.cached_id = g_string_new(NULL);
-  csv_in in;
-  csvin_init(&in, path, diags, request_row, &r);
-  if (csvin_run(&in) && in.rows == 0 && !in.header_bad)
+  csvread in;
+  csvread_init(&in, path, diags, request_row, &r);
+  if (csvread_run(&in) && in.rows == 0 && !in.header_bad)
     report_empty(&in, request_cols, R_COUNT);
-  csvin_clear(&in);
+  csvread_clear(&in);
   g_free(r.def_of);
   g_string_free(r.cached_id, TRUE);
   if (last_at_out) *last_at_out = r.last_at;
@@ -1477,7 +1059,7 @@ struct trace_request_cursor {
   FILE *f;
   char *path, *job_id;
   gsize job_id_len;
-  struct csv_parser parser;
+  csvread_stream *parser;
   char *chunk;
   gboolean started, eof;
   GError *error;
@@ -1591,8 +1173,7 @@ trace_request_cursor *trace_request_cursor_open(const char *path, const char *jo
   c->svc_ms = NAN;
   c->last_at_s = 0;
   c->chunk = g_malloc(REQCUR_CHUNK);
-  csv_init(&c->parser, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL);
-  csv_set_realloc_func(&c->parser, csvin_realloc);
+  c->parser = csvread_stream_new(reqcur_field, reqcur_row, c);
   return c;
 }
 
@@ -1604,7 +1185,7 @@ static void reqcur_fill(trace_request_cursor *c) {
     const char *s = c->chunk;
     if (n == 0) {
       if (ferror(c->f)) reqcur_fail(c, "cannot read the file");
-      else if (csv_fini(&c->parser, reqcur_field, reqcur_row, c) != 0)
+      else if (!csvread_stream_finish(c->parser))
         reqcur_fail(c, "unterminated quoted cell");
       c->eof = TRUE;
       break;
@@ -1613,7 +1194,7 @@ static void reqcur_fill(trace_request_cursor *c) {
       c->started = TRUE;
       if (n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) s += 3, n -= 3;
     }
-    if (csv_parse(&c->parser, s, n, reqcur_field, reqcur_row, c) != n)
+    if (!csvread_stream_feed(c->parser, s, n))
       reqcur_fail(c, "malformed CSV");
   }
 }
@@ -1646,7 +1227,7 @@ gsize trace_request_cursor_buffered(const trace_request_cursor *c) { return c ? 
 
 void trace_request_cursor_free(trace_request_cursor *c) {
   if (!c) return;
-  csv_free(&c->parser);
+  csvread_stream_free(c->parser);
   fclose(c->f);
   g_free(c->chunk);
   g_free(c->buf);
@@ -1691,7 +1272,7 @@ void trace_write_row_host(GString *out, const job_spec *j) {
 
 static void write_row_base(GString *out, const job_spec *j) {
   job_spec d;
-  trace_job_init(&d, j->kind);
+  job_init(&d, j->kind);
   gboolean inference = j->kind == JOB_INFERENCE;
   util_csv_field(out, j->id ? j->id : "");
   g_string_append_c(out, ',');

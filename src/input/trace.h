@@ -1,5 +1,5 @@
 /* trace.h: the job trace (SPEC 3.1), phases (3.2) and recorded requests (3.3), parsed,
- * validated and then frozen. trace.c is the only file that includes csv.h.
+ * validated and then frozen; the rows are split by csvread.h.
  * Columns are matched by name, in any order; an empty cell means the column's default;
  * unknown columns are errors unless they start with "x_". Every problem in a file is
  * reported (diag list, up to its cap) with file:line:column. */
@@ -8,21 +8,7 @@
 #include <stdint.h>
 #include "util.h"
 #include "diag.h"
-
-typedef enum { RESTART_NEVER = 0, RESTART_ON_FAILURE } restart_policy;
-
-/* The job kinds, one row each: the enum constant, the trace's `kind` value, the id prefix
- * `sharesim gen` gives its jobs, and the kind's defaults for an empty `sm` and `restart`
- * cell (docs/trace-format.md). A new kind is a row here, its workload-NAME.c and its row
- * in workload.c's table (HACKING.md, "Extending"). */
-#define JOB_KINDS(X)                                            \
-  X(JOB_NOTEBOOK, "notebook", "nb", 0.6, RESTART_NEVER)         \
-  X(JOB_INFERENCE, "inference", "inf", 0.5, RESTART_ON_FAILURE) \
-  X(JOB_TRAINING, "training", "tr", 1.0, RESTART_ON_FAILURE)    \
-  X(JOB_BATCH, "batch", "bt", 1.0, RESTART_NEVER)
-#define JOB_KIND_ENUM(e, name, prefix, sm, restart) e,
-typedef enum { JOB_KINDS(JOB_KIND_ENUM) JOB_KIND_COUNT } job_kind;
-#undef JOB_KIND_ENUM
+#include "job.h"
 
 /* Upper bounds checked when reading (docs/trace-format.md). They keep every sum and product
  * the simulator forms (submit + duration, gpus * mem, max_batch * kv) far from int64 overflow. */
@@ -32,71 +18,9 @@ typedef enum { JOB_KINDS(JOB_KIND_ENUM) JOB_KIND_COUNT } job_kind;
 #define TRACE_MAX_BATCH 65536u
 #define TRACE_MAX_RATE_RPS 1e9
 #define TRACE_MAX_MS 1e12                                            /* service_ms, slo_ms */
-#define TRACE_MAX_FIELD_BYTES 1048576                                /* one CSV cell */
 #define TRACE_MAX_CPU_MILLI INT64_C(100000000)                       /* 100,000 cores */
 #define TRACE_MAX_MEMORY_MIB INT64_C(1073741824)                     /* 1 PiB */
 #define TRACE_MAX_TOKENS 10000000                                    /* prompt/output tokens */
-/* "notebook", "inference", "training", "batch"; "unknown" out of range. */
-const char *job_kind_name(job_kind k);
-/* Exact (case-sensitive) name; FALSE and *out untouched when unknown. */
-gboolean job_kind_parse(const char *text, job_kind *out);
-/* The id prefix `gen` gives jobs of kind k ("nb", "inf", ...). */
-const char *job_kind_id_prefix(job_kind k);
-
-/* mem_util of a job whose trace row leaves it empty. */
-#define TRACE_MEM_UTIL_UNKNOWN (-1.0)
-
-/* One row of the job trace. Strings are owned by the trace (interned). */
-typedef struct job_spec {
-  const char *id;
-  const char *tenant;         /* default "default" */
-  const char *label;          /* default "" */
-  guint32 line;               /* line in the trace file, for messages */
-  job_kind kind;
-  restart_policy restart;     /* default on-failure for training/inference, never otherwise */
-  guint32 gpus;               /* workers; >= 1 */
-  int32_t priority;           /* higher first; default 0 */
-  guint32 max_batch;          /* default 1 */
-  sim_time submit_ns;
-  sim_time duration_ns;       /* training/batch: work alone on a whole GPU; else wall clock */
-  sim_time burst_ns;          /* notebook mean burst length; default 30 s */
-  sim_time checkpoint_ns;     /* 0 = never checkpoints */
-  int64_t mem_bytes;          /* per worker (inference: the weights) */
-  int64_t kv_bytes;           /* per concurrent request; 0 = none */
-  double gpu_frac;            /* 0 < f <= 1; default 1 */
-  double sm;                  /* 0 < sm <= 1; default by kind (1, 0.5 inference, 0.6 notebook) */
-  double gpu_util;            /* 0 < u <= 1: share of time it keeps the GPU busy while it has
-                               * work, alone (DCGM GPU_UTIL); default 1 */
-  double mem_util;            /* 0 <= m <= gpu_util: share of time its device memory is read or
-                               * written while it has work, alone (DCGM MEM_COPY_UTIL,
-                               * nvidia-smi utilization.memory); TRACE_MEM_UTIL_UNKNOWN when
-                               * not given (docs/models.md, MPS) */
-  double busy;                /* notebook duty cycle; default 0.15 */
-  double rate_rps;            /* inference mean arrival rate (required for inference) */
-  double service_ms;          /* inference time per request alone (required for inference) */
-  double slo_ms;              /* 0 = no SLO */
-  double slo_pct;             /* default 99 */
-  double comm_frac;           /* training; default 0.1 */
-  guint32 phase_first;        /* index into trace->phases */
-  guint32 phase_count;
-  gboolean has_requests;      /* a requests file names this job */
-  /* host demand and GPU-model constraint (columns cpu_milli, memory_mib, gpu_spec) */
-  int64_t cpu_milli;          /* host CPU per worker, millicores; default 0 (none) */
-  int64_t memory_mib;         /* host memory per worker, MiB; default 0 (none) */
-  const char *gpu_spec;       /* allowed GPU models joined by '|'; NULL = any (interned) */
-  /* LLM serving (docs/models.md "LLM serving"): an inference job with a model is an LLM
-   * server (workload-llm.c); mem_gb 0 then means the model's weights */
-  const struct llm_model *llm; /* NULL: not an LLM service */
-  guint32 prompt_tokens, output_tokens; /* mean lengths; 0 = the Azure-fitted defaults */
-  double slo_ttft_ms, slo_tpot_ms;      /* 0 = no such SLO */
-  double gpu_mem_util;        /* vLLM gpu_memory_utilization; default 0.9 */
-} job_spec;
-
-/* Fills *j with the SPEC 3.1 defaults for kind: gpus 1, tenant "default" and label ""
- * (static strings), priority 0, gpu_frac 1, sm by kind, gpu_util 1, busy 0.15, burst 30 s, slo_pct 99,
- * max_batch 1, comm_frac 0.1, restart by kind; everything else 0 or NULL. For gen/import. */
-void trace_job_init(job_spec *j, job_kind kind);
-
 /* One phase row: at after_ns after the job starts, the set fields replace the job's. */
 enum {
   PHASE_SET_MEM = 1 << 0,
@@ -220,24 +144,3 @@ void trace_write_row(GString *out, const job_spec *j);
 void trace_write_header_host(GString *out);
 void trace_write_row_host(GString *out, const job_spec *j);
 
-/* ---- streaming CSV rows for importers (added for `sharesim import`) --------------------
- * Reads any CSV file one row at a time in bounded memory with the same reader as the
- * trace (BOM, CRLF, quoted cells over several lines, cells trimmed, at most 1024 cells of
- * at most 1 MiB each), and hands every row to cb, the header row included (header TRUE),
- * without checking columns: the importer maps them. A row that cannot be split (broken
- * quoting, an over-long cell, a NUL byte, too many cells) is delivered with error set (a
- * message without the file:line prefix) and no cells; reading then resumes on the next
- * line. cb returns FALSE to stop. Returns FALSE only when the file cannot be opened or
- * read (one diag); an empty file delivers no rows. */
-typedef struct trace_csv_row {
-  const char *path;
-  guint line;                 /* where the row starts, 1-based */
-  gboolean header;            /* the first row, unless TRACE_CSV_NO_HEADER */
-  const char *error;          /* NULL, or why the row could not be read */
-  guint n;                    /* cells */
-  const char *const *cells;   /* borrowed for the call */
-} trace_csv_row;
-typedef gboolean (*trace_csv_row_fn)(const trace_csv_row *row, void *ud);
-#define TRACE_CSV_NO_HEADER 1u
-gboolean trace_csv_foreach(const char *path, guint flags, trace_csv_row_fn cb, void *ud,
-                           diag_list *diags);

@@ -75,7 +75,7 @@ struct rows_str_recent {
 trace_rows *trace_rows_new(void) {
   trace_rows *r = g_new0(trace_rows, 1);
   r->chunks = g_array_new(FALSE, FALSE, sizeof(row_chunk));
-  for (int k = 0; k < JOB_KIND_COUNT; k++) trace_job_init(&r->defaults[k], (job_kind)k);
+  for (int k = 0; k < JOB_KIND_COUNT; k++) job_init(&r->defaults[k], (job_kind)k);
   r->strs = g_ptr_array_new();
   g_ptr_array_add(r->strs, NULL);
   r->str_index = g_hash_table_new(g_direct_hash, g_direct_equal);

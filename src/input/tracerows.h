@@ -1,7 +1,7 @@
 /* tracerows.h: the job rows of a loaded trace, packed (issue 17: memory per job). A row
  * keeps its id, submit time and line, its tenant, label and gpu_spec as indices into a
  * table of the trace's interned strings, and only the other fields that differ from the
- * kind's defaults (trace_job_init), numbers as short varints: about 40 bytes a row (the
+ * kind's defaults (job_init), numbers as short varints: about 40 bytes a row (the
  * bundled trace) instead of a 256-byte job_spec.
  * trace_rows_get rebuilds the job_spec. The rows also index their ids (an open-addressing
  * table of 4-byte row numbers; 8-byte slots with the id's hash for spilled rows). Rows
@@ -12,7 +12,7 @@
  * rows in order, so each chunk is read about twice (its arrivals, its jobs.csv rows). */
 #pragma once
 #include <glib.h>
-#include "trace.h"
+#include "job.h"
 
 typedef struct trace_rows trace_rows;
 

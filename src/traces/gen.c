@@ -417,7 +417,7 @@ gboolean gen_drive(const gen_options *o, const gen_model_set *models, gen_emit_f
   for (gsize i = 0; i < filled && ok; i++) {
     job_kind k = (job_kind)arr[i].kind;
     job_spec j;
-    trace_job_init(&j, k); /* SPEC 3.1 defaults; the model overwrites what it draws */
+    job_init(&j, k); /* SPEC 3.1 defaults; the model overwrites what it draws */
     g_snprintf(id, sizeof id, "%s-%0*" G_GSIZE_FORMAT, job_kind_id_prefix(k), id_width, i + 1);
     j.id = id;
     j.submit_ns = arr[i].t_ns;

@@ -91,7 +91,7 @@ static gboolean openb_whole(const char *text, double lo, double hi, int64_t *out
   return TRUE;
 }
 
-static gboolean openb_bad(openb_reader *r, const trace_csv_row *row, int field,
+static gboolean openb_bad(openb_reader *r, const csvread_row *row, int field,
                           const char *expected) {
   const char *found = row->cells[r->col[field]];
   g_autofree char *esc = g_strescape(found, NULL);
@@ -100,7 +100,7 @@ static gboolean openb_bad(openb_reader *r, const trace_csv_row *row, int field,
                         "%s: expected %s, found '%s'", openb_cols[field], expected, esc);
 }
 
-static gboolean openb_header(openb_reader *r, const trace_csv_row *row) {
+static gboolean openb_header(openb_reader *r, const csvread_row *row) {
   r->have_header = TRUE;
   r->ncols = row->n;
   gboolean ok = TRUE;
@@ -121,7 +121,7 @@ static gboolean openb_header(openb_reader *r, const trace_csv_row *row) {
 }
 
 /* The host columns of a pod (--nodes): CPU, memory and the GPU-model constraint. */
-static gboolean openb_host(openb_reader *r, const trace_csv_row *row, int64_t *cpu,
+static gboolean openb_host(openb_reader *r, const csvread_row *row, int64_t *cpu,
                            int64_t *mem, const char **spec) {
   const char *const *v = row->cells;
   if (!openb_whole(v[r->col[O_CPU]], 0, (double)TRACE_MAX_CPU_MILLI, cpu))
@@ -144,7 +144,7 @@ typedef struct openb_fields {
 } openb_fields;
 
 /* Checks a pod row's fields into f; FALSE after reporting the first bad one. */
-static gboolean openb_pod_fields(openb_reader *r, const trace_csv_row *row, openb_fields *f) {
+static gboolean openb_pod_fields(openb_reader *r, const csvread_row *row, openb_fields *f) {
   const char *const *v = row->cells;
   int64_t num_gpu, milli, t_create, t_delete, t_sched = -1;
   const double tmax = (double)(TRACE_MAX_TIME_NS / SIM_NS_PER_S);
@@ -204,7 +204,7 @@ static gboolean openb_pod_fields(openb_reader *r, const trace_csv_row *row, open
   return TRUE;
 }
 
-static void openb_pod(openb_reader *r, const trace_csv_row *row) {
+static void openb_pod(openb_reader *r, const csvread_row *row) {
   import_ctx *c = r->c;
   const char *const *v = row->cells;
   openb_fields f;
@@ -234,7 +234,7 @@ static void openb_pod(openb_reader *r, const trace_csv_row *row) {
     r->scheduled_gpu++;
   }
   job_spec j;
-  trace_job_init(&j, kind);
+  job_init(&j, kind);
   guint64 workers = (guint64)MAX(num_gpu, 1);
   j.cpu_milli = (cpu + (int64_t)workers - 1) / (int64_t)workers; /* per worker, rounded up */
   j.memory_mib = (mem + (int64_t)workers - 1) / (int64_t)workers;
@@ -267,7 +267,7 @@ static void openb_pod(openb_reader *r, const trace_csv_row *row) {
   import_emit_job(c, &j, extra, 3);
 }
 
-static gboolean openb_row(const trace_csv_row *row, void *ud) {
+static gboolean openb_row(const csvread_row *row, void *ud) {
   openb_reader *r = ud;
   if (row->error) return import_unreadable_row(r->c, row, &r->have_header, &r->header_bad, TRUE);
   if (row->header) return openb_header(r, row);
@@ -346,7 +346,7 @@ static void openb_write_scenario(import_ctx *c, const openb_nodes *n, const char
   g_string_free(s, TRUE);
 }
 
-static gboolean openb_node_row(const trace_csv_row *row, void *ud) {
+static gboolean openb_node_row(const csvread_row *row, void *ud) {
   openb_nodes *n = ud;
   if (row->error) return import_unreadable_row(n->c, row, &n->have_header, &n->header_bad, FALSE);
   if (row->header) {
@@ -474,7 +474,7 @@ static gboolean openb_run(import_ctx *c, GError **error) {
     for (guint f = 0; f < c->n_files; f++) {
       r.have_header = r.header_bad = FALSE;
       guint64 before = c->rows_read;
-      if (trace_csv_foreach(c->files[f], 0, openb_row, &r, c->diags) && !r.have_header &&
+      if (csvread_foreach(c->files[f], 0, openb_row, &r, c->diags) && !r.have_header &&
           c->rows_read == before)
         diag_add(c->diags, c->files[f], 1, 0,
                  "header: expected an openb pod list header row, found an empty file");
@@ -500,7 +500,7 @@ static gboolean openb_run(import_ctx *c, GError **error) {
     openb_nodes n = {.c = c, .groups = g_array_new(FALSE, FALSE, sizeof(openb_group))};
     const char *path = import_option(c, "nodes");
     import_inventory_init(&n.inv, path);
-    if (trace_csv_foreach(path, 0, openb_node_row, &n, c->diags) && !n.have_header)
+    if (csvread_foreach(path, 0, openb_node_row, &n, c->diags) && !n.have_header)
       diag_add(c->diags, path, 1, 0,
                "header: expected a node list header row, found an empty file");
     import_note(c, "nodes: %" G_GUINT64_FORMAT " listed, %" G_GUINT64_FORMAT

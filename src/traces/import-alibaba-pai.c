@@ -120,7 +120,7 @@ typedef struct pai_probe {
   char *error;
 } pai_probe;
 
-static gboolean pai_probe_row(const trace_csv_row *row, void *ud) {
+static gboolean pai_probe_row(const csvread_row *row, void *ud) {
   pai_probe *p = ud;
   p->got = TRUE;
   if (row->error) p->error = g_strdup(row->error);
@@ -141,7 +141,7 @@ static gboolean pai_cells_are(const GPtrArray *cells, const char *const *cols) {
 /* Identifies path by its first row (a known header) or by its name. */
 static gboolean pai_identify(import_ctx *c, const char *path, pai_file *out) {
   pai_probe p = {.cells = g_ptr_array_new_with_free_func(g_free)};
-  gboolean readable = trace_csv_foreach(path, TRACE_CSV_NO_HEADER, pai_probe_row, &p, c->diags);
+  gboolean readable = csvread_foreach(path, CSVREAD_NO_HEADER, pai_probe_row, &p, c->diags);
   gboolean ok = FALSE;
   out->path = path;
   if (readable && !p.got) {
@@ -181,7 +181,7 @@ static int pai_col(const char *const *cols, const char *name) {
 }
 
 /* The cell of official column `name` in this row, "" when the file lacks it. */
-static const char *pai_cell(const pai_reader *r, const trace_csv_row *row, const char *name) {
+static const char *pai_cell(const pai_reader *r, const csvread_row *row, const char *name) {
   int k = r->col[pai_col(pai_cols[r->file->table], name)];
   return k >= 0 && (guint)k < row->n ? row->cells[k] : "";
 }
@@ -191,7 +191,7 @@ static guint pai_colno(const pai_reader *r, const char *name) {
   return k >= 0 ? (guint)k + 1 : 0;
 }
 
-static gboolean pai_bad(pai_reader *r, const trace_csv_row *row, const char *name,
+static gboolean pai_bad(pai_reader *r, const csvread_row *row, const char *name,
                         const char *expected) {
   g_autofree char *esc = g_strescape(pai_cell(r, row, name), NULL);
   if (strlen(esc) > 60) strcpy(esc + 57, "...");
@@ -211,7 +211,7 @@ static gboolean pai_number(const char *text, double max, double *out, gboolean *
 
 /* ---- header mapping ---- */
 
-static gboolean pai_map(pai_reader *r, const trace_csv_row *row) {
+static gboolean pai_map(pai_reader *r, const csvread_row *row) {
   const char *const *cols = pai_cols[r->file->table];
   guint n = 0;
   while (cols[n]) n++;
@@ -233,7 +233,7 @@ static gboolean pai_map(pai_reader *r, const trace_csv_row *row) {
 
 /* ---- tables ---- */
 
-static void pai_job_row(pai_reader *r, const trace_csv_row *row) {
+static void pai_job_row(pai_reader *r, const csvread_row *row) {
   const char *name = pai_cell(r, row, "job_name");
   double submit;
   gboolean empty;
@@ -258,7 +258,7 @@ static void pai_job_row(pai_reader *r, const trace_csv_row *row) {
                                                       : NULL;
 }
 
-static void pai_sensor_row(pai_reader *r, const trace_csv_row *row) {
+static void pai_sensor_row(pai_reader *r, const csvread_row *row) {
   const char *job = pai_cell(r, row, "job_name"), *task = pai_cell(r, row, "task_name");
   double util = 0, mem = 0;
   gboolean e1, e2;
@@ -286,7 +286,7 @@ static void pai_sensor_row(pai_reader *r, const trace_csv_row *row) {
   }
 }
 
-static void pai_spec_row(pai_reader *r, const trace_csv_row *row) {
+static void pai_spec_row(pai_reader *r, const csvread_row *row) {
   double gpus;
   gboolean empty;
   if (!pai_number(pai_cell(r, row, "cap_gpu"), SCENARIO_MAX_GPUS_PER_NODE, &gpus, &empty) ||
@@ -314,7 +314,7 @@ static void pai_activity(job_spec *j, double u) {
   }
 }
 
-static void pai_task_row(pai_reader *r, const trace_csv_row *row) {
+static void pai_task_row(pai_reader *r, const csvread_row *row) {
   import_ctx *c = r->c;
   const char *job = pai_cell(r, row, "job_name"), *task = pai_cell(r, row, "task_name");
   if (!*job || !g_utf8_validate(job, -1, NULL)) {
@@ -371,7 +371,7 @@ static void pai_task_row(pai_reader *r, const trace_csv_row *row) {
   /* a gang on GPU shares keeps its kind: each worker asks for gpu_frac of a GPU */
   if (gpus > 1 && per_inst < 1.0) r->frac_gangs++;
   job_spec j;
-  trace_job_init(&j, r->kind);
+  job_init(&j, r->kind);
   g_autofree char *id = g_strdup_printf("%s/%s", job, task);
   j.id = id;
   j.gpus = (guint32)gpus;
@@ -401,7 +401,7 @@ static void pai_task_row(pai_reader *r, const trace_csv_row *row) {
 }
 
 /* Mini-batch file: collect, then one gang at the end of the file. */
-static void pai_minibatch_row(pai_reader *r, const trace_csv_row *row) {
+static void pai_minibatch_row(pai_reader *r, const csvread_row *row) {
   double worker, gpu, t;
   gboolean empty;
   if (!pai_number(pai_cell(r, row, "worker"), 1e5, &worker, &empty) || worker != floor(worker)) {
@@ -430,7 +430,7 @@ static void pai_minibatch_emit(pai_reader *r) {
   guint workers = g_hash_table_size(r->mb_workers);
   if (!workers) return;
   job_spec j;
-  trace_job_init(&j, JOB_TRAINING);
+  job_init(&j, JOB_TRAINING);
   if (workers > 1 && r->mb_gpu_pct < 100.0) r->frac_gangs++;
   g_autofree char *id = import_file_stem(r->file->path);
   j.id = id;
@@ -443,7 +443,7 @@ static void pai_minibatch_emit(pai_reader *r) {
   import_emit_job(r->c, &j, extra, 2);
 }
 
-static gboolean pai_row(const trace_csv_row *row, void *ud) {
+static gboolean pai_row(const csvread_row *row, void *ud) {
   pai_reader *r = ud;
   if (row->error) {
     if (!r->header_seen) {
@@ -479,7 +479,7 @@ static gboolean pai_row(const trace_csv_row *row, void *ud) {
 static void pai_read(pai_reader *r, const pai_file *f) {
   r->file = f;
   r->header_seen = FALSE;
-  trace_csv_foreach(f->path, f->has_header ? 0 : TRACE_CSV_NO_HEADER, pai_row, r, r->c->diags);
+  csvread_foreach(f->path, f->has_header ? 0 : CSVREAD_NO_HEADER, pai_row, r, r->c->diags);
 }
 
 static gboolean pai_positive(const import_ctx *c, const char *opt, double hi, double *out,

@@ -144,7 +144,7 @@ static void az_seconds(GString *out, int64_t ticks) {
 }
 
 /* A bad row, reported by the first pass only (the second skips the same rows quietly). */
-static gboolean az_bad(az_reader *r, const trace_csv_row *row, int field, const char *expected) {
+static gboolean az_bad(az_reader *r, const csvread_row *row, int field, const char *expected) {
   if (r->emit) return TRUE;
   g_autofree char *esc = g_strescape(row->cells[r->col[field]], NULL);
   if (strlen(esc) > 60) strcpy(esc + 57, "...");
@@ -152,7 +152,7 @@ static gboolean az_bad(az_reader *r, const trace_csv_row *row, int field, const 
                         "%s: expected %s, found '%s'", az_cols[field], expected, esc);
 }
 
-static gboolean az_header(az_reader *r, const trace_csv_row *row) {
+static gboolean az_header(az_reader *r, const csvread_row *row) {
   r->have_header = TRUE;
   r->ncols = row->n;
   for (int f = 0; f < AZ_NCOLS; f++) {
@@ -168,7 +168,7 @@ static gboolean az_header(az_reader *r, const trace_csv_row *row) {
   return !r->header_bad;
 }
 
-static void az_request(az_reader *r, const trace_csv_row *row) {
+static void az_request(az_reader *r, const csvread_row *row) {
   const char *const *v = row->cells;
   int64_t t;
   gint64 ctx, gen;
@@ -222,7 +222,7 @@ static void az_request(az_reader *r, const trace_csv_row *row) {
   r->c->lines_written[IMPORT_OUT_REQUESTS]++;
 }
 
-static gboolean az_row(const trace_csv_row *row, void *ud) {
+static gboolean az_row(const csvread_row *row, void *ud) {
   az_reader *r = ud;
   if (row->error) {
     if (!r->have_header) {
@@ -317,7 +317,7 @@ static void az_services(import_ctx *c, const az_reader *r, const az_file *files,
       continue;
     }
     job_spec j;
-    trace_job_init(&j, JOB_INFERENCE);
+    job_init(&j, JOB_INFERENCE);
     j.id = f->id;
     j.tenant = f->tenant;
     j.label = "llm";
@@ -411,7 +411,7 @@ static gboolean az_run(import_ctx *c, GError **error) {
     r.f = &files[i];
     r.have_header = r.header_bad = FALSE;
     r.prev = -1;
-    if (trace_csv_foreach(c->files[i], 0, az_row, &r, c->diags) && !r.have_header)
+    if (csvread_foreach(c->files[i], 0, az_row, &r, c->diags) && !r.have_header)
       diag_add(c->diags, c->files[i], 1, 0,
                "header: expected TIMESTAMP,ContextTokens,GeneratedTokens, found an empty file");
     if (files[i].first >= 0 && files[i].first < origin) origin = files[i].first;
@@ -430,7 +430,7 @@ static gboolean az_run(import_ctx *c, GError **error) {
       r.f = &files[i];
       r.have_header = r.header_bad = FALSE;
       r.prev = -1;
-      trace_csv_foreach(c->files[i], 0, az_row, &r, c->diags);
+      csvread_foreach(c->files[i], 0, az_row, &r, c->diags);
     }
     g_string_free(r.line, TRUE);
   } else if (ok && import_ok(c)) {

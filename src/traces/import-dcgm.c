@@ -262,16 +262,16 @@ static void dcgm_pick_pod(dcgm_reader *r, const char *xpod, const char *pod, con
 
 /* ---- CSV: one sample per row ---- */
 
-static int dcgm_col_any(const trace_csv_row *h, const char *a, const char *b, const char *c2) {
+static int dcgm_col_any(const csvread_row *h, const char *a, const char *b, const char *c2) {
   int k = import_column(h, a);
   if (k < 0 && b) k = import_column(h, b);
   if (k < 0 && c2) k = import_column(h, c2);
   return k;
 }
 
-static const char *dcgm_cell(const trace_csv_row *row, int k) { return k >= 0 ? row->cells[k] : ""; }
+static const char *dcgm_cell(const csvread_row *row, int k) { return k >= 0 ? row->cells[k] : ""; }
 
-static gboolean dcgm_csv_row(const trace_csv_row *row, void *ud) {
+static gboolean dcgm_csv_row(const csvread_row *row, void *ud) {
   dcgm_reader *r = ud;
   if (row->error) return import_unreadable_row(r->c, row, &r->have_header, &r->header_bad, TRUE);
   if (row->header) {
@@ -696,7 +696,7 @@ static void dcgm_emit(dcgm_reader *r) {
     GArray *segs = dcgm_segments(p, kind != JOB_NOTEBOOK);
     by_kind[kind]++;
     job_spec j;
-    trace_job_init(&j, kind);
+    job_init(&j, kind);
     g_autofree char *id = *p->ns ? g_strdup_printf("%s/%s", p->ns, p->name) : g_strdup(p->name);
     j.id = id;
     j.tenant = *p->ns ? p->ns : "default";
@@ -829,7 +829,7 @@ static gboolean dcgm_run(import_ctx *c, GError **error) {
         dcgm_json_file(&r, c->files[f]);
       } else {
         r.have_header = r.header_bad = FALSE;
-        if (trace_csv_foreach(c->files[f], 0, dcgm_csv_row, &r, c->diags) && !r.have_header)
+        if (csvread_foreach(c->files[f], 0, dcgm_csv_row, &r, c->diags) && !r.have_header)
           diag_add(c->diags, c->files[f], 1, 0,
                    "expected Prometheus query JSON or a CSV header row "
                    "(timestamp,metric,value,pod,...), found an empty file");

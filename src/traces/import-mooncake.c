@@ -178,7 +178,7 @@ static void mc_emit_service(mc_reader *r, const llm_model *m, double tail_s) {
   import_ctx *c = r->c;
   double span_s = (double)(r->last_ms - r->first_ms) / 1000.0;
   job_spec j;
-  trace_job_init(&j, JOB_INFERENCE);
+  job_init(&j, JOB_INFERENCE);
   j.id = r->id;
   j.tenant = "mooncake";
   j.label = "llm";

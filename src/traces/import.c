@@ -227,7 +227,7 @@ gboolean import_parse_number(const char *text, double *out) {
   return TRUE;
 }
 
-int import_column(const trace_csv_row *header, const char *name) {
+int import_column(const csvread_row *header, const char *name) {
   for (guint i = 0; i < header->n; i++)
     if (!strcmp(header->cells[i], name)) return (int)i;
   return -1;
@@ -352,7 +352,7 @@ gboolean import_pool_options(const import_ctx *c, const char *def_model,
   return TRUE;
 }
 
-gboolean import_unreadable_row(import_ctx *c, const trace_csv_row *row, gboolean *have_header,
+gboolean import_unreadable_row(import_ctx *c, const csvread_row *row, gboolean *have_header,
                                gboolean *header_bad, gboolean count_row) {
   if (!*have_header) {
     diag_add(c->diags, row->path, row->line, 0, "header: %s", row->error);

@@ -1,6 +1,6 @@
 /* import.h: what every importer (`sharesim import FORMAT FILE...`) shares. An importer
  * is one const import_format in its own import-NAME.c, listed in import.c's table; it
- * reads its files row by row (trace_csv_foreach, or json-glib for JSON) and writes job
+ * reads its files row by row (csvread_foreach, or json-glib for JSON) and writes job
  * rows (and, when asked, phases, requests or a scenario) into an import_ctx, which
  * buffers them and hands full buffers to the caller's sink files. The ctx also counts
  * rows and collects bad rows: with skip_bad they are counted and skipped, without it they
@@ -11,6 +11,7 @@
 #include <glib.h>
 #include <stdio.h>
 #include "trace.h"
+#include "csvread.h"
 #include "diag.h"
 #include "catalog.h"
 #include "scenario.h"
@@ -110,11 +111,11 @@ gboolean import_bad_row(import_ctx *c, const char *file, guint line, guint col,
 gboolean import_pool_options(const import_ctx *c, const char *def_model,
                              const char *def_strategy, const gpu_model **model,
                              share_strategy *strategy, GError **error);
-/* For a row callback of trace_csv_foreach when row->error is set (a row that could not be
+/* For a row callback of csvread_foreach when row->error is set (a row that could not be
  * read): before the header it is one "header:" problem that ends the file (*have_header and
  * *header_bad set, returns FALSE); after it, a bad row (counted in rows_read when
  * count_row) and the file goes on (returns TRUE). */
-gboolean import_unreadable_row(import_ctx *c, const trace_csv_row *row, gboolean *have_header,
+gboolean import_unreadable_row(import_ctx *c, const csvread_row *row, gboolean *have_header,
                                gboolean *header_bad, gboolean count_row);
 /* Adds a line to the stderr summary. */
 void import_note(import_ctx *c, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
@@ -126,7 +127,7 @@ gboolean import_ok(const import_ctx *c);
 /* Finite number, written as an integer or a float ("1.0", "475.00000000000006", "1e3"). */
 gboolean import_parse_number(const char *text, double *out);
 /* Index of name in a header row (exact), -1 if absent. */
-int import_column(const trace_csv_row *header, const char *name);
+int import_column(const csvread_row *header, const char *name);
 /* "name" from "path/to/name.ext" (owned). */
 char *import_file_stem(const char *path);
 

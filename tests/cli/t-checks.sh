@@ -2,7 +2,8 @@
 # the built objects) with one violation put in, and must report it with file:line and fail:
 # an include up the layers, a strategy including more than share.h, a workload including
 # cluster.h or sim.h or calling the cluster, a function over 100 lines, a JSON parse outside jsonlimit.c (check-layers.sh,
-# check-functions.sh, check-json.sh), and an input
+# check-functions.sh, check-json.sh), two input modules including each other
+# (check-include-cycles.sh), and an input
 # object needing a symbol of the simulator (check-link-layers.sh).
 CHK="$TOP_SRCDIR/tests"
 mkdir -p tree && cp -R "$TOP_SRCDIR/src" tree/src && chmod -R u+w tree
@@ -20,6 +21,11 @@ if grep -q 'gen.c:[0-9]*: layer .traces. includes "metrics.h"' layers.txt; then 
 if grep -q 'workload-batch.c:[0-9]*: a workload calls cluster_pool_close' layers.txt; then pass; else fail "no workload-call report: $(cat layers.txt)"; fi
 if grep -q 'workload-notebook.c:[0-9]*: a workload includes "cluster.h"' layers.txt; then pass; else fail "no workload-include report: $(cat layers.txt)"; fi
 if grep -q 'workload-training.c:[0-9]*: a workload includes "sim.h"' layers.txt; then pass; else fail "no workload-include report for sim.h: $(cat layers.txt)"; fi
+
+sh "$CHK/check-include-cycles.sh" "$TOP_SRCDIR" > cyc-ok.txt 2>&1; expect_eq "$?" 0 "check-include-cycles on the tree as it is"
+printf '#include "nvconfig.h"\n' >> tree/src/input/scenario-yaml.c
+sh "$CHK/check-include-cycles.sh" tree > cyc.txt 2>&1; expect_eq "$?" 1 "check-include-cycles with scenario-yaml.c including nvconfig.h"
+if grep -q 'include cycle input/nvconfig -> input/scenario-yaml -> ... -> input/nvconfig: input/nvconfig.c:[0-9]*: includes "scenario-yaml.h"; input/scenario-yaml.c:[0-9]*: includes "nvconfig.h"' cyc.txt; then pass; else fail "no cycle report: $(cat cyc.txt)"; fi
 
 sh "$CHK/check-functions.sh" tree > fn-ok.txt 2>&1; expect_eq "$?" 0 "check-functions on the tree as it is"
 { printf 'int long_one(int x) {\n'; i=0; while [ $i -lt 100 ]; do printf '  x += %d;\n' $i; i=$((i + 1)); done; printf '  return x;\n}\n'; } >> tree/src/base/util.c

@@ -143,7 +143,7 @@ Test(fill, paper_comparison_passes_only_close_and_in_order) {
 
 Test(fill, trace_host_columns_round_trip_and_cpu_only_jobs_need_the_flag) {
   job_spec j;
-  trace_job_init(&j, JOB_BATCH);
+  job_init(&j, JOB_BATCH);
   j.id = "x";
   j.gpus = 2;
   j.mem_bytes = 1000000000;

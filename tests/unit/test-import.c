@@ -1,5 +1,5 @@
 /* test-import.c: `sharesim import` without the command line: the importer table (import.c),
- * the streaming CSV reader (trace_csv_foreach), the openb, PAI and DCGM importers on the
+ * the streaming CSV reader (csvread_foreach), the openb, PAI and DCGM importers on the
  * real files in ../shared/traces (skipped when absent) and on small bad inputs, the
  * fractional sharing strategy, and the openb-like generator against the openb pod list
  * (two-sample Kolmogorov-Smirnov statistics). */
@@ -62,14 +62,14 @@ static const job_spec *ti_job(const trace *t, const char *id) {
   return tu_row(t, (guint)i);
 }
 
-/* ---- trace_csv_foreach ---- */
+/* ---- csvread_foreach ---- */
 
 typedef struct ti_rows {
   GPtrArray *seen; /* "line:header:error-or-cells" */
   guint stop_after;
 } ti_rows;
 
-static gboolean ti_row(const trace_csv_row *row, void *ud) {
+static gboolean ti_row(const csvread_row *row, void *ud) {
   ti_rows *r = ud;
   GString *s = g_string_new(NULL);
   g_string_append_printf(s, "%u:%d:", row->line, row->header);
@@ -83,7 +83,7 @@ Test(import_csv, rows_header_bom_crlf_quotes_and_bad_rows) {
   g_autofree char *p = tu_write_temp("raw.csv", "\xEF\xBB\xBF" "a,b\r\n 1 , \"x,y\"\r\n\r\n2,\"multi\nline\"\n3,\"bad\"x\n4\n");
   ti_rows r = {.seen = g_ptr_array_new_with_free_func(g_free)};
   g_autoptr(diag_list) d = diag_list_new(0);
-  cr_assert(trace_csv_foreach(p, 0, ti_row, &r, d));
+  cr_assert(csvread_foreach(p, 0, ti_row, &r, d));
   cr_assert_eq(d->count, 0);
   cr_assert_eq(r.seen->len, 5);
   cr_expect_str_eq(g_ptr_array_index(r.seen, 0), "1:1:[a],[b]");
@@ -99,13 +99,13 @@ Test(import_csv, no_header_flag_and_early_stop) {
   g_autofree char *p = tu_write_temp("nohdr.csv", "m1,CPU,96\nm2,T4,96\nm3,T4,96\n");
   ti_rows r = {.seen = g_ptr_array_new_with_free_func(g_free), .stop_after = 2};
   g_autoptr(diag_list) d = diag_list_new(0);
-  cr_assert(trace_csv_foreach(p, TRACE_CSV_NO_HEADER, ti_row, &r, d));
+  cr_assert(csvread_foreach(p, CSVREAD_NO_HEADER, ti_row, &r, d));
   cr_assert_eq(r.seen->len, 2);
   cr_expect_str_eq(g_ptr_array_index(r.seen, 0), "1:0:[m1],[CPU],[96]");
   g_ptr_array_unref(r.seen);
   g_autoptr(diag_list) d2 = diag_list_new(0);
   ti_rows r2 = {.seen = g_ptr_array_new_with_free_func(g_free)};
-  cr_expect_not(trace_csv_foreach("/nonexistent/x.csv", 0, ti_row, &r2, d2));
+  cr_expect_not(csvread_foreach("/nonexistent/x.csv", 0, ti_row, &r2, d2));
   cr_expect_eq(d2->count, 1);
   cr_expect(strstr(g_ptr_array_index(d2->messages, 0), "/nonexistent/x.csv: cannot open"));
   g_ptr_array_unref(r2.seen);

@@ -132,7 +132,7 @@ Test(sharing, mps_block_wait_depends_on_the_neighbour) {
   TU_NEAR(share_mps_block_wait(SCENARIO_DEFAULT_MPS_BLOCK_WAIT, 0.5, 0.0, 0.75, 0.5), SCENARIO_DEFAULT_MPS_BLOCK_WAIT * 0.5 * 0.5, 1e-12);
   /* memory intensity from the trace, the reference when the trace does not say */
   job_spec j;
-  trace_job_init(&j, JOB_INFERENCE);
+  job_init(&j, JOB_INFERENCE);
   TU_NEAR(share_mps_mem_intensity(&j), SHARE_MPS_MEM_REF, 1e-12);
   j.gpu_util = 0.8;
   j.mem_util = 0.2;

@@ -179,11 +179,11 @@ Test(trace, defaults_by_kind) {
   cr_expect_eq(job_by_id(t, "svc")->rate_rps, 5.0);
   cr_expect_eq(job_by_id(t, "tr")->rate_rps, 0.0);
 
-  /* trace_job_init gives the same defaults */
+  /* job_init gives the same defaults */
   for (guint i = 0; i < 4; i++) {
     const job_spec *j = tu_row(t, i);
     job_spec d;
-    trace_job_init(&d, j->kind);
+    job_init(&d, j->kind);
     cr_expect_eq(d.sm, j->sm);
     cr_expect_eq(d.restart, j->restart);
     cr_expect_eq(d.busy, j->busy);
@@ -385,7 +385,7 @@ Test(trace, gpu_util_is_a_fraction_above_zero_and_defaults_to_one) {
   expect_row(hdr, "j,0,training,1,10,60,1.2", ":2:7: gpu_util: expected a fraction 0 < gpu_util <= 1, found '1.2'");
   expect_row(hdr, "j,0,training,1,10,60,0.35", NULL);
   job_spec j;
-  trace_job_init(&j, JOB_NOTEBOOK);
+  job_init(&j, JOB_NOTEBOOK);
   cr_expect_eq(j.gpu_util, 1.0);
   /* written only when it differs from the default, and read back exactly */
   j.id = "n";
@@ -406,7 +406,7 @@ Test(trace, mem_util_is_a_fraction_up_to_gpu_util_and_unknown_when_empty) {
   expect_row(hdr, "j,0,training,1,10,60,0.5,0.25", NULL);
   expect_row(hdr, "j,0,training,1,10,60,,0", NULL);
   job_spec j;
-  trace_job_init(&j, JOB_TRAINING);
+  job_init(&j, JOB_TRAINING);
   cr_expect_eq(j.mem_util, TRACE_MEM_UTIL_UNKNOWN);
 }
 
@@ -740,7 +740,7 @@ Test(trace, writes_the_full_header_in_spec_order) {
 
 Test(trace, writes_exact_decimal_seconds_and_defaults_empty) {
   job_spec j;
-  trace_job_init(&j, JOB_INFERENCE);
+  job_init(&j, JOB_INFERENCE);
   j.id = "s,1";
   j.submit_ns = INT64_C(1500000000);
   j.duration_ns = INT64_C(86400000000001);
@@ -754,7 +754,7 @@ Test(trace, writes_exact_decimal_seconds_and_defaults_empty) {
   cr_expect_str_eq(s->str, "\"s,1\",1.5,inference,1,39.996882944,86400.000000001,default,,,,,,,"
                            "200,0.1,1e-07,,0.25,,,,,\n");
   g_string_truncate(s, 0);
-  trace_job_init(&j, JOB_BATCH);
+  job_init(&j, JOB_BATCH);
   j.id = "b";
   j.duration_ns = 60 * SIM_NS_PER_S;
   j.restart = RESTART_ON_FAILURE;
@@ -785,7 +785,7 @@ Test(trace, round_trip_awkward_values) {
   GArray *jobs = g_array_new(FALSE, FALSE, sizeof(job_spec));
   for (int i = 0; i < 400; i++) {
     job_spec j;
-    trace_job_init(&j, (job_kind)(i % JOB_KIND_COUNT));
+    job_init(&j, (job_kind)(i % JOB_KIND_COUNT));
     char *id = g_strdup_printf("job \"%d\"%s", i, i % 7 ? "" : ", x");
     g_ptr_array_add(ids, id);
     j.id = id;
@@ -1003,7 +1003,7 @@ Test(trace, many_rows_written_and_read_back) {
   char id[32];
   for (guint i = 0; i < n; i++) {
     job_spec j;
-    trace_job_init(&j, (job_kind)(i % JOB_KIND_COUNT));
+    job_init(&j, (job_kind)(i % JOB_KIND_COUNT));
     snprintf(id, sizeof id, "job-%06u", i);
     j.id = id;
     j.tenant = i % 2 ? "team-a" : "team-b";
@@ -1045,7 +1045,7 @@ Test(trace, packed_rows_give_back_every_field) {
   for (guint i = 0; i < n; i++) {
     job_spec j;
     if (i % 3 == 0) {
-      trace_job_init(&j, (job_kind)(i % JOB_KIND_COUNT));
+      job_init(&j, (job_kind)(i % JOB_KIND_COUNT));
       if (i % 2) { /* short decimals, whole seconds and megabytes, negatives, -0 */
         j.sm = (double)(i % 1000) / 1000;
         j.busy = (double)(i % 7) / 1e6;

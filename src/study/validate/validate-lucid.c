@@ -7,6 +7,7 @@
  * even-numbered pairs: docs/models.md). */
 #include "validate.h"
 #include "trace.h"
+#include "csvread.h"
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
@@ -26,7 +27,7 @@ typedef struct lucid_read {
   gboolean bad;
 } lucid_read;
 
-static gboolean lucid_single_row(const trace_csv_row *row, void *ud) {
+static gboolean lucid_single_row(const csvread_row *row, void *ud) {
   lucid_read *r = ud;
   if (row->header || row->error || row->n < 6) return TRUE;
   double *u = g_new(double, 1);
@@ -40,7 +41,7 @@ static gboolean lucid_single_row(const trace_csv_row *row, void *ud) {
 
 /* colocate_info.csv: index, model1, dataset1, gpu_num1, batchsize1, amp1, speed1, model2,
  * dataset2, gpu_num2, batchsize2, amp2, speed2, gpu_util (%), ... */
-static gboolean lucid_pair_row(const trace_csv_row *row, void *ud) {
+static gboolean lucid_pair_row(const csvread_row *row, void *ud) {
   lucid_read *r = ud;
   if (row->header || row->error) return TRUE;
   if (row->n < 14) {
@@ -104,8 +105,8 @@ static gboolean lucid_load(validate_ctx *c, GArray *pairs) {
     return FALSE;
   lucid_read r = {g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free), pairs, FALSE};
   g_autoptr(diag_list) d = diag_list_new(0);
-  gboolean ok = trace_csv_foreach(single, 0, lucid_single_row, &r, d) &&
-                trace_csv_foreach(coloc, 0, lucid_pair_row, &r, d) && !r.bad && pairs->len > 0;
+  gboolean ok = csvread_foreach(single, 0, lucid_single_row, &r, d) &&
+                csvread_foreach(coloc, 0, lucid_pair_row, &r, d) && !r.bad && pairs->len > 0;
   g_hash_table_destroy(r.util);
   return ok;
 }

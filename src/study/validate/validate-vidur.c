@@ -7,6 +7,7 @@
 #include "catalog.h"
 #include "llm-engine.h"
 #include "trace.h"
+#include "csvread.h"
 #include <math.h>
 #include <string.h>
 
@@ -47,7 +48,7 @@ typedef struct vidur_read {
   GArray *tokens, *ms;   /* double: token count, measured ms of the four projections */
 } vidur_read;
 
-static gboolean vidur_header(vidur_read *r, const trace_csv_row *row) {
+static gboolean vidur_header(vidur_read *r, const csvread_row *row) {
   for (int k = 0; k < V_NCOL; k++) {
     r->col[k] = -1;
     for (guint i = 0; i < row->n; i++)
@@ -73,7 +74,7 @@ static void vidur_shape(vidur_read *r, const double *v) {
   r->have_shape = TRUE;
 }
 
-static gboolean vidur_row(const trace_csv_row *row, void *ud) {
+static gboolean vidur_row(const csvread_row *row, void *ud) {
   vidur_read *r = ud;
   if (row->error) return !(r->bad = TRUE);
   if (row->header) return vidur_header(r, row);
@@ -107,7 +108,7 @@ static void vidur_profile_rows(validate_ctx *c, const vidur_profile *p, double *
   vidur_read r = {.tokens = g_array_new(FALSE, FALSE, sizeof(double)),
                   .ms = g_array_new(FALSE, FALSE, sizeof(double))};
   g_autoptr(diag_list) d = diag_list_new(0);
-  gboolean ok = trace_csv_foreach(path, 0, vidur_row, &r, d) && !r.bad && r.ms->len > 0;
+  gboolean ok = csvread_foreach(path, 0, vidur_row, &r, d) && !r.bad && r.ms->len > 0;
   if (!ok) {
     g_autofree char *why = g_strdup_printf("skipped: vidur-profiles/compute/%s/%s/mlp.csv absent "
                                            "or unreadable", p->gpu_dir, p->path);
