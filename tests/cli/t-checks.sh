@@ -3,7 +3,8 @@
 # an include up the layers, a strategy including more than share.h, a workload including
 # cluster.h or sim.h or calling the cluster, a function over 100 lines, a JSON parse outside jsonlimit.c (check-layers.sh,
 # check-functions.sh, check-json.sh), two input modules including each other
-# (check-include-cycles.sh), and an input
+# (check-include-cycles.sh), an importer or input reader without a fuzz target
+# (check-fuzz-targets.sh), and an input
 # object needing a symbol of the simulator (check-link-layers.sh).
 CHK="$TOP_SRCDIR/tests"
 mkdir -p tree && cp -R "$TOP_SRCDIR/src" tree/src && chmod -R u+w tree
@@ -26,6 +27,16 @@ sh "$CHK/check-include-cycles.sh" "$TOP_SRCDIR" > cyc-ok.txt 2>&1; expect_eq "$?
 printf '#include "nvconfig.h"\n' >> tree/src/input/scenario-yaml.c
 sh "$CHK/check-include-cycles.sh" tree > cyc.txt 2>&1; expect_eq "$?" 1 "check-include-cycles with scenario-yaml.c including nvconfig.h"
 if grep -q 'include cycle input/nvconfig -> input/scenario-yaml -> ... -> input/nvconfig: input/nvconfig.c:[0-9]*: includes "scenario-yaml.h"; input/scenario-yaml.c:[0-9]*: includes "nvconfig.h"' cyc.txt; then pass; else fail "no cycle report: $(cat cyc.txt)"; fi
+
+mkdir -p fz/tests && cp -R "$TOP_SRCDIR/src" fz/src && cp -R "$TOP_SRCDIR/tests/fuzz" fz/tests/ &&
+  cp "$TOP_SRCDIR/Makefile.am" fz/ && chmod -R u+w fz
+sh "$CHK/check-fuzz-targets.sh" fz "$SHARESIM" > fz-ok.txt 2>&1; expect_eq "$?" 0 "check-fuzz-targets on the tree as it is"
+rm fz/tests/fuzz/fuzz-import-openb.c
+sed 's/^gboolean trace_load_phases(/trace *trace_load_x(const char *path, diag_list *diags);\n&/' fz/src/input/trace.h > x && mv x fz/src/input/trace.h
+sh "$CHK/check-fuzz-targets.sh" fz "$SHARESIM" > fz.txt 2>&1; expect_eq "$?" 1 "check-fuzz-targets without the openb target and with a new reader"
+if grep -q "importer 'alibaba-openb' (import_alibaba_openb_format): no fuzz target runs it" fz.txt; then pass; else fail "no importer report: $(cat fz.txt)"; fi
+if grep -q 'reader trace_load_x (src/input/trace.h): no fuzz target calls it' fz.txt; then pass; else fail "no reader report: $(cat fz.txt)"; fi
+if grep -q 'FUZZ_TARGETS names fuzz-import-openb, which has no tests/fuzz/fuzz-import-openb.c' fz.txt; then pass; else fail "no missing-source report: $(cat fz.txt)"; fi
 
 sh "$CHK/check-functions.sh" tree > fn-ok.txt 2>&1; expect_eq "$?" 0 "check-functions on the tree as it is"
 { printf 'int long_one(int x) {\n'; i=0; while [ $i -lt 100 ]; do printf '  x += %d;\n' $i; i=$((i + 1)); done; printf '  return x;\n}\n'; } >> tree/src/base/util.c
