@@ -3,13 +3,12 @@
  * rows, and the id index. Parsing and validation stay in trace.c; this file only stores
  * what trace.c hands it and gives it back unchanged. */
 #include "tracerows.h"
-#include "cleanup.h"
+#include "spill.h"
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
-#include <unistd.h>
 
 /* The fields kept only when they differ from the kind's defaults, as bits of a row's mask.
  * id, submit_ns, line, kind and the strings are always kept; phase_first, phase_count and
@@ -58,8 +57,7 @@ struct trace_rows {
   guint32 ids_cap, ids_n;
   gboolean wide;
   guint32 chunk_rows;        /* rows per chunk: CHUNK_ROWS (tests: trace_rows_new_spilled's chunk_rows) */
-  int fd;                    /* the unnamed file full chunks go to; -1: rows stay in memory */
-  guint64 file_len;
+  spill *file;               /* the unnamed file full chunks go to; NULL: rows stay in memory */
   guint64 serial;            /* names the rows in the threads' chunk caches */
   gboolean sorted;           /* submit times never decrease from row to row */
   sim_time last_submit;
@@ -82,7 +80,6 @@ trace_rows *trace_rows_new(void) {
   r->ids_cap = 64;
   r->ids = g_malloc0(r->ids_cap * sizeof(guint32));
   r->chunk_rows = CHUNK_ROWS;
-  r->fd = -1;
   static guint64 serials;
   r->serial = __atomic_add_fetch(&serials, 1, __ATOMIC_RELAXED);
   r->sorted = TRUE;
@@ -91,7 +88,7 @@ trace_rows *trace_rows_new(void) {
 
 trace_rows *trace_rows_new_spilled(const char *dir, guint32 chunk_rows) {
   trace_rows *r = trace_rows_new();
-  r->fd = cleanup_unnamed_file(dir, ".tracerows-");
+  r->file = spill_new(dir, ".tracerows-");
   r->wide = TRUE;
   /* tests spill small traces in many chunks (16 to CHUNK_ROWS rows each) */
   if (chunk_rows >= 16 && chunk_rows <= CHUNK_ROWS) r->chunk_rows = chunk_rows;
@@ -114,7 +111,7 @@ void trace_rows_free(trace_rows *r) {
   g_hash_table_unref(r->str_index);
   g_free(r->str_recent);
   g_free(r->ids);
-  if (r->fd >= 0) close(r->fd);
+  spill_free(r->file);
   rows_cache_forget(r->serial);
   g_free(r);
 }
@@ -265,29 +262,16 @@ static guint32 rows_string(trace_rows *r, const char *s) {
 
 /* ---- the file: full chunks of a spilled trace, read back through a per-thread cache ---- */
 
-static gboolean rows_pio(int fd, gboolean write, void *buf, gsize len, guint64 at) {
-  for (gsize done = 0; done < len;) {
-    ssize_t n = write ? pwrite(fd, (char *)buf + done, len - done, (off_t)(at + done))
-                      : pread(fd, (char *)buf + done, len - done, (off_t)(at + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return FALSE;
-    done += (gsize)n;
-  }
-  return TRUE;
-}
-
 /* Moves full chunk c to the file; it stays in memory when writing fails (and so does every
  * later chunk: the file is given up). */
 static void rows_spill_chunk(trace_rows *r, row_chunk *c) {
   gsize off_len = (gsize)c->n_rows * sizeof(guint32);
-  if (!rows_pio(r->fd, TRUE, c->off, off_len, r->file_len) ||
-      !rows_pio(r->fd, TRUE, c->data, c->len, r->file_len + off_len)) {
-    close(r->fd);
-    r->fd = -1;
+  gint64 at = spill_append(r->file, c->off, off_len);
+  if (at < 0 || spill_append(r->file, c->data, c->len) < 0) {
+    g_clear_pointer(&r->file, spill_free);
     return;
   }
-  c->file_at = r->file_len;
-  r->file_len += off_len + c->len;
+  c->file_at = (guint64)at;
   g_clear_pointer(&c->data, g_free);
   g_clear_pointer(&c->off, g_free);
   c->cap = 0;
@@ -350,7 +334,7 @@ static const guint8 *rows_cached_chunk(const trace_rows *r, guint k, const guint
     s->cap = off_len + ch->len;
     s->bytes = g_malloc(s->cap);
   }
-  if (!rows_pio(r->fd, FALSE, s->bytes, off_len + ch->len, ch->file_at))
+  if (spill_read(r->file, s->bytes, off_len + ch->len, ch->file_at) != off_len + ch->len)
     g_error("trace: cannot read the trace's rows back from their temporary file: %s",
             g_strerror(errno));
   s->serial = r->serial;
@@ -369,7 +353,7 @@ static row_chunk *rows_open_chunk(trace_rows *r, gsize need) {
   if (c) { /* sealed: no slack left behind */
     c->data = g_realloc(c->data, MAX(c->len, 1));
     c->cap = c->len;
-    if (r->fd >= 0) rows_spill_chunk(r, c);
+    if (r->file) rows_spill_chunk(r, c);
   }
   row_chunk fresh = {.first_row = r->n, .off = g_new(guint32, r->chunk_rows)};
   g_array_append_val(r->chunks, fresh);
@@ -528,21 +512,20 @@ static void rows_unspill_chunk(trace_rows *r, row_chunk *c) {
   c->off = g_new(guint32, MAX(c->n_rows, 1));
   c->data = g_malloc(MAX(c->len, 1));
   c->cap = c->len;
-  if (!rows_pio(r->fd, FALSE, c->off, off_len, c->file_at) ||
-      !rows_pio(r->fd, FALSE, c->data, c->len, c->file_at + off_len))
+  if (spill_read(r->file, c->off, off_len, c->file_at) != off_len ||
+      spill_read(r->file, c->data, c->len, c->file_at + off_len) != c->len)
     g_error("trace: cannot read the trace's rows back from their temporary file: %s",
             g_strerror(errno));
 }
 
 void trace_rows_seal(trace_rows *r) {
   g_clear_pointer(&r->str_recent, g_free);
-  if (r->fd >= 0 && !r->sorted) { /* read out of order (by submit): all in memory */
+  if (r->file && !r->sorted) { /* read out of order (by submit): all in memory */
     for (guint k = 0; k < r->chunks->len; k++) {
       row_chunk *c = &g_array_index(r->chunks, row_chunk, k);
       if (!c->data) rows_unspill_chunk(r, c);
     }
-    close(r->fd);
-    r->fd = -1;
+    g_clear_pointer(&r->file, spill_free);
   }
   if (!r->chunks->len) return;
   row_chunk *c = &g_array_index(r->chunks, row_chunk, r->chunks->len - 1);
@@ -551,7 +534,7 @@ void trace_rows_seal(trace_rows *r) {
   c->off = g_renew(guint32, c->off, MAX(c->n_rows, 1));
 }
 
-gboolean trace_rows_spilled(const trace_rows *r) { return r->fd >= 0 && r->file_len > 0; }
+gboolean trace_rows_spilled(const trace_rows *r) { return r->file && spill_len(r->file) > 0; }
 gboolean trace_rows_sorted(const trace_rows *r) { return r->sorted; }
 
 /* ---- reading ---- */

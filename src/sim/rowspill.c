@@ -1,14 +1,11 @@
-/* rowspill.c: an unnamed temporary file of records (rowspill.h): appends go through a
+/* rowspill.c: records in a spill (spill.h, the unnamed temporary file): appends go through a
  * buffer of ROWSPILL_BUFFER bytes; a read of what is still in the buffer is served from
  * it. rowspill_get reads anything older through one read-ahead window of ROWSPILL_AHEAD
  * bytes; the runs (the row writer's sorted spills) each through a buffer of their own,
  * sized from their share of ROWSPILL_RUNS_READ. It does not know what a record holds. */
 #include "rowspill.h"
-#include "cleanup.h"
-#include <errno.h>
-#include <glib/gstdio.h>
+#include "spill.h"
 #include <string.h>
-#include <unistd.h>
 
 #define ROWSPILL_BUFFER (1024 * 1024)
 /* The read-ahead window of rowspill_get: one page; a longer read (report-series.c's
@@ -32,7 +29,7 @@ typedef struct rowspill_run {
 } rowspill_run;
 
 struct rowspill {
-  int fd;
+  spill *file;
   guint64 flushed;   /* bytes in the file */
   char *buf;         /* the bytes after them, buf_len of them */
   gsize buf_len;
@@ -48,10 +45,10 @@ struct rowspill {
 };
 
 rowspill *rowspill_new(const char *dir, guint64 fail_read) {
-  int fd = cleanup_unnamed_file(dir, ".rowspill-");
-  if (fd < 0) return NULL;
+  spill *file = spill_new(dir, ".rowspill-");
+  if (!file) return NULL;
   rowspill *sp = g_new0(rowspill, 1);
-  sp->fd = fd;
+  sp->file = file;
   sp->buf = g_malloc(ROWSPILL_BUFFER);
   sp->runs = g_array_new(FALSE, FALSE, sizeof(rowspill_run));
   sp->done = -1;
@@ -60,13 +57,7 @@ rowspill *rowspill_new(const char *dir, guint64 fail_read) {
 }
 
 static gboolean rowspill_flush(rowspill *sp) {
-  gsize done = 0;
-  while (done < sp->buf_len) {
-    ssize_t n = pwrite(sp->fd, sp->buf + done, sp->buf_len - done, (off_t)(sp->flushed + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return FALSE;
-    done += (gsize)n;
-  }
+  if (sp->buf_len && spill_append(sp->file, sp->buf, sp->buf_len) < 0) return FALSE;
   sp->flushed += sp->buf_len;
   sp->buf_len = 0;
   return TRUE;
@@ -84,18 +75,6 @@ gint64 rowspill_put(rowspill *sp, const void *data, gsize len) {
   return at;
 }
 
-/* Up to want file bytes at offset at into buf (fewer where the file ends); how many. */
-static gsize rowspill_pread(rowspill *sp, void *buf, gsize want, guint64 at) {
-  gsize done = 0;
-  while (done < want) {
-    ssize_t n = pread(sp->fd, (char *)buf + done, want - done, (off_t)(at + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    done += (gsize)n;
-  }
-  return done;
-}
-
 gboolean rowspill_get(rowspill *sp, gint64 offset, void *buf, gsize len) {
   guint64 at = (guint64)offset;
   if (at >= sp->flushed) { /* still in the buffer (records never straddle a flush) */
@@ -108,7 +87,7 @@ gboolean rowspill_get(rowspill *sp, gint64 offset, void *buf, gsize len) {
     /* a new window from at (records are shorter than it; the file may end sooner) */
     gsize want = (gsize)MIN((guint64)MAX(ROWSPILL_AHEAD, len), sp->flushed - at);
     sp->ahead_at = at;
-    sp->ahead_len = rowspill_pread(sp, sp->ahead, want, at);
+    sp->ahead_len = spill_read(sp->file, sp->ahead, want, at);
     if (sp->ahead_len < len) return FALSE;
   }
   memcpy(buf, sp->ahead + (at - sp->ahead_at), len);
@@ -172,7 +151,7 @@ static gboolean rowspill_run_fill(rowspill *sp, rowspill_run *run, guint64 at, g
   run->buf_len = 0;
   sp->reads++;
   if (sp->fail_read && sp->reads == sp->fail_read) return FALSE; /* planted (tests) */
-  run->buf_len = rowspill_pread(sp, run->buf, want, at);
+  run->buf_len = spill_read(sp->file, run->buf, want, at);
   return run->buf_len >= len;
 }
 
@@ -201,7 +180,7 @@ guint64 rowspill_run_reads(const rowspill *sp) { return sp->reads; }
 
 void rowspill_free(rowspill *sp) {
   if (!sp) return;
-  close(sp->fd);
+  spill_free(sp->file);
   for (guint k = 0; k < sp->runs->len; k++) g_free(g_array_index(sp->runs, rowspill_run, k).buf);
   g_array_unref(sp->runs);
   g_free(sp->buf);

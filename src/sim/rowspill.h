@@ -1,4 +1,4 @@
-/* rowspill.h: records written to an unnamed temporary file and read back by offset. The
+/* rowspill.h: records written to a spill (spill.h) and read back by offset. The
  * row writer (rowwriter.c) writes there, as sorted runs, the held records of finished jobs
  * that wait for an earlier job's row and no longer fit in its memory budget; the time
  * series (report-series.c) their chunks. One spill is used by one thread at a time. The

@@ -21,6 +21,7 @@
 #include "outfile.h"
 #include "paths.h"
 #include "safeopen.h"
+#include "spill.h"
 #include "util.h"
 
 static char *safety_nested(guint depth, const char *open, const char *close) {
@@ -340,6 +341,32 @@ Test(safety, unnamed_files_leave_no_name) {
   close(fd);
   g_autofree char *missing = g_build_filename(parent, "no-such-folder", NULL);
   cr_assert_lt(cleanup_unnamed_file(missing, ".spill-"), 0);
+  cr_assert(cleanup_remove_tree(parent, NULL));
+}
+
+/* The spill both tracerows and rowspill write to (spill.h): appends at increasing offsets,
+ * read back by offset from any point, a short read past the end, no name in the folder. */
+Test(safety, spill_appends_and_reads_back_by_offset) {
+  g_autofree char *parent = safety_tmpdir();
+  spill *s = spill_new(parent, ".spill-");
+  cr_assert_not_null(s);
+  cr_expect_eq(spill_append(s, "hello", 5), 0);
+  cr_expect_eq(spill_append(s, "", 0), 5);
+  cr_expect_eq(spill_append(s, " world", 6), 5);
+  cr_expect_eq(spill_len(s), 11);
+  char back[16] = {0};
+  cr_expect_eq(spill_read(s, back, 5, 6), 5);
+  cr_expect_str_eq(back, "world");
+  cr_expect_eq(spill_read(s, back, 16, 3), 8); /* the file ends */
+  cr_expect_eq(memcmp(back, "lo world", 8), 0);
+  GDir *d = g_dir_open(parent, 0, NULL);
+  cr_assert_not_null(d);
+  cr_expect_null(g_dir_read_name(d), "the folder holds a name");
+  g_dir_close(d);
+  spill_free(s);
+  spill_free(NULL);
+  g_autofree char *missing = g_build_filename(parent, "no-such-folder", NULL);
+  cr_expect_null(spill_new(missing, ".spill-"));
   cr_assert(cleanup_remove_tree(parent, NULL));
 }
 
