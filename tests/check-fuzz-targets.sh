@@ -18,6 +18,10 @@ csvread_init            the reader of every CSV input: trace_load, trace_load_ph
 csvread_foreach         the importers raw rows: each importer has a target
 scenario_yaml_load      the YAML tree of scenario_load and nvconfig_*_load
 trace_load_flags        trace_load with flags: trace_load
+interference_load_in    interference_load, confined (its body): fuzz-interference
+nvconfig_sharing_load_in  nvconfig_sharing_load, confined: fuzz-nvconfig, and fuzz-scenario s sharing_config
+nvconfig_mig_load_in    nvconfig_mig_load, confined: fuzz-nvconfig, and fuzz-scenario s mig_config
+scenario_yaml_load_in   scenario_yaml_load, confined: the nvconfig readers
 '
 fz=$top/tests/fuzz
 bad=0
