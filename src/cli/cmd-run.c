@@ -67,6 +67,7 @@ static gboolean cmd_run_reference(gboolean all, const char *only, guint *bits) {
 static int cmd_run_main(int argc, char **argv) {
   g_autofree char *phases = NULL, *requests = NULL, *out_dir = NULL, *ref_only = NULL;
   gboolean quiet = FALSE, no_progress = FALSE, dcgm = FALSE, reference = FALSE;
+  gboolean list_files = FALSE;
   g_auto(GStrv) sets = NULL;
   g_autofree char *seeds_text = NULL;
   gint jobs = 0;
@@ -85,9 +86,16 @@ static int cmd_run_main(int argc, char **argv) {
       {"test-fail-read", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT64, &fail_read, "Tests: the n-th read of the row spill fails", "N"},
       {"seeds", 0, 0, G_OPTION_ARG_STRING, &seeds_text, "Run N seeds (the scenario's seed and the next N - 1; 2 to 1000): each figure's mean and 95 % interval; DIR/seed-S/ per seed", "N"},
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "With --seeds: seeds run at once (default: the number of processors); the output is the same for any N", "N"},
+      {"list-files", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &list_files, "Print the result file table (name, format, kind, when, what) and exit", NULL},
       {NULL}};
   int rc;
   if (!cmd_parse_options(&cmd_run_entry, entries, &argc, &argv, &rc)) return rc;
+  if (list_files) { /* the tests and the docs' check read the table from here */
+    g_autoptr(GString) out = g_string_new(NULL);
+    report_files_list(out);
+    fwrite(out->str, 1, out->len, stdout);
+    return 0;
+  }
   if (argc != 3) {
     fprintf(stderr, "sharesim run: expected SCENARIO.yaml and TRACE.csv, got %d argument%s\n"
                     "Usage: sharesim run %s\n", argc - 1, argc == 2 ? "" : "s", cmd_run_entry.usage);

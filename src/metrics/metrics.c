@@ -1,7 +1,8 @@
 /* metrics.c: the one interval grid of a run and what is observed on it: pool and GPU gauges
  * and their integrals, the pool and per-GPU series, the tenants' partition of the GPUs'
  * gauges (integrated lazily, per tenant), SLO violations by interval, the events log, the
- * services' rows, and the pricing of pools and tenants at the freeze. It knows nothing of
+ * sums over the jobs' rows (metrics_rowsums), and the pricing of pools and tenants at the
+ * freeze. It knows nothing of
  * jobs' progress, placement or strategies: the simulator reports changes to it. */
 #include "metrics.h"
 #include "histogram.h"
@@ -43,24 +44,9 @@ struct metrics {
   GArray *tenants;                 /* metrics_tenant_state */
   metrics_ts_sink ts_sink;         /* NULL: the pools keep their rows (metrics_set_ts_sink) */
   void *ts_sink_data;
-  metrics_services_sink svc_sink;  /* NULL: the results keep every services row */
-  void *svc_sink_data;
-  guint svc_from;                  /* rows of results->services before it were handed over */
+  pool_result *row_pools;          /* per pool: the rows' job counts and straggler sum, once
+                                    * handed over (metrics_rowsums_hand_over); NULL before */
 };
-
-void metrics_set_services_sink(metrics *m, metrics_services_sink sink, void *data) {
-  m->svc_sink = sink;
-  m->svc_sink_data = data;
-}
-
-void metrics_services_flush(metrics *m) {
-  if (!m->svc_sink) return;
-  GArray *all = m->r->services;
-  for (guint i = m->svc_from; i < all->len; i++)
-    m->svc_sink(m->svc_sink_data, &g_array_index(all, service_result, i));
-  results_services_streamed(m->r, m->svc_from);
-  m->svc_from = all->len;
-}
 
 void metrics_set_ts_sink(metrics *m, metrics_ts_sink sink, void *data) {
   m->ts_sink = sink;
@@ -184,6 +170,7 @@ void metrics_free(metrics *m) {
   g_free(m->pools);
   g_free(m->licence_per_worker_hour);
   g_free(m->licensed_worker_s);
+  g_free(m->row_pools);
   g_free(m);
 }
 
@@ -485,15 +472,87 @@ void metrics_burst(metrics *m, guint32 pool, guint32 gpu, guint32 tenant, sim_ti
   ring_add(&t->ahead, m->interval_ns, t0, t1, d_busy, 0);
 }
 
-void metrics_tenant_jobs_add(metrics *m, guint32 tenant, guint32 jobs, double licence_cost) {
-  metrics_tenant_state *t = &g_array_index(m->tenants, metrics_tenant_state, tenant);
-  t->jobs += jobs;
-  t->licence_cost += licence_cost;
+/* ---- the sums over the jobs' rows ---- */
+
+typedef struct rowsums_tenant {
+  guint32 jobs;
+  double licence_cost;
+} rowsums_tenant;
+
+struct metrics_rowsums {
+  guint n_pools;
+  double *licence;           /* per pool: per worker-hour, < 0 none (a copy: m is not read) */
+  pool_result *pools;        /* per pool: jobs_routed .. jobs_queued */
+  double *straggler_ns;      /* per pool: straggler_wait_gpu_ns */
+  double *licensed_worker_s; /* per pool */
+  GArray *tenants;           /* rowsums_tenant per metrics tenant index */
+};
+
+metrics_rowsums *metrics_rowsums_new(const metrics *m) {
+  metrics_rowsums *s = g_new0(metrics_rowsums, 1);
+  s->n_pools = m ? m->n_pools : 0;
+  guint np = MAX(1u, s->n_pools);
+  s->licence = g_new(double, np);
+  for (guint p = 0; p < np; p++) s->licence[p] = p < s->n_pools ? m->licence_per_worker_hour[p] : -1;
+  s->pools = g_new0(pool_result, np);
+  s->straggler_ns = g_new0(double, np);
+  s->licensed_worker_s = g_new0(double, np);
+  s->tenants = g_array_new(FALSE, TRUE, sizeof(rowsums_tenant));
+  return s;
 }
 
-void metrics_pool_licensed_add(metrics *m, guint32 pool, double worker_s) {
-  g_assert(pool < m->n_pools);
-  m->licensed_worker_s[pool] += worker_s;
+void metrics_rowsums_add(metrics_rowsums *s, const job_result *jr, guint32 tenant, double run_ns,
+                         double straggler_ns) {
+  int pool = jr->pool_index;
+  g_assert(pool < (int)s->n_pools);
+  if (pool >= 0) {
+    s->straggler_ns[pool] += straggler_ns;
+    pool_result *pr = &s->pools[pool];
+    pr->jobs_routed++;
+    switch (jr->outcome) {
+    case OUTCOME_COMPLETED: pr->jobs_completed++; break;
+    case OUTCOME_FAILED: pr->jobs_failed++; break;
+    case OUTCOME_UNPLACEABLE: pr->jobs_unplaceable++; break;
+    case OUTCOME_RUNNING: pr->jobs_running++; break;
+    case OUTCOME_QUEUED: pr->jobs_queued++; break;
+    default: break;
+    }
+  }
+  if (jr->outcome == OUTCOME_NOT_SUBMITTED) return;
+  if (s->tenants->len <= tenant) g_array_set_size(s->tenants, tenant + 1);
+  rowsums_tenant *t = &g_array_index(s->tenants, rowsums_tenant, tenant);
+  t->jobs++;
+  double worker_s = run_ns / 1e9 * jr->gpus;
+  if (pool < 0 || s->licence[pool] < 0) return;
+  s->licensed_worker_s[pool] += worker_s;
+  t->licence_cost += worker_s / 3600 * s->licence[pool];
+}
+
+void metrics_rowsums_hand_over(metrics *m, metrics_rowsums *s) {
+  g_assert(s->n_pools == m->n_pools && !m->row_pools);
+  for (guint i = 0; i < s->tenants->len; i++) {
+    const rowsums_tenant *x = &g_array_index(s->tenants, rowsums_tenant, i);
+    metrics_tenant_state *t = &g_array_index(m->tenants, metrics_tenant_state, i);
+    t->jobs += x->jobs;
+    t->licence_cost += x->licence_cost;
+  }
+  m->row_pools = g_new0(pool_result, MAX(1u, m->n_pools));
+  for (guint p = 0; p < m->n_pools; p++) {
+    m->licensed_worker_s[p] += s->licensed_worker_s[p];
+    m->row_pools[p] = s->pools[p];
+    m->row_pools[p].straggler_wait_gpu_s = s->straggler_ns[p] / 1e9;
+  }
+  metrics_rowsums_free(s);
+}
+
+void metrics_rowsums_free(metrics_rowsums *s) {
+  if (!s) return;
+  g_free(s->licence);
+  g_free(s->pools);
+  g_free(s->straggler_ns);
+  g_free(s->licensed_worker_s);
+  g_array_unref(s->tenants);
+  g_free(s);
 }
 
 double metrics_pool_licence(const metrics *m, guint32 pool) {
@@ -501,7 +560,7 @@ double metrics_pool_licence(const metrics *m, guint32 pool) {
   return m->licence_per_worker_hour[pool];
 }
 
-/* ---- events and services ---- */
+/* ---- events ---- */
 
 const char *metrics_intern(metrics *m, const char *s) { return results_intern(m->r, s); }
 
@@ -512,37 +571,6 @@ void metrics_event(metrics *m, const event_row *e) {
   if (row.job) row.job = results_intern(m->r, row.job);
   if (row.cause_job) row.cause_job = results_intern(m->r, row.cause_job);
   g_array_append_val(m->r->events_log, row);
-}
-
-void metrics_service(metrics *m, const service_result *row) {
-  g_array_append_vals(m->r->services, row, 1);
-  service_result *kept = &g_array_index(m->r->services, service_result, m->r->services->len - 1);
-  if (kept->id) kept->id = results_intern(m->r, kept->id); /* outlives the job's state */
-}
-
-guint metrics_services_len(const metrics *m) { return m->r->services->len; }
-
-GArray *metrics_services_take(metrics *m, guint from) {
-  GArray *all = m->r->services;
-  g_assert(from <= all->len);
-  GArray *out = g_array_sized_new(FALSE, TRUE, sizeof(service_result), all->len - from);
-  g_array_set_clear_func(out, (GDestroyNotify)results_service_clear);
-  g_array_append_vals(out, &g_array_index(all, service_result, from), all->len - from);
-  for (guint i = from; i < all->len; i++) { /* the histograms moved with the rows */
-    service_result *s = &g_array_index(all, service_result, i);
-    s->latency_ns = s->ttft_ns = s->tpot_ns = NULL;
-  }
-  g_array_set_size(all, from);
-  return out;
-}
-
-void metrics_services_put(metrics *m, GArray *rows) {
-  g_array_append_vals(m->r->services, rows->data, rows->len);
-  for (guint i = 0; i < rows->len; i++) {
-    service_result *s = &g_array_index(rows, service_result, i);
-    s->latency_ns = s->ttft_ns = s->tpot_ns = NULL;
-  }
-  g_array_unref(rows);
 }
 
 /* ---- the freeze ---- */
@@ -556,6 +584,16 @@ void metrics_pool_set_licence(metrics *m, guint32 pool, double per_worker_hour) 
  * licences; its time series with the SLO violations of each interval. */
 static void metrics_freeze_pool(metrics *m, metrics_pool *mp, pool_result pr) {
   results *r = m->r;
+  if (m->row_pools) { /* the rows' sums */
+    const pool_result *c = &m->row_pools[mp->index];
+    pr.jobs_routed = c->jobs_routed;
+    pr.jobs_completed = c->jobs_completed;
+    pr.jobs_failed = c->jobs_failed;
+    pr.jobs_unplaceable = c->jobs_unplaceable;
+    pr.jobs_running = c->jobs_running;
+    pr.jobs_queued = c->jobs_queued;
+    pr.straggler_wait_gpu_s = c->straggler_wait_gpu_s;
+  }
   const pool_spec *ps = scenario_pool(m->sc, mp->index);
   pr.provisioned_gpu_s = (double)mp->n_gpus * r->end_s;
   pr.drain_gpu_s = (double)mp->drain_gpu_ns / 1e9;

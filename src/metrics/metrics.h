@@ -1,8 +1,8 @@
 /* metrics.h: the observation of one run. One interval grid (intervals of interval_ns from
  * time 0) for the gauges and counters of every level: pools (allocated, busy, SM-active,
  * memory, queued, running, draining, down; SLO violations by arrival interval), GPUs (their
- * integrals and the per-GPU series of run --dcgm) and tenants; the events log; the services'
- * rows and latency histograms; and the pricing (cost, licences, showback). The simulator
+ * integrals and the per-GPU series of run --dcgm) and tenants; the events log; the sums
+ * over the jobs' rows; and the pricing (cost, licences, showback). The simulator
  * (sim.c, cluster.c, the workloads) reports changes here; metrics_freeze writes everything
  * into the results at the end.
  *
@@ -123,7 +123,7 @@ typedef struct metrics_pool {
   GArray *gpu_series, *gpu_series_jobs; /* NULL unless recorded */
 } metrics_pool;
 
-/* A run with the pools of sc; r receives the events, services and, at the end, the rest.
+/* A run with the pools of sc; r receives the events and, at the end, the rest.
  * gpu_series: also record the per-GPU series (run --dcgm). Each pool's GPUs are set by
  * metrics_pool_set_gpus before the run. */
 metrics *metrics_new(const scenario *sc, results *r, gboolean gpu_series);
@@ -212,27 +212,32 @@ guint32 metrics_tenant(metrics *m, const char *name);
  * exactly what adding it added: no rounding drift, and an idle tenant is exactly 0. */
 void metrics_tenant_change(metrics *m, guint32 tenant, guint32 pool, sim_time now,
                            const int64_t d[3], int resident);
-/* The tenants' submitted jobs (tenants.csv `jobs`) and licence cost, and the pools'
- * licensed worker-seconds (what a pool whose strategy charges a licence per worker
- * bills), summed over the rows by the row writer (rowwriter.c, on a thread of its own:
- * worker-seconds x the pool's metrics_pool_licence / 3600, in trace order from zero) and
- * added once at the end; nothing else adds to them. */
-void metrics_tenant_jobs_add(metrics *m, guint32 tenant, guint32 jobs, double licence_cost);
-void metrics_pool_licensed_add(metrics *m, guint32 pool, double worker_s);
 
-/* ---- events and services ---- */
+/* ---- the sums over the jobs' rows ----
+ * What the jobs' rows add to the pools and tenants: each pool's jobs by outcome (pools.csv
+ * jobs .. queued) and straggler GPU-time, each tenant's submitted jobs (tenants.csv `jobs`)
+ * and licence cost, each pool's licensed worker-seconds (what a pool whose strategy charges
+ * a licence per worker bills: worker-seconds x its metrics_pool_licence / 3600). Whoever
+ * puts the rows in trace order (the row writer, rowwriter.c, on a thread of its own) adds
+ * each row to a metrics_rowsums, summed from zero in trace order and read by no one else
+ * while the run goes, and hands it over once after the last row; metrics_freeze writes the
+ * sums into the pools' and tenants' rows. Nothing else adds to them. */
+typedef struct metrics_rowsums metrics_rowsums;
+/* Sums for m's pools, with their licences (metrics_pool_set_licence before); m NULL: none. */
+metrics_rowsums *metrics_rowsums_new(const metrics *m);
+/* Row jr's turn: tenant is its metrics_tenant index, run_ns its run time, straggler_ns its
+ * straggler_wait_gpu_ns. */
+void metrics_rowsums_add(metrics_rowsums *s, const job_result *jr, guint32 tenant, double run_ns,
+                         double straggler_ns);
+/* Adds s to m (once, after the last row) and frees s. */
+void metrics_rowsums_hand_over(metrics *m, metrics_rowsums *s);
+void metrics_rowsums_free(metrics_rowsums *s);
+
+/* ---- events ---- */
 /* Appends an events.csv row (the detail is copied). */
 void metrics_event(metrics *m, const event_row *e);
 /* Interns a string in the results (reasons, details). */
 const char *metrics_intern(metrics *m, const char *s);
-/* Appends a services.csv row; the row's histogram moves to the results. */
-void metrics_service(metrics *m, const service_result *row);
-/* Rows so far; the rows appended since `from` moved out into an owned array (a row of a
- * job whose turn has not come: put back later, in order, by metrics_services_put, which
- * frees the array; g_array_unref frees rows never put back). */
-guint metrics_services_len(const metrics *m);
-GArray *metrics_services_take(metrics *m, guint from);
-void metrics_services_put(metrics *m, GArray *rows);
 
 /* ---- streamed series ---- */
 /* Hands each pool's time series row to sink as its interval closes (by pool, in time order
@@ -243,20 +248,12 @@ void metrics_services_put(metrics *m, GArray *rows);
 typedef void (*metrics_ts_sink)(void *data, const ts_row *row);
 void metrics_set_ts_sink(metrics *m, metrics_ts_sink sink, void *data);
 
-/* Hands the services rows to sink in trace order, each once it is final
- * (metrics_services_flush, which the simulator calls after each job's rows are out: the
- * rows in results->services after those already handed over), and keeps in the results
- * only what the summaries need (results_services_streamed). Set before the run. */
-typedef void (*metrics_services_sink)(void *data, const service_result *row);
-void metrics_set_services_sink(metrics *m, metrics_services_sink sink, void *data);
-void metrics_services_flush(metrics *m);
-
 /* ---- the end ---- */
 /* Per pool: the strategy's licence price per worker-hour (share_ops.licence_per_worker_hour),
  * or a negative value when its pool charges none. Set before metrics_freeze. */
 void metrics_pool_set_licence(metrics *m, guint32 pool, double per_worker_hour);
 double metrics_pool_licence(const metrics *m, guint32 pool);
-/* Writes the pools (gauges, cost and licences added to the rows in *pools, which carry the
- * names, counters and job counts), GPUs, time series, GPU series, tenants and tenant series
+/* Writes the pools (gauges, cost, licences and the rows' sums added to the rows in *pools,
+ * which carry the names and counters), GPUs, time series, GPU series, tenants and tenant series
  * into the results. end: the end of the run (the pools closed there). */
 void metrics_freeze(metrics *m, sim_time end, const pool_result *pools);

@@ -110,7 +110,7 @@ typedef struct ts_row {       /* one pool, one interval */
  * or could not hold one more request in memory, or was cut off by a kill) counts as a
  * request that missed its SLO. */
 typedef struct service_result {
-  const char *id, *pool;    /* the results' copy of the id (metrics_service); the pool's
+  const char *id, *pool;    /* the results' copy of the id (sim_service); the pool's
                              * name borrowed from the scenario ("" when never routed) */
   guint64 requests;         /* served + dropped + unanswered */
   guint64 served, dropped;  /* dropped: found no server (service down, no room, killed) */

@@ -1,7 +1,8 @@
 /* report-csv.c: the CSV files of a result folder (jobs, pools, gpus, tenants, timeseries,
- * services, latency, events) and report_num, the one number format every report shares. One function per
- * file: a header row, then one row per record in the results' order; columns never move.
- * It only reads the frozen results; it does not write files (report_write_dir does). */
+ * fragmentation, services, latency, llm, events) as the result file table
+ * (report-files.c) calls them, the csv format's row there, and report_num, the one number
+ * format every report shares. A header row, then rows in the results' order; columns never
+ * move. It only formats; the table's drivers open and write the files. */
 #include "report.h"
 #include "caltime.h"
 #include "histogram.h"
@@ -210,15 +211,6 @@ void report_csv_job_row(const results *r, const job_result *j, GString *out) {
   csv_eol(out);
 }
 
-void report_csv_jobs_to(const results *r, report_out *ro) {
-  GString *out = ro->buf;
-  report_csv_jobs_header(r, out);
-  for (guint i = 0; i < r->jobs->len; i++) {
-    report_csv_job_row(r, &g_array_index(r->jobs, job_result, i), out);
-    report_out_row(ro);
-  }
-}
-
 void report_csv_pools_to(const results *r, report_out *ro) {
   GString *out = ro->buf;
   g_string_append(out, "pool,gpu,strategy,gpus,price_per_gpu_hour,provisioned_gpu_h,"
@@ -338,18 +330,10 @@ void report_csv_timeseries_row(const results *r, const ts_row *t, GString *out) 
   csv_eol(out);
 }
 
-void report_csv_timeseries_to(const results *r, report_out *ro) {
-  report_csv_timeseries_header(r, ro->buf);
-  for (guint i = 0; i < r->timeseries->len; i++) {
-    report_csv_timeseries_row(r, &g_array_index(r->timeseries, ts_row, i), ro->buf);
-    report_out_row(ro);
-  }
-}
-
 /* Fragmentation per pool and interval (docs/models.md, "Fragmentation"): allocated and
  * busy as in timeseries.csv, then mean fragmented GPUs (free GPU share that the pool's
  * target workload cannot use), mean free GPUs and their ratio. */
-void report_csv_fragmentation_header(GString *out) {
+void report_csv_fragmentation_header(const results *r, GString *out) {
   g_string_append(out, "pool,t_start_s,t_end_s,allocated,busy,frag_gpus,free_gpus,frag_ratio\n");
 }
 
@@ -365,23 +349,15 @@ void report_csv_fragmentation_row(const results *r, const ts_row *t, GString *ou
   csv_eol(out);
 }
 
-void report_csv_fragmentation_to(const results *r, report_out *ro) {
-  report_csv_fragmentation_header(ro->buf);
-  for (guint i = 0; i < r->timeseries->len; i++) {
-    report_csv_fragmentation_row(r, &g_array_index(r->timeseries, ts_row, i), ro->buf);
-    report_out_row(ro);
-  }
-}
-
 /* One row per inference service (trace order); latencies in ms; met is 1/0, empty when
  * the service has no SLO or no request. */
-void report_csv_services_header(GString *out) {
+void report_csv_services_header(const results *r, GString *out) {
   g_string_append(out, "id,pool,requests,served,dropped,unanswered,mean_ms,p50_ms,p95_ms,p99_ms,max_ms,"
                        "slo_ms,slo_pct,attainment_pct,met,violations,violation_minutes,"
                        "busy_frac\n");
 }
 
-void report_csv_service_row(const service_result *s, GString *out) {
+void report_csv_service_row(const results *r, const service_result *s, GString *out) {
   csv_s(out, s->id);
   csv_s(out, s->pool);
   csv_u(out, s->requests);
@@ -403,20 +379,14 @@ void report_csv_service_row(const service_result *s, GString *out) {
   csv_eol(out);
 }
 
-void report_csv_services_to(const results *r, report_out *ro) {
-  report_csv_services_header(ro->buf);
-  for (guint i = 0; i < r->services->len; i++) {
-    report_csv_service_row(&g_array_index(r->services, service_result, i), ro->buf);
-    report_out_row(ro);
-  }
-}
-
-void report_csv_llm_header(GString *out) {
+void report_csv_llm_header(const results *r, GString *out) {
   g_string_append(out, "id,pool,served,ttft_p50_ms,ttft_p99_ms,tpot_p50_ms,tpot_p99_ms,"
                        "e2e_p50_ms,e2e_p99_ms,goodput_rps,kv_blocks,reserved_gb\n");
 }
 
-void report_csv_llm_row(const service_result *s, GString *out) {
+gboolean report_csv_is_llm(const service_result *s) { return s->llm; }
+
+void report_csv_llm_row(const results *r, const service_result *s, GString *out) {
   csv_s(out, s->id);
   csv_s(out, s->pool);
   csv_u(out, s->served);
@@ -432,20 +402,7 @@ void report_csv_llm_row(const service_result *s, GString *out) {
   csv_eol(out);
 }
 
-gboolean report_csv_llm(const results *r, GString *out) {
-  gboolean any = FALSE;
-  for (guint i = 0; i < r->services->len; i++) {
-    const service_result *s = &g_array_index(r->services, service_result, i);
-    if (!s->llm) continue;
-    if (!any) report_csv_llm_header(out);
-    any = TRUE;
-    report_csv_llm_row(s, out);
-  }
-  return any;
-}
-
 typedef struct csv_latency_acc {
-  report_out *ro;
   GString *out;
   const char *id, *metric; /* metric: NULL for latency.csv (no such column) */
   guint64 seen, total;
@@ -459,54 +416,32 @@ static void csv_latency_bucket(double upper_edge_ns, guint64 n, gpointer user) {
   csv_n(a->out, upper_edge_ns / 1e6);
   csv_n(a->out, a->seen == a->total ? 1.0 : (double)a->seen / (double)a->total);
   csv_eol(a->out);
-  report_out_row(a->ro);
 }
 
-void report_csv_latency_header(GString *out) {
+void report_csv_latency_header(const results *r, GString *out) {
   g_string_append(out, "service,latency_ms,cum_frac\n");
 }
 
-void report_csv_latency_rows(const service_result *s, report_out *ro) {
+/* The latency distribution of a service that served requests, from its histogram: at most
+ * 64 x 64 + 1 rows whatever the number of requests. */
+void report_csv_latency_rows(const results *r, const service_result *s, GString *out) {
   if (!s->latency_ns || histogram_count(s->latency_ns) == 0) return;
-  csv_latency_acc a = {ro, ro->buf, s->id, NULL, 0, histogram_count(s->latency_ns)};
+  csv_latency_acc a = {out, s->id, NULL, 0, histogram_count(s->latency_ns)};
   histogram_foreach_bucket(s->latency_ns, csv_latency_bucket, &a);
 }
 
-/* The latency distribution of each service that served requests, from its histogram:
- * at most 64 x 64 + 1 rows per service whatever the number of requests. */
-void report_csv_latency_to(const results *r, report_out *ro) {
-  report_csv_latency_header(ro->buf);
-  for (guint i = 0; i < r->services->len; i++)
-    report_csv_latency_rows(&g_array_index(r->services, service_result, i), ro);
-}
-
-void report_csv_llm_latency_header(GString *out) {
+void report_csv_llm_latency_header(const results *r, GString *out) {
   g_string_append(out, "service,metric,latency_ms,cum_frac\n");
 }
 
-void report_csv_llm_latency_rows(const service_result *s, report_out *ro) {
+void report_csv_llm_latency_rows(const results *r, const service_result *s, GString *out) {
   const struct { const char *name; const histogram *h; } m[] = {
       {"ttft", s->ttft_ns}, {"tpot", s->tpot_ns}, {"e2e", s->latency_ns}};
   for (gsize k = 0; k < G_N_ELEMENTS(m); k++) {
     if (!m[k].h || histogram_count(m[k].h) == 0) continue;
-    csv_latency_acc a = {ro, ro->buf, s->id, m[k].name, 0, histogram_count(m[k].h)};
+    csv_latency_acc a = {out, s->id, m[k].name, 0, histogram_count(m[k].h)};
     histogram_foreach_bucket(m[k].h, csv_latency_bucket, &a);
   }
-}
-
-/* The distributions of each LLM service's TTFT, TPOT and end-to-end latency, as
- * latency.csv writes one; FALSE (nothing written) when the run has no LLM service. */
-gboolean report_csv_llm_latency(const results *r, GString *out) {
-  gboolean any = FALSE;
-  report_out ro = {.buf = out};
-  for (guint i = 0; i < r->services->len; i++) {
-    const service_result *s = &g_array_index(r->services, service_result, i);
-    if (!s->llm) continue;
-    if (!any) report_csv_llm_latency_header(out);
-    any = TRUE;
-    report_csv_llm_latency_rows(s, &ro);
-  }
-  return any;
 }
 
 void report_csv_events_to(const results *r, report_out *ro) {
@@ -569,3 +504,46 @@ void report_csv_string(report_csv_writer write, const results *r, GString *out) 
   report_out ro = {.buf = out};
   write(r, &ro);
 }
+
+/* A well-formed CSV file: records end with '\n', fields are plain or double-quoted (a
+ * quote doubled inside), and every record has as many fields as the header. */
+static char *csv_malformed(const char *data, gsize len) {
+  if (!len || data[len - 1] != '\n') return g_strdup("empty, or the last line has no newline");
+  guint64 line = 1, fields = 1, header = 0;
+  gboolean quoted = FALSE, field_start = TRUE;
+  for (gsize i = 0; i < len; i++) {
+    char c = data[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < len && data[i + 1] == '"') i++;
+      else if (c == '"') quoted = FALSE;
+      else if (c == '\n') line++;
+      continue;
+    }
+    if (c == '"' && field_start) {
+      quoted = TRUE;
+      field_start = FALSE;
+    } else if (c == ',') {
+      fields++;
+      field_start = TRUE;
+    } else if (c == '\n') {
+      if (!header) header = fields;
+      else if (fields != header)
+        return g_strdup_printf("line %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT
+                               " fields, the header has %" G_GUINT64_FORMAT, line, fields, header);
+      line++;
+      fields = 1;
+      field_start = TRUE;
+    } else if (c == '"' || c == '\r' || c == '\0') {
+      return g_strdup_printf("line %" G_GUINT64_FORMAT ": a stray quote, CR or NUL", line);
+    } else {
+      field_start = FALSE;
+    }
+  }
+  return quoted ? g_strdup("a quoted field is not closed") : NULL;
+}
+
+const report_format report_format_csv = {
+    .name = "csv",
+    .what = "comma-separated, one header row, fields quoted when they must be",
+    .malformed = csv_malformed,
+};

@@ -1,13 +1,12 @@
 /* report-json.c: summary.json, the machine-readable headline of a run (scenario, seed,
  * span, totals, per pool, per tenant, outcome counts, engine statistics), built with
  * json-glib in a fixed member order. NaN and infinities become null (JSON has neither);
- * doubles are written in their shortest round-trip form. Also report_write_dir, which
- * assembles the result folder through outdir.c (summary.json is what marks a folder as
- * a sharesim result). */
+ * doubles are written in their shortest round-trip form; and the json format's row of the
+ * format table (report-files.c). */
 #include "report.h"
 #include "caltime.h"
 #include "util.h"
-#include "outdir.h"
+#include "jsonlimit.h"
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
@@ -285,83 +284,18 @@ char *report_json(const results *r, gboolean include_engine_stats) {
   return with_newline;
 }
 
-/* The whole result folder. summary.json is written last of all the files so that even
- * the temporary folder only looks like a sharesim result once it is complete. */
-gboolean report_write_dir(const results *r, const char *dir, gboolean deterministic,
-                          GError **error) {
-  g_return_val_if_fail(r != NULL && dir != NULL, FALSE);
-  outdir *o = outdir_begin(dir, error);
-  if (!o) return FALSE;
-  return report_write_into(r, o, deterministic, FALSE, NULL, error);
+/* A well-formed JSON file: one object, read back through jsonlimit. */
+static char *json_malformed(const char *data, gsize len) {
+  g_autoptr(JsonParser) p = json_parser_new();
+  g_autoptr(GError) e = NULL;
+  if (!jsonlimit_load_data(p, "json", data, len, NULL, NULL, &e)) return g_strdup(e->message);
+  JsonNode *root = json_parser_get_root(p);
+  if (!root || !JSON_NODE_HOLDS_OBJECT(root)) return g_strdup("not an object");
+  return len && data[len - 1] == '\n' ? NULL : g_strdup("no newline at the end");
 }
 
-/* The CSV files every run has, each written in chunks (report_out). */
-static gboolean report_write_csvs(const results *r, outdir *o, gboolean jobs_written,
-                                  report_series *series, GError **error) {
-  static const struct {
-    const char *name;
-    void (*write)(const results *, report_out *);
-  } files[] = {
-    {"jobs.csv", report_csv_jobs_to},
-    {"pools.csv", report_csv_pools_to},
-    {"gpus.csv", report_csv_gpus_to},
-    {"tenants.csv", report_csv_tenants_to},
-    {"timeseries.csv", report_csv_timeseries_to},
-    {"fragmentation.csv", report_csv_fragmentation_to},
-    {"tenant_timeseries.csv", report_csv_tenant_timeseries_to},
-    {"services.csv", report_csv_services_to},
-    {"latency.csv", report_csv_latency_to},
-    {"events.csv", report_csv_events_to},
-  };
-  for (gsize i = jobs_written ? 1 : 0; i < G_N_ELEMENTS(files); i++) {
-    if (series && files[i].write == report_csv_timeseries_to)
-      if (!report_series_write(series, r, o, error)) return FALSE;
-    if (series && (files[i].write == report_csv_timeseries_to ||
-                   files[i].write == report_csv_fragmentation_to))
-      continue; /* written from the streamed rows */
-    if (r->services_streamed && (files[i].write == report_csv_services_to ||
-                                 files[i].write == report_csv_latency_to))
-      continue; /* written while the run went (report_services) */
-    report_out *ro = report_out_open(o, files[i].name, error);
-    if (!ro) return FALSE;
-    files[i].write(r, ro);
-    if (!report_out_close(ro, error)) return FALSE;
-  }
-  return TRUE;
-}
-
-gboolean report_write_into(const results *r, outdir *o, gboolean deterministic,
-                           gboolean jobs_written, report_series *series, GError **error) {
-  g_return_val_if_fail(r != NULL && o != NULL, FALSE);
-  gboolean ok = report_write_csvs(r, o, jobs_written, series, error);
-  GString *buf = g_string_new(NULL);
-  if (ok) {
-    report_text(r, buf);
-    ok = outdir_write(o, "summary.txt", buf->str, buf->len, error);
-  }
-  g_string_truncate(buf, 0);
-  if (ok && !r->services_streamed && report_csv_llm(r, buf))
-    ok = outdir_write(o, "llm.csv", buf->str, buf->len, error);
-  g_string_truncate(buf, 0);
-  if (ok && !r->services_streamed && report_csv_llm_latency(r, buf))
-    ok = outdir_write(o, "llm-latency.csv", buf->str, buf->len, error);
-  if (ok && r->gpu_series_on) { /* run --dcgm */
-    g_string_truncate(buf, 0);
-    report_dcgm_csv(r, buf);
-    ok = outdir_write(o, "dcgm.csv", buf->str, buf->len, error);
-    g_string_truncate(buf, 0);
-    if (ok) report_dcgm_openmetrics(r, buf);
-    if (ok) ok = outdir_write(o, "dcgm.prom", buf->str, buf->len, error);
-  }
-  g_string_free(buf, TRUE);
-  if (ok) {
-    char *json = report_json(r, !deterministic);
-    ok = outdir_write(o, "summary.json", json, strlen(json), error);
-    g_free(json);
-  }
-  if (!ok) {
-    outdir_abort(o);
-    return FALSE;
-  }
-  return outdir_commit(o, error);
-}
+const report_format report_format_json = {
+    .name = "json",
+    .what = "one JSON object, numbers in their shortest round-trip form",
+    .malformed = json_malformed,
+};

@@ -93,3 +93,36 @@ void report_prom_pools(const results *r, GString *out) {
   for (gsize k = 0; k < G_N_ELEMENTS(prom_families); k++)
     prom_family_samples(out, r, &prom_families[k]);
 }
+
+/* A well-formed OpenMetrics text: every sample's family declared by a "# TYPE" line before
+ * it (a counter's samples named NAME_total), and "# EOF" once, as the last line. */
+static char *prom_malformed(const char *data, gsize len) {
+  static const char eof[] = "# EOF\n";
+  if (len < sizeof eof - 1 || memcmp(data + len - (sizeof eof - 1), eof, sizeof eof - 1) != 0)
+    return g_strdup("the last line is not '# EOF'");
+  g_autoptr(GHashTable) families = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  g_auto(GStrv) lines = g_strsplit(data, "\n", -1);
+  char *why = NULL;
+  for (guint i = 0; lines[i] && !why; i++) {
+    const char *l = lines[i];
+    if (!*l) continue;
+    if (g_str_has_prefix(l, "# TYPE ")) {
+      g_auto(GStrv) w = g_strsplit(l + 7, " ", 3);
+      if (!w[0] || !w[1]) why = g_strdup_printf("line %u: a # TYPE without a type", i + 1);
+      else g_hash_table_add(families, g_strconcat(w[0], !strcmp(w[1], "counter") ? "_total" : "", NULL));
+    } else if (!strcmp(l, "# EOF")) {
+      if (lines[i + 1] && *lines[i + 1]) why = g_strdup_printf("line %u: # EOF before the end", i + 1);
+    } else if (l[0] != '#') {
+      g_autofree char *name = g_strndup(l, strcspn(l, "{ "));
+      if (!g_hash_table_contains(families, name))
+        why = g_strdup_printf("line %u: sample of '%s' before its # TYPE", i + 1, name);
+    }
+  }
+  return why;
+}
+
+const report_format report_format_openmetrics = {
+    .name = "openmetrics",
+    .what = "OpenMetrics text (Prometheus), samples stamped in seconds",
+    .malformed = prom_malformed,
+};

@@ -1,9 +1,9 @@
-/* report-series.c: timeseries.csv and fragmentation.csv from the rows the run hands over as
- * each pool's intervals close (sim_options.ts_sink), so that the series do not stay in
- * memory: each pool's rows are kept in chunks of REPORT_SERIES_CHUNK rows in an unnamed
- * spill file (rowspill.h) in the result folder's temporary and read back at the end, pool
- * by pool, to be written with the SLO violations the run counted meanwhile. The bytes are
- * those report_csv_timeseries_to and report_csv_fragmentation_to write for the same rows. */
+/* report-series.c: the time series rows the run hands over as each pool's intervals close
+ * (sim_options.ts_sink), kept out of memory for the per-interval result files
+ * (report-sinks.c): each pool's rows are kept in chunks of REPORT_SERIES_CHUNK rows in an
+ * unnamed spill file (rowspill.h) in the result folder's temporary and given back at the
+ * end, pool by pool, with the SLO violations the run counted meanwhile: the rows a run that
+ * keeps them has in results->timeseries, in the same order. */
 #include "report.h"
 #include "outdir.h"
 #include "rowspill.h"
@@ -59,9 +59,9 @@ void report_series_row(void *data, const ts_row *row) {
   g_array_set_size(p->stage, 0);
 }
 
-/* Both files' rows of one pool: the spilled chunks, then the stage. */
-static gboolean series_write_pool(report_series *rs, const results *r, guint32 pool,
-                                  report_out *ts, report_out *frag, ts_row *buf) {
+/* The rows of one pool: the spilled chunks, then the stage. */
+static gboolean series_each_pool(report_series *rs, const results *r, guint32 pool, ts_row *buf,
+                                 void (*fn)(void *data, const ts_row *row), void *data) {
   series_pool *p = &g_array_index(rs->pools, series_pool, pool);
   const GArray *slo = r->ts_slo && pool < r->ts_slo->len ? g_ptr_array_index(r->ts_slo, pool) : NULL;
   guint k = 0; /* the row's index in the pool's series */
@@ -77,42 +77,21 @@ static gboolean series_write_pool(report_series *rs, const results *r, guint32 p
     for (guint i = 0; i < n; i++, k++) {
       ts_row row = rows[i];
       row.slo_violations = slo && k < slo->len ? g_array_index(slo, guint64, k) : 0;
-      report_csv_timeseries_row(r, &row, ts->buf);
-      report_out_row(ts);
-      report_csv_fragmentation_row(r, &row, frag->buf);
-      report_out_row(frag);
+      fn(data, &row);
     }
   }
   return TRUE;
 }
 
-gboolean report_series_write(report_series *rs, const results *r, outdir *o, GError **error) {
-  report_out *ts = report_out_open(o, "timeseries.csv", error);
-  report_out *frag = ts ? report_out_open(o, "fragmentation.csv", error) : NULL;
-  if (!frag) {
-    report_out_free(ts);
-    return FALSE;
-  }
-  report_csv_timeseries_header(r, ts->buf);
-  report_csv_fragmentation_header(frag->buf);
+gboolean report_series_each(report_series *rs, const results *r,
+                            void (*fn)(void *data, const ts_row *row), void *data) {
   ts_row *buf = g_new(ts_row, REPORT_SERIES_CHUNK);
   gboolean ok = TRUE;
   for (guint32 pool = 0; ok && pool < rs->pools->len; pool++)
     if (g_array_index(rs->pools, series_pool, pool).stage)
-      ok = series_write_pool(rs, r, pool, ts, frag, buf);
+      ok = series_each_pool(rs, r, pool, buf, fn, data);
   g_free(buf);
-  if (!ok) {
-    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME,
-                "cannot write %s: the time series could not be read back from their spill file",
-                ts->path);
-    report_out_free(ts);
-    report_out_free(frag);
-    return FALSE;
-  }
-  ok = report_out_close(ts, error);
-  if (ok) return report_out_close(frag, error);
-  report_out_free(frag);
-  return FALSE;
+  return ok;
 }
 
 void report_series_free(report_series *rs) {

@@ -376,3 +376,20 @@ void report_text(const results *r, GString *out) {
     text_pools(out, r);
   }
 }
+
+/* A well-formed text file: not empty, lines end with '\n', no control characters but the
+ * newline (names from inputs are shown with '?' for them). */
+static char *text_malformed(const char *data, gsize len) {
+  if (!len || data[len - 1] != '\n') return g_strdup("empty, or the last line has no newline");
+  for (gsize i = 0; i < len; i++)
+    if (((unsigned char)data[i] < 0x20 && data[i] != '\n') || data[i] == 0x7f)
+      return g_strdup_printf("byte %" G_GSIZE_FORMAT ": control character 0x%02x", i,
+                             (unsigned char)data[i]);
+  return NULL;
+}
+
+const report_format report_format_text = {
+    .name = "text",
+    .what = "the summary `run` prints, for people",
+    .malformed = text_malformed,
+};

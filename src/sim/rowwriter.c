@@ -1,7 +1,8 @@
 /* rowwriter.c: the rows of finished jobs put back in trace order and written (rowwriter.h).
  * Owns the records and their batches, the hand-over to the writer thread (two GAsyncQueues:
  * full batches one way, empty ones back, RW_BATCHES at most, so the simulation waits rather
- * than piling rows up), the reorder window, and the sums a row's turn adds. A record whose
+ * than piling rows up) and the reorder window; what a row adds up is the metrics' (a
+ * metrics_rowsums it feeds in trace order) and the results' (results_add_job). A record whose
  * turn has not come is held in an arena of RW_HOLD_BYTES; a full arena goes to the spill
  * (rowspill.h) as one run sorted by row, which the drain then reads back sequentially.
  * It reads nothing the simulation writes while the run goes: a record carries all its row
@@ -52,14 +53,8 @@ typedef struct rw_batch {
   gboolean last;             /* the run's last batch: the thread ends after it */
 } rw_batch;
 
-typedef struct rw_tenant {
-  guint32 jobs;
-  double licence_cost;
-} rw_tenant;
-
 struct rowwriter {
   rowwriter_config c;
-  double *licence;           /* per pool: per worker-hour, < 0 none (metrics_pool_licence) */
   /* the simulation's side */
   rw_batch *cur;
   guint n_batches;
@@ -80,10 +75,7 @@ struct rowwriter {
   rowspill *spill;
   GString *ids;              /* gpu_ids of the row going out */
   results *svc;              /* the services rows as they went out (streamed or kept) */
-  pool_result *pool_jobs;
-  double *straggler;         /* per pool: straggler_wait_gpu_ns, trace order */
-  GArray *tenants;           /* rw_tenant per metrics tenant index */
-  double *licensed_worker_s; /* per pool */
+  metrics_rowsums *sums;     /* the rows' sums, the writer's own until the join; NULL: none */
   GError *error;
 };
 
@@ -142,36 +134,7 @@ static const char *rw_gpu_ids(rowwriter *w, const rw_rec *rec) {
   return buf->str;
 }
 
-/* The pool's job counters and straggler sum, the tenant's job count and licence sum, in
- * trace order from zero (rowwriter_finish hands them over: metrics_tenant_jobs_add). */
-static void rw_sums(rowwriter *w, const rw_rec *rec) {
-  const job_result *jr = &rec->r.jr;
-  if (jr->pool_index >= 0) {
-    w->straggler[jr->pool_index] += rec->r.straggler_wait_gpu_ns;
-    pool_result *pr = &w->pool_jobs[jr->pool_index];
-    pr->jobs_routed++;
-    switch (jr->outcome) {
-    case OUTCOME_COMPLETED: pr->jobs_completed++; break;
-    case OUTCOME_FAILED: pr->jobs_failed++; break;
-    case OUTCOME_UNPLACEABLE: pr->jobs_unplaceable++; break;
-    case OUTCOME_RUNNING: pr->jobs_running++; break;
-    case OUTCOME_QUEUED: pr->jobs_queued++; break;
-    default: break;
-    }
-  }
-  if (jr->outcome == OUTCOME_NOT_SUBMITTED) return;
-  if (w->tenants->len <= rec->r.tenant) g_array_set_size(w->tenants, rec->r.tenant + 1);
-  rw_tenant *t = &g_array_index(w->tenants, rw_tenant, rec->r.tenant);
-  t->jobs++;
-  double worker_s = rec->r.run_ns / 1e9 * jr->gpus;
-  int pool = jr->pool_index;
-  if (pool < 0 || w->licence[pool] < 0) return;
-  w->licensed_worker_s[pool] += worker_s;
-  t->licence_cost += worker_s / 3600 * w->licence[pool];
-}
-
-/* The record's services rows go out (the sink) or are kept, as metrics_services_flush did
- * after the job's report hook. */
+/* The record's services rows go out (the sink) or are kept. */
 static void rw_services_out(rowwriter *w, const rw_rec *rec) {
   if (!rec->reported) return;
   GArray *all = w->svc->services;
@@ -179,7 +142,7 @@ static void rw_services_out(rowwriter *w, const rw_rec *rec) {
   g_array_append_vals(all, rw_services(rec), rec->n_services);
   if (!w->c.services_sink) return;
   for (guint i = from; i < all->len; i++)
-    w->c.services_sink(w->c.services_sink_data, &g_array_index(all, service_result, i));
+    w->c.services_sink(w->c.services_sink_data, w->c.res, &g_array_index(all, service_result, i));
   results_services_streamed(w->svc, from);
 }
 
@@ -209,7 +172,8 @@ static void rw_emit(rowwriter *w, const rw_rec *rec) {
     jr.gpu_ids = results_intern(res, jr.gpu_ids);
     results_add_job(res, &jr, TRUE);
   }
-  rw_sums(w, rec);
+  if (w->sums) metrics_rowsums_add(w->sums, &jr, rec->r.tenant, rec->r.run_ns,
+                                   rec->r.straggler_wait_gpu_ns);
   rw_services_out(w, rec);
 }
 
@@ -396,13 +360,7 @@ static gpointer rw_thread(gpointer data) {
 rowwriter *rowwriter_new(const rowwriter_config *c) {
   rowwriter *w = g_new0(rowwriter, 1);
   w->c = *c;
-  guint np = MAX(1u, c->n_pools);
-  w->licence = g_new(double, np);
-  for (guint p = 0; p < np; p++) w->licence[p] = p < c->n_pools ? metrics_pool_licence(c->m, p) : -1;
-  w->pool_jobs = g_new0(pool_result, np);
-  w->straggler = g_new0(double, np);
-  w->licensed_worker_s = g_new0(double, np);
-  w->tenants = g_array_new(FALSE, TRUE, sizeof(rw_tenant));
+  if (c->m) w->sums = metrics_rowsums_new(c->m);
   w->blocks = g_new0(guint32 *, 1); /* grown as rows wait further ahead */
   w->bmask = 0;
   w->mem = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
@@ -463,10 +421,7 @@ guint32 *rowwriter_put(rowwriter *w, const rowwriter_row *r, const char *id, con
   char *text = (char *)rw_id(rec);
   memcpy(text, id, id_len);
   memcpy(text + id_len, reason, reason_len);
-  if (services) { /* the rows' histograms are the record's now */
-    g_array_set_clear_func(services, NULL);
-    g_array_unref(services);
-  }
+  if (services) g_array_set_size(services, 0); /* their histograms are the record's now */
   return (guint32 *)rw_gpus(rec);
 }
 
@@ -495,23 +450,8 @@ gboolean rowwriter_finish(rowwriter *w, GError **error) {
   }
   g_assert(w->next == w->c.n_rows);
   results_services_move(w->c.res, w->svc);
-  for (guint t = 0; t < w->tenants->len; t++) {
-    const rw_tenant *x = &g_array_index(w->tenants, rw_tenant, t);
-    metrics_tenant_jobs_add(w->c.m, t, x->jobs, x->licence_cost);
-  }
-  for (guint p = 0; p < w->c.n_pools; p++)
-    metrics_pool_licensed_add(w->c.m, p, w->licensed_worker_s[p]);
+  if (w->sums) metrics_rowsums_hand_over(w->c.m, g_steal_pointer(&w->sums));
   return TRUE;
-}
-
-const pool_result *rowwriter_pool_jobs(const rowwriter *w, guint pool) {
-  g_assert(pool < w->c.n_pools);
-  return &w->pool_jobs[pool];
-}
-
-double rowwriter_straggler_wait_gpu_ns(const rowwriter *w, guint pool) {
-  g_assert(pool < w->c.n_pools);
-  return w->straggler[pool];
 }
 
 void rowwriter_free(rowwriter *w) {
@@ -544,11 +484,7 @@ void rowwriter_free(rowwriter *w) {
   g_array_unref(w->order);
   g_string_free(w->ids, TRUE);
   results_free(w->svc);
-  g_free(w->pool_jobs);
-  g_free(w->straggler);
-  g_free(w->licensed_worker_s);
-  g_free(w->licence);
-  g_array_unref(w->tenants);
+  metrics_rowsums_free(w->sums);
   g_clear_error(&w->error);
   g_free(w);
 }

@@ -1,13 +1,14 @@
-/* rowwriter.h: the rows of finished jobs, from the simulation to jobs.csv and services.csv
- * and the run's per-row sums, in trace order. sim.c builds one self-contained record per
- * job as it ends (rowwriter_put: its job_result figures, id, reason, GPUs and services rows)
- * and frees the job's state at once; the writer puts the records back in trace order (a
- * record whose turn has not come waits in memory, and past a budget in the spill,
- * rowspill.h) and does, row by row in trace order, what a row's turn does: results_add_job,
- * the pools' job counters and straggler sums, the tenants' job counts and licence sums, the
- * job sink, the services rows and their sink. The records go over in batches to a thread of the writer's own (a run
- * with a job sink) or are handled in the caller's thread (kept rows, small runs): the same
- * code, the same bytes, whatever the timing. */
+/* rowwriter.h: the rows of finished jobs, from the simulation to their sinks (jobs.csv,
+ * services.csv, ...) in trace order. sim.c builds one self-contained record per job as it
+ * ends (rowwriter_put: its job_result figures, id, reason, GPUs and services rows) and frees
+ * the job's state at once; the writer puts the records back in trace order (a record whose
+ * turn has not come waits in memory, and past a budget in the spill, rowspill.h) and hands
+ * each row, at its turn, to those that take it: the results' aggregates (results_add_job),
+ * the metrics' sums over the rows (metrics_rowsums: pools' job counts and straggler sums,
+ * tenants' jobs and licences), the job sink, and the services rows to theirs. It orders and
+ * writes; it adds nothing up itself. The records go over in batches to a thread of the
+ * writer's own (a run with a job sink) or are handled in the caller's thread (kept rows,
+ * small runs): the same code, the same bytes, whatever the timing. */
 #pragma once
 #include <glib.h>
 #include "results.h"
@@ -22,13 +23,13 @@ typedef gboolean (*rowwriter_job_sink)(void *data, const results *r, const job_r
 typedef struct rowwriter_config {
   results *res;               /* the run's results: the job aggregates (results_add_job),
                                * and at rowwriter_finish the services rows */
-  metrics *m;                 /* licence rates per pool (read at rowwriter_new) and, at
-                               * rowwriter_finish, the tenants' job sums */
-  guint n_pools;
+  metrics *m;                 /* the metrics the rows' sums are handed to at rowwriter_finish
+                               * (metrics_rowsums_new at rowwriter_new); NULL: no sums */
   guint32 n_rows;             /* the trace's rows: every one is put exactly once */
   rowwriter_job_sink job_sink; /* NULL: the rows are kept in res->jobs (strings interned) */
   void *job_sink_data;
-  metrics_services_sink services_sink; /* NULL: res->services keeps every row */
+  /* sim_options.services_sink; NULL: res->services keeps every row */
+  void (*services_sink)(void *data, const results *r, const service_result *row);
   void *services_sink_data;
   gboolean spill;             /* rows waiting for an earlier one past the writer's memory
                                * budget go to a rowspill file (FALSE: all stay in memory) */
@@ -53,20 +54,18 @@ typedef struct rowwriter_row {
 } rowwriter_row;
 
 rowwriter *rowwriter_new(const rowwriter_config *c);
-/* Hands row r over with its id and reason (copied) and services rows (owned, their
- * histograms with them; NULL: none). Returns room for n_gpus (node, GPU in node) pairs of
+/* Hands row r over with its id and reason (copied) and services rows (NULL: the job's
+ * workload reports none; else the rows and their histograms become the record's and the
+ * array, which must have no clear function, is emptied for the caller's next job). Returns room for n_gpus (node, GPU in node) pairs of
  * its last placement, which the caller fills before the next call: gpu_ids is formatted
  * from them and jr.pool ("pool/n0/g3;pool/n1/g0"). */
 guint32 *rowwriter_put(rowwriter *w, const rowwriter_row *r, const char *id, const char *reason,
                        guint32 n_gpus, GArray *services);
 /* TRUE once the writer failed (a sink's error, a spill read back): the run can stop. */
 gboolean rowwriter_failed(rowwriter *w);
-/* After the last row: waits for the writer, moves the services rows into res and adds the
- * tenants' sums to m; FALSE with the writer's error (SHARESIM_ERROR_RUNTIME). */
+/* After the last row: waits for the writer, moves the services rows into res and hands
+ * the rows' sums to the metrics (metrics_rowsums_hand_over); FALSE with the writer's error
+ * (SHARESIM_ERROR_RUNTIME). */
 gboolean rowwriter_finish(rowwriter *w, GError **error);
-/* After rowwriter_finish: the pool's job counts by outcome (jobs_routed .. jobs_queued)
- * and the sum of its rows' straggler_wait_gpu_ns, in trace order. */
-const pool_result *rowwriter_pool_jobs(const rowwriter *w, guint pool);
-double rowwriter_straggler_wait_gpu_ns(const rowwriter *w, guint pool);
 /* Stops the thread if it runs (rows not written are dropped) and frees everything. */
 void rowwriter_free(rowwriter *w);

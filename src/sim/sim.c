@@ -52,6 +52,8 @@ struct sim {
   rowwriter *rw;
   GArray *just_done;         /* guint32 rows whose job ended in this event */
   guint reference;           /* the fast paths run the reference way (SIM_REF_*) */
+  GArray *svc_rows;          /* service_result: the rows a workload's report hook gives
+                              * (sim_service), handed to the row writer by job_out */
   gboolean walk_bursts;      /* notebooks' bursts without events (bursts.h; FALSE with
                               * run --reference or the per-GPU series) */
   guint64 walked_toggles;    /* the events the walked bursts stood for (results events) */
@@ -88,6 +90,12 @@ const scenario *sim_scenario(const sim *s) { return s->sc; }
 const trace *sim_trace(const sim *s) { return s->tr; }
 metrics *sim_metrics(sim *s) { return s->m; }
 gboolean sim_reference(const sim *s, unsigned what) { return (s->reference & what) != 0; }
+
+void sim_service(sim *s, const service_result *row) {
+  g_array_append_vals(s->svc_rows, row, 1);
+  service_result *kept = &g_array_index(s->svc_rows, service_result, s->svc_rows->len - 1);
+  if (kept->id) kept->id = results_intern(s->res, kept->id); /* outlives the job's state */
+}
 
 int64_t sim_job_mem_room(const sim *s, const job_run *j, guint32 w) {
   g_assert(w < j->n_tasks);
@@ -1182,10 +1190,9 @@ static void job_out(sim *s, guint32 i) {
                        .straggler_wait_gpu_ns = j->straggler_wait_gpu_ns};
   job_row(s, j, &row.jr);
   GArray *services = NULL;
-  if (j->wl->report) {
-    guint before = metrics_services_len(s->m);
+  if (j->wl->report) { /* its rows come through sim_service */
+    services = s->svc_rows;
     j->wl->report(s, j);
-    services = metrics_services_take(s->m, before);
   }
   guint32 n = placement_count(j);
   guint32 *gpus = rowwriter_put(s->rw, &row, j->spec->id, row.jr.reason, n, services);
@@ -1207,8 +1214,8 @@ static inline void emit_ready(sim *s) {
     *job_slot(s, s->next_emit++) = NULL;
 }
 
-/* The pools' rows as far as the simulator knows them (names, counters, job counts); the
- * metrics layer adds gauges, cost and licences. Returns an owned array of n_pools. */
+/* The pools' rows as far as the simulator knows them (names, counters); the metrics layer
+ * adds gauges, cost, licences and the rows' sums (job counts, straggler time). Returns an owned array of n_pools. */
 static pool_result *pool_rows(sim *s) {
   pool_result *rows = g_new0(pool_result, s->n_pools ? s->n_pools : 1);
   for (guint pi = 0; pi < s->n_pools; pi++) {
@@ -1229,17 +1236,7 @@ static pool_result *pool_rows(sim *s) {
         .evictions = p->evictions,
         .reconfigurations = p->reconfigurations,
         .work_lost_gpu_s = p->work_lost_gpu_ns / 1e9,
-        .straggler_wait_gpu_s = rowwriter_straggler_wait_gpu_ns(s->rw, pi) / 1e9,
     };
-  }
-  for (guint pi = 0; pi < s->n_pools; pi++) {
-    const pool_result *c = rowwriter_pool_jobs(s->rw, pi);
-    rows[pi].jobs_routed = c->jobs_routed;
-    rows[pi].jobs_completed = c->jobs_completed;
-    rows[pi].jobs_failed = c->jobs_failed;
-    rows[pi].jobs_unplaceable = c->jobs_unplaceable;
-    rows[pi].jobs_running = c->jobs_running;
-    rows[pi].jobs_queued = c->jobs_queued;
   }
   return rows;
 }
@@ -1280,6 +1277,9 @@ static void sim_free(sim *s) {
     g_ptr_array_unref(s->retained);
   }
   if (s->just_done) g_array_unref(s->just_done);
+  for (guint k = 0; s->svc_rows && k < s->svc_rows->len; k++)
+    results_service_clear(&g_array_index(s->svc_rows, service_result, k));
+  if (s->svc_rows) g_array_unref(s->svc_rows);
   for (guint i = 0; i < s->n_pools; i++) cluster_pool_clear(&s->pools[i]);
   g_free(s->pools);
   g_free(s->jobs);
@@ -1316,7 +1316,7 @@ static void sim_prefetch(const void *obj, engine_handler h) {
  * an earlier one go to a spill file (kept rows stay in memory anyway), and big runs write
  * on a thread of their own (sim_options.writer_thread). */
 static rowwriter *sim_rowwriter(sim *s, const sim_options *opt) {
-  rowwriter_config c = {.res = s->res, .m = s->m, .n_pools = s->n_pools, .n_rows = s->n_jobs};
+  rowwriter_config c = {.res = s->res, .m = s->m, .n_rows = s->n_jobs};
   if (opt) {
     c.job_sink = opt->job_sink;
     c.job_sink_data = opt->job_sink_data;
@@ -1358,6 +1358,7 @@ static void sim_build(sim *s, const sim_options *opt) {
   s->scratch_victims = g_ptr_array_new();
   s->scratch_resched = g_array_new(FALSE, FALSE, sizeof(resched));
   s->just_done = g_array_new(FALSE, FALSE, sizeof(guint32));
+  s->svc_rows = g_array_new(FALSE, TRUE, sizeof(service_result)); /* no clear function */
   s->rw = sim_rowwriter(s, opt);
 }
 

@@ -44,9 +44,9 @@ typedef struct sim_options {
   void (*ts_sink)(void *data, const ts_row *row);
   void *ts_sink_data;
   /* When not NULL: each services row is handed to services_sink, in trace order, once its
-   * job's row is out (metrics_set_services_sink: results->services keeps only the rows the
-   * summaries name). */
-  void (*services_sink)(void *data, const service_result *row);
+   * job's row is out (by the row writer, as job_sink: results->services then keeps only the
+   * rows the summaries name, results_services_streamed). */
+  void (*services_sink)(void *data, const results *r, const service_result *row);
   void *services_sink_data;
   /* Events pending at once beyond which the run ends with a SHARESIM_ERROR_RUNTIME error
    * (engine_full); 0: the engine's own limit, ENGINE_MAX_PENDING (tests set fewer). */

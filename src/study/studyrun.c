@@ -41,44 +41,7 @@ void studyrun_task_free(studyrun_task *t) {
 
 results *studyrun_simulate(const scenario *sc, const trace *tr, sim_options *opt,
                            const char *dir, GError **error) {
-  outdir *o = NULL;
-  if (dir && !(o = outdir_begin(dir, error))) return NULL;
-  report_jobs_stream *js = NULL;
-  if (!opt->gpu_series && !(js = report_jobs_stream_new(o, error))) {
-    if (o) outdir_abort(o);
-    return NULL;
-  }
-  /* jobs.csv and the time series leave memory while the run goes (run --dcgm keeps them:
-   * its series point into the job rows and read the pools' rows) */
-  report_series *series = js ? report_series_new(o) : NULL;
-  report_services *svc = NULL;
-  if (js && !(svc = report_services_new(o, error))) {
-    report_jobs_stream_free(js);
-    report_series_free(series);
-    if (o) outdir_abort(o);
-    return NULL;
-  }
-  opt->job_sink = js ? report_jobs_stream_row : NULL;
-  opt->job_sink_data = js;
-  opt->ts_sink = series ? report_series_row : NULL;
-  opt->ts_sink_data = series;
-  opt->services_sink = svc ? report_services_row : NULL;
-  opt->services_sink_data = svc;
-  opt->spill_dir = o ? outdir_tmp_path(o) : NULL;
-  results *res = sim_run(sc, tr, opt, error);
-  gboolean ok = res != NULL;
-  if (js && ok) ok = report_jobs_stream_finish(js, res, error);
-  else report_jobs_stream_free(js);
-  if (svc && ok) ok = report_services_finish(svc, error);
-  else report_services_free(svc);
-  if (ok && o) ok = report_write_into(res, o, TRUE, js != NULL, series, error);
-  else if (o) outdir_abort(o);
-  report_series_free(series);
-  if (!ok && res) {
-    results_free(res);
-    res = NULL;
-  }
-  return res;
+  return report_simulate(sc, tr, opt, dir, error);
 }
 
 /* The run itself, in whichever thread: sim_run, the folder, its figures. */

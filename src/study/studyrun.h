@@ -12,12 +12,10 @@
 
 struct sim_options;
 struct results;
-/* One run and its result folder (NULL: none), as `run -o DIR` makes them: the folder is
- * begun first and jobs.csv streamed into it while the run goes (report_jobs_stream: a
- * finished job's row leaves memory), except with opt->gpu_series (run --dcgm), whose
- * per-GPU series point into the rows kept in memory; without a folder the rows are dropped
- * as they come. The folder appears only once complete; on any error nothing is left.
- * Sets opt's job sink. Returns the results (without rows), or NULL with error set. */
+/* One run and its result folder (NULL: none), as `run -o DIR` makes them: report_simulate
+ * (report.h: the per-row files streamed while the run goes, unless a file that is on reads
+ * the kept rows, as run --dcgm's do). Sets opt's sinks. Returns the results (without the
+ * streamed rows), or NULL with error set. */
 struct results *studyrun_simulate(const scenario *sc, const trace *tr, struct sim_options *opt,
                                   const char *dir, GError **error);
 

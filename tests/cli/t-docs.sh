@@ -1,8 +1,8 @@
 # t-docs.sh: every row of the registration tables has its documentation, read back from the
 # binary itself: subcommands in README.md's command table, import formats and generator
 # profiles in docs/traces.md, sharing strategies and workload kinds in docs/models.md, the
-# charts of `plot` in docs/studies.md, and every file a run writes somewhere in README.md or
-# docs/.
+# charts of `plot` in docs/studies.md, and every file of the result file table (`run
+# --list-files`) in README.md's list of result files.
 DOCS="$TOP_SRCDIR/docs"
 has_doc() { # has_doc WHAT FIXED-STRING FILE...
   what=$1; str=$2; shift 2
@@ -46,11 +46,17 @@ for k in $kinds; do
     fail "workload kind $k: no '### $k' section in docs/models.md"; fi
 done
 
+# the result files: the table (run --list-files: name, format, kind, when, what), each named
+# in README.md's list of the files `run -o DIR` writes; a plain run writes those that are
+# always on and need no row of their own (if-rows: llm.csv without an LLM service)
+run run --list-files; expect_rc 0
+files=$(cut -f1 out.txt)
+at_least 10 "result files" "$files"
+for f in $files; do has_doc "result file $f" "\`$f\`" "$TOP_SRCDIR/README.md"; done
+plain=$(awk -F'\t' '$4 == "always" { print $1 }' out.txt | sort | tr '\n' ' ')
 printf 'id,submit_s,kind,gpus,mem_gb,duration_s\nj,0,batch,1,1,10\n' > t.csv
 run run ok.yaml t.csv -o out -q; expect_rc 0
-files=$(ls out)
-at_least 10 "result files" "$files"
-for f in $files; do has_doc "result file $f" "\`$f\`" "$TOP_SRCDIR/README.md" "$DOCS"/*.md; done
+expect_eq "$(ls out | sort | tr '\n' ' ')" "$plain" "a plain run writes the table's always-on files"
 
 run plot --help; expect_rc 0
 charts=$(sed -n 's/^Charts of a result folder: \(.*\) (each when.*/\1/p' out.txt | tr -d ,)

@@ -79,8 +79,8 @@ static results *run_dated(const char *start_line) {
 Test(calendar, utc_columns_and_absolute_dcgm_times) {
   results *r = run_dated("start: 2026-11-01T00:00:00Z\n");
   g_autoptr(GString) ts = g_string_new(NULL), jobs = g_string_new(NULL), prom = g_string_new(NULL);
-  report_csv_string(report_csv_timeseries_to, r, ts);
-  report_csv_string(report_csv_jobs_to, r, jobs);
+  report_file_string("timeseries.csv", r, ts);
+  report_file_string("jobs.csv", r, jobs);
   report_dcgm_openmetrics(r, prom);
   cr_expect(g_str_has_prefix(ts->str, "pool,t_start_s,t_end_s,allocated,busy,sm_active,"
                              "mem_used_gb,queued,running,slo_violations,t_start_utc\n"),
@@ -98,7 +98,7 @@ Test(calendar, utc_columns_and_absolute_dcgm_times) {
   results_free(r);
   results *plain = run_dated("");
   g_autoptr(GString) ts0 = g_string_new(NULL), prom0 = g_string_new(NULL);
-  report_csv_string(report_csv_timeseries_to, plain, ts0);
+  report_file_string("timeseries.csv", plain, ts0);
   report_dcgm_openmetrics(plain, prom0);
   cr_expect(strstr(ts0->str, "utc") == NULL, "no UTC columns without a start");
   cr_expect(strstr(prom0->str, "\"} 100 600\n") != NULL, "seconds from 0 without a start");

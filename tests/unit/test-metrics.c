@@ -196,7 +196,10 @@ static metrics *metrics_burst_case(const scenario *sc, results *r, gboolean walk
   metrics_pool *mp = metrics_pool_get(m, 0);
   metrics_pool_set_gpus(mp, 1);
   guint32 t = metrics_tenant(m, "team");
-  metrics_tenant_jobs_add(m, t, 1, 0);
+  metrics_rowsums *sums = metrics_rowsums_new(m);
+  const job_result jr = {.outcome = OUTCOME_COMPLETED, .pool_index = -1, .gpus = 1};
+  metrics_rowsums_add(sums, &jr, t, 0, 0);
+  metrics_rowsums_hand_over(m, sums); /* the tenant has a job: it has a row */
   const int64_t idle[3] = {METRICS_FIXED_ONE_I, 0, 0};
   const int64_t on[3] = {METRICS_FIXED_ONE_I, metrics_fixed(0.5), metrics_fixed(0.25)};
   const int64_t up[3] = {idle[0], 0, 0}, burst[3] = {0, on[1], on[2]};
@@ -257,5 +260,54 @@ Test(metrics, a_burst_walked_ahead_books_what_its_gauges_book) {
     metrics_free(m[k]);
     results_free(r[k]);
   }
+  scenario_free(sc);
+}
+
+/* The sums over the jobs' rows (metrics_rowsums, what the row writer feeds in trace order):
+ * each pool's jobs by outcome and straggler time, each tenant's submitted jobs, the
+ * licensed worker-seconds and their licence cost, written into the pools' and tenants' rows
+ * by the freeze. A job never submitted counts for its pool only; an unrouted one (no pool)
+ * for its tenant only, without a licence. */
+Test(metrics, the_rows_sums_reach_the_pools_and_tenants) {
+  scenario *sc = metrics_one_gpu_scenario();
+  results *r = results_new();
+  metrics *m = metrics_new(sc, r, FALSE);
+  metrics_pool *mp = metrics_pool_get(m, 0);
+  metrics_pool_set_gpus(mp, 1);
+  metrics_pool_set_licence(m, 0, 2.0); /* per worker-hour */
+  guint32 a = metrics_tenant(m, "a"), b = metrics_tenant(m, "b");
+  metrics_rowsums *sums = metrics_rowsums_new(m);
+  const struct { job_outcome o; guint32 tenant; int pool; guint32 gpus; double run_s, strag_s; } rows[] = {
+      {OUTCOME_COMPLETED, a, 0, 2, 3600, 5},  {OUTCOME_FAILED, b, 0, 1, 1800, 0},
+      {OUTCOME_UNPLACEABLE, b, 0, 1, 0, 0},  {OUTCOME_RUNNING, a, 0, 1, 900, 1},
+      {OUTCOME_QUEUED, a, 0, 1, 0, 0},       {OUTCOME_NOT_SUBMITTED, b, 0, 1, 0, 0},
+      {OUTCOME_UNPLACEABLE, b, -1, 1, 0, 0},
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(rows); i++) {
+    job_result jr = {.outcome = rows[i].o, .pool_index = rows[i].pool, .gpus = rows[i].gpus};
+    metrics_rowsums_add(sums, &jr, rows[i].tenant, rows[i].run_s * 1e9, rows[i].strag_s * 1e9);
+  }
+  metrics_rowsums_hand_over(m, sums);
+  metrics_pool_close(mp, 100 * SIM_NS_PER_S);
+  r->end_s = 100;
+  const pool_result pr = {.name = "p"};
+  metrics_freeze(m, 100 * SIM_NS_PER_S, &pr);
+  const pool_result *p = &g_array_index(r->pools, pool_result, 0);
+  cr_expect_eq(p->jobs_routed, 6);
+  cr_expect(p->jobs_completed == 1 && p->jobs_failed == 1 && p->jobs_unplaceable == 1 &&
+            p->jobs_running == 1 && p->jobs_queued == 1);
+  cr_expect_float_eq(p->straggler_wait_gpu_s, 6, 1e-12);
+  cr_expect_float_eq(p->vgpu_s, 3600 * 2 + 1800 + 900, 1e-9);
+  cr_expect_float_eq(p->licence_cost, (3600 * 2 + 1800 + 900) / 3600.0 * 2, 1e-12);
+  cr_assert_eq(r->tenants->len, 2);
+  for (guint i = 0; i < 2; i++) {
+    const tenant_result *t = &g_array_index(r->tenants, tenant_result, i);
+    gboolean is_a = !strcmp(t->name, "a");
+    cr_expect_eq(t->jobs, 3u, "%s", t->name);
+    cr_expect_float_eq(t->cost, is_a ? (7200 + 900) / 3600.0 * 2 : 1800 / 3600.0 * 2, 1e-12,
+                       "%s", t->name);
+  }
+  metrics_free(m);
+  results_free(r);
   scenario_free(sc);
 }

@@ -140,19 +140,14 @@ static char *reports_golden(const char *name) {
   return text;
 }
 
-/* The file the GString writer write (or, when NULL, the CSV writer csv) makes of the
- * fixture is the golden file name. */
-static void reports_assert_golden_of(void (*write)(const results *, GString *),
-                                     report_csv_writer csv, const char *name) {
+/* The file name the table's writer makes of the fixture is its golden copy. */
+static void reports_assert_golden(const char *name) {
   g_autoptr(results) r = reports_fixture();
   g_autoptr(GString) out = g_string_new(NULL);
-  if (write) write(r, out);
-  else report_csv_string(csv, r, out);
+  cr_assert(report_file_string(name, r, out), "%s: not written", name);
   g_autofree char *want = reports_golden(name);
   cr_assert_str_eq(out->str, want, "%s differs:\n--- got\n%s--- want\n%s", name, out->str, want);
 }
-#define reports_assert_golden(write, name) reports_assert_golden_of(write, NULL, name)
-#define reports_assert_golden_csv(csv, name) reports_assert_golden_of(NULL, csv, name)
 
 static char *reports_num(double v) {
   GString *s = g_string_new(NULL);
@@ -333,15 +328,19 @@ Test(reports, cost_per_busy_hour_is_undefined_without_busy_time) {
 
 /* ---- CSV ------------------------------------------------------------------------- */
 
-Test(reports, jobs_csv) { reports_assert_golden_csv(report_csv_jobs_to, "jobs.csv"); }
-Test(reports, pools_csv) { reports_assert_golden_csv(report_csv_pools_to, "pools.csv"); }
-Test(reports, gpus_csv) { reports_assert_golden_csv(report_csv_gpus_to, "gpus.csv"); }
-Test(reports, tenants_csv) { reports_assert_golden_csv(report_csv_tenants_to, "tenants.csv"); }
-Test(reports, timeseries_csv) {
-  reports_assert_golden_csv(report_csv_timeseries_to, "timeseries.csv");
-}
-Test(reports, events_csv_quotes_commas_and_quotes) {
-  reports_assert_golden_csv(report_csv_events_to, "events.csv");
+/* Every golden copy in tests/data/reports is a file of the table (a renamed file keeps its
+ * check) and is what the table's writer makes of the fixture (events.csv quotes commas and
+ * quotes; summary.txt is the text summary): a new file gets a golden check by its copy. */
+Test(reports, every_golden_copy_is_what_its_table_row_writes) {
+  const char *dir = GOLDEN_DIR;
+  g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+  cr_assert_not_null(d);
+  guint n = 0;
+  for (const char *name; (name = g_dir_read_name(d)) != NULL; n++) {
+    cr_assert_not_null(report_file_find(name), "%s in %s is no result file", name, dir);
+    reports_assert_golden(name);
+  }
+  cr_assert_geq(n, 1);
 }
 /* latency.csv from hand-built histograms: one row per non-empty bucket (upper edge in
  * ms, share of served requests below it), services in order, none for a service that
@@ -365,7 +364,7 @@ Test(reports, latency_csv) {
   g_array_append_val(r->services, never);
   g_array_append_val(r->services, b);
   g_autoptr(GString) out = g_string_new(NULL);
-  report_csv_string(report_csv_latency_to, r, out);
+  report_file_string("latency.csv", r, out);
   cr_assert_str_eq(out->str, "service,latency_ms,cum_frac\n"
                              "chat,1e-06,0.2\n"
                              "chat,1.06496,0.8\n"
@@ -373,7 +372,7 @@ Test(reports, latency_csv) {
                              "\"embed,v2\",5.04627,1\n");
 }
 
-Test(reports, text_summary) { reports_assert_golden(report_text, "summary.txt"); }
+
 
 Test(reports, csv_of_an_empty_run_is_the_header_only) {
   g_autoptr(results) r = results_new();
@@ -732,18 +731,26 @@ Test(reports, write_dir_writes_every_file_deterministically) {
   g_autoptr(results) r = reports_fixture();
   GError *error = NULL;
   cr_assert(report_write_dir(r, dir, TRUE, &error), "%s", error ? error->message : "");
+  /* the files of the table every run writes (the fixture has no LLM service) */
   g_autofree char *files = reports_listing_sorted(dir);
-  cr_assert_str_eq(files, ".sharesim-folder events.csv fragmentation.csv gpus.csv jobs.csv "
-                          "latency.csv pools.csv services.csv summary.json summary.txt "
-                          "tenant_timeseries.csv tenants.csv timeseries.csv");
+  g_autoptr(GPtrArray) names = g_ptr_array_new();
+  g_ptr_array_add(names, (gpointer)OUTDIR_MARKER);
+  guint n;
+  const report_file *t = report_files(&n);
+  for (guint i = 0; i < n; i++)
+    if (!t[i].option && !t[i].if_rows) g_ptr_array_add(names, (gpointer)t[i].name);
+  g_ptr_array_sort(names, reports_cmp_names);
+  g_ptr_array_add(names, NULL);
+  g_autofree char *expected = g_strjoinv(" ", (char **)names->pdata);
+  cr_assert_str_eq(files, expected);
   g_autofree char *latency = reports_read(dir, "latency.csv");
   cr_assert_str_eq(latency, "service,latency_ms,cum_frac\n", "no service: the header only");
-  const char *golden[] = {"jobs.csv", "pools.csv", "gpus.csv", "tenants.csv",
-                          "timeseries.csv", "events.csv", "summary.txt"};
-  for (gsize i = 0; i < G_N_ELEMENTS(golden); i++) {
-    g_autofree char *got = reports_read(dir, golden[i]);
-    g_autofree char *want = reports_golden(golden[i]);
-    cr_assert_str_eq(got, want, "%s", golden[i]);
+  for (guint i = 0; i < n; i++) { /* the folder's files are the golden copies */
+    g_autofree char *path = g_build_filename(GOLDEN_DIR, t[i].name, NULL);
+    if (!g_file_test(path, G_FILE_TEST_EXISTS)) continue;
+    g_autofree char *got = reports_read(dir, t[i].name);
+    g_autofree char *golden = reports_golden(t[i].name);
+    cr_assert_str_eq(got, golden, "%s", t[i].name);
   }
   g_autofree char *first = reports_read(dir, "summary.json");
   cr_assert_null(strstr(first, "wall_s"));

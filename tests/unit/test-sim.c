@@ -260,10 +260,10 @@ Test(sim, same_inputs_and_seed_give_identical_results) {
                     "b1,7,batch,2,10,3000,,\nt1,9,training,2,10,5000,,\n";
   results *r1 = tu_run(yaml, csv, NULL), *r2 = tu_run(yaml, csv, NULL);
   GString *a = g_string_new(NULL), *b = g_string_new(NULL);
-  report_csv_string(report_csv_jobs_to, r1, a);
-  report_csv_string(report_csv_timeseries_to, r1, a);
-  report_csv_string(report_csv_jobs_to, r2, b);
-  report_csv_string(report_csv_timeseries_to, r2, b);
+  report_file_string("jobs.csv", r1, a);
+  report_file_string("timeseries.csv", r1, a);
+  report_file_string("jobs.csv", r2, b);
+  report_file_string("timeseries.csv", r2, b);
   cr_assert_str_eq(a->str, b->str);
   g_string_free(a, TRUE);
   g_string_free(b, TRUE);
@@ -491,7 +491,7 @@ Test(sim, streamed_rows_are_the_kept_rows_and_give_the_same_figures) {
   cr_assert_eq(c.rows, kept->jobs->len);
   cr_assert_eq(streamed->job_count, kept->job_count);
   g_autoptr(GString) want = g_string_new(NULL), head = g_string_new(NULL);
-  report_csv_string(report_csv_jobs_to, kept, want);
+  report_file_string("jobs.csv", kept, want);
   report_csv_jobs_header(kept, head);
   cr_assert_str_eq(c.text->str, want->str + head->len);
   g_autofree char *jk = report_json(kept, FALSE), *js = report_json(streamed, FALSE);
@@ -501,8 +501,8 @@ Test(sim, streamed_rows_are_the_kept_rows_and_give_the_same_figures) {
   report_csv_string(report_csv_tenants_to, streamed, ts);
   report_csv_string(report_csv_pools_to, kept, tk);
   report_csv_string(report_csv_pools_to, streamed, ts);
-  report_csv_string(report_csv_services_to, kept, tk);
-  report_csv_string(report_csv_services_to, streamed, ts);
+  report_file_string("services.csv", kept, tk);
+  report_file_string("services.csv", streamed, ts);
   report_text(kept, tk);
   report_text(streamed, ts);
   cr_assert_str_eq(ts->str, tk->str);
@@ -588,10 +588,10 @@ static void sim_held_services(const char *model) {
   cr_assert(streamed->jobs_live_peak <= 8, "live peak %u", streamed->jobs_live_peak);
   cr_assert_eq(streamed->services->len, n);
   g_autoptr(GString) sk = g_string_new(NULL), ss = g_string_new(NULL);
-  report_csv_string(report_csv_services_to, kept, sk);
-  report_csv_string(report_csv_services_to, streamed, ss);
-  report_csv_string(report_csv_latency_to, kept, sk);
-  report_csv_string(report_csv_latency_to, streamed, ss);
+  report_file_string("services.csv", kept, sk);
+  report_file_string("services.csv", streamed, ss);
+  report_file_string("latency.csv", kept, sk);
+  report_file_string("latency.csv", streamed, ss);
   cr_assert_str_eq(ss->str, sk->str);
   cr_assert(strstr(sk->str, "s1999,"), "every service has its row");
   gboolean hist = g_array_index(kept->services, service_result, n - 1).latency_ns != NULL;
@@ -953,7 +953,7 @@ static char *sim_spill_outputs(const scenario *sc, const trace *tr) {
   cr_assert_not_null(r);
   g_autofree char *json = report_json(r, FALSE);
   g_string_append(c.text, json);
-  report_csv_string(report_csv_services_to, r, c.text);
+  report_file_string("services.csv", r, c.text);
   return g_string_free(c.text, FALSE);
 }
 

@@ -954,7 +954,7 @@ static void inference_report(sim *s, job_run *j) {
     /* a histogram that saw nothing writes no rows: none is kept (fluid services) */
     sr.latency_ns = histogram_count(st->lat) ? histogram_copy(st->lat) : NULL;
   }
-  metrics_service(sim_metrics(s), &sr);
+  sim_service(s, &sr);
 }
 
 static void inference_on_work_done(sim *s, job_run *j) {}

@@ -366,7 +366,7 @@ static void llm_report(sim *s, job_run *j) {
     sr.kv_blocks = st->cfg.kv_blocks;
     sr.reserved_gb = (double)st->reserve_bytes / 1e9;
   }
-  metrics_service(sim_metrics(s), &sr);
+  sim_service(s, &sr);
 }
 
 static void llm_on_work_done(sim *s, job_run *j) {}

@@ -83,8 +83,8 @@ typedef struct workload_ops {
   void (*on_stop)(sim *s, job_run *j);
   /* The job is done for good, or the run is over: free workload_data. May be NULL. */
   void (*on_done)(sim *s, job_run *j);
-  /* The job is done, or the run is over: adds the job's own rows through metrics.h
-   * (metrics_service: the services.csv rows). For a job that is done (on_done called once)
+  /* The job is done, or the run is over: adds the job's own rows (sim_service: the
+   * services.csv rows). For a job that is done (on_done called once)
    * the rows must not depend on when it is called: the simulator takes them when the job
    * ends and the row writer puts them back in trace order (sim.c job_out, rowwriter.c).
    * Called on the simulation's thread. May be NULL. */
@@ -122,11 +122,14 @@ const trace *sim_trace(const sim *s);
 void sim_job_set_demand(sim *s, job_run *j, gboolean active, double duty, double work_ns);
 /* Re-evaluates the job's rate and duty after its values changed (phases). */
 void sim_job_refresh(sim *s, job_run *j);
-/* The run's metrics (metrics.h: SLO counts, services rows). */
+/* The run's metrics (metrics.h: SLO counts). */
 metrics *sim_metrics(sim *s);
 /* Whether the run takes the reference way for the SIM_REF_* bits in what (reference.h):
  * a workload with a fast path asks before taking it. */
 gboolean sim_reference(const sim *s, unsigned what);
+/* From a report hook: one services.csv row of the job (its histograms move with it; the id
+ * is copied), handed to the row writer with the job's row. */
+void sim_service(sim *s, const service_result *row);
 /* Bytes worker w of the running job j may still allocate on its GPU: the least of its own
  * limit (the strategy's memory capacity) and what the other residents leave of the card,
  * less what it holds; may be negative. */
