@@ -22,6 +22,7 @@ struct sim {
   const sim_time *now;       /* engine_clock(eng): sim_now without a call */
   pool_state *pools;
   guint n_pools;
+  gboolean closing;          /* close_books is running: the run is over, no new events */
   /* per trace row, rows [next_emit, next_emit + jobs_mask] at jobs[row & jobs_mask]: its
    * state from its arrival being scheduled to its row being out (job_new, job_out),
    * SLOT_OUT once its row is out before an earlier one's, else NULL; a window that grows with the rows not yet out (a sorted
@@ -447,6 +448,11 @@ static void job_unchain(sim *s, job_run *j) {
     j->burst_started = st.burst_start;
     j->completion_stale = FALSE;
     cluster_gpu_update_gauges(g);
+  }
+  /* not when the books close: the engine may have dropped cancelled events past the
+   * horizon, so an event at the horizon would go back in time (pqueue.c aborts) */
+  if (s->closing) return;
+  if (st.in_burst) {
     if (st.next != SIM_TIME_NEVER) j->ev_done = engine_at(s->eng, st.next, on_work_done, j, 0);
   } else {
     j->ev_timer = engine_at(s->eng, st.next < now ? now : st.next, on_timer, j, 0);
@@ -1394,6 +1400,7 @@ static sim_time sim_loop(sim *s, gboolean *stopped) {
 
 /* Closes the books at `end`: running and queued jobs, then the pools' integrals. */
 static void close_books(sim *s, sim_time end) {
+  s->closing = TRUE;
   for (guint i = s->next_emit; i < s->jobs_hi; i++) {
     job_run *j = *job_slot(s, i);
     if (!j || j == SLOT_OUT) continue;
