@@ -1,6 +1,7 @@
 /* scenario-describe.c: a pool's settings as they were resolved, in words, with the file (and
- * ConfigMap key) each came from, for `sharesim check` and the result folders. It reads a
- * frozen pool_spec only; it does not validate (scenario.c does) and it prints nothing. */
+ * ConfigMap key) each came from, for `sharesim check` and the result folders: the common
+ * part, the pieces of the key groups of this layer, and the strategy's own part through
+ * its row's describe. It reads a frozen pool_spec only; it validates and prints nothing. */
 #include "scenario.h"
 #include "nvconfig.h"
 
@@ -13,26 +14,25 @@ static void from_sharing(GString *s, const pool_spec *p) {
   g_string_append_printf(s, " (from %s)", c ? c->source : p->sharing_config_path);
 }
 
-static void describe_ts_mps(GString *s, const pool_spec *p) {
+void scenario_describe_replicas(GString *s, const pool_spec *p) {
   g_string_append_printf(s, ", replicas %u", p->replicas);
   from_sharing(s, p);
-  if (p->strategy == STRATEGY_MPS) {
-    double atp = p->active_thread_percentage > 0 ? p->active_thread_percentage
-                                                 : 100.0 / (p->replicas ? p->replicas : 1);
-    g_string_append_printf(s, ", activeThreadPercentage %.4g%s", atp,
-                           p->active_thread_percentage > 0 ? "" : " (100/replicas)");
-    if (p->pinned_mem_limit_bytes == POOL_PINNED_NONE) {
-      g_string_append(s, ", pinnedMemLimit none");
-    } else {
-      double b = p->pinned_mem_limit_bytes == POOL_PINNED_DEFAULT
-                     ? (double)p->gpu->mem_bytes / (p->replicas ? p->replicas : 1)
-                     : (double)p->pinned_mem_limit_bytes;
-      g_string_append_printf(s, ", pinnedMemLimit %.4g GB%s", b / 1e9,
-                             p->pinned_mem_limit_bytes == POOL_PINNED_DEFAULT
-                                 ? " (memory/replicas)" : "");
-    }
-  }
+}
+
+void scenario_describe_fail_requests(GString *s, const pool_spec *p) {
   if (p->fail_requests_greater_than_one) g_string_append(s, ", failRequestsGreaterThanOne");
+}
+
+void scenario_describe_no_sharing(GString *s, const pool_spec *p) {
+  if (p->sharing_config_path)
+    g_string_append_printf(s, " (%s has no sharing section)", p->sharing_config_path);
+}
+
+void scenario_describe_oom(GString *s, const pool_spec *p) {
+  g_string_append_printf(s, ", oom %s",
+                         p->oom == OOM_FAILED_ALLOCATION ? "failed-allocation"
+                         : p->oom == OOM_SIDECAR         ? "sidecar"
+                                                         : "all");
 }
 
 /* The entries of the pool's mig-parted config that were left out for its GPU model. */
@@ -62,7 +62,7 @@ static void describe_mig_replicas(GString *s, const pool_spec *p) {
   g_string_free(per, TRUE);
 }
 
-static void describe_mig(GString *s, const pool_spec *p) {
+void scenario_describe_mig(GString *s, const pool_spec *p) {
   if (p->has_layout) {
     g_autofree char *l = catalog_layout_to_string(p->gpu, &p->layout);
     g_string_append_printf(s, ", layout %s", l);
@@ -88,26 +88,8 @@ char *scenario_pool_describe(const pool_spec *p) {
   g_string_append_printf(s, "%s: %u node%s x %u %s, %s", p->name, p->nodes,
                          p->nodes == 1 ? "" : "s", p->gpus_per_node, p->gpu->name,
                          share_strategy_name(p->strategy));
-  switch (p->strategy) {
-  case STRATEGY_TIME_SLICING:
-  case STRATEGY_MPS:
-    describe_ts_mps(s, p);
-    break;
-  case STRATEGY_MIG:
-    describe_mig(s, p);
-    break;
-  case STRATEGY_VGPU:
-    if (p->vgpu) g_string_append_printf(s, ", profile %s", p->vgpu->name);
-    break;
-  default:
-    if (p->sharing_config_path) g_string_append_printf(s, " (%s has no sharing section)",
-                                                       p->sharing_config_path);
-    break;
-  }
-  if (p->strategy != STRATEGY_EXCLUSIVE && p->strategy != STRATEGY_MIG)
-    g_string_append_printf(s, ", oom %s",
-                           p->oom == OOM_FAILED_ALLOCATION ? "failed-allocation" : p->oom == OOM_SIDECAR ? "sidecar"
-                                                                                       : "all");
+  if (p->strategy && p->strategy->describe) p->strategy->describe(s, p);
+  else scenario_describe_no_sharing(s, p);
   g_string_append_printf(s, ", $%.2f/GPU-h", p->price_per_gpu_hour);
   return g_string_free(s, FALSE);
 }

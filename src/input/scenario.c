@@ -47,13 +47,23 @@ guint scenario_strategy_count(void) {
   return scenario_n_strategies;
 }
 
-const scenario_strategy *scenario_strategy_get(share_strategy s) {
-  return s < scenario_strategy_count() ? scenario_strategy_row(s) : NULL;
+const scenario_strategy *scenario_strategy_get(guint i) {
+  return i < scenario_strategy_count() ? scenario_strategy_row(i) : NULL;
 }
 
-const char *share_strategy_name(share_strategy s) {
-  const scenario_strategy *st = scenario_strategy_get(s);
-  return st ? st->name : "unknown";
+const scenario_key *scenario_strategy_key(const scenario_strategy *s, const char *key) {
+  for (const scenario_key *const *k = s ? s->keys : NULL; k && *k; k++)
+    if (!strcmp((*k)->name, key)) return *k;
+  return NULL;
+}
+
+const char *share_strategy_name(share_strategy s) { return s ? s->name : "unknown"; }
+
+/* The first strategy of the table with flag in its implied_by (NULL: none). */
+static share_strategy strategy_implied(guint flag) {
+  for (guint i = 0; i < scenario_strategy_count(); i++)
+    if (scenario_strategy_get(i)->implied_by & flag) return scenario_strategy_get(i);
+  return NULL;
 }
 
 const char *placement_policy_name(placement_policy p) {
@@ -73,7 +83,7 @@ gboolean placement_policy_parse(const char *text, placement_policy *out) {
 gboolean share_strategy_parse(const char *text, share_strategy *out) {
   for (guint i = 0; text && i < scenario_strategy_count(); i++)
     if (!strcmp(text, scenario_strategy_get(i)->name)) {
-      *out = i;
+      *out = scenario_strategy_get(i);
       return TRUE;
     }
   return FALSE;
@@ -190,6 +200,42 @@ static char *v_file(vctx *c, const scenario_yaml *n, const char *what) {
  * Pools
  * ==================================================================================== */
 
+/* The key groups NVIDIA's files also set (the device plugin's sharing config, mig-parted):
+ * declared and parsed here, listed by the strategies that read them (scenario.h). */
+const scenario_key scenario_key_replicas = {
+    "replicas", "1", "residents one card (a MIG instance) takes, as the device plugin's "
+    "replicas; on MIG also a mapping of profile to replicas", "2|3|4"};
+const scenario_key scenario_key_fail_requests = {
+    "failRequestsGreaterThanOne", "false", "the device plugin refuses a request for more "
+    "than one replica (informational)", NULL};
+const scenario_key scenario_key_rename = {
+    "renameByDefault", "false", "the device plugin renames shared resources (informational)",
+    NULL};
+const scenario_key scenario_key_timeslice = {
+    "timeslice", "1024us", "a context's turn on the card (a vGPU pool's default follows its "
+    "profile)", NULL};
+const scenario_key scenario_key_context_switch = {
+    "context_switch", "25us", "cost of switching a context in, per turn", NULL};
+const scenario_key scenario_key_layout = {
+    "layout", NULL, "the MIG layout every card starts with (or mig_config with "
+    "mig_config_name)", "\"3g.40gb x2\"|7g.80gb|\"1g.10gb x7\"|\"4g.40gb + 3g.40gb\"|"
+    "\"2g.20gb x3 + 1g.10gb\""};
+const scenario_key scenario_key_layouts = {
+    "layouts", "mig_config's layouts, else every maximal one", "the layouts a card may be "
+    "reconfigured to", NULL};
+const scenario_key scenario_key_reconfigure = {
+    "reconfigure", "never", "never | on-demand: repartition a drained card for a waiting job",
+    "never|on-demand"};
+const scenario_key scenario_key_drain = {
+    "drain", "wait", "wait | evict: how a card to repartition is emptied", "wait|evict"};
+const scenario_key scenario_key_reconfigure_time = {
+    "reconfigure_time", "2m", "how long a card is down while it is repartitioned",
+    "0s|10s|20s|30s|40s|50s|60s|70s|80s|90s|100s|110s|120s"};
+const scenario_key scenario_key_mig_config = {
+    "mig_config", "none", "a mig-parted config file (implies the MIG strategy)", NULL};
+const scenario_key scenario_key_mig_config_name = {
+    "mig_config_name", "none", "the config of mig_config the pool uses", NULL};
+
 /* The keys every pool has; each strategy lists its own (scenario_strategy.keys). */
 static const char *const pool_common_keys[] = {"name", "gpu", "nodes", "gpus_per_node",
                                                "strategy", "placement", "price", "oom", NULL};
@@ -210,8 +256,7 @@ static gboolean pool_key_common(const char *key) {
 
 /* May a pool of strategy s set key? */
 static gboolean pool_key_allowed(share_strategy s, const char *key) {
-  const scenario_strategy *st = scenario_strategy_get(s);
-  return pool_key_common(key) || (st && key_in(st->keys, key));
+  return pool_key_common(key) || scenario_strategy_key(s, key);
 }
 
 /* Every pool key: the common ones, then each strategy's own in table order (first
@@ -220,9 +265,10 @@ static const char **pool_key_names_new(void) {
   GPtrArray *a = g_ptr_array_new();
   for (const char *const *k = pool_common_keys; *k; k++) g_ptr_array_add(a, (gpointer)*k);
   for (guint i = 0; i < scenario_strategy_count(); i++)
-    for (const char *const *k = scenario_strategy_get(i)->keys; k && *k; k++)
-      if (!pool_key_common(*k) && !g_ptr_array_find_with_equal_func(a, *k, g_str_equal, NULL))
-        g_ptr_array_add(a, (gpointer)*k);
+    for (const scenario_key *const *k = scenario_strategy_get(i)->keys; k && *k; k++)
+      if (!pool_key_common((*k)->name) &&
+          !g_ptr_array_find_with_equal_func(a, (*k)->name, g_str_equal, NULL))
+        g_ptr_array_add(a, (gpointer)(*k)->name);
   for (const char *const *k = pool_common_tail_keys; *k; k++) g_ptr_array_add(a, (gpointer)*k);
   g_ptr_array_add(a, NULL);
   return (const char **)g_ptr_array_free(a, FALSE);
@@ -246,7 +292,7 @@ static char *strategies_text(const char *key) {
   GString *s = g_string_new(NULL);
   guint n = 0;
   for (guint i = 0; i < scenario_strategy_count(); i++)
-    if (key_in(scenario_strategy_get(i)->keys, key)) {
+    if (scenario_strategy_key(scenario_strategy_get(i), key)) {
       if (n++) g_string_append(s, ", ");
       g_string_append(s, scenario_strategy_get(i)->name);
     }
@@ -257,7 +303,8 @@ static char *strategies_text(const char *key) {
 static pool_spec *pool_new(void) {
   pool_spec *p = g_new0(pool_spec, 1);
   p->gpus_per_node = SCENARIO_DEFAULT_GPUS_PER_NODE;
-  p->strategy = STRATEGY_EXCLUSIVE;
+  p->strategy = strategy_implied(SCENARIO_NV_DEFAULT);
+  if (!p->strategy) g_error("scenario: no strategy of the table is SCENARIO_NV_DEFAULT");
   p->placement = PLACEMENT_PACK;
   p->replicas = 1;
   p->oom = OOM_ALL;
@@ -389,8 +436,8 @@ static gboolean layout_in(const gpu_model *m, GArray *layouts, const mig_layout 
  * client limit), else FALSE after a message at the value in the config file. */
 static gboolean sharing_replicas_ok(vctx *c, const pool_spec *p, const nvconfig_sharing *sc,
                                     const nvconfig_resource *r, guint i) {
-  guint limit = p->strategy == STRATEGY_MPS && p->gpu ? catalog_mps_client_limit(p->gpu)
-                                                      : SCENARIO_MAX_REPLICAS;
+  guint limit = p->strategy->replica_limit && p->gpu ? p->strategy->replica_limit(p->gpu)
+                                                     : SCENARIO_MAX_REPLICAS;
   if (r->replicas <= limit) return TRUE;
   char rw[96];
   g_snprintf(rw, sizeof rw, "sharing.%s.resources[%u].replicas",
@@ -432,7 +479,7 @@ static const nvconfig_resource *sharing_pick(vctx *c, pool_spec *p, const nvconf
       *pick_i = i;
       continue;
     }
-    int pi = p->strategy == STRATEGY_MIG ? catalog_profile_index(p->gpu, r->mig_profile) : -1;
+    int pi = p->strategy->mig_devices ? catalog_profile_index(p->gpu, r->mig_profile) : -1;
     if (pi < 0) continue; /* another model's profile: one file may serve several models */
     any_mig = TRUE;
     if (!sharing_replicas_ok(c, p, sc, r, i)) continue;
@@ -460,7 +507,7 @@ static void pool_apply_sharing(vctx *c, pool_spec *p, const char *prefix,
   const nvconfig_resource *use = sharing_pick(c, p, sc, &use_i, &used);
   if (!used) {
     memset(p->profile_replicas, 0, sizeof p->profile_replicas);
-    if (p->strategy != STRATEGY_MIG || p->has_layout) {
+    if (!p->strategy->mig_devices || p->has_layout) {
       GString *names = g_string_new(NULL);
       for (guint i = 0; i < sc->resources->len; i++)
         g_string_append_printf(names, "%s%s", i ? ", " : "",
@@ -469,8 +516,8 @@ static void pool_apply_sharing(vctx *c, pool_spec *p, const char *prefix,
                            "%s: %s shares none of this pool's devices (it shares %s; this pool "
                            "needs %s)",
                            WHAT(w, prefix, "sharing_config"), sc->path, names->str,
-                           p->strategy == STRATEGY_MIG ? "nvidia.com/mig-<profile> of its layouts"
-                                                       : "nvidia.com/gpu");
+                           p->strategy->mig_devices ? "nvidia.com/mig-<profile> of its layouts"
+                                                    : "nvidia.com/gpu");
       g_string_free(names, TRUE);
     }
     return;
@@ -579,7 +626,7 @@ static void pool_check_profile_replicas(pool_check *c, pool_spec *p, const scena
 void pool_check_device_plugin(pool_check *c, pool_spec *p, int64_t max_replicas) {
   int64_t v;
   const scenario_yaml *rn = pool_check_key(c, "replicas");
-  if (rn && rn->type == SCENARIO_YAML_MAP && p->strategy == STRATEGY_MIG) {
+  if (rn && rn->type == SCENARIO_YAML_MAP && p->strategy->mig_devices) {
     pool_check_profile_replicas(c, p, rn, max_replicas);
     c->explicit_replicas = TRUE;
   } else if (rn) {
@@ -668,8 +715,9 @@ void pool_check_mig(pool_check *c, pool_spec *p) {
   if (!m->mig_slots) {
     g_autofree char *list = mig_model_names();
     pool_check_report(c, c->strategy_node ? c->strategy_node : c->mc_node,
-                      "%s: strategy mig needs a MIG-capable GPU; %s has no MIG (MIG-capable: "
-                      "%s)", pool_check_what(c, "strategy"), m->name, list);
+                      "%s: strategy %s needs a MIG-capable GPU; %s has no MIG (MIG-capable: "
+                      "%s)", pool_check_what(c, "strategy"), share_strategy_name(p->strategy),
+                      m->name, list);
     return;
   }
   const scenario_yaml *n;
@@ -680,8 +728,8 @@ void pool_check_mig(pool_check *c, pool_spec *p) {
   if (ls) pool_check_layouts(c, p, ls);
   pool_check_mig_parted(c, p, ls != NULL);
   if (!p->has_layout && !scenario_yaml_get(c->pm, "layout") && !c->mc_node && !c->mcn_node)
-    pool_check_report(c, c->pm, "%s: strategy mig needs 'layout' (or 'mig_config' with "
-                      "'mig_config_name')", c->prefix);
+    pool_check_report(c, c->pm, "%s: strategy %s needs 'layout' (or 'mig_config' with "
+                      "'mig_config_name')", c->prefix, share_strategy_name(p->strategy));
   int e;
   if (pool_check_enum(c, "reconfigure", reconfigure_names, &e)) p->reconfigure = (reconfigure_policy)e;
   if (pool_check_enum(c, "drain", drain_names, &e)) p->drain = (drain_policy)e;
@@ -775,25 +823,21 @@ static void validate_pool_strategy(pool_check *pc, pool_spec *p) {
     }
   }
   const nvconfig_sharing *sc = pc->sc;
-  if (explicit) {
-  } else if (pc->mc_node) {
-    p->strategy = STRATEGY_MIG;
-  } else if (sc && sc->kind == NVCONFIG_SHARING_TIME_SLICING) {
-    p->strategy = STRATEGY_TIME_SLICING;
-  } else if (sc && sc->kind == NVCONFIG_SHARING_MPS) {
-    p->strategy = STRATEGY_MPS;
-  }
+  guint sc_flag = !sc ? 0 : sc->kind == NVCONFIG_SHARING_TIME_SLICING ? SCENARIO_NV_TIME_SLICING
+                      : sc->kind == NVCONFIG_SHARING_MPS             ? SCENARIO_NV_MPS : 0;
+  share_strategy implied = explicit ? NULL
+                           : pc->mc_node ? strategy_implied(SCENARIO_NV_MIG_CONFIG)
+                           : sc_flag   ? strategy_implied(sc_flag) : NULL;
+  if (implied) p->strategy = implied;
   pc->strategy = p->strategy;
   if (!sc || sc->kind == NVCONFIG_SHARING_NONE || !pc->strategy_ok) return;
   const char *section = nvconfig_sharing_kind_name(sc->kind);
-  if (sc->kind == NVCONFIG_SHARING_MPS && p->strategy == STRATEGY_MIG) {
+  if (sc->kind == NVCONFIG_SHARING_MPS && p->strategy->mig_devices) {
     scenario_yaml_report(c->d, c->file, pc->sc_node,
                          "%s: %s sets sharing.mps, but the device plugin does not support "
                          "MPS on MIG devices (use sharing.timeSlicing)",
                          pool_check_what(pc, "sharing_config"), sc->path);
-  } else if (!(sc->kind == NVCONFIG_SHARING_MPS && p->strategy == STRATEGY_MPS) &&
-             !(sc->kind == NVCONFIG_SHARING_TIME_SLICING &&
-               (p->strategy == STRATEGY_TIME_SLICING || p->strategy == STRATEGY_MIG))) {
+  } else if (!((p->strategy->implied_by | p->strategy->accepts) & sc_flag)) {
     scenario_yaml_report(c->d, c->file, pc->strategy_node ? pc->strategy_node : pc->sc_node,
                          "%s: '%s' contradicts %s, which sets sharing.%s",
                          pool_check_what(pc, "strategy"), share_strategy_name(p->strategy),
@@ -890,9 +934,8 @@ static pool_spec *validate_pool(vctx *c, guint idx, const scenario_yaml *pm, GHa
   validate_pool_foreign_keys(&pc);
   validate_pool_size(&pc, p);
   validate_pool_policies(&pc, p);
-  const scenario_strategy *st = scenario_strategy_get(p->strategy);
-  if (pc.strategy_ok && st->validate) st->validate(&pc, p);
-  if (pc.sc && pool_check_key(&pc, "sharing_config") && (p->strategy != STRATEGY_MIG || p->gpu))
+  if (pc.strategy_ok && p->strategy->validate) p->strategy->validate(&pc, p);
+  if (pc.sc && pool_check_key(&pc, "sharing_config") && (!p->strategy->mig_devices || p->gpu))
     pool_apply_sharing(c, p, pc.prefix, pc.sc_node, pc.sc, pc.explicit_replicas,
                        pc.explicit_fail, pc.explicit_rename);
   if (pc.sc) nvconfig_sharing_free(pc.sc);

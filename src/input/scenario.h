@@ -12,18 +12,10 @@
 #include "trace.h"
 #include "scenario-yaml.h"
 
-/* A sharing strategy: its index in the strategy table (scenario_strategy_get). The
- * built-in strategies whose settings NVIDIA's config files imply, or that other inputs name,
- * have fixed indices; a strategy added later needs no constant here. */
-typedef guint share_strategy;
-enum {
-  STRATEGY_EXCLUSIVE = 0,
-  STRATEGY_TIME_SLICING,
-  STRATEGY_MIG,
-  STRATEGY_MPS,
-  STRATEGY_VGPU,
-  STRATEGY_FRACTIONAL
-};
+/* A sharing strategy: its row of the strategy table the program gave
+ * (scenario_use_strategies), compared by pointer; the table's order means nothing to this
+ * layer, which names no strategy. */
+typedef const struct scenario_strategy *share_strategy;
 const char *share_strategy_name(share_strategy s); /* "time-slicing" */
 
 /* oom: all | failed-allocation (old name: offender) | sidecar (docs/models.md, section 5) */
@@ -73,7 +65,7 @@ typedef struct pool_spec {
   placement_policy placement;   /* default pack */
   double price_per_gpu_hour;    /* from prices:, else the catalogue default */
   /* time-slicing / mps */
-  guint32 replicas;             /* default 1 (exclusive), 4 for time-slicing/mps if unset? no: 1 */
+  guint32 replicas;             /* default 1 (one resident per card or MIG instance) */
   gboolean replicas_set;
   oom_policy oom;               /* default all */
   sim_time timeslice_ns;        /* default 1024 us (driver default [S91][S92]) */
@@ -186,22 +178,87 @@ typedef struct scenario {
  * one row there, and this layer does not depend on the simulator. */
 typedef struct pool_check pool_check; /* one pool being validated (scenario.c) */
 typedef struct scenario_yaml scenario_yaml;
+
+/* One pool key, declared once by the file that owns it (a strategy's share-NAME.c, or this
+ * layer for the groups NVIDIA's config files also set: scenario_key_replicas ... below).
+ * The reader's lists of valid keys, `check`'s description, the docs' tables and the
+ * invariant suite's random pools all come from these declarations. */
+typedef struct scenario_key {
+  const char *name;     /* as a pool of the scenario spells it */
+  const char *def;      /* the default as a scenario would write it ("1", "1024us"), or how
+                         * it is derived ("100/replicas"); NULL when the key is required */
+  const char *doc;      /* what it sets, one line */
+  /* Values the invariant suite may write (tests/invariants): '|'-separated YAML scalars
+   * ("2|3|4"), or "LO..HI" for a number drawn uniformly between; NULL: never drawn. Values
+   * of a model-specific key are valid on the row's sample_gpu. */
+  const char *sample;
+} scenario_key;
+
+/* How a strategy divides a card among jobs, as the invariant suite judges "no job waits
+ * while it fits" from the result CSVs (tests/invariants/inv-check.c). Each strategy names
+ * its class: a new class needs a rule there (the checker has no default). */
+typedef enum {
+  SCENARIO_CAPACITY_SLOTS = 1, /* capacity_key slots per card (default 1) for any job; a
+                                * gang's workers stack on a card only when too few are free */
+  SCENARIO_CAPACITY_SHARES,    /* a card takes jobs while their gpu_frac sum to at most 1,
+                                * at most capacity_key of them (its declared default) */
+  SCENARIO_CAPACITY_VMS,       /* the vGPU profile's VMs per card, one per gang worker */
+  SCENARIO_CAPACITY_INSTANCES, /* the MIG layout's instances, capacity_key replicas each */
+  SCENARIO_CAPACITY_UNJUDGED   /* no rule the CSVs can decide: its pools are not judged */
+} scenario_capacity;
+
+/* Which NVIDIA config file implies a strategy when a pool names none, and which
+ * device-plugin sharing sections a pool of it accepts (nvconfig.h). */
+typedef enum {
+  SCENARIO_NV_DEFAULT = 1 << 0,      /* no strategy key and no file: this strategy */
+  SCENARIO_NV_MIG_CONFIG = 1 << 1,   /* a mig-parted config (mig_config) implies it */
+  SCENARIO_NV_TIME_SLICING = 1 << 2, /* sharing.timeSlicing implies it */
+  SCENARIO_NV_MPS = 1 << 3,          /* sharing.mps implies it */
+} scenario_nv_flags;
+
 typedef struct scenario_strategy {
   const char *name;         /* as in the scenario: "time-slicing" */
-  const char *const *keys;  /* its own pool keys, NULL-terminated; NULL for none */
+  /* Its pool keys beyond the common ones, NULL-terminated (NULL for none): its own,
+   * declared in its file, and those of the groups below that it reads. */
+  const scenario_key *const *keys;
   const char *example;      /* YAML lines (4-space indent) of a minimal valid pool's keys */
   /* Reads and range-checks its keys into p; reports through c. p->gpu is NULL when the
    * model was not valid (reported already). NULL: no keys of its own. */
   void (*validate)(pool_check *c, pool_spec *p);
+  /* Appends its settings as resolved to `check`'s line of the pool (", replicas 4"), after
+   * the strategy's name; NULL: the common tail only (scenario_describe_common). */
+  void (*describe)(GString *s, const pool_spec *p);
+  /* NVIDIA files: which imply it (SCENARIO_NV_DEFAULT, _MIG_CONFIG, or the sharing section
+   * whose kind it is), which sharing sections it accepts besides that one, whether its
+   * devices are MIG instances (nvidia.com/mig-<profile> resources), and the most replicas a
+   * sharing config may give a card of model m (NULL: SCENARIO_MAX_REPLICAS). */
+  guint implied_by, accepts;
+  gboolean mig_devices;
+  guint (*replica_limit)(const gpu_model *m);
+  /* The invariant suite: its class, the key that counts its places (one of its keys;
+   * NULL: 1 per card), the model its model-specific samples are valid on (NULL: any). */
+  scenario_capacity capacity;
+  const scenario_key *capacity_key;
+  const char *sample_gpu;
 } scenario_strategy;
-/* The strategies scenarios may name: n rows, row(i) for i < n (share_strategy i). Set once
- * per process before anything reads a scenario or a strategy name (not thread-safe; the
- * table is read-only afterwards); a later call replaces it (the unit tests add a toy). */
+/* The strategies scenarios may name: n rows, row(i) for i < n. Set once per process before
+ * anything reads a scenario or a strategy name (not thread-safe; the table is read-only
+ * afterwards); a later call replaces it (the unit tests add a toy). */
 void scenario_use_strategies(guint n, const scenario_strategy *(*row)(guint i));
-/* How many strategies, and row s (NULL when out of range). Aborts with a message when no
- * table was given: a program that reads scenarios must call scenario_use_strategies. */
+/* How many strategies, and row i in the table's order (NULL when out of range). Aborts
+ * with a message when no table was given: a program that reads scenarios must call
+ * scenario_use_strategies. */
 guint scenario_strategy_count(void);
-const scenario_strategy *scenario_strategy_get(share_strategy s);
+const scenario_strategy *scenario_strategy_get(guint i);
+/* The declaration of key among s's keys, NULL when s has no such key. */
+const scenario_key *scenario_strategy_key(const scenario_strategy *s, const char *key);
+
+/* The key groups NVIDIA's files also set, parsed here (pool_check_device_plugin,
+ * pool_check_timeslice, pool_check_mig): a strategy lists those it reads in its keys. */
+extern const scenario_key scenario_key_replicas, scenario_key_fail_requests,
+    scenario_key_rename, scenario_key_timeslice, scenario_key_context_switch,
+    scenario_key_layout, scenario_key_layouts, scenario_key_reconfigure, scenario_key_drain,
+    scenario_key_reconfigure_time, scenario_key_mig_config, scenario_key_mig_config_name;
 
 /* The value of the pool's key, or NULL when absent (keys of other strategies are
  * reported already and read as absent). */
@@ -308,6 +365,15 @@ scenario *scenario_load_with_overrides(const char *path, const char *const *over
  * key each setting came from and the mig-parted entries ignored for the pool's model.
  * Owned. (scenario-describe.c) */
 char *scenario_pool_describe(const pool_spec *p);
+/* The pieces a strategy's describe appends (scenario-describe.c): ", replicas 4 (from
+ * FILE#KEY)", ", failRequestsGreaterThanOne" when set, the MIG group's layout,
+ * reconfiguration and replicas, " (FILE has no sharing section)" when a sharing config
+ * gave nothing, ", oom offender". */
+void scenario_describe_replicas(GString *s, const pool_spec *p);
+void scenario_describe_fail_requests(GString *s, const pool_spec *p);
+void scenario_describe_mig(GString *s, const pool_spec *p);
+void scenario_describe_no_sharing(GString *s, const pool_spec *p);
+void scenario_describe_oom(GString *s, const pool_spec *p);
 /* Parses "time-slicing" etc.; FALSE if unknown. */
 gboolean share_strategy_parse(const char *text, share_strategy *out);
 /* Total GPUs of a pool (nodes * gpus_per_node, or the node groups' sum). */

@@ -1068,8 +1068,8 @@ static void set_pool_targets(sim *s, const prerun *pre, guint64 seed) {
 void sim_check_scenario(const scenario *sc, diag_list *diags) {
   GString *built = g_string_new(NULL);
   for (guint k = 0; k < share_count(); k++)
-    if (share_for(k)->implemented)
-      g_string_append_printf(built, "%s%s", built->len ? ", " : "", share_for(k)->input.name);
+    if (share_row(k)->implemented)
+      g_string_append_printf(built, "%s%s", built->len ? ", " : "", share_row(k)->input.name);
   for (guint i = 0; i < sc->pools->len; i++) {
     const pool_spec *p = scenario_pool(sc, i);
     const share_ops *ops = share_for(p->strategy);

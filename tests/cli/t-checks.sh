@@ -4,7 +4,8 @@
 # cluster.h or sim.h or calling the cluster, a function over 100 lines, a JSON parse outside jsonlimit.c (check-layers.sh,
 # check-functions.sh, check-json.sh), two input modules including each other
 # (check-include-cycles.sh), an importer or input reader without a fuzz target
-# (check-fuzz-targets.sh), and an input
+# (check-fuzz-targets.sh), a scenario key named outside its owner's file or declared twice
+# (check-keys.sh), and an input
 # object needing a symbol of the simulator (check-link-layers.sh).
 CHK="$TOP_SRCDIR/tests"
 mkdir -p tree && cp -R "$TOP_SRCDIR/src" tree/src && chmod -R u+w tree
@@ -47,6 +48,14 @@ sh "$CHK/check-json.sh" tree > json-ok.txt 2>&1; expect_eq "$?" 0 "check-json on
 printf 'static void t_checks_json(JsonParser *p) { json_parser_load_from_data(p, "[]", -1, NULL); }\n' >> tree/src/study/figures.c
 sh "$CHK/check-json.sh" tree > json.txt 2>&1; expect_eq "$?" 1 "check-json with a json-glib parser call outside jsonlimit.c"
 if grep -q 'src/study/figures.c:[0-9]*:.*json_parser_load_from_data' json.txt; then pass; else fail "no json report: $(cat json.txt)"; fi
+
+# check-keys.sh: a strategy's key spelt in the scenario reader, and declared a second time
+sh "$CHK/check-keys.sh" tree > keys-ok.txt 2>&1; expect_eq "$?" 0 "check-keys on the tree as it is"
+printf 'static const char *const t_checks_k = "fraction_cap";\n' >> tree/src/input/scenario.c
+printf 'static const scenario_key t_checks_d = {\n    "instance_sharing", NULL, NULL, NULL};\n' >> tree/src/sim/share/share-mps.c
+sh "$CHK/check-keys.sh" tree > keys.txt 2>&1; expect_eq "$?" 1 "check-keys with a key named outside its owner"
+if grep -q "scenario.c:[0-9]*: names key 'fraction_cap', which .*share-fractional.c:[0-9]* declares" keys.txt; then pass; else fail "no key-owner report: $(cat keys.txt)"; fi
+if grep -q "share-mps.c:[0-9]*: key 'instance_sharing' declared again (its owner is .*share-mig.c)" keys.txt; then pass; else fail "no second-declaration report: $(cat keys.txt)"; fi
 
 build=$(dirname "$SHARESIM")
 if [ -d "$build/src/input" ] && command -v nm > /dev/null 2>&1 && command -v cc > /dev/null 2>&1; then

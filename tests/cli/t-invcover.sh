@@ -1,25 +1,36 @@
-# t-invcover.sh: the invariant suite (tests/invariants) generates pools of every sharing
-# strategy and every placement policy the program's tables list, so a strategy or policy
-# added by one table row cannot escape the invariants unnoticed. The lists come from the
-# binary itself (the scenario reader's "expected one of" message walks the tables); each
-# name must appear as a quoted entry of inv-gen.c's inv_strategies / inv_placements.
-gen="$TOP_SRCDIR/tests/invariants/inv-gen.c"
+# t-invcover.sh: the invariant suite (tests/invariants) covers every sharing strategy,
+# placement policy and job kind the program's tables list, and every strategy key that
+# declares values to draw, so that one added by a table row cannot escape the invariants.
+# The generator draws them from the same tables (it links the library); this test asks
+# the binary for its lists (the readers' "expected one of" messages) and the generator for
+# cases (`invariants --gen SEED DIR`), and fails on a name no case uses.
+inv="$(dirname "$SHARESIM")/tests/invariants/invariants"
+if [ ! -x "$inv" ]; then skip_test "no $inv beside $SHARESIM"; return 0 2>/dev/null || exit 0; fi
 printf 'pools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n    gpus_per_node: 1\n    strategy: no-such-strategy\n    placement: no-such-policy\n' > probe.yaml
 run check probe.yaml; expect_rc 2
-# table: the names after "expected one of" on the line of KEY, one per line
-inv_table() { grep "\.$1: expected one of" err.txt | sed 's/.*expected one of \(.*\), found.*/\1/' | tr '|' '\n' | tr -d ' '; }
-# entries: the quoted names of the C array NAME in inv-gen.c, one per line
-inv_entries() { sed -n "/$1\[\] = {/,/};/p" "$gen" | grep -o '"[a-z0-9-]*"' | tr -d '"'; }
-for pair in strategy:inv_strategies placement:inv_placements; do
-  key=${pair%%:*}; arr=${pair#*:}
-  names=$(inv_table "$key")
-  if [ "$(echo "$names" | grep -c .)" -ge 5 ]; then pass; else fail "no $key list in the reader's message"; fi
+cp err.txt probe-err.txt
+printf 'pools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n' > kinds.yaml
+printf 'id,submit_s,kind,gpus,mem_gb,duration_s\nj,0,no-such-kind,1,1,10\n' > kinds.csv
+run check kinds.yaml kinds.csv; expect_rc 2
+cp err.txt kinds-err.txt
+# table: the names after "expected one of" on the line of KEY (| or , between them)
+inv_table() { grep "$1: expected one of" "$2" | sed 's/.*expected one of \(.*\), found.*/\1/' | tr '|,' '\n\n' | tr -d ' '; }
+# 60 generated cases: their scenarios and traces
+s=1; while [ $s -le 60 ]; do "$inv" --gen $s "case$s" || fail "invariants --gen $s"; s=$((s + 1)); done
+cat case*/scenario.yaml > scenarios.txt; cut -d, -f3 case*/trace.csv > kinds.txt
+for spec in strategy:probe-err.txt:strategy placement:probe-err.txt:placement kind:kinds-err.txt:kind; do
+  key=${spec%%:*}; rest=${spec#*:}; file=${rest%%:*}
+  names=$(inv_table "\.$key" "$file"); [ "$key" = kind ] && names=$(inv_table "kind" "$file")
+  if [ "$(echo "$names" | grep -c .)" -ge 4 ]; then pass; else fail "no $key list in the reader's message"; fi
   for n in $names; do
-    if inv_entries "$arr" | grep -qx -- "$n"; then pass
-    else fail "$key '$n' is in the program's table but not in $arr of tests/invariants/inv-gen.c"; fi
-  done
-  # and the other way: the generator names nothing the program does not have
-  for n in $(inv_entries "$arr"); do
-    if echo "$names" | grep -qx -- "$n"; then pass; else fail "$arr names '$n', which the program does not list"; fi
+    if [ "$key" = kind ]; then grep -qx -- "$n" kinds.txt && pass || fail "kind '$n' is in the program's table but in no generated trace"
+    else grep -qx -- "    $key: $n" scenarios.txt && pass || fail "$key '$n' is in the program's table but in no generated scenario"; fi
   done
 done
+# every strategy key that declares values to draw is drawn, on a pool of that strategy
+"$inv" --sampled-keys > sampled.txt
+if [ "$(grep -c . sampled.txt)" -ge 5 ]; then pass; else fail "invariants --sampled-keys lists too little: $(cat sampled.txt)"; fi
+while read -r st key; do
+  if awk -v st="$st" -v key="    $key: " '/^  - name: /{on=0} $0 == "    strategy: " st {on=1} on && index($0, key) == 1 {found=1} END {exit !found}' case*/scenario.yaml; then pass
+  else fail "no generated $st pool sets '$key' (its declaration has a sample)"; fi
+done < sampled.txt

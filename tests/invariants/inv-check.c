@@ -342,9 +342,10 @@ typedef struct inv_stay {
 
 /* What decides whether a job fits a pool, from the case's scenario. */
 typedef struct inv_fit {
-  int strategy;
-  int replicas;             /* residents per slot: time-slicing and MPS replicas per card, MIG
-                             * replicas per instance, fractional 20 per card, exclusive 1 */
+  scenario_capacity capacity; /* the strategy's class (its row) */
+  int replicas;             /* residents per place: its capacity_key's value or declared
+                             * default (slots per card, replicas per MIG instance, residents
+                             * per fractional card), else 1 */
   int per_gpu;              /* vGPU: VMs per card (80 GB / the profile's frame buffer) */
   int n_inst;               /* MIG: the layout's instances and their usable memory */
   double inst_bytes[8];
@@ -396,25 +397,31 @@ static gboolean inv_mig_layout(const char *layout, inv_fit *fit) {
  * that reconfigures (GPUs drain and go down, layouts change), or a layout or vGPU profile
  * it does not know. */
 static gboolean inv_fit_init(const char *case_dir, const inv_pool *p, inv_fit *fit) {
-  *fit = (inv_fit){.strategy = p->strategy, .replicas = 1, .per_gpu = 1};
-  g_autofree char *rep = inv_pool_key(case_dir, p->name, "replicas");
-  if (rep) fit->replicas = MAX(1, atoi(rep));
-  switch (p->strategy) {
-  case INV_EXCLUSIVE: fit->replicas = 1; return TRUE;
-  case INV_FRACTIONAL: fit->replicas = 20; return TRUE; /* FRACTIONAL_SLOTS residents per card */
-  case INV_VGPU: {
-    g_autofree char *prof = inv_pool_key(case_dir, p->name, "profile"); /* A100D-20C */
-    int fb = prof && g_str_has_prefix(prof, "A100D-") ? atoi(prof + 6) : 0;
-    fit->per_gpu = fb > 0 ? 80 / fb : 0;
+  const scenario_strategy *st = p->strategy;
+  *fit = (inv_fit){.capacity = st->capacity, .replicas = 1, .per_gpu = 1};
+  const scenario_key *decl = st->capacity_key;
+  g_autofree char *v = decl ? inv_pool_key(case_dir, p->name, decl->name) : NULL;
+  const char *count = v ? v : decl && decl->def ? decl->def : NULL;
+  if (count) fit->replicas = MAX(1, atoi(count));
+  switch (st->capacity) {
+  case SCENARIO_CAPACITY_SLOTS:
+  case SCENARIO_CAPACITY_SHARES: return TRUE;
+  case SCENARIO_CAPACITY_VMS: { /* the profile's VMs per card */
+    const gpu_model *m = catalog_find(p->gpu);
+    const vgpu_profile *vp = m && v ? catalog_vgpu_find(m, v) : NULL;
+    fit->per_gpu = vp ? vp->max_per_gpu : 0;
+    fit->replicas = 1;
     return fit->per_gpu > 0;
   }
-  case INV_MIG: {
-    g_autofree char *reconf = inv_pool_key(case_dir, p->name, "reconfigure");
-    g_autofree char *layout = inv_pool_key(case_dir, p->name, "layout");
+  case SCENARIO_CAPACITY_INSTANCES: { /* the MIG group's keys */
+    g_autofree char *reconf = inv_pool_key(case_dir, p->name, scenario_key_reconfigure.name);
+    g_autofree char *layout = inv_pool_key(case_dir, p->name, scenario_key_layout.name);
     return (!reconf || !strcmp(reconf, "never")) && layout && inv_mig_layout(layout, fit);
   }
-  default: return TRUE; /* time-slicing, MPS: replicas per card */
+  case SCENARIO_CAPACITY_UNJUDGED: return FALSE;
   }
+  g_error("inv-check: strategy %s has no capacity class (scenario.h: scenario_capacity)",
+          st->name);
 }
 
 /* Workers resident on each card of the stays at instant t: card id -> count (the ids are
@@ -468,8 +475,10 @@ static gboolean inv_fits_fractional(const inv_pool *p, const inv_fit *fit, GArra
 static gboolean inv_fits_at(const inv_case *c, int i, const inv_fit *fit, GArray *stays, double t,
                             const inv_stay *q) {
   const inv_pool *p = &c->pools[i];
-  if (p->strategy == INV_FRACTIONAL) return inv_fits_fractional(p, fit, stays, t, q);
-  if (p->strategy == INV_EXCLUSIVE || p->strategy == INV_TIMESLICE || p->strategy == INV_MPS) {
+  int cap = 0;
+  switch (fit->capacity) {
+  case SCENARIO_CAPACITY_SHARES: return inv_fits_fractional(p, fit, stays, t, q);
+  case SCENARIO_CAPACITY_SLOTS: {
     int slots = p->gpus * fit->replicas;
     for (guint k = 0; k < stays->len; k++) {
       const inv_stay *s = &g_array_index(stays, inv_stay, k);
@@ -477,20 +486,22 @@ static gboolean inv_fits_at(const inv_case *c, int i, const inv_fit *fit, GArray
     }
     return slots >= q->gpus;
   }
-  int cap = fit->per_gpu; /* vGPU: VMs per card, one per card for a gang */
-  if (p->strategy == INV_MIG) {
-    cap = 0;
+  case SCENARIO_CAPACITY_VMS: cap = fit->per_gpu; break; /* one VM per card for a gang */
+  case SCENARIO_CAPACITY_INSTANCES:
     for (int k = 0; k < fit->n_inst; k++) cap += fit->inst_bytes[k] >= q->need ? fit->replicas : 0;
+    break;
+  case SCENARIO_CAPACITY_UNJUDGED: return FALSE;
   }
+  gboolean vms = fit->capacity == SCENARIO_CAPACITY_VMS;
   g_autoptr(GPtrArray) keep = g_ptr_array_new_with_free_func(g_free);
   g_autoptr(GHashTable) count = inv_residents_at(stays, t, keep);
-  int free_places = (p->gpus - (int)g_hash_table_size(count)) * (p->strategy == INV_VGPU ? 1 : cap);
+  int free_places = (p->gpus - (int)g_hash_table_size(count)) * (vms ? 1 : cap);
   GHashTableIter it;
   gpointer key, val;
   g_hash_table_iter_init(&it, count);
   while (g_hash_table_iter_next(&it, &key, &val)) {
     int n = GPOINTER_TO_INT(val);
-    if (p->strategy == INV_VGPU) free_places += n < cap;
+    if (vms) free_places += n < cap;
     else free_places += MAX(0, cap - n);
   }
   return free_places >= q->gpus;
@@ -541,7 +552,7 @@ static gboolean inv_collect_stays(const inv_case *c, const inv_folder *f, int i,
   int cn = inv_col(t, "pool"), cg = inv_col(t, "gpus"), cs = inv_col(t, "submit_s"),
       c0 = inv_col(t, "start_s"), c1 = inv_col(t, "end_s"), co = inv_col(t, "outcome"),
       ck = inv_col(t, "kills"), cr = inv_col(t, "restarts"), cid = inv_col(t, "gpu_ids");
-  int strategy = c->pools[i].strategy;
+  scenario_capacity cls = c->pools[i].strategy->capacity;
   for (guint r = 0; r < inv_rows(t); r++) {
     if (inv_pool_index(c, inv_cell(t, r, cn)) != i) continue;
     if (inv_num(t, r, ck) > 0 || inv_num(t, r, cr) > 0) return FALSE;
@@ -550,15 +561,15 @@ static gboolean inv_collect_stays(const inv_case *c, const inv_folder *f, int i,
     inv_stay s = {.start = inv_num(t, r, c0), .end = inv_num(t, r, c1), .gpus = (int)inv_num(t, r, cg),
                   .gpu_ids = (char *)inv_cell(t, r, cid)};
     if (isnan(s.end)) s.end = INFINITY;
-    if (strategy == INV_FRACTIONAL) s.need = inv_trace_num(f, id, "gpu_frac", 1.0);
-    if (strategy == INV_MIG) s.need = 1e9 * inv_trace_num(f, id, "mem_gb", 0); /* placed by it */
+    if (cls == SCENARIO_CAPACITY_SHARES) s.need = inv_trace_num(f, id, "gpu_frac", 1.0);
+    if (cls == SCENARIO_CAPACITY_INSTANCES) s.need = 1e9 * inv_trace_num(f, id, "mem_gb", 0); /* placed by it */
     if (!isnan(s.start)) g_array_append_val(stays, s);
     inv_stay w = s;
     w.start = inv_num(t, r, cs);                 /* queued from its submission ... */
     w.end = isnan(s.start) ? INFINITY : s.start; /* ... to its start */
     w.gpu_ids = (char *)id;
     /* fractional gangs: which cards hold a gang's shares is a packing problem, not checked */
-    if (w.end > w.start && (strategy != INV_FRACTIONAL || w.gpus == 1)) g_array_append_val(waits, w);
+    if (w.end > w.start && (cls != SCENARIO_CAPACITY_SHARES || w.gpus == 1)) g_array_append_val(waits, w);
   }
   return TRUE;
 }
@@ -579,9 +590,9 @@ static void inv_check_pool_waits(const inv_case *c, int i, const inv_fit *fit, G
         const inv_stay *q = &g_array_index(waits, inv_stay, w);
         if (!(q->start <= instants[x] && instants[x] < q->end)) continue;
         if (!inv_fits_at(c, i, fit, stays, instants[x], q)) continue;
-        const char *bug = p->strategy == INV_FRACTIONAL ? " (head-of-line blocking: issue 11 bug 1)" : "";
+        const char *bug = fit->capacity == SCENARIO_CAPACITY_SHARES ? " (head-of-line blocking: issue 11 bug 1)" : "";
         inv_fail(rep, "waits-while-fits", "%s (%s): job %s (%d GPU%s) queued at %.9g s although "
-                 "it fits%s", p->name, inv_strategy_name(p->strategy), q->gpu_ids, q->gpus,
+                 "it fits%s", p->name, p->strategy->name, q->gpu_ids, q->gpus,
                  q->gpus == 1 ? "" : "s", instants[x], bug);
         return;
       }
@@ -601,7 +612,7 @@ static void inv_check_waits(const inv_case *c, const inv_folder *f, const char *
     GArray *stays = g_array_new(FALSE, TRUE, sizeof(inv_stay));
     GArray *waits = g_array_new(FALSE, TRUE, sizeof(inv_stay));
     if (inv_collect_stays(c, f, i, stays, waits)) {
-      if (p->strategy == INV_TIMESLICE || p->strategy == INV_MPS)
+      if (fit.capacity == SCENARIO_CAPACITY_SLOTS) /* gangs stack only when they must */
         inv_check_gang(c, i, stays, fit.replicas, rep);
       inv_check_pool_waits(c, i, &fit, stays, waits, rep);
     }

@@ -1,55 +1,72 @@
 /* inv-gen.c: random small scenarios and traces for the invariant suite (issue 11): every
- * strategy (MIG with reconfiguration, vGPU, fractional), placement and OOM policy, phases
- * (memory growth, duty and rate changes, crashes), random crash rates, inference services
- * with and without SLOs, horizons. The same seed writes the same files. It knows nothing
- * of the checks (inv-check.c). */
+ * strategy of the program's table with the keys its row declares (their sampled values),
+ * every placement policy and OOM policy, every job kind, phases (memory growth, duty and
+ * rate changes, crashes), random crash rates, inference services with and without SLOs,
+ * horizons. The same seed writes the same files. It knows nothing of the checks. */
 #include "invariants.h"
 #include <glib/gstdio.h>
-
-static const char *const inv_strategies[] = {"exclusive", "time-slicing", "mps",
-                                             "fractional", "mig", "vgpu"};
-static const char *const inv_mig_layouts[] = {"3g.40gb x2", "7g.80gb", "1g.10gb x7",
-                                              "4g.40gb + 3g.40gb", "2g.20gb x3 + 1g.10gb"};
-static const char *const inv_vgpu_profiles[] = {"A100D-40C", "A100D-20C", "A100D-10C"};
-static const char *const inv_placements[] = {"pack", "spread", "random", "dot-product",
-                                             "gpu-clustering", "gpu-packing", "best-fit", "fgd"};
-static const char *const inv_kinds[] = {"training", "batch", "notebook", "inference"};
+#include <stdio.h>
 
 static int inv_pick(GRand *r, int n) { return g_rand_int_range(r, 0, n); }
 static gboolean inv_chance(GRand *r, double p) { return g_rand_double(r) < p; }
 
-/* One pool of the scenario; spec->strategy[i] keeps what the checks need to know. */
+/* One value of a key's sample (scenario.h: "2|3|4" or "LO..HI"). */
+static void inv_gen_sample(GRand *r, GString *y, const char *sample) {
+  const char *dots = strstr(sample, "..");
+  if (dots) {
+    double lo = g_ascii_strtod(sample, NULL), hi = g_ascii_strtod(dots + 2, NULL);
+    g_string_append_printf(y, "%.2f", lo + (hi - lo) * g_rand_double(r));
+    return;
+  }
+  g_auto(GStrv) values = g_strsplit(sample, "|", -1);
+  g_string_append(y, values[inv_pick(r, (int)g_strv_length(values))]);
+}
+
+/* The strategy's keys that declare a sample: a required one always, others half the time. */
+static void inv_gen_keys(GRand *r, GString *y, const scenario_strategy *st) {
+  for (const scenario_key *const *k = st->keys; k && *k; k++) {
+    if (!(*k)->sample || ((*k)->def && inv_chance(r, 0.5))) continue;
+    g_string_append_printf(y, "    %s: ", (*k)->name);
+    inv_gen_sample(r, y, (*k)->sample);
+    g_string_append_c(y, '\n');
+  }
+}
+
+/* A built strategy of the table, drawn uniformly. */
+static const scenario_strategy *inv_gen_strategy(GRand *r) {
+  GPtrArray *built = g_ptr_array_new();
+  for (guint i = 0; i < share_count(); i++)
+    if (share_row(i)->implemented) g_ptr_array_add(built, (gpointer)&share_row(i)->input);
+  const scenario_strategy *st = g_ptr_array_index(built, inv_pick(r, (int)built->len));
+  g_ptr_array_free(built, TRUE);
+  return st;
+}
+
+void inv_print_sampled_keys(void) {
+  for (guint i = 0; i < share_count(); i++)
+    for (const scenario_key *const *k = share_row(i)->input.keys;
+         share_row(i)->implemented && k && *k; k++)
+      if ((*k)->sample) printf("%s %s\n", share_row(i)->input.name, (*k)->name);
+}
+
+/* One pool of the scenario; c->pools[i] keeps what the checks need to know. */
 static void inv_gen_pool(GRand *r, GString *y, inv_case *c, int i) {
-  int s = inv_pick(r, G_N_ELEMENTS(inv_strategies));
-  const char *strategy = inv_strategies[s];
-  /* MIG and vGPU profiles below are A100-80GB's; the others also run on the 40 GB card */
-  gboolean big = s >= 4 || inv_chance(r, 0.6);
+  const scenario_strategy *st = inv_gen_strategy(r);
+  /* a strategy's model-specific samples need its sample_gpu; the others run on either card */
+  const char *gpu = st->sample_gpu ? st->sample_gpu
+                    : inv_chance(r, 0.6) ? "A100-80GB" : "A100-40GB";
   int nodes = 1 + inv_pick(r, 3), per = 1 + inv_pick(r, 4);
   g_string_append_printf(y, "  - name: p%d\n    gpu: %s\n    nodes: %d\n    gpus_per_node: %d\n",
-                         i, big ? "A100-80GB" : "A100-40GB", nodes, per);
-  g_string_append_printf(y, "    strategy: %s\n    placement: %s\n    oom: %s\n", strategy,
-                         inv_placements[inv_pick(r, G_N_ELEMENTS(inv_placements))],
+                         i, gpu, nodes, per);
+  g_string_append_printf(y, "    strategy: %s\n    placement: %s\n    oom: %s\n", st->name,
+                         placement_policy_name((placement_policy)inv_pick(r, PLACEMENT_COUNT)),
                          (const char *[]){"all", "failed-allocation", "sidecar"}[inv_pick(r, 3)]);
-  if (s == 1 || s == 2) g_string_append_printf(y, "    replicas: %d\n", 2 + inv_pick(r, 3));
-  if (s == 3 && inv_chance(r, 0.5))
-    g_string_append_printf(y, "    fraction_cap: %.2f\n", 0.25 + 0.75 * g_rand_double(r));
-  if (s == 4) {
-    g_string_append_printf(y, "    layout: \"%s\"\n",
-                           inv_mig_layouts[inv_pick(r, G_N_ELEMENTS(inv_mig_layouts))]);
-    if (inv_chance(r, 0.6)) {
-      g_string_append_printf(y, "    reconfigure: on-demand\n    drain: %s\n",
-                             inv_chance(r, 0.5) ? "wait" : "evict");
-      g_string_append_printf(y, "    reconfigure_time: %ds\n", 10 * inv_pick(r, 13));
-    }
-  }
-  if (s == 5)
-    g_string_append_printf(y, "    profile: %s\n    scheduler: %s\n",
-                           inv_vgpu_profiles[inv_pick(r, G_N_ELEMENTS(inv_vgpu_profiles))],
-                           (const char *[]){"best-effort", "equal-share", "fixed-share"}[inv_pick(r, 3)]);
+  inv_gen_keys(r, y, st);
   inv_pool *p = &c->pools[i];
   g_snprintf(p->name, sizeof p->name, "p%d", i);
-  p->strategy = s;
-  p->card_gb = big ? 85.899345920 : 42.949672960;
+  g_strlcpy(p->gpu, gpu, sizeof p->gpu);
+  p->strategy = st;
+  p->card_gb = (double)catalog_find(gpu)->mem_bytes / 1e9;
   p->gpus = nodes * per;
 }
 
@@ -69,18 +86,20 @@ static void inv_gen_scenario(GRand *r, inv_case *c, GString *y) {
   for (int i = 0; i < c->n_pools; i++) inv_gen_pool(r, y, c, i);
   if (c->n_pools > 1) {
     g_string_append(y, "routing:\n");
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < JOB_KIND_COUNT; k++)
       if (inv_chance(r, 0.5))
-        g_string_append_printf(y, "  - {kind: %s, pool: p%d}\n", inv_kinds[k], inv_pick(r, c->n_pools));
+        g_string_append_printf(y, "  - {kind: %s, pool: p%d}\n", job_kind_name((job_kind)k),
+                               inv_pick(r, c->n_pools));
     g_string_append_printf(y, "  - {pool: p%d}\n", inv_pick(r, c->n_pools));
   }
 }
 
 /* One trace row (INV_TRACE_HEADER's columns) and, sometimes, its phases. */
 static void inv_gen_job(GRand *r, int i, GString *t, GString *ph) {
-  int k = inv_pick(r, 4);
-  const char *kind = inv_kinds[k];
-  int gpus = k <= 1 && inv_chance(r, 0.3) ? (int[]){2, 3, 4, 8}[inv_pick(r, 4)] : 1;
+  job_kind k = (job_kind)inv_pick(r, JOB_KIND_COUNT); /* every kind of the table */
+  const char *kind = job_kind_name(k);
+  gboolean gang = k == JOB_TRAINING || k == JOB_BATCH;
+  int gpus = gang && inv_chance(r, 0.3) ? (int[]){2, 3, 4, 8}[inv_pick(r, 4)] : 1;
   double mem = inv_chance(r, 0.1) ? 30 + 40 * g_rand_double(r) : 1 + 20 * g_rand_double(r);
   int submit = inv_pick(r, 3 * 3600);
   int duration = 60 + inv_pick(r, 2 * 3600);
@@ -90,9 +109,9 @@ static void inv_gen_job(GRand *r, int i, GString *t, GString *ph) {
   g_string_append_c(t, ',');
   if (inv_chance(r, 0.3)) g_string_append_printf(t, "%.2f", 0.1 + 0.9 * g_rand_double(r));
   g_string_append_c(t, ',');
-  if (k == 2) g_string_append_printf(t, "%.2f,%d,", 0.5 * g_rand_double(r), 5 + inv_pick(r, 120));
+  if (k == JOB_NOTEBOOK) g_string_append_printf(t, "%.2f,%d,", 0.5 * g_rand_double(r), 5 + inv_pick(r, 120));
   else g_string_append(t, ",,");
-  if (k == 3) {
+  if (k == JOB_INFERENCE) {
     g_string_append_printf(t, "%.1f,%.1f,", 1 + 150 * g_rand_double(r), 1 + 30 * g_rand_double(r));
     if (inv_chance(r, 0.7)) g_string_append_printf(t, "%d,%.1f,", 20 + inv_pick(r, 500),
                                                    90 + 9.9 * g_rand_double(r));
@@ -101,9 +120,9 @@ static void inv_gen_job(GRand *r, int i, GString *t, GString *ph) {
   } else {
     g_string_append(t, ",,,,,,");
   }
-  if (k == 0) g_string_append_printf(t, "%.2f,", 0.3 * g_rand_double(r));
+  if (k == JOB_TRAINING) g_string_append_printf(t, "%.2f,", 0.3 * g_rand_double(r));
   else g_string_append_c(t, ',');
-  if (k <= 1 && inv_chance(r, 0.3)) g_string_append_printf(t, "%d,", 60 + inv_pick(r, 1200));
+  if (gang && inv_chance(r, 0.3)) g_string_append_printf(t, "%d,", 60 + inv_pick(r, 1200));
   else g_string_append_c(t, ',');
   if (inv_chance(r, 0.3)) g_string_append(t, inv_chance(r, 0.5) ? "never" : "on-failure");
   g_string_append_c(t, '\n');
@@ -112,9 +131,9 @@ static void inv_gen_job(GRand *r, int i, GString *t, GString *ph) {
     g_string_append_printf(ph, "j%d,%d,", i, inv_pick(r, duration + 60));
     if (inv_chance(r, 0.5)) g_string_append_printf(ph, "%.1f", 1 + 60 * g_rand_double(r));
     g_string_append_c(ph, ',');
-    if (k == 2 && inv_chance(r, 0.5)) g_string_append_printf(ph, "%.2f", g_rand_double(r));
+    if (k == JOB_NOTEBOOK && inv_chance(r, 0.5)) g_string_append_printf(ph, "%.2f", g_rand_double(r));
     g_string_append_c(ph, ',');
-    if (k == 3 && inv_chance(r, 0.5)) g_string_append_printf(ph, "%.1f", 200 * g_rand_double(r));
+    if (k == JOB_INFERENCE && inv_chance(r, 0.5)) g_string_append_printf(ph, "%.1f", 200 * g_rand_double(r));
     g_string_append_c(ph, ',');
     g_string_append(ph, inv_chance(r, 0.15) ? "1\n" : "0\n");
   }
@@ -155,22 +174,31 @@ gboolean inv_case_read(const char *dir, inv_case *c, GError **error) {
     if (g_str_has_prefix(s, "- name: ") && c->n_pools < INV_MAX_POOLS) {
       p = &c->pools[c->n_pools++];
       g_strlcpy(p->name, s + 8, sizeof p->name);
+      for (guint k = 0; k < scenario_strategy_count() && !p->strategy; k++)
+        if (scenario_strategy_get(k)->implied_by & SCENARIO_NV_DEFAULT)
+          p->strategy = scenario_strategy_get(k); /* no strategy key */
     } else if (p && g_str_has_prefix(s, "gpu: ")) {
-      p->card_gb = strstr(s, "80GB") ? 85.899345920 : 42.949672960;
+      const gpu_model *m = catalog_find(s + 5);
+      g_strlcpy(p->gpu, s + 5, sizeof p->gpu);
+      p->card_gb = m ? (double)m->mem_bytes / 1e9 : NAN;
     } else if (p && g_str_has_prefix(s, "nodes: ")) {
       nodes = atoi(s + 7);
     } else if (p && g_str_has_prefix(s, "gpus_per_node: ")) {
       p->gpus = nodes * atoi(s + 15);
     } else if (p && g_str_has_prefix(s, "strategy: ")) {
-      for (guint k = 0; k < G_N_ELEMENTS(inv_strategies); k++)
-        if (!strcmp(s + 10, inv_strategies[k])) p->strategy = (int)k;
+      share_strategy_parse(s + 10, &p->strategy);
     }
   }
   if (!c->n_pools) {
     g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: no pool found", path);
     return FALSE;
   }
+  for (int i = 0; i < c->n_pools; i++)
+    if (!c->pools[i].strategy) {
+      g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: pool %s: no strategy of the "
+                  "table", path, c->pools[i].name);
+      return FALSE;
+    }
   return TRUE;
 }
 
-const char *inv_strategy_name(int s) { return inv_strategies[s]; }

@@ -8,7 +8,7 @@
 
 typedef struct inv_lone_variant {
   const char *name;          /* in the report */
-  int strategy;              /* INV_* */
+  const char *strategy;      /* a name of the strategy table */
   const char *keys;          /* the pool's strategy keys (YAML lines) */
   gboolean full;             /* a lone client runs at full speed (no cap, no partition) */
 } inv_lone_variant;
@@ -17,14 +17,14 @@ typedef struct inv_lone_variant {
  * runs an sm 1 worker at half speed, gang or not (docs/models.md, "MPS"); without the cap
  * at full speed. MIG runs it at its instance's speed, fixed-share vGPU at its share. */
 static const inv_lone_variant inv_lone_variants[] = {
-    {"exclusive", INV_EXCLUSIVE, "", TRUE},
-    {"time-slicing", INV_TIMESLICE, "    replicas: 2\n", TRUE},
-    {"mps-capped", INV_MPS, "    replicas: 2\n", FALSE},
-    {"mps-uncapped", INV_MPS, "    replicas: 2\n    activeThreadPercentage: 100\n", TRUE},
-    {"fractional", INV_FRACTIONAL, "", TRUE},
-    {"mig", INV_MIG, "    layout: \"3g.40gb x2\"\n", FALSE},
-    {"vgpu-best-effort", INV_VGPU, "    profile: A100D-40C\n    scheduler: best-effort\n", TRUE},
-    {"vgpu-fixed-share", INV_VGPU, "    profile: A100D-40C\n    scheduler: fixed-share\n", FALSE},
+    {"exclusive", "exclusive", "", TRUE},
+    {"time-slicing", "time-slicing", "    replicas: 2\n", TRUE},
+    {"mps-capped", "mps", "    replicas: 2\n", FALSE},
+    {"mps-uncapped", "mps", "    replicas: 2\n    activeThreadPercentage: 100\n", TRUE},
+    {"fractional", "fractional", "", TRUE},
+    {"mig", "mig", "    layout: \"3g.40gb x2\"\n", FALSE},
+    {"vgpu-best-effort", "vgpu", "    profile: A100D-40C\n    scheduler: best-effort\n", TRUE},
+    {"vgpu-fixed-share", "vgpu", "    profile: A100D-40C\n    scheduler: fixed-share\n", FALSE},
 };
 static const char *const inv_lone_placements[] = {"pack", "spread", "fgd", "best-fit"};
 
@@ -42,7 +42,11 @@ gboolean inv_lone_gen(guint i, const char *dir, inv_case *c, GError **error) {
   c->lone = TRUE;
   c->n_pools = 1;
   g_snprintf(c->pools[0].name, sizeof c->pools[0].name, "%s-%s", v->name, placement);
-  c->pools[0].strategy = v->strategy;
+  if (!share_strategy_parse(v->strategy, &c->pools[0].strategy)) {
+    g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "no strategy '%s'", v->strategy);
+    return FALSE;
+  }
+  g_strlcpy(c->pools[0].gpu, "A100-80GB", sizeof c->pools[0].gpu);
   c->pools[0].card_gb = 85.899345920;
   c->pools[0].gpus = 4;
   c->lone_full = v->full;
@@ -50,7 +54,7 @@ gboolean inv_lone_gen(guint i, const char *dir, inv_case *c, GError **error) {
   g_string_append_printf(y, "name: lone\nseed: 1\npools:\n  - name: %s\n    gpu: A100-80GB\n"
                          "    nodes: 2\n    gpus_per_node: 2\n    strategy: %s\n"
                          "    placement: %s\n%s",
-                         c->pools[0].name, inv_strategy_name(v->strategy), placement, v->keys);
+                         c->pools[0].name, v->strategy, placement, v->keys);
   g_autoptr(GString) t = g_string_new(INV_TRACE_HEADER "\n");
   for (int k = 1; k <= 4; k++) /* sm 1: the whole card's SMs; no communication share */
     g_string_append_printf(t, "g%d,%d,training,%d,10,%d,t0,0,0.5,1,,,,,,,,,0,,\n", k,

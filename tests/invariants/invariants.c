@@ -325,6 +325,7 @@ static void inv_kept_all(inv_opts *o) {
 
 int main(int argc, char **argv) {
   inv_opts o = {.seeds = 200, .first = 1, .keep = "invariant-failures"};
+  scenario_use_strategies(share_count(), share_input_row); /* the program's own table */
   const char *env = g_getenv("INVARIANT_SEEDS");
   if (env) o.seeds = (guint32)atoi(env);
   o.sharesim = g_getenv("SHARESIM");
@@ -340,8 +341,12 @@ int main(int argc, char **argv) {
       g_mkdir_with_parents(argv[i + 2], 0755);
       return inv_gen(seed, argv[i + 2], &c, NULL) ? 0 : 1;
     }
+    else if (!strcmp(argv[i], "--sampled-keys")) { /* what the generator draws: t-invcover */
+      inv_print_sampled_keys();
+      return 0;
+    }
     else {
-      fprintf(stderr, "usage: invariants [--seeds N] [--first S] [--keep DIR] [--case DIR]... | --gen SEED DIR\n");
+      fprintf(stderr, "usage: invariants [--seeds N] [--first S] [--keep DIR] [--case DIR]... | --gen SEED DIR | --sampled-keys\n");
       return 2;
     }
   }

@@ -5,6 +5,9 @@
 #include <glib.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
+#include "scenario.h"
+#include "share.h"
 
 #define INV_TRACE_HEADER "id,submit_s,kind,gpus,mem_gb,duration_s,tenant,priority,gpu_frac,sm," \
                          "busy,burst_s,rate_rps,service_ms,slo_ms,slo_pct,kv_gb,max_batch," \
@@ -12,11 +15,12 @@
 #define INV_PHASES_HEADER "job_id,after_s,mem_gb,busy,rate_rps,crash"
 #define INV_MAX_POOLS 8
 
-enum { INV_EXCLUSIVE, INV_TIMESLICE, INV_MPS, INV_FRACTIONAL, INV_MIG, INV_VGPU };
-
+/* The strategies, their keys and their capacity classes are the program's own table
+ * (share.h, scenario.h), which main hands to the scenario reader. */
 typedef struct inv_pool {
   char name[64];
-  int strategy;              /* INV_* */
+  char gpu[32];              /* its model, as in the scenario */
+  const scenario_strategy *strategy;
   double card_gb;            /* memory of one card, GB */
   int gpus;
 } inv_pool;
@@ -31,9 +35,10 @@ typedef struct inv_case {
 
 /* Writes scenario.yaml, trace.csv and phases.csv for seed into dir. */
 gboolean inv_gen(guint32 seed, const char *dir, inv_case *c, GError **error);
+/* Prints "STRATEGY KEY" for every key the generator draws values of (its sample). */
+void inv_print_sampled_keys(void);
 /* Reads the pools of a case folder written by inv_gen (or kept from one). */
 gboolean inv_case_read(const char *dir, inv_case *c, GError **error);
-const char *inv_strategy_name(int strategy);
 
 /* ---- CSV tables (inv-csv.c) ---- */
 typedef struct inv_table {

@@ -134,7 +134,7 @@ Test(import_openb, real_pod_and_node_lists) {
   g_autofree char *sm = diag_join(d);
   cr_assert_not_null(sc, "%s", sm);
   cr_expect_eq(pool_gpus(scenario_pool(sc, 0)), 6212);
-  cr_expect_eq(scenario_pool(sc, 0)->strategy, STRATEGY_FRACTIONAL);
+  cr_expect_eq(scenario_pool(sc, 0)->strategy, tu_strategy("fractional"));
   cr_expect(strstr(import_out_text(c, IMPORT_OUT_SCENARIO), "#   G2 x 8: 549 nodes"));
   /* known rows */
   g_autoptr(trace) t = ti_trace(import_out_text(c, IMPORT_OUT_TRACE), NULL);

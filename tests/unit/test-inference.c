@@ -338,7 +338,7 @@ Test(inference, default_service_time_is_lognormal_so_p99_exceeds_p50) {
 static gboolean inf_strategy_built(share_strategy s) { return share_for(s)->implemented; }
 
 Test(inference, time_slicing_violations_fall_inside_notebook_bursts) {
-  if (!inf_strategy_built(STRATEGY_TIME_SLICING))
+  if (!inf_strategy_built(tu_strategy("time-slicing")))
     cr_skip_test("the time-slicing strategy is not built yet");
   const char *yaml = POOL1("    strategy: time-slicing\n    replicas: 2\ninterval: 60s\n");
   /* alone: 40/s x 10 ms on the whole card meets 50 ms for 99 % of requests */
@@ -408,14 +408,14 @@ static void inf_turn_wait_check(const char *slice_line, double slice_ms, double 
 }
 
 Test(inference, time_slicing_turn_wait_is_uniform_over_one_round) {
-  if (!inf_strategy_built(STRATEGY_TIME_SLICING))
+  if (!inf_strategy_built(tu_strategy("time-slicing")))
     cr_skip_test("the time-slicing strategy is not built yet");
   inf_turn_wait_check("", 1.024, 0.025); /* the driver's 1024 us slice [S91] */
   inf_turn_wait_check("    timeslice: 8ms\n    context_switch: 0us\n", 8.0, 0.0);
 }
 
 Test(inference, mig_instance_keeps_its_latency_next_to_a_notebook) {
-  if (!inf_strategy_built(STRATEGY_MIG)) cr_skip_test("the MIG strategy is not built yet");
+  if (!inf_strategy_built(tu_strategy("mig"))) cr_skip_test("the MIG strategy is not built yet");
   const char *yaml = POOL1("    strategy: mig\n    layout: 3g.40gb x2\n");
   results *alone = tu_run(yaml, TRACE_HEAD "svc,0,inference,1,20,7200,40,10,50,,\n", NULL);
   results *shared = tu_run(yaml,

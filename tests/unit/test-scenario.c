@@ -122,7 +122,7 @@ Test(scenario, spec_example_parses_with_its_values) {
   cr_expect_eq(ts->nodes, 2);
   cr_expect_eq(ts->gpus_per_node, 8);
   cr_expect_eq(pool_gpus(ts), 16);
-  cr_expect_eq(ts->strategy, STRATEGY_TIME_SLICING);
+  cr_expect_eq(ts->strategy, tu_strategy("time-slicing"));
   cr_expect_eq(ts->replicas, 4);
   cr_expect(ts->replicas_set);
   cr_expect_eq(ts->oom, OOM_ALL);
@@ -133,7 +133,7 @@ Test(scenario, spec_example_parses_with_its_values) {
 
   const pool_spec *mig = scenario_pool(s, 1);
   cr_expect_str_eq(mig->name, "inference-mig");
-  cr_expect_eq(mig->strategy, STRATEGY_MIG);
+  cr_expect_eq(mig->strategy, tu_strategy("mig"));
   cr_expect_eq(mig->nodes, 2);
   cr_expect_eq(mig->gpus_per_node, 8);
   cr_assert(mig->has_layout);
@@ -151,7 +151,7 @@ Test(scenario, spec_example_parses_with_its_values) {
 
   const pool_spec *mps = scenario_pool(s, 2);
   cr_expect_str_eq(mps->name, "embeddings-mps");
-  cr_expect_eq(mps->strategy, STRATEGY_MPS);
+  cr_expect_eq(mps->strategy, tu_strategy("mps"));
   cr_expect_eq(mps->nodes, 1);
   cr_expect_eq(mps->replicas, 4);
   cr_expect_float_eq(mps->active_thread_percentage, 25.0, 1e-12);
@@ -199,7 +199,7 @@ Test(scenario, defaults_of_every_optional_key) {
   cr_expect_eq(g_hash_table_size(s->prices), 0);
   const pool_spec *p = scenario_pool(s, 0);
   cr_expect_eq(p->gpus_per_node, 8);
-  cr_expect_eq(p->strategy, STRATEGY_EXCLUSIVE);
+  cr_expect_eq(p->strategy, tu_strategy("exclusive"));
   cr_expect_eq(p->placement, PLACEMENT_PACK);
   cr_expect_eq(p->replicas, 1);
   cr_expect_not(p->replicas_set);
@@ -312,7 +312,7 @@ Test(scenario, strategy_specific_keys_are_read) {
   cr_expect_str_eq(share_strategy_name(mig->strategy), "mig");
   share_strategy st;
   cr_expect(share_strategy_parse("time-slicing", &st));
-  cr_expect_eq(st, STRATEGY_TIME_SLICING);
+  cr_expect_eq(st, tu_strategy("time-slicing"));
   cr_expect_not(share_strategy_parse("timeslicing", &st));
 }
 
@@ -797,20 +797,20 @@ Test(scenario, device_plugin_time_slicing_config) {
                                    "    sharing_config: " NVDIR "no-sharing.yaml\n"
                                    "routing:\n  - pool: ts\n");
   const pool_spec *ts = scenario_pool(s, 0);
-  cr_expect_eq(ts->strategy, STRATEGY_TIME_SLICING);
+  cr_expect_eq(ts->strategy, tu_strategy("time-slicing"));
   cr_expect_eq(ts->replicas, 4);
   cr_expect(ts->replicas_set);
   cr_expect(ts->fail_requests_greater_than_one);
   cr_expect_str_eq(ts->sharing_config_path, NVDIR "ts-4.yaml");
   const pool_spec *mps = scenario_pool(s, 1);
-  cr_expect_eq(mps->strategy, STRATEGY_MPS);
+  cr_expect_eq(mps->strategy, tu_strategy("mps"));
   cr_expect_eq(mps->replicas, 8);
   cr_expect(mps->rename_by_default);
   const pool_spec *own = scenario_pool(s, 2); /* the pool's own keys win over the file */
-  cr_expect_eq(own->strategy, STRATEGY_TIME_SLICING);
+  cr_expect_eq(own->strategy, tu_strategy("time-slicing"));
   cr_expect_eq(own->replicas, 2);
   cr_expect_not(own->fail_requests_greater_than_one);
-  cr_expect_eq(scenario_pool(s, 3)->strategy, STRATEGY_EXCLUSIVE);
+  cr_expect_eq(scenario_pool(s, 3)->strategy, tu_strategy("exclusive"));
 }
 
 Test(scenario, device_plugin_path_is_relative_to_the_scenario) {
@@ -822,7 +822,7 @@ Test(scenario, device_plugin_path_is_relative_to_the_scenario) {
   }
   const pool_spec *p = scenario_pool(s, 0);
   cr_expect_str_eq(p->sharing_config_path, SDIR "nvidia/ts-4.yaml");
-  cr_expect_eq(p->strategy, STRATEGY_TIME_SLICING);
+  cr_expect_eq(p->strategy, tu_strategy("time-slicing"));
   cr_expect_eq(p->replicas, 4);
   cr_expect(p->fail_requests_greater_than_one);
 }
@@ -895,7 +895,7 @@ Test(scenario, time_slicing_inside_mig_from_device_plugin_config) {
                                    "    strategy: mig\n    layout: 3g.40gb x2\n"
                                    "    sharing_config: " NVDIR "ts-mig.yaml\n");
   const pool_spec *p = scenario_pool(s, 0);
-  cr_expect_eq(p->strategy, STRATEGY_MIG);
+  cr_expect_eq(p->strategy, tu_strategy("mig"));
   int i3 = catalog_profile_index(p->gpu, "3g.40gb");
   cr_expect_eq(pool_mig_replicas(p, (guint)i3), 3); /* nvidia.com/mig-3g.40gb: 3 */
 }
@@ -1003,7 +1003,7 @@ Test(scenario, mig_parted_pool_from_data_file) {
   g_autoptr(scenario) s = scenario_load(SDIR "from-nvidia.yaml", d);
   cr_assert_not_null(s);
   const pool_spec *p = scenario_pool(s, 1);
-  cr_expect_eq(p->strategy, STRATEGY_MIG);
+  cr_expect_eq(p->strategy, tu_strategy("mig"));
   cr_assert(p->has_layout);
   g_autofree char *lt = layout_text(p, &p->layout);
   cr_expect_str_eq(lt, "3g.40gb + 2g.20gb + 1g.10gb x2");
@@ -1136,20 +1136,20 @@ Test(scenario, bundled_nvidia_example_takes_its_sharing_from_the_files) {
   guint64 gpus = 0;
   for (guint i = 0; i < s->pools->len; i++) gpus += pool_gpus(scenario_pool(s, i));
   cr_expect_eq(gpus, 56);
-  cr_expect_eq(scenario_pool(s, 4)->strategy, STRATEGY_EXCLUSIVE);
+  cr_expect_eq(scenario_pool(s, 4)->strategy, tu_strategy("exclusive"));
   const pool_spec *dev = scenario_pool(s, 0), *embed = scenario_pool(s, 1);
   const pool_spec *inf = scenario_pool(s, 2), *sh = scenario_pool(s, 3);
-  cr_expect_eq(dev->strategy, STRATEGY_TIME_SLICING);
+  cr_expect_eq(dev->strategy, tu_strategy("time-slicing"));
   cr_expect_eq(dev->replicas, 4);
   cr_expect(dev->fail_requests_greater_than_one);
-  cr_expect_eq(embed->strategy, STRATEGY_MPS);
+  cr_expect_eq(embed->strategy, tu_strategy("mps"));
   cr_expect_eq(embed->replicas, 4);
-  cr_expect_eq(inf->strategy, STRATEGY_MIG);
+  cr_expect_eq(inf->strategy, tu_strategy("mig"));
   g_autofree char *li = layout_text(inf, &inf->layout);
   cr_expect_str_eq(li, "3g.40gb + 2g.20gb + 1g.10gb x2");
   cr_expect_eq(inf->reconfigure, RECONFIGURE_ON_DEMAND);
   cr_expect_eq(inf->layouts->len, 4); /* all-1g.10gb, all-balanced, all-3g.40gb, all-7g.80gb */
-  cr_expect_eq(sh->strategy, STRATEGY_MIG);
+  cr_expect_eq(sh->strategy, tu_strategy("mig"));
   g_autofree char *ls = layout_text(sh, &sh->layout);
   cr_expect_str_eq(ls, "3g.40gb x2");
   cr_expect_eq(pool_mig_replicas(sh, (guint)catalog_profile_index(sh->gpu, "3g.40gb")), 2);
@@ -1186,7 +1186,8 @@ Test(scenario, odd_override_paths_are_errors_not_crashes) {
  * scenario reader takes its name, its own key and its range check from the table it was
  * given, so the input layer needs nothing of src/sim (tests/check-link-layers.sh). */
 static double toy_speed_read = -1;
-static const char *const toy_keys[] = {"toy_speed", NULL};
+static const scenario_key toy_key_speed = {"toy_speed", "1", "the toy's speed", NULL};
+static const scenario_key *const toy_keys[] = {&toy_key_speed, NULL};
 static void toy_validate(pool_check *c, pool_spec *p) {
   (void)p;
   double v;
@@ -1205,8 +1206,8 @@ Test(scenario, strategy_table_is_given_by_the_program) {
   scenario_use_strategies(toy_base + 1, toy_table_row);
   g_autoptr(scenario) s = load_ok("pools:\n  - name: t\n" POOL_MIN
                                   "    strategy: test-toy\n    toy_speed: 0.25\n");
-  cr_expect_eq(scenario_pool(s, 0)->strategy, toy_base);
-  cr_expect_str_eq(share_strategy_name(toy_base), "test-toy");
+  cr_expect_eq(scenario_pool(s, 0)->strategy, &toy_row);
+  cr_expect_str_eq(share_strategy_name(scenario_pool(s, 0)->strategy), "test-toy");
   cr_expect_float_eq(toy_speed_read, 0.25, 0);
   /* its key is its own: refused on another strategy's pool, its range is its own */
   expect_msg_contains_load("pools:\n  - name: e\n" POOL_MIN "    strategy: exclusive\n"

@@ -378,7 +378,7 @@ Test(sharing, every_registered_strategy_keeps_the_contract) {
   guint ran = 0;
   /* every row of the strategy table, with the keys its row gives as an example */
   for (guint c = 0; c < scenario_strategy_count(); c++) {
-    const share_ops *ops = share_for(c);
+    const share_ops *ops = share_row(c);
     if (!ops->implemented) continue;
     g_autofree char *yaml = g_strdup_printf(
         "name: contract\npools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 2\n    gpus_per_node: 4\n"
@@ -437,32 +437,32 @@ Test(sharing, stacked_workers_spread_evenly_over_the_gpus) {
   results_free(r);
 }
 
-/* The strategy table is also the scenario's: the fixed indices of scenario.h name the rows
- * they index, every row parses back to its index, and its own keys are known pool keys. */
+/* The strategy table is also the scenario's: the built-in strategies are found by name,
+ * every row parses back to itself and is its ops' input row, and its keys are known pool
+ * keys, refused on an exclusive pool as belonging to it. */
 Test(sharing, the_strategy_table_is_the_scenarios) {
-  static const struct { share_strategy s; const char *name; } fixed[] = {
-      {STRATEGY_EXCLUSIVE, "exclusive"}, {STRATEGY_TIME_SLICING, "time-slicing"},
-      {STRATEGY_MIG, "mig"},             {STRATEGY_MPS, "mps"},
-      {STRATEGY_VGPU, "vgpu"},           {STRATEGY_FRACTIONAL, "fractional"}};
-  for (guint i = 0; i < G_N_ELEMENTS(fixed); i++)
-    cr_expect_str_eq(share_strategy_name(fixed[i].s), fixed[i].name);
+  static const char *const builtin[] = {"exclusive", "time-slicing", "mig", "mps", "vgpu",
+                                        "fractional"};
+  for (guint i = 0; i < G_N_ELEMENTS(builtin); i++)
+    cr_expect_str_eq(share_strategy_name(tu_strategy(builtin[i])), builtin[i]);
   cr_expect_null(scenario_strategy_get(scenario_strategy_count()));
   for (guint c = 0; c < scenario_strategy_count(); c++) {
     const scenario_strategy *st = scenario_strategy_get(c);
-    cr_assert_eq(st, &share_for(c)->input);
-    share_strategy back = 99;
-    cr_expect(share_strategy_parse(st->name, &back) && back == c, "%s", st->name);
-    /* a key of this strategy on an exclusive pool is refused as belonging to it */
-    for (const char *const *k = st->keys; c != STRATEGY_EXCLUSIVE && k && *k; k++) {
+    cr_assert_eq(st, &share_row(c)->input);
+    cr_assert_eq(share_for(st), share_row(c));
+    share_strategy back = NULL;
+    cr_expect(share_strategy_parse(st->name, &back) && back == st, "%s", st->name);
+    for (const scenario_key *const *k = st->keys; k && *k; k++) {
+      cr_expect_eq(scenario_strategy_key(st, (*k)->name), *k, "%s: %s", st->name, (*k)->name);
       g_autofree char *yaml = g_strdup_printf(
           "name: k\npools:\n  - {name: p, gpu: A100-80GB, nodes: 1, strategy: exclusive, %s: 1}\n",
-          *k);
+          (*k)->name);
       g_autofree char *path = tu_write_temp("keys.yaml", yaml);
       g_autoptr(diag_list) d = diag_list_new(0);
       g_autoptr(scenario) sc = scenario_load(path, d);
       g_autofree char *msg = diag_join(d);
-      g_autofree char *want = g_strdup_printf("key '%s' applies only to", *k);
-      cr_expect(strstr(msg, want), "%s: %s", *k, msg);
+      g_autofree char *want = g_strdup_printf("key '%s' applies only to", (*k)->name);
+      cr_expect(strstr(msg, want), "%s: %s", (*k)->name, msg);
     }
   }
 }
@@ -473,7 +473,7 @@ Test(sharing, the_strategy_table_is_the_scenarios) {
 Test(sharing, unit_speeds_strategies_give_every_resident_speed_one) {
   guint flagged = 0;
   for (guint c = 0; c < scenario_strategy_count(); c++) {
-    const share_ops *ops = share_for(c);
+    const share_ops *ops = share_row(c);
     if (!ops->implemented || !ops->unit_speeds) continue;
     task t = {.speed = 0.25, .alloc_share = 0.5};
     task *res[1] = {&t};

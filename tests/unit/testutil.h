@@ -12,6 +12,14 @@
 
 /* Row i of t as a pointer (trace_job builds it by value): a copy in a ring of 64 that later
  * calls reuse, so a test may hold a few at once. */
+/* The strategy row named name in the program's table (tests name strategies, never
+ * their place in the table). */
+static inline share_strategy tu_strategy(const char *name) {
+  share_strategy s = NULL;
+  cr_assert(share_strategy_parse(name, &s), "no strategy '%s' in the table", name);
+  return s;
+}
+
 static inline const job_spec *tu_row(const trace *t, guint i) {
   static job_spec ring[64];
   static guint next;

@@ -38,7 +38,8 @@ static void exclusive_update_speeds(const share_pool *p, gpu_state *g) {
 }
 
 const share_ops share_exclusive_ops = {
-    .input = {.name = "exclusive", .example = ""},
+    .input = {.name = "exclusive", .example = "", .implied_by = SCENARIO_NV_DEFAULT,
+              .capacity = SCENARIO_CAPACITY_SLOTS},
     .description = "whole GPUs: one worker per GPU, no sharing",
     .implemented = TRUE,
     .slots_per_gpu = exclusive_slots,

@@ -150,8 +150,15 @@ static void fractional_oom_victims(const share_pool *p, gpu_state *g, task *offe
 
 /* ---- its pool keys (scenario.h: pool_check) ---- */
 
-static const char *const fractional_keys[] = {"timeslice", "context_switch", "fraction_cap",
-                                              "max_jobs_per_gpu", NULL};
+static const scenario_key fractional_key_cap = {
+    "fraction_cap", "1", "most compute a job may borrow beyond its share (a fraction of "
+    "the card)", "0.25..1"};
+static const scenario_key fractional_key_max_jobs = {
+    "max_jobs_per_gpu", "20" /* FRACTIONAL_SLOTS */, "most residents one card takes",
+    NULL};
+static const scenario_key *const fractional_keys[] = {
+    &scenario_key_timeslice, &scenario_key_context_switch, &fractional_key_cap,
+    &fractional_key_max_jobs, NULL};
 
 static void fractional_validate_pool(pool_check *c, pool_spec *p) {
   pool_check_timeslice(c, p);
@@ -164,8 +171,15 @@ static void fractional_validate_pool(pool_check *c, pool_spec *p) {
   if (pool_check_int(c, "max_jobs_per_gpu", 1, FRACTIONAL_MAX_SLOTS, &n))
     conf->max_jobs_per_gpu = (guint32)n;
 }
+static void fractional_describe(GString *s, const pool_spec *p) {
+  scenario_describe_no_sharing(s, p);
+  scenario_describe_oom(s, p);
+}
+
 const share_ops share_fractional_ops = {
-    .input = {.name = "fractional", .example = "", .keys = fractional_keys, .validate = fractional_validate_pool},
+    .input = {.name = "fractional", .example = "", .keys = fractional_keys,
+              .validate = fractional_validate_pool, .describe = fractional_describe,
+              .capacity = SCENARIO_CAPACITY_SHARES, .capacity_key = &fractional_key_max_jobs},
     .description = "fractional GPUs: a memory share as a hard limit, a compute share as a "
                    "guarantee, idle compute lent up to fraction_cap",
     .implemented = TRUE,

@@ -183,7 +183,7 @@ static gboolean mig_can_ever_fit(const pool_spec *p, const job_spec *j, char **r
     *reason = g_strdup_printf("needs %u workers of %.2f GB; pool '%s' has room for at most %"
                               G_GUINT64_FORMAT " MIG %s that large",
                               j->gpus, UTIL_GB(j->mem_bytes), p->name, most,
-                              rep > 1 ? "replicas" : "instances");
+                              rep > 1 ? "replicas" : "instances"); /* not a key */
     return FALSE;
   }
   return TRUE;
@@ -693,7 +693,15 @@ static guint32 mig_prune_rank(const share_pool *p, const share_job *j) {
 
 /* ---- its pool keys (scenario.h: pool_check) ---- */
 
-static const char *const mig_keys[] = {"replicas", "timeslice", "context_switch", "failRequestsGreaterThanOne", "renameByDefault", "layout", "layouts", "reconfigure", "drain", "reconfigure_time", "mig_config", "mig_config_name", "instance_sharing", NULL};
+static const scenario_key mig_key_instance_sharing = {
+    "instance_sharing", "time-slicing", "time-slicing | mps: how the replicas of one "
+    "instance share it", NULL};
+static const scenario_key *const mig_keys[] = {
+    &scenario_key_replicas, &scenario_key_timeslice, &scenario_key_context_switch,
+    &scenario_key_fail_requests, &scenario_key_rename, &scenario_key_layout,
+    &scenario_key_layouts, &scenario_key_reconfigure, &scenario_key_drain,
+    &scenario_key_reconfigure_time, &scenario_key_mig_config, &scenario_key_mig_config_name,
+    &mig_key_instance_sharing, NULL};
 
 static void mig_validate_pool(pool_check *c, pool_spec *p) {
   static const char *const sharing_names[] = {"time-slicing", "mps", NULL};
@@ -706,7 +714,11 @@ static void mig_validate_pool(pool_check *c, pool_spec *p) {
   if (pool_check_enum(c, "instance_sharing", sharing_names, &e)) conf->instance_sharing = e;
 }
 const share_ops share_mig_ops = {
-    .input = {.name = "mig", .example = "    layout: 2g.20gb x3 + 1g.10gb\n", .keys = mig_keys, .validate = mig_validate_pool},
+    .input = {.name = "mig", .example = "    layout: 2g.20gb x3 + 1g.10gb\n", .keys = mig_keys,
+              .validate = mig_validate_pool, .describe = scenario_describe_mig,
+              .implied_by = SCENARIO_NV_MIG_CONFIG, .accepts = SCENARIO_NV_TIME_SLICING,
+              .mig_devices = TRUE, .capacity = SCENARIO_CAPACITY_INSTANCES,
+              .capacity_key = &scenario_key_replicas, .sample_gpu = "A100-80GB"},
     .description = "MIG instances with their own SMs and memory; layouts reconfigured on demand",
     .implemented = TRUE,
     .holds_jobs = TRUE, /* mig_claim.job */

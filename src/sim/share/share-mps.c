@@ -95,7 +95,15 @@ static void mps_crash_victims(const share_pool *p, gpu_state *g, task *t, GPtrAr
 
 /* ---- its pool keys (scenario.h: pool_check) ---- */
 
-static const char *const mps_keys[] = {"replicas", "failRequestsGreaterThanOne", "renameByDefault", "activeThreadPercentage", "pinnedMemLimit", NULL};
+static const scenario_key mps_key_thread_percentage = {
+    "activeThreadPercentage", "100/replicas", "the share of SMs a client may use "
+    "(CUDA_MPS_ACTIVE_THREAD_PERCENTAGE)", NULL};
+static const scenario_key mps_key_pinned_mem_limit = {
+    "pinnedMemLimit", "memory/replicas", "each client's memory limit "
+    "(CUDA_MPS_PINNED_DEVICE_MEM_LIMIT), or none", NULL};
+static const scenario_key *const mps_keys[] = {
+    &scenario_key_replicas, &scenario_key_fail_requests, &scenario_key_rename,
+    &mps_key_thread_percentage, &mps_key_pinned_mem_limit, NULL};
 
 /* replicas up to the model's MPS client limit (48 when the model is unknown); thread
  * percentage and pinned memory limit as the device plugin's MPS settings */
@@ -115,8 +123,36 @@ static void mps_validate_pool(pool_check *c, pool_spec *p) {
     pool_check_expected(c, n, "pinnedMemLimit",
                         "a size greater than 0 with a unit (e.g. 10GB, 9.5GiB) or 'none'");
 }
+
+/* ", replicas 4, activeThreadPercentage 25 (100/replicas), pinnedMemLimit 20 GB
+ * (memory/replicas)" */
+static void mps_describe(GString *s, const pool_spec *p) {
+  scenario_describe_replicas(s, p);
+  double atp = p->active_thread_percentage > 0 ? p->active_thread_percentage
+                                               : 100.0 / (p->replicas ? p->replicas : 1);
+  g_string_append_printf(s, ", activeThreadPercentage %.4g%s", atp,
+                         p->active_thread_percentage > 0 ? "" : " (100/replicas)");
+  if (p->pinned_mem_limit_bytes == POOL_PINNED_NONE) {
+    g_string_append(s, ", pinnedMemLimit none");
+  } else {
+    double b = p->pinned_mem_limit_bytes == POOL_PINNED_DEFAULT
+                   ? (double)p->gpu->mem_bytes / (p->replicas ? p->replicas : 1)
+                   : (double)p->pinned_mem_limit_bytes;
+    g_string_append_printf(s, ", pinnedMemLimit %.4g GB%s", b / 1e9,
+                           p->pinned_mem_limit_bytes == POOL_PINNED_DEFAULT
+                               ? " (memory/replicas)" : "");
+  }
+  scenario_describe_fail_requests(s, p);
+  scenario_describe_oom(s, p);
+}
+
+static guint mps_replica_limit(const gpu_model *m) { return catalog_mps_client_limit(m); }
+
 const share_ops share_mps_ops = {
-    .input = {.name = "mps", .example = "    replicas: 3\n", .keys = mps_keys, .validate = mps_validate_pool},
+    .input = {.name = "mps", .example = "    replicas: 3\n", .keys = mps_keys,
+              .validate = mps_validate_pool, .describe = mps_describe,
+              .implied_by = SCENARIO_NV_MPS, .replica_limit = mps_replica_limit,
+              .capacity = SCENARIO_CAPACITY_SLOTS, .capacity_key = &scenario_key_replicas},
     .description = "MPS clients running concurrently, capped by thread percentage and pinned memory",
     .implemented = TRUE,
     .slots_per_gpu = mps_slots,

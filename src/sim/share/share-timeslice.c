@@ -54,14 +54,26 @@ static void ts_update_speeds(const share_pool *p, gpu_state *g) {
 
 /* ---- its pool keys (scenario.h: pool_check) ---- */
 
-static const char *const ts_keys[] = {"replicas", "timeslice", "context_switch", "failRequestsGreaterThanOne", "renameByDefault", NULL};
+static const scenario_key *const ts_keys[] = {
+    &scenario_key_replicas, &scenario_key_timeslice, &scenario_key_context_switch,
+    &scenario_key_fail_requests, &scenario_key_rename, NULL};
 
 static void ts_validate_pool(pool_check *c, pool_spec *p) {
   pool_check_device_plugin(c, p, SCENARIO_MAX_REPLICAS);
   pool_check_timeslice(c, p);
 }
+
+static void ts_describe(GString *s, const pool_spec *p) {
+  scenario_describe_replicas(s, p);
+  scenario_describe_fail_requests(s, p);
+  scenario_describe_oom(s, p);
+}
+
 const share_ops share_timeslice_ops = {
-    .input = {.name = "time-slicing", .example = "    replicas: 3\n", .keys = ts_keys, .validate = ts_validate_pool},
+    .input = {.name = "time-slicing", .example = "    replicas: 3\n", .keys = ts_keys,
+              .validate = ts_validate_pool, .describe = ts_describe,
+              .implied_by = SCENARIO_NV_TIME_SLICING, .capacity = SCENARIO_CAPACITY_SLOTS,
+              .capacity_key = &scenario_key_replicas},
     .description = "replicas per GPU taking equal turns; shared memory, no memory isolation",
     .implemented = TRUE,
     .slots_per_gpu = ts_slots,

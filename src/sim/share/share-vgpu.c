@@ -103,7 +103,18 @@ static double vgpu_licence(const pool_spec *p) { return p->vgpu_licence_per_hour
 
 /* ---- its pool keys (scenario.h: pool_check) ---- */
 
-static const char *const vgpu_keys[] = {"timeslice", "context_switch", "profile", "scheduler", "vgpu_licence_per_hour", NULL};
+static const scenario_key vgpu_key_profile = {
+    "profile", NULL, "the vGPU profile every VM gets (its frame buffer and VMs per card)",
+    "A100D-40C|A100D-20C|A100D-10C"};
+static const scenario_key vgpu_key_scheduler = {
+    "scheduler", "best-effort", "best-effort | equal-share | fixed-share: the vGPU "
+    "scheduler", "best-effort|equal-share|fixed-share"};
+static const scenario_key vgpu_key_licence = {
+    "vgpu_licence_per_hour", "0.5133", "licence price per vGPU-hour ($4500 a year [S55])",
+    NULL};
+static const scenario_key *const vgpu_keys[] = {
+    &scenario_key_timeslice, &scenario_key_context_switch, &vgpu_key_profile,
+    &vgpu_key_scheduler, &vgpu_key_licence, NULL};
 
 /* "A100D-4C, A100D-8C, ..." the model's vGPU profiles. Owned. */
 static char *vgpu_profile_names(const gpu_model *m) {
@@ -142,7 +153,7 @@ static void vgpu_validate_profile(pool_check *c, pool_spec *p) {
   } else if (!p->vgpu) {
     pool_check_report(c, n, "%s: the catalogue has no vGPU profiles for %s",
                       pool_check_what(c, "profile"), m->name);
-  } else if (!pool_check_key(c, "timeslice")) {
+  } else if (!pool_check_key(c, scenario_key_timeslice.name)) {
     p->timeslice_ns = SCENARIO_VGPU_TIMESLICE_NS(p->vgpu->max_per_gpu);
   }
 }
@@ -158,8 +169,17 @@ static void vgpu_validate_pool(pool_check *c, pool_spec *p) {
                     INFINITY, FALSE, &p->vgpu_licence_per_hour);
 }
 
+/* ", profile A100D-20C" */
+static void vgpu_describe(GString *s, const pool_spec *p) {
+  if (p->vgpu) g_string_append_printf(s, ", profile %s", p->vgpu->name);
+  scenario_describe_oom(s, p);
+}
+
 const share_ops share_vgpu_ops = {
-    .input = {.name = "vgpu", .example = "    profile: A100D-20C\n", .keys = vgpu_keys, .validate = vgpu_validate_pool},
+    .input = {.name = "vgpu", .example = "    profile: A100D-20C\n", .keys = vgpu_keys,
+              .validate = vgpu_validate_pool, .describe = vgpu_describe,
+              .capacity = SCENARIO_CAPACITY_VMS, .capacity_key = &vgpu_key_profile,
+              .sample_gpu = "A100-80GB"},
     .description = "time-sliced vGPU profiles: partitioned frame buffer, scheduler-shared compute",
     .implemented = TRUE,
     .slots_per_gpu = vgpu_per_gpu,

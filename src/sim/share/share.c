@@ -8,9 +8,10 @@
 #include "sim.h"
 #include "interference.h"
 #include <math.h>
+#include <stddef.h>
 
-/* The one table of sharing strategies, in the order of the fixed indices of scenario.h
- * (STRATEGY_EXCLUSIVE ...); a new strategy is one more row at the end. */
+/* The one table of sharing strategies; a new strategy is one more row (its place sets
+ * only where it appears in the lists users see). */
 extern const share_ops share_exclusive_ops, share_timeslice_ops, share_mig_ops, share_mps_ops,
     share_vgpu_ops, share_fractional_ops;
 static const share_ops *const share_table[] = {
@@ -19,11 +20,16 @@ static const share_ops *const share_table[] = {
 };
 
 const share_ops *share_for(share_strategy s) {
-  g_assert(s < G_N_ELEMENTS(share_table));
-  return share_table[s];
+  g_assert(s);
+  return (const share_ops *)(const void *)((const char *)s - offsetof(share_ops, input));
 }
 
 guint share_count(void) { return G_N_ELEMENTS(share_table); }
+
+const share_ops *share_row(guint i) {
+  g_assert(i < G_N_ELEMENTS(share_table));
+  return share_table[i];
+}
 
 const scenario_strategy *share_input_row(guint i) {
   return i < G_N_ELEMENTS(share_table) ? &share_table[i]->input : NULL;

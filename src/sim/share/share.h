@@ -204,11 +204,14 @@ typedef struct share_ops {
 /* Tolerance of share sums (fractional shares add to at most 1 + SHARE_EPS). */
 #define SHARE_EPS 1e-9
 
-/* The registered strategy for s (never NULL; one not finished has implemented = FALSE). */
+/* The strategy whose input row s is (never NULL; one not finished has implemented =
+ * FALSE): s must be a row this table handed to the scenario reader. */
 const share_ops *share_for(share_strategy s);
-/* The table's rows as the scenario reader takes them (scenario_use_strategies): how many,
- * and row i's name, pool keys and validation (NULL past the end). */
+/* The table's rows: how many, row i (i < share_count()), and row i as the scenario reader
+ * takes it (scenario_use_strategies: its name, pool keys and validation; NULL past the
+ * end). The order is the order of the lists users see, nothing more. */
 guint share_count(void);
+const share_ops *share_row(guint i);
 const scenario_strategy *share_input_row(guint i);
 
 /* ---- the noisy-neighbour model shared by the time-shared strategies ---- */

@@ -1,0 +1,46 @@
+#!/bin/sh
+# tests/check-keys.sh: a scenario key is declared once, by the file that owns it, and named
+# nowhere else where scenarios are read or strategies live (HACKING.md, "Extending"). A
+# declaration is a `const scenario_key NAME = {` whose first string is the key ("fraction_cap":
+# src/sim/share/share-fractional.c owns it; the groups NVIDIA's files also set are
+# src/input/scenario.c's). It fails, printing file:line, on a key declared in two files and on
+# a key's string ("fraction_cap") in another file of src/input or src/sim: others parse or
+# name it through the declaration (scenario_key_replicas.name, the row's keys), never by
+# spelling it. src/input/nvconfig.c reads NVIDIA's own config files, whose fields the
+# device-plugin keys are named after, and is not searched for those; a line that says
+# /* not a key */ uses the word otherwise (a message's prose) and is skipped.
+# Usage: tests/check-keys.sh [SRCDIR]   (default: TOP_SRCDIR, else the folder above this script)
+top=${1:-${TOP_SRCDIR:-$(dirname "$0")/..}}
+files=$(find "$top/src" -name '*.c' | sort)
+[ -n "$files" ] || { echo "check-keys: no sources under $top/src"; echo "keys: 0 passed, 1 failed, 0 skipped"; exit 1; }
+# "FILE LINE KEY" for each declaration
+decls=$(awk 'FNR == 1 { pend = 0 }
+  /const scenario_key [A-Za-z_0-9]+ = \{/ { pend = 1 }
+  pend && match($0, /"[^"]*"/) { print FILENAME, FNR, substr($0, RSTART + 1, RLENGTH - 2); pend = 0 }' $files)
+[ -n "$decls" ] || { echo "check-keys: no scenario_key declarations under $top/src"; echo "keys: 0 passed, 1 failed, 0 skipped"; exit 1; }
+searched=$(find "$top/src/input" "$top/src/sim" -name '*.[ch]' | sort)
+out=$(echo "$decls" | awk '{ if ($3 in owner && owner[$3] != $1)
+    printf "%s:%d: key '\''%s'\'' declared again (its owner is %s)\n", $1, $2, $3, owner[$3]
+  else owner[$3] = $1 }')
+nl='
+'
+while read -r file line key; do
+  for f in $searched; do
+    [ "$f" = "$file" ] && continue
+    case "$f" in */src/input/nvconfig.c) case "$file" in */src/input/scenario.c) continue ;; esac ;; esac
+    hits=$(grep -nF "\"$key\"" "$f" | grep -vF '/* not a key */' | cut -d: -f1)
+    for h in $hits; do
+      out="$out${out:+$nl}$f:$h: names key '$key', which $file:$line declares (use the declaration)"
+    done
+  done
+done <<EOF
+$decls
+EOF
+n=$(echo "$decls" | wc -l)
+if [ -n "$out" ]; then
+  echo "$out"
+  echo "check-keys: $(echo "$out" | wc -l) key(s) named outside their owner"
+  echo "keys: 0 passed, 1 failed, 0 skipped"; exit 1
+fi
+echo "check-keys: $n keys, each declared and named by its owner only"
+echo "keys: 1 passed, 0 failed, 0 skipped"
