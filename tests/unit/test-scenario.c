@@ -455,9 +455,10 @@ Test(scenario, value_ranges) {
   expect_one_error("crash_rates: {training: -1}\npools:\n  - name: m\n" POOL_MIN,
                    ":1:25: crash_rates.training: expected a rate in crashes per job-hour >= 0, "
                    "found '-1'");
-  expect_one_error("crash_rates: {robots: 1}\npools:\n  - name: m\n" POOL_MIN,
-                   ":1:15: crash_rates: expected a job kind (one of: notebook, inference, "
-                   "training, batch), found 'robots'");
+  g_autofree char *kinds = tu_kind_names(", ");
+  g_autofree char *robots =
+      g_strdup_printf(":1:15: crash_rates: expected a job kind (one of: %s), found 'robots'", kinds);
+  expect_one_error("crash_rates: {robots: 1}\npools:\n  - name: m\n" POOL_MIN, robots);
   expect_one_error("pools:\n  - name: m\n" POOL_MIN "    oom: [all]\n",
                    ":5:10: pools[1].oom: expected one of all | failed-allocation | sidecar, found a list");
 }

@@ -290,6 +290,9 @@ Test(trace, bad_cells_exact_messages) {
   const char *hdr =
       "id,submit_s,kind,gpus,mem_gb,duration_s,tenant,label,priority,gpu_frac,sm,busy,burst_s,"
       "rate_rps,service_ms,slo_ms,slo_pct,kv_gb,max_batch,comm_frac,checkpoint_s,restart";
+  g_autofree char *kinds = tu_kind_names(", "); /* the table's kinds, in its order */
+  g_autofree char *kind_msg =
+      g_strdup_printf(":2:3: kind: expected one of %s, found 'Training'", kinds);
   const struct { const char *row; const char *msg; } cases[] = {
       {",0,batch,1,10,60,,,,,,,,,,,,,,,,",
        ":2:1: id: expected a non-empty id (UTF-8, no control characters), found ''"},
@@ -318,7 +321,7 @@ Test(trace, bad_cells_exact_messages) {
       {"j,1.5s,batch,1,10,60,,,,,,,,,,,,,,,,",
        ":2:2: submit_s: expected seconds >= 0 (a decimal number, at most 1e9), found '1.5s'"},
       {"j,0,Training,1,10,60,,,,,,,,,,,,,,,,",
-       ":2:3: kind: expected one of notebook, inference, training, batch, found 'Training'"},
+       kind_msg},
       {"j,0,batch,0,10,60,,,,,,,,,,,,,,,,",
        ":2:4: gpus: expected an integer from 1 to 100000, found '0'"},
       {"j,0,batch,1.5,10,60,,,,,,,,,,,,,,,,",

@@ -20,6 +20,15 @@ static inline share_strategy tu_strategy(const char *name) {
   return s;
 }
 
+/* "notebook, inference, training, batch": the kinds of JOB_KINDS in table order, joined by
+ * sep, for messages that list them (a new kind's row leaves the tests as they are). Owned. */
+static inline char *tu_kind_names(const char *sep) {
+  GString *s = g_string_new(NULL);
+  for (int k = 0; k < JOB_KIND_COUNT; k++)
+    g_string_append_printf(s, "%s%s", k ? sep : "", job_kind_name((job_kind)k));
+  return g_string_free(s, FALSE);
+}
+
 static inline const job_spec *tu_row(const trace *t, guint i) {
   static job_spec ring[64];
   static guint next;
