@@ -2,7 +2,7 @@
 # tests/check-map.sh: HACKING.md's map of the code (the code block of its "Layout" section)
 # names every source folder and file of src/, and names none that does not exist. A file is
 # named by its stem (`cluster-place`, with or without .c/.h) or by a pattern of the block
-# (`place-*.c`); a folder by `NAME/`. Each file or folder the map misses, and each `src/...`
+# (`place-*.c`: a prefix, a dash, a star, .c or .h); a folder by `NAME/`. Each file or folder the map misses, and each `src/...`
 # path it names that is not there, is printed as HACKING.md:LINE or the file's path.
 # Usage: tests/check-map.sh [TOP]   (default: TOP_SRCDIR, else the folder above this script)
 top=${1:-${TOP_SRCDIR:-$(dirname "$0")/..}}
@@ -11,7 +11,7 @@ map="$top/HACKING.md"
 block=$(awk '/^## Layout/ { s = 1; next } s && /^## / { exit } s && /^```/ { b = !b; next } s && b' "$map")
 [ -n "$block" ] || { echo "check-map: HACKING.md has no code block under '## Layout'"; echo "map: 0 passed, 1 failed, 0 skipped"; exit 1; }
 words=$(printf '%s\n' "$block" | tr -c 'A-Za-z0-9_.*/-' '\n' | sed 's/[.,]*$//' | grep -v '^$' | sort -u)
-pats=$(printf '%s\n' "$words" | grep '\*' | sed 's|.*/||')
+pats=$(printf '%s\n' "$words" | sed 's|.*/||' | grep '^[A-Za-z][A-Za-z0-9_]*-\*\.[ch]$')
 problems=""
 for f in $(cd "$top" && find src -name '*.[ch]' | sort); do
   base=${f##*/}; stem=${base%.*}
@@ -19,7 +19,6 @@ for f in $(cd "$top" && find src -name '*.[ch]' | sort); do
   hit=no
   for p in $pats; do
     case $base in $p) hit=yes ;; esac
-    case $stem in ${p%.*}) hit=yes ;; esac
   done
   [ $hit = yes ] || problems="$problems
 $f: not in HACKING.md's map (Layout)"

@@ -67,3 +67,26 @@ if [ -d "$build/src/input" ] && command -v nm > /dev/null 2>&1 && command -v cc 
 else
   skip_test "no built objects beside $SHARESIM, or no nm/cc"
 fi
+
+# HACKING.md's map names every source file and folder, and nothing that is not there
+mkdir -p mp && cp -R "$TOP_SRCDIR/src" mp/src && cp "$TOP_SRCDIR/HACKING.md" mp/ && chmod -R u+w mp
+sh "$CHK/check-map.sh" mp > map-ok.txt 2>&1; expect_eq "$?" 0 "check-map on the tree as it is"
+printf '/* t-checks */\n' > mp/src/base/unmapped-x.c
+sed 's|^src/base/ |src/base/ src/base/gone-y.c |' mp/HACKING.md > x && mv x mp/HACKING.md
+sh "$CHK/check-map.sh" mp > map.txt 2>&1; expect_eq "$?" 1 "check-map with an unmapped file and a mapped file that is gone"
+if grep -q 'src/base/unmapped-x.c: not in HACKING.md' map.txt; then pass; else fail "no unmapped-file report: $(cat map.txt)"; fi
+if grep -q 'HACKING.md:[0-9]*: the map names src/base/gone-y.c, which does not exist' map.txt; then pass; else fail "no missing-file report: $(cat map.txt)"; fi
+
+# commit subjects under 72 characters, on a scratch repository
+if command -v git > /dev/null 2>&1; then
+  mkdir cm && (cd cm && git init -q && git config user.email t@t && git config user.name t &&
+    git commit -q --allow-empty -m base && git commit -q --allow-empty -m "short subject" &&
+    git commit -q --allow-empty -m "$(printf 'x%.0s' $(seq 1 80))") > /dev/null 2>&1
+  base=$(git -C cm rev-list --max-parents=0 HEAD)
+  COMMITS_SINCE=$base sh "$CHK/check-commits.sh" cm > cm.txt 2>&1; expect_eq "$?" 1 "check-commits with an 80-character subject"
+  if grep -q 'subject of 80 characters (over 71)' cm.txt; then pass; else fail "no long-subject report: $(cat cm.txt)"; fi
+  git -C cm reset -q --hard HEAD~1
+  COMMITS_SINCE=$base sh "$CHK/check-commits.sh" cm > cm-ok.txt 2>&1; expect_eq "$?" 0 "check-commits without it"
+else
+  skip_test "no git"
+fi
