@@ -19,7 +19,7 @@ temps() { ls -A | grep -c -- "$1"; }
 # kill_during_write SIGNAL DIR: runs run -o DIR on big.csv, sends SIGNAL once the temporary
 # folder exists, sets RC to the exit status; KILLED=1 when the signal came before the end
 kill_during_write() {
-  env --default-signal=INT "$SHARESIM" run "$ONE" big.csv -o "$2" -q 2>/dev/null &
+  env --default-signal=INT,TERM,HUP "$SHARESIM" run "$ONE" big.csv -o "$2" -q 2>/dev/null &
   p=$!; i=0
   while ! ls -d "$2".tmp-* >/dev/null 2>&1 && [ $i -lt 3000 ]; do sleep 0.01; i=$((i + 1)); done
   KILLED=0; [ -d "$2" ] || KILLED=1
@@ -71,7 +71,7 @@ rm -f .t.csv.tmp-*
 
 # ---- a sweep stopped with SIGTERM: its logs, scratch folder and points are removed ----
 SETS="--set pools.train.nodes=1,2,3,4,5,6 --set seed=1,2"
-env --default-signal=INT "$SHARESIM" sweep "$A" mid.csv $SETS -j 2 -q --no-progress 2>sweep-err.txt & p=$!
+env --default-signal=INT,TERM,HUP "$SHARESIM" sweep "$A" mid.csv $SETS -j 2 -q --no-progress 2>sweep-err.txt & p=$!
 i=0; while [ -z "$(ls "${TMPDIR:-/tmp}" | grep -- "^sharesim-sweep.*\.tmp-$p-")" ] && [ $i -lt 1000 ]; do sleep 0.01; i=$((i + 1)); done
 sleep 0.5; kill -TERM $p; wait $p; RC=$?; LAST="sweep (no -o) stopped with SIGTERM"
 if [ "$RC" != 0 ]; then
