@@ -10,7 +10,11 @@
 
 static int cmd_check_main(int argc, char **argv) {
   g_autofree char *phases = NULL, *requests = NULL;
+  gboolean estimate = FALSE;
   GOptionEntry entries[] = {
+      {"estimate", 0, 0, G_OPTION_ARG_NONE, &estimate,
+       "Print each trace's work and memory estimate (docs/scenario-format.md, \"Work budget\")",
+       NULL},
       {"phases", 0, 0, G_OPTION_ARG_FILENAME, &phases, "Phases file to check against the trace", "P.csv"},
       {"requests", 0, 0, G_OPTION_ARG_FILENAME, &requests, "Requests file to check against the trace", "R.csv"},
       {NULL}};
@@ -56,6 +60,12 @@ static int cmd_check_main(int argc, char **argv) {
       if (sc && isfinite(sc->start_unix)) g_string_append(ok, " (the scenario's start: wins)");
     }
     g_string_append_c(ok, '\n');
+    if (sc && estimate) {
+      budget_estimate e;
+      budget_estimate_run(sc, tr, FALSE, &e);
+      g_autofree char *text = budget_estimate_describe(&e);
+      printf("%s: estimate: %s\n", argv[i], text); /* printed even when problems follow */
+    }
   }
   if (diag_has_errors(d)) {
     g_string_free(ok, TRUE);
@@ -69,7 +79,7 @@ static int cmd_check_main(int argc, char **argv) {
 const cmd_entry cmd_check_entry = {
     .loads_scenarios = TRUE,
     .name = "check",
-    .usage = "SCENARIO.yaml [TRACE.csv ...] [--phases P.csv] [--requests R.csv]",
+    .usage = "SCENARIO.yaml [TRACE.csv ...] [--phases P.csv] [--requests R.csv] [--estimate]",
     .summary = "validate a scenario and traces; report every problem with file:line",
     .main = cmd_check_main,
 };

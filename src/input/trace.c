@@ -326,6 +326,15 @@ static gboolean parse_range(const char *text, double lo, gboolean lo_incl, doubl
   return TRUE;
 }
 
+/* A rate_rps: 0, or from TRACE_MIN_RATE_RPS to TRACE_MAX_RATE_RPS. */
+static gboolean parse_rate(const char *text, double *out) {
+  double v;
+  if (!parse_range(text, 0, TRUE, TRACE_MAX_RATE_RPS, TRUE, &v)) return FALSE;
+  if (v != 0 && v < TRACE_MIN_RATE_RPS) return FALSE;
+  *out = v == 0 ? 0.0 : v; /* -0 is 0 */
+  return TRUE;
+}
+
 /* Seconds, >= 0 (or > 0 when positive, judged after rounding to the nanosecond). */
 static gboolean parse_seconds(const char *text, gboolean positive, sim_time *out_ns) {
   int64_t ns;
@@ -398,7 +407,7 @@ G_STATIC_ASSERT(C_COUNT <= 64); /* a row's columns are bits of a guint64 */
 #define BIT(c) (G_GUINT64_CONSTANT(1) << (c))
 
 #define EXP_SIZE "a size >= 0 in GB (a number, or with a unit: 40GB, 37.25GiB; at most 10 TB)"
-#define EXP_RATE "requests per second >= 0 (at most 1e9)"
+#define EXP_RATE "requests per second: 0, or from 1e-9 to 1e9"
 #define EXP_MS "milliseconds > 0 (at most 1e12)"
 
 static const col_def job_cols[C_COUNT] = {
@@ -502,7 +511,7 @@ static gboolean job_cell(int col, const char *v, job_spec *j) {
   case C_MEM_UTIL: return parse_range(v, 0, TRUE, 1, TRUE, &j->mem_util);
   case C_BUSY: return parse_range(v, 0, TRUE, 1, TRUE, &j->busy);
   case C_BURST: return parse_seconds(v, TRUE, &j->burst_ns);
-  case C_RATE: return parse_range(v, 0, TRUE, TRACE_MAX_RATE_RPS, TRUE, &j->rate_rps);
+  case C_RATE: return parse_rate(v, &j->rate_rps);
   case C_SERVICE: return parse_range(v, 0, FALSE, TRACE_MAX_MS, TRUE, &j->service_ms);
   case C_SLO_MS: return parse_range(v, 0, FALSE, TRACE_MAX_MS, TRUE, &j->slo_ms);
   case C_SLO_PCT: return parse_range(v, 0, FALSE, 100, TRUE, &j->slo_pct);
@@ -823,7 +832,7 @@ static gboolean phase_cell(const trace *t, int col, const char *v, job_phase *p)
   case P_SM: p->set |= PHASE_SET_SM; return parse_range(v, 0, FALSE, 1, TRUE, &p->sm);
   case P_RATE:
     p->set |= PHASE_SET_RATE;
-    return parse_range(v, 0, TRUE, TRACE_MAX_RATE_RPS, TRUE, &p->rate_rps);
+    return parse_rate(v, &p->rate_rps);
   case P_CRASH:
     if (!parse_int(v, 0, 1, &i)) return FALSE;
     if (i) p->set |= PHASE_CRASH;

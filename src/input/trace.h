@@ -17,6 +17,11 @@
 #define TRACE_MAX_GPUS 100000u
 #define TRACE_MAX_BATCH 65536u
 #define TRACE_MAX_RATE_RPS 1e9
+/* The smallest positive rate_rps (trace and phases): one request in about 32 years. A
+ * smaller positive rate is no workload but a typo, and its mean gap between requests
+ * (1e9 / rate ns) overflows a double below 1e-299: refused with its line and column, so
+ * that `check` and `run` agree (issue 29, S3-02). 0 is an idle service. */
+#define TRACE_MIN_RATE_RPS 1e-9
 #define TRACE_MAX_MS 1e12                                            /* service_ms, slo_ms */
 #define TRACE_MAX_CPU_MILLI INT64_C(100000000)                       /* 100,000 cores */
 #define TRACE_MAX_MEMORY_MIB INT64_C(1073741824)                     /* 1 PiB */

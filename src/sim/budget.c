@@ -4,6 +4,8 @@
  * constants (budget.h, docs/scenario-format.md "Work budget"). */
 #include "budget.h"
 #include "results.h"
+#include "cluster.h"
+#include "share.h"
 #include <math.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -32,6 +34,136 @@ void budget_rows_init(budget_rows *b) {
   *b = (budget_rows){.top_requests_job = -1, .top_events_job = -1};
 }
 
+void budget_rows_clear(budget_rows *b) {
+  g_free(b->pool_last_s);
+  g_free(b->pool_work_gpu_s);
+  g_free(b->pool_longest_s);
+  g_free(b->pool_widest);
+  b->pool_last_s = b->pool_work_gpu_s = b->pool_longest_s = b->pool_widest = NULL;
+  b->n_pools = 0;
+}
+
+/* How pool p stretches job j's work, declared per strategy (an upper bound): *job, the
+ * most its wall time can be over its work (a whole GPU of its own: 1; shared, the residents
+ * a GPU may hold: time-slicing and MPS replicas, a MIG slice's 1/7 of the GPU times its
+ * replicas, vGPUs per GPU, 1 / gpu_frac for a fractional job); *gpu, the most a GPU that
+ * holds at least one resident can be below full speed (one resident alone: on the smallest
+ * MIG slice, a fixed-share vGPU, its gpu_frac). Each shared resident loses less than half
+ * to context switches, MPS block waits and memory bandwidth, and 1.5 more with a measured
+ * interference table. */
+static void budget_slowdown(const scenario *sc, const pool_spec *p, const job_spec *j,
+                            double *job, double *gpu) {
+  double residents, alone, loss = 2.0 * (sc->interference_path ? 1.5 : 1.0);
+  guint32 r = MAX(1u, p->replicas);
+  switch (p->strategy) {
+  case STRATEGY_EXCLUSIVE: *job = *gpu = 1; return;
+  case STRATEGY_TIME_SLICING:
+  case STRATEGY_MPS: residents = r, alone = 1; break;
+  case STRATEGY_MIG:
+    for (guint k = 0; k < CATALOG_MAX_PROFILES; k++) r = MAX(r, p->profile_replicas[k]);
+    residents = 7.0 * r, alone = 7.0;
+    break;
+  case STRATEGY_VGPU:
+    residents = p->vgpu ? MAX(1, p->vgpu->max_per_gpu) : 32;
+    alone = p->vgpu_sched == VGPU_FIXED_SHARE ? residents : 1;
+    break;
+  default:
+    alone = 1.0 / MAX(j->gpu_frac, 1e-3);
+    residents = MAX(alone, (double)r);
+    break;
+  }
+  *job = residents * loss;
+  *gpu = alone * loss;
+}
+
+/* FALSE when job j can never run in pool p (it ends unplaceable at its submit). */
+static gboolean budget_can_run(const pool_spec *p, const job_spec *j) {
+  char *why = NULL;
+  gboolean ok = j->gpus <= pool_gpus(p) && share_for(p->strategy)->implemented &&
+                share_for(p->strategy)->can_ever_fit(p, j, &why);
+  g_free(why);
+  why = NULL;
+  ok = ok && cluster_host_can_ever_fit(p, j, &why);
+  g_free(why);
+  return ok;
+}
+
+/* Restarts job j can have: up to max_restarts when it restarts on failure and something
+ * can kill it (a crash rate of its kind, a crash or memory phase, a pool whose GPUs share
+ * their memory: time-slicing, MPS, fractional, where a neighbour's allocation can push it
+ * out); an evicting MIG drain requeues any job, whatever its policy, counted the same way. */
+static double budget_restarts(const scenario *sc, const trace *tr, const pool_spec *p,
+                              const job_spec *j, gboolean *can_die) {
+  gboolean evicts = p && p->strategy == STRATEGY_MIG && p->reconfigure == RECONFIGURE_ON_DEMAND &&
+                    p->drain == DRAIN_EVICT;
+  gboolean killable = evicts || sc->crash_rate_per_hour[j->kind] > 0 ||
+                      (p && (p->strategy == STRATEGY_TIME_SLICING || p->strategy == STRATEGY_MPS ||
+                             p->strategy == STRATEGY_FRACTIONAL));
+  for (guint k = 0; k < j->phase_count && !killable; k++) {
+    const job_phase *ph = &g_array_index(tr->phases, job_phase, j->phase_first + k);
+    killable = (ph->set & (PHASE_SET_MEM | PHASE_CRASH)) != 0;
+  }
+  *can_die = killable;
+  if (j->restart != RESTART_ON_FAILURE && !evicts) return 0;
+  return killable ? (double)sc->max_restarts : 0;
+}
+
+/* Job i's work: its pool's queue (GPU-seconds, the longest job, the widest gang, the last
+ * submit) and its events, one line per mechanism of BUDGET_EV_*. */
+static void budget_job_events(budget_rows *b, const scenario *sc, const trace *tr, guint i,
+                              const job_spec *j, double *ev) {
+  int pi = scenario_route(sc, j);
+  const pool_spec *p = pi >= 0 ? scenario_pool(sc, (guint)pi) : NULL;
+  gboolean session = j->kind == JOB_NOTEBOOK || j->kind == JOB_INFERENCE;
+  ev[BUDGET_EV_ARRIVALS] = 1;
+  if (!p || !budget_can_run(p, j)) return; /* unrouted or unplaceable: ends at its submit */
+  gboolean can_die = FALSE;
+  double attempts = 1 + budget_restarts(sc, tr, p, j, &can_die);
+  if (can_die) b->fault_rows += 2 * attempts; /* events.csv: a kill and a requeue each */
+  double slow_job = 1, slow_gpu = 1;
+  budget_slowdown(sc, p, j, &slow_job, &slow_gpu);
+  double secs = budget_job_seconds(sc, j), dur = util_ns_to_seconds(j->duration_ns);
+  /* wall time of all its attempts: a session's is its length; work is stretched */
+  double wall = session ? secs : attempts * secs * slow_job;
+  if (sc->horizon_ns > 0) wall = MIN(wall, secs > 0 ? util_ns_to_seconds(sc->horizon_ns) : 0);
+  /* the end of its work or session, and a random crash when its kind has a rate; an
+   * on-demand MIG pool reconfigures up to one GPU per worker for it (its end and the
+   * eviction of a drain) */
+  ev[BUDGET_EV_ATTEMPTS] = attempts * (1 + (sc->crash_rate_per_hour[j->kind] > 0));
+  if (p->strategy == STRATEGY_MIG && p->reconfigure == RECONFIGURE_ON_DEMAND)
+    ev[BUDGET_EV_ATTEMPTS] += 2.0 * attempts * j->gpus;
+  ev[BUDGET_EV_PHASES] = attempts * j->phase_count;
+  if (j->checkpoint_ns > 0 && !session)
+    ev[BUDGET_EV_CHECKPOINTS] = attempts + wall / util_ns_to_seconds(j->checkpoint_ns);
+  if (j->kind == JOB_INFERENCE && sc->inference.duty_window_ns > 0)
+    ev[BUDGET_EV_DUTY] = attempts + secs / util_ns_to_seconds(sc->inference.duty_window_ns);
+  if (j->kind == JOB_NOTEBOOK && j->burst_ns > 0) {
+    /* a burst and a gap, burst_s / busy long on average; their lengths are drawn, so the
+     * count is the mean and six of its standard deviations (a Poisson count's) more */
+    double mean = secs * j->busy / util_ns_to_seconds(j->burst_ns);
+    ev[BUDGET_EV_BURSTS] = attempts + 2.0 * (mean + 6.0 * sqrt(mean) + 6.0);
+  }
+  if (!b->n_pools) {
+    b->n_pools = sc->pools->len;
+    b->pool_last_s = g_new0(double, b->n_pools);
+    b->pool_work_gpu_s = g_new0(double, b->n_pools);
+    b->pool_longest_s = g_new0(double, b->n_pools);
+    b->pool_widest = g_new0(double, b->n_pools);
+  }
+  /* what it adds to the queue, in seconds of a GPU that holds a resident: a session holds
+   * its GPUs for its length, work takes its attempts at the GPU's slowest; an on-demand
+   * MIG pool may idle the GPUs for a reconfiguration per attempt */
+  double occupied = session ? dur : attempts * dur * slow_gpu;
+  if (p->strategy == STRATEGY_MIG && p->reconfigure == RECONFIGURE_ON_DEMAND)
+    occupied += attempts * util_ns_to_seconds(p->reconfigure_time_ns);
+  double longest = session ? dur : attempts * dur * slow_job;
+  b->pool_last_s[pi] = MAX(b->pool_last_s[pi], util_ns_to_seconds(j->submit_ns));
+  b->pool_work_gpu_s[pi] += occupied * j->gpus;
+  b->pool_longest_s[pi] = MAX(b->pool_longest_s[pi], longest);
+  b->pool_widest[pi] = MAX(b->pool_widest[pi], (double)j->gpus);
+  (void)i;
+}
+
 void budget_rows_add(budget_rows *b, const scenario *sc, const trace *tr, guint i,
                      const job_spec *j) {
   b->end_s = MAX(b->end_s, util_ns_to_seconds(j->submit_ns + j->duration_ns));
@@ -40,15 +172,28 @@ void budget_rows_add(budget_rows *b, const scenario *sc, const trace *tr, guint 
     double n = budget_job_rate(tr, j) * secs;
     b->requests += n;
     if (n > b->top_requests) b->top_requests = n, b->top_requests_job = i;
-  } else if (j->kind == JOB_NOTEBOOK && j->burst_ns > 0) {
-    /* a cycle is a burst and a gap, burst_s / busy long alone; two events each */
-    double n = 2.0 * secs * j->busy / util_ns_to_seconds(j->burst_ns);
-    b->events += n;
-    if (n > b->top_events) b->top_events = n, b->top_events_job = i;
   }
+  double ev[BUDGET_EV_COUNT] = {0};
+  budget_job_events(b, sc, tr, i, j, ev);
+  double n = 0;
+  for (int k = 0; k < BUDGET_EV_COUNT; k++) b->ev[k] += ev[k], n += ev[k];
+  b->events += n;
+  if (n > b->top_events) b->top_events = n, b->top_events_job = i;
 }
 
-/* Requests, burst events, span and tenants from the trace: a pass of its own. */
+double budget_rows_span(const scenario *sc, const budget_rows *b) {
+  if (sc->horizon_ns > 0) return util_ns_to_seconds(sc->horizon_ns);
+  double end = b->end_s;
+  for (guint k = 0; k < b->n_pools; k++) {
+    if (b->pool_work_gpu_s[k] <= 0) continue;
+    /* while a job waits, fewer GPUs than the widest gang are free: the others are busy */
+    double busy = MAX(1.0, (double)pool_gpus(scenario_pool(sc, k)) - b->pool_widest[k] + 1);
+    end = MAX(end, b->pool_last_s[k] + b->pool_work_gpu_s[k] / busy + b->pool_longest_s[k]);
+  }
+  return end;
+}
+
+/* Requests, events, span and tenants from the trace: a pass of its own. */
 static void budget_trace(const scenario *sc, const trace *tr, budget_rows *b) {
   GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
   budget_rows_init(b);
@@ -67,25 +212,35 @@ void budget_estimate_rows(const scenario *sc, const trace *tr, const budget_rows
   e->span_s = util_ns_to_seconds(sc->horizon_ns);
   for (guint i = 0; i < sc->pools->len; i++) e->gpus += (double)pool_gpus(scenario_pool(sc, i));
   budget_rows own;
-  if (tr && !rows) budget_trace(sc, tr, &own), rows = &own;
+  gboolean mine = tr && !rows;
+  if (mine) budget_trace(sc, tr, &own), rows = &own;
   if (tr) {
     e->requests = rows->requests;
     e->top_requests = rows->top_requests;
     e->top_requests_job = rows->top_requests_job;
-    e->events = rows->events;
+    memcpy(e->ev, rows->ev, sizeof e->ev);
     e->top_events = rows->top_events;
     e->top_events_job = rows->top_events_job;
     e->tenants = rows->tenants;
-    if (sc->horizon_ns <= 0) e->span_s = rows->end_s;
+    e->span_s = budget_rows_span(sc, rows);
   }
   e->intervals = ceil(e->span_s / util_ns_to_seconds(sc->interval_ns));
   e->series_rows = e->intervals * (sc->pools->len + e->tenants);
   e->gpu_rows = gpu_series ? e->intervals * e->gpus : 0;
-  e->events += e->intervals; /* one interval close each */
-  e->mem_bytes = e->gpus * BUDGET_BYTES_PER_GPU + e->series_rows * BUDGET_BYTES_PER_SERIES_ROW +
+  e->ev[BUDGET_EV_INTERVALS] = e->intervals + 1;
+  /* a scheduling pass follows what frees or asks for GPUs, at most once each (an arrival,
+   * the end or crash of an attempt, a phase that kills), and strategies' own events (MIG
+   * reconfigurations) come from those passes: one more each */
+  e->ev[BUDGET_EV_SCHEDULE] = e->ev[BUDGET_EV_ARRIVALS] + e->ev[BUDGET_EV_ATTEMPTS];
+  e->events = 0;
+  for (int k = 0; k < BUDGET_EV_COUNT; k++) e->events += e->ev[k];
+  e->mem_bytes = BUDGET_BYTES_BASE + e->gpus * BUDGET_BYTES_PER_GPU + e->series_rows * BUDGET_BYTES_PER_SERIES_ROW +
                  e->gpu_rows * (double)sizeof(gpu_series_row) +
+                 e->tenants * BUDGET_BYTES_PER_TENANT * MAX(1.0, sc->pools->len / 3.0) +
+                 (tr ? rows->fault_rows : 0) * BUDGET_BYTES_PER_FAULT_ROW +
                  (tr ? trace_n_jobs(tr) : 0) *
                      (BUDGET_BYTES_PER_JOB + (gpu_series ? BUDGET_BYTES_PER_KEPT_ROW : 0));
+  if (mine) budget_rows_clear(&own);
 }
 
 void budget_estimate_run(const scenario *sc, const trace *tr, gboolean gpu_series,
@@ -103,7 +258,8 @@ static const pool_spec *budget_largest_pool(const scenario *sc) {
   return best;
 }
 
-static void budget_report_memory(const scenario *sc, const budget_estimate *e, diag_list *d) {
+static void budget_report_memory(const scenario *sc, const trace *tr, const budget_estimate *e,
+                                 diag_list *d) {
   double gpu_b = e->gpus * BUDGET_BYTES_PER_GPU;
   double series_b = e->series_rows * BUDGET_BYTES_PER_SERIES_ROW +
                     e->gpu_rows * (double)sizeof(gpu_series_row);
@@ -126,9 +282,69 @@ static void budget_report_memory(const scenario *sc, const budget_estimate *e, d
     if (e->gpu_rows > 0)
       g_string_append_printf(m, " and %.4g per-GPU rows (--dcgm) of %zu bytes", e->gpu_rows,
                              sizeof(gpu_series_row));
+    if (tr && sc->horizon_ns <= 0) { /* the span is the trace's: its queue, not a line */
+      g_string_append_printf(m, "; without a horizon the run may last %.4g s: the last "
+                             "submit plus the queued work on the GPUs a waiting job leaves "
+                             "busy", e->span_s);
+      diag_add(d, tr->path, 0, 0, "%s; set a horizon or %s", m->str, budget_hint);
+      g_string_free(m, TRUE);
+      return;
+    }
   }
   diag_add(d, sc->path, line, 0, "%s; %s", m->str, budget_hint);
   g_string_free(m, TRUE);
+}
+
+static const char *const budget_ev_names[BUDGET_EV_COUNT] = {
+    [BUDGET_EV_ARRIVALS] = "arrivals", [BUDGET_EV_ATTEMPTS] = "attempts (1 + restarts)",
+    [BUDGET_EV_PHASES] = "phases", [BUDGET_EV_CHECKPOINTS] = "checkpoints",
+    [BUDGET_EV_DUTY] = "duty windows", [BUDGET_EV_BURSTS] = "notebook bursts and gaps",
+    [BUDGET_EV_INTERVALS] = "interval closes", [BUDGET_EV_SCHEDULE] = "scheduling passes"};
+
+/* The mechanism with the most events of ev (of those a job has: not intervals or passes). */
+static int budget_ev_top(const double *ev, int n) {
+  int top = 0;
+  for (int k = 1; k < n; k++)
+    if (ev[k] > ev[top]) top = k;
+  return top;
+}
+
+/* The events problem: at the row of the job that asks for most when it asks for half of
+ * them, with its largest mechanism and what sets it; else at the trace, by mechanism. */
+static void budget_report_events(const scenario *sc, const trace *tr, const budget_estimate *e,
+                                 diag_list *d) {
+  if (tr && e->top_events_job >= 0 && e->top_events > e->events / 4) {
+    job_spec j = trace_job(tr, (guint)e->top_events_job);
+    budget_rows scratch;
+    budget_rows_init(&scratch);
+    double ev[BUDGET_EV_COUNT] = {0};
+    budget_job_events(&scratch, sc, tr, (guint)e->top_events_job, &j, ev);
+    budget_rows_clear(&scratch);
+    int top = budget_ev_top(ev, BUDGET_EV_INTERVALS);
+    diag_add(d, tr->path, j.line, 0,
+             "estimated work %.3g events is beyond the budget of %.3g (about 4 minutes); job "
+             "'%s' alone asks for %.3g, most of them %s (%.4g s, checkpoint_s %.4g, burst_s "
+             "%.4g at busy %.3g, %.4g restarts at most: max_restarts, crash_rates); %s",
+             e->events, BUDGET_MAX_EVENTS, j.id, e->top_events, budget_ev_names[top],
+             budget_job_seconds(sc, &j), util_ns_to_seconds(j.checkpoint_ns),
+             util_ns_to_seconds(j.burst_ns), j.busy, ev[BUDGET_EV_ATTEMPTS] / 2 - 1, budget_hint);
+    return;
+  }
+  int top = budget_ev_top(e->ev, BUDGET_EV_SCHEDULE);
+  diag_add(d, tr ? tr->path : sc->path, 0, 0,
+           "estimated work %.3g events (most of them %s: %.3g, over a span of up to %.4g s) "
+           "is beyond the budget of %.3g (about 4 minutes); %s", e->events,
+           budget_ev_names[top], e->ev[top], e->span_s, BUDGET_MAX_EVENTS, budget_hint);
+}
+
+char *budget_estimate_describe(const budget_estimate *e) {
+  GString *s = g_string_new(NULL);
+  g_string_append_printf(s, "%.0f events (", ceil(e->events));
+  for (int k = 0; k < BUDGET_EV_COUNT; k++)
+    g_string_append_printf(s, "%s%s %.0f", k ? ", " : "", budget_ev_names[k], ceil(e->ev[k]));
+  g_string_append_printf(s, "), %.0f requests, %.0f bytes of memory, a span of up to %.0f s",
+                         ceil(e->requests), ceil(e->mem_bytes), ceil(e->span_s));
+  return g_string_free(s, FALSE);
 }
 
 gboolean budget_check(const scenario *sc, const trace *tr, gboolean gpu_series, diag_list *d) {
@@ -149,22 +365,8 @@ gboolean budget_check_rows(const scenario *sc, const trace *tr, const budget_row
              e.requests, BUDGET_MAX_REQUESTS, j->id, e.top_requests, budget_job_rate(tr, j),
              budget_job_seconds(sc, j), budget_hint);
   }
-  if (e.events > BUDGET_MAX_EVENTS) {
-    if (e.top_events_job >= 0 && e.top_events > e.events / 2) {
-      job_spec row = trace_job(tr, (guint)e.top_events_job);
-      const job_spec *j = &row;
-      diag_add(d, tr->path, j->line, 0,
-               "estimated work %.3g events is beyond the budget of %.3g (about 4 minutes); "
-               "notebook '%s' alone has %.3g bursts and gaps (%.4g s at busy %.3g, burst_s "
-               "%.4g); %s", e.events, BUDGET_MAX_EVENTS, j->id, e.top_events,
-               budget_job_seconds(sc, j), j->busy, util_ns_to_seconds(j->burst_ns), budget_hint);
-    } else {
-      diag_add(d, tr ? tr->path : sc->path, 0, 0,
-               "estimated work %.3g events (notebook bursts and interval closes) is beyond the "
-               "budget of %.3g (about 4 minutes); %s", e.events, BUDGET_MAX_EVENTS, budget_hint);
-    }
-  }
-  if (e.mem_bytes > BUDGET_MAX_MEM_BYTES) budget_report_memory(sc, &e, d);
+  if (e.events > BUDGET_MAX_EVENTS) budget_report_events(sc, tr, &e, d);
+  if (e.mem_bytes > BUDGET_MAX_MEM_BYTES) budget_report_memory(sc, tr, &e, d);
   return d->count == before;
 }
 

@@ -13,6 +13,8 @@
 #define BUDGET_MAX_REQUESTS 1e10      /* ~3.7e7 simulated requests/s: ~4.5 min */
 #define BUDGET_MAX_EVENTS 5e8         /* ~2e6 notebook burst events/s: ~4 min */
 #define BUDGET_MAX_MEM_BYTES 4e9      /* assumption: fits an 8 GB machine beside its system */
+#define BUDGET_BYTES_BASE 16e6       /* the process itself: code, GLib, GSL, json-glib and
+                                      * their heaps; measured 7 MB resident for a 4-job run */
 #define BUDGET_BYTES_PER_GPU 280.0    /* measured: 1e6 GPUs, 285 MB peak vs 35 MB for 1e5 */
 #define BUDGET_BYTES_PER_SERIES_ROW 100.0 /* measured: 2.6e6 intervals x (1 pool + 1 tenant),
                                             * 513 MB peak vs 57 MB at 2.6e5 */
@@ -20,39 +22,77 @@
                                        * packed: 1M jobs 225 MiB vs 100k jobs 53 MiB peak
                                        * (bench.yaml, mixed traces): 200 bytes a job,
                                        * rounded up for rows with more non-default fields */
+#define BUDGET_BYTES_PER_TENANT 200.0  /* a tenant's state: three arrays over the pools,
+                                        * its name and index (upper bound for 3 pools) */
+#define BUDGET_BYTES_PER_FAULT_ROW 80.0 /* an events.csv row (kill, requeue), kept to the end:
+                                         * 1e6 restarts of one job peaked at 148 MB, 70
+                                         * bytes a row */
 #define BUDGET_BYTES_PER_KEPT_ROW 250.0 /* run --dcgm keeps every row in memory: a 200-byte
                                          * job_result and its gpu_ids (100k: 109 vs 82 MB) */
 
+/* The mechanisms that schedule engine events, each declaring its share (budget.c,
+ * docs/scenario-format.md "Work budget"). A mechanism that adds events must add its line
+ * here: tests/invariants compares the sum with summary.json's engine.events. */
+enum {
+  BUDGET_EV_ARRIVALS,   /* one per job */
+  BUDGET_EV_ATTEMPTS,   /* per attempt (1 + restarts): the end of its work or session, its
+                         * random crash (a crash rate for its kind), on-demand MIG pools'
+                         * reconfiguration and eviction per worker */
+  BUDGET_EV_PHASES,     /* per attempt, one per phase row */
+  BUDGET_EV_CHECKPOINTS,/* per attempt, its wall time at the pool's slowest / checkpoint_s */
+  BUDGET_EV_DUTY,       /* inference services: one per duty window of their session */
+  BUDGET_EV_BURSTS,     /* notebooks: two per burst (a burst and a gap) */
+  BUDGET_EV_INTERVALS,  /* one per interval close over the span */
+  BUDGET_EV_SCHEDULE,   /* scheduling passes: one per arrival and attempt event, which
+                         * free or ask for GPUs (phases, bursts, checkpoints, duty windows,
+                         * intervals do not: a phase that kills ends an attempt) */
+  BUDGET_EV_COUNT
+};
+
 typedef struct budget_estimate {
-  double span_s;        /* simulated time: the horizon, else the latest submit + duration */
+  double span_s;        /* simulated time, an upper bound: the horizon, else the queueing
+                         * span (budget_rows.span_s) */
   double gpus;          /* GPUs of all pools */
   double intervals;     /* time-series intervals over the span */
   guint tenants;        /* tenants of the trace (each has its own series) */
   double series_rows;   /* time-series rows: (pools + tenants) x intervals */
   double gpu_rows;      /* per-GPU rows (run --dcgm): GPUs x intervals, an upper bound */
   double requests;      /* simulated inference requests (the request-level model) */
-  double events;        /* events not bounded by the trace's size: notebook bursts */
-  double mem_bytes;     /* GPUs, series, per-GPU rows and jobs together */
+  double events;        /* engine events, every mechanism's (budget_rows.ev), an upper
+                         * bound of summary.json engine.events */
+  double ev[BUDGET_EV_COUNT]; /* the events by mechanism */
+  double mem_bytes;     /* GPUs, tenants, series, per-GPU rows and jobs together */
   /* where the largest share comes from, for the message: job indices, -1 if none */
   gint64 top_requests_job, top_events_job;
   double top_requests, top_events;
 } budget_estimate;
 
 /* The trace's share of the estimate, summed row by row in trace order, so that one pass
- * over the rows can serve the budget and the run's other checks (prerun.h): the latest
- * submit + duration, the requests and notebook events with the job that asks for most. */
+ * over the rows can serve the budget and the run's other checks (prerun.h): the requests,
+ * each mechanism's events with the job that asks for most, and per pool the GPU-seconds
+ * of work that bound how long the queue can last (the queueing span). */
 typedef struct budget_rows {
-  double end_s;
+  double end_s;         /* the latest submit + duration: the trace's own span */
   double requests, events;
+  double ev[BUDGET_EV_COUNT];
   gint64 top_requests_job, top_events_job; /* -1 if none */
   double top_requests, top_events;
   guint tenants;        /* distinct tenants: counted by the caller */
+  double fault_rows;    /* events.csv rows (kills, requeues), kept in memory to the end */
+  guint n_pools;        /* per pool (routed jobs): last submit, GPU-seconds of work at the
+                         * pool's slowest, the longest job at its slowest, the widest gang */
+  double *pool_last_s, *pool_work_gpu_s, *pool_longest_s, *pool_widest;
 } budget_rows;
 void budget_rows_init(budget_rows *b);
+void budget_rows_clear(budget_rows *b); /* frees the per-pool sums (init again to reuse) */
 /* Adds row i of tr, j = trace_job(tr, i) (its phases and has_requests set); rows are added
  * in trace order, each once. */
 void budget_rows_add(budget_rows *b, const scenario *sc, const trace *tr, guint i,
                      const job_spec *j);
+/* The latest the run can end (seconds): the horizon, else per pool the last submit plus
+ * the queue's work drained by the GPUs that a waiting job leaves busy (all but the widest
+ * gang's, less one) at the pool's slowest, plus its longest job; at least the trace span. */
+double budget_rows_span(const scenario *sc, const budget_rows *b);
 
 /* Estimates a run of sc on tr (tr may be NULL: the scenario alone, e.g. `check`; the span
  * is then the horizon, or 0 when it has none). gpu_series: run --dcgm. */
@@ -61,6 +101,9 @@ void budget_estimate_run(const scenario *sc, const trace *tr, gboolean gpu_serie
 /* The same with the trace's rows already summed (NULL: a pass over tr of its own). */
 void budget_estimate_rows(const scenario *sc, const trace *tr, const budget_rows *rows,
                           gboolean gpu_series, budget_estimate *out);
+/* "E events (arrivals a, attempts b, ...), R requests, M bytes of memory, a span of up to
+ * S s" (check --estimate). */
+char *budget_estimate_describe(const budget_estimate *e);
 /* Adds one problem per exceeded budget, at the line that causes it (the trace row of the
  * job that asks for most, or the scenario's interval/horizon or largest pool), with the
  * estimate, the budget and "--allow-large". TRUE when within the budget. */

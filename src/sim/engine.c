@@ -7,6 +7,13 @@
 #include "pqueue.h"
 #include <string.h>
 
+/* The heap is compacted (its cancelled entries dropped at once) when they are more than
+ * this many and more than the live ones: a job that restarts a million times leaves a
+ * cancelled end of work per attempt, which would otherwise hold memory and, moved between
+ * buckets at each new least key, time in proportion to the restarts so far (issue 29,
+ * S3-04). Amortised O(1) a cancellation; the order of the live entries is unchanged. */
+#define ENGINE_COMPACT_MIN 256u
+
 /* Ids per chunk of the cancellation bitset (a power of two): 512 bytes of bits. */
 #define ENGINE_CHUNK_SHIFT 12
 #define ENGINE_CHUNK_SEQS (UINT64_C(1) << ENGINE_CHUNK_SHIFT)
@@ -27,6 +34,7 @@ struct engine {
   engine_chunk *spare;       /* a drained chunk kept for the next one */
   engine_prefetch_fn prefetch;
   uint64_t max_pending;      /* engine_at refuses at this many pending entries */
+  size_t n_cancelled;        /* heap entries cancelled (dropped when they reach the top) */
   gboolean full;             /* engine_at refused: nothing more runs */
 };
 G_STATIC_ASSERT(ENGINE_MAX_PENDING == UINT64_C(1) << PQUEUE_SLOT_BITS);
@@ -91,8 +99,26 @@ void engine_limit_pending(engine *e, uint64_t max_pending) {
 
 gboolean engine_full(const engine *e) { return e->full; }
 
+static gboolean engine_is_cancelled(const engine *e, uint64_t seq);
+static gboolean engine_settle_top(engine *e, uint64_t seq);
+
+/* pqueue_filter's test: a cancelled entry leaves the heap (its chunk's count with it). */
+static gboolean engine_drop_cancelled(void *ctx, uint64_t seq) {
+  engine *e = ctx;
+  if (!engine_is_cancelled(e, seq)) return FALSE;
+  engine_settle_top(e, seq);
+  return TRUE;
+}
+
+static G_NO_INLINE void engine_compact(engine *e) {
+  pqueue_filter(&e->heap, engine_drop_cancelled, e);
+}
+
 event_id engine_at(engine *e, sim_time t, engine_handler handler, void *obj, uint64_t arg) {
   g_assert(t >= e->now);
+  if (G_UNLIKELY(e->n_cancelled > ENGINE_COMPACT_MIN &&
+                 2 * e->n_cancelled > pqueue_len(&e->heap)))
+    engine_compact(e);
   if (G_UNLIKELY(pqueue_len(&e->heap) >= e->max_pending ||
                  e->next_seq >> (64 - PQUEUE_SLOT_BITS))) {
     e->full = TRUE;
@@ -108,7 +134,11 @@ void engine_cancel_id(engine *e, event_id id) {
   if (id == 0 || id >= e->next_seq) return;
   /* an id whose chunk is gone ran long ago; one that ran since sets a bit never read */
   engine_chunk *k = e->chunks[id >> ENGINE_CHUNK_SHIFT];
-  if (k) k->bits[(id & (ENGINE_CHUNK_SEQS - 1)) >> 6] |= UINT64_C(1) << (id & 63);
+  if (!k) return;
+  guint64 *w = &k->bits[(id & (ENGINE_CHUNK_SEQS - 1)) >> 6], bit = UINT64_C(1) << (id & 63);
+  if (*w & bit) return; /* cancelled already, or it left the heap (engine_settle_top) */
+  *w |= bit;
+  e->n_cancelled++;
 }
 
 /* The top entry leaves the heap: TRUE if it was cancelled. Drops its chunk when it was the
@@ -116,7 +146,10 @@ void engine_cancel_id(engine *e, event_id id) {
 static gboolean engine_settle_top(engine *e, uint64_t seq) {
   size_t c = (size_t)(seq >> ENGINE_CHUNK_SHIFT);
   engine_chunk *k = e->chunks[c];
-  gboolean cancelled = (k->bits[(seq & (ENGINE_CHUNK_SEQS - 1)) >> 6] >> (seq & 63)) & 1;
+  guint64 *w = &k->bits[(seq & (ENGINE_CHUNK_SEQS - 1)) >> 6], bit = UINT64_C(1) << (seq & 63);
+  gboolean cancelled = (*w & bit) != 0;
+  if (cancelled) e->n_cancelled--;
+  *w |= bit; /* it left the heap: a cancellation from now on is a no-op */
   if (--k->pending == 0 && c < (size_t)(e->next_seq >> ENGINE_CHUNK_SHIFT))
     engine_chunk_drop(e, c);
   return cancelled;

@@ -180,6 +180,41 @@ void pqueue_push(pqueue *q, const pq_item *item) {
   else new_least(q, k);
 }
 
+size_t pqueue_filter(pqueue *q, gboolean (*drop)(void *ctx, uint64_t seq), void *ctx) {
+  if (!q->len) return 0;
+  pq_key *all = g_new(pq_key, q->len);
+  size_t n = 0;
+  all[n++] = q->top;
+  for (unsigned i = 0; i < PQUEUE_BUCKETS; i++) {
+    pq_bucket *b = &q->b[i];
+    memcpy(all + n, b->keys, b->len * sizeof *b->keys);
+    n += b->len;
+    bucket_emptied(b);
+  }
+  memset(q->nonempty, 0, sizeof q->nonempty);
+  q->summary = 0;
+  size_t kept = 0, m = 0;
+  for (size_t x = 0; x < n; x++) {
+    uint64_t s = all[x].tag & SLOT_MASK;
+    if (drop(ctx, all[x].tag >> PQUEUE_SLOT_BITS)) {
+      q->slots[s].arg = q->free_slot;
+      q->free_slot = s + 1;
+      continue;
+    }
+    all[kept] = all[x];
+    if (less(&all[kept], &all[m])) m = kept;
+    kept++;
+  }
+  q->len = kept;
+  if (kept) {
+    q->top = all[m];
+    for (size_t x = 0; x < kept; x++)
+      if (x != m) bucket_add(q, bucket_of(&all[x], &q->top), all[x]);
+  }
+  g_free(all);
+  return n - kept;
+}
+
 /* The least key of the lowest bucket becomes the top; the bucket's other keys go to lower
  * buckets (they agree with the new top down to the bucket's digit, included). */
 static void next_top(pqueue *q) {

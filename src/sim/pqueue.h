@@ -66,6 +66,10 @@ void pqueue_clear(pqueue *q);
  * seq) must be greater than the last popped item's (the engine's clock never goes back and
  * its sequence numbers grow; asserted). */
 void pqueue_push(pqueue *q, const pq_item *item);
+/* Drops every item whose sequence number drop(ctx, seq) says to (its slot is freed) and
+ * rebuilds the buckets around the least item kept: O(items). The order of the items kept
+ * is unchanged. Returns the number dropped. */
+size_t pqueue_filter(pqueue *q, gboolean (*drop)(void *ctx, uint64_t seq), void *ctx);
 /* Removes the least item into *out; FALSE when empty. */
 gboolean pqueue_pop(pqueue *q, pq_item *out);
 static inline size_t pqueue_len(const pqueue *q) { return q->len; }

@@ -34,6 +34,7 @@ prerun *prerun_new(const scenario *sc, const trace *tr, guint unfit_cap) {
 void prerun_free(prerun *p) {
   if (!p) return;
   diag_list_free(p->unfit);
+  budget_rows_clear(&p->budget);
   g_ptr_array_unref(p->tenants);
   for (guint k = 0; k < p->n_pools; k++) cluster_target_tally_free(p->targets[k]);
   g_free(p->targets);

@@ -26,7 +26,7 @@ expect_err_contains "busy-notebook.csv:2: estimated work 1e+11 events is beyond 
 
 # D05: 3650 days of 1 s intervals, from the scenario alone and with a trace
 run check "$B/long.yaml"; expect_rc 2
-expect_err_contains "long.yaml:3: estimated memory 31.5 GB is beyond the budget of 4 GB: 3.154e+08 time-series rows"
+expect_err_contains "long.yaml:3: estimated memory 31.6 GB is beyond the budget of 4 GB: 3.154e+08 time-series rows"
 run check "$B/long.yaml" "$TR"; expect_rc 2
 expect_err_contains "long.yaml:3: estimated memory 63.1 GB is beyond the budget of 4 GB: 6.307e+08 time-series rows of about 100 bytes (1 pools and 1 tenants, each over 3.154e+08 intervals of 1 s)"
 run_limited run "$B/long.yaml" "$TR" -o out -q; expect_rc 2
@@ -39,10 +39,10 @@ run_limited run "$B/many-gpus.yaml" "$TR" -q; expect_rc 2
 expect_err_contains "estimated memory 28 GB"
 run_limited compare "$S1" "$B/many-gpus.yaml" "$TR" -q --no-progress; expect_rc 2
 expect_err_contains "many-gpus.yaml:3: estimated memory 28 GB"
-# 15 pools (1.5e7 GPUs, 4.2 GB) are just beyond the budget: --allow-large lets them through
+# 15 pools (1.5e7 GPUs, 4.22 GB with the process's own 16 MB) are just beyond the budget: --allow-large lets them through
 { head -17 "$B/many-gpus.yaml"; printf "routing:\n- {pool: p0}\n"; } > fifteen.yaml
 run check fifteen.yaml; expect_rc 2
-expect_err_contains "fifteen.yaml:3: estimated memory 4.2 GB is beyond the budget of 4 GB"
+expect_err_contains "fifteen.yaml:3: estimated memory 4.22 GB is beyond the budget of 4 GB"
 run check fifteen.yaml --allow-large; expect_rc 0
 
 # sweep checks every point before running any; size checks its inputs
@@ -63,3 +63,56 @@ else
   expect_rc 2
   expect_err_contains "estimated memory 28 GB is more than this process may use (3.07 GB"
 fi
+
+# ---- issue 29: every mechanism's events and the queueing span are in the estimate ----
+# S3-03: checkpoints, one event each (1e-9 s on a 1e6-s job: 1e15), were outside the budget
+printf 'name: ck\npools:\n  - {name: main, gpu: A100-80GB, nodes: 1}\n' > one.yaml
+printf 'id,submit_s,kind,gpus,mem_gb,duration_s,checkpoint_s\ntr,0,training,1,20,1000000,1e-9\n' > ck.csv
+run check one.yaml ck.csv; expect_rc 2
+expect_err_contains "ck.csv:2: estimated work 1e+15 events is beyond the budget of 5e+08"
+expect_err_contains "job 'tr' alone asks for 1e+15, most of them checkpoints"
+run_limited run one.yaml ck.csv -q; expect_rc 2
+expect_err_contains "ck.csv:2: estimated work 1e+15 events"
+# S3-04: restarts, up to max_restarts with a crash rate, were "at most 10 per job"
+printf 'name: cr\nmax_restarts: 1000000\ncrash_rates: {training: 1e6}\npools:\n  - {name: main, gpu: A100-80GB, nodes: 1}\n' > cr.yaml
+printf 'id,submit_s,kind,gpus,mem_gb,duration_s,restart\ntr0,0,training,1,20,100000,on-failure\n' > cr.csv
+run check cr.yaml cr.csv; expect_rc 2
+expect_err_contains "cr.csv: estimated work 1.88e+09 events (most of them interval closes: 1.88e+09, over a span of up to 1.125e+11 s)"
+expect_err_contains "cr.csv: estimated memory 375 GB is beyond the budget of 4 GB"
+run_limited run cr.yaml cr.csv -q; expect_rc 2
+# with a horizon the same restarts (a million, each leaving a cancelled end of work in the
+# event heap: they once made a run quadratic, 1e5 in 17.5 s) are a bounded run that check
+# and run both accept
+sed 's/^max_restarts: .*/max_restarts: 100000\nhorizon: 1h/' cr.yaml > crh.yaml
+run check crh.yaml cr.csv; expect_rc 0
+# (a CPU-time limit, not wall time: 0.6 CPU s here against 17.5 s before the fix)
+( ulimit -t 8; exec "$SHARESIM" run crh.yaml cr.csv -o crh ) >out.txt 2>err.txt; RC=$?
+LAST="run crh.yaml (ulimit -t 8)"
+expect_rc 0
+expect_eq "$(grep -c ',restart,' crh/events.csv)" 100000 "100,000 restarts, in linear time"
+# S3-05: the series grow with the queueing span, not the trace's: 20,000 one-job tenants
+# at t=0 on 8 GPUs queue for 250,000 s (trace span 100 s)
+printf 'name: c\npools:\n  - {name: main, gpu: A100-80GB, nodes: 1}\n' > q.yaml
+awk 'BEGIN { print "id,submit_s,kind,gpus,mem_gb,duration_s,tenant";
+             for (i = 0; i < 20000; i++) printf "j%d,0,batch,1,10,100,t%d\n", i, i }' > q.csv
+run check q.yaml q.csv; expect_rc 2
+expect_err_contains "q.csv: estimated memory 8.36 GB is beyond the budget of 4 GB: 8.338e+07 time-series rows of about 100 bytes (1 pools and 20000 tenants, each over 4169 intervals of 60 s)"
+expect_err_contains "without a horizon the run may last 2.501e+05 s: the last submit plus the queued work"
+run check q.yaml q.csv --estimate --allow-large; expect_rc 0
+expect_out_contains "q.csv: estimate: 84170 events (arrivals 20000, attempts (1 + restarts) 20000, phases 0"
+expect_out_contains "a span of up to 250100 s"
+# S3-02: a tiny positive rate (1e-300 overflowed the mean gap and aborted run) is refused
+# where it is written, by check and run alike; 0 is an idle service
+printf 'name: ph\npools:\n  - {name: main, gpu: A100-80GB, nodes: 1, strategy: time-slicing, replicas: 4}\n' > ph.yaml
+printf 'id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms\nsvc,1,inference,1,20,600,5,20\n' > svc.csv
+for r in 1e-300 1e-320 1e-10; do
+  printf 'job_id,after_s,rate_rps\nsvc,10,%s\n' "$r" > ph.csv
+  run check ph.yaml svc.csv --phases ph.csv; expect_rc 2
+  expect_err_contains "ph.csv:2:3: rate_rps: expected requests per second: 0, or from 1e-9 to 1e9, found '$r'"
+  run_limited run ph.yaml svc.csv --phases ph.csv -q; expect_rc 2
+done
+printf 'job_id,after_s,rate_rps\nsvc,10,0\n' > ph.csv
+run_limited run ph.yaml svc.csv --phases ph.csv -q; expect_rc 0
+sed 's/,5,20$/,1e-300,20/' svc.csv > tiny.csv
+run check ph.yaml tiny.csv; expect_rc 2
+expect_err_contains "tiny.csv:2:7: rate_rps: expected requests per second: 0, or from 1e-9 to 1e9, found '1e-300'"

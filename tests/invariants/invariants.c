@@ -24,31 +24,23 @@ typedef struct inv_opts {
   const char *sharesim;
   guint xfail[G_N_ELEMENTS(inv_pending)];
   guint checks, runs, failed, cases;
+  long last_maxrss_kb;       /* of the last sharesim run */
+  inv_budget budget;
 } inv_opts;
 
 static char *inv_path(const char *dir, const char *name) { return g_build_filename(dir, name, NULL); }
 
-/* Runs sharesim with argv (NULL-terminated, argv[0] excluded); TRUE on exit 0. */
+/* Runs sharesim with argv (NULL-terminated, argv[0] excluded); TRUE on exit 0. Its peak
+ * resident size goes to o->last_maxrss_kb. */
 static gboolean inv_spawn(inv_opts *o, const char *const *args, char **err_out) {
   GPtrArray *argv = g_ptr_array_new();
   g_ptr_array_add(argv, (char *)o->sharesim);
   for (const char *const *a = args; *a; a++) g_ptr_array_add(argv, (char *)*a);
   g_ptr_array_add(argv, NULL);
-  int status = 0;
-  GError *e = NULL;
-  char *err = NULL;
-  gboolean ok = g_spawn_sync(NULL, (char **)argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
-                             NULL, NULL, &err, &status, &e);
-  g_ptr_array_free(argv, TRUE);
   o->runs++;
-  if (!ok) {
-    *err_out = g_strdup(e->message);
-    g_error_free(e);
-    return FALSE;
-  }
-  ok = g_spawn_check_wait_status(status, NULL);
-  if (!ok) *err_out = g_strdup_printf("exit status %d: %s", status, err ? err : "");
-  g_free(err);
+  gboolean ok = inv_spawn_measured((const char *const *)argv->pdata, NULL, err_out,
+                                   &o->last_maxrss_kb);
+  g_ptr_array_free(argv, TRUE);
   return ok;
 }
 
@@ -104,7 +96,10 @@ static void inv_case_run(inv_opts *o, const inv_case *c, const char *dir, gboole
     g_free(err);
     return;
   }
+  long maxrss_kb = o->last_maxrss_kb;
   inv_check_folder(c, dir, out, rep);
+  g_autofree char *what = c->seed ? g_strdup_printf("seed %u", c->seed) : g_path_get_basename(dir);
+  inv_budget_check(&o->budget, o->sharesim, dir, out, maxrss_kb, what, rep);
   if (repeat) {
     rep->checks++;
     GString *why = g_string_new(NULL);
@@ -369,6 +364,10 @@ int main(int argc, char **argv) {
     else if (o.seeds && !o.cases) /* only the full set can say a bug is gone */
       printf("XPASS %s: no case fails its checks any more; remove it from inv_pending\n", inv_pending[k]);
   }
+  if (o.budget.cases)
+    printf("invariants: work estimate / engine.events at least %.3g (%s), memory estimate / "
+           "peak resident at least %.3g (%s), over %u runs\n", o.budget.min_events_ratio,
+           o.budget.events_what, o.budget.min_mem_ratio, o.budget.mem_what, o.budget.cases);
   printf("invariants: %u cases failed; %u checks over %u sharesim runs in %.1f s\n", o.failed,
          o.checks, o.runs, (double)(g_get_monotonic_time() - t0) / 1e6);
   return o.failed ? 1 : 0;

@@ -67,6 +67,20 @@ typedef struct inv_report {
 
 /* Appends "check: message" to rep->fail. */
 void G_GNUC_PRINTF(3, 4) inv_fail(inv_report *rep, const char *check, const char *fmt, ...);
+/* ---- the work and memory estimate (inv-budget.c) ---- */
+typedef struct inv_budget {
+  guint cases;
+  double min_events_ratio, min_mem_ratio; /* estimate / actual, smallest seen */
+  char events_what[64], mem_what[64];     /* the case of each */
+} inv_budget;
+/* Runs argv (argv[0] the binary) to its end: TRUE on exit 0, else *err says why (owned);
+ * its stdout into *out when out is not NULL, its peak resident size into *maxrss_kb. */
+gboolean inv_spawn_measured(const char *const *argv, char **out, char **err, long *maxrss_kb);
+/* `check --estimate` of the case in dir against the run's out/summary.json engine.events
+ * and its peak resident size: a failure when the estimate is below either. */
+void inv_budget_check(inv_budget *b, const char *sharesim, const char *dir, const char *out,
+                      long run_maxrss_kb, const char *what, inv_report *rep);
+
 /* Checks every invariant on the result folder out of case c (inputs in case_dir). */
 void inv_check_folder(const inv_case *c, const char *case_dir, const char *out, inv_report *rep);
 

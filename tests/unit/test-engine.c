@@ -307,3 +307,37 @@ Test(engine, a_full_engine_refuses_and_stops) {
   engine_free(e);
   g_array_free(l.seen, TRUE);
 }
+
+/* A job that restarts again and again leaves a cancelled end of work per attempt, far in the
+ * future (issue 29, S3-04): the heap drops them once they outnumber the live entries, so it
+ * stays small, and the live events still run in order. */
+typedef struct {
+  engine *e;
+  guint restarts;
+  event_id far;
+  GArray *seen;
+} restart_ctx;
+
+static void restart_crash(void *ctx, void *obj, uint64_t arg) {
+  restart_ctx *r = ctx;
+  g_array_append_val(r->seen, arg);
+  engine_cancel(r->e, r->far); /* the attempt's end of work will never come */
+  if (++r->restarts == 100000) return;
+  sim_time now = engine_now(r->e);
+  r->far = engine_at(r->e, now + INT64_C(100000) * 1000000000, record, NULL, 0);
+  engine_at(r->e, now + 3600000, restart_crash, NULL, arg + 1);
+  cr_assert_leq(engine_pending(r->e), 600, "heap of %zu entries after %u restarts",
+                engine_pending(r->e), r->restarts);
+}
+
+Test(engine, cancelled_entries_are_dropped_when_they_outnumber_the_live_ones) {
+  restart_ctx r = {.seen = g_array_new(FALSE, FALSE, sizeof(uint64_t))};
+  r.e = engine_new(&r);
+  engine_at(r.e, 0, restart_crash, NULL, 0);
+  while (engine_step(r.e)) {}
+  cr_assert_eq(r.restarts, 100000);
+  cr_assert_eq(r.seen->len, 100000);
+  for (guint i = 0; i < r.seen->len; i++) cr_assert_eq(g_array_index(r.seen, uint64_t, i), i);
+  engine_free(r.e);
+  g_array_unref(r.seen);
+}

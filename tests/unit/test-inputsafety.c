@@ -1,6 +1,7 @@
 /* test-inputsafety.c: the input-safety helpers (issue 14): path confinement (paths.h),
  * line positions for LF, CR and CRLF (util.h), the work estimate (budget.h) against hand
  * counts, and scenario loading that stays linear in the number of pools (D12). */
+#include <math.h>
 #include <criterion/criterion.h>
 #include "testutil.h"
 #include <glib/gstdio.h>
@@ -119,9 +120,22 @@ Test(inputsafety, budget_estimate_matches_hand_counts) {
   TU_NEAR(e.series_rows, 8640 * 4, 0);          /* 2 pools + 2 tenants */
   TU_NEAR(e.gpu_rows, 8640 * 20, 0);
   TU_NEAR(e.requests, 50.0 * (86400 - 3600), 1e-6); /* cut at the horizon */
-  TU_NEAR(e.events, 2.0 * 7200 * 0.25 / 30 + 8640, 1e-9);
+  /* by mechanism (issue 29): nothing can kill these jobs (an exclusive pool, no crash
+   * rates or phases), so one attempt each, and no random crash */
+  TU_NEAR(e.ev[BUDGET_EV_ARRIVALS], 3, 0);
+  TU_NEAR(e.ev[BUDGET_EV_ATTEMPTS], 3, 0);
+  TU_NEAR(e.ev[BUDGET_EV_DUTY], 1 + (86400 - 3600) / 60.0, 1e-9); /* the session, cut */
+  double bursts = 7200 * 0.25 / 30; /* the mean, and six standard deviations more */
+  TU_NEAR(e.ev[BUDGET_EV_BURSTS], 1 + 2 * (bursts + 6 * sqrt(bursts) + 6), 1e-9);
+  TU_NEAR(e.ev[BUDGET_EV_INTERVALS], 8641, 0);
+  TU_NEAR(e.ev[BUDGET_EV_SCHEDULE], 3 + 3, 0);
+  TU_NEAR(e.ev[BUDGET_EV_CHECKPOINTS] + e.ev[BUDGET_EV_PHASES], 0, 0);
+  double sum = 0;
+  for (int k = 0; k < BUDGET_EV_COUNT; k++) sum += e.ev[k];
+  TU_NEAR(e.events, sum, 1e-9);
   /* with the per-GPU series (--dcgm) the rows are kept in memory */
-  TU_NEAR(e.mem_bytes, 20 * BUDGET_BYTES_PER_GPU + 8640 * 4 * BUDGET_BYTES_PER_SERIES_ROW +
+  TU_NEAR(e.mem_bytes, BUDGET_BYTES_BASE + 2 * BUDGET_BYTES_PER_TENANT +
+                           20 * BUDGET_BYTES_PER_GPU + 8640 * 4 * BUDGET_BYTES_PER_SERIES_ROW +
                            8640 * 20 * (double)sizeof(gpu_series_row) +
                            3 * (BUDGET_BYTES_PER_JOB + BUDGET_BYTES_PER_KEPT_ROW),
           1e-3);

@@ -359,7 +359,7 @@ Test(trace, bad_cells_exact_messages) {
       {"j,0,batch,1,10,60,,,,,,,0,,,,,,,,,",
        ":2:13: burst_s: expected seconds > 0 (a decimal number, at most 1e9), found '0'"},
       {"j,0,batch,1,10,60,,,,,,,,-2,,,,,,,,",
-       ":2:14: rate_rps: expected requests per second >= 0 (at most 1e9), found '-2'"},
+       ":2:14: rate_rps: expected requests per second: 0, or from 1e-9 to 1e9, found '-2'"},
       {"j,0,batch,1,10,60,,,,,,,,,0,,,,,,,",
        ":2:15: service_ms: expected milliseconds > 0 (at most 1e12), found '0'"},
       {"j,0,batch,1,10,60,,,,,,,,,,1e13,,,,,,",
