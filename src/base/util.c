@@ -15,6 +15,16 @@ sim_time util_seconds_to_ns(double seconds) {
 
 double util_ns_to_seconds(sim_time ns) { return (double)ns / 1e9; }
 
+/* TRUE when [text, end) is a plain decimal number: digits, sign, point and exponent only,
+ * so that the hexadecimal, inf and nan spellings strtod also takes are refused. Every
+ * scenario, option and table number goes through it (util_parse_double, durations, sizes). */
+static gboolean util_is_decimal(const char *text, const char *end) {
+  for (const char *p = text; p < end; p++)
+    if (!(g_ascii_isdigit(*p) || *p == '.' || *p == '-' || *p == '+' || *p == 'e' || *p == 'E'))
+      return FALSE;
+  return TRUE;
+}
+
 gboolean util_parse_double(const char *text, double *out) {
   if (!text) return FALSE;
   while (g_ascii_isspace(*text)) text++;
@@ -22,7 +32,7 @@ gboolean util_parse_double(const char *text, double *out) {
   char *end = NULL;
   errno = 0;
   double v = g_ascii_strtod(text, &end);
-  if (end == text || errno == ERANGE) return FALSE;
+  if (end == text || errno == ERANGE || !util_is_decimal(text, end)) return FALSE;
   while (g_ascii_isspace(*end)) end++;
   if (*end) return FALSE;
   if (!isfinite(v)) return FALSE;
@@ -51,11 +61,7 @@ static gboolean split_number_unit(const char *text, double *num, const char **un
   char *end = NULL;
   errno = 0;
   double v = g_ascii_strtod(text, &end);
-  if (end == text || errno == ERANGE || !isfinite(v)) return FALSE;
-  /* reject hex and inf/nan spellings that strtod accepts */
-  for (const char *p = text; p < end; p++)
-    if (!(g_ascii_isdigit(*p) || *p == '.' || *p == '-' || *p == '+' || *p == 'e' || *p == 'E'))
-      return FALSE;
+  if (end == text || errno == ERANGE || !isfinite(v) || !util_is_decimal(text, end)) return FALSE;
   while (g_ascii_isspace(*end)) end++;
   *num = v;
   *unit = end;

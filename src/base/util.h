@@ -45,7 +45,8 @@ gboolean util_parse_duration(const char *text, sim_time bare_unit_ns, sim_time *
 gboolean util_parse_size(const char *text, gboolean bare_is_gb, int64_t *out_bytes,
                          const char **expected);
 
-/* Strict number parsing of a whole string (no trailing junk, finite). */
+/* Strict number parsing of a whole string: decimal only (no hexadecimal, inf or nan), no
+ * trailing junk, finite, not out of range (ERANGE: beyond 1.8e308 or below 2.2e-308). */
 gboolean util_parse_double(const char *text, double *out);
 gboolean util_parse_int64(const char *text, int64_t *out);
 

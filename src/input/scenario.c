@@ -910,8 +910,8 @@ static void validate_pool_policies(pool_check *pc, pool_spec *p) {
   }
   double price_override = 0;
   if ((n = scenario_yaml_get(pc->pm, "price")))
-    v_number(c, n, pool_check_what(pc, "price"), "a price in $ per GPU-hour greater than 0", 0,
-             TRUE, INFINITY, FALSE, &price_override);
+    v_number(c, n, pool_check_what(pc, "price"), SCENARIO_PRICE_EXPECTED, 0, TRUE,
+             SCENARIO_MAX_PRICE, FALSE, &price_override);
   p->price_per_gpu_hour = price_override; /* resolved against prices: later */
 }
 
@@ -1032,8 +1032,7 @@ static void validate_prices(vctx *c, scenario *s, const scenario_yaml *n) {
       continue;
     }
     double price;
-    if (!v_number(c, val, w, "a price in $ per GPU-hour greater than 0", 0, TRUE, INFINITY, FALSE,
-                  &price))
+    if (!v_number(c, val, w, SCENARIO_PRICE_EXPECTED, 0, TRUE, SCENARIO_MAX_PRICE, FALSE, &price))
       continue;
     if (g_hash_table_contains(s->prices, m->name)) {
       g_autofree char *e = scenario_yaml_escape(k->text);

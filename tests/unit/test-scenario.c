@@ -429,7 +429,7 @@ Test(scenario, value_ranges) {
   expect_one_error("pools:\n  - name: m\n    gpu: T4\n    nodes: 1e30\n",
                    ":4:12: pools[1].nodes: expected an integer from 1 to 100000, found '1e30'");
   expect_one_error("pools:\n  - name: m\n" POOL_MIN "    price: -1\n",
-                   ":5:12: pools[1].price: expected a price in $ per GPU-hour greater than 0, "
+                   ":5:12: pools[1].price: expected a price in $ per GPU-hour greater than 0 and at most 1e6, "
                    "found '-1'");
   expect_one_error("pools:\n  - name: m\n" POOL_MIN "    strategy: mps\n"
                    "    activeThreadPercentage: 0\n",
@@ -469,7 +469,7 @@ Test(scenario, unknown_price_model_and_bad_price) {
       g_strdup_printf(":1:10: prices: expected a GPU model (one of: %s), found 'Z80'", list);
   expect_one_error("prices: {Z80: 1}\npools:\n  - name: m\n" POOL_MIN, want);
   expect_one_error("prices: {T4: 0}\npools:\n  - name: m\n" POOL_MIN,
-                   ":1:14: prices.T4: expected a price in $ per GPU-hour greater than 0, "
+                   ":1:14: prices.T4: expected a price in $ per GPU-hour greater than 0 and at most 1e6, "
                    "found '0'");
 }
 

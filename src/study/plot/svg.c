@@ -30,7 +30,7 @@ void svg_thousands(GString *out, double v) {
     return;
   }
   if (v < 0) g_string_append_c(out, '-');
-  char digits[64];
+  char digits[320]; /* every digit of the largest double */
   g_snprintf(digits, sizeof digits, "%.0f", fabs(v));
   size_t n = strlen(digits);
   for (size_t i = 0; i < n; i++) {
