@@ -76,6 +76,7 @@ typedef struct dcgm_reader {
   job_kind default_kind;
   double window_s, service_ms;
   guint64 samples, no_pod, other_metric;
+  guint64 windows;           /* of all pods together (DCGM_MAX_TOTAL_WINDOWS) */
   guint64 exporter_pod;      /* samples whose pod label names the DCGM exporter itself */
   char *exporter_name;       /* the first such name, for the warning */
   /* CSV columns */
@@ -128,7 +129,12 @@ static dcgm_win *dcgm_window(dcgm_pod *p, int64_t idx) {
 }
 
 /* Largest span of one pod, in windows: keeps a stray timestamp from allocating gigabytes. */
-#define DCGM_MAX_WINDOWS 10000000
+#define DCGM_MAX_WINDOWS 5000000
+/* Most windows of all pods together (48 bytes each: 240 MB, at most as much again while an
+ * array grows): the per-pod cap alone let a 2.8 KB export of 8 pods, each with two samples
+ * 95 years apart, ask for 4 GB (issue 29, S3-01). A month of 300-s windows is 8,640, so
+ * this holds a month of 578 pods. */
+#define DCGM_MAX_TOTAL_WINDOWS 5000000
 
 static void dcgm_add(dcgm_reader *r, const char *file, guint line, dcgm_metric m, const char *ns,
                      const char *pod, const char *gpu_id, const char *profile, double t,
@@ -144,6 +150,15 @@ static void dcgm_add(dcgm_reader *r, const char *file, guint line, dcgm_metric m
                    t, ns, pod, DCGM_MAX_WINDOWS, r->window_s);
     return;
   }
+  guint64 grow = (guint64)(hi - lo + 1) - p->wins->len;
+  if (r->windows + grow > DCGM_MAX_TOTAL_WINDOWS) {
+    import_bad_row(r->c, file, line, 0,
+                   "timestamp %.3f puts the pods over %d windows of %g s in all (%u pods so "
+                   "far); expected one export of a bounded time range",
+                   t, DCGM_MAX_TOTAL_WINDOWS, r->window_s, g_hash_table_size(r->pods));
+    return;
+  }
+  r->windows += grow;
   r->samples++;
   if (t < p->t_first) p->t_first = t;
   if (t > p->t_last) p->t_last = t;

@@ -137,3 +137,27 @@ if [ -f "$OB/openb_pod_list_default.csv" ]; then
 else
   skip_test "shared traces absent"
 fi
+
+# ---- issue 29, S3-01: the pods' windows are bounded in total, not only per pod ----
+# 8 pods, each with two samples 1.2e9 s apart (4e6 windows of 300 s: within the per-pod
+# cap), asked for 8 x 4e6 windows, 1.5 GB: now the second pod's far sample is a bad row
+python3 - pods8.json <<'PY'
+import json, sys
+res = []
+for i in range(8):
+    for m, v in (("DCGM_FI_DEV_GPU_UTIL", "40"), ("DCGM_FI_DEV_FB_USED", "9632")):
+        res.append({"metric": {"__name__": m, "Hostname": "n1", "gpu": str(i), "UUID": "GPU-%d" % i,
+                               "pod": "p%d" % i, "namespace": "ns"},
+                    "values": [[0, v], [1200000000, v]]})
+json.dump({"status": "success", "data": {"resultType": "matrix", "result": res}}, open(sys.argv[1], "w"))
+PY
+if grep -q __asan_init "$SHARESIM" 2>/dev/null; then lim=""; else lim="ulimit -v 1000000;"; fi
+sh -c "$lim exec \"\$0\" import dcgm pods8.json -o p8.csv" "$SHARESIM" >out.txt 2>err.txt; RC=$?
+LAST="$lim import dcgm pods8.json"
+expect_rc 2
+expect_err_contains "pods8.json:3: timestamp 1200000000.000 puts the pods over 5000000 windows of 300 s in all (2 pods so far)"
+expect_no_path p8.csv
+sh -c "$lim exec \"\$0\" import dcgm pods8.json --skip-bad -o p8.csv" "$SHARESIM" >out.txt 2>err.txt; RC=$?
+LAST="$lim import dcgm pods8.json --skip-bad"
+expect_rc 0
+expect_eq "$(grep -c '^ns/p' p8.csv)" 8 "every pod, its far samples skipped"
