@@ -51,26 +51,31 @@ void budget_rows_clear(budget_rows *b) {
  * MIG slice, a fixed-share vGPU, its gpu_frac). Each shared resident loses less than half
  * to context switches, MPS block waits and memory bandwidth, and 1.5 more with a measured
  * interference table. */
+/* Is p's strategy the built-in one of this name? (The bounds below are per strategy; a
+ * strategy not named here is bounded as a fractional one, by its jobs' gpu_frac.) */
+static gboolean budget_is(const pool_spec *p, const char *name) {
+  return strcmp(share_strategy_name(p->strategy), name) == 0;
+}
+
 static void budget_slowdown(const scenario *sc, const pool_spec *p, const job_spec *j,
                             double *job, double *gpu) {
   double residents, alone, loss = 2.0 * (sc->interference_path ? 1.5 : 1.0);
   guint32 r = MAX(1u, p->replicas);
-  switch (p->strategy) {
-  case STRATEGY_EXCLUSIVE: *job = *gpu = 1; return;
-  case STRATEGY_TIME_SLICING:
-  case STRATEGY_MPS: residents = r, alone = 1; break;
-  case STRATEGY_MIG:
+  if (budget_is(p, "exclusive")) {
+    *job = *gpu = 1;
+    return;
+  }
+  if (budget_is(p, "time-slicing") || budget_is(p, "mps")) {
+    residents = r, alone = 1;
+  } else if (budget_is(p, "mig")) {
     for (guint k = 0; k < CATALOG_MAX_PROFILES; k++) r = MAX(r, p->profile_replicas[k]);
     residents = 7.0 * r, alone = 7.0;
-    break;
-  case STRATEGY_VGPU:
+  } else if (budget_is(p, "vgpu")) {
     residents = p->vgpu ? MAX(1, p->vgpu->max_per_gpu) : 32;
     alone = p->vgpu_sched == VGPU_FIXED_SHARE ? residents : 1;
-    break;
-  default:
+  } else {
     alone = 1.0 / MAX(j->gpu_frac, 1e-3);
     residents = MAX(alone, (double)r);
-    break;
   }
   *job = residents * loss;
   *gpu = alone * loss;
@@ -94,11 +99,11 @@ static gboolean budget_can_run(const pool_spec *p, const job_spec *j) {
  * out); an evicting MIG drain requeues any job, whatever its policy, counted the same way. */
 static double budget_restarts(const scenario *sc, const trace *tr, const pool_spec *p,
                               const job_spec *j, gboolean *can_die) {
-  gboolean evicts = p && p->strategy == STRATEGY_MIG && p->reconfigure == RECONFIGURE_ON_DEMAND &&
+  gboolean evicts = p && budget_is(p, "mig") && p->reconfigure == RECONFIGURE_ON_DEMAND &&
                     p->drain == DRAIN_EVICT;
   gboolean killable = evicts || sc->crash_rate_per_hour[j->kind] > 0 ||
-                      (p && (p->strategy == STRATEGY_TIME_SLICING || p->strategy == STRATEGY_MPS ||
-                             p->strategy == STRATEGY_FRACTIONAL));
+                      (p && (budget_is(p, "time-slicing") || budget_is(p, "mps") ||
+                             budget_is(p, "fractional")));
   for (guint k = 0; k < j->phase_count && !killable; k++) {
     const job_phase *ph = &g_array_index(tr->phases, job_phase, j->phase_first + k);
     killable = (ph->set & (PHASE_SET_MEM | PHASE_CRASH)) != 0;
@@ -130,7 +135,7 @@ static void budget_job_events(budget_rows *b, const scenario *sc, const trace *t
    * on-demand MIG pool reconfigures up to one GPU per worker for it (its end and the
    * eviction of a drain) */
   ev[BUDGET_EV_ATTEMPTS] = attempts * (1 + (sc->crash_rate_per_hour[j->kind] > 0));
-  if (p->strategy == STRATEGY_MIG && p->reconfigure == RECONFIGURE_ON_DEMAND)
+  if (budget_is(p, "mig") && p->reconfigure == RECONFIGURE_ON_DEMAND)
     ev[BUDGET_EV_ATTEMPTS] += 2.0 * attempts * j->gpus;
   ev[BUDGET_EV_PHASES] = attempts * j->phase_count;
   if (j->checkpoint_ns > 0 && !session)
@@ -154,7 +159,7 @@ static void budget_job_events(budget_rows *b, const scenario *sc, const trace *t
    * its GPUs for its length, work takes its attempts at the GPU's slowest; an on-demand
    * MIG pool may idle the GPUs for a reconfiguration per attempt */
   double occupied = session ? dur : attempts * dur * slow_gpu;
-  if (p->strategy == STRATEGY_MIG && p->reconfigure == RECONFIGURE_ON_DEMAND)
+  if (budget_is(p, "mig") && p->reconfigure == RECONFIGURE_ON_DEMAND)
     occupied += attempts * util_ns_to_seconds(p->reconfigure_time_ns);
   double longest = session ? dur : attempts * dur * slow_job;
   b->pool_last_s[pi] = MAX(b->pool_last_s[pi], util_ns_to_seconds(j->submit_ns));
