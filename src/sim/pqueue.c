@@ -187,7 +187,7 @@ size_t pqueue_filter(pqueue *q, gboolean (*drop)(void *ctx, uint64_t seq), void 
   all[n++] = q->top;
   for (unsigned i = 0; i < PQUEUE_BUCKETS; i++) {
     pq_bucket *b = &q->b[i];
-    memcpy(all + n, b->keys, b->len * sizeof *b->keys);
+    if (b->len) memcpy(all + n, b->keys, b->len * sizeof *b->keys); /* keys NULL when empty */
     n += b->len;
     bucket_emptied(b);
   }
