@@ -26,6 +26,8 @@ static inline notebook_toggles notebook_toggles_of(double busy, double burst_ns,
 /* The next gap, drawn now from r: when it ends (a gap starting at `at`). */
 static inline sim_time notebook_next_gap(const notebook_toggles *t, gsl_rng *r, sim_time at) {
   double gap = t->mean_gap_ns > 0 ? rng_exponential(r, t->mean_gap_ns) : 0;
+  /* a gap past the end of simulated time ends never (no overflow of at + gap) */
+  if (!(gap < (double)(INT64_MAX - at))) return INT64_MAX;
   return at + (sim_time)gap;
 }
 
