@@ -334,19 +334,23 @@ int main(int argc, char **argv) {
       inv_case c;
       guint32 seed = (guint32)atoi(argv[i + 1]);
       g_mkdir_with_parents(argv[i + 2], 0755);
+      g_ptr_array_unref(cases);
       return inv_gen(seed, argv[i + 2], &c, NULL) ? 0 : 1;
     }
     else if (!strcmp(argv[i], "--sampled-keys")) { /* what the generator draws: t-invcover */
       inv_print_sampled_keys();
+      g_ptr_array_unref(cases);
       return 0;
     }
     else {
       fprintf(stderr, "usage: invariants [--seeds N] [--first S] [--keep DIR] [--case DIR]... | --gen SEED DIR | --sampled-keys\n");
+      g_ptr_array_unref(cases);
       return 2;
     }
   }
   if (!o.sharesim) {
     fprintf(stderr, "invariants: SHARESIM must name the sharesim binary\n");
+    g_ptr_array_unref(cases);
     return 2;
   }
   gint64 t0 = g_get_monotonic_time();
