@@ -988,7 +988,8 @@ static const char *const top_keys[] = {"name",     "seed",        "horizon",    
                                        "pools",    "routing",     "prices",       "crash_rates",
                                        "interference", "ts_switch_loss", "mps_bandwidth_loss",
                                        "mps_block_wait", "mps_block_corr", "max_restarts",
-                                       "inference", "llm", NULL};
+                                       "restart_backoff", "restart_backoff_max",
+                                       "restart_backoff_reset", "inference", "llm", NULL};
 static const char *const route_keys[] = {"kind", "tenant", "label", "pool", NULL};
 
 /* File base name without extension, made safe for file names and plots. Owned. */
@@ -1258,6 +1259,9 @@ static scenario *scenario_new(const char *path) {
   s->inference.peak_ns = 14 * 3600 * SIM_NS_PER_S;
   s->inference.duty_window_ns = SCENARIO_DEFAULT_DUTY_WINDOW_NS;
   s->max_restarts = SCENARIO_DEFAULT_MAX_RESTARTS;
+  s->restart_backoff_ns = SCENARIO_DEFAULT_RESTART_BACKOFF_NS;
+  s->restart_backoff_max_ns = SCENARIO_DEFAULT_RESTART_BACKOFF_MAX_NS;
+  s->restart_backoff_reset_ns = SCENARIO_DEFAULT_RESTART_BACKOFF_RESET_NS;
   s->mps_block_wait = SCENARIO_DEFAULT_MPS_BLOCK_WAIT;
   s->mps_block_corr_ns = SCENARIO_DEFAULT_MPS_BLOCK_CORR_NS;
   s->llm.max_num_batched_tokens = 8192;
@@ -1329,6 +1333,29 @@ static void resolve_prices(scenario *s) {
   }
 }
 
+/* The restart keys (max_restarts and the back-off's); FALSE when key is none of them. */
+static gboolean validate_restarts(vctx *c, scenario *s, const char *key, const scenario_yaml *n) {
+  if (!strcmp(key, "max_restarts")) {
+    double x;
+    if (n->type == SCENARIO_YAML_SCALAR && util_parse_double(n->text, &x) && x >= 0 &&
+        x <= SCENARIO_MAX_MAX_RESTARTS && x == floor(x))
+      s->max_restarts = (guint32)x;
+    else
+      scenario_yaml_expected(c->d, c->file, n, "max_restarts", "a whole number from 0 to 1000000");
+  } else if (!strcmp(key, "restart_backoff")) {
+    v_duration(c, n, "restart_backoff", 0, 86400 * SIM_NS_PER_S, &s->restart_backoff_ns);
+  } else if (!strcmp(key, "restart_backoff_max")) {
+    v_duration(c, n, "restart_backoff_max", SIM_NS_PER_S, 86400 * SIM_NS_PER_S,
+               &s->restart_backoff_max_ns);
+  } else if (!strcmp(key, "restart_backoff_reset")) {
+    v_duration(c, n, "restart_backoff_reset", 0, 30 * 86400 * SIM_NS_PER_S,
+               &s->restart_backoff_reset_ns);
+  } else {
+    return FALSE;
+  }
+  return TRUE;
+}
+
 static void validate_top(vctx *c, scenario *s, const scenario_yaml *root) {
   diag_list *d = c->d;
   const char *path = c->file;
@@ -1376,13 +1403,7 @@ static void validate_top(vctx *c, scenario *s, const scenario_yaml *root) {
     } else if (!strcmp(key, "mps_block_corr")) {
       v_duration(c, n, "mps_block_corr", SIM_NS_PER_MS / 1000, 3600 * SIM_NS_PER_S,
                  &s->mps_block_corr_ns);
-    } else if (!strcmp(key, "max_restarts")) {
-      double x;
-      if (n->type == SCENARIO_YAML_SCALAR && util_parse_double(n->text, &x) && x >= 0 &&
-          x <= SCENARIO_MAX_MAX_RESTARTS && x == floor(x))
-        s->max_restarts = (guint32)x;
-      else
-        scenario_yaml_expected(d, path, n, "max_restarts", "a whole number from 0 to 1000000");
+    } else if (validate_restarts(c, s, key, n)) {
     } else if (!strcmp(key, "interference")) {
       s->interference_path = v_file(c, n, "interference");
       if (s->interference_path && !s->ref_dir) s->ref_dir = g_strdup(c->dir);
@@ -1460,7 +1481,9 @@ static void map_set(scenario_yaml *map, const char *key, scenario_yaml *value, c
 static const char *const override_top_keys[] = {"name", "seed", "horizon", "interval", "start",
                                                 "interference", "ts_switch_loss",
                                                 "mps_bandwidth_loss", "mps_block_wait",
-                                                "mps_block_corr", "max_restarts", NULL};
+                                                "mps_block_corr", "max_restarts",
+                                                "restart_backoff", "restart_backoff_max",
+                                                "restart_backoff_reset", NULL};
 
 static void apply_override(scenario_yaml *root, const char *file, const char *ov, diag_list *d) {
   const char *eq = strchr(ov, '=');

@@ -164,6 +164,10 @@ typedef struct scenario {
   double mps_block_wait;        /* MPS: wait ratio of a blocked request (beta); default 1.08 */
   sim_time mps_block_corr_ns;   /* MPS: neighbour block correlation time (tau); default 10 ms */
   guint32 max_restarts;         /* restarts per job before it fails; default 10 (assumption) */
+  /* Kubernetes' CrashLoopBackOff (docs/models.md, "Restart back-off"): the wait before the
+   * second restart (0: every restart at once, the back-off off), doubling up to the cap;
+   * an attempt that ran reset_ns or longer starts the sequence again */
+  sim_time restart_backoff_ns, restart_backoff_max_ns, restart_backoff_reset_ns;
   scenario_inference inference; /* request-level inference model settings */
   scenario_llm llm;             /* LLM servers' engine settings */
 } scenario;
@@ -350,6 +354,11 @@ scenario *scenario_load_with_overrides(const char *path, const char *const *over
  * looping forever (assumption; docs/models.md, "Restarts and checkpoints"). */
 #define SCENARIO_DEFAULT_MAX_RESTARTS 10
 #define SCENARIO_MAX_MAX_RESTARTS 1000000
+/* Restart back-off (`restart_backoff`, `_max`, `_reset`): the kubelet's 10 s doubling to a
+ * 5 minute cap, reset once a container has run for 10 minutes [S210]. */
+#define SCENARIO_DEFAULT_RESTART_BACKOFF_NS (10 * SIM_NS_PER_S)
+#define SCENARIO_DEFAULT_RESTART_BACKOFF_MAX_NS (300 * SIM_NS_PER_S)
+#define SCENARIO_DEFAULT_RESTART_BACKOFF_RESET_NS (600 * SIM_NS_PER_S)
 /* Prices (`price`, `prices`): greater than 0 and at most 1e6 $ per GPU-hour, a sanity cap
  * far above any card's price that keeps every cost a run can add up (GPUs x hours x
  * price) far below where printed money loses digits. */

@@ -20,6 +20,7 @@ static const char *const results_event_names[EVENT_KIND_COUNT] = {
   [EVENT_OOM_KILL] = "oom_kill",       [EVENT_CRASH] = "crash",
   [EVENT_RESTART] = "restart",         [EVENT_EVICTION] = "eviction",
   [EVENT_RECONFIGURE] = "reconfigure", [EVENT_UNPLACEABLE] = "unplaceable",
+  [EVENT_BACKOFF] = "backoff",
 };
 
 const char *job_outcome_name(job_outcome o) {

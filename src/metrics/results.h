@@ -47,6 +47,7 @@ typedef struct job_result {
   guint32 crashes;
   double straggler_delay_s;     /* training gangs: wall time lost to the slowest worker */
   double straggler_wait_gpu_s; /* GPU-seconds faster workers spent waiting for it */
+  double backoff_s;         /* time spent in restart back-off (off its GPUs, not queued) */
   const char *gpu_ids;      /* "pool/n0/g3;pool/n1/g0" of the last placement (interned) */
 } job_result;
 
@@ -163,7 +164,7 @@ typedef struct gpu_series_row {
 
 typedef enum {
   EVENT_OOM_KILL = 0, EVENT_CRASH, EVENT_RESTART, EVENT_EVICTION, EVENT_RECONFIGURE,
-  EVENT_UNPLACEABLE, EVENT_KIND_COUNT
+  EVENT_UNPLACEABLE, EVENT_BACKOFF, EVENT_KIND_COUNT
 } event_kind;
 const char *event_kind_name(event_kind k);
 

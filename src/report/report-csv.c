@@ -173,7 +173,7 @@ void report_csv_jobs_header(const results *r, GString *out) {
   g_string_append(out, "id,kind,tenant,pool,gpus,submit_s,start_s,end_s,wait_s,run_s,"
                        "slowdown,burst_stretch,outcome,restarts,kills,oom_kills,crashes,"
                        "work_s,work_done_s,work_lost_s,busy_s,gpu_s_allocated,gpu_ids,"
-                       "reason,straggler_delay_s,straggler_wait_gpu_s,gpu_s_share\n");
+                       "reason,straggler_delay_s,straggler_wait_gpu_s,gpu_s_share,backoff_s\n");
   csv_time_header(r, out, "submit_utc,start_utc,end_utc");
 }
 
@@ -205,6 +205,7 @@ void report_csv_job_row(const results *r, const job_result *j, GString *out) {
   csv_n(out, j->straggler_delay_s);
   csv_n(out, j->straggler_wait_gpu_s);
   csv_n(out, j->gpu_s_share);
+  csv_n(out, j->backoff_s);
   csv_time(r, out, j->submit_s);
   csv_time(r, out, j->start_s);
   csv_time(r, out, j->end_s);

@@ -124,7 +124,11 @@ static void budget_job_events(budget_rows *b, const scenario *sc, const trace *t
   if (!p || !budget_can_run(p, j)) return; /* unrouted or unplaceable: ends at its submit */
   gboolean can_die = FALSE;
   double attempts = 1 + budget_restarts(sc, tr, p, j, &can_die);
-  if (can_die) b->fault_rows += 2 * attempts; /* events.csv: a kill and a requeue each */
+  /* every restart but the first may wait out a back-off (sim.c): its end is an event, a row
+   * more in events.csv, and up to restart_backoff_max of time off the GPUs */
+  double backoffs = sc->restart_backoff_ns > 0 ? MAX(0.0, attempts - 2) : 0;
+  double backoff_s = backoffs * util_ns_to_seconds(sc->restart_backoff_max_ns);
+  if (can_die) b->fault_rows += 2 * attempts + backoffs; /* a kill and a requeue each */
   double slow_job = 1, slow_gpu = 1;
   budget_slowdown(sc, p, j, &slow_job, &slow_gpu);
   double secs = budget_job_seconds(sc, j), dur = util_ns_to_seconds(j->duration_ns);
@@ -134,7 +138,7 @@ static void budget_job_events(budget_rows *b, const scenario *sc, const trace *t
   /* the end of its work or session, and a random crash when its kind has a rate; an
    * on-demand MIG pool reconfigures up to one GPU per worker for it (its end and the
    * eviction of a drain) */
-  ev[BUDGET_EV_ATTEMPTS] = attempts * (1 + (sc->crash_rate_per_hour[j->kind] > 0));
+  ev[BUDGET_EV_ATTEMPTS] = attempts * (1 + (sc->crash_rate_per_hour[j->kind] > 0)) + backoffs;
   if (budget_is(p, "mig") && p->reconfigure == RECONFIGURE_ON_DEMAND)
     ev[BUDGET_EV_ATTEMPTS] += 2.0 * attempts * j->gpus;
   ev[BUDGET_EV_PHASES] = attempts * j->phase_count;
@@ -161,7 +165,8 @@ static void budget_job_events(budget_rows *b, const scenario *sc, const trace *t
   double occupied = session ? dur : attempts * dur * slow_gpu;
   if (budget_is(p, "mig") && p->reconfigure == RECONFIGURE_ON_DEMAND)
     occupied += attempts * util_ns_to_seconds(p->reconfigure_time_ns);
-  double longest = session ? dur : attempts * dur * slow_job;
+  occupied += backoff_s;
+  double longest = (session ? dur : attempts * dur * slow_job) + backoff_s;
   b->pool_last_s[pi] = MAX(b->pool_last_s[pi], util_ns_to_seconds(j->submit_ns));
   b->pool_work_gpu_s[pi] += occupied * j->gpus;
   b->pool_longest_s[pi] = MAX(b->pool_longest_s[pi], longest);

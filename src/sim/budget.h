@@ -37,7 +37,8 @@ enum {
   BUDGET_EV_ARRIVALS,   /* one per job */
   BUDGET_EV_ATTEMPTS,   /* per attempt (1 + restarts): the end of its work or session, its
                          * random crash (a crash rate for its kind), on-demand MIG pools'
-                         * reconfiguration and eviction per worker */
+                         * reconfiguration and eviction per worker; the end of each
+                         * restart's back-off (restart_backoff) */
   BUDGET_EV_PHASES,     /* per attempt, one per phase row */
   BUDGET_EV_CHECKPOINTS,/* per attempt, its wall time at the pool's slowest / checkpoint_s */
   BUDGET_EV_DUTY,       /* inference services: one per duty window of their session */

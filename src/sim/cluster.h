@@ -17,7 +17,8 @@
 #include "workload.h"
 #include "place.h"
 
-typedef enum { JOB_PENDING = 0, JOB_QUEUED, JOB_RUNNING, JOB_DONE } job_state;
+/* JOB_BACKOFF: killed, waiting out its restart back-off before it queues again (sim.c) */
+typedef enum { JOB_PENDING = 0, JOB_QUEUED, JOB_RUNNING, JOB_DONE, JOB_BACKOFF } job_state;
 
 /* struct task (a worker on a GPU), struct gpu_state and gpu_service are in share.h: they
  * are the view of a GPU and its residents that strategies read. */
@@ -125,6 +126,11 @@ struct job_run {
   double work_lost_ns;
   double straggler_delay_ns, straggler_wait_gpu_ns;
   guint32 restarts, kills, oom_kills, crashes;
+  /* restart back-off (sim.c, Kubernetes' CrashLoopBackOff): the wait its next failure gets
+   * (0: restart at once), when the current wait began, the time spent waiting, its end */
+  sim_time backoff_next_ns, backoff_since;
+  double backoff_wait_ns;
+  event_id ev_backoff;
   gsl_rng *rng_faults;       /* separate stream for random crashes, so enabling them moves no burst */
   GSequenceIter *queue_iter;
   const char *reason;        /* static or interned text */

@@ -572,6 +572,63 @@ static double work_done_in_attempt(const job_run *j) {
  * mem_declared is the placement's (the trace's mem_gb, an LLM server's pre-allocation). */
 static gboolean job_grew(const job_run *j) { return j->mem_bytes > j->mem_declared; }
 
+/* ---- restarts: Kubernetes' CrashLoopBackOff (docs/models.md, "Restart back-off") ---- */
+
+/* j goes back to its pool's queue now. */
+static void job_requeue(sim *s, job_run *j) {
+  pool_state *p = &s->pools[j->pool];
+  cluster_pool_integrate(p, sim_now(s));
+  j->state = JOB_QUEUED;
+  j->queued_since = sim_now(s);
+  cluster_queue_push(p, j);
+  request_schedule(s, p);
+}
+
+/* The wait before the restart of j, whose attempt just failed at now, as the kubelet
+ * spaces a container's restarts [S210]: the first restart at once, then restart_backoff,
+ * doubling at each failure up to restart_backoff_max; an attempt that ran
+ * restart_backoff_reset or longer counts as the first failure again. 0: at once (also
+ * whenever restart_backoff is 0). */
+static sim_time backoff_next(const scenario *sc, job_run *j, sim_time now) {
+  if (sc->restart_backoff_ns <= 0) return 0;
+  if (now - j->attempt_start >= sc->restart_backoff_reset_ns) j->backoff_next_ns = 0;
+  sim_time wait = j->backoff_next_ns;
+  sim_time next = wait ? wait * 2 : sc->restart_backoff_ns;
+  j->backoff_next_ns = MIN(next, sc->restart_backoff_max_ns);
+  return wait;
+}
+
+static void on_backoff_end(void *ctx, void *obj, uint64_t arg) {
+  sim *s = ctx;
+  job_run *j = obj;
+  (void)arg;
+  g_assert(j->state == JOB_BACKOFF);
+  j->ev_backoff = 0;
+  sim_time now = sim_now(s);
+  j->backoff_wait_ns += (double)(now - j->backoff_since);
+  if (j->wl->session && j->session_end <= now) { /* its session ended while it waited */
+    j->reason = "killed; its session ended in restart back-off";
+    job_done(s, j, OUTCOME_FAILED);
+    return;
+  }
+  char detail[64];
+  snprintf(detail, sizeof detail, "requeued after a back-off of %.0f s",
+           util_ns_to_seconds(now - j->backoff_since));
+  log_event(s, EVENT_RESTART, j, NULL, NULL, FALSE, 0, detail);
+  job_requeue(s, j);
+}
+
+/* j, killed and to be restarted, waits out its back-off of wait (> 0) off its GPUs. */
+static void job_backoff(sim *s, job_run *j, const job_run *cause, sim_time wait) {
+  char detail[64];
+  snprintf(detail, sizeof detail, "back-off %.0f s before restart %u",
+           util_ns_to_seconds(wait), j->restarts);
+  log_event(s, EVENT_BACKOFF, j, cause, NULL, FALSE, 0, detail);
+  j->state = JOB_BACKOFF;
+  j->backoff_since = sim_now(s);
+  j->ev_backoff = engine_at(s->eng, sim_now(s) + wait, on_backoff_end, j, 0);
+}
+
 /* j dies of why; cause is the job whose allocation failed or that faulted (NULL for an
  * eviction); blamed is the job that is not an innocent victim besides those that grew
  * (cause, or NULL when another job's growth made the allocation fail). */
@@ -607,12 +664,13 @@ static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const j
                                    j->restarts < s->sc->max_restarts))) {
     j->restarts++;
     p->restarts++;
+    sim_time wait = evicted ? 0 : backoff_next(s->sc, j, sim_now(s));
+    if (wait > 0) {
+      job_backoff(s, j, cause, wait);
+      return;
+    }
     log_event(s, EVENT_RESTART, j, cause, NULL, FALSE, 0, "requeued");
-    cluster_pool_integrate(p, sim_now(s));
-    j->state = JOB_QUEUED;
-    j->queued_since = sim_now(s);
-    cluster_queue_push(p, j);
-    request_schedule(s, p);
+    job_requeue(s, j);
   } else {
     j->reason = j->spec->restart == RESTART_NEVER ? "killed; restart: never"
                 : !session_left                    ? "killed at the end of its session"
@@ -1165,6 +1223,7 @@ static void job_row(sim *s, const job_run *j, job_result *out) {
       .crashes = j->crashes,
       .straggler_delay_s = gang ? j->straggler_delay_ns / 1e9 : NAN,
       .straggler_wait_gpu_s = gang ? j->straggler_wait_gpu_ns / 1e9 : NAN,
+      .backoff_s = j->backoff_wait_ns / 1e9,
   };
   if (j->outcome == OUTCOME_UNPLACEABLE || j->outcome == OUTCOME_NOT_SUBMITTED) out->wait_s = NAN;
   if (!session && j->outcome == OUTCOME_COMPLETED) {
@@ -1416,6 +1475,9 @@ static void close_books(sim *s, sim_time end) {
       j->outcome = OUTCOME_RUNNING;
     } else if (j->state == JOB_QUEUED) {
       j->wait_ns += (double)(end - j->queued_since);
+      j->outcome = OUTCOME_QUEUED;
+    } else if (j->state == JOB_BACKOFF) { /* waiting to queue again */
+      j->backoff_wait_ns += (double)(end - j->backoff_since);
       j->outcome = OUTCOME_QUEUED;
     }
   }

@@ -151,7 +151,7 @@ run size $SZ -j 1 -o z1
 expect_rc 0
 expect_out_contains "smallest size: 6 nodes (6 GPUs) in pool 'batch': 6 nodes meet the constraints and 5 do not"
 expect_out_contains "seeds: 5 per size (1 to 5); the figures are means over the seeds"
-expect_out_contains "mean over the seeds: queue wait p95 51.4 m > 15 m"
+expect_out_contains "mean over the seeds: queue wait p95 51.1 m > 15 m"
 for f in size.csv size.txt nodes-6/seeds.csv nodes-6/seed-5/summary.json nodes-5/seeds.json; do
   expect_file "z1/$f"
 done

@@ -273,12 +273,14 @@ static void inv_check_services(const inv_folder *f, inv_report *rep) {
 typedef struct inv_kills {
   double oom, innocent, crashes, restarts, evictions;             /* pools.csv */
   double e_oom, e_innocent, e_crash, e_restart, e_evict;           /* events.csv */
+  double e_backoff, e_after;   /* back-offs begun, restarts after one (the others at once) */
   double j_kills, j_oom, j_crashes, j_restarts;                    /* jobs.csv */
 } inv_kills;
 
 static void inv_count_events(const inv_case *c, const inv_folder *f, inv_kills *k) {
   const inv_table *t = f->events;
-  int ce = inv_col(t, "event"), cp = inv_col(t, "pool"), ci = inv_col(t, "innocent");
+  int ce = inv_col(t, "event"), cp = inv_col(t, "pool"), ci = inv_col(t, "innocent"),
+      cd = inv_col(t, "detail");
   for (guint r = 0; r < inv_rows(t); r++) {
     int i = inv_pool_index(c, inv_cell(t, r, cp));
     if (i < 0) continue;
@@ -288,7 +290,11 @@ static void inv_count_events(const inv_case *c, const inv_folder *f, inv_kills *
     else if (!strcmp(e, "crash")) k[i].e_crash++;
     else if (!strcmp(e, "eviction")) k[i].e_evict++;
     else kill = FALSE;
-    if (!strcmp(e, "restart")) k[i].e_restart++;
+    /* a restart is requeued at once, or waits out a back-off that ends in a restart row
+     * (unless the run ends first) */
+    if (!strcmp(e, "restart") && strstr(inv_cell(t, r, cd), "after a back-off")) k[i].e_after++;
+    else if (!strcmp(e, "restart") || !strcmp(e, "backoff")) k[i].e_restart++;
+    if (!strcmp(e, "backoff")) k[i].e_backoff++;
     if (kill && inv_num(t, r, ci) == 1) k[i].e_innocent++;
   }
   t = f->jobs;
@@ -321,13 +327,14 @@ static void inv_check_kills(const inv_case *c, const inv_folder *f, inv_report *
     rep->checks++;
     if (p->oom != p->e_oom || p->oom != p->j_oom || p->innocent != p->e_innocent ||
         p->evictions != p->e_evict || p->restarts != p->e_restart || p->restarts != p->j_restarts ||
-        p->crashes != p->j_crashes || p->e_crash < p->crashes ||
+        p->crashes != p->j_crashes || p->e_crash < p->crashes || p->e_after > p->e_backoff ||
         p->j_kills != p->e_oom + p->e_crash + p->e_evict)
       inv_fail(rep, "kills", "%s: pools.csv oom %g innocent %g crashes %g restarts %g evictions %g;"
-               " events.csv oom %g innocent %g crash %g restart %g eviction %g; jobs.csv kills %g "
-               "oom %g crashes %g restarts %g", c->pools[i].name, p->oom, p->innocent, p->crashes,
-               p->restarts, p->evictions, p->e_oom, p->e_innocent, p->e_crash, p->e_restart,
-               p->e_evict, p->j_kills, p->j_oom, p->j_crashes, p->j_restarts);
+               " events.csv oom %g innocent %g crash %g restart %g (back-offs %g, ended %g) eviction %g;"
+               " jobs.csv kills %g oom %g crashes %g restarts %g", c->pools[i].name, p->oom,
+               p->innocent, p->crashes, p->restarts, p->evictions, p->e_oom, p->e_innocent,
+               p->e_crash, p->e_restart, p->e_backoff, p->e_after, p->e_evict, p->j_kills,
+               p->j_oom, p->j_crashes, p->j_restarts);
   }
 }
 

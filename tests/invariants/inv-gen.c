@@ -1,8 +1,9 @@
 /* inv-gen.c: random small scenarios and traces for the invariant suite (issue 11): every
  * strategy of the program's table with the keys its row declares (their sampled values),
  * every placement policy and OOM policy, every job kind, phases (memory growth, duty and
- * rate changes, crashes), random crash rates, inference services with and without SLOs,
- * horizons. The same seed writes the same files. It knows nothing of the checks. */
+ * rate changes, crashes), random crash rates, restart back-offs, inference services with
+ * and without SLOs, horizons. The same seed writes the same files. It knows nothing of the
+ * checks. */
 #include "invariants.h"
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -78,6 +79,12 @@ static void inv_gen_scenario(GRand *r, inv_case *c, GString *y) {
   if (inv_chance(r, 0.3))
     g_string_append_printf(y, "crash_rates: {training: %.2f, notebook: %.2f, inference: %.2f}\n",
                            g_rand_double(r), 0.5 * g_rand_double(r), 0.3 * g_rand_double(r));
+  if (inv_chance(r, 0.4)) /* the restart back-off (on by default at 10s/300s/10m): off or short */
+    g_string_append_printf(y, "restart_backoff: %s\nrestart_backoff_max: %s\n"
+                           "restart_backoff_reset: %s\n",
+                           (const char *[]){"0s", "1s", "10s", "45s"}[inv_pick(r, 4)],
+                           (const char *[]){"5s", "60s", "300s"}[inv_pick(r, 3)],
+                           (const char *[]){"0s", "30s", "10m"}[inv_pick(r, 3)]);
   if (inv_chance(r, 0.3))
     g_string_append_printf(y, "inference: {service_dist: %s}\n",
                            (const char *[]){"deterministic", "exponential", "lognormal"}[inv_pick(r, 3)]);

@@ -27,7 +27,9 @@ const workload_ops *workload_of(const job_spec *j) {
 
 gboolean workload_timer_pending(const job_run *j) { return j->ev_timer != 0; }
 
-gboolean workload_job_queued(const job_run *j) { return j->state == JOB_QUEUED; }
+gboolean workload_job_queued(const job_run *j) {
+  return j->state == JOB_QUEUED || j->state == JOB_BACKOFF;
+}
 
 void workload_job_waits(const job_run *j, double *turn, double *block_wait, double *block_corr) {
   *turn = 0;

@@ -103,7 +103,7 @@ double workload_training_rate(double comm_frac, double min_speed);
 /* ---- what a workload may ask of its job's placement (workload.c) ---- */
 /* Is the workload's timer (sim_job_set_timer) pending? */
 gboolean workload_timer_pending(const job_run *j);
-/* Is j waiting in its pool's queue (not running, not done)? */
+/* Is j waiting in its pool's queue or to restart (not running, not done)? */
 gboolean workload_job_queued(const job_run *j);
 /* Over j's workers: the longest turn wait (*turn, 0 without workers) and the largest MPS
  * block wait (*block_wait, 0 if none), with that worker's block correlation time in
