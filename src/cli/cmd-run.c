@@ -1,11 +1,13 @@
 /* cmd-run.c: `sharesim run SCENARIO.yaml TRACE.csv [--phases P.csv] [--requests R.csv]
- * [-o DIR] [--seeds N [-j N]] [--reference]`: simulate, print the text summary on stdout,
- * write the result folder; with --seeds, run N seeds (N at once in threads, cmd-seeds.h)
- * and print each figure's mean and 95 % interval over them (seeds.h); --reference takes
- * none of the run's fast paths (reference.h). */
+ * [-o DIR] [--seeds N [-j N]] [--model-range] [--reference]`: simulate, print the text
+ * summary on stdout, write the result folder; with --seeds, run N seeds (N at once in
+ * threads, cmd-seeds.h) and print each figure's mean and 95 % interval over them (seeds.h);
+ * --model-range runs the models' constants at the ends of their intervals
+ * (cmd-modelrange.h); --reference takes none of the run's fast paths (reference.h). */
 #include "cmd.h"
 #include "cmd-load.h"
 #include "cmd-seeds.h"
+#include "cmd-modelrange.h"
 #include "outdir.h"
 #include "report.h"
 #include "studyrun.h"
@@ -64,10 +66,26 @@ static gboolean cmd_run_reference(gboolean all, const char *only, guint *bits) {
   return TRUE;
 }
 
+/* The options that do not go together; FALSE after printing why. */
+static gboolean cmd_run_check_combinations(guint n_seeds, guint ref_bits, gboolean dcgm,
+                                           gboolean model_range, const char *out_dir) {
+  const char *why = NULL;
+  if (ref_bits && (n_seeds > 1 || model_range))
+    why = "--reference is for one run: leave out --seeds and --model-range, or run the seed "
+          "you want to check with --set seed=S";
+  else if (dcgm && (n_seeds > 1 || model_range))
+    why = "--dcgm is for one run: leave out --seeds and --model-range, or run the seed you "
+          "want to see with --set seed=S";
+  else if (dcgm && !out_dir)
+    why = "--dcgm writes dcgm.csv and dcgm.prom into the result folder: give -o DIR";
+  if (why) fprintf(stderr, "sharesim run: %s\n", why);
+  return why == NULL;
+}
+
 static int cmd_run_main(int argc, char **argv) {
   g_autofree char *phases = NULL, *requests = NULL, *out_dir = NULL, *ref_only = NULL;
   gboolean quiet = FALSE, no_progress = FALSE, dcgm = FALSE, reference = FALSE;
-  gboolean list_files = FALSE;
+  gboolean list_files = FALSE, model_range = FALSE;
   g_auto(GStrv) sets = NULL;
   g_autofree char *seeds_text = NULL;
   gint jobs = 0;
@@ -85,7 +103,8 @@ static int cmd_run_main(int argc, char **argv) {
       {"test-hold-bytes", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT64, &hold_bytes, "Tests: the held rows' memory budget", "BYTES"},
       {"test-fail-read", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT64, &fail_read, "Tests: the n-th read of the row spill fails", "N"},
       {"seeds", 0, 0, G_OPTION_ARG_STRING, &seeds_text, "Run N seeds (the scenario's seed and the next N - 1; 2 to 1000): each figure's mean and 95 % interval; DIR/seed-S/ per seed", "N"},
-      {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "With --seeds: seeds run at once (default: the number of processors); the output is the same for any N", "N"},
+      {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "With --seeds or --model-range: runs at once (default: the number of processors); the output is the same for any N", "N"},
+      {"model-range", 0, 0, G_OPTION_ARG_NONE, &model_range, "Also run with each fitted or assumed model constant at each end of its interval: each figure as value [low, high] (with --seeds, beside the seeds' interval); DIR/base/, DIR/KEY-low/, DIR/KEY-high/", NULL},
       {"list-files", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &list_files, "Print the result file table (name, format, kind, when, what) and exit", NULL},
       {NULL}};
   int rc;
@@ -105,18 +124,7 @@ static int cmd_run_main(int argc, char **argv) {
   if (!cmd_seeds_parse("run", seeds_text, &n_seeds) || !cmd_check_jobs("run", &jobs) ||
       !cmd_run_reference(reference, ref_only, &ref_bits))
     return 2;
-  if (ref_bits && n_seeds > 1) {
-    fprintf(stderr, "sharesim run: --reference is for one run: leave out --seeds, or run the seed you want to check with --set seed=S\n");
-    return 2;
-  }
-  if (dcgm && n_seeds > 1) {
-    fprintf(stderr, "sharesim run: --dcgm is for one run: leave out --seeds, or run the seed you want to see with --set seed=S\n");
-    return 2;
-  }
-  if (dcgm && !out_dir) {
-    fprintf(stderr, "sharesim run: --dcgm writes dcgm.csv and dcgm.prom into the result folder: give -o DIR\n");
-    return 2;
-  }
+  if (!cmd_run_check_combinations(n_seeds, ref_bits, dcgm, model_range, out_dir)) return 2;
   /* the rows go to a temporary file and come back in order: memory follows the jobs
    * alive at once, not the trace (tracerows.h) */
   cmd_inputs in = {.trace_flags = TRACE_SPILL};
@@ -134,6 +142,13 @@ static int cmd_run_main(int argc, char **argv) {
   if (unfit->count)
     fprintf(stderr, "sharesim run: warning: %u job%s can never run (outcome 'unplaceable' in jobs.csv), e.g.\n  %s\n",
             unfit->count, unfit->count == 1 ? "" : "s", (const char *)g_ptr_array_index(unfit->messages, 0));
+  if (model_range) {
+    int mr_rc = cmd_modelrange_run("run", argv[1], (const char *const *)sets, n_sets,
+                                   in.sc->seed, n_seeds, in.tr, out_dir, (guint)jobs,
+                                   !no_progress, quiet);
+    cmd_inputs_clear(&in);
+    return mr_rc;
+  }
   if (n_seeds > 1) {
     int seeds_rc = cmd_run_seeds(&in, argv[1], (const char *const *)sets, n_sets, n_seeds, jobs,
                                  out_dir, quiet, !no_progress);
@@ -163,7 +178,7 @@ static int cmd_run_main(int argc, char **argv) {
 const cmd_entry cmd_run_entry = {
     .loads_scenarios = TRUE,
     .name = "run",
-    .usage = "SCENARIO.yaml TRACE.csv [--phases P.csv] [--requests R.csv] [-o DIR] [--seeds N [-j N]] [--reference]",
+    .usage = "SCENARIO.yaml TRACE.csv [--phases P.csv] [--requests R.csv] [-o DIR] [--seeds N [-j N]] [--model-range] [--reference]",
     .summary = "simulate a trace on a scenario; print the summary, write the result files",
     .main = cmd_run_main,
 };

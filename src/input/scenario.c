@@ -4,12 +4,14 @@
  * built (share.h) nor check jobs against pools (sim.c). */
 #include "scenario.h"
 #include "nvconfig.h"
+#include "llm-model.h"
 #include "caltime.h"
 #include "paths.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <string.h>
 #include <glib/gstdio.h>
 
@@ -986,7 +988,8 @@ static void diag_merge_sorted(diag_list *dst, diag_list *src, const char *file) 
 static const char *const top_keys[] = {"name",     "seed",        "horizon",      "interval",
                                        "start",
                                        "pools",    "routing",     "prices",       "crash_rates",
-                                       "interference", "ts_switch_loss", "mps_bandwidth_loss",
+                                       "interference", "ts_switch_loss", "ts_curve_exp",
+                                       "ts_overlap_exp", "mps_bandwidth_loss",
                                        "mps_block_wait", "mps_block_corr", "max_restarts",
                                        "restart_backoff", "restart_backoff_max",
                                        "restart_backoff_reset", "inference", "llm", NULL};
@@ -1147,7 +1150,8 @@ static void validate_llm(vctx *c, scenario *s, const scenario_yaml *n) {
 
 static void validate_llm_keys(vctx *c, scenario *s, const scenario_yaml *n) {
   static const char *const keys[] = {"max_num_batched_tokens", "chunked_prefill", "block_size",
-                                     "stream_ms_per_token", NULL};
+                                     "stream_ms_per_token", "bandwidth_efficiency",
+                                     "compute_efficiency", "step_overhead_ms", NULL};
   static const char *const onoff[] = {"false", "true", NULL};
   if (n->type != SCENARIO_YAML_MAP) {
     scenario_yaml_expected(c->d, c->file, n, "llm",
@@ -1174,6 +1178,18 @@ static void validate_llm_keys(vctx *c, scenario *s, const scenario_yaml *n) {
       v_number(c, v, "llm.stream_ms_per_token", "milliseconds per output token from 0 to 1000",
                0, FALSE, 1000, FALSE, &x))
     s->llm.stream_ms_per_token = x;
+  if ((v = scenario_yaml_get(n, "bandwidth_efficiency")) &&
+      v_number(c, v, "llm.bandwidth_efficiency", "a share of peak bandwidth above 0, at most 1",
+               0, TRUE, 1, FALSE, &x))
+    s->llm.bandwidth_efficiency = x;
+  if ((v = scenario_yaml_get(n, "compute_efficiency")) &&
+      v_number(c, v, "llm.compute_efficiency", "a share of peak FLOP/s above 0, at most 1", 0,
+               TRUE, 1, FALSE, &x))
+    s->llm.compute_efficiency = x;
+  if ((v = scenario_yaml_get(n, "step_overhead_ms")) &&
+      v_number(c, v, "llm.step_overhead_ms", "milliseconds per iteration from 0 to 1000", 0,
+               FALSE, 1000, FALSE, &x))
+    s->llm.step_overhead_ms = x;
 }
 
 static void route_rule_clear(gpointer data) {
@@ -1253,6 +1269,8 @@ static scenario *scenario_new(const char *path) {
   g_array_set_clear_func(s->routing, route_rule_clear);
   s->prices = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
   s->ts_switch_loss = SCENARIO_DEFAULT_TS_SWITCH_LOSS;
+  s->ts_curve_exp = SCENARIO_DEFAULT_TS_CURVE_EXP;
+  s->ts_overlap_exp = SCENARIO_DEFAULT_TS_OVERLAP_EXP;
   s->mps_bandwidth_loss = SCENARIO_DEFAULT_MPS_BANDWIDTH_LOSS;
   s->inference.dist = SERVICE_DIST_LOGNORMAL;
   s->inference.service_cv = SCENARIO_DEFAULT_SERVICE_CV;
@@ -1267,6 +1285,9 @@ static scenario *scenario_new(const char *path) {
   s->llm.max_num_batched_tokens = 8192;
   s->llm.chunked_prefill = TRUE;
   s->llm.block_size = 16;
+  s->llm.bandwidth_efficiency = LLM_DEFAULT_EFF_BANDWIDTH;
+  s->llm.compute_efficiency = LLM_DEFAULT_EFF_FLOPS;
+  s->llm.step_overhead_ms = LLM_DEFAULT_STEP_OVERHEAD_MS;
   return s;
 }
 
@@ -1356,6 +1377,43 @@ static gboolean validate_restarts(vctx *c, scenario *s, const char *key, const s
   return TRUE;
 }
 
+/* The noisy-neighbour models' number keys at the top level (docs/scenario-format.md): what
+ * a value must be and the field it sets. */
+typedef struct model_number_key {
+  const char *key, *expected;
+  double lo;
+  gboolean lo_open;
+  double hi;
+  gboolean hi_open;
+  size_t offset; /* of the double in scenario */
+} model_number_key;
+
+static const model_number_key model_numbers[] = {
+    {"ts_switch_loss", "a number from 0 to less than 1", 0, FALSE, 1, TRUE,
+     offsetof(scenario, ts_switch_loss)},
+    {"ts_curve_exp", "a number from 0.1 to 10", 0.1, FALSE, 10, FALSE,
+     offsetof(scenario, ts_curve_exp)},
+    {"ts_overlap_exp", "a number from 0.1 to 10", 0.1, FALSE, 10, FALSE,
+     offsetof(scenario, ts_overlap_exp)},
+    {"mps_bandwidth_loss", "a number from 0 to less than 1", 0, FALSE, 1, TRUE,
+     offsetof(scenario, mps_bandwidth_loss)},
+    {"mps_block_wait", "a number from 0 to 100", 0, FALSE, 100, FALSE,
+     offsetof(scenario, mps_block_wait)},
+};
+
+/* TRUE when key is one of model_numbers (its value checked and set). */
+static gboolean validate_model_number(vctx *c, scenario *s, const char *key,
+                                      const scenario_yaml *n) {
+  for (guint i = 0; i < G_N_ELEMENTS(model_numbers); i++) {
+    const model_number_key *k = &model_numbers[i];
+    if (strcmp(key, k->key) != 0) continue;
+    v_number(c, n, k->key, k->expected, k->lo, k->lo_open, k->hi, k->hi_open,
+             (double *)(void *)((char *)s + k->offset));
+    return TRUE;
+  }
+  return FALSE;
+}
+
 static void validate_top(vctx *c, scenario *s, const scenario_yaml *root) {
   diag_list *d = c->d;
   const char *path = c->file;
@@ -1391,15 +1449,8 @@ static void validate_top(vctx *c, scenario *s, const scenario_yaml *root) {
     } else if (!strcmp(key, "interval")) {
       v_duration(c, n, "interval", SIM_NS_PER_S, 30 * 86400 * SIM_NS_PER_S, &s->interval_ns);
       s->interval_line = n->origin ? 0 : n->line;
-    } else if (!strcmp(key, "ts_switch_loss")) {
-      v_number(c, n, "ts_switch_loss", "a number from 0 to less than 1", 0, FALSE, 1, TRUE,
-               &s->ts_switch_loss);
-    } else if (!strcmp(key, "mps_bandwidth_loss")) {
-      v_number(c, n, "mps_bandwidth_loss", "a number from 0 to less than 1", 0, FALSE, 1, TRUE,
-               &s->mps_bandwidth_loss);
-    } else if (!strcmp(key, "mps_block_wait")) {
-      v_number(c, n, "mps_block_wait", "a number from 0 to 100", 0, FALSE, 100, FALSE,
-               &s->mps_block_wait);
+    } else if (validate_model_number(c, s, key, n)) {
+      /* a noisy-neighbour constant (model_numbers) */
     } else if (!strcmp(key, "mps_block_corr")) {
       v_duration(c, n, "mps_block_corr", SIM_NS_PER_MS / 1000, 3600 * SIM_NS_PER_S,
                  &s->mps_block_corr_ns);
@@ -1480,6 +1531,7 @@ static void map_set(scenario_yaml *map, const char *key, scenario_yaml *value, c
  * sub-key). */
 static const char *const override_top_keys[] = {"name", "seed", "horizon", "interval", "start",
                                                 "interference", "ts_switch_loss",
+                                                "ts_curve_exp", "ts_overlap_exp",
                                                 "mps_bandwidth_loss", "mps_block_wait",
                                                 "mps_block_corr", "max_restarts",
                                                 "restart_backoff", "restart_backoff_max",

@@ -139,6 +139,9 @@ typedef struct scenario_llm {
   gboolean chunked_prefill;       /* default on (vLLM V1) */
   guint32 block_size;             /* tokens per KV block; default 16 */
   double stream_ms_per_token;     /* serial delivery cost of one output token; default 0 */
+  double bandwidth_efficiency;    /* share of peak memory bandwidth a step gets; default 0.76 */
+  double compute_efficiency;      /* share of peak FP16 FLOP/s a step gets; default 0.66 */
+  double step_overhead_ms;        /* fixed cost of one iteration; default 0.54 */
 } scenario_llm;
 
 typedef struct scenario {
@@ -160,6 +163,8 @@ typedef struct scenario {
                                  * later read of them (describe, sim, sweep) goes through it */
   /* noisy-neighbour model parameters (docs/models.md); defaults from [S19] */
   double ts_switch_loss;        /* time-slicing efficiency loss per extra busy context */
+  double ts_curve_exp;          /* time-slicing curve exponent p (overlap > 1); default 1.2 */
+  double ts_overlap_exp;        /* time-slicing curve exponent q (overlap <= 1); default 2 */
   double mps_bandwidth_loss;    /* MPS loss factor to shared memory bandwidth */
   double mps_block_wait;        /* MPS: wait ratio of a blocked request (beta); default 1.08 */
   sim_time mps_block_corr_ns;   /* MPS: neighbour block correlation time (tau); default 10 ms */
@@ -342,6 +347,12 @@ scenario *scenario_load_with_overrides(const char *path, const char *const *over
  * [S19]: four busy tenants lost 16-19 % against an ideal quarter share,
  * so 3 * loss ~ 0.175 -> loss ~ 0.06 per extra busy context (linear model). */
 #define SCENARIO_DEFAULT_TS_SWITCH_LOSS 0.06
+/* The time-slicing curve's exponents (docs/models.md, "Time-slicing"): p beyond an overlap
+ * of 1 (three or more contexts), with its a through Colfax's four tenants, fitted on Tally's
+ * time-sliced BERT p99; q up to an overlap of 1 (two contexts, partial activity), fitted on
+ * Lucid's even-numbered measured pairs. Keys `ts_curve_exp` and `ts_overlap_exp`. */
+#define SCENARIO_DEFAULT_TS_CURVE_EXP 1.2
+#define SCENARIO_DEFAULT_TS_OVERLAP_EXP 2.0
 /* mps_bandwidth_loss: each other active MPS client costs this share of speed (shared
  * memory bandwidth): two vLLM clients on one A100 lost 7.5 % of throughput against a
  * dedicated GPU each [S60], so 0.075 per extra active client. */

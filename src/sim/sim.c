@@ -1511,7 +1511,7 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
   gint64 t0 = g_get_monotonic_time();
 
   s->params.ts_switch_loss = sc->ts_switch_loss;
-  s->params.ts_curve = share_ts_curve_for(sc->ts_switch_loss);
+  s->params.ts_curve = share_ts_curve_make(sc->ts_switch_loss, sc->ts_curve_exp, sc->ts_overlap_exp);
   s->params.mps_bandwidth_loss = sc->mps_bandwidth_loss;
   s->params.mps_block_wait = sc->mps_block_wait;
   s->params.mps_block_corr_ns = (double)sc->mps_block_corr_ns;

@@ -1,5 +1,5 @@
 /* figures.c: a result folder's headline figures, read back from summary.json (json-glib)
- * and services.csv (table.c), with the labels, units and order the study tables use, and
+ * services.csv and llm.csv (table.c), with the labels, units and order the study tables use, and
  * the locale-independent formatting of values and differences. It runs nothing and
  * writes nothing; it knows the names report-json.c writes but accepts any others. */
 #include "figures.h"
@@ -75,6 +75,13 @@ static const struct figures_known {
   {"services:with_slo", "services reporting SLO attainment", FIGURE_COUNT, FIGURE_SECTION_SERVICES, TRUE},
   {"services:meeting_target", "services meeting their SLO (services.csv)", FIGURE_COUNT, FIGURE_SECTION_SERVICES, TRUE},
   {"services:min_attainment", "lowest SLO attainment of a service", FIGURE_FRACTION, FIGURE_SECTION_SERVICES, FALSE},
+  /* derived from llm.csv (figures_read_llm): the LLM servers' latency and goodput */
+  {"llm:servers", "LLM servers", FIGURE_COUNT, FIGURE_SECTION_SERVICES, TRUE},
+  {"llm:ttft_p50_ms", "LLM TTFT median (worst server)", FIGURE_MILLISECONDS, FIGURE_SECTION_SERVICES, TRUE},
+  {"llm:ttft_p99_ms", "LLM TTFT p99 (worst server)", FIGURE_MILLISECONDS, FIGURE_SECTION_SERVICES, FALSE},
+  {"llm:tpot_p50_ms", "LLM TPOT median (worst server)", FIGURE_MILLISECONDS, FIGURE_SECTION_SERVICES, TRUE},
+  {"llm:tpot_p99_ms", "LLM TPOT p99 (worst server)", FIGURE_MILLISECONDS, FIGURE_SECTION_SERVICES, FALSE},
+  {"llm:goodput_rps", "LLM goodput in requests/s (all servers)", FIGURE_NUMBER, FIGURE_SECTION_SERVICES, FALSE},
 };
 
 /* Per-pool members kept as figures, in order. */
@@ -526,6 +533,33 @@ static void figures_read_services(run_figures *f, const char *path) {
   figures_set(f, "services:min_attainment", figures_min_attainment(f, NULL, NULL));
 }
 
+/* llm.csv (the LLM servers, one row each): the worst server's TTFT and TPOT percentiles and
+ * the goodput summed over the servers; nothing when the file is absent or has no server. */
+static void figures_read_llm(run_figures *f, const char *path) {
+  g_autoptr(GError) err = NULL;
+  g_autoptr(table) t = table_load(path, &err);
+  if (!t || t->rows->len == 0) return;
+  static const char *const worst[] = {"ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms"};
+  figures_set(f, "llm:servers", t->rows->len);
+  for (guint k = 0; k < G_N_ELEMENTS(worst); k++) {
+    int c = table_column(t, worst[k]);
+    double w = NAN;
+    for (guint r = 0; c >= 0 && r < t->rows->len; r++) {
+      double v = table_number(t, r, c);
+      if (isfinite(v) && !(v <= w)) w = v; /* the first finite value, then the largest */
+    }
+    g_autofree char *key = g_strconcat("llm:", worst[k], NULL);
+    figures_set(f, key, w);
+  }
+  int c = table_column(t, "goodput_rps");
+  double sum = c >= 0 ? 0 : NAN;
+  for (guint r = 0; c >= 0 && r < t->rows->len; r++) {
+    double v = table_number(t, r, c);
+    if (isfinite(v)) sum += v;
+  }
+  figures_set(f, "llm:goodput_rps", sum);
+}
+
 run_figures *figures_load(const char *dir, GError **error) {
   g_return_val_if_fail(dir != NULL, NULL);
   g_autofree char *path = g_build_filename(dir, "summary.json", NULL);
@@ -546,6 +580,8 @@ run_figures *figures_load(const char *dir, GError **error) {
   if (!f) return NULL;
   g_autofree char *services = g_build_filename(dir, "services.csv", NULL);
   figures_read_services(f, services);
+  g_autofree char *llm = g_build_filename(dir, "llm.csv", NULL);
+  figures_read_llm(f, llm);
   figures_sort(f);
   return f;
 }

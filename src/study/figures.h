@@ -12,6 +12,8 @@
  *   other top-level objects  "OBJECT:MEMBER" (e.g. an "slo" object)
  *   services.csv             "services:count", "services:with_slo",
  *                            "services:min_attainment"
+ *   llm.csv                  "llm:servers", "llm:ttft_p99_ms" (worst server), ...,
+ *                            "llm:goodput_rps" (all servers)
  * A result folder can be edited by hand: nothing read is trusted (names may hold any
  * text; numbers may be missing, null or of the wrong type, which gives NAN). */
 #pragma once
@@ -78,7 +80,7 @@ typedef struct run_figures {
   gboolean services_slo;  /* services.csv has an SLO attainment column */
 } run_figures;
 
-/* Reads DIR/summary.json (required) and DIR/services.csv (optional). NULL with error
+/* Reads DIR/summary.json (required), DIR/services.csv and DIR/llm.csv (optional). NULL with error
  * (SHARESIM_ERROR_INPUT) when DIR is not a readable result folder. */
 run_figures *figures_load(const char *dir, GError **error);
 /* The same from summary.json text (services left empty); dir is only recorded. */

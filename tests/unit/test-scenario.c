@@ -362,9 +362,9 @@ Test(scenario, unknown_top_level_key) {
   expect_one_error("pool:\n  - name: m\n" POOL_MIN "pools:\n  - name: m\n" POOL_MIN,
                    ":1:1: unknown key 'pool' (did you mean 'pools'?); valid keys: name, seed, "
                    "horizon, interval, start, pools, routing, prices, crash_rates, interference, "
-                   "ts_switch_loss, mps_bandwidth_loss, mps_block_wait, mps_block_corr, "
-                   "max_restarts, restart_backoff, restart_backoff_max, restart_backoff_reset, "
-                   "inference, llm");
+                   "ts_switch_loss, ts_curve_exp, ts_overlap_exp, mps_bandwidth_loss, "
+                   "mps_block_wait, mps_block_corr, max_restarts, restart_backoff, "
+                   "restart_backoff_max, restart_backoff_reset, inference, llm");
 }
 
 Test(scenario, key_of_another_strategy) {
@@ -751,9 +751,9 @@ Test(scenario, override_errors_name_the_override) {
   expect_msg_contains(d, ": --set pools.dev-timeslice.replica: unknown pool key 'replica' (did "
                          "you mean 'replicas'?); valid pool keys: name, gpu,");
   expect_msg(d, p, ": --set colour: unknown key; expected one of: name, seed, horizon, interval, start, "
-                   "interference, ts_switch_loss, mps_bandwidth_loss, mps_block_wait, "
-                   "mps_block_corr, max_restarts, restart_backoff, restart_backoff_max, "
-                   "restart_backoff_reset, pools.NAME.KEY, "
+                   "interference, ts_switch_loss, ts_curve_exp, ts_overlap_exp, "
+                   "mps_bandwidth_loss, mps_block_wait, mps_block_corr, max_restarts, "
+                   "restart_backoff, restart_backoff_max, restart_backoff_reset, pools.NAME.KEY, "
                    "prices.MODEL, crash_rates.KIND, inference.KEY, llm.KEY");
   expect_msg(d, p, ": --set 'seed': expected KEY=VALUE (e.g. pools.dev.replicas=8)");
   expect_msg(d, p, ": --set seed: expected a single value or a [list], found a mapping");

@@ -59,7 +59,7 @@ static void vgpu_update_speeds(const share_pool *p, gpu_state *g) {
   double loss = p->params->ts_switch_loss;
   for (guint i = 0; i < g->n_residents; i++) u += share_resident_job(g, i)->duty;
   double eff = share_timeslice_efficiency(u, loss);
-  share_ts_curve curve = share_ts_curve_for(loss);
+  share_ts_curve curve = p->params->ts_curve;
   double slice = (double)ps->timeslice_ns, sw = (double)ps->context_switch_ns;
   for (guint i = 0; i < g->n_residents; i++) {
     task *t = g->residents[i];

@@ -105,19 +105,23 @@ guint32 share_prune_by_size(const share_pool *p, const share_job *j) { return 0;
  * overlaps them for o = own x others of that time; it keeps 1 / (1 + a o^q) while o <= 1
  * (q fitted on Lucid's even-numbered pairs) and 1 / (1 + a o^p) beyond. a puts four
  * saturating contexts (o = 3) at (1 - 3 L) / 4 each, Colfax's four busy tenants. */
-share_ts_curve share_ts_curve_for(double switch_loss) {
+share_ts_curve share_ts_curve_make(double switch_loss, double p, double q) {
   double four = (1.0 - 3.0 * switch_loss) / 4.0; /* one of four busy contexts */
   if (four < 0.05) four = 0.05;                   /* L near 1/3 and beyond: keep a finite */
-  return (share_ts_curve){.a = (1.0 / four - 1.0) / pow(3.0, SHARE_TS_CURVE_EXP)};
+  return (share_ts_curve){.a = (1.0 / four - 1.0) / pow(3.0, p), .p = p, .q = q};
+}
+
+share_ts_curve share_ts_curve_for(double switch_loss) {
+  return share_ts_curve_make(switch_loss, SHARE_TS_CURVE_EXP, SHARE_TS_OVERLAP_EXP);
 }
 
 double share_ts_curve_speed(share_ts_curve c, double own, double others) {
   double o = own * others;
   if (!(o > 0)) return 1.0;
   double x;
-  if (o > 1.0) x = pow(o, SHARE_TS_CURVE_EXP);
-  else if (SHARE_TS_OVERLAP_EXP == 2.0) x = o * o; /* the default, without a pow() */
-  else x = pow(o, SHARE_TS_OVERLAP_EXP);
+  if (o > 1.0) x = pow(o, c.p);
+  else if (c.q == 2.0) x = o * o; /* the default, without a pow() */
+  else x = pow(o, c.q);
   return 1.0 / (1.0 + c.a * x);
 }
 

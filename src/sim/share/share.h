@@ -26,6 +26,7 @@ typedef struct sim sim;
 /* The time-slicing contention curve's constant (share_ts_curve_for below). */
 typedef struct share_ts_curve {
   double a;
+  double p, q; /* the exponents (scenario ts_curve_exp, ts_overlap_exp) */
 } share_ts_curve;
 
 /* Model parameters every strategy may read (from the scenario; docs/models.md). */
@@ -225,17 +226,18 @@ double share_timeslice_speed(double own, double others, double switch_loss);
  * for a strategy that evaluates it for every resident: share_ts_curve_speed(c, own, others)
  * is bit for bit share_timeslice_speed(own, others, L). */
 share_ts_curve share_ts_curve_for(double switch_loss);
+/* The same with exponents p (overlap > 1) and q (overlap <= 1) of the scenario's
+ * (ts_curve_exp, ts_overlap_exp); share_ts_curve_for uses the defaults. */
+share_ts_curve share_ts_curve_make(double switch_loss, double p, double q);
 double share_ts_curve_speed(share_ts_curve c, double own, double others);
 /* Share of the GPU's time that does useful work when busy (saturating) contexts' demands
  * add up to demand U: min(1, U x share_timeslice_speed(1, U - 1, L)); 1 for U <= 1 (vGPU
  * equal/fixed share). */
 double share_timeslice_efficiency(double demand, double switch_loss);
-/* Exponent p of the time-slicing curve beyond an overlap of 1 (o > 1: three or more
- * contexts), with a through Colfax's four tenants (docs/models.md). */
-#define SHARE_TS_CURVE_EXP 1.2
-/* Exponent q of the curve up to an overlap of 1 (two contexts, or partial activity), fitted
- * on Lucid's even-numbered measured pairs (docs/models.md). */
-#define SHARE_TS_OVERLAP_EXP 2.0
+/* The curve's default exponents p (overlap > 1) and q (overlap <= 1): scenario.h has their
+ * sources; a scenario may set them (ts_curve_exp, ts_overlap_exp). */
+#define SHARE_TS_CURVE_EXP SCENARIO_DEFAULT_TS_CURVE_EXP
+#define SHARE_TS_OVERLAP_EXP SCENARIO_DEFAULT_TS_OVERLAP_EXP
 /* MPS (docs/models.md, "MPS"). A client's memory intensity m is the share of its busy time
  * its device memory is busy: mem_util / gpu_util from the trace, SHARE_MPS_MEM_REF when the
  * trace does not say. */

@@ -8,14 +8,10 @@
 #include <stdint.h>
 #include "llm-model.h"
 
-/* Roofline efficiencies and exponent fitted on Vidur's A100/H100 linear-layer profiles
- * (docs/models.md "LLM serving", calibration). */
-#define LLM_EFF_BANDWIDTH 0.76
-#define LLM_EFF_FLOPS 0.66
-/* Fixed cost of one iteration (scheduling, sampling, launches), fitted on the published
- * c = 1 TPOTs: A100 13.33 ms and H100 6.48 ms against 12.82 and 5.91 from the roofline
- * alone (`sharesim validate --case llm`). */
-#define LLM_STEP_OVERHEAD_NS 0.54e6
+/* The fitted defaults (llm-model.h); a scenario may set them (`llm:` keys). */
+#define LLM_EFF_BANDWIDTH LLM_DEFAULT_EFF_BANDWIDTH
+#define LLM_EFF_FLOPS LLM_DEFAULT_EFF_FLOPS
+#define LLM_STEP_OVERHEAD_NS (LLM_DEFAULT_STEP_OVERHEAD_MS * 1e6)
 
 typedef struct llm_config {
   const llm_model *model;

@@ -114,17 +114,18 @@ static void llm_size(llm_state *st, const sim *s, const job_run *j) {
   if (st->reserve_bytes < st->weight_bytes) st->reserve_bytes = st->weight_bytes;
 }
 
-/* Bandwidth and compute the server gets now: peak x fitted efficiency x its share. Under
+/* Bandwidth and compute the server gets now: peak x efficiency (llm: keys) x its share. Under
  * MIG the instance's SMs and memory slices set the two shares separately. */
 static void llm_rates(const sim *s, const job_run *j, double *bw, double *fl) {
   const workload_job *v = workload_job_const(j);
-  const gpu_model *m = scenario_pool(sim_scenario(s), (guint)v->pool)->gpu;
+  const scenario *sc = sim_scenario(s);
+  const gpu_model *m = scenario_pool(sc, (guint)v->pool)->gpu;
   double speed = v->rate, sm_share = speed, bw_share = speed, smf, bwf;
   sim_job_partition(s, j, 0, &smf, &bwf);
   if (smf != 1.0 || bwf != 1.0) /* the strategy's speed is the SM share times contention */
     bw_share = bwf * (smf > 0 ? speed / smf : 0);
-  *bw = m->mem_bw_gbps * LLM_EFF_BANDWIDTH * bw_share;           /* GB/s = bytes/ns */
-  *fl = m->fp16_tflops * 1e3 * LLM_EFF_FLOPS * sm_share;         /* TFLOP/s = 1e3 FLOP/ns */
+  *bw = m->mem_bw_gbps * sc->llm.bandwidth_efficiency * bw_share;   /* GB/s = bytes/ns */
+  *fl = m->fp16_tflops * 1e3 * sc->llm.compute_efficiency * sm_share; /* 1e3 FLOP/ns */
 }
 
 /* ---- results of one request ---- */
@@ -185,7 +186,7 @@ static llm_state *llm_state_new(sim *s, job_run *j) {
                          .block_size = sc->llm.block_size,
                          .chunked_prefill = sc->llm.chunked_prefill,
                          .stream_ns_per_token = sc->llm.stream_ms_per_token * 1e6,
-                         .step_overhead_ns = LLM_STEP_OVERHEAD_NS,
+                         .step_overhead_ns = sc->llm.step_overhead_ms * 1e6,
                          .max_waiting = LLM_MAX_WAITING};
   st->b_arr = g_new(rngfast_buf, 1);
   rngfast_buf_seed(st->b_arr, sc->seed, sp->id, LLM_STREAM_ARRIVALS_FAST);

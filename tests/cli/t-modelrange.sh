@@ -1,0 +1,87 @@
+# t-modelrange.sh: run --model-range: the defaults' run byte for byte a plain run, every
+# figure's value inside its range, the ends named by the setting that gave them, the
+# constants a scenario does not use moving nothing, the ones it uses moving its figures
+# (time-slicing, inference variability, LLM serving), the same bytes at -j 1 and -j 2,
+# with --seeds the seeds' interval beside the range, and the options it excludes refused.
+D="$DATA/modelrange"; L="$DATA/llm"
+# field N of the model-range.csv row of KEY
+mr_field() { awk -F, -v k="$2" -v n="$3" '$2 == k { print $n }' "$1/model-range.csv"; }
+
+run run "$D/ts.yaml" "$D/mixed.csv" --model-range -j 1 -o m1 --no-progress
+expect_rc 0
+expect_out_contains "model range over 10 constants (21 runs)"
+expect_out_contains "results written to m1/"
+for f in model-range.txt model-range.csv model-range.json .sharesim-folder base/seed-1/summary.json \
+         ts_switch_loss-low/seed-1/jobs.csv llm.step_overhead_ms-high/seed-1/summary.json; do
+  expect_file "m1/$f"
+done
+# the defaults' run is the plain run, and each end's run is the run with that --set
+run run "$D/ts.yaml" "$D/mixed.csv" -o plain -q
+if diff -r plain m1/base/seed-1 >/dev/null; then pass; else fail "m1/base/seed-1 differs from a plain run"; fi
+run run "$D/ts.yaml" "$D/mixed.csv" --set ts_curve_exp=1.5 -o p15 -q
+if diff -r p15 m1/ts_curve_exp-high/seed-1 >/dev/null; then pass; else fail "ts_curve_exp-high differs from run --set ts_curve_exp=1.5"; fi
+# every value lies inside its range; every end that differs from the value names a setting
+bad=$(awk -F, 'NR > 1 && $5 != "" && ($8 > $5 + 0 || $9 < $5 + 0) { print $2 }' m1/model-range.csv | head -3)
+expect_eq "$bad" "" "figures outside their range"
+bad=$(awk -F, 'NR > 1 && (($8 != $5 && $10 == "-") || ($9 != $5 && $11 == "-")) { print $2 }' m1/model-range.csv | head -3)
+expect_eq "$bad" "" "range ends off the value with no setting named"
+# time-slicing moves the busy share and the SLO figures; the ends are time-slicing or
+# variability settings, and the range is not a point
+lo=$(mr_field m1 busy_frac 8); hi=$(mr_field m1 busy_frac 9)
+if awk -v a="$lo" -v b="$hi" 'BEGIN { exit !(a < b) }'; then pass; else fail "busy_frac range [$lo, $hi] is a point"; fi
+case "$(mr_field m1 busy_frac 10) $(mr_field m1 busy_frac 11)" in
+  ts_*=*" "ts_*=*) pass ;; *) fail "busy_frac ends not set by time-slicing constants: $(mr_field m1 busy_frac 10) $(mr_field m1 busy_frac 11)" ;;
+esac
+expect_eq "$(mr_field m1 slo:violation_minutes 11)" "inference.service_cv=1" "worst SLO minutes from the variable service"
+# the MPS and LLM constants move nothing here; the time-slicing ones move figures
+for k in mps_bandwidth_loss mps_block_wait mps_block_corr llm.bandwidth_efficiency llm.compute_efficiency llm.step_overhead_ms; do
+  if grep -qE "^  $k +.* moved 0 / 0$" m1/model-range.txt; then pass; else fail "$k moved figures of a scenario without MPS or LLM: $(grep "^  $k " m1/model-range.txt)"; fi
+done
+for k in ts_switch_loss ts_curve_exp ts_overlap_exp; do
+  if grep -qE "^  $k +.* moved [1-9][0-9]* / [1-9][0-9]*$" m1/model-range.txt; then pass; else fail "$k did not move figures at both ends on a time-sliced pool"; fi
+done
+# the same bytes at -j 2
+run run "$D/ts.yaml" "$D/mixed.csv" --model-range -j 2 -o m2 -q
+if diff -r m1 m2 >/dev/null; then pass; else fail "--model-range -j 1 and -j 2 folders differ"; fi
+grep -q '"constants": \[' m1/model-range.json && pass || fail "model-range.json lacks the constants"
+# an LLM server: its TTFT (llm.csv) ranges with the LLM constants: the slowest first token
+# at the lower compute efficiency or the higher step cost, the fastest at the other end
+run run "$L/one-gpu.yaml" "$L/service.csv" --requests "$L/requests.csv" --model-range -o ml -q
+expect_rc 0
+expect_eq "$(mr_field ml llm:ttft_p99_ms 5)" "$(awk -F, 'NR == 2 { print $5 }' ml/base/seed-1/llm.csv)" "TTFT p99 value from llm.csv"
+case "$(mr_field ml llm:ttft_p99_ms 11)" in
+  llm.compute_efficiency=0.495|llm.step_overhead_ms=0.675|llm.bandwidth_efficiency=0.57) pass ;;
+  *) fail "slowest TTFT set by $(mr_field ml llm:ttft_p99_ms 11)" ;;
+esac
+case "$(mr_field ml llm:ttft_p99_ms 10)" in
+  llm.compute_efficiency=0.825|llm.step_overhead_ms=0.405|llm.bandwidth_efficiency=0.95) pass ;;
+  *) fail "fastest TTFT set by $(mr_field ml llm:ttft_p99_ms 10)" ;;
+esac
+for k in llm.bandwidth_efficiency llm.compute_efficiency llm.step_overhead_ms; do
+  if grep -qE "^  $k +.* moved [1-9][0-9]* / [1-9][0-9]*$" ml/model-range.txt; then pass; else fail "$k did not move an LLM server's figures at both ends"; fi
+done
+# --seeds: each run over the seeds, the seeds' interval beside the range
+run run "$D/ts.yaml" "$D/mixed.csv" --model-range --seeds 2 -o ms --no-progress
+expect_rc 0
+expect_out_contains "each of 2 seeds"
+expect_out_contains "95 % interval (seeds)"
+expect_file ms/base/seed-2/summary.json
+n=$(awk -F, 'NR > 1 && $6 != "" && $7 != ""' ms/model-range.csv | wc -l)
+if [ "$n" -gt 5 ]; then pass; else fail "model-range.csv with --seeds has $n rows with an interval"; fi
+# refused with exit 2, nothing written
+run run "$D/ts.yaml" "$D/mixed.csv" --model-range --dcgm -o bad1
+expect_rc 2; expect_err_contains "--dcgm is for one run"; expect_no_path bad1
+run run "$D/ts.yaml" "$D/mixed.csv" --model-range --reference -o bad2
+expect_rc 2; expect_err_contains "--reference is for one run"; expect_no_path bad2
+run run "$D/ts.yaml" "$D/mixed.csv" --model-range --set ts_curve_exp=50 -o bad3
+expect_rc 2; expect_err_contains "ts_curve_exp"; expect_no_path bad3
+# docs/models.md's table of the constants is the program's (key, default, ends, model)
+awk '/^constants \(/ { on = 1; next } on && /^  [a-z]/ { print }' m1/model-range.txt > consts.txt
+if [ "$(wc -l < consts.txt)" -ge 8 ]; then pass; else fail "too few constants listed: $(cat consts.txt)"; fi
+while read -r key def range model; do
+  model=${model%%  moved*}; model=$(echo "$model" | sed 's/ *$//')
+  lo=${range#[}; lo=${lo%,}; hi=$(echo "$model" | awk '{print $1}'); hi=${hi%]}
+  model=${model#* }; model=$(echo "$model" | sed 's/^ *//')
+  row="| \`$key\` | $def | $lo | $hi | $model |"
+  if grep -qF -- "$row" "$TOP_SRCDIR/docs/models.md"; then pass; else fail "docs/models.md lacks the row $row"; fi
+done < consts.txt
