@@ -97,7 +97,7 @@ if [ -w /dev/full ]; then
   done
   IFS='|'; set -- "run $ONE $SMALL" "run $ONE $SMALL --seeds 2 -j 1" "compare $A $B $T --no-progress" \
     "catalog" "check $A $T" "sweep $A $T --set seed=1,2 -j 1 -o swfull --format csv --no-progress" \
-    "import dcgm $DCGM" "gen --profile mixed --jobs 2000" "validate" "--help" \
+    "import dcgm $DCGM" "gen --profile mixed --jobs 2000" "validate --case colfax" "--help" \
     "import --help" "import dcgm --help" "run -h" ${helps#|}; unset IFS
   expect_eq "$(echo "$helps" | tr '|' '\n' | grep -c -- '--help')" 12 "a --help per command"
   for args in "$@"; do
