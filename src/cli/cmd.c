@@ -13,7 +13,8 @@
 
 static const cmd_entry *const commands[] = {
     &cmd_run_entry, &cmd_check_entry, &cmd_catalog_entry, &cmd_gen_entry, &cmd_import_entry,
-    &cmd_compare_entry, &cmd_sweep_entry, &cmd_size_entry, &cmd_plot_entry, &cmd_fill_entry,
+    &cmd_compare_entry, &cmd_sweep_entry, &cmd_size_entry, &cmd_plan_entry, &cmd_plot_entry,
+    &cmd_fill_entry,
     &cmd_report_entry, &cmd_validate_entry,
 };
 

@@ -26,6 +26,7 @@ extern const cmd_entry cmd_import_entry;
 extern const cmd_entry cmd_compare_entry;
 extern const cmd_entry cmd_sweep_entry;
 extern const cmd_entry cmd_size_entry;
+extern const cmd_entry cmd_plan_entry;
 extern const cmd_entry cmd_plot_entry;
 extern const cmd_entry cmd_fill_entry;
 extern const cmd_entry cmd_report_entry;

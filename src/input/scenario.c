@@ -992,7 +992,8 @@ static const char *const top_keys[] = {"name",     "seed",        "horizon",    
                                        "ts_overlap_exp", "mps_bandwidth_loss",
                                        "mps_block_wait", "mps_block_corr", "max_restarts",
                                        "restart_backoff", "restart_backoff_max",
-                                       "restart_backoff_reset", "inference", "llm", NULL};
+                                       "restart_backoff_reset", "inference", "llm",
+                                       "requirements", "purchase", NULL};
 static const char *const route_keys[] = {"kind", "tenant", "label", "pool", NULL};
 
 /* File base name without extension, made safe for file names and plots. Owned. */
@@ -1301,6 +1302,7 @@ void scenario_free(scenario *s) {
   g_hash_table_unref(s->prices);
   g_free(s->interference_path);
   g_free(s->ref_dir);
+  requirements_free(s->requirements);
   g_free(s);
 }
 
@@ -1466,6 +1468,8 @@ static void validate_top(vctx *c, scenario *s, const scenario_yaml *root) {
       validate_inference(c, s, n);
     } else if (!strcmp(key, "llm")) {
       validate_llm(c, s, n);
+    } else if (!strcmp(key, "requirements") || !strcmp(key, "purchase")) {
+      (*key == 'r' ? requirements_read_rules : requirements_read_purchase)(&s->requirements, path, n, d);
     } else if (!strcmp(key, "pools")) {
       pools = n;
       validate_pools(c, s, n);

@@ -175,6 +175,9 @@ typedef struct scenario {
   sim_time restart_backoff_ns, restart_backoff_max_ns, restart_backoff_reset_ns;
   scenario_inference inference; /* request-level inference model settings */
   scenario_llm llm;             /* LLM servers' engine settings */
+  /* `requirements:` and `purchase:` (requirements.h), for `sharesim plan`; NULL when the
+   * scenario has neither. The simulator never reads them. */
+  struct scenario_requirements *requirements;
 } scenario;
 
 /* ---- strategies declare and validate their own pool keys ----------------------------
@@ -421,3 +424,70 @@ void pool_node_info(const pool_spec *p, guint32 n, guint32 *gpus, int64_t *cpu_m
 gboolean scenario_nodes_parse(diag_list *d, const char *file, const scenario_yaml *pm,
                               pool_spec *p, const char *prefix);
 void scenario_nodes_free(pool_spec *p);
+
+/* ---- requirements (scenario-requirements.c) ------------------------------------------
+ * The tenants' requirements of a scenario (`requirements:`) and what may be bought
+ * (`purchase:`), read for `sharesim plan` and ignored by the simulator. A rule matches jobs
+ * by kind, tenant and label (each optional, as routing's rules do; the first rule that
+ * matches a job is its rule) and gives their trust level and constraints. Jobs no rule
+ * matches get REQ_DEFAULT_RULE: trust org, at most 0 innocent victims. */
+
+
+/* Who may share a device with whom (docs/scenario-format.md, "Requirements"). */
+typedef enum {
+  REQ_TRUST_TEAM = 0,   /* same team: may share anything, MPS included */
+  REQ_TRUST_ORG,        /* other teams of the organisation: no shared fault domain:
+                         * time-slicing (with memory limits), fractional, MIG, vGPU */
+  REQ_TRUST_UNTRUSTED,  /* whole GPUs, MIG instances or vGPU only */
+  REQ_TRUST_COUNT
+} req_trust;
+
+typedef struct req_rule {
+  int kind;                 /* job_kind, -1: any */
+  char *tenant, *label;     /* NULL: any; owned */
+  req_trust trust;
+  GPtrArray *mechanisms;    /* char* strategy names the rule allows (each also allowed by
+                             * its trust); NULL: every one its trust allows; owned */
+  double min_slo;           /* every service's SLO attainment >= this (0..1); NAN: none */
+  double max_wait_p95_s;    /* the class's p95 queue wait <= this; NAN: none */
+  double max_slowdown;      /* the class's p95 slowdown (training, batch) <= this; NAN: none */
+  gint64 max_oom;           /* OOM kills <= this; -1: none */
+  gint64 max_victims;       /* innocent victims <= this; default 0 */
+  guint line, col;          /* where the rule is written */
+} req_rule;
+
+/* One model that may be bought. */
+typedef struct req_buy {
+  const gpu_model *gpu;
+  guint32 max_gpus;         /* at most this many of it in one pool */
+  guint32 gpus_per_node;    /* default 8 (at most max_gpus) */
+  double price;             /* $ per GPU-hour; NAN: the scenario's price of the model */
+  guint line, col;
+} req_buy;
+
+typedef struct scenario_requirements {
+  GArray *rules;            /* req_rule, in file order */
+  GArray *buy;              /* req_buy, in file order; empty: no purchase section */
+  guint buy_line, buy_col;  /* the purchase section (0 when absent) */
+} scenario_requirements;
+
+extern const req_rule REQ_DEFAULT_RULE;
+
+/* Reads the value of `requirements:` (n) into *r (created when NULL); problems go to d at
+ * file:line:column. Mechanism names are checked against the scenario reader's strategy
+ * table (scenario_use_strategies). */
+void requirements_read_rules(scenario_requirements **r, const char *file,
+                             const scenario_yaml *n, diag_list *d);
+/* The same for `purchase:`. */
+void requirements_read_purchase(scenario_requirements **r, const char *file,
+                                const scenario_yaml *n, diag_list *d);
+void requirements_free(scenario_requirements *r);
+
+/* The first rule matching the job (REQ_DEFAULT_RULE when none does, or r is NULL). */
+const req_rule *requirements_match(const scenario_requirements *r, const job_spec *j);
+/* Whether trust allows strategy (by name), and whether the rule allows it (its trust and
+ * its mechanisms list). */
+gboolean requirements_trust_allows(req_trust trust, const char *strategy);
+gboolean requirements_rule_allows(const req_rule *rule, const char *strategy);
+/* "team", "org", "untrusted". */
+const char *requirements_trust_name(req_trust t);

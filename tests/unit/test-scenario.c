@@ -364,7 +364,43 @@ Test(scenario, unknown_top_level_key) {
                    "horizon, interval, start, pools, routing, prices, crash_rates, interference, "
                    "ts_switch_loss, ts_curve_exp, ts_overlap_exp, mps_bandwidth_loss, "
                    "mps_block_wait, mps_block_corr, max_restarts, restart_backoff, "
-                   "restart_backoff_max, restart_backoff_reset, inference, llm");
+                   "restart_backoff_max, restart_backoff_reset, inference, llm, requirements, "
+                   "purchase");
+}
+
+/* requirements: and purchase: (scenario-requirements.c): read, matched first rule first,
+ * and a mechanism the trust forbids refused at its position. */
+Test(scenario, requirements_read_and_matched) {
+  scenario *s = load_ok("pools:\n  - name: m\n" POOL_MIN
+                        "requirements:\n"
+                        "  - {kind: notebook, tenant: t6, trust: untrusted, max_wait_p95: 10m}\n"
+                        "  - {trust: team, mechanisms: [mps, mig], max_slowdown: 1.5}\n"
+                        "purchase:\n  - {gpu: H100-80GB, max_gpus: 16, gpus_per_node: 4}\n");
+  const scenario_requirements *r = s->requirements;
+  cr_assert_eq(r->rules->len, 2);
+  cr_assert_eq(r->buy->len, 1);
+  cr_assert_eq(g_array_index(r->buy, req_buy, 0).gpus_per_node, 4);
+  job_spec j;
+  job_init(&j, JOB_NOTEBOOK);
+  j.tenant = "t6";
+  const req_rule *u = requirements_match(r, &j);
+  cr_assert_eq(u->trust, REQ_TRUST_UNTRUSTED);
+  cr_assert_float_eq(u->max_wait_p95_s, 600, 1e-9);
+  cr_assert_eq(u->max_victims, 0);
+  cr_assert(!requirements_rule_allows(u, "time-slicing") && requirements_rule_allows(u, "mig"));
+  j.tenant = "t1";
+  u = requirements_match(r, &j);
+  cr_assert(requirements_rule_allows(u, "mps") && !requirements_rule_allows(u, "exclusive"));
+  cr_assert(!requirements_trust_allows(REQ_TRUST_ORG, "mps"));
+  cr_assert(!requirements_trust_allows(REQ_TRUST_UNTRUSTED, "fractional"));
+  scenario_free(s);
+}
+
+Test(scenario, requirements_mechanism_forbidden_by_trust) {
+  expect_one_error("pools:\n  - name: m\n" POOL_MIN
+                   "requirements:\n  - {trust: org, mechanisms: [mig, mps]}\n",
+                   ":6:36: requirements[1].mechanisms: expected a strategy trust 'org' allows "
+                   "(exclusive, time-slicing, fractional, mig, vgpu), found 'mps'");
 }
 
 Test(scenario, key_of_another_strategy) {

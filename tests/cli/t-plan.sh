@@ -1,0 +1,76 @@
+# t-plan.sh: `sharesim plan`: the recommended scenario reproduces its run byte for byte, the
+# files are the same at any -j, the answer equals the cheapest feasible set-up of an
+# exhaustive run and every cheaper set-up names the constraint it broke, the trust rules
+# hold (an untrusted class is never given time-slicing, MPS or fractional; an org class
+# never MPS), and bad input is refused at file:line:column with nothing written.
+P="$DATA/plan"
+
+# ---- a plan, its files, and the recommended scenario rerun ----
+run plan "$P/small.yaml" "$P/small.csv" -o pl -j 1 --no-progress
+expect_rc 0
+for f in plan.txt plan.csv probes.csv scenario.yaml recommended/summary.json; do expect_file "pl/$f"; done
+expect_out_contains "recommendation: 6 GPUs"
+run run pl/scenario.yaml "$P/small.csv" -o rerun
+expect_rc 0
+same=yes
+for f in $(cd pl/recommended && ls); do cmp -s "pl/recommended/$f" "rerun/$f" || { same="no ($f)"; }; done
+expect_eq "$same" yes "run of plan's scenario.yaml = plan's recommended/ run"
+
+# ---- the same files at any -j ----
+run plan "$P/small.yaml" "$P/small.csv" -o pl3 -j 3 --no-progress
+expect_rc 0
+for f in plan.txt plan.csv probes.csv scenario.yaml; do expect_same_files "pl/$f" "pl3/$f"; done
+
+# ---- trust: the rows of each class use only what its trust allows ----
+# notebook: team-06 untrusted -> exclusive, mig, vgpu; inference: org -> no mps
+bad=$(awk -F, 'NR > 1 && $1 == "notebook" && $3 != "exclusive" && $3 != "mig" && $3 != "vgpu"' pl/plan.csv pl/probes.csv | head -3)
+expect_eq "$bad" "" "untrusted notebooks only on exclusive, mig or vgpu"
+bad=$(awk -F, 'NR > 1 && $1 == "inference" && $3 == "mps"' pl/plan.csv pl/probes.csv | head -3)
+expect_eq "$bad" "" "org inference never on mps"
+n=$(awk -F, '$1 == "batch" && $3 == "mps"' pl/plan.csv | wc -l)
+expect_eq "$n" 2 "team batch is offered mps (replicas 2 and 4)"
+
+# ---- against the exhaustive run: same cheapest set-up, every cheaper one broke something ----
+sed 's/max_gpus: 4/max_gpus: 2/' "$P/small.yaml" > tiny.yaml
+run plan tiny.yaml "$P/small.csv" -o tiny -j 2 --no-progress
+expect_rc 0
+run plan tiny.yaml "$P/small.csv" -o tinyx -j 2 --no-progress --exhaustive
+expect_rc 0
+for cls in notebook inference training batch; do
+  want=$(awk -F, -v c=$cls '$1 == c && $9 == 1 { if (m == "" || $8 + 0 < m + 0) m = $8 } END { print m }' tinyx/probes.csv)
+  got=$(awk -F, -v c=$cls '$1 == c && $9 == "recommended" { print $8 }' tiny/plan.csv)
+  expect_eq "$got" "$want" "plan's $cls cost = the cheapest feasible of the exhaustive run"
+  unnamed=$(awk -F, -v c=$cls -v w="$got" '$1 == c && $8 + 0 < w + 0 && ($9 != 0 || $NF == "\"\"")' tinyx/probes.csv | head -3)
+  expect_eq "$unnamed" "" "every $cls set-up cheaper than the plan's fails and names why"
+done
+
+# ---- seeds: judged at the 95 % bound ----
+run plan tiny.yaml "$P/small.csv" --seeds 2 -j 2 --no-progress
+expect_out_contains "a constraint holds when its 95 % bound does"
+
+# ---- bad input: refused at file:line:column, exit 2, nothing written ----
+sed 's/{kind: notebook, tenant: team-06, trust: untrusted}/{kind: notebook, tenant: team-06, trust: untrusted, mechanisms: [time-slicing]}/' \
+  "$P/small.yaml" > contra.yaml
+run plan contra.yaml "$P/small.csv" -o out-contra
+expect_rc 2
+expect_err_contains "contra.yaml:8:70: requirements[1].mechanisms: expected a strategy trust 'untrusted' allows (exclusive, mig, vgpu), found 'time-slicing'"
+expect_no_path out-contra
+sed 's/gpu: A100-80GB, max_gpus: 4/gpu: T4, max_gpus: 4/' "$P/small.yaml" > t4.yaml
+run plan t4.yaml "$P/small.csv" -o out-t4
+expect_rc 2
+expect_err_contains "t4.yaml:14:3: purchase: expected a GPU model with at least 26.6 GB per GPU (job nb-000051 at"
+expect_no_path out-t4
+grep -v -e '^purchase:' -e 'max_gpus' "$P/small.yaml" > nobuy.yaml
+run plan nobuy.yaml "$P/small.csv" -o out-nobuy
+expect_rc 2
+expect_err_contains "plan needs a 'purchase:' section"
+expect_no_path out-nobuy
+
+# ---- no set-up meets the constraints: said plainly, exit 3, closest candidates ----
+sed 's/min_slo_attainment: 0.99/min_slo_attainment: 1/' tiny.yaml > none.yaml
+run plan none.yaml "$P/small.csv" -o out-none -j 2 --no-progress
+expect_rc 3
+expect_err_contains "no set-up within the purchase limits meets the constraints (exit 3)"
+expect_err_contains "class inference:"
+expect_err_contains "closest:"
+expect_file out-none/plan.txt
