@@ -38,7 +38,8 @@ static run_figures *plan_run_joined(const plan *p, const trace *tr, const char *
     nodes[ci] = g_array_index(p->cands, plan_candidate, bi).answer;
   }
   g_autofree char *name = g_strdup_printf("%.58s-plan", p->sc->name);
-  *yaml = plan_scenario_text(p, (const guint *)(void *)p->best->data, nodes, name, p->sc->seed);
+  *yaml = plan_scenario_text(p, (const guint *)(void *)p->best->data, nodes, name, p->sc->seed,
+                             FALSE);
   g_autofree char *path = g_build_filename(dir, "scenario.yaml", NULL);
   g_autofree char *run_dir = g_build_filename(dir, "recommended", NULL);
   if (!g_file_set_contents(path, *yaml, -1, error)) return NULL;
@@ -86,6 +87,7 @@ static int plan_study(plan *p, const trace *tr, const char *work, const char *fi
     else if (!joined) rc = PLAN_EXIT_NONE;
   }
   if (rc == 0 || rc == PLAN_EXIT_NONE) plan_report(p, joined, text, csv, probes);
+  if (rc == 0 && !plan_nvidia_write(p, work, text, &err)) rc = cmd_fail("plan", err);
   outdir_remove_scratch(scratch);
   p->work = NULL;
   return rc;

@@ -1,4 +1,5 @@
-# t-plan.sh: `sharesim plan`: the recommended scenario reproduces its run byte for byte, the
+# t-plan.sh: `sharesim plan`: the recommended scenario reproduces its run byte for byte, its
+# NVIDIA device-plugin and mig-parted files read back into the same pools and run the same, the
 # files are the same at any -j, the answer equals the cheapest feasible set-up of an
 # exhaustive run and every cheaper set-up names the constraint it broke, the trust rules
 # hold (an untrusted class is never given time-slicing, MPS or fractional; an org class
@@ -16,10 +17,21 @@ same=yes
 for f in $(cd pl/recommended && ls); do cmp -s "pl/recommended/$f" "rerun/$f" || { same="no ($f)"; }; done
 expect_eq "$same" yes "run of plan's scenario.yaml = plan's recommended/ run"
 
+# ---- the NVIDIA files of the recommendation, read back through sharesim's own input ----
+expect_file pl/nvidia/device-plugin-config.yaml
+expect_file pl/nvidia/mig-parted-config.yaml
+n=$(grep -c "read back through sharesim's NVIDIA-config input: every pool the same as scenario.yaml's" pl/plan.txt)
+expect_eq "$n" 1 "the NVIDIA files read back into the same pools"
+run run pl/nvidia/scenario.yaml "$P/small.csv" -o nvrun -q
+expect_rc 0
+expect_same_files pl/recommended/jobs.csv nvrun/jobs.csv
+
 # ---- the same files at any -j ----
 run plan "$P/small.yaml" "$P/small.csv" -o pl3 -j 3 --no-progress
 expect_rc 0
-for f in plan.txt plan.csv probes.csv scenario.yaml; do expect_same_files "pl/$f" "pl3/$f"; done
+for f in plan.txt plan.csv probes.csv scenario.yaml nvidia/device-plugin-config.yaml nvidia/mig-parted-config.yaml; do
+  expect_same_files "pl/$f" "pl3/$f"
+done
 
 # ---- trust: the rows of each class use only what its trust allows ----
 # notebook: team-06 untrusted -> exclusive, mig, vgpu; inference: org -> no mps

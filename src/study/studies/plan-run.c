@@ -47,7 +47,7 @@ static scenario *plan_probe_scenario(const plan *p, guint ci, guint32 nodes, gui
   for (guint i = 0; i < p->classes->len; i++) pick[i] = G_MAXUINT;
   pick[c->cls] = ci;
   size[c->cls] = nodes;
-  g_autofree char *text = plan_scenario_text(p, pick, size, "plan-probe", p->sc->seed + k);
+  g_autofree char *text = plan_scenario_text(p, pick, size, "plan-probe", p->sc->seed + k, FALSE);
   g_free(pick);
   g_free(size);
   g_autofree char *path = g_strdup_printf("%s.yaml", stem);

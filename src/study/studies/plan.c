@@ -269,24 +269,37 @@ void plan_candidates(plan *p) {
 
 /* ---- the scenario of a set-up ---- */
 
+/* One pool of a set-up; nvidia: its sharing from the files plan_nvidia_write writes. */
+static void plan_pool_text(const plan *p, guint ci, const plan_candidate *c, guint32 nodes,
+                           gboolean nvidia, GString *s) {
+  const req_buy *b = &g_array_index(p->sc->requirements->buy, req_buy, c->buy);
+  const char *pool = g_array_index(p->classes, plan_class, ci).pool;
+  gboolean ts = !strcmp(c->mechanism, "time-slicing"), mps = !strcmp(c->mechanism, "mps");
+  gboolean mig = !strcmp(c->mechanism, "mig");
+  g_string_append_printf(s, "  - name: %s\n    gpu: %s\n    nodes: %u\n    gpus_per_node: %u\n",
+                         pool, b->gpu->name, nodes, c->gpus_per_node);
+  if (nvidia && (ts || mps))
+    g_string_append_printf(s, "    sharing_config: %s#%s\n", PLAN_NV_PLUGIN, pool);
+  else if (nvidia && mig)
+    g_string_append_printf(s, "    mig_config: %s\n    mig_config_name: plan-%s\n", PLAN_NV_MIG, pool);
+  else
+    g_string_append_printf(s, "    strategy: %s\n", c->mechanism);
+  if (isfinite(b->price)) g_string_append_printf(s, "    price: %.17g\n", b->price);
+  if (!nvidia || !(ts || mps || mig)) g_string_append(s, c->keys);
+  else if (ts) g_string_append(s, "    oom: sidecar\n"); /* not an NVIDIA setting */
+}
+
 char *plan_scenario_text(const plan *p, const guint *pick, const guint32 *nodes,
-                         const char *name, guint64 seed) {
+                         const char *name, guint64 seed, gboolean nvidia) {
   GString *s = g_string_new(NULL);
   g_string_append_printf(s, "# written by sharesim plan from %s\nname: %s\nseed: %" G_GUINT64_FORMAT
                             "\n", p->scenario_path, name, seed);
   g_string_append(s, p->base_yaml ? p->base_yaml : "");
   g_string_append(s, "pools:\n");
-  for (guint ci = 0; ci < p->classes->len; ci++) {
-    if (pick[ci] == G_MAXUINT) continue;
-    const plan_candidate *c = &g_array_index(p->cands, plan_candidate, pick[ci]);
-    const req_buy *b = &g_array_index(p->sc->requirements->buy, req_buy, c->buy);
-    g_string_append_printf(s, "  - name: %s\n    gpu: %s\n    nodes: %u\n    gpus_per_node: %u\n"
-                              "    strategy: %s\n",
-                           g_array_index(p->classes, plan_class, ci).pool, b->gpu->name,
-                           nodes[ci], c->gpus_per_node, c->mechanism);
-    if (isfinite(b->price)) g_string_append_printf(s, "    price: %.17g\n", b->price);
-    g_string_append(s, c->keys);
-  }
+  for (guint ci = 0; ci < p->classes->len; ci++)
+    if (pick[ci] != G_MAXUINT)
+      plan_pool_text(p, ci, &g_array_index(p->cands, plan_candidate, pick[ci]), nodes[ci],
+                     nvidia, s);
   g_string_append(s, "routing:\n");
   for (guint ci = 0; ci < p->classes->len; ci++)
     if (pick[ci] != G_MAXUINT) {

@@ -103,9 +103,20 @@ void plan_candidates(plan *p);
 gboolean plan_search(plan *p, GError **error);
 
 /* The scenario text of the set-up: candidate per class (cands[pick[c]], nodes[c]; a class
- * with pick G_MAXUINT is left out), routing by kind, with seed. Owned. */
+ * with pick G_MAXUINT is left out), routing by kind, with seed. nvidia: the time-slicing
+ * and MPS pools take their sharing from PLAN_NV_PLUGIN#POOL and the MIG pools their layout
+ * from PLAN_NV_MIG, config plan-POOL (the files plan_nvidia_write writes beside it). Owned. */
 char *plan_scenario_text(const plan *p, const guint *pick, const guint32 *nodes,
-                         const char *name, guint64 seed);
+                         const char *name, guint64 seed, gboolean nvidia);
+#define PLAN_NV_PLUGIN "device-plugin-config.yaml"
+#define PLAN_NV_MIG "mig-parted-config.yaml"
+/* plan-nvidia.c: writes into dir/nvidia/ the device-plugin ConfigMap (one key per pool that
+ * time-slices or runs MPS), the mig-parted config (one entry per MIG pool) and scenario.yaml
+ * taking its pools' sharing from them; reads that scenario back through the NVIDIA-config
+ * input and compares each pool's resolved settings with those of dir/scenario.yaml. Appends
+ * what it wrote and the outcome of the check to report. FALSE with error when a file cannot
+ * be written; a mismatch is reported, not an error. */
+gboolean plan_nvidia_write(const plan *p, const char *dir, GString *report, GError **error);
 /* Monthly cost (730 h) of candidate c on n nodes. */
 double plan_cost_month(const plan_candidate *c, guint32 nodes);
 /* The measure of a run's pool (reads the run's jobs.csv for the slowdown p95). */
