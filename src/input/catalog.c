@@ -225,6 +225,42 @@ char *catalog_model_names(void) {
   return g_string_free(s, FALSE);
 }
 
+/* Does a catalogue name (FAMILY or FAMILY-[NVL-]NNGB) fit the product's family, memory (0:
+ * not given) and NVL form? */
+static gboolean catalog_product_fits(const char *model, const char *family, guint gb,
+                                     gboolean nvl) {
+  gsize n = strlen(family);
+  if (g_ascii_strncasecmp(model, family, n) != 0 || (model[n] && model[n] != '-')) return FALSE;
+  if (nvl != (strstr(model, "-NVL-") != NULL)) return FALSE;
+  if (!gb || !model[n]) return TRUE;
+  const char *last = strrchr(model, '-');
+  return last && (guint)atoi(last + 1) == gb;
+}
+
+/* The driver's product names (DCGM's modelName, nvidia-smi's name: "NVIDIA A100-SXM4-80GB",
+ * "NVIDIA H100 80GB HBM3", "Tesla T4"): the vendor words and form factors dropped, the
+ * family and the memory in GB matched against the catalogue; appended to s. */
+static void catalog_product_suggestions(const char *name, GString *s) {
+  g_auto(GStrv) words = g_strsplit_set(name, " -_", -1);
+  const char *family = NULL;
+  guint gb = 0;
+  gboolean nvl = FALSE;
+  for (guint i = 0; words[i]; i++) {
+    const char *w = words[i];
+    gsize len = strlen(w);
+    if (!g_ascii_strcasecmp(w, "NVL")) nvl = TRUE;
+    else if (len > 2 && !g_ascii_strcasecmp(w + len - 2, "GB") && g_ascii_isdigit(w[0]))
+      gb = (guint)atoi(w);
+    else if (!family && len >= 2 && g_ascii_isalpha(w[0]) && g_ascii_isdigit(w[1]) &&
+             g_ascii_strcasecmp(w, "SXM4") && g_ascii_strcasecmp(w, "SXM5") &&
+             g_ascii_strcasecmp(w, "HBM3") && g_ascii_strcasecmp(w, "HBM3E"))
+      family = w;
+  }
+  for (guint i = 0; family && i < G_N_ELEMENTS(models); i++)
+    if (catalog_product_fits(models[i].name, family, gb, nvl))
+      g_string_append_printf(s, "%s%s", s->len ? ", " : "", models[i].name);
+}
+
 char *catalog_model_suggestions(const char *name) {
   if (!name || strlen(name) < 2 || strlen(name) > 64) return NULL;
   g_autofree char *needle = g_ascii_strdown(name, -1);
@@ -233,6 +269,7 @@ char *catalog_model_suggestions(const char *name) {
     g_autofree char *hay = g_ascii_strdown(models[i].name, -1);
     if (strstr(hay, needle)) g_string_append_printf(s, "%s%s", s->len ? ", " : "", models[i].name);
   }
+  if (!s->len) catalog_product_suggestions(name, s);
   if (!s->len) {
     g_string_free(s, TRUE);
     return NULL;

@@ -120,7 +120,9 @@ guint catalog_count_valid_layouts(const gpu_model *m, gboolean include_media);
  * Returns a GArray of mig_layout (g_array_unref). */
 GArray *catalog_valid_layouts(const gpu_model *m);
 /* Models whose name contains name, case-insensitively ("A100" -> "A100-40GB, A100-80GB"),
- * for "did you mean" hints; NULL when none or name is shorter than 2. Owned string. */
+ * else the models a driver's product name stands for (DCGM's modelName, nvidia-smi's name:
+ * "NVIDIA A100-SXM4-80GB" -> "A100-80GB", "Tesla T4" -> "T4"), for "did you mean" hints;
+ * NULL when none or name is shorter than 2. Owned string. */
 char *catalog_model_suggestions(const char *name);
 /* Allowed MIG-profile names of a model, "7g.80gb, 4g.40gb, ..." (owned; "" if no MIG). */
 char *catalog_profile_names(const gpu_model *m);

@@ -79,6 +79,9 @@ typedef struct dcgm_reader {
   guint64 windows;           /* of all pods together (DCGM_MAX_TOTAL_WINDOWS) */
   guint64 exporter_pod;      /* samples whose pod label names the DCGM exporter itself */
   char *exporter_name;       /* the first such name, for the warning */
+  guint64 exported;          /* samples whose series has exported_pod */
+  GHashTable *target_pods;   /* "ns\x1fpod" of the `pod` labels of series without
+                              * exported_pod -> samples (GUINT_TO_POINTER) */
   /* CSV columns */
   int col_t, col_metric, col_value, col_pod, col_ns, col_gpu, col_uuid, col_host, col_profile;
   int col_xpod, col_xns;     /* exported_pod, exported_namespace */
@@ -259,16 +262,26 @@ static void dcgm_sample(dcgm_reader *r, const char *file, guint line, guint col_
 /* The workload's pod and namespace. Behind kube-prometheus (a ServiceMonitor with
  * honorLabels: false) Prometheus keeps the exporter's own labels as `exported_pod` /
  * `exported_namespace` and sets `pod` / `namespace` to the exporter's pod: the exported
- * labels win when present. A pod named like the exporter is counted for a warning. */
+ * labels win when present. A series without them is then an idle GPU's (dcgm-exporter
+ * attaches no pod to a GPU no container holds), its `pod` the exporter's: which pods came
+ * that way is recorded (dcgm_emit drops them when the export has exported_pod at all). A
+ * pod named like the exporter is counted for a warning. */
 static void dcgm_pick_pod(dcgm_reader *r, const char *xpod, const char *pod, const char *xns,
                           const char *ns, const char **pod_out, const char **ns_out) {
   if (xpod && *xpod) {
     *pod_out = xpod;
     *ns_out = xns && *xns ? xns : ns;
+    r->exported++;
     return;
   }
   *pod_out = pod;
   *ns_out = ns;
+  if (pod && *pod) {
+    g_autofree char *key = g_strdup_printf("%s\x1f%s", ns ? ns : "", pod);
+    gpointer n = g_hash_table_lookup(r->target_pods, key);
+    g_hash_table_replace(r->target_pods, g_steal_pointer(&key),
+                         GUINT_TO_POINTER(GPOINTER_TO_UINT(n) + 1));
+  }
   if (pod && strstr(pod, "dcgm-exporter")) {
     r->exporter_pod++;
     if (!r->exporter_name) r->exporter_name = g_strndup(pod, 80);
@@ -682,8 +695,32 @@ static gint dcgm_pod_cmp(gconstpointer a, gconstpointer b) {
   return k ? k : strcmp(x->name, y->name);
 }
 
+/* Behind kube-prometheus (some series have exported_pod), the pods that only series
+ * without it named are the exporter's own, on idle GPUs: their samples count as idle, not
+ * as a job; the note names the first. Returns how many samples that left out. */
+static guint64 dcgm_drop_target_pods(dcgm_reader *r, const char **first) {
+  guint64 dropped = 0;
+  *first = NULL;
+  if (!r->exported) return 0;
+  GHashTableIter it;
+  gpointer key, val;
+  g_hash_table_iter_init(&it, r->target_pods);
+  while (g_hash_table_iter_next(&it, &key, &val)) {
+    dcgm_pod *p = g_hash_table_lookup(r->pods, key);
+    if (!p) continue; /* its samples were refused (reported) */
+    dropped += GPOINTER_TO_UINT(val);
+    if (!*first || strcmp(p->name, *first) < 0) *first = p->name;
+    g_hash_table_remove(r->pods, key);
+  }
+  return dropped;
+}
+
+static void dcgm_notes(const dcgm_reader *r, guint64 idle_target, const char *exporter);
+
 static void dcgm_emit(dcgm_reader *r) {
   import_ctx *c = r->c;
+  const char *exporter = NULL;
+  guint64 idle_target = dcgm_drop_target_pods(r, &exporter);
   GPtrArray *pods = g_ptr_array_new();
   GHashTableIter it;
   gpointer key, val;
@@ -765,8 +802,19 @@ static void dcgm_emit(dcgm_reader *r) {
               " batch; %" G_GUINT64_FORMAT " phase changes found",
               r->samples, pods->len, by_kind[JOB_NOTEBOOK], by_kind[JOB_INFERENCE],
               by_kind[JOB_TRAINING], by_kind[JOB_BATCH], phases);
+  dcgm_notes(r, idle_target, exporter);
+  g_ptr_array_unref(pods);
+}
+
+/* The notes on what the import left out or doubts (after the count of jobs). */
+static void dcgm_notes(const dcgm_reader *r, guint64 idle_target, const char *exporter) {
+  import_ctx *c = r->c;
   if (r->no_pod)
     import_note(c, "%" G_GUINT64_FORMAT " samples without a pod label (idle GPUs) left out", r->no_pod);
+  if (idle_target)
+    import_note(c, "%" G_GUINT64_FORMAT " samples of idle GPUs left out: their series have no "
+                "exported_pod, so their pod label ('%s') is the exporter's own, as Prometheus "
+                "labels a ServiceMonitor's target", idle_target, exporter);
   if (r->exporter_pod && r->exporter_pod >= r->samples)
     import_note(c, "warning: every series names the DCGM exporter's own pod ('%s') and none "
                 "has exported_pod: the workloads' pods are missing, so each node became one "
@@ -776,7 +824,6 @@ static void dcgm_emit(dcgm_reader *r) {
                 r->exporter_name);
   if (r->other_metric)
     import_note(c, "%" G_GUINT64_FORMAT " samples of other metrics ignored", r->other_metric);
-  g_ptr_array_unref(pods);
 }
 
 /* ---- rules and options ---- */
@@ -839,6 +886,7 @@ static gboolean dcgm_run(import_ctx *c, GError **error) {
   if (ok) {
     r.strings = g_string_chunk_new(1 << 14);
     r.pods = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, dcgm_pod_free);
+    r.target_pods = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     for (guint f = 0; f < c->n_files; f++) {
       if (dcgm_is_json(c->files[f])) {
         dcgm_json_file(&r, c->files[f]);
@@ -852,6 +900,7 @@ static gboolean dcgm_run(import_ctx *c, GError **error) {
     }
     if (import_ok(c)) dcgm_emit(&r);
     g_hash_table_unref(r.pods);
+    g_hash_table_unref(r.target_pods);
     g_string_chunk_free(r.strings);
   }
   g_free(r.exporter_name);

@@ -36,6 +36,17 @@ expect_out_contains "entries ignored for A100-80GB: line 26 (device-filter 0x1FB
 run import dcgm "$DATA/import/dcgm-kube-prometheus.csv" -o kp.csv; expect_rc 0
 expect_eq "$(cut -d, -f1 kp.csv | tail -n +2 | tr '\n' ' ')" "dev/nb-alice ml/train-1 " "jobs named after exported_pod"
 expect_eq "$(grep -c dcgm-exporter kp.csv)" "0" "no job named after the exporter"
+# an idle GPU behind kube-prometheus: no exported_pod, its pod label the exporter's own;
+# its samples are idle, not a job of the exporter (issue 30: the exporter was billed)
+{ cat "$DATA/import/dcgm-kube-prometheus.csv"
+  for t in 0 60 120; do
+    for m in DCGM_FI_DEV_GPU_UTIL DCGM_FI_DEV_FB_USED; do
+      echo "$t,$m,0,node-1,2,GPU-c,nvidia-dcgm-exporter-7xk2p,gpu-operator,,,nvidia-dcgm-exporter"
+    done
+  done; } > idle.csv
+run import dcgm idle.csv -o idle-out.csv; expect_rc 0
+expect_eq "$(cut -d, -f1 idle-out.csv | tail -n +2 | tr '\n' ' ')" "dev/nb-alice ml/train-1 " "the idle GPU's exporter pod is no job"
+expect_err_contains "6 samples of idle GPUs left out: their series have no exported_pod, so their pod label ('nvidia-dcgm-exporter-7xk2p') is the exporter's own"
 cut -d, -f1-8 "$DATA/import/dcgm-kube-prometheus.csv" > onlypod.csv
 run import dcgm onlypod.csv -o op.csv; expect_rc 0
 expect_err_contains "warning: every series names the DCGM exporter's own pod ('nvidia-dcgm-exporter-7xk2p')"

@@ -569,3 +569,23 @@ Test(catalog, maximal_layouts_in_stable_order_largest_first) {
     for (guint j = 0; j < l->n; j++) cr_assert_not(m->profiles[l->inst[j].profile].media);
   }
 }
+
+/* Issue 30: the driver's product names (DCGM's modelName, nvidia-smi's name) get the
+ * catalogue model they stand for as the "did you mean"; an unknown part gets none. */
+Test(catalog, product_names_suggest_their_model) {
+  static const char *const cases[][2] = {
+      {"NVIDIA A100-SXM4-80GB", "A100-80GB"}, {"NVIDIA A100-PCIE-40GB", "A100-40GB"},
+      {"NVIDIA A100 80GB PCIe", "A100-80GB"}, {"NVIDIA H100 80GB HBM3", "H100-80GB"},
+      {"NVIDIA H100 NVL", "H100-NVL-94GB"},   {"NVIDIA H100 PCIe", "H100-80GB"},
+      {"Tesla T4", "T4"},                     {"NVIDIA L4", "L4"},
+      {"NVIDIA A10", "A10"},                  {"NVIDIA H200", "H200-141GB"},
+      {"NVIDIA A100-SXM4", "A100-40GB, A100-80GB"},
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    g_autofree char *s = catalog_model_suggestions(cases[i][0]);
+    cr_expect(s && !strcmp(s, cases[i][1]), "%s: got '%s', expected '%s'", cases[i][0],
+              s ? s : "(none)", cases[i][1]);
+  }
+  g_autofree char *none = catalog_model_suggestions("NVIDIA L40S");
+  cr_expect_null(none, "L40S is not in the catalogue: %s", none);
+}
