@@ -68,12 +68,59 @@ static gboolean split_number_unit(const char *text, double *num, const char **un
   return TRUE;
 }
 
+/* Nanoseconds in one unit ("ns" .. "d", "min"); 0 when u is none. */
+static double duration_unit_scale(const char *u) {
+  static const struct { const char *name; double ns; } units[] = {
+      {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"m", 60e9}, {"min", 60e9},
+      {"h", 3600e9}, {"d", 86400e9}};
+  for (size_t i = 0; i < G_N_ELEMENTS(units); i++)
+    if (!strcmp(u, units[i].name)) return units[i].ns;
+  return 0;
+}
+
+/* Go's form, two or more number-unit parts with no space, largest unit first: "1h30m",
+ * "2m30.5s", "1d12h". FALSE for anything else (one part is the plain form's). */
+static gboolean parse_compound_duration(const char *text, double *out_ns) {
+  const char *p = text;
+  double total = 0, last = INFINITY;
+  int parts = 0;
+  while (*p) {
+    if (!g_ascii_isdigit(*p) && *p != '.') return FALSE;
+    char *end = NULL;
+    errno = 0;
+    double v = g_ascii_strtod(p, &end);
+    if (end == p || errno == ERANGE || !isfinite(v) || v < 0 || !util_is_decimal(p, end))
+      return FALSE;
+    for (const char *q = p; q < end; q++) /* digits and a point only, as Go writes them */
+      if (!g_ascii_isdigit(*q) && *q != '.') return FALSE;
+    char u[4] = {0};
+    size_t ul = 0;
+    while (g_ascii_isalpha(end[ul]) && ul < sizeof u - 1) ul++;
+    if (ul == 0 || g_ascii_isalpha(end[ul])) return FALSE;
+    memcpy(u, end, ul);
+    double scale = duration_unit_scale(u);
+    if (scale <= 0 || scale >= last) return FALSE; /* each unit smaller than the one before */
+    last = scale;
+    total += v * scale;
+    p = end + ul;
+    parts++;
+  }
+  *out_ns = total;
+  return parts >= 2;
+}
+
 gboolean util_parse_duration(const char *text, sim_time bare_unit_ns, sim_time *out_ns,
                              const char **expected) {
-  static const char *const exp = "a duration with a unit (e.g. 250ms, 90s, 2m, 1h, 7d)";
+  static const char *const exp = "a duration with a unit (e.g. 250ms, 90s, 2m, 1h, 1h30m, 7d)";
   double v;
   const char *unit;
   if (expected) *expected = exp;
+  double compound;
+  if (text && parse_compound_duration(text, &compound)) {
+    if (compound > 9.2e18) return FALSE;
+    *out_ns = (sim_time)llround(compound);
+    return TRUE;
+  }
   if (!split_number_unit(text, &v, &unit)) return FALSE;
   double scale;
   char u[8] = {0};
@@ -84,14 +131,9 @@ gboolean util_parse_duration(const char *text, sim_time bare_unit_ns, sim_time *
   if (ul == 0) {
     if (bare_unit_ns <= 0) return FALSE;
     scale = (double)bare_unit_ns;
-  } else if (!strcmp(u, "ns")) scale = 1;
-  else if (!strcmp(u, "us")) scale = 1e3;
-  else if (!strcmp(u, "ms")) scale = 1e6;
-  else if (!strcmp(u, "s")) scale = 1e9;
-  else if (!strcmp(u, "m") || !strcmp(u, "min")) scale = 60e9;
-  else if (!strcmp(u, "h")) scale = 3600e9;
-  else if (!strcmp(u, "d")) scale = 86400e9;
-  else return FALSE;
+  } else if (!(scale = duration_unit_scale(u))) {
+    return FALSE;
+  }
   double ns = v * scale;
   if (ns < 0 || ns > 9.2e18) return FALSE;
   *out_ns = (sim_time)llround(ns);

@@ -34,7 +34,8 @@ typedef enum {
 sim_time util_seconds_to_ns(double seconds);
 double util_ns_to_seconds(sim_time ns);
 
-/* Parses a duration with a unit: "250ms", "90s", "2m", "1h", "7d", "1.5h", "30us", "10ns".
+/* Parses a duration with a unit: "250ms", "90s", "2m", "1h", "7d", "1.5h", "30us", "10ns",
+ * or Go's compound form, largest unit first with no space: "1h30m", "2m30.5s", "1d12h".
  * A bare number is accepted only when bare_unit_ns > 0 (it is then multiplied by it).
  * Returns FALSE and sets *expected to a static description on error. */
 gboolean util_parse_duration(const char *text, sim_time bare_unit_ns, sim_time *out_ns,

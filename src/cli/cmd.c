@@ -172,6 +172,19 @@ gboolean cmd_option_parse(GOptionContext *ctx, int *argc, char ***argv, gboolean
   return g_option_context_parse(ctx, argc, argv, error);
 }
 
+/* " (a scenario key: give it as --set seed=VALUE)" when message is GOption's "Unknown
+ * option --KEY[=...]" for a top-level scenario key and the command takes --set; else NULL. */
+static char *cmd_option_hint(const GOptionEntry *entries, const char *message) {
+  const char *p = message ? strstr(message, "Unknown option --") : NULL;
+  if (!p) return NULL;
+  gboolean has_set = FALSE;
+  for (guint i = 0; entries && entries[i].long_name; i++)
+    has_set |= !strcmp(entries[i].long_name, "set");
+  g_autofree char *key = g_strndup(p + 17, strcspn(p + 17, "= "));
+  if (!has_set || !scenario_is_override_key(key)) return NULL;
+  return g_strdup_printf(" (a scenario key: give it as --set %s=VALUE)", key);
+}
+
 gboolean cmd_parse_options(const cmd_entry *cmd, GOptionEntry *entries, int *argc,
                            char ***argv, int *exit_code) {
   g_autofree char *param = g_strdup_printf("- %s", cmd->usage);
@@ -190,8 +203,9 @@ gboolean cmd_parse_options(const cmd_entry *cmd, GOptionEntry *entries, int *arg
       *exit_code = 0;
       return FALSE;
     }
-    fprintf(stderr, "sharesim %s: %s\nUsage: sharesim %s %s\n", cmd->name, err->message,
-            cmd->name, cmd->usage);
+    g_autofree char *hint = cmd_option_hint(entries, err->message);
+    fprintf(stderr, "sharesim %s: %s%s\nUsage: sharesim %s %s\n", cmd->name, err->message,
+            hint ? hint : "", cmd->name, cmd->usage);
     *exit_code = 2;
     return FALSE;
   }

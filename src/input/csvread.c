@@ -221,6 +221,21 @@ static void csvread_feed(csvread *in, const char *s, size_t len) {
   }
 }
 
+/* A file whose first byte past blanks opens a JSON object or list is no CSV: one message
+ * that says so and where such files go (a Prometheus export is read by `import dcgm`, a
+ * JSON-lines request log by `import mooncake`), instead of a quoting error. Not in raw
+ * mode: the importers read their own formats. */
+static gboolean csvread_is_json(csvread *in, const char *s, const char *end) {
+  while (s < end && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')) s++;
+  if (in->raw || s == end || (*s != '{' && *s != '[')) return FALSE;
+  diag_add(in->diags, in->path, 1, 1,
+           "expected a CSV file with a header row, found JSON ('%c'); a Prometheus export of "
+           "DCGM metrics becomes a trace with `sharesim import dcgm FILE -o trace.csv`, a "
+           "JSON-lines request log with `sharesim import mooncake` (docs/traces.md)", *s);
+  in->header_bad = in->stop = TRUE;
+  return TRUE;
+}
+
 gboolean csvread_run(csvread *in) {
   g_autoptr(GError) oerr = NULL;
   FILE *f = safeopen_fopen(in->path, &oerr);
@@ -242,6 +257,7 @@ gboolean csvread_run(csvread *in) {
     if (first) {
       first = FALSE;
       if (n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) s += 3; /* UTF-8 byte order mark */
+      if (csvread_is_json(in, s, end)) break;
     }
     while (s < end && !in->stop) {
       /* a line ends at LF, CR or CRLF: the LF of a CRLF (even across chunks) adds no line */

@@ -1541,6 +1541,12 @@ static const char *const override_top_keys[] = {"name", "seed", "horizon", "inte
                                                 "restart_backoff", "restart_backoff_max",
                                                 "restart_backoff_reset", NULL};
 
+gboolean scenario_is_override_key(const char *key) {
+  for (guint i = 0; key && override_top_keys[i]; i++)
+    if (!strcmp(key, override_top_keys[i])) return TRUE;
+  return FALSE;
+}
+
 static void apply_override(scenario_yaml *root, const char *file, const char *ov, diag_list *d) {
   const char *eq = strchr(ov, '=');
   if (!eq || eq == ov) {

@@ -319,6 +319,8 @@ int scenario_route(const scenario *s, const job_spec *j);
  * "seed=3", "pools.inf.layout=1g.10gb x7". Done on the YAML tree before validation. */
 scenario *scenario_load_with_overrides(const char *path, const char *const *overrides,
                                        guint n_overrides, diag_list *diags);
+/* key is a top-level key that --set KEY=VALUE may name ("seed", "horizon"). */
+gboolean scenario_is_override_key(const char *key);
 
 /* ---- added by the scenario owner ----------------------------------------------------- */
 

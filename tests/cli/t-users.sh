@@ -167,3 +167,22 @@ if command -v gnuplot >/dev/null 2>&1; then
 else
   skip_test "gnuplot not installed: dated ticks not drawn"
 fi
+
+# ---- issue 30, smaller items: what a new user types gets a pointer, not a puzzle ----
+# a scenario key given as an option: the --set form it needs
+run run "$SCEN/dev-timeslice.yaml" "$TRACES/mixed-small.csv" --seed 3
+expect_rc 2; expect_err_contains "Unknown option --seed (a scenario key: give it as --set seed=VALUE)"
+run run "$SCEN/dev-timeslice.yaml" "$TRACES/mixed-small.csv" --sed 3
+expect_rc 2; if grep -q "a scenario key" err.txt; then fail "--sed taken for a scenario key"; else pass; fi
+# a Prometheus export given as the trace: where it goes, at 1:1, nothing written
+printf '{"status":"success","data":{"resultType":"matrix","result":[]}}\n' > prom.json
+run run "$SCEN/dev-timeslice.yaml" prom.json -o pj
+expect_rc 2; expect_err_contains "prom.json:1:1: expected a CSV file with a header row, found JSON ('{'); a Prometheus export of DCGM metrics becomes a trace with \`sharesim import dcgm FILE -o trace.csv\`"
+expect_no_path pj
+# Go's durations, as Kubernetes and Prometheus write them
+printf 'horizon: 1h30m\npools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n' > go.yaml
+run check go.yaml; expect_rc 0
+run run go.yaml "$TRACES/mixed-small.csv" -o go -q; expect_rc 0
+expect_eq "$(grep '"span_s"' go/summary.json | head -1 | sed 's/.*: *//; s/,$//')" "5400" "horizon 1h30m is 5400 s"
+printf 'horizon: 30m1h\npools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n' > go-bad.yaml
+run check go-bad.yaml; expect_rc 2; expect_err_contains "go-bad.yaml:1:10: horizon"

@@ -22,6 +22,24 @@ Test(util, durations_with_units) {
   cr_assert_not(util_parse_duration("", 0, &ns, &why));
 }
 
+/* Issue 30: Go's durations (Kubernetes and Prometheus write them): parts largest unit
+ * first, no space; anything else is still refused. */
+Test(util, durations_in_go_form) {
+  sim_time ns;
+  cr_assert(util_parse_duration("1h30m", 0, &ns, NULL));
+  cr_assert_eq(ns, 5400 * SIM_NS_PER_S);
+  cr_assert(util_parse_duration("2m30.5s", 0, &ns, NULL));
+  cr_assert_eq(ns, 150500 * SIM_NS_PER_MS);
+  cr_assert(util_parse_duration("1d12h", 0, &ns, NULL));
+  cr_assert_eq(ns, 36 * 3600 * SIM_NS_PER_S);
+  cr_assert(util_parse_duration("1m1s1ms", 0, &ns, NULL));
+  cr_assert_eq(ns, 61001 * SIM_NS_PER_MS);
+  static const char *const bad[] = {"30m1h", "1h1h", "1h30", "1h 30m", "1h-30m", "1hh",
+                                    "1x2s", "h30m", "1e3s5ms", "1h30mm"};
+  for (size_t i = 0; i < G_N_ELEMENTS(bad); i++)
+    cr_expect_not(util_parse_duration(bad[i], 0, &ns, NULL), "'%s' accepted", bad[i]);
+}
+
 Test(util, sizes_decimal_and_binary) {
   int64_t b;
   const char *why = NULL;
