@@ -301,7 +301,10 @@ static void budget_report_memory(const scenario *sc, const trace *tr, const budg
       return;
     }
   }
-  diag_add(d, sc->path, line, 0, "%s; %s", m->str, budget_hint);
+  /* time-series rows: a coarser interval is the usual remedy */
+  diag_add(d, sc->path, line, 0, "%s; %s%s", m->str,
+           gpu_b >= series_b ? "" : "set a larger interval (each doubling halves the rows), or ",
+           budget_hint);
   g_string_free(m, TRUE);
 }
 

@@ -28,7 +28,7 @@ expect_err_contains "busy-notebook.csv:2: estimated work 1e+11 events is beyond 
 run check "$B/long.yaml"; expect_rc 2
 expect_err_contains "long.yaml:3: estimated memory 31.6 GB is beyond the budget of 4 GB: 3.154e+08 time-series rows"
 run check "$B/long.yaml" "$TR"; expect_rc 2
-expect_err_contains "long.yaml:3: estimated memory 63.1 GB is beyond the budget of 4 GB: 6.307e+08 time-series rows of about 100 bytes (1 pools and 1 tenants, each over 3.154e+08 intervals of 1 s)"
+expect_err_contains "long.yaml:3: estimated memory 63.1 GB is beyond the budget of 4 GB: 6.307e+08 time-series rows of about 100 bytes (1 pools and 1 tenants, each over 3.154e+08 intervals of 1 s); set a larger interval (each doubling halves the rows), or give --allow-large to run it anyway"
 run_limited run "$B/long.yaml" "$TR" -o out -q; expect_rc 2
 expect_no_path out
 
