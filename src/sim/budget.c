@@ -65,7 +65,10 @@ static void budget_slowdown(const scenario *sc, const pool_spec *p, const job_sp
     *job = *gpu = 1;
     return;
   }
-  if (budget_is(p, "time-slicing") || budget_is(p, "mps")) {
+  const share_ops *ops = share_for(p->strategy);
+  if (ops->budget_bound) {
+    ops->budget_bound(p, j, &residents, &alone);
+  } else if (budget_is(p, "time-slicing") || budget_is(p, "mps")) {
     residents = r, alone = 1;
   } else if (budget_is(p, "mig")) {
     for (guint k = 0; k < CATALOG_MAX_PROFILES; k++) r = MAX(r, p->profile_replicas[k]);
@@ -103,7 +106,8 @@ static double budget_restarts(const scenario *sc, const trace *tr, const pool_sp
                     p->drain == DRAIN_EVICT;
   gboolean killable = evicts || sc->crash_rate_per_hour[j->kind] > 0 ||
                       (p && (budget_is(p, "time-slicing") || budget_is(p, "mps") ||
-                             budget_is(p, "fractional")));
+                             budget_is(p, "fractional") || budget_is(p, "hami") ||
+                             budget_is(p, "kai")));
   for (guint k = 0; k < j->phase_count && !killable; k++) {
     const job_phase *ph = &g_array_index(tr->phases, job_phase, j->phase_first + k);
     killable = (ph->set & (PHASE_SET_MEM | PHASE_CRASH)) != 0;

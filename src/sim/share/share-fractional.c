@@ -26,10 +26,6 @@ static guint32 fractional_slots(const pool_spec *p) {
   return c ? c->max_jobs_per_gpu : FRACTIONAL_SLOTS;
 }
 
-static int64_t fractional_limit(const pool_spec *p, double frac) {
-  return (int64_t)((double)p->gpu->mem_bytes * frac);
-}
-
 /* Workers of one job an empty GPU takes: shares summing to at most 1, at most the slots. */
 static guint64 fractional_workers_per_gpu(const pool_spec *p, const job_spec *j) {
   double k = floor((1.0 + FRACTIONAL_EPS) / j->gpu_frac);
@@ -50,10 +46,10 @@ static gboolean fractional_can_ever_fit(const pool_spec *p, const job_spec *j, c
                                 p->name, total, total == 1 ? "" : "s", total * per_gpu);
     return FALSE;
   }
-  if (j->mem_bytes > fractional_limit(p, j->gpu_frac)) {
+  if (j->mem_bytes > share_fraction_mem_limit(p, j->gpu_frac)) {
     *reason = g_strdup_printf("needs %.2f GB per worker; its share %g of a %s holds %.2f GB",
                               UTIL_GB(j->mem_bytes), j->gpu_frac, p->gpu->name,
-                              UTIL_GB(fractional_limit(p, j->gpu_frac)));
+                              UTIL_GB(share_fraction_mem_limit(p, j->gpu_frac)));
     return FALSE;
   }
   return TRUE;
@@ -74,78 +70,10 @@ static gboolean fractional_gpu_accepts(const share_pool *p, const gpu_state *g, 
   return TRUE;
 }
 
-/* Compute each resident gets while it is active (fraction of the whole GPU):
- *   want_i = sm_i, guarantee_i = min(want_i, f_i) x scale, where scale shrinks the
- *   guarantees to the capacity C when they exceed it (C = 1, or 1 - context_switch /
- *   timeslice when two or more residents have work: enforcing shares switches contexts);
- *   the spare capacity S = C - sum_j duty_j x guarantee_j is lent by water-filling:
- *   borrow_i = min(want_i - guarantee_i, fraction_cap, L) with sum_i duty_i x borrow_i = S;
- *   speed_i = (guarantee_i + borrow_i) / want_i. */
+/* Speeds by share_fill_speeds (share.c; docs/models.md "Fractional GPUs"): each resident is
+ * guaranteed its gpu_frac and may borrow up to fraction_cap beyond it. */
 static void fractional_update_speeds(const share_pool *p, gpu_state *g) {
-  guint n = g->n_residents;
-  double cap = p->spec->fraction_cap;
-  double active = 0, sum_guar = 0;
-  for (guint i = 0; i < n; i++) {
-    const share_job *j = share_resident_job(g, i);
-    if (j->duty > 0) active += 1;
-    sum_guar += MIN(j->sm, j->spec->gpu_frac);
-  }
-  double c = 1.0;
-  if (active >= 2 && p->spec->timeslice_ns > 0) {
-    double loss = (double)p->spec->context_switch_ns / (double)p->spec->timeslice_ns;
-    c = 1.0 - CLAMP(loss, 0.0, 0.5);
-  }
-  double scale = sum_guar > c ? c / sum_guar : 1.0;
-  double spare = c;
-  for (guint i = 0; i < n; i++) {
-    const share_job *j = share_resident_job(g, i);
-    spare -= j->duty * MIN(j->sm, j->spec->gpu_frac) * scale;
-  }
-  if (spare < 0) spare = 0;
-  /* water level L: sum_i duty_i x min(extra_i, L) = spare, by bisection (extra_i <= 1) */
-  double lo = 0, hi = 1;
-  double total_extra = 0;
-  for (guint i = 0; i < n; i++) {
-    const share_job *j = share_resident_job(g, i);
-    double extra = MIN(j->sm - MIN(j->sm, j->spec->gpu_frac) * scale, cap);
-    if (extra > 0) total_extra += j->duty * extra;
-  }
-  double level = 1.0;
-  if (total_extra > spare) {
-    for (int it = 0; it < 50; it++) {
-      double mid = 0.5 * (lo + hi), got = 0;
-      for (guint i = 0; i < n; i++) {
-        const share_job *j = share_resident_job(g, i);
-        double extra = MIN(j->sm - MIN(j->sm, j->spec->gpu_frac) * scale, cap);
-        if (extra > 0) got += j->duty * MIN(extra, mid);
-      }
-      if (got > spare) hi = mid;
-      else lo = mid;
-    }
-    level = lo;
-  }
-  for (guint i = 0; i < n; i++) {
-    task *t = g->residents[i];
-    const share_job *j = share_job_of(t->job);
-    double guar = MIN(j->sm, j->spec->gpu_frac) * scale;
-    double extra = MIN(j->sm - guar, cap);
-    double got = guar + (extra > 0 ? MIN(extra, level) : 0);
-    double sp = j->sm > 0 ? got / j->sm : 1.0;
-    t->speed = CLAMP(sp, 0.0, 1.0);
-    t->alloc_share = j->spec->gpu_frac;
-    t->turn_wait_ns = 0;
-  }
-}
-
-static int64_t fractional_mem_capacity(const share_pool *p, const gpu_state *g, const task *t) {
-  return fractional_limit(p->spec, share_job_of(t->job)->spec->gpu_frac);
-}
-
-/* Over its own limit the job's allocation fails and it dies alone; the limits partition
- * the device, so the device itself cannot run out. */
-static void fractional_oom_victims(const share_pool *p, gpu_state *g, task *offender,
-                                   GPtrArray *victims) {
-  g_ptr_array_add(victims, offender);
+  share_fill_speeds(p, g, &share_fill_fractional);
 }
 
 /* ---- its pool keys (scenario.h: pool_check) ---- */
@@ -188,8 +116,8 @@ const share_ops share_fractional_ops = {
     .gpu_accepts = fractional_gpu_accepts,
     .update_speeds = fractional_update_speeds,
     .gauges = share_default_gauges,
-    .mem_capacity = fractional_mem_capacity,
-    .oom_victims = fractional_oom_victims,
+    .mem_capacity = share_fraction_mem_capacity,
+    .oom_victims = share_offender_oom_victims,
     .crash_victims = share_default_crash_victims,
     .worker_share = fractional_worker_share,
 };

@@ -30,26 +30,11 @@ static gboolean ts_can_ever_fit(const pool_spec *p, const job_spec *j, char **re
   return TRUE;
 }
 
+/* share_timeslice_speeds (share.c), each resident allocated one replica. */
 static void ts_update_speeds(const share_pool *p, gpu_state *g) {
-  double total = 0;
+  share_timeslice_speeds(p, g);
   for (guint i = 0; i < g->n_residents; i++)
-    total += share_resident_job(g, i)->duty;
-  sim_time slice = p->spec->timeslice_ns, sw = p->spec->context_switch_ns;
-  share_ts_curve curve = p->params->ts_curve;
-  gboolean table = p->params->interference != NULL;
-  for (guint i = 0; i < g->n_residents; i++) {
-    task *t = g->residents[i];
-    double others = total - share_job_of(t->job)->duty;
-    if (others < 1e-12) others = 0;
-    double sp;
-    if (!table || !share_table_speed(p, g, t, &sp))
-      sp = share_ts_curve_speed(curve, share_job_of(t->job)->spec->gpu_util, others);
-    t->speed = sp;
-    t->alloc_share = 1.0 / p->slots_per_gpu;
-    /* a request arriving while t is idle waits, on average, half a slice behind each busy
-     * context, plus one switch-in [S92] */
-    t->turn_wait_ns = others > 0 ? others * (double)slice / 2.0 + (double)sw : 0.0;
-  }
+    g->residents[i]->alloc_share = 1.0 / p->slots_per_gpu;
 }
 
 /* ---- its pool keys (scenario.h: pool_check) ---- */

@@ -13,10 +13,10 @@
 /* The one table of sharing strategies; a new strategy is one more row (its place sets
  * only where it appears in the lists users see). */
 extern const share_ops share_exclusive_ops, share_timeslice_ops, share_mig_ops, share_mps_ops,
-    share_vgpu_ops, share_fractional_ops;
+    share_vgpu_ops, share_fractional_ops, share_hami_ops;
 static const share_ops *const share_table[] = {
-    &share_exclusive_ops, &share_timeslice_ops, &share_mig_ops,
-    &share_mps_ops,       &share_vgpu_ops,      &share_fractional_ops,
+    &share_exclusive_ops, &share_timeslice_ops, &share_mig_ops,  &share_mps_ops,
+    &share_vgpu_ops,      &share_fractional_ops, &share_hami_ops,
 };
 
 const share_ops *share_for(share_strategy s) {
@@ -239,4 +239,113 @@ gboolean share_job_waiting(const share_pool *p, const share_job *j) {
 
 gboolean share_job_before(const share_job *a, const share_job *b) {
   return cluster_queue_before(share_run(a), share_run(b));
+}
+
+/* ---- guarantees and borrowing (docs/models.md "Fractional GPUs"), shared by the
+ * strategies that enforce a compute share: fractional, HAMi, KAI enforced ---- */
+
+static double share_fill_frac(const share_pool *p, const share_job *j) {
+  return j->spec->gpu_frac;
+}
+static double share_fill_frac_cap(const share_pool *p, const share_job *j) {
+  return p->spec->fraction_cap;
+}
+const share_fill share_fill_fractional = {share_fill_frac, share_fill_frac_cap};
+
+/* Compute each resident gets while it is active (fraction of the whole GPU):
+ *   want_i = sm_i, guarantee_i = min(want_i, f_i) x scale, where scale shrinks the
+ *   guarantees to the capacity C when they exceed it (C = 1, or 1 - context_switch /
+ *   timeslice when two or more residents have work: enforcing shares switches contexts);
+ *   the spare capacity S = C - sum_j duty_j x guarantee_j is lent by water-filling:
+ *   borrow_i = min(want_i - guarantee_i, cap_i, L) with sum_i duty_i x borrow_i = S;
+ *   speed_i = (guarantee_i + borrow_i) / want_i (f_i and cap_i from f). */
+void share_fill_speeds(const share_pool *p, gpu_state *g, const share_fill *f) {
+  guint n = g->n_residents;
+  double active = 0, sum_guar = 0;
+  for (guint i = 0; i < n; i++) {
+    const share_job *j = share_resident_job(g, i);
+    if (j->duty > 0) active += 1;
+    sum_guar += MIN(j->sm, f->share(p, j));
+  }
+  double c = 1.0;
+  if (active >= 2 && p->spec->timeslice_ns > 0) {
+    double loss = (double)p->spec->context_switch_ns / (double)p->spec->timeslice_ns;
+    c = 1.0 - CLAMP(loss, 0.0, 0.5);
+  }
+  double scale = sum_guar > c ? c / sum_guar : 1.0;
+  double spare = c;
+  for (guint i = 0; i < n; i++) {
+    const share_job *j = share_resident_job(g, i);
+    spare -= j->duty * MIN(j->sm, f->share(p, j)) * scale;
+  }
+  if (spare < 0) spare = 0;
+  /* water level L: sum_i duty_i x min(extra_i, L) = spare, by bisection (extra_i <= 1) */
+  double lo = 0, hi = 1;
+  double total_extra = 0;
+  for (guint i = 0; i < n; i++) {
+    const share_job *j = share_resident_job(g, i);
+    double extra = MIN(j->sm - MIN(j->sm, f->share(p, j)) * scale, f->cap(p, j));
+    if (extra > 0) total_extra += j->duty * extra;
+  }
+  double level = 1.0;
+  if (total_extra > spare) {
+    for (int it = 0; it < 50; it++) {
+      double mid = 0.5 * (lo + hi), got = 0;
+      for (guint i = 0; i < n; i++) {
+        const share_job *j = share_resident_job(g, i);
+        double extra = MIN(j->sm - MIN(j->sm, f->share(p, j)) * scale, f->cap(p, j));
+        if (extra > 0) got += j->duty * MIN(extra, mid);
+      }
+      if (got > spare) hi = mid;
+      else lo = mid;
+    }
+    level = lo;
+  }
+  for (guint i = 0; i < n; i++) {
+    task *t = g->residents[i];
+    const share_job *j = share_job_of(t->job);
+    double guar = MIN(j->sm, f->share(p, j)) * scale;
+    double extra = MIN(j->sm - guar, f->cap(p, j));
+    double got = guar + (extra > 0 ? MIN(extra, level) : 0);
+    double sp = j->sm > 0 ? got / j->sm : 1.0;
+    t->speed = CLAMP(sp, 0.0, 1.0);
+    t->alloc_share = f->share(p, j);
+    t->turn_wait_ns = 0;
+  }
+}
+
+int64_t share_fraction_mem_limit(const pool_spec *p, double frac) {
+  return (int64_t)((double)p->gpu->mem_bytes * frac);
+}
+
+int64_t share_fraction_mem_capacity(const share_pool *p, const gpu_state *g, const task *t) {
+  return share_fraction_mem_limit(p->spec, share_job_of(t->job)->spec->gpu_frac);
+}
+
+void share_offender_oom_victims(const share_pool *p, gpu_state *g, task *offender,
+                                GPtrArray *victims) {
+  g_ptr_array_add(victims, offender);
+}
+
+/* Time-slicing's speeds (docs/models.md "Time-slicing"): the contention curve of the run
+ * (p->params->ts_curve) over the residents' duties, or the measured pair speeds; a request
+ * arriving while a resident is idle waits half a slice behind each busy context, plus one
+ * switch-in [S92]. The caller sets alloc_share. */
+void share_timeslice_speeds(const share_pool *p, gpu_state *g) {
+  double total = 0;
+  for (guint i = 0; i < g->n_residents; i++)
+    total += share_resident_job(g, i)->duty;
+  sim_time slice = p->spec->timeslice_ns, sw = p->spec->context_switch_ns;
+  share_ts_curve curve = p->params->ts_curve;
+  gboolean table = p->params->interference != NULL;
+  for (guint i = 0; i < g->n_residents; i++) {
+    task *t = g->residents[i];
+    double others = total - share_job_of(t->job)->duty;
+    if (others < 1e-12) others = 0;
+    double sp;
+    if (!table || !share_table_speed(p, g, t, &sp))
+      sp = share_ts_curve_speed(curve, share_job_of(t->job)->spec->gpu_util, others);
+    t->speed = sp;
+    t->turn_wait_ns = others > 0 ? others * (double)slice / 2.0 + (double)sw : 0.0;
+  }
 }

@@ -200,6 +200,12 @@ typedef struct share_ops {
    * GPUs (vGPU: one licence per VM); NULL when it charges none. Priced by the metrics layer
    * into the pool's and tenants' cost (pools.csv licence_cost, vgpu_h). */
   double (*licence_per_worker_hour)(const pool_spec *p);
+  /* The work budget's bound for a job j of pool p (src/sim/budget.c; NULL: the budget's
+   * own rule for the strategy's name, else a fractional job's): *residents, the most its
+   * wall time can be over its work before context-switch losses; *alone, the most a GPU
+   * holding at least one resident can be below full speed. */
+  void (*budget_bound)(const pool_spec *p, const job_spec *j, double *residents,
+                       double *alone);
 } share_ops;
 
 /* Tolerance of share sums (fractional shares add to at most 1 + SHARE_EPS). */
@@ -281,6 +287,27 @@ void share_default_oom_victims(const share_pool *p, gpu_state *g, task *offender
 void share_oom_victims_among(oom_policy policy, task *const *residents, guint n, task *offender,
                              GPtrArray *victims);
 void share_default_crash_victims(const share_pool *p, gpu_state *g, task *t, GPtrArray *victims);
+/* Guarantees and borrowing (share.c; docs/models.md "Fractional GPUs"): resident j is
+ * guaranteed share(p, j) of the card's compute and may borrow up to cap(p, j) beyond it
+ * from what the others leave idle; share_fill_speeds sets every resident's speed,
+ * alloc_share (its share) and turn_wait_ns (0). share_fill_fractional: gpu_frac and the
+ * pool's fraction_cap (fractional, KAI enforced). */
+typedef struct share_fill {
+  double (*share)(const share_pool *p, const share_job *j);
+  double (*cap)(const share_pool *p, const share_job *j);
+} share_fill;
+extern const share_fill share_fill_fractional;
+void share_fill_speeds(const share_pool *p, gpu_state *g, const share_fill *f);
+/* Time-slicing's speeds and turn waits of every resident of g (the run's contention
+ * curve, or measured pair speeds); the caller sets alloc_share. */
+void share_timeslice_speeds(const share_pool *p, gpu_state *g);
+/* A fraction frac of the card's memory as a hard limit, and a resident's limit by its
+ * gpu_frac (mem_capacity of fractional and KAI enforced). */
+int64_t share_fraction_mem_limit(const pool_spec *p, double frac);
+int64_t share_fraction_mem_capacity(const share_pool *p, const gpu_state *g, const task *t);
+/* oom_victims when a resident over its own limit dies alone (limits partition the card). */
+void share_offender_oom_victims(const share_pool *p, gpu_state *g, task *offender,
+                                GPtrArray *victims);
 /* prune_rank when whether a job fits depends only on its worker count: 0 for every job. */
 guint32 share_prune_by_size(const share_pool *p, const share_job *j);
 

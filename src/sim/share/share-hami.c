@@ -1,0 +1,186 @@
+/* share-hami.c: HAMi (Project-HAMi) as its scheduler and HAMi-core enforce it: each
+ * container asks a memory limit (nvidia.com/gpumem: the trace's mem_gb) and a core
+ * percentage (nvidia.com/gpucores: gpu_frac x 100, or the pool's `gpucores`), enforced
+ * separately; a card takes at most device_split_count containers whose limits fit its memory
+ * and whose cores sum to at most 100 %. A container past its own limit dies alone; its core
+ * share is a hard cap (core_policy force), a guarantee it may exceed while the others idle
+ * (default), or ignored (disable: plain time-slicing). docs/models.md ("HAMi").
+ * Exports share_hami_ops only. */
+#include "share.h"
+#include <math.h>
+
+/* deviceSplitCount's default, 10 vGPUs per card [S133]; at most as many as fractional. */
+#define HAMI_SPLIT 10u
+#define HAMI_MAX_SPLIT 1000u
+
+/* GPU_CORE_UTILIZATION_POLICY [S251]: default (soft), force (hard cap), disable */
+typedef enum { HAMI_CORES_DEFAULT = 0, HAMI_CORES_FORCE, HAMI_CORES_DISABLE } hami_policy;
+static const char *const hami_policy_names[] = {"default", "force", "disable", NULL};
+
+/* The pool's own values (pool_spec.strategy_conf). */
+typedef struct hami_conf {
+  guint32 split;     /* device_split_count */
+  int policy;        /* hami_policy */
+  double cores;      /* gpucores / 100 for every container; 0: its gpu_frac */
+} hami_conf;
+
+static const hami_conf hami_defaults = {HAMI_SPLIT, HAMI_CORES_DEFAULT, 0};
+
+static const hami_conf *hami_conf_of(const pool_spec *p) {
+  return p->strategy_conf ? p->strategy_conf : &hami_defaults;
+}
+
+static guint32 hami_slots(const pool_spec *p) { return hami_conf_of(p)->split; }
+
+/* A container's core share (nvidia.com/gpucores / 100) and memory limit (nvidia.com/gpumem:
+ * its mem_gb, plus an inference service's KV cache at full batch, kv_gb x max_batch, so
+ * that it can serve its batch; none asked: the whole card, as gpumem-percentage 100). */
+static double hami_cores(const pool_spec *p, const job_spec *j) {
+  const hami_conf *c = hami_conf_of(p);
+  return c->cores > 0 ? c->cores : j->gpu_frac;
+}
+
+static int64_t hami_mem_limit(const pool_spec *p, const job_spec *j) {
+  int64_t card = p->gpu->mem_bytes;
+  int64_t want = j->mem_bytes + j->kv_bytes * (int64_t)MAX(j->max_batch, 1u);
+  return want > 0 && want < card ? want : card;
+}
+
+/* Containers of one job an empty card takes: the split count, cores and memory. */
+static guint64 hami_workers_per_gpu(const pool_spec *p, const job_spec *j) {
+  double by_cores = floor((1.0 + SHARE_EPS) / hami_cores(p, j));
+  double by_mem = floor((double)p->gpu->mem_bytes / (double)hami_mem_limit(p, j));
+  double k = MIN(by_cores, by_mem);
+  guint32 slots = hami_slots(p);
+  return k >= slots ? slots : (k < 1 ? 1 : (guint64)k);
+}
+
+static gboolean hami_can_ever_fit(const pool_spec *p, const job_spec *j, char **reason) {
+  guint64 total = pool_gpus(p), per_gpu = hami_workers_per_gpu(p, j);
+  if (j->gpus > total * per_gpu) {
+    *reason = g_strdup_printf("needs %u containers of %g cores and %.2f GB; pool '%s' has %"
+                              G_GUINT64_FORMAT " GPU%s, room for %" G_GUINT64_FORMAT,
+                              j->gpus, 100.0 * hami_cores(p, j), UTIL_GB(hami_mem_limit(p, j)),
+                              p->name, total, total == 1 ? "" : "s", total * per_gpu);
+    return FALSE;
+  }
+  if (j->mem_bytes > p->gpu->mem_bytes) {
+    *reason = g_strdup_printf("needs %.2f GB per worker; a %s holds %.2f GB",
+                              UTIL_GB(j->mem_bytes), p->gpu->name, UTIL_GB(p->gpu->mem_bytes));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* HAMi's filter for one card: fewer containers than the split count, the cores and the
+ * memory limits of its containers and this one's (and this job's workers already chosen
+ * for the card) within 100 % and the card's memory. Which card among those that pass is the
+ * pool's placement (pack: HAMi's binpack). */
+static gboolean hami_gpu_accepts(const share_pool *p, const gpu_state *g, const share_job *j,
+                                 gpu_state *const *taken, guint n_taken, guint32 *slot) {
+  guint32 here = 0;
+  for (guint i = 0; i < n_taken; i++)
+    if (taken[i] == g) here++;
+  if (g->slots_used + here >= p->slots_per_gpu) return FALSE;
+  double cores = (double)(here + 1) * hami_cores(p->spec, j->spec);
+  int64_t mem = (int64_t)(here + 1) * hami_mem_limit(p->spec, j->spec);
+  for (guint i = 0; i < g->n_residents; i++) {
+    const job_spec *o = share_resident_job(g, i)->spec;
+    cores += hami_cores(p->spec, o);
+    mem += hami_mem_limit(p->spec, o);
+  }
+  if (cores > 1.0 + SHARE_EPS || mem > p->spec->gpu->mem_bytes) return FALSE;
+  *slot = g->slots_used + here;
+  return TRUE;
+}
+
+static double hami_fill_share(const share_pool *p, const share_job *j) {
+  return hami_cores(p->spec, j->spec);
+}
+static double hami_fill_cap(const share_pool *p, const share_job *j) {
+  return hami_conf_of(p->spec)->policy == HAMI_CORES_FORCE ? 0.0 : 1.0;
+}
+static const share_fill hami_fill = {hami_fill_share, hami_fill_cap};
+
+/* force: its core share and nothing more (share_fill_speeds with no borrowing); default:
+ * the share guaranteed, idle cores borrowed; disable: time-slicing's contention curve. */
+static void hami_update_speeds(const share_pool *p, gpu_state *g) {
+  if (hami_conf_of(p->spec)->policy != HAMI_CORES_DISABLE) {
+    share_fill_speeds(p, g, &hami_fill);
+    return;
+  }
+  share_timeslice_speeds(p, g);
+  for (guint i = 0; i < g->n_residents; i++) {
+    task *t = g->residents[i];
+    t->alloc_share = hami_cores(p->spec, share_job_of(t->job)->spec);
+  }
+}
+
+static int64_t hami_mem_capacity(const share_pool *p, const gpu_state *g, const task *t) {
+  return hami_mem_limit(p->spec, share_job_of(t->job)->spec);
+}
+
+/* The budget (src/sim/budget.c): alone, a hard cap of c runs at c; the residents are the
+ * split count, or more guarantees of c. */
+static void hami_budget_bound(const pool_spec *p, const job_spec *j, double *residents,
+                              double *alone) {
+  double c = MAX(hami_cores(p, j), 1e-3);
+  *alone = 1.0 / c;
+  *residents = MAX(*alone, (double)hami_slots(p));
+}
+
+/* ---- its pool keys (scenario.h: pool_check) ---- */
+
+static const scenario_key hami_key_split = {
+    "device_split_count", "10", "most containers one card takes (HAMi's deviceSplitCount)",
+    "2|4|10"};
+static const scenario_key hami_key_policy = {
+    "core_policy", "default", "GPU_CORE_UTILIZATION_POLICY: default (the core share is a "
+    "guarantee, idle cores are borrowed), force (a hard cap) or disable (no core limit)",
+    "default|force|disable"};
+static const scenario_key hami_key_cores = {
+    "gpucores", "gpu_frac x 100", "core percentage of every container (nvidia.com/gpucores), "
+    "more than 0 and at most 100", "10..100"};
+static const scenario_key *const hami_keys[] = {
+    &scenario_key_timeslice, &scenario_key_context_switch, &hami_key_split, &hami_key_policy,
+    &hami_key_cores, NULL};
+
+static void hami_validate_pool(pool_check *c, pool_spec *p) {
+  pool_check_timeslice(c, p);
+  hami_conf *conf = g_new0(hami_conf, 1);
+  *conf = hami_defaults;
+  p->strategy_conf = conf;
+  int64_t n;
+  int e;
+  if (pool_check_int(c, "device_split_count", 1, HAMI_MAX_SPLIT, &n)) conf->split = (guint32)n;
+  if (pool_check_enum(c, "core_policy", hami_policy_names, &e)) conf->policy = e;
+  double pct;
+  if (pool_check_number(c, "gpucores", "a core percentage greater than 0 and at most 100", 0,
+                        TRUE, 100, FALSE, &pct))
+    conf->cores = pct / 100.0;
+}
+
+static void hami_describe(GString *s, const pool_spec *p) {
+  const hami_conf *c = hami_conf_of(p);
+  g_string_append_printf(s, ", split %u, cores %s", c->split, hami_policy_names[c->policy]);
+  if (c->cores > 0) g_string_append_printf(s, " %g%%", 100.0 * c->cores);
+  scenario_describe_no_sharing(s, p);
+}
+
+const share_ops share_hami_ops = {
+    .input = {.name = "hami", .example = "    core_policy: force\n", .keys = hami_keys,
+              .validate = hami_validate_pool, .describe = hami_describe,
+              .capacity = SCENARIO_CAPACITY_UNJUDGED, .capacity_key = &hami_key_split},
+    .description = "HAMi: a memory limit and a core percentage per container, enforced "
+                   "separately by HAMi-core",
+    .implemented = TRUE,
+    .slots_per_gpu = hami_slots,
+    .can_ever_fit = hami_can_ever_fit,
+    .gpu_accepts = hami_gpu_accepts,
+    .update_speeds = hami_update_speeds,
+    .gauges = share_default_gauges,
+    .mem_capacity = hami_mem_capacity,
+    .oom_victims = share_offender_oom_victims,
+    .crash_victims = share_default_crash_victims,
+    .budget_bound = hami_budget_bound,
+};
