@@ -13,10 +13,10 @@
 /* The one table of sharing strategies; a new strategy is one more row (its place sets
  * only where it appears in the lists users see). */
 extern const share_ops share_exclusive_ops, share_timeslice_ops, share_mig_ops, share_mps_ops,
-    share_vgpu_ops, share_fractional_ops, share_hami_ops;
+    share_vgpu_ops, share_fractional_ops, share_hami_ops, share_kai_ops;
 static const share_ops *const share_table[] = {
     &share_exclusive_ops, &share_timeslice_ops, &share_mig_ops,  &share_mps_ops,
-    &share_vgpu_ops,      &share_fractional_ops, &share_hami_ops,
+    &share_vgpu_ops,      &share_fractional_ops, &share_hami_ops, &share_kai_ops,
 };
 
 const share_ops *share_for(share_strategy s) {
