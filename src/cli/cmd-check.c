@@ -2,6 +2,7 @@
  * report every problem with file:line:column (exit 2), including jobs that no routing rule
  * matches and jobs no pool can ever hold. */
 #include "cmd.h"
+#include "priority.h"
 #include "cmd-load.h"
 #include "sim.h"
 #include "caltime.h"
@@ -44,6 +45,7 @@ static int cmd_check_main(int argc, char **argv) {
       g_autofree char *line = scenario_pool_describe(scenario_pool(sc, i));
       g_string_append_printf(ok, "  pool %s\n", line);
     }
+    if (sc->priority) priority_describe(ok, sc->priority);
   }
   if (sc && argc == 2) cmd_budget(sc, NULL, FALSE, d);
   for (int i = 2; i < argc; i++) {

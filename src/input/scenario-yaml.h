@@ -25,6 +25,21 @@ typedef struct scenario_yaml {
                                * scalars); NULL for SCALAR. Owns its nodes. */
 } scenario_yaml;
 
+/* One scenario key, declared once by the file that owns it (a strategy's share-NAME.c,
+ * priority.c for its sections, scenario.c for the groups NVIDIA's files also set).
+ * The reader's lists of valid keys, `check`'s description, the docs' tables and the
+ * invariant suite's random pools all come from these declarations. */
+typedef struct scenario_key {
+  const char *name;     /* as a pool of the scenario spells it */
+  const char *def;      /* the default as a scenario would write it ("1", "1024us"), or how
+                         * it is derived ("100/replicas"); NULL when the key is required */
+  const char *doc;      /* what it sets, one line */
+  /* Values the invariant suite may write (tests/invariants): '|'-separated YAML scalars
+   * ("2|3|4"), or "LO..HI" for a number drawn uniformly between; NULL: never drawn. Values
+   * of a model-specific key are valid on the row's sample_gpu. */
+  const char *sample;
+} scenario_key;
+
 /* Reads and parses a YAML file into a tree; NULL with the problems in diags (empty file,
  * syntax error, refused constructs). The root may be of any type. Owned. */
 scenario_yaml *scenario_yaml_load(const char *path, diag_list *diags);

@@ -3,6 +3,7 @@
  * reporting every problem with file:line:column. It does not decide whether a strategy is
  * built (share.h) nor check jobs against pools (sim.c). */
 #include "scenario.h"
+#include "priority.h"
 #include "nvconfig.h"
 #include "llm-model.h"
 #include "caltime.h"
@@ -1303,6 +1304,7 @@ void scenario_free(scenario *s) {
   g_free(s->interference_path);
   g_free(s->ref_dir);
   requirements_free(s->requirements);
+  priority_free(s->priority);
   g_free(s);
 }
 
@@ -1416,11 +1418,36 @@ static gboolean validate_model_number(vctx *c, scenario *s, const char *key,
   return FALSE;
 }
 
+/* The top-level keys: this file's and those priority.c owns. */
+static void check_top_keys(diag_list *d, const char *path, const scenario_yaml *root) {
+  GPtrArray *keys = g_ptr_array_new();
+  for (guint i = 0; top_keys[i]; i++) g_ptr_array_add(keys, (gpointer)top_keys[i]);
+  for (guint i = 0; priority_top_keys[i]; i++)
+    g_ptr_array_add(keys, (gpointer)priority_top_keys[i]->name);
+  g_ptr_array_add(keys, NULL);
+  scenario_yaml_check_keys(d, path, root, NULL, (const char *const *)keys->pdata);
+  g_ptr_array_free(keys, TRUE);
+}
+
+/* Index of key among priority.c's top-level keys, -1 when it is not one. */
+static int top_priority_key(const char *key) {
+  for (int i = 0; priority_top_keys[i]; i++)
+    if (!strcmp(priority_top_keys[i]->name, key)) return i;
+  return -1;
+}
+
+/* priority_classes, priority_rules, preemption (priority.c), its messages in line order. */
+static void validate_priority(vctx *c, scenario *s, const scenario_yaml *const *n) {
+  g_autoptr(diag_list) local = diag_list_new(G_MAXUINT);
+  s->priority = priority_parse(local, c->file, n[0], n[1], n[2]);
+  diag_merge_sorted(c->d, local, c->file);
+}
+
 static void validate_top(vctx *c, scenario *s, const scenario_yaml *root) {
   diag_list *d = c->d;
   const char *path = c->file;
-  scenario_yaml_check_keys(d, path, root, NULL, top_keys);
-  const scenario_yaml *pools = NULL, *routing = NULL;
+  check_top_keys(d, path, root);
+  const scenario_yaml *pools = NULL, *routing = NULL, *prio[3] = {NULL, NULL, NULL};
   gboolean routing_done = FALSE;
   /* in file order, so that messages come out in line order; routing needs the pools */
   for (guint i = 0; i + 1 < root->items->len; i += 2) {
@@ -1470,6 +1497,8 @@ static void validate_top(vctx *c, scenario *s, const scenario_yaml *root) {
       validate_llm(c, s, n);
     } else if (!strcmp(key, "requirements") || !strcmp(key, "purchase")) {
       (*key == 'r' ? requirements_read_rules : requirements_read_purchase)(&s->requirements, path, n, d);
+    } else if (top_priority_key(key) >= 0) {
+      prio[top_priority_key(key)] = n;
     } else if (!strcmp(key, "pools")) {
       pools = n;
       validate_pools(c, s, n);
@@ -1490,6 +1519,7 @@ static void validate_top(vctx *c, scenario *s, const scenario_yaml *root) {
     scenario_yaml_report(d, path, root, "missing required key 'pools' (a scenario needs at "
                          "least one pool)");
   if (routing && !routing_done) validate_routing(c, s, routing);
+  validate_priority(c, s, prio);
   resolve_prices(s);
   if (s->pools->len > 1 && !routing) {
     scenario_yaml_report(d, path, scenario_yaml_get_key(root, "pools"),

@@ -144,6 +144,8 @@ typedef struct scenario_llm {
   double step_overhead_ms;        /* fixed cost of one iteration; default 0.54 */
 } scenario_llm;
 
+struct scenario_priority; /* priority.h */
+
 typedef struct scenario {
   char *path;
   char *name;                   /* default: file name without extension */
@@ -178,6 +180,8 @@ typedef struct scenario {
   /* `requirements:` and `purchase:` (requirements.h), for `sharesim plan`; NULL when the
    * scenario has neither. The simulator never reads them. */
   struct scenario_requirements *requirements;
+  struct scenario_priority *priority; /* priority classes and preemption (priority.h); NULL
+                                       * when the scenario has none: nothing preempts */
 } scenario;
 
 /* ---- strategies declare and validate their own pool keys ----------------------------
@@ -191,20 +195,7 @@ typedef struct scenario {
 typedef struct pool_check pool_check; /* one pool being validated (scenario.c) */
 typedef struct scenario_yaml scenario_yaml;
 
-/* One pool key, declared once by the file that owns it (a strategy's share-NAME.c, or this
- * layer for the groups NVIDIA's config files also set: scenario_key_replicas ... below).
- * The reader's lists of valid keys, `check`'s description, the docs' tables and the
- * invariant suite's random pools all come from these declarations. */
-typedef struct scenario_key {
-  const char *name;     /* as a pool of the scenario spells it */
-  const char *def;      /* the default as a scenario would write it ("1", "1024us"), or how
-                         * it is derived ("100/replicas"); NULL when the key is required */
-  const char *doc;      /* what it sets, one line */
-  /* Values the invariant suite may write (tests/invariants): '|'-separated YAML scalars
-   * ("2|3|4"), or "LO..HI" for a number drawn uniformly between; NULL: never drawn. Values
-   * of a model-specific key are valid on the row's sample_gpu. */
-  const char *sample;
-} scenario_key;
+/* scenario_key (one key, declared once by the file that owns it) is in scenario-yaml.h. */
 
 /* How a strategy divides a card among jobs, as the invariant suite judges "no job waits
  * while it fits" from the result CSVs (tests/invariants/inv-check.c). Each strategy names

@@ -5,6 +5,7 @@
  * freeze. It knows nothing of
  * jobs' progress, placement or strategies: the simulator reports changes to it. */
 #include "metrics.h"
+#include "priority.h"
 #include "histogram.h"
 #include <math.h>
 #include <string.h>
@@ -29,6 +30,8 @@ typedef struct metrics_tenant_state {
   GArray *cells;                  /* tenant_cell by interval, grown on use */
   guint32 jobs;
   double licence_cost;
+  guint32 preempted, preempts_caused; /* from the rows (metrics_rowsums) */
+  double preempt_lost_gpu_s;
 } metrics_tenant_state;
 
 struct metrics {
@@ -477,6 +480,8 @@ void metrics_burst(metrics *m, guint32 pool, guint32 gpu, guint32 tenant, sim_ti
 typedef struct rowsums_tenant {
   guint32 jobs;
   double licence_cost;
+  guint32 preempted, preempts_caused;
+  double preempt_lost_gpu_s;
 } rowsums_tenant;
 
 struct metrics_rowsums {
@@ -522,6 +527,9 @@ void metrics_rowsums_add(metrics_rowsums *s, const job_result *jr, guint32 tenan
   if (s->tenants->len <= tenant) g_array_set_size(s->tenants, tenant + 1);
   rowsums_tenant *t = &g_array_index(s->tenants, rowsums_tenant, tenant);
   t->jobs++;
+  t->preempted += jr->preempted;
+  t->preempts_caused += jr->preempts_caused;
+  t->preempt_lost_gpu_s += jr->preempt_lost_gpu_s;
   double worker_s = run_ns / 1e9 * jr->gpus;
   if (pool < 0 || s->licence[pool] < 0) return;
   s->licensed_worker_s[pool] += worker_s;
@@ -535,6 +543,9 @@ void metrics_rowsums_hand_over(metrics *m, metrics_rowsums *s) {
     metrics_tenant_state *t = &g_array_index(m->tenants, metrics_tenant_state, i);
     t->jobs += x->jobs;
     t->licence_cost += x->licence_cost;
+    t->preempted += x->preempted;
+    t->preempts_caused += x->preempts_caused;
+    t->preempt_lost_gpu_s += x->preempt_lost_gpu_s;
   }
   m->row_pools = g_new0(pool_result, MAX(1u, m->n_pools));
   for (guint p = 0; p < m->n_pools; p++) {
@@ -698,6 +709,9 @@ static void metrics_freeze_tenants(metrics *m, sim_time end) {
         .busy_gpu_s = metrics_i128_value(t->int_busy) / 1e9,
         .sm_active_gpu_s = metrics_i128_value(t->int_sm) / 1e9,
         .cost = cost + t->licence_cost,
+        .preempted = t->preempted,
+        .preempts_caused = t->preempts_caused,
+        .preempt_lost_gpu_s = t->preempt_lost_gpu_s,
     };
     g_array_append_val(r->tenants, tr);
   }
@@ -720,4 +734,5 @@ static void metrics_freeze_tenants(metrics *m, sim_time end) {
 void metrics_freeze(metrics *m, sim_time end, const pool_result *pools) {
   for (guint i = 0; i < m->n_pools; i++) metrics_freeze_pool(m, &m->pools[i], pools[i]);
   metrics_freeze_tenants(m, end);
+  m->r->preemption = m->sc->priority && m->sc->priority->preempts;
 }

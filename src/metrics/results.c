@@ -19,6 +19,7 @@ static const char *const results_outcome_names[OUTCOME_COUNT] = {
 static const char *const results_event_names[EVENT_KIND_COUNT] = {
   [EVENT_OOM_KILL] = "oom_kill",       [EVENT_CRASH] = "crash",
   [EVENT_RESTART] = "restart",         [EVENT_EVICTION] = "eviction",
+  [EVENT_PREEMPTION] = "preemption",
   [EVENT_RECONFIGURE] = "reconfigure", [EVENT_UNPLACEABLE] = "unplaceable",
   [EVENT_BACKOFF] = "backoff",
 };

@@ -49,6 +49,9 @@ typedef struct job_result {
   double straggler_wait_gpu_s; /* GPU-seconds faster workers spent waiting for it */
   double backoff_s;         /* time spent in restart back-off (off its GPUs, not queued) */
   const char *gpu_ids;      /* "pool/n0/g3;pool/n1/g0" of the last placement (interned) */
+  guint32 preempted;        /* times evicted by a preemption (docs/models.md) */
+  guint32 preempts_caused;  /* running jobs it evicted by preemption */
+  double preempt_lost_gpu_s; /* work its preemptions lost x workers (GPU-seconds) */
 } job_result;
 
 typedef struct gpu_result {
@@ -90,6 +93,8 @@ typedef struct tenant_result {
   guint32 jobs;
   double allocated_gpu_s, busy_gpu_s, sm_active_gpu_s;
   double cost;              /* showback: allocated GPU-hours x the pool's price, + licences */
+  guint32 preempted, preempts_caused; /* preemptions its jobs suffered and caused */
+  double preempt_lost_gpu_s; /* work its jobs lost to preemptions x workers (GPU-seconds) */
 } tenant_result;
 
 typedef struct ts_row {       /* one pool, one interval */
@@ -164,7 +169,7 @@ typedef struct gpu_series_row {
 
 typedef enum {
   EVENT_OOM_KILL = 0, EVENT_CRASH, EVENT_RESTART, EVENT_EVICTION, EVENT_RECONFIGURE,
-  EVENT_UNPLACEABLE, EVENT_BACKOFF, EVENT_KIND_COUNT
+  EVENT_UNPLACEABLE, EVENT_BACKOFF, EVENT_PREEMPTION, EVENT_KIND_COUNT
 } event_kind;
 const char *event_kind_name(event_kind k);
 
@@ -222,6 +227,8 @@ typedef struct results {
   GArray *gpus;             /* gpu_result, pool order then node then index */
   GArray *pools;            /* pool_result, scenario order */
   GArray *tenants;          /* tenant_result, sorted by name */
+  gboolean preemption;      /* the scenario let jobs preempt: tenants.csv and the summary
+                             * show the preemptions (opt-in columns) */
   GArray *timeseries;       /* ts_row, by pool then time */
   GArray *tenant_timeseries; /* tenant_ts_row, by tenant (tenants order) then time; empty
                               * when the series are streamed (below) */

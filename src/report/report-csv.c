@@ -289,7 +289,10 @@ void report_csv_gpus_to(const results *r, report_out *ro) {
 
 void report_csv_tenants_to(const results *r, report_out *ro) {
   GString *out = ro->buf;
-  g_string_append(out, "tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share,sm_active_gpu_h\n");
+  g_string_append(out, "tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share,sm_active_gpu_h");
+  /* preemption's columns only where the scenario lets jobs preempt (opt-in) */
+  g_string_append(out, r->preemption ? ",preemptions_suffered,preemptions_caused,"
+                                       "preemption_lost_gpu_h\n" : "\n");
   double showback = results_showback_total(r);
   for (guint i = 0; i < r->tenants->len; i++) {
     const tenant_result *t = &g_array_index(r->tenants, tenant_result, i);
@@ -300,6 +303,11 @@ void report_csv_tenants_to(const results *r, report_out *ro) {
     csv_n(out, t->cost);
     csv_n(out, csv_frac(t->cost, showback));
     csv_n(out, csv_hours(t->sm_active_gpu_s));
+    if (r->preemption) {
+      csv_u(out, t->preempted);
+      csv_u(out, t->preempts_caused);
+      csv_n(out, csv_hours(t->preempt_lost_gpu_s));
+    }
     csv_eol(out);
     report_out_row(ro);
   }

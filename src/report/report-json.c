@@ -145,6 +145,11 @@ static void json_tenants(JsonBuilder *b, const results *r) {
     json_num(b, "busy_gpu_h", t->busy_gpu_s / 3600.0);
     json_num(b, "cost", t->cost);
     json_num(b, "cost_share", json_frac(t->cost, showback));
+    if (r->preemption) {
+      json_int(b, "preemptions_suffered", t->preempted);
+      json_int(b, "preemptions_caused", t->preempts_caused);
+      json_num(b, "preemption_lost_gpu_h", t->preempt_lost_gpu_s / 3600.0);
+    }
     json_builder_end_object(b);
   }
   json_builder_end_array(b);

@@ -239,6 +239,31 @@ static void text_llm(GString *out, const results *r) {
   }
 }
 
+/* Preemptions (only where the scenario lets jobs preempt): the total, GPU-hours of work
+ * lost, and per tenant suffered / caused, in name order. */
+static void text_preemption(GString *out, const results *r) {
+  if (!r->preemption) return;
+  guint32 n = 0;
+  double lost = 0;
+  for (guint i = 0; i < r->tenants->len; i++) {
+    const tenant_result *t = &g_array_index(r->tenants, tenant_result, i);
+    n += t->preempted;
+    lost += t->preempt_lost_gpu_s;
+  }
+  text_label(out, "preemption");
+  g_string_append_printf(out, "%u preemption%s; work lost ", n, n == 1 ? "" : "s");
+  text_fmt(out, "%.1f", lost / 3600.0);
+  g_string_append(out, " GPU-h");
+  for (guint i = 0; i < r->tenants->len && n; i++) {
+    const tenant_result *t = &g_array_index(r->tenants, tenant_result, i);
+    if (!t->preempted && !t->preempts_caused) continue;
+    g_string_append(out, "; ");
+    text_name(out, t->name);
+    g_string_append_printf(out, " suffered %u, caused %u", t->preempted, t->preempts_caused);
+  }
+  g_string_append_c(out, '\n');
+}
+
 /* Finance view: each tenant's showback (cost by allocated GPU time) and share, the
  * largest first (ties by name), at most three, then the rest summed. */
 static void text_showback(GString *out, const results *r) {
@@ -368,6 +393,7 @@ void report_text(const results *r, GString *out) {
                            t.evictions == 1 ? "" : "s");
   }
 
+  text_preemption(out, r);
   text_slo(out, r);
   text_llm(out, r);
 

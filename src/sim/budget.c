@@ -6,6 +6,7 @@
 #include "results.h"
 #include "cluster.h"
 #include "share.h"
+#include "priority.h"
 #include <math.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -117,6 +118,16 @@ static double budget_restarts(const scenario *sc, const trace *tr, const pool_sp
   return killable ? (double)sc->max_restarts : 0;
 }
 
+/* Preemptions job j can suffer (docs/models.md "Priorities and preemption"): up to
+ * max_restarts + 1 in a pool where jobs preempt (the one past max_restarts fails it), each
+ * ending an attempt after the grace period; none where nothing preempts. */
+static double budget_preemptions(const scenario *sc, const pool_spec *p) {
+  if (!sc->priority || !sc->priority->preempts) return 0;
+  scenario_capacity c = p->strategy->capacity;
+  if (c != SCENARIO_CAPACITY_SLOTS && c != SCENARIO_CAPACITY_SHARES) return 0;
+  return (double)sc->max_restarts + 1;
+}
+
 /* Job i's work: its pool's queue (GPU-seconds, the longest job, the widest gang, the last
  * submit) and its events, one line per mechanism of BUDGET_EV_*. */
 static void budget_job_events(budget_rows *b, const scenario *sc, const trace *tr, guint i,
@@ -127,12 +138,16 @@ static void budget_job_events(budget_rows *b, const scenario *sc, const trace *t
   ev[BUDGET_EV_ARRIVALS] = 1;
   if (!p || !budget_can_run(p, j)) return; /* unrouted or unplaceable: ends at its submit */
   gboolean can_die = FALSE;
-  double attempts = 1 + budget_restarts(sc, tr, p, j, &can_die);
+  double restarts = budget_restarts(sc, tr, p, j, &can_die);
+  double preempts = budget_preemptions(sc, p);
+  double attempts = 1 + restarts + preempts;
   /* every restart but the first may wait out a back-off (sim.c): its end is an event, a row
-   * more in events.csv, and up to restart_backoff_max of time off the GPUs */
-  double backoffs = sc->restart_backoff_ns > 0 ? MAX(0.0, attempts - 2) : 0;
+   * more in events.csv, and up to restart_backoff_max of time off the GPUs; a preemption
+   * re-queues at once */
+  double backoffs = sc->restart_backoff_ns > 0 ? MAX(0.0, restarts - 1) : 0;
   double backoff_s = backoffs * util_ns_to_seconds(sc->restart_backoff_max_ns);
-  if (can_die) b->fault_rows += 2 * attempts + backoffs; /* a kill and a requeue each */
+  if (can_die || preempts > 0) b->fault_rows += 2 * attempts + backoffs; /* a kill and a
+                                                                           * requeue each */
   double slow_job = 1, slow_gpu = 1;
   budget_slowdown(sc, p, j, &slow_job, &slow_gpu);
   double secs = budget_job_seconds(sc, j), dur = util_ns_to_seconds(j->duration_ns);
@@ -142,7 +157,8 @@ static void budget_job_events(budget_rows *b, const scenario *sc, const trace *t
   /* the end of its work or session, and a random crash when its kind has a rate; an
    * on-demand MIG pool reconfigures up to one GPU per worker for it (its end and the
    * eviction of a drain) */
-  ev[BUDGET_EV_ATTEMPTS] = attempts * (1 + (sc->crash_rate_per_hour[j->kind] > 0)) + backoffs;
+  ev[BUDGET_EV_ATTEMPTS] =
+      attempts * (1 + (sc->crash_rate_per_hour[j->kind] > 0)) + backoffs + preempts;
   if (budget_is(p, "mig") && p->reconfigure == RECONFIGURE_ON_DEMAND)
     ev[BUDGET_EV_ATTEMPTS] += 2.0 * attempts * j->gpus;
   ev[BUDGET_EV_PHASES] = attempts * j->phase_count;
@@ -169,8 +185,11 @@ static void budget_job_events(budget_rows *b, const scenario *sc, const trace *t
   double occupied = session ? dur : attempts * dur * slow_gpu;
   if (budget_is(p, "mig") && p->reconfigure == RECONFIGURE_ON_DEMAND)
     occupied += attempts * util_ns_to_seconds(p->reconfigure_time_ns);
-  occupied += backoff_s;
-  double longest = (session ? dur : attempts * dur * slow_job) + backoff_s;
+  /* a victim keeps its GPUs for the grace period of each preemption */
+  double held = backoff_s;
+  if (preempts > 0) held += preempts * util_ns_to_seconds(sc->priority->grace_ns);
+  occupied += held;
+  double longest = (session ? dur : attempts * dur * slow_job) + held;
   b->pool_last_s[pi] = MAX(b->pool_last_s[pi], util_ns_to_seconds(j->submit_ns));
   b->pool_work_gpu_s[pi] += occupied * j->gpus;
   b->pool_longest_s[pi] = MAX(b->pool_longest_s[pi], longest);

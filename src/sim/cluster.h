@@ -137,6 +137,18 @@ struct job_run {
   guint32 *placed_gpus;      /* the last placement's GPUs in the pool, one per worker (owned;
                               * jobs of several workers only) */
   struct burst_chain *chain; /* its bursts accounted ahead, without events (bursts.h) */
+  /* priorities and preemption (preempt.h; set only when the scenario's priority section
+   * lets jobs preempt) */
+  gboolean terminating;      /* chosen as a victim, in its termination grace period */
+  guint32 preempt_cause_row; /* then: the trace row of the job it makes room for (which may
+                              * start elsewhere, end and be freed first: looked up by row) */
+  const char *preempt_cause_id; /* and its id (interned in the results) */
+  event_id ev_preempt;       /* the end of that termination grace period */
+  guint32 preempt_pending;   /* its victims still terminating (it preempts no more till then) */
+  guint32 preempted, preempts_caused; /* times chosen as a victim, victims it chose */
+  double preempt_lost_gpu_ns; /* work lost to its preemptions x workers (GPU x ns) */
+  gboolean may_preempt;      /* its class's preemption_policy is PreemptLowerPriority */
+  gboolean preempt_mark;     /* scratch of preempt_select */
   job_spec spec_own;         /* what spec points to: the row's values (trace_job), in the
                               * record (one allocation a job) */
 };

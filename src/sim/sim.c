@@ -10,6 +10,8 @@
 #include "interference.h"
 #include "rowwriter.h"
 #include "prerun.h"
+#include "preempt.h"
+#include "priority.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -58,12 +60,15 @@ struct sim {
   gboolean walk_bursts;      /* notebooks' bursts without events (bursts.h; FALSE with
                               * run --reference or the per-GPU series) */
   guint64 walked_toggles;    /* the events the walked bursts stood for (results events) */
+  gboolean preempt_on;       /* some job may preempt (scenario priority section): the
+                              * scheduling pass ends with preempt_pass */
 };
 
 /* The slot of a row that is out while an earlier one is not. */
 #define SLOT_OUT ((job_run *)(uintptr_t)1)
 
 static void request_schedule(sim *s, pool_state *p);
+static void preempt_pass(sim *s, pool_state *p);
 
 /* Row i's slot (next_emit <= i <= next_emit + jobs_mask). */
 static inline job_run **job_slot(sim *s, guint32 i) { return &s->jobs[i & s->jobs_mask]; }
@@ -495,6 +500,24 @@ void sim_log_event(sim *s, event_kind kind, const pool_state *p, const gpu_state
 
 /* ---- releasing, finishing, killing ---- */
 
+/* The job v terminates for, while its state lives (its row not out yet), else NULL. */
+static job_run *preempt_cause(sim *s, const job_run *v) {
+  guint32 i = v->preempt_cause_row;
+  if (i < s->next_emit) return NULL;
+  job_run *j = *job_slot(s, i);
+  return j && j != SLOT_OUT ? j : NULL;
+}
+
+/* j, terminating after a preemption, stops now (its grace period ended, or it ended or
+ * was killed first): its preemptor, if still there, waits for one victim fewer. */
+static void preempt_forget(sim *s, job_run *j) {
+  job_run *cause = preempt_cause(s, j);
+  if (cause) cause->preempt_pending--;
+  j->terminating = FALSE;
+  engine_cancel(s->eng, j->ev_preempt);
+  j->ev_preempt = 0;
+}
+
 static void cancel_job_events(sim *s, job_run *j) {
   engine_cancel(s->eng, j->ev_done);
   engine_cancel(s->eng, j->ev_timer);
@@ -516,6 +539,7 @@ static void job_release(sim *s, job_run *j) {
   pool_state *p = &s->pools[j->pool];
   sim_time now = sim_now(s);
   job_begin(s, j);
+  if (G_UNLIKELY(j->terminating)) preempt_forget(s, j);
   const workload_ops *wl = j->wl;
   if (wl->on_stop) wl->on_stop(s, j);
   cancel_job_events(s, j);
@@ -644,7 +668,14 @@ static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const j
   /* an out-of-memory's offenders are the jobs that grew past what they held when placed
    * (the one whose allocation failed only when nobody else grew); a fault's, the faulting
    * job; every other victim is innocent (docs/models.md, section 5) */
-  gboolean innocent = cause && j != blamed && !(why == EVENT_OOM_KILL && job_grew(j));
+  gboolean preempted = why == EVENT_PREEMPTION;
+  if (preempted && s->sc->priority->checkpoint_on_termination && !j->wl->session) {
+    j->kept_ns = work_done_in_attempt(j); /* saved in its grace period */
+    lost = 0;
+  }
+  gboolean innocent =
+      cause && j != blamed && !preempted && !(why == EVENT_OOM_KILL && job_grew(j));
+  if (preempted) j->preempt_lost_gpu_ns += lost * j->spec->gpus;
   j->work_lost_ns += lost;
   p->work_lost_gpu_ns += lost * j->spec->gpus;
   j->kills++;
@@ -659,7 +690,9 @@ static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const j
   gboolean session_left = !j->wl->session || j->session_end > sim_now(s);
   /* an evicted job did not fail: it goes back to the queue whatever its restart policy
    * (evictions are bounded by the reconfigurations that cause them) */
-  gboolean evicted = why == EVENT_EVICTION;
+  /* (a preempted one too, up to max_restarts + 1 times: the budget's bound, budget.c) */
+  gboolean evicted =
+      why == EVENT_EVICTION || (preempted && j->preempted <= s->sc->max_restarts);
   if (session_left && (evicted || (j->spec->restart == RESTART_ON_FAILURE &&
                                    j->restarts < s->sc->max_restarts))) {
     j->restarts++;
@@ -672,7 +705,8 @@ static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const j
     log_event(s, EVENT_RESTART, j, cause, NULL, FALSE, 0, "requeued");
     job_requeue(s, j);
   } else {
-    j->reason = j->spec->restart == RESTART_NEVER ? "killed; restart: never"
+    j->reason = preempted && session_left           ? "preempted more than max_restarts times"
+                : j->spec->restart == RESTART_NEVER ? "killed; restart: never"
                 : !session_left                    ? "killed at the end of its session"
                                                    : "killed; too many restarts";
     job_done(s, j, OUTCOME_FAILED);
@@ -928,6 +962,66 @@ static gboolean try_start(sim *s, pool_state *p, job_run *j) {
   return TRUE;
 }
 
+/* ---- preemption (docs/models.md "Priorities and preemption") ---- */
+
+/* The end of v's termination grace period: it is evicted (back to the queue). */
+static void on_preempt_end(void *ctx, void *obj, uint64_t arg) {
+  sim *s = ctx;
+  job_run *v = job_event(s, obj);
+  v->ev_preempt = 0;
+  job_run *cause = preempt_cause(s, v); /* NULL once its row is out: the detail names it */
+  char detail[200];
+  snprintf(detail, sizeof detail, "preempted by %s", v->preempt_cause_id);
+  job_kill(s, v, EVENT_PREEMPTION, cause, NULL, v->tasks[0].gpu, detail);
+}
+
+/* j preempts: its victims start terminating; each keeps its GPUs for the grace period. */
+static void preempt_start(sim *s, job_run *j, GPtrArray *victims) {
+  sim_time at = sim_now(s) + s->sc->priority->grace_ns;
+  const char *id = metrics_intern(s->m, j->spec->id);
+  for (guint i = 0; i < victims->len; i++) {
+    job_run *v = g_ptr_array_index(victims, i);
+    v->terminating = TRUE;
+    v->preempt_cause_row = j->index;
+    v->preempt_cause_id = id;
+    v->preempted++; /* counted when chosen, as the preemptor's victims are */
+    j->preempts_caused++;
+    j->preempt_pending++;
+    v->ev_preempt = engine_at(s->eng, at, on_preempt_end, v, 0);
+  }
+}
+
+/* After a pass: each job still queued, in queue order, that may preempt and has no victims
+ * terminating for it, and whose priority is above the lowest running one, tries to (as
+ * kube-scheduler's PostFilter does for a pod that did not fit). */
+static void preempt_pass(sim *s, pool_state *p) {
+  if (!p->n_queued || !preempt_pool_supported(p)) return;
+  int32_t lowest = preempt_lowest_running(p);
+  guint n = p->queue_sizes->len;
+  GSequenceIter **cur = g_newa(GSequenceIter *, n);
+  for (guint c = 0; c < n; c++)
+    cur[c] = g_sequence_get_begin_iter(p->queue_by_gpus[g_array_index(p->queue_sizes, guint32, c)]);
+  GPtrArray *victims = g_ptr_array_new();
+  for (;;) {
+    int best = -1;
+    job_run *bj = NULL;
+    for (guint c = 0; c < n; c++) {
+      if (g_sequence_iter_is_end(cur[c])) continue;
+      job_run *q = g_sequence_get(cur[c]);
+      if (!bj || cluster_queue_before(q, bj)) {
+        bj = q;
+        best = (int)c;
+      }
+    }
+    if (best < 0 || bj->spec->priority <= lowest) break; /* none below it runs */
+    cur[best] = g_sequence_iter_next(cur[best]);
+    if (!bj->may_preempt || bj->preempt_pending) continue;
+    g_ptr_array_set_size(victims, 0);
+    if (preempt_select(p, bj, victims)) preempt_start(s, bj, victims);
+  }
+  g_ptr_array_unref(victims);
+}
+
 /* A scheduling pass: places every queued job that fits, in queue order (priority, then
  * submission), as a k-way merge of the per-size queues. Sizes larger than the free slots
  * are skipped; with the strategy's prune_rank, jobs ranked at or above one of the same size
@@ -979,6 +1073,7 @@ static void on_schedule(void *ctx, void *obj, uint64_t arg) {
       cur[best] = next;
     }
   }
+  if (G_UNLIKELY(s->preempt_on)) preempt_pass(s, p);
 }
 
 static void request_schedule(sim *s, pool_state *p) {
@@ -1025,6 +1120,11 @@ static job_run *job_new(sim *s, guint32 i) {
   j->index = i;
   j->pool = scenario_route(s->sc, j->spec);
   j->tenant = metrics_tenant(s->m, j->spec->tenant);
+  if (G_UNLIKELY(s->sc->priority)) { /* its class: the queue orders by the class's value */
+    preemption_policy pol;
+    priority_resolve(s->sc->priority, j->spec, &j->spec_own.priority, &pol);
+    j->may_preempt = pol == PREEMPT_LOWER_PRIORITY;
+  }
   j->first_start = j->session_end = -1;
   j->outcome = OUTCOME_NOT_SUBMITTED;
   if (++s->live_jobs > s->live_peak) s->live_peak = s->live_jobs;
@@ -1224,6 +1324,9 @@ static void job_row(sim *s, const job_run *j, job_result *out) {
       .straggler_delay_s = gang ? j->straggler_delay_ns / 1e9 : NAN,
       .straggler_wait_gpu_s = gang ? j->straggler_wait_gpu_ns / 1e9 : NAN,
       .backoff_s = j->backoff_wait_ns / 1e9,
+      .preempted = j->preempted,
+      .preempts_caused = j->preempts_caused,
+      .preempt_lost_gpu_s = j->preempt_lost_gpu_ns / 1e9,
   };
   if (j->outcome == OUTCOME_UNPLACEABLE || j->outcome == OUTCOME_NOT_SUBMITTED) out->wait_s = NAN;
   if (!session && j->outcome == OUTCOME_COMPLETED) {
@@ -1425,6 +1528,7 @@ static void sim_build(sim *s, const sim_options *opt) {
   s->just_done = g_array_new(FALSE, FALSE, sizeof(guint32));
   s->svc_rows = g_array_new(FALSE, TRUE, sizeof(service_result)); /* no clear function */
   s->rw = sim_rowwriter(s, opt);
+  s->preempt_on = sc->priority && sc->priority->preempts;
 }
 
 /* Every 65,536 events: the progress bar, and FALSE when the caller asked the run to stop

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 #include "scenario.h"
+#include "priority.h"
 #include "share.h"
 #include "nvconfig.h"
 #include "paths.h"
@@ -365,7 +366,7 @@ Test(scenario, unknown_top_level_key) {
                    "ts_switch_loss, ts_curve_exp, ts_overlap_exp, mps_bandwidth_loss, "
                    "mps_block_wait, mps_block_corr, max_restarts, restart_backoff, "
                    "restart_backoff_max, restart_backoff_reset, inference, llm, requirements, "
-                   "purchase");
+                   "purchase, priority_classes, priority_rules, preemption");
 }
 
 /* requirements: and purchase: (scenario-requirements.c): read, matched first rule first,
@@ -1257,4 +1258,54 @@ Test(scenario, strategy_table_is_given_by_the_program) {
   scenario_use_strategies(toy_base, share_input_row);
   expect_msg_contains_load("pools:\n  - name: t\n" POOL_MIN "    strategy: test-toy\n",
                            "strategy");
+}
+
+/* Priority classes (priority.c): the first matching rule gives the class, else the global
+ * default; a non-zero trace priority keeps its value; the class gives the policy; without
+ * the sections there is no priority block at all (nothing preempts). */
+Test(scenario, priority_classes_resolve) {
+  g_autoptr(scenario) plain = load_ok("pools:\n  - name: m\n" POOL_MIN);
+  cr_assert_null(plain->priority);
+  g_autoptr(scenario) s = load_ok(
+      "pools:\n  - name: m\n" POOL_MIN
+      "priority_classes:\n  - {name: hi, value: 1000}\n"
+      "  - {name: lo, value: 10, global_default: true, preemption_policy: Never}\n"
+      "priority_rules:\n  - {tenant: prod, kind: training, priority_class: hi}\n"
+      "  - {tenant: prod, priority_class: lo}\n");
+  cr_assert_not_null(s->priority);
+  cr_assert(s->priority->preempts);
+  cr_assert_eq(s->priority->grace_ns, 30 * SIM_NS_PER_S);
+  job_spec j;
+  job_init(&j, JOB_TRAINING);
+  j.tenant = "prod";
+  int32_t v;
+  preemption_policy pol;
+  priority_resolve(s->priority, &j, &v, &pol);
+  cr_assert_eq(v, 1000);
+  cr_assert_eq(pol, PREEMPT_LOWER_PRIORITY);
+  j.kind = JOB_BATCH; /* the second rule */
+  priority_resolve(s->priority, &j, &v, &pol);
+  cr_assert_eq(v, 10);
+  cr_assert_eq(pol, PREEMPT_NEVER);
+  j.tenant = "research"; /* no rule: the global default */
+  j.priority = 7;        /* the trace's value stays */
+  priority_resolve(s->priority, &j, &v, &pol);
+  cr_assert_eq(v, 7);
+  cr_assert_eq(pol, PREEMPT_NEVER);
+}
+
+Test(scenario, priority_classes_refused) {
+  diag_list *d;
+  g_autofree char *path = NULL;
+  scenario *s = load_text("pools:\n  - name: m\n" POOL_MIN
+                          "priority_classes:\n  - {name: a, value: 1, global_default: true}\n"
+                          "  - {name: a, value: 2}\n"
+                          "  - {name: b, value: 3, global_default: true}\n"
+                          "priority_rules:\n  - {kind: gpu, priority_class: a}\n",
+                          &d, &path);
+  cr_assert_null(s);
+  expect_msg_contains(d, ":7:12: priority_classes[2].name: class 'a' is defined twice");
+  expect_msg_contains(d, ":8:41: priority_classes[3].global_default: a second global default");
+  expect_msg_contains(d, ":10:12: priority_rules[1].kind: expected a job kind");
+  diag_list_free(d);
 }
