@@ -272,7 +272,7 @@ static void inv_check_services(const inv_folder *f, inv_report *rep) {
 
 typedef struct inv_kills {
   double oom, innocent, crashes, restarts, evictions;             /* pools.csv */
-  double e_oom, e_innocent, e_crash, e_restart, e_evict;           /* events.csv */
+  double e_oom, e_innocent, e_crash, e_restart, e_evict, e_preempt; /* events.csv */
   double e_backoff, e_after;   /* back-offs begun, restarts after one (the others at once) */
   double j_kills, j_oom, j_crashes, j_restarts;                    /* jobs.csv */
 } inv_kills;
@@ -289,6 +289,7 @@ static void inv_count_events(const inv_case *c, const inv_folder *f, inv_kills *
     if (!strcmp(e, "oom_kill")) k[i].e_oom++;
     else if (!strcmp(e, "crash")) k[i].e_crash++;
     else if (!strcmp(e, "eviction")) k[i].e_evict++;
+    else if (!strcmp(e, "preemption")) k[i].e_preempt++;
     else kill = FALSE;
     /* a restart is requeued at once, or waits out a back-off that ends in a restart row
      * (unless the run ends first) */
@@ -328,7 +329,7 @@ static void inv_check_kills(const inv_case *c, const inv_folder *f, inv_report *
     if (p->oom != p->e_oom || p->oom != p->j_oom || p->innocent != p->e_innocent ||
         p->evictions != p->e_evict || p->restarts != p->e_restart || p->restarts != p->j_restarts ||
         p->crashes != p->j_crashes || p->e_crash < p->crashes || p->e_after > p->e_backoff ||
-        p->j_kills != p->e_oom + p->e_crash + p->e_evict)
+        p->j_kills != p->e_oom + p->e_crash + p->e_evict + p->e_preempt)
       inv_fail(rep, "kills", "%s: pools.csv oom %g innocent %g crashes %g restarts %g evictions %g;"
                " events.csv oom %g innocent %g crash %g restart %g (back-offs %g, ended %g) eviction %g;"
                " jobs.csv kills %g oom %g crashes %g restarts %g", c->pools[i].name, p->oom,
@@ -628,6 +629,48 @@ static void inv_check_waits(const inv_case *c, const inv_folder *f, const char *
   }
 }
 
+/* ---- priorities ---- */
+
+/* A job's priority: its trace cell when non-zero, else its tenant's class. */
+static int inv_priority(const inv_case *c, const inv_table *tr, guint r) {
+  int v = (int)inv_num(tr, r, inv_col(tr, "priority"));
+  const char *t = inv_cell(tr, r, inv_col(tr, "tenant"));
+  int ti = t[0] == 't' ? atoi(t + 1) : -1;
+  return v || ti < 0 || ti >= INV_TENANTS ? v : c->tenant_prio[ti];
+}
+
+/* With priority classes, in pools whose places are slots: no job first starts while one of
+ * higher priority that needs no more workers and memory has been waiting since before
+ * (submitted earlier, first started later or never): queue order, preemption or not, gives
+ * the place to the higher one (docs/models.md "Priorities and preemption"). First starts
+ * only: jobs.csv keeps no later ones. */
+static void inv_check_priority(const inv_case *c, const inv_folder *f, inv_report *rep) {
+  if (!c->prio_on) return;
+  const inv_table *j = f->jobs, *tr = f->trace;
+  guint n = inv_rows(j);
+  if (inv_rows(tr) != n) return; /* rows in trace order, one each */
+  int cp = inv_col(j, "pool"), cs = inv_col(j, "start_s"), cb = inv_col(j, "submit_s"),
+      cg = inv_col(j, "gpus"), co = inv_col(j, "outcome"), cm = inv_col(tr, "mem_gb");
+  for (guint l = 0; l < n; l++) {
+    int pi = inv_pool_index(c, inv_cell(j, l, cp));
+    double sl = inv_num(j, l, cs);
+    if (pi < 0 || isnan(sl) || c->pools[pi].strategy->capacity != SCENARIO_CAPACITY_SLOTS)
+      continue;
+    for (guint h = 0; h < n; h++) {
+      double sh = inv_num(j, h, cs);
+      if (h == l || strcmp(inv_cell(j, h, cp), inv_cell(j, l, cp)) ||
+          !strcmp(inv_cell(j, h, co), "unplaceable") || inv_priority(c, tr, h) <= inv_priority(c, tr, l) ||
+          !(inv_num(j, h, cb) < sl) || sh <= sl || inv_num(j, h, cg) > inv_num(j, l, cg) ||
+          inv_num(tr, h, cm) > inv_num(tr, l, cm))
+        continue;
+      inv_fail(rep, "priority", "%s: %s (priority %d) first started at %g s while %s "
+               "(priority %d, submitted at %g s, no larger) waited until %g s",
+               c->pools[pi].name, inv_cell(j, l, 0), inv_priority(c, tr, l), sl,
+               inv_cell(j, h, 0), inv_priority(c, tr, h), inv_num(j, h, cb), sh);
+    }
+  }
+}
+
 /* ---- the folder ---- */
 
 static inv_table *inv_load(const char *out, const char *name, gboolean required, inv_report *rep) {
@@ -657,6 +700,7 @@ void inv_check_folder(const inv_case *c, const char *case_dir, const char *out, 
     inv_check_services(&f, rep);
     inv_check_kills(c, &f, rep);
     inv_check_waits(c, &f, case_dir, rep);
+    inv_check_priority(c, &f, rep);
     if (c->lone) inv_check_lone(c, f.jobs, rep);
   }
   inv_table *all[] = {f.pools, f.gpus, f.jobs, f.tenants, f.ts, f.services, f.events, f.trace};

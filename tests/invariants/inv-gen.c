@@ -111,7 +111,7 @@ static void inv_gen_job(GRand *r, int i, GString *t, GString *ph) {
   int submit = inv_pick(r, 3 * 3600);
   int duration = 60 + inv_pick(r, 2 * 3600);
   g_string_append_printf(t, "j%d,%d,%s,%d,%.1f,%d,t%d,%d,", i, submit, kind, gpus, mem, duration,
-                         inv_pick(r, 3), inv_chance(r, 0.2) ? 1 : 0);
+                         inv_pick(r, INV_TENANTS), inv_chance(r, 0.2) ? 1 : 0);
   if (inv_chance(r, 0.5)) g_string_append_printf(t, "%.2f", 0.1 + 0.9 * g_rand_double(r));
   g_string_append_c(t, ',');
   if (inv_chance(r, 0.3)) g_string_append_printf(t, "%.2f", 0.1 + 0.9 * g_rand_double(r));
@@ -146,6 +146,32 @@ static void inv_gen_job(GRand *r, int i, GString *t, GString *ph) {
   }
 }
 
+/* Priority classes and preemption (docs/scenario-format.md) in about a third of the cases,
+ * from a stream of their own (the other draws of a seed stay what they were): a class per
+ * tenant, of value 0, 10 or 1000 (or the trace's 1), PreemptLowerPriority or Never, a grace
+ * period of 0, 5 or 30 s, checkpointing on termination or not. */
+static void inv_gen_priority(guint32 seed, inv_case *c, GString *y) {
+  GRand *r = g_rand_new_with_seed(seed ^ 0x5bd1e995u);
+  if (inv_chance(r, 0.35)) {
+    static const int values[] = {0, 10, 1000};
+    c->prio_on = TRUE;
+    g_string_append(y, "priority_classes:\n");
+    for (int k = 0; k < INV_TENANTS; k++)
+      g_string_append_printf(y, "  - {name: c%d, value: %d, preemption_policy: %s}\n", k,
+                             values[k], inv_chance(r, 0.25) ? "Never" : "PreemptLowerPriority");
+    g_string_append(y, "priority_rules:\n");
+    for (int t = 0; t < INV_TENANTS; t++) {
+      int k = inv_pick(r, INV_TENANTS);
+      c->tenant_prio[t] = values[k];
+      g_string_append_printf(y, "  - {tenant: t%d, priority_class: c%d}\n", t, k);
+    }
+    g_string_append_printf(y, "preemption: {termination_grace_period: %ds, "
+                           "checkpoint_on_termination: %s}\n", (int[]){0, 5, 30}[inv_pick(r, 3)],
+                           inv_chance(r, 0.5) ? "true" : "false");
+  }
+  g_rand_free(r);
+}
+
 static gboolean inv_write(const char *dir, const char *name, const GString *s, GError **error) {
   g_autofree char *p = g_build_filename(dir, name, NULL);
   return g_file_set_contents(p, s->str, (gssize)s->len, error);
@@ -162,14 +188,28 @@ gboolean inv_gen(guint32 seed, const char *dir, inv_case *c, GError **error) {
   int n = 2 + inv_pick(r, 20);
   for (int i = 0; i < n; i++) inv_gen_job(r, i, t, ph);
   g_rand_free(r);
+  inv_gen_priority(seed, c, y);
   return inv_write(dir, "scenario.yaml", y, error) && inv_write(dir, "trace.csv", t, error) &&
          inv_write(dir, "phases.csv", ph, error);
 }
 
 /* Reads back what the checks need of a case folder's scenario (kept cases have no seed to
  * regenerate from): the pools' names, strategies, cards and sizes, from our own layout. */
+/* A line of inv_gen_priority's section: a class's value, a tenant's rule. */
+static void inv_case_read_priority(inv_case *c, const char *s, int *classes) {
+  int k, v, t;
+  if (sscanf(s, "- {name: c%d, value: %d,", &k, &v) == 2 && k >= 0 && k < INV_TENANTS) {
+    classes[k] = v;
+    c->prio_on = TRUE;
+  } else if (sscanf(s, "- {tenant: t%d, priority_class: c%d}", &t, &k) == 2 && t >= 0 &&
+             t < INV_TENANTS && k >= 0 && k < INV_TENANTS) {
+    c->tenant_prio[t] = classes[k];
+  }
+}
+
 gboolean inv_case_read(const char *dir, inv_case *c, GError **error) {
   memset(c, 0, sizeof *c);
+  int classes[INV_TENANTS] = {0};
   g_autofree char *path = g_build_filename(dir, "scenario.yaml", NULL);
   g_autofree char *text = NULL;
   if (!g_file_get_contents(path, &text, NULL, error)) return FALSE;
@@ -194,6 +234,8 @@ gboolean inv_case_read(const char *dir, inv_case *c, GError **error) {
       p->gpus = nodes * atoi(s + 15);
     } else if (p && g_str_has_prefix(s, "strategy: ")) {
       share_strategy_parse(s + 10, &p->strategy);
+    } else {
+      inv_case_read_priority(c, s, classes);
     }
   }
   if (!c->n_pools) {

@@ -17,6 +17,9 @@
 
 /* The strategies, their keys and their capacity classes are the program's own table
  * (share.h, scenario.h), which main hands to the scenario reader. */
+/* Tenants of the generated traces: t0 .. t2. */
+#define INV_TENANTS 3
+
 typedef struct inv_pool {
   char name[64];
   char gpu[32];              /* its model, as in the scenario */
@@ -31,6 +34,10 @@ typedef struct inv_case {
   inv_pool pools[INV_MAX_POOLS];
   gboolean lone;             /* a lone-gang case (inv-lone.c), checked by inv_check_lone */
   gboolean lone_full;        /* its pool runs a lone client at full speed */
+  /* priority classes (inv-gen.c's priority section): on, and the value of the class of
+   * tenants t0..t2 (a non-zero trace priority keeps its own) */
+  gboolean prio_on;
+  int tenant_prio[INV_TENANTS];
 } inv_case;
 
 /* Writes scenario.yaml, trace.csv and phases.csv for seed into dir. */
