@@ -8,6 +8,7 @@
 #include "cmd-load.h"
 #include "cmd-seeds.h"
 #include "cmd-modelrange.h"
+#include "modelrange.h"
 #include "outdir.h"
 #include "report.h"
 #include "studyrun.h"
@@ -85,7 +86,7 @@ static gboolean cmd_run_check_combinations(guint n_seeds, guint ref_bits, gboole
 static int cmd_run_main(int argc, char **argv) {
   g_autofree char *phases = NULL, *requests = NULL, *out_dir = NULL, *ref_only = NULL;
   gboolean quiet = FALSE, no_progress = FALSE, dcgm = FALSE, reference = FALSE;
-  gboolean list_files = FALSE, model_range = FALSE;
+  gboolean list_files = FALSE, model_range = FALSE, list_constants = FALSE;
   g_auto(GStrv) sets = NULL;
   g_autofree char *seeds_text = NULL;
   gint jobs = 0;
@@ -105,13 +106,15 @@ static int cmd_run_main(int argc, char **argv) {
       {"seeds", 0, 0, G_OPTION_ARG_STRING, &seeds_text, "Run N seeds (the scenario's seed and the next N - 1; 2 to 1000): each figure's mean and 95 % interval; DIR/seed-S/ per seed", "N"},
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "With --seeds or --model-range: runs at once (default: the number of processors); the output is the same for any N", "N"},
       {"model-range", 0, 0, G_OPTION_ARG_NONE, &model_range, "Also run with each fitted or assumed model constant at each end of its interval: each figure as value [low, high] (with --seeds, beside the seeds' interval); DIR/base/, DIR/KEY-low/, DIR/KEY-high/", NULL},
+      {"list-constants", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &list_constants, "Print the model constants --model-range moves (key, default, low, high) and exit", NULL},
       {"list-files", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &list_files, "Print the result file table (name, format, kind, when, what) and exit", NULL},
       {NULL}};
   int rc;
   if (!cmd_parse_options(&cmd_run_entry, entries, &argc, &argv, &rc)) return rc;
-  if (list_files) { /* the tests and the docs' check read the table from here */
+  if (list_files || list_constants) { /* the tests, scripts and docs read the tables here */
     g_autoptr(GString) out = g_string_new(NULL);
-    report_files_list(out);
+    if (list_files) report_files_list(out);
+    else modelrange_list(out);
     fwrite(out->str, 1, out->len, stdout);
     return 0;
   }

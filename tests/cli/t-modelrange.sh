@@ -85,3 +85,19 @@ while read -r key def range model; do
   row="| \`$key\` | $def | $lo | $hi | $model |"
   if grep -qF -- "$row" "$TOP_SRCDIR/docs/models.md"; then pass; else fail "docs/models.md lacks the row $row"; fi
 done < consts.txt
+# run --list-constants is the table (scripts/flips reads it)
+"$SHARESIM" run --list-constants > lc.txt
+expect_eq "$(wc -l < lc.txt | tr -d ' ')" "$(wc -l < consts.txt | tr -d ' ')" "run --list-constants lists every constant"
+expect_eq "$(head -1 lc.txt)" "ts_switch_loss 0.06 0.045 0.075" "first constant and its ends"
+# scripts/flips on one family: Colfax's four-tenant rows hang on ts_switch_loss, at both ends,
+# and on nothing else (its rows are time-slicing alone)
+if command -v bash >/dev/null 2>&1 && command -v join >/dev/null 2>&1; then
+  BUILD_DIR=$(cd "$(dirname "$SHARESIM")" && pwd) bash "$TOP_SRCDIR/scripts/flips" --case colfax > flips.txt 2> flips.err
+  expect_eq "$?" 0 "scripts/flips: $(head -2 flips.err)"
+  expect_eq "$(grep -c '^| `' flips.txt)" "19" "one row per constant end that is not the default"
+  if grep -q '^| `ts_switch_loss` | 0.045 (default 0.06) | `colfax.four.bandwidth` (yes -> no)' flips.txt; then pass
+  else fail "ts_switch_loss's low end does not flip colfax.four.bandwidth: $(grep ts_switch_loss flips.txt | head -1)"; fi
+  expect_eq "$(grep -v '^| `ts_switch_loss`' flips.txt | grep '^| `' | grep -vc '| none | none |$')" "0" "rows moved by constants Colfax's cases do not read"
+else
+  skip_test "no bash or join for scripts/flips"
+fi

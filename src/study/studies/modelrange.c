@@ -35,6 +35,12 @@ const modelrange_constant *modelrange_constants(guint *n) {
   return constants;
 }
 
+void modelrange_list(GString *out) {
+  for (guint k = 0; k < G_N_ELEMENTS(constants); k++)
+    g_string_append_printf(out, "%s %s %s %s\n", constants[k].key, constants[k].value,
+                           constants[k].low, constants[k].high);
+}
+
 char *modelrange_folder_name(guint r) {
   if (r == 0) return g_strdup("base");
   const modelrange_constant *c = &constants[(r - 1) / 2];

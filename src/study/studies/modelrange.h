@@ -21,6 +21,8 @@ typedef struct modelrange_constant {
 
 /* The constants, in table order; *n receives how many. */
 const modelrange_constant *modelrange_constants(guint *n);
+/* One line per constant: "KEY DEFAULT LOW HIGH" (run --list-constants, scripts/flips). */
+void modelrange_list(GString *out);
 
 /* The runs of a model range: run 0 at the defaults, then for constant c (table order) run
  * 1 + 2c at its low end and 2 + 2c at its high end. */
