@@ -135,6 +135,7 @@ void validate_skip(validate_ctx *c, const char *id, const char *source, const ch
                    const char *why);
 
 extern const validate_family validate_queueing_family;
+extern const validate_family validate_priority_family;
 extern const validate_family validate_lucid_family;
 extern const validate_family validate_colfax_family;
 extern const validate_family validate_tally_family;
