@@ -46,7 +46,7 @@ for id in $(tail -n +2 table.csv | cut -d, -f1); do
   esac
 done
 # the queueing, Colfax, Tally and MIG families do not depend on the shared traces
-for fam in queueing colfax tally mig story llm parva; do
+for fam in queueing colfax tally mig story llm parva priority; do
   if grep -q "^$fam\." table.csv; then pass; else fail "no $fam rows"; fi
 done
 
@@ -73,7 +73,7 @@ has_line full/validate.txt "^by family (calibration = in sample, prediction = ou
 has_line full/validate.txt "^llm        calibration: 7/7 pass, |rel error| median"
 has_line full/validate.txt "^fitted constants (the rows each was fitted on):"
 if [ -d "$VTRACES/lucid-asplos23" ]; then
-  has_line full/validate.txt "; 71 calibration, 25 prediction, 6 analytic$"
+  has_line full/validate.txt "; 71 calibration, 25 prediction, 15 analytic$"
 fi
 
 # ParvaGPU: aggregate and latency per slice (1g, 7g), batch (1, 8) and process count (2, 3)
@@ -179,3 +179,6 @@ expect_eq "$(grep -c "^series\[" vplot-out/validate-scatter.gp)" 2 "two sets nam
 printf 'set,id,measured,predicted\n' > vplot/validate-scatter.csv
 run plot vplot -o vplot-empty --format svg; expect_rc 0
 expect_err_contains "validate-scatter: validate-scatter.csv has no finite points"
+# the priority queues through the simulator: nine analytic rows (issue 31 item 7)
+expect_eq "$(grep -c '^priority\.' table.csv)" 9 "priority rows"
+expect_eq "$(awk -F, '/^priority\./ && $2 != "analytic"' table.csv | wc -l | tr -d ' ')" 0 "priority rows are analytic"
