@@ -993,8 +993,8 @@ static const char *const top_keys[] = {"name",     "seed",        "horizon",    
                                        "ts_overlap_exp", "mps_bandwidth_loss",
                                        "mps_block_wait", "mps_block_corr", "max_restarts",
                                        "restart_backoff", "restart_backoff_max",
-                                       "restart_backoff_reset", "inference", "llm",
-                                       "requirements", "purchase", NULL};
+                                       "restart_backoff_reset", "notebook_cull_timeout",
+                                       "inference", "llm", "requirements", "purchase", NULL};
 static const char *const route_keys[] = {"kind", "tenant", "label", "pool", NULL};
 
 /* File base name without extension, made safe for file names and plots. Owned. */
@@ -1358,7 +1358,8 @@ static void resolve_prices(scenario *s) {
   }
 }
 
-/* The restart keys (max_restarts and the back-off's); FALSE when key is none of them. */
+/* The keys of the restart and the stop of a job (max_restarts, the back-off's, the idle
+ * culler's); FALSE when key is none of them. */
 static gboolean validate_restarts(vctx *c, scenario *s, const char *key, const scenario_yaml *n) {
   if (!strcmp(key, "max_restarts")) {
     double x;
@@ -1375,6 +1376,9 @@ static gboolean validate_restarts(vctx *c, scenario *s, const char *key, const s
   } else if (!strcmp(key, "restart_backoff_reset")) {
     v_duration(c, n, "restart_backoff_reset", 0, 30 * 86400 * SIM_NS_PER_S,
                &s->restart_backoff_reset_ns);
+  } else if (!strcmp(key, "notebook_cull_timeout")) {
+    v_duration(c, n, "notebook_cull_timeout", 0, 30 * 86400 * SIM_NS_PER_S,
+               &s->notebook_cull_ns);
   } else {
     return FALSE;
   }
@@ -1569,7 +1573,8 @@ static const char *const override_top_keys[] = {"name", "seed", "horizon", "inte
                                                 "mps_bandwidth_loss", "mps_block_wait",
                                                 "mps_block_corr", "max_restarts",
                                                 "restart_backoff", "restart_backoff_max",
-                                                "restart_backoff_reset", NULL};
+                                                "restart_backoff_reset",
+                                                "notebook_cull_timeout", NULL};
 
 gboolean scenario_is_override_key(const char *key) {
   for (guint i = 0; key && override_top_keys[i]; i++)

@@ -175,6 +175,9 @@ typedef struct scenario {
    * second restart (0: every restart at once, the back-off off), doubling up to the cap;
    * an attempt that ran reset_ns or longer starts the sequence again */
   sim_time restart_backoff_ns, restart_backoff_max_ns, restart_backoff_reset_ns;
+  /* JupyterHub's idle culler (docs/models.md, "Idle culling"): a notebook idle this long is
+   * stopped, its GPU released, and queues again when its user returns (0: never, default) */
+  sim_time notebook_cull_ns;
   scenario_inference inference; /* request-level inference model settings */
   scenario_llm llm;             /* LLM servers' engine settings */
   /* `requirements:` and `purchase:` (requirements.h), for `sharesim plan`; NULL when the

@@ -32,6 +32,7 @@ typedef struct metrics_tenant_state {
   double licence_cost;
   guint32 preempted, preempts_caused; /* from the rows (metrics_rowsums) */
   double preempt_lost_gpu_s;
+  results_culls culls;            /* the rows' sums (metrics_rowsums_hand_over) */
 } metrics_tenant_state;
 
 struct metrics {
@@ -482,7 +483,15 @@ typedef struct rowsums_tenant {
   double licence_cost;
   guint32 preempted, preempts_caused;
   double preempt_lost_gpu_s;
+  results_culls culls;
 } rowsums_tenant;
+
+static void culls_add(results_culls *to, const results_culls *c) {
+  to->culled += c->culled;
+  to->returns += c->returns;
+  to->freed_gpu_s += c->freed_gpu_s;
+  to->return_wait_s += c->return_wait_s;
+}
 
 struct metrics_rowsums {
   guint n_pools;
@@ -514,6 +523,7 @@ void metrics_rowsums_add(metrics_rowsums *s, const job_result *jr, guint32 tenan
     s->straggler_ns[pool] += straggler_ns;
     pool_result *pr = &s->pools[pool];
     pr->jobs_routed++;
+    culls_add(&pr->culls, &jr->culls);
     switch (jr->outcome) {
     case OUTCOME_COMPLETED: pr->jobs_completed++; break;
     case OUTCOME_FAILED: pr->jobs_failed++; break;
@@ -530,6 +540,7 @@ void metrics_rowsums_add(metrics_rowsums *s, const job_result *jr, guint32 tenan
   t->preempted += jr->preempted;
   t->preempts_caused += jr->preempts_caused;
   t->preempt_lost_gpu_s += jr->preempt_lost_gpu_s;
+  culls_add(&t->culls, &jr->culls);
   double worker_s = run_ns / 1e9 * jr->gpus;
   if (pool < 0 || s->licence[pool] < 0) return;
   s->licensed_worker_s[pool] += worker_s;
@@ -546,6 +557,7 @@ void metrics_rowsums_hand_over(metrics *m, metrics_rowsums *s) {
     t->preempted += x->preempted;
     t->preempts_caused += x->preempts_caused;
     t->preempt_lost_gpu_s += x->preempt_lost_gpu_s;
+    culls_add(&t->culls, &x->culls);
   }
   m->row_pools = g_new0(pool_result, MAX(1u, m->n_pools));
   for (guint p = 0; p < m->n_pools; p++) {
@@ -604,6 +616,7 @@ static void metrics_freeze_pool(metrics *m, metrics_pool *mp, pool_result pr) {
     pr.jobs_running = c->jobs_running;
     pr.jobs_queued = c->jobs_queued;
     pr.straggler_wait_gpu_s = c->straggler_wait_gpu_s;
+    pr.culls = c->culls;
   }
   const pool_spec *ps = scenario_pool(m->sc, mp->index);
   pr.provisioned_gpu_s = (double)mp->n_gpus * r->end_s;
@@ -712,6 +725,7 @@ static void metrics_freeze_tenants(metrics *m, sim_time end) {
         .preempted = t->preempted,
         .preempts_caused = t->preempts_caused,
         .preempt_lost_gpu_s = t->preempt_lost_gpu_s,
+        .culls = t->culls,
     };
     g_array_append_val(r->tenants, tr);
   }

@@ -21,7 +21,7 @@ static const char *const results_event_names[EVENT_KIND_COUNT] = {
   [EVENT_RESTART] = "restart",         [EVENT_EVICTION] = "eviction",
   [EVENT_PREEMPTION] = "preemption",
   [EVENT_RECONFIGURE] = "reconfigure", [EVENT_UNPLACEABLE] = "unplaceable",
-  [EVENT_BACKOFF] = "backoff",
+  [EVENT_BACKOFF] = "backoff",         [EVENT_CULL] = "cull",
 };
 
 const char *job_outcome_name(job_outcome o) {
@@ -326,6 +326,17 @@ double results_showback_total(const results *r) {
   for (guint i = 0; i < r->tenants->len; i++)
     sum += g_array_index(r->tenants, tenant_result, i).cost;
   return sum;
+}
+
+void results_culls_total(const results *r, results_culls *out) {
+  *out = (results_culls){0};
+  for (guint i = 0; i < r->pools->len; i++) {
+    const results_culls *c = &g_array_index(r->pools, pool_result, i).culls;
+    out->culled += c->culled;
+    out->returns += c->returns;
+    out->freed_gpu_s += c->freed_gpu_s;
+    out->return_wait_s += c->return_wait_s;
+  }
 }
 
 /* ---- SLO headline (inference services) ---- */

@@ -17,6 +17,15 @@ typedef enum {
 } job_outcome;
 const char *job_outcome_name(job_outcome o);
 
+/* JupyterHub's idle culler (docs/models.md, "Idle culling"): sessions culled, the GPU-seconds
+ * that freed (from each cull to the user's return, or to the session's end when the user does
+ * not come back before it, cut at the horizon), users who came back (their next burst), and
+ * the time those waited for a GPU again (until they started, or the run ended). */
+typedef struct results_culls {
+  guint32 culled, returns;
+  double freed_gpu_s, return_wait_s;
+} results_culls;
+
 typedef struct job_result {
   const char *id, *kind, *tenant, *pool; /* borrowed from trace/scenario, valid while they
                                           * live; a kept row's id is the results' copy */
@@ -48,6 +57,7 @@ typedef struct job_result {
   double straggler_delay_s;     /* training gangs: wall time lost to the slowest worker */
   double straggler_wait_gpu_s; /* GPU-seconds faster workers spent waiting for it */
   double backoff_s;         /* time spent in restart back-off (off its GPUs, not queued) */
+  results_culls culls;      /* a notebook's: the idle culler's (not in jobs.csv) */
   const char *gpu_ids;      /* "pool/n0/g3;pool/n1/g0" of the last placement (interned) */
   guint32 preempted;        /* times evicted by a preemption (docs/models.md) */
   guint32 preempts_caused;  /* running jobs it evicted by preemption */
@@ -83,6 +93,7 @@ typedef struct pool_result {
   double down_gpu_s;        /* MIG: GPU-seconds down while the layout was rewritten */
   double vgpu_s;            /* licensed worker-seconds (vGPU: vGPU-seconds held by running VMs),
                              * in pools whose strategy charges a licence */
+  results_culls culls;      /* its notebooks' (the rows' sums) */
 } pool_result;
 
 /* A tenant's part of the pools' gauges: each GPU's allocated, busy and SM-active time
@@ -95,6 +106,7 @@ typedef struct tenant_result {
   double cost;              /* showback: allocated GPU-hours x the pool's price, + licences */
   guint32 preempted, preempts_caused; /* preemptions its jobs suffered and caused */
   double preempt_lost_gpu_s; /* work its jobs lost to preemptions x workers (GPU-seconds) */
+  results_culls culls;      /* its notebooks' (the rows' sums) */
 } tenant_result;
 
 typedef struct ts_row {       /* one pool, one interval */
@@ -169,7 +181,7 @@ typedef struct gpu_series_row {
 
 typedef enum {
   EVENT_OOM_KILL = 0, EVENT_CRASH, EVENT_RESTART, EVENT_EVICTION, EVENT_RECONFIGURE,
-  EVENT_UNPLACEABLE, EVENT_BACKOFF, EVENT_PREEMPTION, EVENT_KIND_COUNT
+  EVENT_UNPLACEABLE, EVENT_BACKOFF, EVENT_PREEMPTION, EVENT_CULL, EVENT_KIND_COUNT
 } event_kind;
 const char *event_kind_name(event_kind k);
 
@@ -205,6 +217,8 @@ typedef struct results {
   double end_s;             /* simulated span [0, end_s] */
   double start_unix;        /* calendar time of second 0 (scenario start:), NAN if none */
   double interval_s;
+  double cull_timeout_s;    /* notebook_cull_timeout: the idle culler's, 0 when off (the
+                             * culling figures are written only when it is on) */
   uint64_t events;          /* events simulated: the engine's, and the notebooks' bursts
                              * walked without events (bursts.h) */
   uint64_t heap_events;     /* of them, those the engine processed */
@@ -293,6 +307,8 @@ void results_fill_pool_waits(results *r);
 /* Sum of the tenants' showback cost; a tenant's cost_share is its cost over this
  * (NAN when it is 0), so the shares add up to 1. */
 double results_showback_total(const results *r);
+/* The idle culler's figures over every pool (the sum of the pools' rows). */
+void results_culls_total(const results *r, results_culls *out);
 
 /* SLO headline over r->services: services, those with an SLO and at least one request
  * (judged), those of them that met their target, and all their requests and violations

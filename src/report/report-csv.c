@@ -212,6 +212,22 @@ void report_csv_job_row(const results *r, const job_result *j, GString *out) {
   csv_eol(out);
 }
 
+/* The idle culler's columns (only when it is on: r->cull_timeout_s > 0). */
+#define CSV_CULL_COLUMNS ",culled_sessions,cull_freed_gpu_h,returns,return_wait_mean_s"
+static void csv_culls(GString *out, const results *r, const results_culls *c) {
+  if (!(r->cull_timeout_s > 0)) return;
+  csv_u(out, c->culled);
+  csv_n(out, csv_hours(c->freed_gpu_s));
+  csv_u(out, c->returns);
+  csv_n(out, c->returns ? c->return_wait_s / c->returns : NAN);
+}
+
+static void csv_culls_header(GString *out, const results *r) {
+  if (!(r->cull_timeout_s > 0)) return;
+  g_string_truncate(out, out->len - 1); /* the header's newline */
+  g_string_append(out, CSV_CULL_COLUMNS "\n");
+}
+
 void report_csv_pools_to(const results *r, report_out *ro) {
   GString *out = ro->buf;
   g_string_append(out, "pool,gpu,strategy,gpus,price_per_gpu_hour,provisioned_gpu_h,"
@@ -220,6 +236,7 @@ void report_csv_pools_to(const results *r, report_out *ro) {
                        "unplaceable,running,queued,wait_mean_s,wait_p50_s,wait_p95_s,"
                        "wait_max_s,oom_kills,innocent_victims,crashes,restarts,evictions,"
                        "reconfigurations,work_lost_gpu_h,straggler_wait_gpu_h,drain_gpu_h,down_gpu_h,vgpu_h\n");
+  csv_culls_header(out, r);
   for (guint i = 0; i < r->pools->len; i++) {
     const pool_result *p = &g_array_index(r->pools, pool_result, i);
     csv_s(out, p->name);
@@ -258,6 +275,7 @@ void report_csv_pools_to(const results *r, report_out *ro) {
     csv_n(out, csv_hours(p->drain_gpu_s));
     csv_n(out, csv_hours(p->down_gpu_s));
     csv_n(out, csv_hours(p->vgpu_s));
+    csv_culls(out, r, &p->culls);
     csv_eol(out);
     report_out_row(ro);
   }
@@ -293,6 +311,7 @@ void report_csv_tenants_to(const results *r, report_out *ro) {
   /* preemption's columns only where the scenario lets jobs preempt (opt-in) */
   g_string_append(out, r->preemption ? ",preemptions_suffered,preemptions_caused,"
                                        "preemption_lost_gpu_h\n" : "\n");
+  csv_culls_header(out, r);
   double showback = results_showback_total(r);
   for (guint i = 0; i < r->tenants->len; i++) {
     const tenant_result *t = &g_array_index(r->tenants, tenant_result, i);
@@ -308,6 +327,7 @@ void report_csv_tenants_to(const results *r, report_out *ro) {
       csv_u(out, t->preempts_caused);
       csv_n(out, csv_hours(t->preempt_lost_gpu_s));
     }
+    csv_culls(out, r, &t->culls);
     csv_eol(out);
     report_out_row(ro);
   }

@@ -84,6 +84,15 @@ static void json_totals(JsonBuilder *b, const results_totals *t) {
 }
 
 /* Same members, in the same order and units, as the columns of pools.csv. */
+/* The idle culler's figures as the members of an object (only when it is on). */
+static void json_culls(JsonBuilder *b, const results *r, const results_culls *c) {
+  if (!(r->cull_timeout_s > 0)) return;
+  json_int(b, "culled_sessions", c->culled);
+  json_num(b, "cull_freed_gpu_h", c->freed_gpu_s / 3600.0);
+  json_int(b, "returns", c->returns);
+  json_num(b, "return_wait_mean_s", c->returns ? c->return_wait_s / c->returns : NAN);
+}
+
 static void json_pools(JsonBuilder *b, const results *r) {
   json_builder_set_member_name(b, "pools");
   json_builder_begin_array(b);
@@ -127,6 +136,7 @@ static void json_pools(JsonBuilder *b, const results *r) {
     json_num(b, "drain_gpu_h", p->drain_gpu_s / 3600.0);
     json_num(b, "down_gpu_h", p->down_gpu_s / 3600.0);
     json_num(b, "vgpu_h", p->vgpu_s / 3600.0);
+    json_culls(b, r, &p->culls);
     json_builder_end_object(b);
   }
   json_builder_end_array(b);
@@ -150,6 +160,7 @@ static void json_tenants(JsonBuilder *b, const results *r) {
       json_int(b, "preemptions_caused", t->preempts_caused);
       json_num(b, "preemption_lost_gpu_h", t->preempt_lost_gpu_s / 3600.0);
     }
+    json_culls(b, r, &t->culls);
     json_builder_end_object(b);
   }
   json_builder_end_array(b);
@@ -257,6 +268,15 @@ char *report_json(const results *r, gboolean include_engine_stats) {
   json_totals(b, &t);
   json_pools(b, r);
   json_tenants(b, r);
+  if (r->cull_timeout_s > 0) { /* the idle culler's totals */
+    results_culls c;
+    results_culls_total(r, &c);
+    json_builder_set_member_name(b, "culling");
+    json_builder_begin_object(b);
+    json_num(b, "timeout_s", r->cull_timeout_s);
+    json_culls(b, r, &c);
+    json_builder_end_object(b);
+  }
   json_slo(b, r);
 
   const guint32 counts[OUTCOME_COUNT] = {

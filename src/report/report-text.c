@@ -308,6 +308,26 @@ static void text_showback(GString *out, const results *r) {
   g_free(order);
 }
 
+/* The idle culler's line (only when it is on). */
+static void text_culling(GString *out, const results *r) {
+  if (!(r->cull_timeout_s > 0)) return;
+  results_culls c;
+  results_culls_total(r, &c);
+  text_label(out, "idle culling");
+  g_string_append_printf(out, "%u notebook server%s culled after ", c.culled,
+                         c.culled == 1 ? "" : "s");
+  text_duration(out, r->cull_timeout_s);
+  g_string_append(out, " idle; ");
+  text_fmt(out, "%.1f", c.freed_gpu_s / 3600.0);
+  g_string_append_printf(out, " GPU-h freed; %u user%s returned", c.returns,
+                         c.returns == 1 ? "" : "s");
+  if (c.returns) {
+    g_string_append(out, ", waited mean ");
+    text_duration(out, c.return_wait_s / c.returns);
+  }
+  g_string_append_c(out, '\n');
+}
+
 void report_text(const results *r, GString *out) {
   g_return_if_fail(r != NULL && out != NULL);
   results_totals t;
@@ -394,6 +414,7 @@ void report_text(const results *r, GString *out) {
   }
 
   text_preemption(out, r);
+  text_culling(out, r);
   text_slo(out, r);
   text_llm(out, r);
 

@@ -172,6 +172,15 @@ static void budget_job_events(budget_rows *b, const scenario *sc, const trace *t
     double mean = secs * j->busy / util_ns_to_seconds(j->burst_ns);
     ev[BUDGET_EV_BURSTS] = attempts + 2.0 * (mean + 6.0 * sqrt(mean) + 6.0);
   }
+  if (j->kind == JOB_NOTEBOOK && sc->notebook_cull_ns > 0) {
+    /* the idle culler stops a session at most once a gap (counted as above), or once an
+     * attempt when it never computes: each cull adds its user's return and the restarted
+     * session's end and timer, and a row of events.csv */
+    double mean = j->burst_ns > 0 ? secs * j->busy / util_ns_to_seconds(j->burst_ns) : 0;
+    double culls = attempts + mean + 6.0 * sqrt(mean) + 6.0;
+    ev[BUDGET_EV_ATTEMPTS] += 3.0 * culls;
+    b->fault_rows += culls;
+  }
   if (!b->n_pools) {
     b->n_pools = sc->pools->len;
     b->pool_last_s = g_new0(double, b->n_pools);

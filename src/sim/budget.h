@@ -38,7 +38,8 @@ enum {
   BUDGET_EV_ATTEMPTS,   /* per attempt (1 + restarts): the end of its work or session, its
                          * random crash (a crash rate for its kind), on-demand MIG pools'
                          * reconfiguration and eviction per worker; the end of each
-                         * restart's back-off (restart_backoff) */
+                         * restart's back-off (restart_backoff); a notebook's culls by the
+                         * idle culler (its user's return, the session's end and timer) */
   BUDGET_EV_PHASES,     /* per attempt, one per phase row */
   BUDGET_EV_CHECKPOINTS,/* per attempt, its wall time at the pool's slowest / checkpoint_s */
   BUDGET_EV_DUTY,       /* inference services: one per duty window of their session */

@@ -17,8 +17,11 @@
 #include "workload.h"
 #include "place.h"
 
-/* JOB_BACKOFF: killed, waiting out its restart back-off before it queues again (sim.c) */
-typedef enum { JOB_PENDING = 0, JOB_QUEUED, JOB_RUNNING, JOB_DONE, JOB_BACKOFF } job_state;
+/* JOB_BACKOFF: killed, waiting out its restart back-off before it queues again; JOB_CULLED:
+ * a notebook the idle culler stopped, until its user returns (sim.c) */
+typedef enum {
+  JOB_PENDING = 0, JOB_QUEUED, JOB_RUNNING, JOB_DONE, JOB_BACKOFF, JOB_CULLED
+} job_state;
 
 /* struct task (a worker on a GPU), struct gpu_state and gpu_service are in share.h: they
  * are the view of a GPU and its residents that strategies read. */
@@ -130,7 +133,11 @@ struct job_run {
    * (0: restart at once), when the current wait began, the time spent waiting, its end */
   sim_time backoff_next_ns, backoff_since;
   double backoff_wait_ns;
-  event_id ev_backoff;
+  event_id ev_backoff;       /* the end of its back-off, or its user's return after a cull */
+  /* the idle culler (sim_job_cull): its figures (seconds), and whether it is queued again
+   * after its user returned (its wait then counts as the return's) */
+  results_culls culls;
+  gboolean returned;
   gsl_rng *rng_faults;       /* separate stream for random crashes, so enabling them moves no burst */
   GSequenceIter *queue_iter;
   const char *reason;        /* static or interned text */

@@ -410,7 +410,9 @@ static void on_work_done(void *ctx, void *obj, uint64_t arg) {
 #define SIM_WALK_MAX_INTERVALS 65536
 
 gboolean sim_job_walk_bursts(sim *s, job_run *j, const notebook_toggles *t) {
-  if (!s->walk_bursts || j->n_tasks != 1 || j->state != JOB_RUNNING || !j->wl->session ||
+  /* the idle culler stops a notebook in a long gap: its gaps are events (workload-notebook.c) */
+  if (!s->walk_bursts || s->sc->notebook_cull_ns > 0 || j->n_tasks != 1 ||
+      j->state != JOB_RUNNING || !j->wl->session ||
       j->ev_timer || j->ev_done || j->rng->type != gsl_rng_taus2)
     return FALSE;
   gpu_state *g = j->tasks[0].gpu;
@@ -651,6 +653,43 @@ static void job_backoff(sim *s, job_run *j, const job_run *cause, sim_time wait)
   j->state = JOB_BACKOFF;
   j->backoff_since = sim_now(s);
   j->ev_backoff = engine_at(s->eng, sim_now(s) + wait, on_backoff_end, j, 0);
+}
+
+/* ---- idle culling of notebooks: JupyterHub's idle culler (docs/models.md) ---- */
+
+static void on_cull_return(void *ctx, void *obj, uint64_t arg) {
+  sim *s = ctx;
+  job_run *j = obj;
+  (void)arg;
+  g_assert(j->state == JOB_CULLED);
+  j->ev_backoff = 0;
+  j->returned = TRUE;
+  j->culls.returns++;
+  job_requeue(s, j);
+}
+
+void sim_job_cull(sim *s, job_run *j, sim_time back) {
+  JOB_UNCHAINED(j);
+  g_assert(j->state == JOB_RUNNING && j->wl->session);
+  sim_time now = sim_now(s), until = MIN(back, j->session_end);
+  if (s->sc->horizon_ns > 0) until = MIN(until, s->sc->horizon_ns);
+  j->culls.culled++;
+  if (until > now) j->culls.freed_gpu_s += util_ns_to_seconds(until - now) * j->spec->gpus;
+  char detail[128];
+  if (back < j->session_end)
+    snprintf(detail, sizeof detail, "idle %.0f s: culled; its user returns at %.0f s",
+             util_ns_to_seconds(s->sc->notebook_cull_ns), util_ns_to_seconds(back));
+  else
+    snprintf(detail, sizeof detail, "idle %.0f s: culled; its session ends before its user "
+             "returns", util_ns_to_seconds(s->sc->notebook_cull_ns));
+  log_event(s, EVENT_CULL, j, NULL, j->tasks[0].gpu, FALSE, 0, detail);
+  job_release(s, j);
+  if (back >= j->session_end) { /* the user does not come back: the session is over */
+    job_done(s, j, OUTCOME_COMPLETED);
+    return;
+  }
+  j->state = JOB_CULLED;
+  j->ev_backoff = engine_at(s->eng, back, on_cull_return, j, 0);
 }
 
 /* j dies of why; cause is the job whose allocation failed or that faulted (NULL for an
@@ -911,6 +950,10 @@ static gboolean try_start(sim *s, pool_state *p, job_run *j) {
   cluster_queue_remove(p, j);
   p->n_running++;
   j->wait_ns += (double)(now - j->queued_since);
+  if (j->returned) { /* a culled notebook's user back: the wait of the return */
+    j->culls.return_wait_s += util_ns_to_seconds(now - j->queued_since);
+    j->returned = FALSE;
+  }
   guint32 n = sp->gpus;
   for (guint32 w = 0; w < n; w++) gpu_begin(s, s->scratch_gpus[w]);
   /* an attempt starts from the trace values; phases apply again from its start */
@@ -1327,6 +1370,7 @@ static void job_row(sim *s, const job_run *j, job_result *out) {
       .preempted = j->preempted,
       .preempts_caused = j->preempts_caused,
       .preempt_lost_gpu_s = j->preempt_lost_gpu_ns / 1e9,
+      .culls = j->culls,
   };
   if (j->outcome == OUTCOME_UNPLACEABLE || j->outcome == OUTCOME_NOT_SUBMITTED) out->wait_s = NAN;
   if (!session && j->outcome == OUTCOME_COMPLETED) {
@@ -1579,10 +1623,13 @@ static void close_books(sim *s, sim_time end) {
       j->outcome = OUTCOME_RUNNING;
     } else if (j->state == JOB_QUEUED) {
       j->wait_ns += (double)(end - j->queued_since);
+      if (j->returned) j->culls.return_wait_s += util_ns_to_seconds(end - j->queued_since);
       j->outcome = OUTCOME_QUEUED;
     } else if (j->state == JOB_BACKOFF) { /* waiting to queue again */
       j->backoff_wait_ns += (double)(end - j->backoff_since);
       j->outcome = OUTCOME_QUEUED;
+    } else if (j->state == JOB_CULLED) { /* its session goes on, its user away */
+      j->outcome = OUTCOME_RUNNING;
     }
   }
   for (guint i = 0; i < s->n_pools; i++) cluster_pool_close(&s->pools[i], end);
@@ -1604,6 +1651,7 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
   s->res->scenario_path = g_strdup(sc->path);
   s->res->trace_path = g_strdup(tr->path);
   s->res->seed = sc->seed;
+  s->res->cull_timeout_s = util_ns_to_seconds(sc->notebook_cull_ns);
   /* the scenario's start: places the run; else the trace's own (submit_utc, from imports) */
   s->res->start_unix = isfinite(sc->start_unix) ? sc->start_unix : tr->start_unix;
   s->progress = opt && opt->progress && isatty(2);

@@ -34,7 +34,8 @@ while read -r st key; do
   if awk -v st="$st" -v key="    $key: " '/^  - name: /{on=0} $0 == "    strategy: " st {on=1} on && index($0, key) == 1 {found=1} END {exit !found}' case*/scenario.yaml; then pass
   else fail "no generated $st pool sets '$key' (its declaration has a sample)"; fi
 done < sampled.txt
-# the restart back-off's keys (top level): drawn off and on
-for v in "restart_backoff: 0s" "restart_backoff: 10s" "restart_backoff_max: 5s" "restart_backoff_reset: 0s"; do
+# the restart back-off's and the idle culler's keys (top level): drawn off and on
+for v in "restart_backoff: 0s" "restart_backoff: 10s" "restart_backoff_max: 5s" "restart_backoff_reset: 0s" \
+         "notebook_cull_timeout: 30s" "notebook_cull_timeout: 1h"; do
   grep -qx -- "$v" scenarios.txt && pass || fail "no generated scenario sets '$v'"
 done

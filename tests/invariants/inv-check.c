@@ -551,11 +551,22 @@ static void inv_check_gang(const inv_case *c, int i, GArray *stays, int replicas
   }
 }
 
+/* Did the idle culler stop a notebook of pool i (a `cull` row in events.csv)? */
+static gboolean inv_pool_culled(const inv_case *c, const inv_folder *f, int i) {
+  const inv_table *t = f->events;
+  int ce = inv_col(t, "event"), cp = inv_col(t, "pool");
+  for (guint r = 0; r < inv_rows(t); r++)
+    if (!strcmp(inv_cell(t, r, ce), "cull") && inv_pool_index(c, inv_cell(t, r, cp)) == i)
+      return TRUE;
+  return FALSE;
+}
+
 /* The stays (start to end, on gpu_ids) and waits (submission to start) of pool i from
- * jobs.csv; FALSE when a job was killed or restarted (jobs.csv then shows only its last
- * stay, so the pool's history cannot be rebuilt). */
+ * jobs.csv; FALSE when a job was killed, restarted or culled (jobs.csv then shows only its
+ * first start and its end, so the pool's history cannot be rebuilt). */
 static gboolean inv_collect_stays(const inv_case *c, const inv_folder *f, int i, GArray *stays,
                                   GArray *waits) {
+  if (inv_pool_culled(c, f, i)) return FALSE;
   const inv_table *t = f->jobs;
   int cn = inv_col(t, "pool"), cg = inv_col(t, "gpus"), cs = inv_col(t, "submit_s"),
       c0 = inv_col(t, "start_s"), c1 = inv_col(t, "end_s"), co = inv_col(t, "outcome"),

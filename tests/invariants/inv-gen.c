@@ -1,8 +1,8 @@
 /* inv-gen.c: random small scenarios and traces for the invariant suite (issue 11): every
  * strategy of the program's table with the keys its row declares (their sampled values),
  * every placement policy and OOM policy, every job kind, phases (memory growth, duty and
- * rate changes, crashes), random crash rates, restart back-offs, inference services with
- * and without SLOs, horizons. The same seed writes the same files. It knows nothing of the
+ * rate changes, crashes), random crash rates, restart back-offs, idle culling of
+ * notebooks, inference services with and without SLOs, horizons. The same seed writes the same files. It knows nothing of the
  * checks. */
 #include "invariants.h"
 #include <glib/gstdio.h>
@@ -85,6 +85,9 @@ static void inv_gen_scenario(GRand *r, inv_case *c, GString *y) {
                            (const char *[]){"0s", "1s", "10s", "45s"}[inv_pick(r, 4)],
                            (const char *[]){"5s", "60s", "300s"}[inv_pick(r, 3)],
                            (const char *[]){"0s", "30s", "10m"}[inv_pick(r, 3)]);
+  if (inv_chance(r, 0.3)) /* JupyterHub's idle culler (off by default) */
+    g_string_append_printf(y, "notebook_cull_timeout: %s\n",
+                           (const char *[]){"30s", "300s", "1h"}[inv_pick(r, 3)]);
   if (inv_chance(r, 0.3))
     g_string_append_printf(y, "inference: {service_dist: %s}\n",
                            (const char *[]){"deterministic", "exponential", "lognormal"}[inv_pick(r, 3)]);

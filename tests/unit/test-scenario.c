@@ -365,8 +365,9 @@ Test(scenario, unknown_top_level_key) {
                    "horizon, interval, start, pools, routing, prices, crash_rates, interference, "
                    "ts_switch_loss, ts_curve_exp, ts_overlap_exp, mps_bandwidth_loss, "
                    "mps_block_wait, mps_block_corr, max_restarts, restart_backoff, "
-                   "restart_backoff_max, restart_backoff_reset, inference, llm, requirements, "
-                   "purchase, priority_classes, priority_rules, preemption");
+                   "restart_backoff_max, restart_backoff_reset, notebook_cull_timeout, "
+                   "inference, llm, requirements, purchase, priority_classes, priority_rules, "
+                   "preemption");
 }
 
 /* requirements: and purchase: (scenario-requirements.c): read, matched first rule first,
@@ -790,7 +791,8 @@ Test(scenario, override_errors_name_the_override) {
   expect_msg(d, p, ": --set colour: unknown key; expected one of: name, seed, horizon, interval, start, "
                    "interference, ts_switch_loss, ts_curve_exp, ts_overlap_exp, "
                    "mps_bandwidth_loss, mps_block_wait, mps_block_corr, max_restarts, "
-                   "restart_backoff, restart_backoff_max, restart_backoff_reset, pools.NAME.KEY, "
+                   "restart_backoff, restart_backoff_max, restart_backoff_reset, "
+                   "notebook_cull_timeout, pools.NAME.KEY, "
                    "prices.MODEL, crash_rates.KIND, inference.KEY, llm.KEY");
   expect_msg(d, p, ": --set 'seed': expected KEY=VALUE (e.g. pools.dev.replicas=8)");
   expect_msg(d, p, ": --set seed: expected a single value or a [list], found a mapping");

@@ -3,7 +3,9 @@
  * exponential with mean burst_s (seconds alone on a whole GPU); gaps are exponential
  * with mean burst_s x (1 - busy) / busy, so the long-run busy fraction alone is `busy`.
  * Draws come from the job's own stream, so the same notebook has the same bursts in
- * every scenario; a burst slowed by sharing takes longer (its stretch is reported). */
+ * every scenario; a burst slowed by sharing takes longer (its stretch is reported). With
+ * the idle culler on (notebook_cull_timeout), a gap longer than its timeout stops the
+ * session at the timeout; the user's return (the gap's end) starts with a burst. */
 #include "workload.h"
 #include "notebook-model.h"
 
@@ -16,24 +18,62 @@ static notebook_toggles notebook_toggles_now(const workload_job *v) {
 static void start_gap(sim *s, job_run *j) {
   workload_job *v = workload_job_of(j);
   sim_job_set_demand(s, j, FALSE, 0.0, 0);
-  if (v->busy <= 0) return; /* never computes: idle until the session ends */
+  sim_time now = sim_now(s), cull = sim_scenario(s)->notebook_cull_ns;
+  v->gap_end = 0;
+  if (v->busy <= 0) { /* never computes: idle until the session ends, or culled for good */
+    if (cull > 0) {
+      v->gap_end = SIM_TIME_NEVER;
+      sim_job_set_timer(s, j, now + cull);
+    }
+    return;
+  }
   notebook_toggles t = notebook_toggles_now(v);
   /* alone on its card, the run walks the gaps and bursts to the session's end (bursts.c:
-   * the same toggles, drawn by the same notebook-model.h), without events */
+   * the same toggles, drawn by the same notebook-model.h), without events (never with the
+   * idle culler on) */
   if (sim_job_walk_bursts(s, j, &t)) return;
-  sim_job_set_timer(s, j, notebook_next_gap(&t, v->rng, sim_now(s)));
+  sim_time end = notebook_next_gap(&t, v->rng, now);
+  if (cull > 0 && end - now > cull) { /* idle past the timeout: stopped at it */
+    v->gap_end = end;
+    end = now + cull;
+  }
+  sim_job_set_timer(s, j, end);
 }
 
-static void notebook_on_start(sim *s, job_run *j) { start_gap(s, j); }
-
-/* Gap over: a burst of exponential work starts. */
-static void notebook_on_timer(sim *s, job_run *j) {
+/* A burst of exponential work starts now. */
+static void start_burst(sim *s, job_run *j) {
   workload_job *v = workload_job_of(j);
   notebook_toggles t = notebook_toggles_now(v);
   double work = notebook_next_burst(&t, v->rng);
   v->burst_work_ns = work;
   v->burst_started = sim_now(s);
   sim_job_set_demand(s, j, TRUE, t.duty, work);
+}
+
+/* A culled session's first start after its user returned begins with the burst that
+ * brought them back; any other start begins with a gap. */
+static void notebook_on_start(sim *s, job_run *j) {
+  workload_job *v = workload_job_of(j);
+  if (v->returning) {
+    v->returning = FALSE;
+    start_burst(s, j);
+  } else {
+    start_gap(s, j);
+  }
+}
+
+/* Gap over: a burst starts; or the idle timeout came first: the culler stops the session
+ * (the user comes back at the gap's end). */
+static void notebook_on_timer(sim *s, job_run *j) {
+  workload_job *v = workload_job_of(j);
+  if (v->gap_end) {
+    sim_time back = v->gap_end;
+    v->gap_end = 0;
+    v->returning = TRUE;
+    sim_job_cull(s, j, back);
+    return;
+  }
+  start_burst(s, j);
 }
 
 static void notebook_on_work_done(sim *s, job_run *j) {

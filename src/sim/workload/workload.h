@@ -39,6 +39,9 @@ typedef struct job_run job_run; /* cluster.h; begins with its workload_job view 
   /* the workload's own: a notebook's burst, and what it owns (on_done frees it) */ \
   double burst_work_ns, burst_stretch_sum; \
   sim_time burst_started; \
+  sim_time gap_end;          /* a notebook's: the end of the gap the idle culler will stop \
+                              * it in (0: none) */ \
+  gboolean returning;        /* a notebook's: culled, its next start is its user's return */ \
   void *workload_data;
 typedef struct workload_job {
   SHARE_JOB_FIELDS
@@ -153,6 +156,11 @@ void sim_job_set_timer(sim *s, job_run *j, sim_time at);
  * recorded, run --reference): the workload sets its timer as usual. */
 struct notebook_toggles;
 gboolean sim_job_walk_bursts(sim *s, job_run *j, const struct notebook_toggles *t);
+/* The idle culler stops the running notebook j now (scenario notebook_cull_timeout,
+ * JupyterHub's culler): its GPUs and memory are released; its user returns at back (its
+ * next burst), when it queues for a GPU again, or never when back is at or past its
+ * session's end (it ends now, completed). Counted in the job's culling figures. */
+void sim_job_cull(sim *s, job_run *j, sim_time back);
 /* The job ends now with the given outcome; its GPUs are released. */
 void sim_job_finish(sim *s, job_run *j, job_outcome outcome);
 
