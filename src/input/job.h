@@ -6,7 +6,11 @@
 #include <stdint.h>
 #include "util.h"
 
-typedef enum { RESTART_NEVER = 0, RESTART_ON_FAILURE } restart_policy;
+/* Kubernetes' restartPolicy: Never, OnFailure, Always (docs/trace-format.md). A kill is a
+ * failure; a session's end is its user or operator stopping it, not an exit, so Always
+ * restarts what OnFailure does; a training or batch job may not say always (its work would
+ * run again once completed; Kubernetes' Job API refuses it). */
+typedef enum { RESTART_NEVER = 0, RESTART_ON_FAILURE, RESTART_ALWAYS } restart_policy;
 
 /* The job kinds, one row each: the enum constant, the trace's `kind` value, the id prefix
  * `sharesim gen` gives its jobs, and the kind's defaults for an empty `sm` and `restart`

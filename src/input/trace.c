@@ -375,7 +375,8 @@ static gboolean valid_text(const char *s) {
 
 /* The rows of JOB_KINDS (trace.h). */
 static const char *const restart_names[] = {[RESTART_NEVER] = "never",
-                                            [RESTART_ON_FAILURE] = "on-failure"};
+                                            [RESTART_ON_FAILURE] = "on-failure",
+                                            [RESTART_ALWAYS] = "always"};
 
 /* "one of notebook, inference, training, batch": the kind column's valid values. Owned. */
 static char *kind_expected(void) {
@@ -433,7 +434,7 @@ static const col_def job_cols[C_COUNT] = {
     [C_COMM] = {"comm_frac", FALSE, "a fraction 0 <= f < 1"},
     [C_CHECKPOINT] = {"checkpoint_s", FALSE,
                       "seconds >= 0, 0 for never (a decimal number, at most 1e9)"},
-    [C_RESTART] = {"restart", FALSE, "never or on-failure"},
+    [C_RESTART] = {"restart", FALSE, "never, on-failure or always"},
     [C_GPU_UTIL] = {"gpu_util", FALSE, "a fraction 0 < gpu_util <= 1"},
     [C_CPU] = {"cpu_milli", FALSE, "host CPU per worker in millicores, an integer from 0 to 1e8"},
     [C_HOST_MEM] = {"memory_mib", FALSE,
@@ -538,6 +539,7 @@ static gboolean job_cell(int col, const char *v, job_spec *j) {
   case C_RESTART:
     if (!strcmp(v, "never")) j->restart = RESTART_NEVER;
     else if (!strcmp(v, "on-failure")) j->restart = RESTART_ON_FAILURE;
+    else if (!strcmp(v, "always")) j->restart = RESTART_ALWAYS;
     else return FALSE;
     return TRUE;
   default: return FALSE;
@@ -650,6 +652,11 @@ static void job_row(csvread *in, void *ud) {
                   "1 for an LLM service (tensor parallelism is not modelled)", cells[C_GPUS]);
 
   /* Checks across cells, made only when the cells involved are themselves valid. */
+  if (HAVE(C_KIND) && HAVE(C_RESTART) && j.restart == RESTART_ALWAYS &&
+      (kind == JOB_TRAINING || kind == JOB_BATCH))
+    diag_expected(in->diags, in->path, line, (guint)(r->field_of[C_RESTART] + 1), "restart",
+                  "never or on-failure for a training or batch job (always would run its "
+                  "completed work again; Kubernetes' Job API refuses Always)", cells[C_RESTART]);
   if (HAVE(C_KIND) && kind == JOB_INFERENCE) {
     static const struct { int col; const char *expected; } need[] = {
         {C_RATE, "requests per second >= 0 (required for an inference job)"},

@@ -114,7 +114,7 @@ static double budget_restarts(const scenario *sc, const trace *tr, const pool_sp
     killable = (ph->set & (PHASE_SET_MEM | PHASE_CRASH)) != 0;
   }
   *can_die = killable;
-  if (j->restart != RESTART_ON_FAILURE && !evicts) return 0;
+  if (j->restart == RESTART_NEVER && !evicts) return 0;
   return killable ? (double)sc->max_restarts : 0;
 }
 

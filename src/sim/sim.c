@@ -732,7 +732,7 @@ static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const j
   /* (a preempted one too, up to max_restarts + 1 times: the budget's bound, budget.c) */
   gboolean evicted =
       why == EVENT_EVICTION || (preempted && j->preempted <= s->sc->max_restarts);
-  if (session_left && (evicted || (j->spec->restart == RESTART_ON_FAILURE &&
+  if (session_left && (evicted || (j->spec->restart != RESTART_NEVER &&
                                    j->restarts < s->sc->max_restarts))) {
     j->restarts++;
     p->restarts++;

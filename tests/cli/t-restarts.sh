@@ -47,6 +47,17 @@ expect_eq "${est#* }" "18" "the attempts' events count the back-offs' ends"
 est=${est%% *}
 if [ -n "$est" ] && [ -n "$ran" ] && awk -v e="$est" -v r="$ran" 'BEGIN { exit !(e >= r) }'; then pass
 else fail "check --estimate events '$est' below the run's '$ran'"; fi
+# restart: always (Kubernetes' restartPolicy Always) restarts a notebook, which by default
+# (never) fails at its first kill; a batch job may not say always
+printf 'id,submit_s,kind,gpus,mem_gb,duration_s,restart\nn,0,notebook,1,10,100000,always\nm,0,notebook,1,10,100000,\n' > nb.csv
+printf 'job_id,after_s,mem_gb\nn,5,100\nm,5,100\n' > nbph.csv
+printf 'horizon: 1h\nmax_restarts: 2\npools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n    gpus_per_node: 2\n' > nb.yaml
+run run nb.yaml nb.csv --phases nbph.csv -o nb -q; expect_rc 0
+expect_eq "$(row nb/jobs.csv restarts)/$(row nb/jobs.csv outcome)" "2/failed" "restart: always restarts the notebook (max_restarts 2)"
+expect_eq "$(awk -F, '$1 == "m" { print $14 "/" $13 }' nb/jobs.csv)" "0/failed" "a notebook restarts never by default"
+printf 'id,submit_s,kind,gpus,mem_gb,duration_s,restart\nb,0,batch,1,10,100,on-failure\nc,0,batch,1,10,100,always\n' > ab.csv
+run check bo.yaml ab.csv; expect_rc 2
+expect_err_contains "ab.csv:3:7: restart: expected never or on-failure for a training or batch job"
 # bad durations: file:line:column, exit 2, nothing written
 printf 'restart_backoff: -10s\nrestart_backoff_max: ten\npools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n' > bad.yaml
 run run bad.yaml bo.csv -o bad -q; expect_rc 2

@@ -134,7 +134,9 @@ static void inv_gen_job(GRand *r, int i, GString *t, GString *ph) {
   else g_string_append_c(t, ',');
   if (gang && inv_chance(r, 0.3)) g_string_append_printf(t, "%d,", 60 + inv_pick(r, 1200));
   else g_string_append_c(t, ',');
-  if (inv_chance(r, 0.3)) g_string_append(t, inv_chance(r, 0.5) ? "never" : "on-failure");
+  if (inv_chance(r, 0.3)) g_string_append(t, inv_chance(r, 0.5) ? "never"
+                                                      : k == JOB_NOTEBOOK || k == JOB_INFERENCE
+                                                          ? "always" : "on-failure");
   g_string_append_c(t, '\n');
   /* phases: memory growth, a new duty or rate, a crash */
   for (int n = inv_chance(r, 0.35) ? 1 + inv_pick(r, 2) : 0; n > 0; n--) {

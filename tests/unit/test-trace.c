@@ -377,7 +377,10 @@ Test(trace, bad_cells_exact_messages) {
        ":2:21: checkpoint_s: expected seconds >= 0, 0 for never (a decimal number, at most "
        "1e9), found '-60'"},
       {"j,0,batch,1,10,60,,,,,,,,,,,,,,,,always",
-       ":2:22: restart: expected never or on-failure, found 'always'"},
+       ":2:22: restart: expected never or on-failure for a training or batch job (always would "
+       "run its completed work again; Kubernetes' Job API refuses Always), found 'always'"},
+      {"j,0,notebook,1,10,60,,,,,,,,,,,,,,,,sometimes",
+       ":2:22: restart: expected never, on-failure or always, found 'sometimes'"},
   };
   for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) expect_row(hdr, cases[i].row, cases[i].msg);
 }
