@@ -560,6 +560,21 @@ static void figures_read_llm(run_figures *f, const char *path) {
   figures_set(f, "llm:goodput_rps", sum);
 }
 
+void figures_table_line(GString *out, char *const *cells, const gsize *width, guint ncols,
+                        guint skip) {
+  gsize start = out->len;
+  for (guint c = 0; c < ncols; c++) {
+    if (skip & (1u << c)) continue;
+    gsize w = (gsize)g_utf8_strlen(cells[c], -1);
+    if (c) g_string_append(out, "  ");
+    for (gsize i = w; c && i < width[c]; i++) g_string_append_c(out, ' ');
+    g_string_append(out, cells[c]);
+    for (gsize i = w; !c && i < width[c]; i++) g_string_append_c(out, ' ');
+  }
+  while (out->len > start && out->str[out->len - 1] == ' ') g_string_truncate(out, out->len - 1);
+  g_string_append_c(out, '\n');
+}
+
 run_figures *figures_load(const char *dir, GError **error) {
   g_return_val_if_fail(dir != NULL, NULL);
   g_autofree char *path = g_build_filename(dir, "summary.json", NULL);

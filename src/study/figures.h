@@ -112,6 +112,11 @@ void figures_format(GString *out, figure_unit unit, double v);
 /* A difference v - base: "+8", "-12.3 pp", "+1.50 h", "-$3371.64"; with the relative
  * change " (-25.0 %)" appended for money, counts, hours and durations when base != 0. */
 void figures_format_delta(GString *out, figure_unit unit, double v, double base);
+/* One aligned line of a text table: cells[0..ncols) two spaces apart, the first column
+ * left-aligned and the others right-aligned to width[] (display characters), the columns
+ * whose bit is set in skip left out, trailing blanks trimmed, then a newline. */
+void figures_table_line(GString *out, char *const *cells, const gsize *width, guint ncols,
+                        guint skip);
 /* Unit name for CSV/JSON ("fraction", "s", "GPU-h", "$", "$/GPU-h", "count" ...). */
 const char *figures_unit_name(figure_unit unit);
 

@@ -65,6 +65,8 @@ typedef struct dcgm_pod {
   GPtrArray *gpus;           /* distinct GPU ids (in strings) */
   const char *profile;       /* GPU_I_PROFILE (MIG), or NULL */
   int64_t win_base;          /* absolute index of wins[0] */
+  guint64 target_samples;    /* samples whose series named it by `pod` alone (no
+                              * exported_pod): dcgm_drop_target_pods */
   GArray *wins;              /* dcgm_win */
 } dcgm_pod;
 
@@ -80,8 +82,7 @@ typedef struct dcgm_reader {
   guint64 exporter_pod;      /* samples whose pod label names the DCGM exporter itself */
   char *exporter_name;       /* the first such name, for the warning */
   guint64 exported;          /* samples whose series has exported_pod */
-  GHashTable *target_pods;   /* "ns\x1fpod" of the `pod` labels of series without
-                              * exported_pod -> samples (GUINT_TO_POINTER) */
+  gboolean from_target;      /* the sample being read names its pod by `pod` alone */
   /* CSV columns */
   int col_t, col_metric, col_value, col_pod, col_ns, col_gpu, col_uuid, col_host, col_profile;
   int col_xpod, col_xns;     /* exported_pod, exported_namespace */
@@ -163,6 +164,7 @@ static void dcgm_add(dcgm_reader *r, const char *file, guint line, dcgm_metric m
   }
   r->windows += grow;
   r->samples++;
+  if (r->from_target) p->target_samples++;
   if (t < p->t_first) p->t_first = t;
   if (t > p->t_last) p->t_last = t;
   if (!isnan(p->last_t[m]) && t != p->last_t[m]) {
@@ -263,12 +265,14 @@ static void dcgm_sample(dcgm_reader *r, const char *file, guint line, guint col_
  * honorLabels: false) Prometheus keeps the exporter's own labels as `exported_pod` /
  * `exported_namespace` and sets `pod` / `namespace` to the exporter's pod: the exported
  * labels win when present. A series without them is then an idle GPU's (dcgm-exporter
- * attaches no pod to a GPU no container holds), its `pod` the exporter's: which pods came
- * that way is recorded (dcgm_emit drops them when the export has exported_pod at all). A
+ * attaches no pod to a GPU no container holds), its `pod` the exporter's: each pod counts
+ * the samples that came that way (dcgm_emit drops those pods when the export has
+ * exported_pod at all). A
  * pod named like the exporter is counted for a warning. */
 static void dcgm_pick_pod(dcgm_reader *r, const char *xpod, const char *pod, const char *xns,
                           const char *ns, const char **pod_out, const char **ns_out) {
-  if (xpod && *xpod) {
+  r->from_target = !(xpod && *xpod);
+  if (!r->from_target) {
     *pod_out = xpod;
     *ns_out = xns && *xns ? xns : ns;
     r->exported++;
@@ -276,12 +280,6 @@ static void dcgm_pick_pod(dcgm_reader *r, const char *xpod, const char *pod, con
   }
   *pod_out = pod;
   *ns_out = ns;
-  if (pod && *pod) {
-    g_autofree char *key = g_strdup_printf("%s\x1f%s", ns ? ns : "", pod);
-    gpointer n = g_hash_table_lookup(r->target_pods, key);
-    g_hash_table_replace(r->target_pods, g_steal_pointer(&key),
-                         GUINT_TO_POINTER(GPOINTER_TO_UINT(n) + 1));
-  }
   if (pod && strstr(pod, "dcgm-exporter")) {
     r->exporter_pod++;
     if (!r->exporter_name) r->exporter_name = g_strndup(pod, 80);
@@ -703,14 +701,14 @@ static guint64 dcgm_drop_target_pods(dcgm_reader *r, const char **first) {
   *first = NULL;
   if (!r->exported) return 0;
   GHashTableIter it;
-  gpointer key, val;
-  g_hash_table_iter_init(&it, r->target_pods);
-  while (g_hash_table_iter_next(&it, &key, &val)) {
-    dcgm_pod *p = g_hash_table_lookup(r->pods, key);
-    if (!p) continue; /* its samples were refused (reported) */
-    dropped += GPOINTER_TO_UINT(val);
+  gpointer val;
+  g_hash_table_iter_init(&it, r->pods);
+  while (g_hash_table_iter_next(&it, NULL, &val)) {
+    dcgm_pod *p = val;
+    if (!p->target_samples) continue;
+    dropped += p->target_samples;
     if (!*first || strcmp(p->name, *first) < 0) *first = p->name;
-    g_hash_table_remove(r->pods, key);
+    g_hash_table_iter_remove(&it);
   }
   return dropped;
 }
@@ -886,7 +884,6 @@ static gboolean dcgm_run(import_ctx *c, GError **error) {
   if (ok) {
     r.strings = g_string_chunk_new(1 << 14);
     r.pods = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, dcgm_pod_free);
-    r.target_pods = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     for (guint f = 0; f < c->n_files; f++) {
       if (dcgm_is_json(c->files[f])) {
         dcgm_json_file(&r, c->files[f]);
@@ -900,7 +897,6 @@ static gboolean dcgm_run(import_ctx *c, GError **error) {
     }
     if (import_ok(c)) dcgm_emit(&r);
     g_hash_table_unref(r.pods);
-    g_hash_table_unref(r.target_pods);
     g_string_chunk_free(r.strings);
   }
   g_free(r.exporter_name);

@@ -171,19 +171,8 @@ static void modelrange_lines(const modelrange_table *t, GPtrArray *cells, gboole
       if (row->section != section)
         g_string_append_printf(out, "%s\n", figures_section_name(section = row->section));
     }
-    GString *l = g_string_new(NULL);
-    for (guint c = 0; c < MR_COLS; c++) {
-      if (c == 2 && !seeds) continue;
-      const char *s = g_ptr_array_index(cells, line * MR_COLS + c);
-      gsize w = (gsize)g_utf8_strlen(s, -1);
-      if (c) g_string_append(l, "  ");
-      for (gsize i = w; c && i < width[c]; i++) g_string_append_c(l, ' ');
-      g_string_append(l, s);
-      for (gsize i = w; !c && i < width[c]; i++) g_string_append_c(l, ' ');
-    }
-    while (l->len && l->str[l->len - 1] == ' ') g_string_truncate(l, l->len - 1);
-    g_string_append_printf(out, "%s\n", l->str);
-    g_string_free(l, TRUE);
+    figures_table_line(out, (char **)cells->pdata + line * MR_COLS, width, MR_COLS,
+                       seeds ? 0 : 1u << 2);
   }
 }
 

@@ -229,18 +229,7 @@ void seeds_text(const seeds_table *t, GString *out) {
       g_string_append_printf(out, "%s\n", figures_section_name((figure_section)(-1 - what)));
       continue;
     }
-    GString *line = g_string_new(NULL);
-    for (guint c = 0; c < SEEDS_COLS; c++) {
-      const char *s = g_ptr_array_index(cells, row * SEEDS_COLS + c);
-      gsize w = (gsize)g_utf8_strlen(s, -1);
-      if (c) g_string_append(line, "  ");
-      for (gsize i = w; c && i < width[c]; i++) g_string_append_c(line, ' ');
-      g_string_append(line, s);
-      for (gsize i = w; !c && i < width[c]; i++) g_string_append_c(line, ' ');
-    }
-    while (line->len && line->str[line->len - 1] == ' ') g_string_truncate(line, line->len - 1);
-    g_string_append_printf(out, "%s\n", line->str);
-    g_string_free(line, TRUE);
+    figures_table_line(out, (char **)cells->pdata + row * SEEDS_COLS, width, SEEDS_COLS, 0);
     row++;
   }
   g_array_free(lines, TRUE);
