@@ -115,13 +115,6 @@ static gboolean outdir_parse_temp(const char *entry, gsize *stem_len, gint64 *pi
   return *stem_len > 0;
 }
 
-static gboolean outdir_is_empty_dir(const char *path) {
-  GDir *d = g_dir_open(path, 0, NULL);
-  gboolean empty = d && g_dir_read_name(d) == NULL;
-  if (d) g_dir_close(d);
-  return empty;
-}
-
 /* The marker's command in the folder open as fd (read relative to it, no link followed), or
  * NULL. Owned. */
 static char *outdir_marker_command_fd(int fd) {
@@ -355,17 +348,33 @@ static char *outdir_input_inside(const char *dir, guint depth) {
   return found;
 }
 
-/* An existing folder may be replaced when it is empty or holds the marker of the same
- * command, and none of the files this command read lies inside it; a file, a symbolic
- * link or any other folder is refused so that user data is never deleted. */
-static gboolean outdir_is_replaceable(const char *path, GError **error) {
-  GStatBuf st;
-  if (g_lstat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
-    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
-                "refusing to replace %s: it exists and is not a folder", path);
+/* Whether the folder open as dfd lists nothing (read through a duplicate of the
+ * descriptor, which shares its position: rewound first). */
+static gboolean outdir_fd_is_empty(int dfd) {
+  int d2 = dup(dfd);
+  DIR *d = d2 >= 0 ? fdopendir(d2) : NULL;
+  if (!d) {
+    if (d2 >= 0) close(d2);
     return FALSE;
   }
-  g_autofree char *cmd = outdir_marker_command(path);
+  rewinddir(d);
+  gboolean empty = TRUE;
+  const struct dirent *e;
+  while (empty && (e = readdir(d)) != NULL)
+    empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+  closedir(d);
+  return empty;
+}
+
+/* Whether path still names the folder open as dfd: not removed, same device and inode. */
+static gboolean outdir_still_at(int dfd, const char *path) {
+  struct stat a, b;
+  return fstat(dfd, &a) == 0 && a.st_nlink > 0 && lstat(path, &b) == 0 &&
+         a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+int outdir_judge_at(int dfd, const char *path, GError **error) {
+  g_autofree char *cmd = outdir_marker_command_fd(dfd);
   g_autofree char *mine = outdir_command();
   g_autofree char *input = cmd ? outdir_input_inside(path, 0) : NULL;
   if (input) {
@@ -373,10 +382,12 @@ static gboolean outdir_is_replaceable(const char *path, GError **error) {
                 "refusing to replace %s: it holds %s, an input of this command (replacing the "
                 "folder would delete it): move the inputs out of it or choose another folder",
                 path, input);
-    return FALSE;
+    return 0;
   }
-  if (cmd && !strcmp(cmd, mine)) return TRUE;
-  if (!cmd && outdir_is_empty_dir(path)) return TRUE;
+  if (cmd && !strcmp(cmd, mine)) return 1;
+  if (!cmd && outdir_fd_is_empty(dfd)) return 1;
+  /* judged a folder that another writer swapped out (and may be emptying) meanwhile */
+  if (!outdir_still_at(dfd, path)) return -1;
   if (cmd)
     g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
                 "refusing to replace %s: it holds the output of 'sharesim %s', not of "
@@ -385,6 +396,30 @@ static gboolean outdir_is_replaceable(const char *path, GError **error) {
     g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
                 "refusing to replace %s: it exists and is not a sharesim result folder (no "
                 "%s marker): choose another folder or remove it yourself", path, OUTDIR_MARKER);
+  return 0;
+}
+
+/* An existing folder may be replaced when it is empty or holds the marker of the same
+ * command, and none of the files this command read lies inside it; a file, a symbolic
+ * link or any other folder is refused so that user data is never deleted. The folder is
+ * judged through one descriptor; when a concurrent writer swapped it out meanwhile (the
+ * name no longer leads to it), the folder now there is judged instead. A folder gone
+ * meanwhile is no obstacle (the caller's rename decides). */
+static gboolean outdir_is_replaceable(const char *path, GError **error) {
+  for (int tries = 0; tries < 1000; tries++) {
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT) return TRUE;
+    if (fd < 0) {
+      g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
+                  "refusing to replace %s: it exists and is not a folder", path);
+      return FALSE;
+    }
+    int verdict = outdir_judge_at(fd, path, error);
+    close(fd);
+    if (verdict >= 0) return verdict == 1;
+  }
+  g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME,
+              "cannot replace %s: other writers kept replacing it", path);
   return FALSE;
 }
 

@@ -42,6 +42,10 @@ gboolean outdir_write_marker(const char *dir, GError **error);
 /* The command recorded by dir's marker ("run"), or NULL when dir holds no regular marker
  * file of a known version. Owned. */
 char *outdir_marker_command(const char *dir);
+/* The verdict on the folder open as dfd, found at path: 1 replaceable, 0 refused (*error
+ * set), -1 path no longer leads to that folder (a concurrent writer swapped it; judge the
+ * folder now there). Exposed for the tests. */
+int outdir_judge_at(int dfd, const char *path, GError **error);
 
 /* "STEM.KIND-PID-HOST-XXXXXX" for this process (KIND "tmp" or "old"). Owned. */
 char *outdir_temp_name(const char *stem, const char *kind);
