@@ -3,7 +3,8 @@
 #   base input traces metrics sim report study cli
 # (src/sim/share/ and src/sim/workload/ belong to the sim layer). A file may include a header of
 # its own layer or of a layer before it; anything else is reported with file:line and fails.
-# Then the plug-in boundaries of the sim layer (see below) are checked the same way.
+# Then the plug-in boundaries of the sim layer (see below) are checked the same way, and the
+# order of src/sim's rooms (tests/sim-rooms): no include runs up from one room to a later one.
 # Usage: tests/check-layers.sh [SRCDIR]   (default: TOP_SRCDIR, else the folder above this script)
 top=${1:-${TOP_SRCDIR:-$(dirname "$0")/..}}
 src=$top/src
@@ -53,10 +54,11 @@ if [ -n "$out" ]; then echo "$out"; bad=$(echo "$out" | wc -l); fi
 #   of a pool, its GPUs and their residents and the share_* calls it may make (share.c is
 #   the bridge that forwards them to cluster.c and sim.c);
 # - a workload (sim/workload/workload-*.c) includes no header of the sim layer but those of
-#   sim/workload/ (workload.h, the view of its job and the sim_* calls it may make; workload.c
-#   is the bridge that includes cluster.h), so it never sees job_run, pools or GPUs, and calls
-#   no cluster_, engine_, place_ or share_ function: it acts through the sim_* calls of
-#   workload.h and the metrics calls of metrics.h.
+#   sim/workload/ (workload.h, the view of its job and the workload_* calls it may make;
+#   workload.c is the bridge that forwards them to sim.c, as share.c does for strategies), so
+#   it never sees job_run, pools or GPUs, and calls no function of another room of src/sim
+#   (cluster_, sim_, share_ ...): it acts through the bridge's calls of workload.h and the
+#   metrics calls of metrics.h.
 for f in $(cd "$src" && find sim/share -name 'share-*.c' | sort); do
   grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src/$f" | while IFS= read -r line; do
     h=$(echo "$line" | sed 's/.*"\(.*\)".*/\1/')
@@ -65,6 +67,8 @@ for f in $(cd "$src" && find sim/share -name 'share-*.c' | sort); do
   done
 done > "${TMPDIR:-/tmp}/check-layers.$$"
 simhdr=$(cd "$src" && find sim -name '*.h' ! -path 'sim/workload/*' | sed 's|.*/||')
+# the prefixes of the functions of src/sim's other rooms (tests/sim-rooms)
+simcalls="bursts|budget|cluster|engine|place|pqueue|prerun|rowspill|rowwriter|share|sim"
 for f in $(cd "$src" && find sim/workload -name 'workload-*.c' | sort); do
   grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src/$f" | while IFS= read -r line; do
     h=$(basename "$(echo "$line" | sed 's/.*"\(.*\)".*/\1/')")
@@ -72,13 +76,40 @@ for f in $(cd "$src" && find sim/workload -name 'workload-*.c' | sort); do
       echo "$src/$f:${line%%:*}: a workload includes \"$h\"; of the sim layer it may include only workload.h (and sim/workload/'s own headers)"
     fi
   done
-  grep -nE '(^|[^a-z_])(cluster|engine|pqueue|place|share)_[a-z_]+[[:space:]]*\(' "$src/$f" |
+  grep -nE "(^|[^a-z_])($simcalls)_[a-z_]+[[:space:]]*\\(" "$src/$f" |
     while IFS= read -r line; do
-      echo "$src/$f:${line%%:*}: a workload calls $(echo "$line" | grep -oE '(cluster|engine|pqueue|place|share)_[a-z_]+' | head -1); it acts through workload.h and metrics.h"
+      echo "$src/$f:${line%%:*}: a workload calls $(echo "$line" | grep -oE "(^|[^a-z_])($simcalls)_[a-z_]+" | head -1 | sed 's/^[^a-z_]//'); it acts only through the bridge (workload.h's calls) and metrics.h"
     done
+done >> "${TMPDIR:-/tmp}/check-layers.$$"
+# The rooms of src/sim, lowest first (tests/sim-rooms, docs/architecture.md): a file of
+# src/sim includes headers of its own room or of rooms before it; a file in no room fails.
+rooms=${SIM_ROOMS:-$(dirname "$0")/sim-rooms}
+sim_room() { # "rank name" of the room of path $1 (under src/sim), nothing if none
+  r=0
+  while read -r name pats; do
+    case $name in '' | '#'*) continue ;; esac
+    r=$((r + 1))
+    for pat in $pats; do case $1 in $pat) echo "$r $name"; return ;; esac; done
+  done < "$rooms"
+}
+simh=$(cd "$src/sim" && find . -name '*.h' | sed 's|^\./||' | sort)
+for f in $(cd "$src/sim" && find . -name '*.[ch]' | sed 's|^\./||' | sort); do
+  own=$(sim_room "$f")
+  if [ -z "$own" ]; then echo "$src/sim/$f: in no room of src/sim (add it to tests/sim-rooms)"; continue; fi
+  grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src/sim/$f" | while IFS= read -r line; do
+    h=${line#*\"}; h=${h%%\"*}; b=${h##*/}
+    for hp in $simh; do
+      [ "${hp##*/}" = "$b" ] || continue
+      to=$(sim_room "$hp")
+      if [ -n "$to" ] && [ "${to%% *}" -gt "${own%% *}" ]; then
+        echo "$src/sim/$f:${line%%:*}: room '${own#* }' includes \"$h\" of room '${to#* }', which comes after it in src/sim (tests/sim-rooms)"
+      fi
+      break
+    done
+  done
 done >> "${TMPDIR:-/tmp}/check-layers.$$"
 if [ -s "${TMPDIR:-/tmp}/check-layers.$$" ]; then cat "${TMPDIR:-/tmp}/check-layers.$$"; bad=$((bad + $(wc -l < "${TMPDIR:-/tmp}/check-layers.$$"))); fi
 rm -f "${TMPDIR:-/tmp}/check-layers.$$"
 if [ "$bad" -gt 0 ]; then echo "check-layers: $bad include(s) or call(s) cross a layer or plug-in boundary"; echo "layers: 0 passed, 1 failed, 0 skipped"; exit 1; fi
-echo "check-layers: $checked files, every include runs downwards ($layers); strategies include only share.h, workloads only workload.h of the sim layer and call no cluster/engine/place/share function"
+echo "check-layers: $checked files, every include runs downwards ($layers); strategies include only share.h, workloads only workload.h of the sim layer and call only its bridge, no include runs up src/sim's rooms"
 echo "layers: 1 passed, 0 failed, 0 skipped"

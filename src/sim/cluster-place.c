@@ -168,9 +168,9 @@ struct cluster_target_tally {
   GArray *kinds, *kind_count;
 };
 
-cluster_target_tally *cluster_target_tally_new(const pool_spec *spec) {
+cluster_target_tally *cluster_target_tally_new(const pool_spec *spec, const share_ops *ops) {
   cluster_target_tally *t = g_new0(cluster_target_tally, 1);
-  t->ops = share_for(spec->strategy);
+  t->ops = ops;
   t->slots_per_gpu = t->ops->slots_per_gpu(spec);
   g_assert(t->slots_per_gpu >= 1);
   return t;

@@ -137,14 +137,14 @@ static void cluster_nodes_init(pool_state *p) {
 }
 
 void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec,
-                       const share_params *params, metrics *m) {
+                       const share_ops *ops, const share_params *params, metrics *m) {
   memset(p, 0, sizeof *p);
   p->metrics = m;
   p->m = metrics_pool_get(m, index);
   p->params = params;
   p->index = index;
   p->spec = spec;
-  p->ops = share_for(spec->strategy);
+  p->ops = ops;
   p->n_nodes = spec->nodes;
   p->gpus_per_node = spec->gpus_per_node;
   p->n_gpus = (guint32)pool_gpus(spec);

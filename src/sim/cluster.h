@@ -161,8 +161,9 @@ struct job_run {
 };
 
 /* ---- pools and placement ---- */
+/* ops: spec's strategy (share_for, which the rooms above cluster.c look up). */
 void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec,
-                       const share_params *params, metrics *m);
+                       const share_ops *ops, const share_params *params, metrics *m);
 void cluster_pool_clear(pool_state *p);
 /* The pool's target workload for fgd and fragmentation: cluster_pool_target_add for each
  * job routed to it, in trace order (each once; the request kinds are numbered in the order
@@ -175,7 +176,7 @@ void cluster_pool_set_target(pool_state *p, guint64 seed);
  * in trace order; then cluster_pool_target_add_tally(p, t) does what
  * cluster_pool_target_add of each of those jobs would have done, in the same order. */
 typedef struct cluster_target_tally cluster_target_tally;
-cluster_target_tally *cluster_target_tally_new(const pool_spec *spec);
+cluster_target_tally *cluster_target_tally_new(const pool_spec *spec, const share_ops *ops);
 void cluster_target_tally_add(cluster_target_tally *t, const job_spec *js);
 void cluster_target_tally_free(cluster_target_tally *t);
 void cluster_pool_target_add_tally(pool_state *p, const cluster_target_tally *t);

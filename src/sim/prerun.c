@@ -1,9 +1,60 @@
-/* prerun.c: the one pass over the trace before a run (prerun.h). It only gathers: the
- * budget's figures come from budget.c's row accumulator, the row check from sim.c
- * (sim_check_job), the target counts from cluster-place.c; the run reads them in sim_build
- * and the commands print the problems. */
+/* prerun.c: the checks of a scenario and trace before a run (sim_check_*, for `check` and
+ * `run`) and the one pass over the trace that serves them (prerun.h). The pass only
+ * gathers: the budget's figures come from budget.c's row accumulator, the row check from
+ * sim_check_job, the target counts from cluster-place.c; the run (sim.c, the room above)
+ * reads them in sim_build and the commands print the problems. */
 #include "prerun.h"
-#include "sim.h"
+#include "interference.h"
+
+/* ---- the checks shared with `check` ---- */
+
+void sim_check_scenario(const scenario *sc, diag_list *diags) {
+  GString *built = g_string_new(NULL);
+  for (guint k = 0; k < share_count(); k++)
+    if (share_row(k)->implemented)
+      g_string_append_printf(built, "%s%s", built->len ? ", " : "", share_row(k)->input.name);
+  for (guint i = 0; i < sc->pools->len; i++) {
+    const pool_spec *p = scenario_pool(sc, i);
+    const share_ops *ops = share_for(p->strategy);
+    if (!ops->implemented)
+      diag_add(diags, sc->path, p->line, 0,
+               "pools[%u] '%s': strategy '%s' is not built in this version of sharesim yet "
+               "(built: %s)",
+               i + 1, p->name, ops->input.name, built->str);
+  }
+  g_string_free(built, TRUE);
+  if (sc->interference_path) {
+    interference_table *t = interference_load_in(sc->ref_dir, sc->interference_path, diags);
+    interference_free(t);
+  }
+}
+
+void sim_check_job(const scenario *sc, const trace *tr, const job_spec *j, int pi,
+                   diag_list *diags) {
+  if (pi < 0) {
+    diag_add(diags, tr->path, j->line, 0,
+             "job '%s' (kind %s, tenant %s, label '%s'): no routing rule matches it", j->id,
+             job_kind_name(j->kind), j->tenant, j->label);
+    return;
+  }
+  const pool_spec *p = scenario_pool(sc, (guint)pi);
+  const share_ops *ops = share_for(p->strategy);
+  if (!ops->implemented) return;
+  char *why = NULL;
+  if (!ops->can_ever_fit(p, j, &why) || !cluster_host_can_ever_fit(p, j, &why))
+    diag_add(diags, tr->path, j->line, 0, "job '%s' can never run in pool '%s': %s", j->id,
+             p->name, why ? why : "it does not fit");
+  g_free(why);
+}
+
+void sim_check_jobs(const scenario *sc, const trace *tr, diag_list *diags) {
+  for (guint i = 0; i < trace_n_jobs(tr); i++) {
+    job_spec row = trace_job(tr, i);
+    sim_check_job(sc, tr, &row, scenario_route(sc, &row), diags);
+  }
+}
+
+/* ---- the one pass ---- */
 
 prerun *prerun_new(const scenario *sc, const trace *tr, guint unfit_cap) {
   prerun *p = g_new0(prerun, 1);
@@ -15,7 +66,8 @@ prerun *prerun_new(const scenario *sc, const trace *tr, guint unfit_cap) {
   p->targets = g_new0(cluster_target_tally *, MAX(n_pools, 1u));
   for (guint k = 0; k < n_pools; k++) /* a strategy not built yet: no run, no target */
     if (share_for(scenario_pool(sc, k)->strategy)->implemented)
-      p->targets[k] = cluster_target_tally_new(scenario_pool(sc, k));
+      p->targets[k] = cluster_target_tally_new(scenario_pool(sc, k),
+                                               share_for(scenario_pool(sc, k)->strategy));
   budget_rows_init(&p->budget);
   GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
   for (guint i = 0; i < trace_n_jobs(tr); i++) {

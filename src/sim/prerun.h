@@ -1,5 +1,6 @@
-/* prerun.h: the one pass over a trace's rows that serves everything `run` checks and sets
- * up before simulating: the trace's share of the work and memory budget (budget.h), the
+/* prerun.h: the checks before a run (sim_check_*; sim.h includes this header) and the one
+ * pass over a trace's rows that serves everything `run` checks and sets up before
+ * simulating: the trace's share of the work and memory budget (budget.h), the
  * jobs that can never run (sim_check_jobs' problems, in trace order), the tenants in the
  * order they first appear, and each pool's target workload (cluster_target_tally). Each
  * row is read back and decoded once instead of once per check (issue 17: the loading
@@ -27,4 +28,12 @@ typedef struct prerun {
  * (diag_list_new). Owned: prerun_free (which does not read sc or tr). */
 prerun *prerun_new(const scenario *sc, const trace *tr, guint unfit_cap);
 void prerun_free(prerun *p);
+
+/* Checks that apply to a scenario and trace together, for `check` and `run`: strategies
+ * that are not built yet, jobs no routing rule matches, jobs no pool can ever hold. */
+void sim_check_scenario(const scenario *sc, diag_list *diags);
+void sim_check_jobs(const scenario *sc, const trace *tr, diag_list *diags);
+/* The check of one row j (trace_job of tr) routed to pool pi (scenario_route; < 0: none). */
+void sim_check_job(const scenario *sc, const trace *tr, const job_spec *j, int pi,
+                   diag_list *diags);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(prerun, prerun_free)

@@ -6,6 +6,7 @@
 #include "sim.h"
 #include "bursts.h"
 #include "workload.h"
+#include "host.h"
 #include "rng.h"
 #include "interference.h"
 #include "rowwriter.h"
@@ -18,10 +19,12 @@
 #include <unistd.h>
 
 struct sim {
-  const scenario *sc;
-  const trace *tr;
+  /* calls, sc, tr, now, m: what the plug-in bridges read (host.h), also as host */
+  union {
+    sim_host host;
+    struct { SIM_HOST_FIELDS };
+  };
   engine *eng;
-  const sim_time *now;       /* engine_clock(eng): sim_now without a call */
   pool_state *pools;
   guint n_pools;
   gboolean closing;          /* close_books is running: the run is over, no new events */
@@ -48,7 +51,6 @@ struct sim {
   gint64 progress_next_us;
   share_params params;
   interference_table *interference;
-  metrics *m;                /* the observation of the run (metrics.h) */
   /* jobs.csv rows: those of rows [0 .. next_emit) are out (job_out: their records handed
    * to the row writer, which puts them in trace order and writes them) */
   guint next_emit;
@@ -92,9 +94,6 @@ static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const j
                      const gpu_state *where, const char *detail);
 
 sim_time sim_now(const sim *s) { return *s->now; }
-const scenario *sim_scenario(const sim *s) { return s->sc; }
-const trace *sim_trace(const sim *s) { return s->tr; }
-metrics *sim_metrics(sim *s) { return s->m; }
 gboolean sim_reference(const sim *s, unsigned what) { return (s->reference & what) != 0; }
 
 void sim_service(sim *s, const service_result *row) {
@@ -1264,54 +1263,6 @@ static void set_pool_targets(sim *s, const prerun *pre, guint64 seed) {
   for (guint i = 0; i < s->n_pools; i++) cluster_pool_set_target(&s->pools[i], seed);
 }
 
-/* ---- checks shared with `check` ---- */
-
-void sim_check_scenario(const scenario *sc, diag_list *diags) {
-  GString *built = g_string_new(NULL);
-  for (guint k = 0; k < share_count(); k++)
-    if (share_row(k)->implemented)
-      g_string_append_printf(built, "%s%s", built->len ? ", " : "", share_row(k)->input.name);
-  for (guint i = 0; i < sc->pools->len; i++) {
-    const pool_spec *p = scenario_pool(sc, i);
-    const share_ops *ops = share_for(p->strategy);
-    if (!ops->implemented)
-      diag_add(diags, sc->path, p->line, 0,
-               "pools[%u] '%s': strategy '%s' is not built in this version of sharesim yet "
-               "(built: %s)",
-               i + 1, p->name, ops->input.name, built->str);
-  }
-  g_string_free(built, TRUE);
-  if (sc->interference_path) {
-    interference_table *t = interference_load_in(sc->ref_dir, sc->interference_path, diags);
-    interference_free(t);
-  }
-}
-
-void sim_check_job(const scenario *sc, const trace *tr, const job_spec *j, int pi,
-                   diag_list *diags) {
-  if (pi < 0) {
-    diag_add(diags, tr->path, j->line, 0,
-             "job '%s' (kind %s, tenant %s, label '%s'): no routing rule matches it", j->id,
-             job_kind_name(j->kind), j->tenant, j->label);
-    return;
-  }
-  const pool_spec *p = scenario_pool(sc, (guint)pi);
-  const share_ops *ops = share_for(p->strategy);
-  if (!ops->implemented) return;
-  char *why = NULL;
-  if (!ops->can_ever_fit(p, j, &why) || !cluster_host_can_ever_fit(p, j, &why))
-    diag_add(diags, tr->path, j->line, 0, "job '%s' can never run in pool '%s': %s", j->id,
-             p->name, why ? why : "it does not fit");
-  g_free(why);
-}
-
-void sim_check_jobs(const scenario *sc, const trace *tr, diag_list *diags) {
-  for (guint i = 0; i < trace_n_jobs(tr); i++) {
-    job_spec row = trace_job(tr, i);
-    sim_check_job(sc, tr, &row, scenario_route(sc, &row), diags);
-  }
-}
-
 /* ---- progress bar ---- */
 
 static void progress_tick(sim *s, sim_time horizon, gboolean last) {
@@ -1544,9 +1495,33 @@ static rowwriter *sim_rowwriter(sim *s, const sim_options *opt) {
   return rowwriter_new(&c);
 }
 
+/* What the plug-in bridges forward to (host.h): share.c and workload.c are below this
+ * room, so they reach these functions through s->calls, never by name. */
+static const sim_calls sim_bridge_calls = {
+    .at = sim_at,
+    .request_schedule = sim_request_schedule,
+    .try_start = sim_try_start,
+    .evict_gpu = sim_evict_gpu,
+    .log_event = sim_log_event,
+    .job_expected_end = sim_job_expected_end,
+    .job_set_demand = sim_job_set_demand,
+    .job_refresh = sim_job_refresh,
+    .job_mem_room = sim_job_mem_room,
+    .job_mem_visible = sim_job_mem_visible,
+    .job_set_mem = sim_job_set_mem,
+    .job_partition = sim_job_partition,
+    .job_set_timer = sim_job_set_timer,
+    .job_walk_bursts = sim_job_walk_bursts,
+    .job_cull = sim_job_cull,
+    .job_finish = sim_job_finish,
+    .service = sim_service,
+    .reference = sim_reference,
+};
+
 /* The pools (and their metrics), the jobs in arrival order, the scratch space. */
 static void sim_build(sim *s, const sim_options *opt) {
   const scenario *sc = s->sc;
+  s->calls = &sim_bridge_calls;
   s->m = metrics_new(sc, s->res, opt && opt->gpu_series);
   if (opt && opt->ts_sink) metrics_set_ts_sink(s->m, opt->ts_sink, opt->ts_sink_data);
   s->n_pools = sc->pools->len;
@@ -1554,7 +1529,8 @@ static void sim_build(sim *s, const sim_options *opt) {
   guint32 max_gpus = 1;
   for (guint i = 0; i < s->n_pools; i++) {
     pool_state *p = &s->pools[i];
-    cluster_pool_init(p, i, scenario_pool(sc, i), &s->params, s->m);
+    const pool_spec *spec = scenario_pool(sc, i);
+    cluster_pool_init(p, i, spec, share_for(spec->strategy), &s->params, s->m);
     if (p->ops->licence_per_worker_hour)
       metrics_pool_set_licence(s->m, i, p->ops->licence_per_worker_hour(p->spec));
     max_gpus = MAX(max_gpus, p->n_gpus * p->slots_per_gpu);

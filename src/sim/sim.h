@@ -1,6 +1,8 @@
 /* sim.h: one simulation run: arrivals, routing, queueing and placement, progress and
  * completions, phases, crashes, out-of-memory kills and restarts, and the freezing of
- * results. sim_run is the whole public entry; the sim_job_* calls are for workloads. */
+ * results. sim_run is the whole public entry; the sim_job_* calls are what the plug-in
+ * bridges (share.c, workload.c) forward to, through host.h. The highest room of src/sim
+ * (docs/architecture.md). */
 #pragma once
 #include <glib.h>
 #include "scenario.h"
@@ -8,6 +10,7 @@
 #include "results.h"
 #include "cluster.h"
 #include "reference.h"
+#include "prerun.h"
 
 typedef struct sim sim;
 
@@ -70,18 +73,12 @@ typedef struct sim_options {
 /* Runs the scenario on the trace. Returns owned results, or NULL with error set. */
 results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GError **error);
 
-/* Checks that apply to a scenario and trace together, for `check` and `run`: strategies
- * that are not built yet, jobs no routing rule matches, jobs no pool can ever hold. */
-void sim_check_scenario(const scenario *sc, diag_list *diags);
-void sim_check_jobs(const scenario *sc, const trace *tr, diag_list *diags);
-/* The check of one row j (trace_job of tr) routed to pool pi (scenario_route; < 0: none). */
-void sim_check_job(const scenario *sc, const trace *tr, const job_spec *j, int pi,
-                   diag_list *diags);
+/* sim_check_scenario, sim_check_jobs and sim_check_job, the checks `check` and `run` make
+ * before a run, are prerun.c's (prerun.h, included above). */
 
-/* The calls workloads make on the run (sim_now, sim_job_set_demand, ...) are declared in
- * workload.h, the one header of the simulator a workload includes; sim.c defines them. */
-
-/* ---- for share.c, which forwards the strategies' share_* calls (share.h) to them ---- */
+/* ---- the run's side of the plug-in bridges: share.c and workload.c, below this room,
+ * reach these through the calls every sim begins with (host.h), never by name ---- */
+sim_time sim_now(const sim *s);
 /* When j's GPUs should be free of it if nothing happens (ns, as a double): a session's
  * end, else now + work left / rate (INFINITY without progress). */
 double sim_job_expected_end(const sim *s, const job_run *j);
@@ -99,3 +96,17 @@ void sim_evict_gpu(sim *s, gpu_state *g, const char *detail);
 /* Appends an events.csv row at the current time (j, cause, g may be NULL). */
 void sim_log_event(sim *s, event_kind kind, const pool_state *p, const gpu_state *g,
                    const job_run *j, const job_run *cause, const char *detail);
+/* What workload.h's workload_job_* calls do (there described). */
+void sim_job_set_demand(sim *s, job_run *j, gboolean active, double duty, double work_ns);
+void sim_job_refresh(sim *s, job_run *j);
+int64_t sim_job_mem_room(const sim *s, const job_run *j, guint32 w);
+int64_t sim_job_mem_visible(const sim *s, const job_run *j, guint32 w);
+void sim_job_set_mem(sim *s, job_run *j, int64_t bytes);
+void sim_job_partition(const sim *s, const job_run *j, guint32 w, double *sm_frac,
+                       double *bw_frac);
+void sim_job_set_timer(sim *s, job_run *j, sim_time at);
+gboolean sim_job_walk_bursts(sim *s, job_run *j, const struct notebook_toggles *t);
+void sim_job_cull(sim *s, job_run *j, sim_time back);
+void sim_job_finish(sim *s, job_run *j, job_outcome outcome);
+void sim_service(sim *s, const service_result *row);
+gboolean sim_reference(const sim *s, unsigned what);

@@ -1,12 +1,14 @@
 # t-checks.sh: the source checks of make check can fail. Each is run on a copy of src/ (or of
 # the built objects) with one violation put in, and must report it with file:line and fail:
 # an include up the layers, a strategy including more than share.h, a workload including
-# cluster.h or sim.h or calling the cluster, a function over 100 lines, a JSON parse outside jsonlimit.c (check-layers.sh,
-# check-functions.sh, check-json.sh), two input modules including each other
+# cluster.h or sim.h or calling the cluster or sim.c, an include running up src/sim's rooms, a
+# file of src/sim in no room, a function over 100 lines, a JSON parse outside jsonlimit.c
+# (check-layers.sh, check-functions.sh, check-json.sh), two input modules including each other
 # (check-include-cycles.sh), an importer or input reader without a fuzz target
 # (check-fuzz-targets.sh), a scenario key named outside its owner's file or declared twice
-# (check-keys.sh), and an input
-# object needing a symbol of the simulator (check-link-layers.sh).
+# (check-keys.sh); an input object needing a symbol of the simulator, an object of
+# src/sim/place/ needing one of sim.c, and a workload object needing one of cluster.c
+# (check-link-layers.sh).
 CHK="$TOP_SRCDIR/tests"
 mkdir -p tree && cp -R "$TOP_SRCDIR/src" tree/src && chmod -R u+w tree
 sh "$CHK/check-layers.sh" tree > layers-ok.txt 2>&1; expect_eq "$?" 0 "check-layers on the tree as it is"
@@ -16,13 +18,19 @@ printf 'static void wl_x(void) { cluster_pool_close(0, 0); }\n' >> tree/src/sim/
 sed 's/^#include "workload.h"$/#include "workload.h"\n#include "cluster.h"/' tree/src/sim/workload/workload-notebook.c > x && mv x tree/src/sim/workload/workload-notebook.c
 sed 's/^#include "workload.h"$/#include "workload.h"\n#include "sim.h"/' tree/src/sim/workload/workload-training.c > x && mv x tree/src/sim/workload/workload-training.c
 printf '#include "metrics.h"\n' >> tree/src/traces/gen.c
-sh "$CHK/check-layers.sh" tree > layers.txt 2>&1; expect_eq "$?" 1 "check-layers with six violations"
+printf 'static void wl_y(sim *s) { sim_job_refresh(s, 0); }\n' >> tree/src/sim/workload/workload-inference.c
+printf '#include "sim.h"\n' >> tree/src/sim/cluster-place.c
+printf '/* a file in no room */\n' > tree/src/sim/attic.c
+sh "$CHK/check-layers.sh" tree > layers.txt 2>&1; expect_eq "$?" 1 "check-layers with nine violations"
 if grep -q 'share-mps.c:[0-9]*: a strategy includes "cluster.h"' layers.txt; then pass; else fail "no strategy-include report: $(cat layers.txt)"; fi
 if grep -q 'paths.c:[0-9]*: layer .input. includes "report.h"' layers.txt; then pass; else fail "no layer report: $(cat layers.txt)"; fi
 if grep -q 'gen.c:[0-9]*: layer .traces. includes "metrics.h"' layers.txt; then pass; else fail "no report of traces above metrics: $(cat layers.txt)"; fi
 if grep -q 'workload-batch.c:[0-9]*: a workload calls cluster_pool_close' layers.txt; then pass; else fail "no workload-call report: $(cat layers.txt)"; fi
 if grep -q 'workload-notebook.c:[0-9]*: a workload includes "cluster.h"' layers.txt; then pass; else fail "no workload-include report: $(cat layers.txt)"; fi
 if grep -q 'workload-training.c:[0-9]*: a workload includes "sim.h"' layers.txt; then pass; else fail "no workload-include report for sim.h: $(cat layers.txt)"; fi
+if grep -q 'workload-inference.c:[0-9]*: a workload calls sim_job_refresh; it acts only through the bridge' layers.txt; then pass; else fail "no workload-call report for sim.c: $(cat layers.txt)"; fi
+if grep -q "cluster-place.c:[0-9]*: room 'cluster' includes \"sim.h\" of room 'sim', which comes after it" layers.txt; then pass; else fail "no room-order report: $(cat layers.txt)"; fi
+if grep -q 'src/sim/attic.c: in no room of src/sim' layers.txt; then pass; else fail "no report of a file in no room: $(cat layers.txt)"; fi
 
 sh "$CHK/check-include-cycles.sh" "$TOP_SRCDIR" > cyc-ok.txt 2>&1; expect_eq "$?" 0 "check-include-cycles on the tree as it is"
 printf '#include "nvconfig.h"\n' >> tree/src/input/scenario-yaml.c
@@ -62,8 +70,14 @@ if [ -d "$build/src/input" ] && command -v nm > /dev/null 2>&1 && command -v cc 
   mkdir -p objs && cp -R "$build/src" objs/src
   printf 'unsigned share_count(void);\nunsigned t_checks_x(void);\nunsigned t_checks_x(void) { return share_count(); }\n' > x.c
   cc -c x.c -o objs/src/input/x.o
-  sh "$CHK/check-link-layers.sh" objs > link.txt 2>&1; expect_eq "$?" 1 "check-link-layers with input calling sim"
+  printf 'void *sim_run(void);\nvoid *t_checks_y(void);\nvoid *t_checks_y(void) { return sim_run(); }\n' > y.c
+  cc -c y.c -o objs/src/sim/place/y.o
+  printf 'void cluster_pool_close(void *p, long t);\nvoid t_checks_z(void);\nvoid t_checks_z(void) { cluster_pool_close(0, 0); }\n' > z.c
+  cc -c z.c -o objs/src/sim/workload/workload-z.o
+  sh "$CHK/check-link-layers.sh" objs > link.txt 2>&1; expect_eq "$?" 1 "check-link-layers with input calling sim, place calling sim.c, a workload calling cluster.c"
   if grep -q 'src/input/x.o: needs share_count, defined above its layer in src/sim/share/share.o' link.txt; then pass; else fail "no link report: $(cat link.txt)"; fi
+  if grep -q "src/sim/place/y.o: needs sim_run, defined in src/sim/sim.o of room 'sim', after its room 'place'" link.txt; then pass; else fail "no room-order link report: $(cat link.txt)"; fi
+  if grep -q 'src/sim/workload/workload-z.o: a plug-in needs cluster_pool_close of src/sim/cluster.o' link.txt; then pass; else fail "no plug-in link report: $(cat link.txt)"; fi
 else
   skip_test "no built objects beside $SHARESIM, or no nm/cc"
 fi

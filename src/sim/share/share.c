@@ -2,10 +2,11 @@
  * line: share_input_row), the noisy-neighbour model they share, the defaults they may use
  * (gauges from residents' duty cycles, whole-device memory, out-of-memory and crash victims
  * by the pool's oom policy, replica slots), and the share_* calls of share.h through which
- * strategies act on the run: the one file of share/ that includes cluster.h and sim.h. */
+ * strategies act on the run (the bridge: forwarded to cluster.c, and to sim.c through the
+ * calls of host.h): the one file of share/ that includes cluster.h and host.h. */
 #include "share.h"
 #include "cluster.h"
-#include "sim.h"
+#include "host.h"
 #include "interference.h"
 #include <math.h>
 #include <stddef.h>
@@ -190,33 +191,41 @@ gboolean share_table_speed(const share_pool *p, const gpu_state *g, const task *
   return TRUE;
 }
 
-/* ---- the calls strategies make on the run (share.h), forwarded to sim.c and cluster.c;
- * the views are the first members of pool_state and job_run, so they convert back ---- */
+/* ---- the calls strategies make on the run (share.h), forwarded to cluster.c and to sim.c
+ * (host.h's calls: sim.c is above this room); the views are the first members of
+ * pool_state and job_run, so they convert back ---- */
 
 static pool_state *share_state(share_pool *p) { return (pool_state *)(void *)p; }
 static job_run *share_run(const share_job *j) { return (job_run *)(void *)j; }
+static const sim_calls *share_host(const sim *s) { return sim_host_of(s)->calls; }
 
-sim_time share_now(const sim *s) { return sim_now(s); }
+sim_time share_now(const sim *s) { return *sim_host_of(s)->now; }
 
-void share_at(sim *s, sim_time at, share_event_fn fn, gpu_state *g) { sim_at(s, at, fn, g, 0); }
-
-void share_request_schedule(sim *s, share_pool *p) { sim_request_schedule(s, share_state(p)); }
-
-gboolean share_try_start(sim *s, share_pool *p, const share_job *j) {
-  return sim_try_start(s, share_state(p), share_run(j));
+void share_at(sim *s, sim_time at, share_event_fn fn, gpu_state *g) {
+  share_host(s)->at(s, at, fn, g, 0);
 }
 
-void share_evict_gpu(sim *s, gpu_state *g, const char *detail) { sim_evict_gpu(s, g, detail); }
+void share_request_schedule(sim *s, share_pool *p) {
+  share_host(s)->request_schedule(s, share_state(p));
+}
+
+gboolean share_try_start(sim *s, share_pool *p, const share_job *j) {
+  return share_host(s)->try_start(s, share_state(p), share_run(j));
+}
+
+void share_evict_gpu(sim *s, gpu_state *g, const char *detail) {
+  share_host(s)->evict_gpu(s, g, detail);
+}
 
 void share_log_event(sim *s, event_kind kind, const share_pool *p, const gpu_state *g,
                      const share_job *cause, const char *detail) {
-  sim_log_event(s, kind, (const pool_state *)(const void *)p, g, NULL,
-                cause ? share_run(cause) : NULL, detail);
+  share_host(s)->log_event(s, kind, (const pool_state *)(const void *)p, g, NULL,
+                           cause ? share_run(cause) : NULL, detail);
 }
 
 void share_gpu_set_service(sim *s, share_pool *p, gpu_state *g, gpu_service service,
                            guint32 slots) {
-  cluster_gpu_set_service(share_state(p), g, service, slots, sim_now(s));
+  cluster_gpu_set_service(share_state(p), g, service, slots, share_now(s));
 }
 
 void share_gpu_set_capacity(share_pool *p, gpu_state *g, guint32 slots) {
@@ -224,9 +233,9 @@ void share_gpu_set_capacity(share_pool *p, gpu_state *g, guint32 slots) {
 }
 
 double share_gpu_expected_empty(const sim *s, const gpu_state *g) {
-  double last = (double)sim_now(s);
+  double last = (double)share_now(s);
   for (guint i = 0; i < g->n_residents; i++) {
-    double end = sim_job_expected_end(s, ((const task *)g->residents[i])->job);
+    double end = share_host(s)->job_expected_end(s, ((const task *)g->residents[i])->job);
     if (end > last) last = end;
   }
   return last;

@@ -6,10 +6,10 @@
 static void batch_on_start(sim *s, job_run *j) {
   workload_job *v = workload_job_of(j);
   double left = (double)v->spec->duration_ns - v->kept_ns;
-  sim_job_set_demand(s, j, TRUE, v->spec->gpu_util, left > 0 ? left : 0);
+  workload_job_set_demand(s, j, TRUE, v->spec->gpu_util, left > 0 ? left : 0);
 }
 
-static void batch_on_work_done(sim *s, job_run *j) { sim_job_finish(s, j, OUTCOME_COMPLETED); }
+static void batch_on_work_done(sim *s, job_run *j) { workload_job_finish(s, j, OUTCOME_COMPLETED); }
 
 static void batch_on_timer(sim *s, job_run *j) {}
 

@@ -256,7 +256,7 @@ static guint32 inf_capacity(const sim *s, const job_run *j) {
   int64_t kv = v->spec->kv_bytes;
   if (kv <= 0) return c;
   for (guint32 w = 0; w < v->n_tasks; w++) {
-    int64_t have = sim_job_mem_room(s, j, w);
+    int64_t have = workload_job_mem_room(s, j, w);
     int64_t n = have > 0 ? have / kv : 0;
     if (n < (int64_t)c) c = (guint32)n;
   }
@@ -713,7 +713,7 @@ static void inference_advance(sim *s, job_run *j, sim_time from_t, sim_time to_t
 /* The smoothing window of the measured duty: the scenario's inference.duty_window (default
  * 60 s, an assumption; docs/models.md section 9), as a double. */
 static double inf_duty_window_ns(const sim *s) {
-  return (double)sim_scenario(s)->inference.duty_window_ns;
+  return (double)workload_scenario(s)->inference.duty_window_ns;
 }
 
 /* Every duty window of an attempt: the window's measured busy x speed per unit of
@@ -724,14 +724,14 @@ static void inference_on_timer(sim *s, job_run *j) {
   workload_job *v = workload_job_of(j);
   inf_state *st = v->workload_data;
   if (!st || !st->up) return;
-  sim_job_refresh(s, j); /* measures up to now */
+  workload_job_refresh(s, j); /* measures up to now */
   if (st->win_ns > 0) {
     double obs = st->win_obs_ns / st->win_ns;
     st->kappa += -expm1(-st->win_ns / inf_duty_window_ns(s)) * (obs - st->kappa);
   }
   st->win_obs_ns = st->win_ns = 0;
-  sim_job_set_timer(s, j, sim_now(s) + sim_scenario(s)->inference.duty_window_ns);
-  sim_job_refresh(s, j); /* the new duty, and the neighbours' speeds with it */
+  workload_job_set_timer(s, j, workload_now(s) + workload_scenario(s)->inference.duty_window_ns);
+  workload_job_refresh(s, j); /* the new duty, and the neighbours' speeds with it */
 }
 
 /* Prior of kappa before anything is measured: M/M/c's busy fraction 1 - P0 per unit of
@@ -767,8 +767,8 @@ static void inf_state_free_run(inf_state *st) {
 
 static inf_state *inf_state_new(sim *s, job_run *j) {
   workload_job *v = workload_job_of(j);
-  const scenario *sc = sim_scenario(s);
-  const trace *tr = sim_trace(s);
+  const scenario *sc = workload_scenario(s);
+  const trace *tr = workload_trace(s);
   const job_spec *sp = v->spec;
   inf_state *st = g_new0(inf_state, 1);
   const scenario_inference *in = &sc->inference;
@@ -790,13 +790,13 @@ static inf_state *inf_state_new(sim *s, job_run *j) {
   rngfast_buf_seed(st->b_svc, sc->seed, sp->id, INF_STREAM_SERVICE_FAST);
   st->r_block = rng_new(sc->seed, sp->id, INF_STREAM_BLOCKS);
   st->recorded = sp->has_requests;
-  st->general = sim_reference(s, SIM_REF_REQUESTS);
+  st->general = workload_reference(s, SIM_REF_REQUESTS);
   if (st->recorded && tr->requests_path) {
     /* a file that vanished since it was checked gives no arrivals */
     st->cur = trace_request_cursor_open(tr->requests_path, sp->id, NULL);
   }
   st->lat = histogram_new();
-  st->m = sim_metrics(s);
+  st->m = workload_metrics(s);
   st->pool = (guint32)v->pool;
   st->interval_ns = (double)metrics_interval_ns(st->m);
   st->bucket = 0;
@@ -819,10 +819,10 @@ static inf_state *inf_state_new(sim *s, job_run *j) {
 static void inference_on_start(sim *s, job_run *j) {
   workload_job *v = workload_job_of(j);
   inf_state *st = v->workload_data;
-  double now = (double)sim_now(s);
-  if (!st && sim_scenario(s)->inference.fluid) {
+  double now = (double)workload_now(s);
+  if (!st && workload_scenario(s)->inference.fluid) {
     /* inference.model: fluid: the offered load only (no requests, no latencies) */
-    sim_job_set_demand(s, j, FALSE, 0.0, 0);
+    workload_job_set_demand(s, j, FALSE, 0.0, 0);
     return;
   }
   if (!st) {
@@ -849,9 +849,9 @@ static void inference_on_start(sim *s, job_run *j) {
   st->v_prev = v->rate > 0 ? v->rate : 1.0;
   st->up = TRUE;
   st->win_obs_ns = st->win_ns = 0;
-  sim_job_set_timer(s, j, (sim_time)now + sim_scenario(s)->inference.duty_window_ns);
+  workload_job_set_timer(s, j, (sim_time)now + workload_scenario(s)->inference.duty_window_ns);
   /* no unit of work ends: the service ends with its session (sim.c's session end) */
-  sim_job_set_demand(s, j, FALSE, 0.0, 0);
+  workload_job_set_demand(s, j, FALSE, 0.0, 0);
 }
 
 /* The attempt stops (after advance() brought it to now). A kill drops the requests in
@@ -872,7 +872,7 @@ static void inference_on_stop(sim *s, job_run *j) {
   workload_job *v = workload_job_of(j);
   inf_state *st = v->workload_data;
   if (!st) return;
-  sim_time now = sim_now(s);
+  sim_time now = workload_now(s);
   inf_stop(st, (double)now, now < v->session_end);
 }
 
@@ -891,7 +891,7 @@ static void inference_on_done(sim *s, job_run *j) {
   inf_state *st = v->workload_data;
   if (!st) return;
   if (!st->finalised) { /* done for good: keep the figures for the report */
-    inf_finalise(st, (double)sim_now(s), FALSE, INFINITY);
+    inf_finalise(st, (double)workload_now(s), FALSE, INFINITY);
     return;
   }
   histogram_free(st->lat);
@@ -902,20 +902,20 @@ static void inference_on_done(sim *s, job_run *j) {
 static void inference_on_phase(sim *s, job_run *j) {
   workload_job *v = workload_job_of(j);
   inf_state *st = v->workload_data;
-  sim_job_refresh(s, j); /* serves up to now with the old rate's arrivals */
+  workload_job_refresh(s, j); /* serves up to now with the old rate's arrivals */
   if (!st || st->recorded) return;
   double old = st->rate_rps;
   inf_set_rate(st, v->rate_rps);
   if (old == st->rate_rps) return;
   /* Poisson arrivals are memoryless: the next one is drawn again from now */
-  st->next_a = inf_poisson_after(st, (double)sim_now(s));
+  st->next_a = inf_poisson_after(st, (double)workload_now(s));
   st->next_w = NAN;
   st->has_next = isfinite(st->next_a);
 }
 
 static void inference_report(sim *s, job_run *j) {
   workload_job *v = workload_job_of(j);
-  const scenario *sc = sim_scenario(s);
+  const scenario *sc = workload_scenario(s);
   inf_state *st = v->workload_data;
   const job_spec *sp = v->spec;
   service_result sr = {
@@ -929,7 +929,7 @@ static void inference_report(sim *s, job_run *j) {
       .busy_frac = NAN,
   };
   if (st) {
-    inf_finalise(st, (double)sim_now(s), workload_job_queued(j),
+    inf_finalise(st, (double)workload_now(s), workload_job_queued(j),
                  v->session_end >= 0 ? (double)v->session_end : INFINITY);
     sr.served = st->served;
     sr.dropped = st->dropped;
@@ -954,7 +954,7 @@ static void inference_report(sim *s, job_run *j) {
     /* a histogram that saw nothing writes no rows: none is kept (fluid services) */
     sr.latency_ns = histogram_count(st->lat) ? histogram_copy(st->lat) : NULL;
   }
-  sim_service(s, &sr);
+  workload_service(s, &sr);
 }
 
 static void inference_on_work_done(sim *s, job_run *j) {}

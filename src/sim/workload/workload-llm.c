@@ -102,7 +102,7 @@ static double llm_activation_bytes(const llm_model *m, guint32 max_seqs, guint32
 static void llm_size(llm_state *st, const sim *s, const job_run *j) {
   const workload_job *v = workload_job_const(j);
   const job_spec *sp = v->spec;
-  int64_t cap = sim_job_mem_visible(s, j, 0);
+  int64_t cap = workload_job_mem_visible(s, j, 0);
   st->reserve_bytes = (int64_t)floor(sp->gpu_mem_util * (double)cap);
   st->weight_bytes = sp->mem_bytes;
   double kv = (double)st->reserve_bytes - (double)st->weight_bytes -
@@ -118,10 +118,10 @@ static void llm_size(llm_state *st, const sim *s, const job_run *j) {
  * MIG the instance's SMs and memory slices set the two shares separately. */
 static void llm_rates(const sim *s, const job_run *j, double *bw, double *fl) {
   const workload_job *v = workload_job_const(j);
-  const scenario *sc = sim_scenario(s);
+  const scenario *sc = workload_scenario(s);
   const gpu_model *m = scenario_pool(sc, (guint)v->pool)->gpu;
   double speed = v->rate, sm_share = speed, bw_share = speed, smf, bwf;
-  sim_job_partition(s, j, 0, &smf, &bwf);
+  workload_job_partition(s, j, 0, &smf, &bwf);
   if (smf != 1.0 || bwf != 1.0) /* the strategy's speed is the SM share times contention */
     bw_share = bwf * (smf > 0 ? speed / smf : 0);
   *bw = m->mem_bw_gbps * sc->llm.bandwidth_efficiency * bw_share;   /* GB/s = bytes/ns */
@@ -176,8 +176,8 @@ static void llm_submit(llm_state *st, const job_spec *sp) {
 
 static llm_state *llm_state_new(sim *s, job_run *j) {
   workload_job *v = workload_job_of(j);
-  const scenario *sc = sim_scenario(s);
-  const trace *tr = sim_trace(s);
+  const scenario *sc = workload_scenario(s);
+  const trace *tr = workload_trace(s);
   const job_spec *sp = v->spec;
   llm_state *st = g_new0(llm_state, 1);
   st->cfg = (llm_config){.model = sp->llm, .bytes_per_param = 2, .kv_bytes_per_elem = 2,
@@ -207,7 +207,7 @@ static llm_state *llm_state_new(sim *s, job_run *j) {
   if (st->recorded && tr->requests_path)
     st->cur = trace_request_cursor_open(tr->requests_path, sp->id, NULL);
   st->rate_rps = v->rate_rps;
-  st->next_a = (double)sim_now(s);
+  st->next_a = (double)workload_now(s);
   llm_next_arrival(st);
   st->duty = 1.0; /* until measured: busy whenever it may be */
   return st;
@@ -224,16 +224,16 @@ static void llm_on_start(sim *s, job_run *j) {
   workload_job *v = workload_job_of(j);
   llm_state *st = v->workload_data;
   if (!st) v->workload_data = st = llm_state_new(s, j);
-  double now = (double)sim_now(s);
+  double now = (double)workload_now(s);
   double session_end = v->session_end >= 0 ? (double)v->session_end : INFINITY;
   llm_drop_until(st, MIN(now, session_end)); /* no server was up for them */
   while (st->has_next && st->next_a < now) llm_next_arrival(st);
   llm_size(st, s, j);
-  sim_job_set_mem(s, j, st->reserve_bytes);
+  workload_job_set_mem(s, j, st->reserve_bytes);
   g_clear_pointer(&st->eng, llm_engine_free);
   st->eng = llm_engine_new(&st->cfg, now);
   st->up = TRUE;
-  sim_job_set_demand(s, j, FALSE, 0.0, 0);
+  workload_job_set_demand(s, j, FALSE, 0.0, 0);
 }
 
 static void llm_advance(sim *s, job_run *j, sim_time from_t, sim_time to_t) {
@@ -254,7 +254,7 @@ static void llm_advance(sim *s, job_run *j, sim_time from_t, sim_time to_t) {
   busy = MIN(busy, dt);
   st->busy_ns += busy;
   st->up_ns += dt;
-  double alpha = -expm1(-dt / (double)sim_scenario(s)->inference.duty_window_ns);
+  double alpha = -expm1(-dt / (double)workload_scenario(s)->inference.duty_window_ns);
   st->duty += alpha * (busy / dt - st->duty);
 }
 
@@ -281,7 +281,7 @@ static void llm_on_stop(sim *s, job_run *j) {
   workload_job *v = workload_job_of(j);
   llm_state *st = v->workload_data;
   if (!st) return;
-  sim_time now = sim_now(s);
+  sim_time now = workload_now(s);
   llm_stop(st, (double)now, now < v->session_end);
 }
 
@@ -299,7 +299,7 @@ static void llm_on_done(sim *s, job_run *j) {
   llm_state *st = v->workload_data;
   if (!st) return;
   if (!st->finalised) {
-    llm_finalise(st, (double)sim_now(s));
+    llm_finalise(st, (double)workload_now(s));
     return;
   }
   histogram_free(st->e2e);
@@ -312,10 +312,10 @@ static void llm_on_done(sim *s, job_run *j) {
 static void llm_on_phase(sim *s, job_run *j) {
   workload_job *v = workload_job_of(j);
   llm_state *st = v->workload_data;
-  sim_job_refresh(s, j);
+  workload_job_refresh(s, j);
   if (!st || st->recorded || st->rate_rps == v->rate_rps) return;
   st->rate_rps = v->rate_rps; /* Poisson: the next arrival is drawn again from now */
-  st->next_a = (double)sim_now(s);
+  st->next_a = (double)workload_now(s);
   llm_next_arrival(st);
 }
 
@@ -328,14 +328,14 @@ static void llm_report(sim *s, job_run *j) {
   llm_state *st = v->workload_data;
   const job_spec *sp = v->spec;
   service_result sr = {
-      .id = sp->id, .pool = v->pool >= 0 ? scenario_pool(sim_scenario(s), (guint)v->pool)->name : "",
+      .id = sp->id, .pool = v->pool >= 0 ? scenario_pool(workload_scenario(s), (guint)v->pool)->name : "",
       .mean_ms = NAN, .p50_ms = NAN, .p95_ms = NAN, .p99_ms = NAN, .max_ms = NAN,
       .slo_ms = sp->slo_ms > 0 ? sp->slo_ms : NAN, .slo_pct = sp->slo_pct,
       .attainment_pct = NAN, .met = -1, .busy_frac = NAN, .llm = TRUE,
       .ttft_p50_ms = NAN, .ttft_p99_ms = NAN, .tpot_p50_ms = NAN, .tpot_p99_ms = NAN,
       .goodput_rps = NAN};
   if (st) {
-    llm_finalise(st, (double)sim_now(s));
+    llm_finalise(st, (double)workload_now(s));
     sr.served = st->served;
     sr.dropped = st->dropped;
     sr.unanswered = st->unanswered;
@@ -367,7 +367,7 @@ static void llm_report(sim *s, job_run *j) {
     sr.kv_blocks = st->cfg.kv_blocks;
     sr.reserved_gb = (double)st->reserve_bytes / 1e9;
   }
-  sim_service(s, &sr);
+  workload_service(s, &sr);
 }
 
 static void llm_on_work_done(sim *s, job_run *j) {}

@@ -17,13 +17,13 @@ static notebook_toggles notebook_toggles_now(const workload_job *v) {
 
 static void start_gap(sim *s, job_run *j) {
   workload_job *v = workload_job_of(j);
-  sim_job_set_demand(s, j, FALSE, 0.0, 0);
-  sim_time now = sim_now(s), cull = sim_scenario(s)->notebook_cull_ns;
+  workload_job_set_demand(s, j, FALSE, 0.0, 0);
+  sim_time now = workload_now(s), cull = workload_scenario(s)->notebook_cull_ns;
   v->gap_end = 0;
   if (v->busy <= 0) { /* never computes: idle until the session ends, or culled for good */
     if (cull > 0) {
       v->gap_end = SIM_TIME_NEVER;
-      sim_job_set_timer(s, j, now + cull);
+      workload_job_set_timer(s, j, now + cull);
     }
     return;
   }
@@ -31,13 +31,13 @@ static void start_gap(sim *s, job_run *j) {
   /* alone on its card, the run walks the gaps and bursts to the session's end (bursts.c:
    * the same toggles, drawn by the same notebook-model.h), without events (never with the
    * idle culler on) */
-  if (sim_job_walk_bursts(s, j, &t)) return;
+  if (workload_job_walk_bursts(s, j, &t)) return;
   sim_time end = notebook_next_gap(&t, v->rng, now);
   if (cull > 0 && end - now > cull) { /* idle past the timeout: stopped at it */
     v->gap_end = end;
     end = now + cull;
   }
-  sim_job_set_timer(s, j, end);
+  workload_job_set_timer(s, j, end);
 }
 
 /* A burst of exponential work starts now. */
@@ -46,8 +46,8 @@ static void start_burst(sim *s, job_run *j) {
   notebook_toggles t = notebook_toggles_now(v);
   double work = notebook_next_burst(&t, v->rng);
   v->burst_work_ns = work;
-  v->burst_started = sim_now(s);
-  sim_job_set_demand(s, j, TRUE, t.duty, work);
+  v->burst_started = workload_now(s);
+  workload_job_set_demand(s, j, TRUE, t.duty, work);
 }
 
 /* A culled session's first start after its user returned begins with the burst that
@@ -70,7 +70,7 @@ static void notebook_on_timer(sim *s, job_run *j) {
     sim_time back = v->gap_end;
     v->gap_end = 0;
     v->returning = TRUE;
-    sim_job_cull(s, j, back);
+    workload_job_cull(s, j, back);
     return;
   }
   start_burst(s, j);
@@ -78,7 +78,7 @@ static void notebook_on_timer(sim *s, job_run *j) {
 
 static void notebook_on_work_done(sim *s, job_run *j) {
   workload_job *v = workload_job_of(j);
-  v->burst_stretch_sum += notebook_stretch(sim_now(s) - v->burst_started, v->burst_work_ns);
+  v->burst_stretch_sum += notebook_stretch(workload_now(s) - v->burst_started, v->burst_work_ns);
   v->bursts++;
   start_gap(s, j);
 }
@@ -90,7 +90,7 @@ static double notebook_rate(const job_run *j, double min_speed) { return min_spe
 static void notebook_on_phase(sim *s, job_run *j) {
   workload_job *v = workload_job_of(j);
   if (!v->active && !workload_timer_pending(j) && v->busy > 0) start_gap(s, j);
-  else sim_job_refresh(s, j);
+  else workload_job_refresh(s, j);
 }
 
 const workload_ops workload_notebook_ops = {

@@ -3,9 +3,9 @@
  * workload-*.c per job kind, each exporting one const workload_ops, listed in workload.c,
  * that also declares the kind's traits. A workload sees a narrow view of its job
  * (workload_job: the trace row, the values it reads and its own state), never cluster.h's
- * job_run, pools or GPUs; it acts on the run only through the sim_* calls at the end of
- * this header (defined in sim.c) and metrics.h (SLO counts, services rows). The strategies
- * decide speeds. */
+ * job_run, pools or GPUs; it acts on the run only through the calls at the end of this
+ * header (workload.c, the bridge, forwards them to sim.c, as share.c does for strategies)
+ * and metrics.h (SLO counts, services rows). The strategies decide speeds. */
 #pragma once
 #include <glib.h>
 #include <gsl/gsl_rng.h>
@@ -24,7 +24,7 @@ typedef struct job_run job_run; /* cluster.h; begins with its workload_job view 
  * (cluster.h) starts with them, in a union with a workload_job, so that a workload reads
  * (and, for its own state, writes) the simulator's fields through workload_job_of(j). The
  * simulator's values are read-only here: a workload changes demand, memory, timers and the
- * end of its job through the sim_* calls. */
+ * end of its job through the workload_job_* calls. */
 #define WORKLOAD_JOB_FIELDS \
   int pool;                  /* -1 unrouted (read-only, like all but the last group) */ \
   guint32 n_tasks;           /* workers while running */ \
@@ -64,11 +64,12 @@ typedef struct workload_ops {
   /* Share of each step a gang spends synchronising, not slowed by GPU sharing (training's
    * comm_frac), for the straggler accounting; NULL: 0. */
   double (*sync_share)(const job_run *j);
-  /* An attempt was placed and starts now: set the demand (sim_job_set_demand) and timers. */
+  /* An attempt was placed and starts now: set the demand (workload_job_set_demand) and
+   * timers. */
   void (*on_start)(sim *s, job_run *j);
   /* The current unit of work (work_left_ns) reached zero. */
   void (*on_work_done)(sim *s, job_run *j);
-  /* The workload's timer (sim_job_set_timer) fired. */
+  /* The workload's timer (workload_job_set_timer) fired. */
   void (*on_timer)(sim *s, job_run *j);
   /* Progress rate of the job given its slowest worker's speed (gang synchronisation). */
   double (*rate)(const job_run *j, double min_speed);
@@ -86,7 +87,7 @@ typedef struct workload_ops {
   void (*on_stop)(sim *s, job_run *j);
   /* The job is done for good, or the run is over: free workload_data. May be NULL. */
   void (*on_done)(sim *s, job_run *j);
-  /* The job is done, or the run is over: adds the job's own rows (sim_service: the
+  /* The job is done, or the run is over: adds the job's own rows (workload_service: the
    * services.csv rows). For a job that is done (on_done called once)
    * the rows must not depend on when it is called: the simulator takes them when the job
    * ends and the row writer puts them back in trace order (sim.c job_out, rowwriter.c).
@@ -104,7 +105,7 @@ const workload_ops *workload_of(const job_spec *j);
 double workload_training_rate(double comm_frac, double min_speed);
 
 /* ---- what a workload may ask of its job's placement (workload.c) ---- */
-/* Is the workload's timer (sim_job_set_timer) pending? */
+/* Is the workload's timer (workload_job_set_timer) pending? */
 gboolean workload_timer_pending(const job_run *j);
 /* Is j waiting in its pool's queue or to restart (not running, not done)? */
 gboolean workload_job_queued(const job_run *j);
@@ -113,54 +114,56 @@ gboolean workload_job_queued(const job_run *j);
  * *block_corr (1 when it gives none; left as it was when no worker waits). */
 void workload_job_waits(const job_run *j, double *turn, double *block_wait, double *block_corr);
 
-/* ---- calls a workload makes on the run (sim.c) ---- */
-sim_time sim_now(const sim *s);
+/* ---- calls a workload makes on the run (workload.c forwards them to sim.c, as share.c
+ * does the strategies' share_* calls: a workload calls no sim_ function) ---- */
+sim_time workload_now(const sim *s);
 /* The scenario and trace being run (request-level models read their settings and the
  * requests file). */
-const scenario *sim_scenario(const sim *s);
-const trace *sim_trace(const sim *s);
+const scenario *workload_scenario(const sim *s);
+const trace *workload_trace(const sim *s);
 /* Changes the job's compute demand on all its GPUs: active (wants compute), the duty
  * (fraction of time with a kernel running) and the work of the unit now starting
  * (ignored when negative: keep work_left_ns). */
-void sim_job_set_demand(sim *s, job_run *j, gboolean active, double duty, double work_ns);
+void workload_job_set_demand(sim *s, job_run *j, gboolean active, double duty,
+                             double work_ns);
 /* Re-evaluates the job's rate and duty after its values changed (phases). */
-void sim_job_refresh(sim *s, job_run *j);
+void workload_job_refresh(sim *s, job_run *j);
 /* The run's metrics (metrics.h: SLO counts). */
-metrics *sim_metrics(sim *s);
+metrics *workload_metrics(sim *s);
 /* Whether the run takes the reference way for the SIM_REF_* bits in what (reference.h):
  * a workload with a fast path asks before taking it. */
-gboolean sim_reference(const sim *s, unsigned what);
+gboolean workload_reference(const sim *s, unsigned what);
 /* From a report hook: one services.csv row of the job (its histograms move with it; the id
  * is copied), handed to the row writer with the job's row. */
-void sim_service(sim *s, const service_result *row);
+void workload_service(sim *s, const service_result *row);
 /* Bytes worker w of the running job j may still allocate on its GPU: the least of its own
  * limit (the strategy's memory capacity) and what the other residents leave of the card,
  * less what it holds; may be negative. */
-int64_t sim_job_mem_room(const sim *s, const job_run *j, guint32 w);
+int64_t workload_job_mem_room(const sim *s, const job_run *j, guint32 w);
 /* Memory worker w of j can see (the strategy's capacity for it: the card, an MPS pinned
  * limit, a MIG instance); what an LLM server sizes its pre-allocation on. */
-int64_t sim_job_mem_visible(const sim *s, const job_run *j, guint32 w);
+int64_t workload_job_mem_visible(const sim *s, const job_run *j, guint32 w);
 /* Sets the memory every worker of j holds, as its declared memory too (an LLM server's
  * pre-allocation); the start path checks for an out-of-memory afterwards. */
-void sim_job_set_mem(sim *s, job_run *j, int64_t bytes);
+void workload_job_set_mem(sim *s, job_run *j, int64_t bytes);
 /* Fractions of the whole GPU's SMs and memory bandwidth worker w's partition has (MIG:
  * its instance; 1 and 1 otherwise). Contention with neighbours is in the job's rate. */
-void sim_job_partition(const sim *s, const job_run *j, guint32 w, double *sm_frac,
-                       double *bw_frac);
+void workload_job_partition(const sim *s, const job_run *j, guint32 w, double *sm_frac,
+                            double *bw_frac);
 /* Sets (replacing) the workload timer. */
-void sim_job_set_timer(sim *s, job_run *j, sim_time at);
+void workload_job_set_timer(sim *s, job_run *j, sim_time at);
 /* A gap starts now (the demand set idle already): TRUE when the run takes over the job's
  * gaps and bursts until its session ends, walking them without events (bursts.h: the
  * same toggles t, drawn from j->rng by notebook-model.h as the events draw them);
  * FALSE when the job does not qualify (not alone on a unit-speed card, per-GPU series
  * recorded, run --reference): the workload sets its timer as usual. */
 struct notebook_toggles;
-gboolean sim_job_walk_bursts(sim *s, job_run *j, const struct notebook_toggles *t);
+gboolean workload_job_walk_bursts(sim *s, job_run *j, const struct notebook_toggles *t);
 /* The idle culler stops the running notebook j now (scenario notebook_cull_timeout,
  * JupyterHub's culler): its GPUs and memory are released; its user returns at back (its
  * next burst), when it queues for a GPU again, or never when back is at or past its
  * session's end (it ends now, completed). Counted in the job's culling figures. */
-void sim_job_cull(sim *s, job_run *j, sim_time back);
+void workload_job_cull(sim *s, job_run *j, sim_time back);
 /* The job ends now with the given outcome; its GPUs are released. */
-void sim_job_finish(sim *s, job_run *j, job_outcome outcome);
+void workload_job_finish(sim *s, job_run *j, job_outcome outcome);
 
