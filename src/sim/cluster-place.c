@@ -75,14 +75,14 @@ void cluster_view_node(pool_state *p, guint32 n) {
   place_node *v = &p->view[n];
   guint32 first = p->node_first[n];
   for (guint32 l = 0; l < v->n_gpus; l++) {
-    const gpu_state *g = &p->gpus[first + l];
+    const gpu_state *g = cluster_gpu(p, first + l);
     int32_t left = cp_gpu_left(p, g);
     p->free_milli += left - v->gpu_left[l];
     v->gpu_left[l] = left;
   }
   memset(v->affinity, 0, sizeof(guint32) * (v->n_gpus + 1));
   for (guint32 l = 0; l < v->n_gpus; l++) {
-    const gpu_state *g = &p->gpus[first + l];
+    const gpu_state *g = cluster_gpu(p, first + l);
     for (guint i = 0; i < g->n_residents; i++) {
       const job_spec *js = ((const task *)g->residents[i])->job->spec;
       guint32 cls = cp_job_milli(p, js) >= PLACE_MILLI ? MIN(js->gpus, v->n_gpus) : 0;
@@ -230,7 +230,7 @@ int cluster_policy_place(const pool_state *p, const job_run *j, gpu_state **gpus
   int n = place_select(&ctx, p->place, p->view, p->n_nodes, &r, p->cache, idx);
   if (n < 0) return r.gpus > 1 ? -1 : 0; /* no single node holds it now: a gang may span nodes */
   for (guint32 k = 0; k < r.gpus; k++) {
-    gpu_state *g = &p->gpus[p->node_first[n] + idx[k]];
+    gpu_state *g = cluster_gpu(p, p->node_first[n] + idx[k]);
     if (!p->ops->gpu_accepts(&p->share_view, g, &j->share_view, (gpu_state *const *)gpus_out, k,
                               &slots_out[k]))
       return -1; /* the strategy sees more than the view (memory, layouts): search on */

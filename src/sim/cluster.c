@@ -11,9 +11,11 @@
 #include <string.h>
 
 G_STATIC_ASSERT(PLACE_MILLI == METRICS_MILLI);
-/* a GPU record's hot part (share.h): pool, residents and its gauges' integrals on its
- * first three cache lines (the exact integrals are 128-bit) */
-G_STATIC_ASSERT(offsetof(gpu_state, m) + offsetof(metrics_gpu, peak_mem) <= 192);
+/* a GPU record's hot part (cluster.h): the view's first fields, the short residents list
+ * and its gauges' integrals on its first four cache lines (the exact integrals are
+ * 128-bit); the views are the records' first members (task_run_of, gpu_run_of) */
+G_STATIC_ASSERT(offsetof(gpu_run, m) + offsetof(metrics_gpu, peak_mem) < 256);
+G_STATIC_ASSERT(offsetof(gpu_run, view) == 0 && offsetof(task_run, view) == 0);
 
 /* ---- free-slot buckets: bitset of nodes per free-slot count ---- */
 
@@ -69,7 +71,7 @@ static void share_index_init(pool_state *p) {
   while (p->share_leaves < p->n_gpus) p->share_leaves *= 2;
   p->share_tree = g_new(double, 2 * p->share_leaves);
   for (guint32 k = 0; k < 2 * p->share_leaves; k++) p->share_tree[k] = INFINITY;
-  for (guint32 i = 0; i < p->n_gpus; i++) share_index_update(p, &p->gpus[i]);
+  for (guint32 i = 0; i < p->n_gpus; i++) share_index_update(p, cluster_gpu(p, i));
 }
 
 /* GPUs under tree node k that take `copies` more workers of share f, counted up to cap. */
@@ -150,15 +152,15 @@ void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec,
   p->n_gpus = (guint32)pool_gpus(spec);
   p->slots_per_gpu = p->ops->slots_per_gpu(spec);
   g_assert(p->slots_per_gpu >= 1);
-  p->gpus = g_aligned_alloc0(MAX(1u, p->n_gpus), sizeof(gpu_state), G_ALIGNOF(gpu_state));
+  p->gpus = g_aligned_alloc0(MAX(1u, p->n_gpus), sizeof(gpu_run), G_ALIGNOF(gpu_run));
   cluster_nodes_init(p);
-  metrics_pool_use_gpus(p->m, p->n_gpus, &p->gpus[0].m, sizeof(gpu_state));
+  metrics_pool_use_gpus(p->m, p->n_gpus, &p->gpus[0].m, sizeof(gpu_run));
   for (guint32 i = 0; i < p->n_gpus; i++) {
     p->gpus[i].m.node = p->gpus[i].node;
     p->gpus[i].m.local = p->gpus[i].local;
   }
   for (guint32 i = 0; i < p->n_gpus; i++) {
-    gpu_state *g = &p->gpus[i];
+    gpu_run *g = &p->gpus[i];
     g->pool = p;
     g->index = i;
     g->residents = g->res_inline;
@@ -245,7 +247,7 @@ static void take_on_node(const pool_state *p, const job_run *j, guint32 n, guint
   guint32 room = cluster_host_room(p, j, n, gpus_out, *got);
   guint32 need_end = *got + MIN(want, room);
   for (guint32 l = 0; l < p->node_gpus[n] && *got < need_end; l++) {
-    gpu_state *g = &p->gpus[base + l];
+    gpu_state *g = cluster_gpu(p, base + l);
     guint32 here = 0, slot;
     for (guint32 k = 0; k < *got; k++) here += gpus_out[k] == g;
     while (*got < need_end && here < per_gpu_max &&
@@ -357,7 +359,7 @@ void cluster_gpu_set_service(pool_state *p, gpu_state *g, gpu_service service, g
 }
 
 /* Appends t to g's residents (moving them out of line past GPU_RESIDENTS_BUF). */
-static void gpu_residents_add(gpu_state *g, task *t) {
+static void gpu_residents_add(gpu_run *g, task *t) {
   if (g->n_residents == (g->res_cap ? g->res_cap : GPU_RESIDENTS_BUF)) {
     guint32 cap = 2 * g->n_residents;
     task **out = g->res_cap ? g_renew(task *, g->residents, cap) : g_new(task *, cap);
@@ -377,10 +379,11 @@ static void gpu_residents_remove(gpu_state *g, const task *t) {
   g->n_residents--;
 }
 
-void cluster_attach(pool_state *p, task *t, gpu_state *g, guint32 slot) {
+void cluster_attach(pool_state *p, task *view, gpu_state *g, guint32 slot) {
+  task_run *t = task_run_of(view);
   t->gpu = g;
   t->slot = slot;
-  gpu_residents_add(g, t);
+  gpu_residents_add(gpu_run_of(g), view);
   g->mem_used += t->mem_bytes;
   metrics_gpu_mem(p->m, g->index, t->mem_bytes);
   metrics_gpu_note_peak(p->m, g->index);
@@ -389,23 +392,25 @@ void cluster_attach(pool_state *p, task *t, gpu_state *g, guint32 slot) {
   metrics_gpu_attach(p->m, g->index, t->job->index);
   t->m_part[0] = t->m_part[1] = t->m_part[2] = 0;
   t->m_part_fx[0] = t->m_part_fx[1] = t->m_part_fx[2] = 0;
-  t->part_since = g->m.t_last;
+  t->part_since = gpu_run_of(g)->m.t_last;
   static const int64_t unchanged[3] = {0, 0, 0};
   metrics_tenant_change(p->metrics, t->job->tenant, p->index, t->part_since, unchanged, +1);
   if (free_before) node_free_change(p, g->node, -1);
   share_index_update(p, g);
-  cluster_host_change(p, t, g, -1);
+  cluster_host_change(p, view, g, -1);
 }
 
-void cluster_detach(pool_state *p, task *t) {
+void cluster_detach(pool_state *p, task *view) {
+  task_run *t = task_run_of(view);
   gpu_state *g = t->gpu;
-  gpu_residents_remove(g, t);
+  sim_time now = gpu_run_of(g)->m.t_last;
+  gpu_residents_remove(g, view);
   g->mem_used -= t->mem_bytes;
   metrics_gpu_mem(p->m, g->index, -t->mem_bytes);
   metrics_gpu_detach(p->m, g->index, t->job->index);
-  cluster_task_charge(t, g->m.t_last);
+  cluster_task_charge(view, now);
   int64_t d[3] = {-t->m_part_fx[0], -t->m_part_fx[1], -t->m_part_fx[2]};
-  metrics_tenant_change(p->metrics, t->job->tenant, p->index, g->m.t_last, d, -1);
+  metrics_tenant_change(p->metrics, t->job->tenant, p->index, now, d, -1);
   t->m_part[0] = t->m_part[1] = t->m_part[2] = 0;
   t->m_part_fx[0] = t->m_part_fx[1] = t->m_part_fx[2] = 0;
   guint32 free_before = gpu_free(g);
@@ -413,7 +418,7 @@ void cluster_detach(pool_state *p, task *t) {
   if (gpu_free(g) != free_before) node_free_change(p, g->node, +1);
   share_index_update(p, g);
   t->gpu = NULL;
-  cluster_host_change(p, t, g, +1);
+  cluster_host_change(p, view, g, +1);
 }
 
 void cluster_task_set_mem(task *t, int64_t bytes) {
@@ -450,7 +455,7 @@ void cluster_pool_close(pool_state *p, sim_time end) {
 
 void cluster_gpu_integrate(gpu_state *g, sim_time now) {
   cluster_pool_integrate(g->pool, now);
-  metrics_gpu_integrate(&g->m, now);
+  metrics_gpu_integrate(&gpu_run_of(g)->m, now);
 }
 
 /* Does another worker of t's job sit on g before or after t? */
@@ -529,7 +534,8 @@ void cluster_gpu_update_speeds(gpu_state *g) {
   if (stacked) gpu_solo_speeds(p, g);
 }
 
-void cluster_task_charge(task *t, sim_time now) {
+void cluster_task_charge(task *view, sim_time now) {
+  task_run *t = task_run_of(view);
   if (now > t->part_since) t->job->charge_gpu_ns += t->m_part[0] * (double)(now - t->part_since);
   t->part_since = now;
 }
@@ -548,10 +554,10 @@ static inline gboolean parts_same(const double a[3], const double b[3]) {
 
 /* Resident t's part of its GPU's gauges becomes part[] at now (its tenant's books); fx:
  * their metrics_fixed values when the caller has them, else NULL. */
-static inline void cluster_task_set_part(pool_state *p, task *t, sim_time now,
+static inline void cluster_task_set_part(pool_state *p, task_run *t, sim_time now,
                                          const double part[3], const int64_t *part_fx) {
   if (parts_same(part, t->m_part)) return;
-  cluster_task_charge(t, now);
+  cluster_task_charge(&t->view, now);
   int64_t d[3] = {0, 0, 0};
   for (int k = 0; k < 3; k++) {
     /* an unchanged part keeps its fixed-point value (m_part_fx[k] is metrics_fixed of
@@ -568,12 +574,12 @@ static inline void cluster_task_set_part(pool_state *p, task *t, sim_time now,
 static void cluster_gpu_tenants(pool_state *p, gpu_state *g, double alloc, double busy,
                                 double sm, const int64_t fx[3]) {
   guint n = g->n_residents;
-  sim_time now = g->m.t_last;
+  sim_time now = gpu_run_of(g)->m.t_last;
   if (n == 1) {
     /* one resident: its weight is 1 (a / (0 + a) for a finite a > 0, else 1 / 1), and
      * x * 1 is x (the gauges are numbers: metrics_gpu_set_gauges asserts their range),
      * unless a is +inf (inf / inf): the general expression then */
-    task *t = g->residents[0];
+    task_run *t = task_run_of(g->residents[0]);
     if (t->alloc_share <= G_MAXDOUBLE) {
       const double part[3] = {alloc, busy, sm};
       cluster_task_set_part(p, t, now, part, fx);
@@ -584,7 +590,7 @@ static void cluster_gpu_tenants(pool_state *p, gpu_state *g, double alloc, doubl
   for (guint i = 0; i < n; i++)
     total += ((const task *)g->residents[i])->alloc_share;
   for (guint i = 0; i < n; i++) {
-    task *t = g->residents[i];
+    task_run *t = task_run_of(g->residents[i]);
     double w = total > 0 ? t->alloc_share / total : 1.0 / n;
     const double part[3] = {alloc * w, busy * w, sm * w};
     cluster_task_set_part(p, t, now, part, NULL);

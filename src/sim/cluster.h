@@ -24,7 +24,51 @@ typedef enum {
 } job_state;
 
 /* struct task (a worker on a GPU), struct gpu_state and gpu_service are in share.h: they
- * are the view of a GPU and its residents that strategies read. */
+ * are the view of a GPU and its residents that strategies read. The simulator's records
+ * begin with them (an anonymous union of the view and its fields, as pool_state and
+ * job_run begin with theirs) and keep after them what no strategy or workload sees. */
+
+/* A resident: the task view, then its part of the GPU's allocated, busy and SM-active
+ * gauges, as reported to its tenant (cluster_gpu_update_gauges). */
+typedef struct task_run {
+  union {
+    task view;
+    struct { TASK_FIELDS };
+  };
+  double m_part[3];
+  int64_t m_part_fx[3];      /* the same in the metrics' fixed point (metrics_fixed) */
+  sim_time part_since;       /* when m_part last changed: m_part[0] x the time since is the
+                              * job's charge for this GPU not yet in job_run.charge_gpu_ns */
+} task_run;
+
+/* Residents a GPU holds in its own record before their list moves out of line (exclusive
+ * cards hold one, time-slicing and MPS replicas a few). */
+#define GPU_RESIDENTS_BUF 4
+
+/* A GPU: the gpu_state view, then the storage of a short residents list and the GPU's
+ * gauges and integrals (the metrics layer's, kept here so that the GPU and its gauges share
+ * lines). The records are one array aligned to 64 bytes; what every change on the GPU reads
+ * (the view's first fields, the list, the gauges' integrals) is on its first four cache
+ * lines (asserted in cluster.c). */
+typedef struct gpu_run {
+  union {
+    gpu_state view;
+    struct { GPU_STATE_FIELDS };
+  };
+  guint32 res_cap;           /* 0 while the residents are in res_inline */
+  task *res_inline[GPU_RESIDENTS_BUF];
+  metrics_gpu m;
+} __attribute__((aligned(64))) gpu_run;
+
+/* The records of the views (valid C: each view is the first member of its record). */
+static inline task_run *task_run_of(task *t) { return (task_run *)(void *)t; }
+static inline const task_run *task_run_const(const task *t) {
+  return (const task_run *)(const void *)t;
+}
+static inline gpu_run *gpu_run_of(gpu_state *g) { return (gpu_run *)(void *)g; }
+static inline const gpu_run *gpu_run_const(const gpu_state *g) {
+  return (const gpu_run *)(const void *)g;
+}
 
 struct pool_state {
   /* index, spec, params, gpus, n_gpus, slots_per_gpu, strategy_data: what strategies see
@@ -34,6 +78,7 @@ struct pool_state {
     struct { SHARE_POOL_FIELDS };
   };
   const share_ops *ops;
+  gpu_run *gpus;             /* n_gpus (cluster_gpu(p, i): the view of one) */
   guint32 n_nodes, gpus_per_node;
   guint32 *node_free;        /* free slots per node */
   guint32 **bucket_bits;     /* per free-slot count k: bitset of nodes with k free slots */
@@ -99,7 +144,7 @@ struct job_run {
   };
   /* what every event on a running job reads (job_advance, the rates, the completion, the
    * gauges), kept together after the views */
-  task *tasks;               /* n_tasks while running (task1 for one worker) */
+  task_run *tasks;           /* n_tasks while running (task1 for one worker) */
   const struct workload_ops *wl; /* workload_of(spec), kept: the hot path never reads spec */
   /* fluid progress of the current unit of work (training/batch: the job; notebook: a burst) */
   double work_left_ns;
@@ -111,7 +156,7 @@ struct job_run {
   job_state state;
   guint32 tenant;            /* metrics_tenant index */
   gboolean completion_stale; /* work or demand replaced: ev_done must be recomputed */
-  task task1;                /* the task of a one-worker job (no allocation per start) */
+  task_run task1;            /* the task of a one-worker job (no allocation per start) */
   rng_slot rng_slot;         /* where rng lives (rng_init): the draws read no other line */
   /* the rest: read at starts, ends, phases, kills and for the row */
   guint32 index;
@@ -159,6 +204,9 @@ struct job_run {
   job_spec spec_own;         /* what spec points to: the row's values (trace_job), in the
                               * record (one allocation a job) */
 };
+
+/* GPU i of p as its view. */
+static inline gpu_state *cluster_gpu(const pool_state *p, guint32 i) { return &p->gpus[i].view; }
 
 /* ---- pools and placement ---- */
 /* ops: spec's strategy (share_for, which the rooms above cluster.c look up). */

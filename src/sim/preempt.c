@@ -30,7 +30,7 @@ static gboolean fits_without_marked(const pool_state *p, const job_run *j, guint
   int64_t mem = p->node_mem_left ? p->node_mem_left[n] : INT64_MAX;
   task **cur = res;
   for (guint32 l = 0; l < ng; l++) {
-    const gpu_state *g = &p->gpus[base + l];
+    const gpu_state *g = &p->gpus[base + l].view;
     vg[l] = *g;
     vg[l].residents = cur;
     vg[l].n_residents = 0;
@@ -99,7 +99,7 @@ static gboolean cost_better(const node_cost *a, const node_cost *b) {
 static void node_candidates(const pool_state *p, const job_run *j, guint32 n, GPtrArray *out) {
   guint32 base = p->node_first[n];
   for (guint32 l = 0; l < p->node_gpus[n]; l++) {
-    const gpu_state *g = &p->gpus[base + l];
+    const gpu_state *g = &p->gpus[base + l].view;
     for (guint32 i = 0; i < g->n_residents; i++) {
       job_run *r = g->residents[i]->job;
       if (r->preempt_mark || r->terminating || r->spec->priority >= j->spec->priority) continue;

@@ -104,7 +104,7 @@ void sim_service(sim *s, const service_result *row) {
 
 int64_t sim_job_mem_room(const sim *s, const job_run *j, guint32 w) {
   g_assert(w < j->n_tasks);
-  const task *t = &j->tasks[w];
+  const task *t = &j->tasks[w].view;
   const gpu_state *g = t->gpu;
   const pool_state *p = g->pool;
   int64_t limit = p->ops->mem_capacity(&p->share_view, g, t);
@@ -122,7 +122,7 @@ double sim_job_expected_end(const sim *s, const job_run *j) {
 
 int64_t sim_job_mem_visible(const sim *s, const job_run *j, guint32 w) {
   g_assert(w < j->n_tasks);
-  const task *t = &j->tasks[w];
+  const task *t = &j->tasks[w].view;
   const pool_state *p = t->gpu->pool;
   return p->ops->mem_capacity(&p->share_view, t->gpu, t);
 }
@@ -130,7 +130,7 @@ int64_t sim_job_mem_visible(const sim *s, const job_run *j, guint32 w) {
 void sim_job_partition(const sim *s, const job_run *j, guint32 w, double *sm_frac,
                        double *bw_frac) {
   g_assert(w < j->n_tasks);
-  const task *t = &j->tasks[w];
+  const task *t = &j->tasks[w].view;
   const pool_state *p = t->gpu->pool;
   *sm_frac = *bw_frac = 1.0;
   if (p->ops->partition) p->ops->partition(&p->share_view, t->gpu, t, sm_frac, bw_frac);
@@ -549,7 +549,7 @@ static void job_release(sim *s, job_run *j) {
   gpu_state *gpus[n ? n : 1];
   for (guint32 w = 0; w < n; w++) {
     gpus[w] = j->tasks[w].gpu;
-    cluster_detach(p, &j->tasks[w]);
+    cluster_detach(p, &j->tasks[w].view);
   }
   job_tasks_free(j);
   j->n_tasks = 0;
@@ -824,14 +824,14 @@ static void job_crash(sim *s, job_run *j, const char *why) {
   p->crashes++;
   gpu_state *g = j->tasks[0].gpu;
   /* one events.csv row per victim (the faulting job is a victim too, not innocent) */
-  p->ops->crash_victims(&p->share_view, g, &j->tasks[0], s->scratch_victims);
+  p->ops->crash_victims(&p->share_view, g, &j->tasks[0].view, s->scratch_victims);
   kill_victims(s, EVENT_CRASH, j, j, g, why);
 }
 
 void sim_job_set_mem(sim *s, job_run *j, int64_t bytes) {
   job_begin(s, j);
   j->mem_bytes = j->mem_declared = bytes;
-  for (guint32 w = 0; w < j->n_tasks; w++) cluster_task_set_mem(&j->tasks[w], bytes);
+  for (guint32 w = 0; w < j->n_tasks; w++) cluster_task_set_mem(&j->tasks[w].view, bytes);
   job_end(s, j);
 }
 
@@ -857,10 +857,11 @@ static void on_phase(void *ctx, void *obj, uint64_t arg) {
   if (ph->set & PHASE_SET_MEM) {
     job_begin(s, j);
     j->mem_bytes = ph->mem_bytes;
-    for (guint32 w = 0; w < j->n_tasks; w++) cluster_task_set_mem(&j->tasks[w], ph->mem_bytes);
+    for (guint32 w = 0; w < j->n_tasks; w++)
+      cluster_task_set_mem(&j->tasks[w].view, ph->mem_bytes);
     job_end(s, j);
     for (guint32 w = 0; w < j->n_tasks && j->state == JOB_RUNNING; w++)
-      if (check_oom(s, j->tasks[w].gpu, &j->tasks[w])) break;
+      if (check_oom(s, j->tasks[w].gpu, &j->tasks[w].view)) break;
   }
   if (j->state != JOB_RUNNING) return;
   if ((ph->set & PHASE_CRASH) && !j->crash_phase_fired) {
@@ -935,7 +936,7 @@ static guint32 placement_count(const job_run *j) {
 static void placement_pairs(sim *s, const job_run *j, guint32 n, guint32 *out) {
   const pool_state *p = n ? &s->pools[j->pool] : NULL;
   for (guint32 w = 0; w < n; w++) {
-    const gpu_state *g = &p->gpus[n == 1 ? j->placed_gpu : j->placed_gpus[w]];
+    const gpu_state *g = cluster_gpu(p, n == 1 ? j->placed_gpu : j->placed_gpus[w]);
     out[2 * w] = g->node;
     out[2 * w + 1] = g->local;
   }
@@ -965,11 +966,11 @@ static gboolean try_start(sim *s, pool_state *p, job_run *j) {
     memset(&j->task1, 0, sizeof j->task1);
     j->tasks = &j->task1;
   } else {
-    j->tasks = g_new0(task, n);
+    j->tasks = g_new0(task_run, n);
   }
   j->n_tasks = n;
   for (guint32 w = 0; w < n; w++) {
-    task *t = &j->tasks[w];
+    task *t = &j->tasks[w].view;
     t->job = j;
     t->worker = w;
     t->mem_bytes = j->mem_bytes;
@@ -1000,7 +1001,7 @@ static gboolean try_start(sim *s, pool_state *p, job_run *j) {
   schedule_random_crash(s, j);
   /* a strategy that lets memory oversubscribe may be over the limit already */
   for (guint32 w = 0; w < n && j->state == JOB_RUNNING; w++)
-    if (check_oom(s, j->tasks[w].gpu, &j->tasks[w])) break;
+    if (check_oom(s, j->tasks[w].gpu, &j->tasks[w].view)) break;
   return TRUE;
 }
 
@@ -1591,7 +1592,7 @@ static void close_books(sim *s, sim_time end) {
       job_touch(s, j);
       job_advance(s, j);
       for (guint32 w = 0; w < j->n_tasks; w++)
-        if (j->tasks[w].gpu) cluster_task_charge(&j->tasks[w], end);
+        if (j->tasks[w].gpu) cluster_task_charge(&j->tasks[w].view, end);
       j->run_ns += (double)(end - j->attempt_start);
       /* report the progress made so far (kept or not) for jobs cut off by the horizon */
       if (!j->wl->session && work_done_in_attempt(j) > j->kept_ns)

@@ -245,8 +245,8 @@ static void mig_init_pool(share_pool *p) {
   guint32 slots = g_array_index(mp->shapes, mig_shape, 0).slots;
   for (guint32 i = 0; i < p->n_gpus; i++) {
     mp->gpus[i].claims = g_array_new(FALSE, FALSE, sizeof(mig_claim));
-    p->gpus[i].strategy_data = &mp->gpus[i];
-    share_gpu_set_capacity(p, &p->gpus[i], slots); /* the instances it has */
+    share_gpu(p, i)->strategy_data = &mp->gpus[i];
+    share_gpu_set_capacity(p, share_gpu(p, i), slots); /* the instances it has */
   }
 }
 
@@ -257,7 +257,7 @@ static void mig_free_pool(share_pool *p) {
   g_array_unref(mp->shapes);
   for (guint32 i = 0; i < p->n_gpus; i++) {
     g_array_unref(mp->gpus[i].claims);
-    p->gpus[i].strategy_data = NULL;
+    share_gpu(p, i)->strategy_data = NULL;
   }
   g_free(mp->gpus);
   g_free(mp->up_with);
@@ -667,7 +667,7 @@ static void mig_on_unplaced(sim *s, share_pool *p, const share_job *j) {
     gpu_state *best = NULL;
     double best_end = 0;
     for (guint32 i = 0; i < p->n_gpus; i++) {
-      gpu_state *g = &p->gpus[i];
+      gpu_state *g = share_gpu(p, i);
       if (g->service != GPU_UP || gpu_shape(p, g)->largest >= mem) continue;
       if (best && g->n_residents > best->n_residents) continue;
       double end = share_gpu_expected_empty(s, g);

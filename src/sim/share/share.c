@@ -199,6 +199,11 @@ static pool_state *share_state(share_pool *p) { return (pool_state *)(void *)p; 
 static job_run *share_run(const share_job *j) { return (job_run *)(void *)j; }
 static const sim_calls *share_host(const sim *s) { return sim_host_of(s)->calls; }
 
+gpu_state *share_gpu(const share_pool *p, guint32 i) {
+  g_assert(i < p->n_gpus);
+  return cluster_gpu((const pool_state *)(const void *)p, i);
+}
+
 sim_time share_now(const sim *s) { return *sim_host_of(s)->now; }
 
 void share_at(sim *s, sim_time at, share_event_fn fn, gpu_state *g) {

@@ -4,8 +4,9 @@
  * alone on a whole GPU), how much of the GPU each resident is allocated (for showback), what
  * the GPU's busy and SM-active gauges are, and who dies on an out-of-memory or a fault. It
  * sees a narrow view: a pool (share_pool), its GPUs and their residents (gpu_state, task),
- * and the few per-job values it models (share_job), never cluster.h's job_run or
- * pool_state; it acts on the run through the share_* calls at the end of this header
+ * and the few per-job values it models (share_job), never cluster.h's job_run, pool_state,
+ * gpu_run or task_run (which begin with these views and keep the simulator's own state
+ * after them: the SQLite pattern of a public base struct); it acts on the run through the share_* calls at the end of this header
  * (share.c forwards them to cluster.c and sim.c). Each share-*.c exports one const share_ops
  * (with its pool keys and their validation); share.c lists them in one table, which the
  * command line hands to the scenario reader (scenario_use_strategies). */
@@ -50,8 +51,7 @@ typedef struct share_job { SHARE_JOB_FIELDS } share_job;
   guint32 index;               /* within the scenario */ \
   const pool_spec *spec; \
   const share_params *params; \
-  gpu_state *gpus;             /* n_gpus */ \
-  guint32 n_gpus; \
+  guint32 n_gpus;              /* its GPUs: share_gpu(p, 0 .. n_gpus - 1) */ \
   guint32 slots_per_gpu;       /* share_ops.slots_per_gpu of the spec */ \
   void *strategy_data;         /* owned by the strategy (init_pool/free_pool) */
 typedef struct share_pool { SHARE_POOL_FIELDS } share_pool;
@@ -60,63 +60,55 @@ typedef struct share_pool { SHARE_POOL_FIELDS } share_pool;
  * reconfigured: MIG); changed only by cluster_gpu_set_service (share_gpu_set_service). */
 typedef enum { GPU_UP = 0, GPU_DRAINING, GPU_DOWN } gpu_service;
 
-struct task {                /* one worker of a job on one GPU (a resident) */
-  job_run *job;              /* share_job_of(job) is what a strategy reads of it */
-  gpu_state *gpu;
-  guint32 worker;
-  guint32 slot;              /* strategy-defined (replica, instance...) */
-  int64_t mem_bytes;         /* current memory of this worker */
-  double alloc_share;        /* fraction of the GPU allocated to it (set by the strategy) */
-  double speed;              /* progress rate relative to alone on a whole GPU (strategy) */
-  double solo_speed;         /* speed without the other workers of its own job on its GPU
-                              * (= speed unless a gang is stacked on itself): the
-                              * straggler reference (cluster_gpu_update_speeds) */
-  /* Mean extra wait (ns) before a request that arrives while this task is idle gets the
-   * GPU, set by the strategy (time-slicing: waiting for a turn behind other active
-   * contexts; 0 when the task runs whenever it wants). Used by request-level models. */
-  double turn_wait_ns;
-  /* MPS (docs/models.md): mean time a request waits for SMs held by the neighbours' thread
-   * blocks, per unit of its work (its service time alone, 0: none), and the neighbours'
-   * block-residence time that sets how these waits average out over a request (a request
-   * of work w served in wall time s waits Gamma(k = max(1, s / block_corr_ns)) with mean
-   * block_wait x w). Set by the strategy, used by request-level models; the fluid speed
-   * does not include it. */
+/* What a strategy sees of a resident (one worker of a job on one GPU): struct task. The
+ * simulator's task_run (cluster.h) begins with these fields (in a union with a task) and
+ * keeps its own after them (the resident's part of the gauges for its tenant, in the
+ * metrics' fixed point), which a strategy never sees. */
+#define TASK_FIELDS \
+  job_run *job;              /* share_job_of(job) is what a strategy reads of it */ \
+  gpu_state *gpu; \
+  guint32 worker; \
+  guint32 slot;              /* strategy-defined (replica, instance...) */ \
+  int64_t mem_bytes;         /* current memory of this worker */ \
+  double alloc_share;        /* fraction of the GPU allocated to it (set by the strategy) */ \
+  double speed;              /* progress rate relative to alone on a whole GPU (strategy) */ \
+  /* speed without the other workers of its own job on its GPU (= speed unless a gang is \
+   * stacked on itself): the straggler reference (cluster_gpu_update_speeds) */ \
+  double solo_speed; \
+  /* Mean extra wait (ns) before a request that arrives while this task is idle gets the \
+   * GPU, set by the strategy (time-slicing: waiting for a turn behind other active \
+   * contexts; 0 when the task runs whenever it wants). Used by request-level models. */ \
+  double turn_wait_ns; \
+  /* MPS (docs/models.md): mean time a request waits for SMs held by the neighbours' \
+   * thread blocks, per unit of its work (its service time alone, 0: none), and the \
+   * neighbours' block-residence time that sets how these waits average out over a \
+   * request (a request of work w served in wall time s waits Gamma(k = max(1, s / \
+   * block_corr_ns)) with mean block_wait x w). Set by the strategy, used by request-level \
+   * models; the fluid speed does not include it. */ \
   double block_wait, block_corr_ns;
-  /* its part of the GPU's allocated, busy and SM-active gauges, as reported to its tenant
-   * (cluster.c, cluster_gpu_update_gauges; not for strategies) */
-  double m_part[3];
-  int64_t m_part_fx[3];      /* the same in the metrics' fixed point (metrics_fixed) */
-  sim_time part_since;       /* when m_part last changed: m_part[0] x the time since is the
-                              * job's charge for this GPU not yet in job_run.charge_gpu_ns */
-};
+struct task { TASK_FIELDS };
 
-/* Residents a GPU holds in its own record before their list moves out of line (exclusive
- * cards hold one, time-slicing and MPS replicas a few): the list is then on the record's
- * first cache line with the pool and the index, which every change on the GPU reads. */
-#define GPU_RESIDENTS_BUF 4
-
-struct gpu_state {
-  /* what every change on the GPU reads, on the record's first three cache lines (the records
-   * are one array aligned to 64 bytes; cluster.c asserts the offsets) */
-  pool_state *pool;          /* share_pool_of(g) */
-  task **residents;          /* n_residents task*, in arrival order: res_inline while they
-                              * fit, else an owned array of res_cap (cluster.c's) */
-  guint32 n_residents;
-  guint32 index;             /* within the pool */
-  task *res_inline[GPU_RESIDENTS_BUF];
-  metrics_gpu m;             /* its gauges and integrals (the metrics layer's, kept here so
-                              * that the GPU and its gauges share lines; not for strategies) */
-  /* the rest: read at placements, arrivals and departures */
-  int64_t mem_used;          /* what the residents hold now (also metrics_gpu.mem_bytes) */
-  guint32 res_cap;           /* 0 while the residents are inline */
-  guint32 slots_used;
-  guint32 slots_cap;         /* slots it offers now (slots_per_gpu unless the strategy
-                              * lowers it: share_gpu_set_capacity) */
-  gpu_service service;       /* up, draining or down (share_gpu_set_service) */
+/* What a strategy sees of a GPU: struct gpu_state. The simulator's gpu_run (cluster.h)
+ * begins with these fields (in a union with a gpu_state) and keeps its own after them (the
+ * storage of a short residents list, the GPU's gauges and their 128-bit integrals, the
+ * records' 64-byte alignment), which a strategy never sees; the GPUs of a pool are
+ * share_gpu(p, i), not an array a strategy indexes. The fields every change on the GPU
+ * reads come first. */
+#define GPU_STATE_FIELDS \
+  pool_state *pool;          /* share_pool_of(g) */ \
+  task **residents;          /* n_residents task*, in arrival order */ \
+  guint32 n_residents; \
+  guint32 index;             /* within the pool */ \
+  int64_t mem_used;          /* what the residents hold now */ \
+  double share_used;         /* share_ops.worker_share summed over residents (0 if NULL) */ \
+  void *strategy_data; \
+  guint32 slots_used; \
+  /* slots it offers now (slots_per_gpu unless the strategy lowers it: \
+   * share_gpu_set_capacity) */ \
+  guint32 slots_cap; \
+  gpu_service service;       /* up, draining or down (share_gpu_set_service) */ \
   guint32 node, local;       /* node within pool, GPU within node */
-  double share_used;         /* share_ops.worker_share summed over residents (0 if NULL) */
-  void *strategy_data;
-} __attribute__((aligned(64)));
+struct gpu_state { GPU_STATE_FIELDS };
 
 /* The views of a job and of a pool (valid C: each is the first member of the other). */
 static inline const share_job *share_job_of(const job_run *j) {
@@ -125,6 +117,8 @@ static inline const share_job *share_job_of(const job_run *j) {
 static inline share_pool *share_pool_of(const gpu_state *g) {
   return (share_pool *)(void *)g->pool;
 }
+/* GPU i (< n_gpus) of p (share.c: the records are the simulator's, larger than the view). */
+gpu_state *share_gpu(const share_pool *p, guint32 i);
 /* Resident i of g (arrival order) and its job's view. */
 static inline task *share_resident(const gpu_state *g, guint i) {
   return (task *)g->residents[i];

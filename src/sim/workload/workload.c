@@ -38,7 +38,7 @@ void workload_job_waits(const job_run *j, double *turn, double *block_wait, doub
   *turn = 0;
   *block_wait = 0;
   for (guint32 w = 0; w < j->n_tasks; w++) {
-    const task *t = &j->tasks[w];
+    const task *t = &j->tasks[w].view;
     if (t->turn_wait_ns > *turn) *turn = t->turn_wait_ns;
     if (t->block_wait > *block_wait) {
       *block_wait = t->block_wait;
