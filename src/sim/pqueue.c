@@ -2,8 +2,11 @@
  * 128-bit key (time; sequence number and payload slot in one word) with digits of
  * PQUEUE_DIGIT_BITS bits: keys never go below the last one popped, so each key sits in the
  * bucket of the highest digit where it differs from the least key and its value there, and
- * only moves down, to lower buckets, when the least key moves. The payloads (handler,
- * object, argument) stay in slots that do not move. Cancellation is the engine's. */
+ * only moves down, to lower buckets, when the least key moves. Keys pushed below the
+ * buckets' least one in increasing order (the current instant's events while the buckets hold
+ * later ones) wait in a sorted run: they would otherwise pull every refined key back up into
+ * one bucket, once per push. The payloads (handler, object, argument) stay in slots that do
+ * not move. Cancellation is the engine's. */
 #include "pqueue.h"
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +46,7 @@ void pqueue_clear(pqueue *q) {
   for (unsigned i = 0; i < PQUEUE_BUCKETS; i++) g_free(q->b[i].keys);
   g_free(q->slots);
   g_free(q->bin);
+  g_free(q->run);
   memset(q, 0, sizeof *q);
 }
 
@@ -138,16 +142,16 @@ static inline unsigned lowest_bucket(const pqueue *q) {
   return w * 64u + (unsigned)__builtin_ctzll(q->nonempty[w]);
 }
 
-/* A key below the least one becomes the least. With h its bucket against the old least
+/* A key below the buckets' least one (rtop) becomes it. With h its bucket against the old least
  * (their highest differing digit, the old least's value there), every key of a bucket
  * below h (and the old least) differs from it first at that digit with the old least's
  * value: they all go to bucket h, which was empty (a key of it would be below the old
  * least); the buckets above h stay as they are. */
 static G_NO_INLINE void new_least(pqueue *q, pq_key k) {
   g_assert(less(&q->popped, &k)); /* monotone */
-  unsigned h = bucket_of(&q->top, &k);
+  unsigned h = bucket_of(&q->rtop, &k);
   pq_bucket *to = &q->b[h];
-  bucket_add(q, h, q->top);
+  bucket_add(q, h, q->rtop);
   while (q->summary) {
     unsigned i = lowest_bucket(q);
     if (i >= h) break;
@@ -158,7 +162,45 @@ static G_NO_INLINE void new_least(pqueue *q, pq_key k) {
     bucket_emptied(b);
     unmark(q, i);
   }
-  q->top = k;
+  q->rtop = k;
+}
+
+/* Appends k to the sorted run (k above its last key). */
+static void run_append(pqueue *q, pq_key k) {
+  if (q->run_head + q->run_len == q->run_cap) {
+    if (q->run_head > q->run_cap / 2) { /* the front half is spent: slide back */
+      memmove(q->run, q->run + q->run_head, q->run_len * sizeof *q->run);
+      q->run_head = 0;
+    } else {
+      q->run_cap = q->run_cap ? q->run_cap * 2 : 64;
+      q->run = g_renew(pq_key, q->run, q->run_cap);
+    }
+  }
+  q->run[q->run_head + q->run_len++] = k;
+}
+
+/* The least of the run's first key and rtop becomes the top (len > 0). */
+static inline void choose_top(pqueue *q) {
+  if (q->run_len && (q->r_len == 0 || less(&q->run[q->run_head], &q->rtop)))
+    q->top = q->run[q->run_head];
+  else q->top = q->rtop;
+}
+
+/* A key into the radix part or the run: with no radix part it becomes rtop; above rtop it
+ * goes to a bucket; below it onto the run when above the run's last key (the common case:
+ * events of the current instant, pushed in sequence order); else it becomes rtop. */
+static inline void radix_push(pqueue *q, pq_key k) {
+  if (q->r_len == 0) {
+    q->rtop = k;
+  } else if (G_LIKELY(less(&q->rtop, &k))) {
+    bucket_add(q, bucket_of(&k, &q->rtop), k);
+  } else if (q->run_len == 0 || less(&q->run[q->run_head + q->run_len - 1], &k)) {
+    run_append(q, k);
+    return;
+  } else {
+    new_least(q, k);
+  }
+  q->r_len++;
 }
 
 void pqueue_push(pqueue *q, const pq_item *item) {
@@ -167,8 +209,11 @@ void pqueue_push(pqueue *q, const pq_item *item) {
   uint64_t s = slot_take(q);
   q->slots[s] = (pq_payload){.handler = item->handler, .obj = item->obj, .arg = item->arg};
   pq_key k = {.time = item->time, .tag = item->seq << PQUEUE_SLOT_BITS | s};
-  if (q->len++ == 0) q->top = k;
-  else if (G_UNLIKELY(q->bin != NULL)) {
+  if (G_UNLIKELY(q->bin != NULL)) {
+    if (q->len++ == 0) {
+      q->top = k;
+      return;
+    }
     g_assert(less(&q->popped, &k)); /* monotone, as the radix heap asks */
     if (less(&k, &q->top)) {
       pq_key old = q->top;
@@ -176,21 +221,60 @@ void pqueue_push(pqueue *q, const pq_item *item) {
       k = old;
     }
     bin_push(q, k);
-  } else if (G_LIKELY(less(&q->top, &k))) bucket_add(q, bucket_of(&k, &q->top), k);
-  else new_least(q, k);
+    return;
+  }
+  radix_push(q, k);
+  if (q->len++ == 0 || less(&k, &q->top)) q->top = k;
+}
+
+/* pqueue_filter on the reference: the kept keys' least becomes the top, the others are
+ * pushed again into an emptied binary heap. */
+static size_t bin_filter(pqueue *q, gboolean (*drop)(void *ctx, uint64_t seq), void *ctx) {
+  size_t n = q->len;
+  pq_key *all = g_new(pq_key, n);
+  all[0] = q->top;
+  memcpy(all + 1, q->bin, (n - 1) * sizeof *all);
+  size_t kept = 0, m = 0;
+  for (size_t x = 0; x < n; x++) {
+    uint64_t s = all[x].tag & SLOT_MASK;
+    if (drop(ctx, all[x].tag >> PQUEUE_SLOT_BITS)) {
+      q->slots[s].arg = q->free_slot;
+      q->free_slot = s + 1;
+      continue;
+    }
+    all[kept] = all[x];
+    if (less(&all[kept], &all[m])) m = kept;
+    kept++;
+  }
+  q->len = 0;
+  if (kept) {
+    q->top = all[m];
+    q->len = 1;
+    for (size_t x = 0; x < kept; x++)
+      if (x != m) {
+        q->len++;
+        bin_push(q, all[x]);
+      }
+  }
+  g_free(all);
+  return n - kept;
 }
 
 size_t pqueue_filter(pqueue *q, gboolean (*drop)(void *ctx, uint64_t seq), void *ctx) {
   if (!q->len) return 0;
+  if (G_UNLIKELY(q->bin != NULL)) return bin_filter(q, drop, ctx);
   pq_key *all = g_new(pq_key, q->len);
   size_t n = 0;
-  all[n++] = q->top;
+  if (q->r_len) all[n++] = q->rtop;
   for (unsigned i = 0; i < PQUEUE_BUCKETS; i++) {
     pq_bucket *b = &q->b[i];
     if (b->len) memcpy(all + n, b->keys, b->len * sizeof *b->keys); /* keys NULL when empty */
     n += b->len;
     bucket_emptied(b);
   }
+  if (q->run_len) memcpy(all + n, q->run + q->run_head, q->run_len * sizeof *q->run);
+  n += q->run_len;
+  q->run_head = q->run_len = 0;
   memset(q->nonempty, 0, sizeof q->nonempty);
   q->summary = 0;
   size_t kept = 0, m = 0;
@@ -205,18 +289,18 @@ size_t pqueue_filter(pqueue *q, gboolean (*drop)(void *ctx, uint64_t seq), void 
     if (less(&all[kept], &all[m])) m = kept;
     kept++;
   }
-  q->len = kept;
+  q->len = q->r_len = kept;
   if (kept) {
-    q->top = all[m];
+    q->top = q->rtop = all[m];
     for (size_t x = 0; x < kept; x++)
-      if (x != m) bucket_add(q, bucket_of(&all[x], &q->top), all[x]);
+      if (x != m) bucket_add(q, bucket_of(&all[x], &q->rtop), all[x]);
   }
   g_free(all);
   return n - kept;
 }
 
-/* The least key of the lowest bucket becomes the top; the bucket's other keys go to lower
- * buckets (they agree with the new top down to the bucket's digit, included). */
+/* The least key of the lowest bucket becomes rtop; the bucket's other keys go to lower
+ * buckets (they agree with the new rtop down to the bucket's digit, included). */
 static void next_top(pqueue *q) {
   unsigned i = lowest_bucket(q);
   pq_bucket *b = &q->b[i];
@@ -224,7 +308,7 @@ static void next_top(pqueue *q) {
   uint32_t n = b->len, m = 0;
   for (uint32_t x = 1; x < n; x++) m = less(&keys[x], &keys[m]) ? x : m;
   pq_key top = keys[m];
-  q->top = top;
+  q->rtop = top;
   unmark(q, i);
   for (uint32_t x = 0; x < n; x++)
     if (x != m) bucket_add(q, bucket_of(&keys[x], &top), keys[x]);
@@ -240,9 +324,16 @@ gboolean pqueue_pop(pqueue *q, pq_item *out) {
   q->slots[s].arg = q->free_slot;
   q->free_slot = s + 1;
   q->popped = q->top;
-  if (--q->len) {
-    if (G_UNLIKELY(q->bin != NULL)) bin_next_top(q);
-    else next_top(q);
+  q->len--;
+  if (G_UNLIKELY(q->bin != NULL)) {
+    if (q->len) bin_next_top(q);
+    return TRUE;
   }
+  if (q->run_len && q->run[q->run_head].tag == q->top.tag) {
+    q->run_head = --q->run_len ? q->run_head + 1 : 0;
+  } else if (--q->r_len) {
+    next_top(q);
+  }
+  if (q->len) choose_top(q);
   return TRUE;
 }

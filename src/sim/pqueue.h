@@ -31,8 +31,10 @@ typedef struct pq_payload {
 } pq_payload;
 
 /* The radix heap's buckets: a key goes by the highest digit (PQUEUE_DIGIT_BITS bits) where
- * it differs from the least key, as 128-bit numbers (time, tag), and its own value of that
- * digit: bucket digit x PQUEUE_DIGIT_VALUES + value. A lower bucket holds lower keys. */
+ * it differs from the buckets' least key (rtop), as 128-bit numbers (time, tag), and its own
+ * value of that digit: bucket digit x PQUEUE_DIGIT_VALUES + value. A lower bucket holds lower
+ * keys. Keys pushed below rtop in increasing order (events at the current instant while the
+ * buckets hold later ones) queue in a sorted run instead of pulling the buckets up. */
 #define PQUEUE_DIGIT_BITS 8
 #define PQUEUE_DIGIT_VALUES (1u << PQUEUE_DIGIT_BITS)
 #define PQUEUE_BUCKETS (128u / PQUEUE_DIGIT_BITS * PQUEUE_DIGIT_VALUES)
@@ -43,7 +45,11 @@ typedef struct pq_bucket {
 } pq_bucket;
 
 typedef struct pqueue {
-  pq_key top;            /* the least key (when len > 0); in no bucket */
+  pq_key top;            /* the least key (when len > 0): rtop or the run's first */
+  pq_key rtop;           /* the buckets' least key (when r_len > 0); in no bucket */
+  size_t r_len;          /* keys of the radix part, rtop included */
+  pq_key *run;           /* keys below rtop, pushed in increasing order: run[run_head..] */
+  size_t run_head, run_len, run_cap;
   pq_key popped;         /* the last key popped (keys pushed since must be above it) */
   size_t len;            /* keys held, the top included */
   uint64_t summary;      /* bit w: nonempty[w] is not 0 */
