@@ -7,6 +7,7 @@
 #include "cmd.h"
 #include "cmd-load.h"
 #include "cmd-seeds.h"
+#include "cmd-sql.h"
 #include "compare.h"
 #include "figures.h"
 #include "outdir.h"
@@ -43,7 +44,7 @@ typedef enum { COMPARE_TEXT, COMPARE_CSV, COMPARE_JSON } compare_format;
 
 /* What the command line asked for. */
 typedef struct compare_args {
-  char *phases, *requests, *out, *format, *seeds;
+  char *phases, *requests, *out, *format, *seeds, *sqlite;
   gboolean no_progress, quiet, brief;
   guint n_seeds;             /* --seeds; 1 without it */
   gint jobs;                 /* -j; 0: the number of processors */
@@ -57,6 +58,7 @@ static void compare_args_clear(compare_args *a) {
   g_free(a->out);
   g_free(a->format);
   g_free(a->seeds);
+  g_free(a->sqlite);
 }
 
 /* --format and the arguments; 0 when they make sense, else the exit code (message
@@ -286,19 +288,24 @@ static int compare_run_scenarios(const compare_args *a, int argc, char **argv, c
   return rc;
 }
 
-/* Builds the table, writes compare.txt/.csv/.json into od (committed into a->out) and
+/* Builds the table, writes compare.txt/.csv/.json and compare-long.csv into od (committed
+ * into a->out; into scratch for --sqlite without -o) and
  * prints the chosen form. Takes the items. */
-static int compare_finish(const compare_args *a, compare_items *it, outdir *od) {
+static int compare_finish(const compare_args *a, compare_items *it, outdir *od,
+                          const char *scratch) {
   g_autoptr(GError) err = NULL;
   int rc = 0;
   g_autoptr(compare_table) t = compare_make_table(it);
   GString *text = g_string_new(NULL), *csv = g_string_new(NULL), *json = g_string_new(NULL);
+  g_autoptr(GString) tall = g_string_new(NULL);
   compare_text(t, FALSE, text);
   compare_csv(t, csv);
+  compare_csv_long(t, tall);
   compare_json(t, json);
   if (od) {
     gboolean ok = outdir_write(od, "compare.txt", text->str, text->len, &err) &&
                   outdir_write(od, "compare.csv", csv->str, csv->len, &err) &&
+                  outdir_write(od, "compare-long.csv", tall->str, tall->len, &err) &&
                   outdir_write(od, "compare.json", json->str, json->len, &err);
     if (!ok) {
       outdir_abort(od);
@@ -306,6 +313,12 @@ static int compare_finish(const compare_args *a, compare_items *it, outdir *od) 
       ok = studydir_commit(od, a->out, "compare.json", &err);
     }
     if (!ok) rc = cmd_fail("compare", err);
+  } else if (scratch && a->sqlite) {
+    g_autofree char *path = g_build_filename(scratch, "compare.csv", NULL);
+    g_autofree char *lpath = g_build_filename(scratch, "compare-long.csv", NULL);
+    if (!g_file_set_contents(path, csv->str, (gssize)csv->len, &err) ||
+        !g_file_set_contents(lpath, tall->str, (gssize)tall->len, &err))
+      rc = cmd_fail("compare", err);
   }
   if (rc == 0 && !a->quiet) {
     GString *shown = a->fmt == COMPARE_CSV ? csv : a->fmt == COMPARE_JSON ? json : text;
@@ -332,6 +345,7 @@ static int cmd_compare_main(int argc, char **argv) {
       {"brief", 0, 0, G_OPTION_ARG_NONE, &a.brief, "Text without the per-pool and per-tenant rows (compare.txt keeps them)", NULL},
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs, "Scenarios run at once (default: the number of processors); the output is the same for any N", "N"},
       {"seeds", 0, 0, G_OPTION_ARG_STRING, &a.seeds, "Run each scenario with N seeds (its own and the next N - 1; 2 to 1000): means, 95 % intervals, significant differences marked *", "N"},
+      CMD_SQL_OPTION(a.sqlite),
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &a.quiet, "Print nothing on stdout", NULL},
       {"no-progress", 0, 0, G_OPTION_ARG_NONE, &a.no_progress, "Never show the progress bar", NULL},
       {NULL}};
@@ -351,6 +365,9 @@ static int cmd_compare_main(int argc, char **argv) {
   outdir *od = NULL;
   g_autofree char *scratch = NULL; /* a temporary folder removed at the end */
   if (a.out && !(od = outdir_begin(a.out, &err))) rc = cmd_fail("compare", err);
+  report_sql *sql = rc == 0 ? cmd_sql_begin("compare", a.sqlite, a.out, &rc) : NULL;
+  if (rc == 0 && sql && !a.out && a.all_dirs && !(scratch = outdir_make_scratch("sharesim-compare", &err)))
+    rc = cmd_fail("compare", err);
   if (rc == 0 && a.all_dirs)
     rc = compare_load_folders(argc, argv, &it);
   else if (rc == 0)
@@ -363,8 +380,12 @@ static int cmd_compare_main(int argc, char **argv) {
     compare_items_clear(&it);
     if (od) outdir_abort(od);
   } else {
-    rc = compare_finish(&a, &it, od);
+    rc = compare_finish(&a, &it, od, scratch);
   }
+  if (rc == 0 && a.all_dirs)
+    for (int i = 1; rc == 0 && i < argc; i++) rc = cmd_sql_add("compare", sql, argv[i], argv[i]);
+  if (rc == 0) rc = cmd_sql_finish("compare", g_steal_pointer(&sql), a.out ? a.out : scratch);
+  report_sql_abort(sql);
   if (scratch) outdir_remove_scratch(scratch);
   compare_args_clear(&a);
   return rc;

@@ -6,6 +6,7 @@
 #include "cmd.h"
 #include "cmd-load.h"
 #include "cmd-seeds.h"
+#include "cmd-sql.h"
 #include "outdir.h"
 #include "plan.h"
 #include "sim.h"
@@ -19,7 +20,7 @@
 #define PLAN_EXIT_NONE 3
 
 typedef struct plan_args {
-  char *out, *seeds;
+  char *out, *seeds, *sqlite;
   gint jobs;
   guint n_seeds;
   gboolean exhaustive, no_progress;
@@ -108,16 +109,40 @@ static int plan_publish(outdir *od, const char *out, const GString *text, const 
   return 0;
 }
 
+/* --sqlite: the tables of the folder written (out), or of the scratch folder with plan.csv
+ * and probes.csv put beside the recommended run. Takes sql; returns the exit code. */
+static int plan_sql(const char *out, const char *scratch, const GString *csv,
+                    const GString *probes, report_sql *sql) {
+  g_autoptr(GError) err = NULL;
+  g_autofree char *pc = scratch ? g_build_filename(scratch, "plan.csv", NULL) : NULL;
+  g_autofree char *pp = scratch ? g_build_filename(scratch, "probes.csv", NULL) : NULL;
+  if (scratch && (!g_file_set_contents(pc, csv->str, (gssize)csv->len, &err) ||
+                  !g_file_set_contents(pp, probes->str, (gssize)probes->len, &err))) {
+    report_sql_abort(sql);
+    return cmd_fail("plan", err);
+  }
+  return cmd_sql_finish("plan", sql, out ? out : scratch);
+}
+
 static int plan_main_loaded(const plan_args *a, char **argv, cmd_inputs *in) {
   g_autoptr(GError) err = NULL;
   outdir *od = NULL;
   g_autofree char *scratch = NULL;
   const char *work;
+  int rc = 0;
+  report_sql *sql = cmd_sql_begin("plan", a->sqlite, a->out, &rc);
+  if (rc) return rc;
   if (a->out) {
-    if (!(od = outdir_begin(a->out, &err))) return cmd_fail("plan", err);
+    if (!(od = outdir_begin(a->out, &err))) {
+      report_sql_abort(sql);
+      return cmd_fail("plan", err);
+    }
     work = outdir_tmp_path(od);
   } else {
-    if (!(scratch = outdir_make_scratch("sharesim-plan-out", &err))) return cmd_fail("plan", err);
+    if (!(scratch = outdir_make_scratch("sharesim-plan-out", &err))) {
+      report_sql_abort(sql);
+      return cmd_fail("plan", err);
+    }
     work = scratch;
   }
   plan p = {.sc = in->sc, .scenario_path = argv[1], .trace_path = argv[2],
@@ -126,7 +151,7 @@ static int plan_main_loaded(const plan_args *a, char **argv, cmd_inputs *in) {
   p.classes = g_array_new(FALSE, TRUE, sizeof(plan_class));
   p.cands = g_array_new(FALSE, TRUE, sizeof(plan_candidate));
   GString *text = g_string_new(NULL), *csv = g_string_new(NULL), *probes = g_string_new(NULL);
-  int rc = plan_study(&p, in->tr, work, a->out, text, csv, probes);
+  rc = plan_study(&p, in->tr, work, a->out, text, csv, probes);
   if (od && (rc == 0 || rc == PLAN_EXIT_NONE)) {
     int wrc = plan_publish(od, a->out, text, csv, probes);
     if (wrc) rc = wrc;
@@ -134,6 +159,11 @@ static int plan_main_loaded(const plan_args *a, char **argv, cmd_inputs *in) {
     if (od) outdir_abort(od);
     fwrite(text->str, 1, text->len, stdout);
   }
+  if (sql && (rc == 0 || rc == PLAN_EXIT_NONE)) {
+    int src = plan_sql(a->out, scratch, csv, probes, g_steal_pointer(&sql));
+    if (src) rc = src;
+  }
+  report_sql_abort(sql);
   if (rc == PLAN_EXIT_NONE) {
     GString *why = g_string_new(NULL);
     plan_explain_failures(&p, why);
@@ -156,6 +186,7 @@ static int cmd_plan_main(int argc, char **argv) {
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs, "Runs at once (default: the number of processors); the result is the same for any N", "N"},
       {"seeds", 0, 0, G_OPTION_ARG_STRING, &a.seeds, "Judge every probe over N seeds (the scenario's and the next N - 1): a constraint holds when its 95 % bound does", "N"},
       {"exhaustive", 0, 0, G_OPTION_ARG_NONE, &a.exhaustive, "Simulate every size of every candidate, with no pruning (for checking the search on small spaces)", NULL},
+      CMD_SQL_OPTION(a.sqlite),
       {"no-progress", 0, 0, G_OPTION_ARG_NONE, &a.no_progress, "Never show the progress line", NULL},
       {NULL}};
   int rc;
@@ -176,6 +207,7 @@ static int cmd_plan_main(int argc, char **argv) {
 out:
   g_free(a.out);
   g_free(a.seeds);
+  g_free(a.sqlite);
   return rc;
 }
 

@@ -8,6 +8,7 @@
 #include "cmd-load.h"
 #include "cmd-seeds.h"
 #include "cmd-modelrange.h"
+#include "cmd-sql.h"
 #include "modelrange.h"
 #include "outdir.h"
 #include "report.h"
@@ -21,7 +22,7 @@
  * their figures printed and written as OUT/seeds.txt, .csv, .json. */
 static int cmd_run_seeds(const cmd_inputs *in, const char *scenario_path,
                          const char *const *sets, guint n_sets, guint n_seeds, gint jobs,
-                         const char *out_dir, gboolean quiet, gboolean progress) {
+                         const char *out_dir, report_sql *sql, gboolean quiet, gboolean progress) {
   scenario **sc = g_new0(scenario *, n_seeds);
   if (!cmd_seeds_load("run", scenario_path, sets, n_sets, in->sc->seed, n_seeds, in->tr, sc)) {
     g_free(sc);
@@ -34,6 +35,8 @@ static int cmd_run_seeds(const cmd_inputs *in, const char *scenario_path,
   seeds_table *t = NULL;
   int rc = dir ? cmd_seeds_run("run", sc, 1, n_seeds, in->tr, &dir, (guint)jobs, progress, &t)
                : cmd_fail("run", err);
+  if (rc == 0) rc = cmd_sql_finish("run", g_steal_pointer(&sql), dir);
+  report_sql_abort(sql);
   if (rc == 0 && !quiet) {
     g_autoptr(GString) text = g_string_new(NULL);
     seeds_text(t, text);
@@ -69,7 +72,8 @@ static gboolean cmd_run_reference(gboolean all, const char *only, guint *bits) {
 
 /* The options that do not go together; FALSE after printing why. */
 static gboolean cmd_run_check_combinations(guint n_seeds, guint ref_bits, gboolean dcgm,
-                                           gboolean model_range, const char *out_dir) {
+                                           gboolean model_range, const char *out_dir,
+                                           gboolean sqlite) {
   const char *why = NULL;
   if (ref_bits && (n_seeds > 1 || model_range))
     why = "--reference is for one run: leave out --seeds and --model-range, or run the seed "
@@ -79,8 +83,34 @@ static gboolean cmd_run_check_combinations(guint n_seeds, guint ref_bits, gboole
           "want to see with --set seed=S";
   else if (dcgm && !out_dir)
     why = "--dcgm writes dcgm.csv and dcgm.prom into the result folder: give -o DIR";
+  else if (sqlite && model_range && !out_dir)
+    why = "--sqlite with --model-range reads the runs back from the result folder: give -o DIR";
   if (why) fprintf(stderr, "sharesim run: %s\n", why);
   return why == NULL;
+}
+
+/* One run into out_dir (NULL: none, or a scratch folder for --sqlite), its summary printed,
+ * then its tables into sql (taken). Returns the exit code. */
+static int cmd_run_one(const cmd_inputs *in, sim_options *opt, const char *out_dir,
+                       report_sql *sql, gboolean quiet) {
+  g_autoptr(GError) err = NULL;
+  g_autofree char *scratch = sql && !out_dir ? outdir_make_scratch("sharesim-run", &err) : NULL;
+  g_autofree char *inside = scratch ? g_build_filename(scratch, "run", NULL) : NULL;
+  const char *dir = out_dir ? out_dir : inside;
+  results *res = sql && !dir ? NULL : studyrun_simulate(in->sc, in->tr, opt, dir, &err);
+  if (res && !quiet) {
+    g_autoptr(GString) text = g_string_new(NULL);
+    report_text(res, text);
+    fwrite(text->str, 1, text->len, stdout);
+    if (out_dir) printf("results written to %s/\n", out_dir);
+  }
+  /* the results are freed before the tables are read back: memory holds one at a time */
+  gboolean ran = res != NULL;
+  g_clear_pointer(&res, results_free);
+  int rc = ran ? cmd_sql_finish("run", g_steal_pointer(&sql), dir) : cmd_fail("run", err);
+  report_sql_abort(sql);
+  if (scratch) outdir_remove_scratch(scratch);
+  return rc;
 }
 
 static int cmd_run_main(int argc, char **argv) {
@@ -90,6 +120,7 @@ static int cmd_run_main(int argc, char **argv) {
   g_auto(GStrv) sets = NULL;
   g_autofree char *seeds_text = NULL;
   gint jobs = 0;
+  g_autofree char *sqlite = NULL;
   gint64 hold_bytes = 0, fail_read = 0; /* test hooks (HACKING.md): hidden */
   GOptionEntry entries[] = {
       {"phases", 0, 0, G_OPTION_ARG_FILENAME, &phases, "Phases file (docs/trace-format.md)", "P.csv"},
@@ -107,6 +138,7 @@ static int cmd_run_main(int argc, char **argv) {
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "With --seeds or --model-range: runs at once (default: the number of processors); the output is the same for any N", "N"},
       {"model-range", 0, 0, G_OPTION_ARG_NONE, &model_range, "Also run with each fitted or assumed model constant at each end of its interval: each figure as value [low, high] (with --seeds, beside the seeds' interval); DIR/base/, DIR/KEY-low/, DIR/KEY-high/", NULL},
       {"list-constants", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &list_constants, "Print the model constants --model-range moves (key, default, low, high) and exit", NULL},
+      CMD_SQL_OPTION(sqlite),
       {"list-files", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &list_files, "Print the result file table (name, format, kind, when, what) and exit", NULL},
       {NULL}};
   int rc;
@@ -127,7 +159,7 @@ static int cmd_run_main(int argc, char **argv) {
   if (!cmd_seeds_parse("run", seeds_text, &n_seeds) || !cmd_check_jobs("run", &jobs) ||
       !cmd_run_reference(reference, ref_only, &ref_bits))
     return 2;
-  if (!cmd_run_check_combinations(n_seeds, ref_bits, dcgm, model_range, out_dir)) return 2;
+  if (!cmd_run_check_combinations(n_seeds, ref_bits, dcgm, model_range, out_dir, sqlite != NULL)) return 2;
   /* the rows go to a temporary file and come back in order: memory follows the jobs
    * alive at once, not the trace (tracerows.h) */
   cmd_inputs in = {.trace_flags = TRACE_SPILL};
@@ -145,37 +177,28 @@ static int cmd_run_main(int argc, char **argv) {
   if (unfit->count)
     fprintf(stderr, "sharesim run: warning: %u job%s can never run (outcome 'unplaceable' in jobs.csv), e.g.\n  %s\n",
             unfit->count, unfit->count == 1 ? "" : "s", (const char *)g_ptr_array_index(unfit->messages, 0));
+  report_sql *sql = cmd_sql_begin("run", sqlite, out_dir, &rc);
+  if (rc) {
+    cmd_inputs_clear(&in);
+    return rc;
+  }
   if (model_range) {
-    int mr_rc = cmd_modelrange_run("run", argv[1], (const char *const *)sets, n_sets,
-                                   in.sc->seed, n_seeds, in.tr, out_dir, (guint)jobs,
-                                   !no_progress, quiet);
-    cmd_inputs_clear(&in);
-    return mr_rc;
+    rc = cmd_modelrange_run("run", argv[1], (const char *const *)sets, n_sets, in.sc->seed,
+                            n_seeds, in.tr, out_dir, (guint)jobs, !no_progress, quiet);
+    rc = rc ? rc : cmd_sql_finish("run", g_steal_pointer(&sql), out_dir);
+  } else if (n_seeds > 1) {
+    rc = cmd_run_seeds(&in, argv[1], (const char *const *)sets, n_sets, n_seeds, jobs, out_dir,
+                       g_steal_pointer(&sql), quiet, !no_progress);
+  } else {
+    sim_options opt = {.progress = !no_progress, .gpu_series = dcgm, .prerun = pre,
+                       .reference = ref_bits,
+                       .test = {.row_hold_bytes = (guint64)MAX(hold_bytes, 0),
+                                .spill_fail_read = (guint64)MAX(fail_read, 0)}};
+    rc = cmd_run_one(&in, &opt, out_dir, g_steal_pointer(&sql), quiet);
   }
-  if (n_seeds > 1) {
-    int seeds_rc = cmd_run_seeds(&in, argv[1], (const char *const *)sets, n_sets, n_seeds, jobs,
-                                 out_dir, quiet, !no_progress);
-    cmd_inputs_clear(&in);
-    return seeds_rc;
-  }
-  sim_options opt = {.progress = !no_progress, .gpu_series = dcgm, .prerun = pre,
-                     .reference = ref_bits,
-                     .test = {.row_hold_bytes = (guint64)MAX(hold_bytes, 0),
-                              .spill_fail_read = (guint64)MAX(fail_read, 0)}};
-  g_autoptr(GError) err = NULL;
-  g_autoptr(results) res = studyrun_simulate(in.sc, in.tr, &opt, out_dir, &err);
-  if (!res) {
-    cmd_inputs_clear(&in);
-    return cmd_fail("run", err);
-  }
-  if (!quiet) {
-    g_autoptr(GString) text = g_string_new(NULL);
-    report_text(res, text);
-    fwrite(text->str, 1, text->len, stdout);
-    if (out_dir) printf("results written to %s/\n", out_dir);
-  }
+  report_sql_abort(sql);
   cmd_inputs_clear(&in);
-  return 0;
+  return rc;
 }
 
 const cmd_entry cmd_run_entry = {

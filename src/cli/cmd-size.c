@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "cmd-load.h"
 #include "cmd-seeds.h"
+#include "cmd-sql.h"
 #include "figures.h"
 #include "outdir.h"
 #include "report.h"
@@ -462,7 +463,7 @@ static void size_apply_slo(trace *tr, double pct, double latency_ms) {
 
 /* What the command line asked for. */
 typedef struct size_args {
-  char *pool, *slo, *max_wait, *out, *phases, *requests, *seeds;
+  char *pool, *slo, *max_wait, *out, *phases, *requests, *seeds, *sqlite;
   char **sets;
   guint n_seeds;            /* --seeds; 1 without it */
   gboolean every_seed;      /* --every-seed */
@@ -479,6 +480,7 @@ static void size_args_clear(size_args *a) {
   g_free(a->out);
   g_free(a->phases);
   g_free(a->requests);
+  g_free(a->sqlite);
   g_free(a->seeds);
   g_strfreev(a->sets);
 }
@@ -644,6 +646,13 @@ static int size_publish(outdir *od, const char *out, GString *text, GString *csv
   return rc;
 }
 
+/* size.csv beside the runs in the scratch folder, for --sqlite without -o. */
+static int size_keep_csv(const char *scratch, const GString *csv) {
+  g_autoptr(GError) err = NULL;
+  g_autofree char *path = g_build_filename(scratch, "size.csv", NULL);
+  return g_file_set_contents(path, csv->str, (gssize)csv->len, &err) ? 0 : cmd_fail("size", err);
+}
+
 /* The folder the runs go into: od's temporary under -o, else a scratch folder. */
 static int size_begin_folder(const char *out, outdir **od, char **scratch, const char **work) {
   g_autoptr(GError) err = NULL;
@@ -664,8 +673,13 @@ static int size_study(size_args *a, char **argv, cmd_inputs *in, const sizing_co
   outdir *od = NULL;
   g_autofree char *scratch = NULL;
   const char *work = NULL;
-  int rc = size_begin_folder(a->out, &od, &scratch, &work);
-  if (rc != 0) return rc;
+  int rc = 0;
+  report_sql *sql = cmd_sql_begin("size", a->sqlite, a->out, &rc);
+  if (rc == 0) rc = size_begin_folder(a->out, &od, &scratch, &work);
+  if (rc != 0) {
+    report_sql_abort(sql);
+    return rc;
+  }
   size_ctx c = {.scenario_path = argv[1], .pool = a->pool, .sets = (const char *const *)a->sets,
                 .n_sets = a->sets ? g_strv_length(a->sets) : 0, .tr = in->tr, .work = work,
                 .cons = *cons, .min_nodes = (guint32)a->min_nodes,
@@ -689,10 +703,13 @@ static int size_study(size_args *a, char **argv, cmd_inputs *in, const sizing_co
     size_report(&c, a, in->sc->name, argv[2], answer, gpus_per_node, text, csv);
     rc = size_publish(od, a->out, text, csv);
     od = NULL;
+    if (rc == 0 && scratch && sql) rc = size_keep_csv(scratch, csv);
+    if (rc == 0) rc = cmd_sql_finish("size", g_steal_pointer(&sql), a->out ? a->out : scratch);
     if (rc == 0 && !answer) rc = 1;
     g_string_free(text, TRUE);
     g_string_free(csv, TRUE);
   }
+  report_sql_abort(sql);
   if (od) outdir_abort(od);
   if (scratch) outdir_remove_scratch(scratch);
   studyrun_pool_free(c.runner);
@@ -720,6 +737,7 @@ static int cmd_size_main(int argc, char **argv) {
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs, "Probes run at once (default: the number of processors); the result is the same for any N", "N"},
       {"seeds", 0, 0, G_OPTION_ARG_STRING, &a.seeds, "Run every probe with N seeds (the scenario's and the next N - 1; 2 to 1000) and judge their mean", "N"},
       {"every-seed", 0, 0, G_OPTION_ARG_NONE, &a.every_seed, "With --seeds: a size meets the constraints only when every seed meets them", NULL},
+      CMD_SQL_OPTION(a.sqlite),
       {"no-progress", 0, 0, G_OPTION_ARG_NONE, &a.no_progress, "Never show the progress bar", NULL},
       {NULL}};
   int rc;

@@ -11,6 +11,7 @@
 #include "sim.h"
 #include "cleanup.h"
 #include "spawn.h"
+#include "cmd-sql.h"
 #include "outdir.h"
 #include "studydir.h"
 #include "sweeplock.h"
@@ -592,6 +593,7 @@ typedef struct sweep_args {
   sweep_slurm_opts so;
   char *partition, *time, *mem, *slurm_output, *binary;
   char *seeds;              /* --seeds */
+  char *sqlite;             /* --sqlite */
   guint n_seeds;            /* 1 without it */
 } sweep_args;
 
@@ -607,6 +609,7 @@ static void sweep_args_clear(sweep_args *a) {
   g_free(a->mem);
   g_free(a->slurm_output);
   g_free(a->binary);
+  g_free(a->sqlite);
   g_free(a->seeds);
 }
 
@@ -617,8 +620,13 @@ static int sweep_collect(const sweep_args *a) {
   if (!s) return cmd_fail("sweep", err);
   g_autofree char *points = g_build_filename(a->collect, "points", NULL);
   studydir_clean_temporaries(points, NULL); /* dead tasks' temporaries (this host) */
-  int rc = sweep_write_csv(s, a->collect, a->print_csv, a->quiet, TRUE);
+  int rc = 0;
+  report_sql *sql = cmd_sql_begin("sweep", a->sqlite, NULL, &rc);
+  if (rc) return rc;
+  rc = sweep_write_csv(s, a->collect, a->print_csv, a->quiet, TRUE);
   int rs = sweep_report_unfinished(s, a->collect, a->resubmit);
+  if (rc == 0 && rs == 0) rc = cmd_sql_finish("sweep", g_steal_pointer(&sql), a->collect);
+  report_sql_abort(sql);
   return rc ? rc : rs;
 }
 
@@ -635,6 +643,11 @@ static int sweep_check_args(sweep_args *a, int argc) {
   }
   if (!cmd_check_jobs("sweep", &a->jobs) || !cmd_seeds_parse("sweep", a->seeds, &a->n_seeds))
     return 2;
+  if (a->slurm && a->sqlite) {
+    fprintf(stderr, "sharesim sweep: --sqlite goes with a sweep run here or with --collect DIR, "
+                    "not with --slurm (the points are not run yet)\n");
+    return 2;
+  }
   if (a->slurm && !a->out) {
     fprintf(stderr, "sharesim sweep: --slurm needs -o DIR (the folder the cluster writes into)\n");
     return 2;
@@ -700,11 +713,15 @@ static int sweep_start(const sweep_args *a, char **argv) {
   }
   g_autofree char *manifest = sweep_manifest(s);
   sweeplock *lock = NULL;
-  int rc = sweep_prepare_dir(dir, manifest, &lock);
+  int rc = 0;
+  report_sql *sql = cmd_sql_begin("sweep", a->sqlite, a->out, &rc);
+  if (rc == 0) rc = sweep_prepare_dir(dir, manifest, &lock);
   if (rc == 0 && a->slurm)
     rc = sweep_write_slurm(s, dir, &a->so);
   else if (rc == 0)
     rc = sweep_run_local(a, s, dir);
+  if (rc == 0) rc = cmd_sql_finish("sweep", g_steal_pointer(&sql), dir);
+  report_sql_abort(sql);
   sweeplock_release(lock);
   if (scratch) outdir_remove_scratch(scratch);
   return rc;
@@ -759,6 +776,7 @@ static int cmd_sweep_main(int argc, char **argv) {
       {"collect", 0, 0, G_OPTION_ARG_FILENAME, &a.collect, "Build DIR/sweep.csv from the finished points of DIR; name the failed and missing ones", "DIR"},
       {"resubmit", 0, 0, G_OPTION_ARG_NONE, &a.resubmit, "With --collect: submit the failed and missing points again (sbatch --array=LIST)", NULL},
       {"point", 0, 0, G_OPTION_ARG_INT64, &a.point, "Run point N of the sweep folder given as argument (for the Slurm script)", "N"},
+      CMD_SQL_OPTION(a.sqlite),
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &a.quiet, "Print nothing on stdout", NULL},
       {"no-progress", 0, 0, G_OPTION_ARG_NONE, &a.no_progress, "Never show the progress bar", NULL},
       {NULL}};

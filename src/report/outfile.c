@@ -102,6 +102,8 @@ outfile *outfile_begin(const char *dest, GError **error) {
 
 FILE *outfile_stream(outfile *f) { return f->f; }
 
+const char *outfile_tmp_path(const outfile *f) { return f->tmp; }
+
 void outfile_abort(outfile *f) {
   if (f) outfile_free(f);
 }

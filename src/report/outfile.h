@@ -16,6 +16,8 @@ typedef struct outfile outfile;
 outfile *outfile_begin(const char *dest, GError **error);
 /* The stream to write to (owned by f). */
 FILE *outfile_stream(outfile *f);
+/* The temporary's path (for a writer that opens it itself: the SQLite database). */
+const char *outfile_tmp_path(const outfile *f);
 /* Flushes, closes and renames into place (or copies to stdout). Frees f. */
 gboolean outfile_commit(outfile *f, GError **error);
 /* Removes the temporary. Frees f. NULL is allowed. */

@@ -101,6 +101,12 @@ expect_eq "$(csv_field c1/compare.csv jobs,wait_p95_s, "$sig")" "1" "queue wait 
 expect_eq "$(grep '^  queue wait mean ' c1/compare.txt | grep -c ' \*$')" "1" "the text marks it *"
 # the crashes are drawn per job from the seed: the same in both set-ups, not significant
 expect_eq "$(csv_field c1/compare.csv faults,crashes, "$sig")" "0" "crashes: the same draws, no difference"
+# compare-long.csv: the same figures, a row per run (t-sqlite.sh compares every value)
+lrow=$(grep '^gpus-8,jobs,wait_mean_s,' c1/compare-long.csv)
+expect_eq "$(echo "$lrow" | awk -F, '{ print $NF }')" 1 "compare-long.csv: significant"
+expect_eq "$(echo "$lrow" | awk -F, '{ print $(NF - 2) }')" \
+  "$(csv_field c1/compare.csv jobs,wait_mean_s, "$(col c1/compare.csv delta_ci95_low:gpus-8)")" "compare-long.csv: the difference's low bound"
+expect_eq "$(grep -c '^gpus-2,' c1/compare-long.csv)" "$(($(wc -l < c1/compare.csv) - 1))" "compare-long.csv: a row per figure and run"
 expect_eq "$(grep '^  crashes ' c1/compare.txt | grep -c '\*')" "0" "crashes not marked"
 # Welch's interval with a constant second group is gpus-2's own t interval, negated
 # (df = 4, t(0.975, 4) = 2.776445105 from the tables)

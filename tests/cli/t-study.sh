@@ -65,7 +65,7 @@ for j in 2 3; do
   expect_same_files cmpj1.out cmpj$j.out
   if diff -r cmpj1 cmpj$j >/dev/null; then pass; else fail "compare folders differ between -j 1 and -j $j"; fi
 done
-expect_eq "$(ls cmpj2)" "$(printf 'compare.csv\ncompare.json\ncompare.txt\nstudy-a\nstudy-a-2\nstudy-b')" "one folder per run, named in scenario order"
+expect_eq "$(ls cmpj2)" "$(printf 'compare-long.csv\ncompare.csv\ncompare.json\ncompare.txt\nstudy-a\nstudy-a-2\nstudy-b')" "one folder per run, named in scenario order"
 run compare "$A" "$B" "$T" -j 2000
 expect_rc 2
 expect_err_contains "-j 2000: expected 1 to 1024"

@@ -400,6 +400,44 @@ void compare_csv(const compare_table *t, GString *out) {
   }
 }
 
+/* One row per run and figure: the run's column name as scenario, the figure, its value
+ * and its difference to the baseline (empty for the baseline); with seeds, the half-width
+ * of the run's interval and the difference's interval and significance. */
+void compare_csv_long(const compare_table *t, GString *out) {
+  g_string_append(out, "scenario,section,key,figure,unit,value,delta");
+  if (t->groups) g_string_append(out, ",ci95,delta_ci95_low,delta_ci95_high,significant");
+  g_string_append_c(out, '\n');
+  for (guint i = 0; i < t->runs->len; i++)
+    for (guint r = 0; r < t->rows->len; r++) {
+      const compare_row *row = &g_array_index(t->rows, compare_row, r);
+      util_csv_field(out, g_ptr_array_index(t->names, i));
+      g_string_append_c(out, ',');
+      util_csv_field(out, figures_section_name(row->section));
+      g_string_append_c(out, ',');
+      util_csv_field(out, row->key);
+      g_string_append_c(out, ',');
+      util_csv_field(out, row->label);
+      g_string_append_c(out, ',');
+      util_csv_field(out, figures_unit_name(row->unit));
+      g_string_append_c(out, ',');
+      report_num(out, compare_value(t, r, i));
+      g_string_append_c(out, ',');
+      report_num(out, i ? compare_delta(t, r, i) : NAN);
+      if (t->groups) {
+        double lo = NAN, hi = NAN;
+        gboolean sig = i && compare_significant(t, r, i, &lo, &hi);
+        g_string_append_c(out, ',');
+        report_num(out, compare_half_width(t, r, i));
+        g_string_append_c(out, ',');
+        report_num(out, lo);
+        g_string_append_c(out, ',');
+        report_num(out, hi);
+        g_string_append_printf(out, ",%s", i && isfinite(lo) ? (sig ? "1" : "0") : "");
+      }
+      g_string_append_c(out, '\n');
+    }
+}
+
 /* ---- JSON ---- */
 
 /* With seeds: "half_widths" per run, "delta_intervals" ([low, high] or null) and
