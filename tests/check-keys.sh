@@ -6,7 +6,9 @@
 # src/input/scenario.c's). It fails, printing file:line, on a key declared in two files and on
 # a key's string ("fraction_cap") in another file of src/input or src/sim: others parse or
 # name it through the declaration (scenario_key_replicas.name, the row's keys), never by
-# spelling it. src/input/nvconfig.c reads NVIDIA's own config files, whose fields the
+# spelling it. The models' constants (`const scenario_model_key`: "ts_curve_exp" in
+# share.c, "llm.block_size" in workload-llm.c) are keys too; a section's key spelt without
+# its section ("block_size") in a file of src/input is naming it as well. src/input/nvconfig.c reads NVIDIA's own config files, whose fields the
 # device-plugin keys are named after, and is not searched for those; a line that says
 # /* not a key */ uses the word otherwise (a message's prose) and is skipped.
 # Usage: tests/check-keys.sh [SRCDIR]   (default: TOP_SRCDIR, else the folder above this script)
@@ -15,7 +17,7 @@ files=$(find "$top/src" -name '*.c' | sort)
 [ -n "$files" ] || { echo "check-keys: no sources under $top/src"; echo "keys: 0 passed, 1 failed, 0 skipped"; exit 1; }
 # "FILE LINE KEY" for each declaration
 decls=$(awk 'FNR == 1 { pend = 0 }
-  /const scenario_key [A-Za-z_0-9]+ = \{/ { pend = 1 }
+  /const scenario_(model_)?key [A-Za-z_0-9]+ = \{/ { pend = 1 }
   pend && match($0, /"[^"]*"/) { print FILENAME, FNR, substr($0, RSTART + 1, RLENGTH - 2); pend = 0 }' $files)
 [ -n "$decls" ] || { echo "check-keys: no scenario_key declarations under $top/src"; echo "keys: 0 passed, 1 failed, 0 skipped"; exit 1; }
 searched=$(find "$top/src/input" "$top/src/sim" -name '*.[ch]' | sort)
@@ -32,6 +34,15 @@ while read -r file line key; do
     for h in $hits; do
       out="$out${out:+$nl}$f:$h: names key '$key', which $file:$line declares (use the declaration)"
     done
+    # a section's key ("llm.block_size") is spelt by its section's reader without the
+    # section ("block_size"): in src/input, that too is naming it
+    case "$key" in *.*) case "$f" in */src/input/*)
+      sub=${key#*.}
+      hits=$(grep -nF "\"$sub\"" "$f" | grep -vF '/* not a key */' | cut -d: -f1)
+      for h in $hits; do
+        out="$out${out:+$nl}$f:$h: names key '$key' (as '$sub'), which $file:$line declares (use the declaration)"
+      done ;; esac ;;
+    esac
   done
 done <<EOF
 $decls

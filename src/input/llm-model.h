@@ -6,15 +6,6 @@
 #include <glib.h>
 #include <stdint.h>
 
-/* The engine's fitted constants, the defaults of the `llm:` keys bandwidth_efficiency,
- * compute_efficiency and step_overhead_ms (docs/models.md, "LLM serving", calibration):
- * roofline efficiencies fitted on Vidur's A100/H100 linear-layer profiles; the fixed cost
- * of one iteration (scheduling, sampling, launches) fitted on the published c = 1 TPOTs:
- * A100 13.33 ms and H100 6.48 ms against 12.82 and 5.91 from the roofline alone. */
-#define LLM_DEFAULT_EFF_BANDWIDTH 0.76
-#define LLM_DEFAULT_EFF_FLOPS 0.66
-#define LLM_DEFAULT_STEP_OVERHEAD_MS 0.54
-
 typedef struct llm_model {
   const char *name;        /* lower-case short name: "llama-3-8b" */
   const char *hf_id;       /* Hugging Face id whose config.json gives the shape */

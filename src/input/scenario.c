@@ -50,6 +50,44 @@ guint scenario_strategy_count(void) {
   return scenario_n_strategies;
 }
 
+/* The models' constants the program gave (scenario_use_model_keys). */
+static const scenario_model_key *const *scenario_model_table;
+
+void scenario_use_model_keys(const scenario_model_key *const *keys) {
+  scenario_model_table = keys;
+}
+
+const scenario_model_key *const *scenario_model_keys(void) {
+  if (!scenario_model_table)
+    g_error("scenario: no model keys: the program must call scenario_use_model_keys");
+  return scenario_model_table;
+}
+
+/* The model key of that name in section sec ("llm"; NULL: the top level), NULL if none. */
+static const scenario_model_key *model_key_find(const char *sec, const char *name) {
+  size_t len = sec ? strlen(sec) : 0;
+  for (const scenario_model_key *const *k = scenario_model_keys(); *k; k++) {
+    const char *full = (*k)->key.name, *dot = strchr(full, '.');
+    if (sec ? (dot && (size_t)(dot - full) == len && !strncmp(full, sec, len) &&
+               !strcmp(dot + 1, name))
+            : (!dot && !strcmp(full, name)))
+      return *k;
+  }
+  return NULL;
+}
+
+/* Appends to keys the names of the model keys in section sec (NULL: the top level's), as
+ * the section spells them (without "sec."). */
+static void model_key_names(GPtrArray *keys, const char *sec) {
+  size_t len = sec ? strlen(sec) : 0;
+  for (const scenario_model_key *const *k = scenario_model_keys(); *k; k++) {
+    const char *full = (*k)->key.name, *dot = strchr(full, '.');
+    if (!sec && !dot) g_ptr_array_add(keys, (gpointer)full);
+    if (sec && dot && (size_t)(dot - full) == len && !strncmp(full, sec, len))
+      g_ptr_array_add(keys, (gpointer)(dot + 1));
+  }
+}
+
 const scenario_strategy *scenario_strategy_get(guint i) {
   return i < scenario_strategy_count() ? scenario_strategy_row(i) : NULL;
 }
@@ -986,15 +1024,17 @@ static void diag_merge_sorted(diag_list *dst, diag_list *src, const char *file) 
  * Top level
  * ==================================================================================== */
 
+/* The top-level keys of this file, before and after the models' constants (model keys of
+ * the top level, declared by their models: scenario_use_model_keys). */
 static const char *const top_keys[] = {"name",     "seed",        "horizon",      "interval",
                                        "start",
                                        "pools",    "routing",     "prices",       "crash_rates",
-                                       "interference", "ts_switch_loss", "ts_curve_exp",
-                                       "ts_overlap_exp", "mps_bandwidth_loss",
-                                       "mps_block_wait", "mps_block_corr", "max_restarts",
-                                       "restart_backoff", "restart_backoff_max",
-                                       "restart_backoff_reset", "notebook_cull_timeout",
-                                       "inference", "llm", "requirements", "purchase", NULL};
+                                       "interference", NULL};
+static const char *const top_keys_after[] = {"max_restarts",
+                                             "restart_backoff", "restart_backoff_max",
+                                             "restart_backoff_reset", "notebook_cull_timeout",
+                                             "inference", "llm", "requirements", "purchase",
+                                             NULL};
 static const char *const route_keys[] = {"kind", "tenant", "label", "pool", NULL};
 
 /* File base name without extension, made safe for file names and plots. Owned. */
@@ -1143,55 +1183,66 @@ static gboolean v_whole(vctx *c, const scenario_yaml *n, const char *what, const
   return FALSE;
 }
 
-/* llm: {max_num_batched_tokens, chunked_prefill, block_size, stream_ms_per_token}; messages
- * in line order */
+/* A model's constant k (scenario_model_key) from n, checked and set in s; reported through
+ * c when it is not what k says. */
+static void v_model_key(vctx *c, scenario *s, const scenario_model_key *k,
+                        const scenario_yaml *n) {
+  static const char *const onoff[] = {"false", "true", NULL};
+  void *at = (char *)s + k->offset;
+  double x;
+  guint32 u;
+  int b;
+  switch (k->type) {
+  case SCENARIO_MODEL_NUMBER:
+    if (v_number(c, n, k->key.name, k->expected, k->lo, k->lo_open, k->hi, k->hi_open, &x))
+      *(double *)at = x;
+    break;
+  case SCENARIO_MODEL_WHOLE:
+    if (v_whole(c, n, k->key.name, k->expected, (guint32)k->hi, &u)) *(guint32 *)at = u;
+    break;
+  case SCENARIO_MODEL_ONOFF:
+    if (v_enum(c, n, k->key.name, onoff, &b)) *(gboolean *)at = b == 1;
+    break;
+  case SCENARIO_MODEL_DURATION:
+    v_duration(c, n, k->key.name, (sim_time)k->lo, (sim_time)k->hi, (sim_time *)at);
+    break;
+  }
+}
+
+/* Every model's constant at its declared default. */
+static void model_key_defaults(scenario *s) {
+  for (const scenario_model_key *const *k = scenario_model_keys(); *k; k++) {
+    void *at = (char *)s + (*k)->offset;
+    switch ((*k)->type) {
+    case SCENARIO_MODEL_NUMBER: *(double *)at = (*k)->value; break;
+    case SCENARIO_MODEL_WHOLE: *(guint32 *)at = (guint32)(*k)->value; break;
+    case SCENARIO_MODEL_ONOFF: *(gboolean *)at = (*k)->value != 0; break;
+    case SCENARIO_MODEL_DURATION: *(sim_time *)at = (sim_time)(*k)->value; break;
+    }
+  }
+}
+
+/* llm: the LLM engine's keys (workload-llm.c declares them); messages in line order */
 static void validate_llm_keys(vctx *c, scenario *s, const scenario_yaml *n);
 static void validate_llm(vctx *c, scenario *s, const scenario_yaml *n) {
   validate_in_line_order(c, s, n, validate_llm_keys);
 }
 
 static void validate_llm_keys(vctx *c, scenario *s, const scenario_yaml *n) {
-  static const char *const keys[] = {"max_num_batched_tokens", "chunked_prefill", "block_size",
-                                     "stream_ms_per_token", "bandwidth_efficiency",
-                                     "compute_efficiency", "step_overhead_ms", NULL};
-  static const char *const onoff[] = {"false", "true", NULL};
   if (n->type != SCENARIO_YAML_MAP) {
     scenario_yaml_expected(c->d, c->file, n, "llm",
                            "a mapping, e.g. {max_num_batched_tokens: 2048, chunked_prefill: false}");
     return;
   }
-  scenario_yaml_check_keys(c->d, c->file, n, "llm", keys);
-  const scenario_yaml *v;
-  int b;
-  guint32 u;
-  if ((v = scenario_yaml_get(n, "max_num_batched_tokens")) &&
-      v_whole(c, v, "llm.max_num_batched_tokens", "a whole number of tokens from 1 to 1000000",
-              1000000, &u))
-    s->llm.max_num_batched_tokens = u;
-  if ((v = scenario_yaml_get(n, "chunked_prefill")) &&
-      v_enum(c, v, "llm.chunked_prefill", onoff, &b))
-    s->llm.chunked_prefill = b == 1;
-  if ((v = scenario_yaml_get(n, "block_size")) &&
-      v_whole(c, v, "llm.block_size", "a whole number of tokens per KV block from 1 to 128", 128,
-              &u))
-    s->llm.block_size = u;
-  double x;
-  if ((v = scenario_yaml_get(n, "stream_ms_per_token")) &&
-      v_number(c, v, "llm.stream_ms_per_token", "milliseconds per output token from 0 to 1000",
-               0, FALSE, 1000, FALSE, &x))
-    s->llm.stream_ms_per_token = x;
-  if ((v = scenario_yaml_get(n, "bandwidth_efficiency")) &&
-      v_number(c, v, "llm.bandwidth_efficiency", "a share of peak bandwidth above 0, at most 1",
-               0, TRUE, 1, FALSE, &x))
-    s->llm.bandwidth_efficiency = x;
-  if ((v = scenario_yaml_get(n, "compute_efficiency")) &&
-      v_number(c, v, "llm.compute_efficiency", "a share of peak FLOP/s above 0, at most 1", 0,
-               TRUE, 1, FALSE, &x))
-    s->llm.compute_efficiency = x;
-  if ((v = scenario_yaml_get(n, "step_overhead_ms")) &&
-      v_number(c, v, "llm.step_overhead_ms", "milliseconds per iteration from 0 to 1000", 0,
-               FALSE, 1000, FALSE, &x))
-    s->llm.step_overhead_ms = x;
+  GPtrArray *keys = g_ptr_array_new();
+  model_key_names(keys, "llm");
+  g_ptr_array_add(keys, NULL);
+  scenario_yaml_check_keys(c->d, c->file, n, "llm", (const char *const *)keys->pdata);
+  for (guint i = 0; keys->pdata[i]; i++) {
+    const scenario_yaml *v = scenario_yaml_get(n, keys->pdata[i]);
+    if (v) v_model_key(c, s, model_key_find("llm", keys->pdata[i]), v);
+  }
+  g_ptr_array_free(keys, TRUE);
 }
 
 static void route_rule_clear(gpointer data) {
@@ -1270,10 +1321,7 @@ static scenario *scenario_new(const char *path) {
   s->routing = g_array_new(FALSE, TRUE, sizeof(route_rule));
   g_array_set_clear_func(s->routing, route_rule_clear);
   s->prices = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-  s->ts_switch_loss = SCENARIO_DEFAULT_TS_SWITCH_LOSS;
-  s->ts_curve_exp = SCENARIO_DEFAULT_TS_CURVE_EXP;
-  s->ts_overlap_exp = SCENARIO_DEFAULT_TS_OVERLAP_EXP;
-  s->mps_bandwidth_loss = SCENARIO_DEFAULT_MPS_BANDWIDTH_LOSS;
+  model_key_defaults(s);
   s->inference.dist = SERVICE_DIST_LOGNORMAL;
   s->inference.service_cv = SCENARIO_DEFAULT_SERVICE_CV;
   s->inference.peak_ns = 14 * 3600 * SIM_NS_PER_S;
@@ -1282,14 +1330,6 @@ static scenario *scenario_new(const char *path) {
   s->restart_backoff_ns = SCENARIO_DEFAULT_RESTART_BACKOFF_NS;
   s->restart_backoff_max_ns = SCENARIO_DEFAULT_RESTART_BACKOFF_MAX_NS;
   s->restart_backoff_reset_ns = SCENARIO_DEFAULT_RESTART_BACKOFF_RESET_NS;
-  s->mps_block_wait = SCENARIO_DEFAULT_MPS_BLOCK_WAIT;
-  s->mps_block_corr_ns = SCENARIO_DEFAULT_MPS_BLOCK_CORR_NS;
-  s->llm.max_num_batched_tokens = 8192;
-  s->llm.chunked_prefill = TRUE;
-  s->llm.block_size = 16;
-  s->llm.bandwidth_efficiency = LLM_DEFAULT_EFF_BANDWIDTH;
-  s->llm.compute_efficiency = LLM_DEFAULT_EFF_FLOPS;
-  s->llm.step_overhead_ms = LLM_DEFAULT_STEP_OVERHEAD_MS;
   return s;
 }
 
@@ -1387,45 +1427,12 @@ static gboolean validate_restarts(vctx *c, scenario *s, const char *key, const s
 
 /* The noisy-neighbour models' number keys at the top level (docs/scenario-format.md): what
  * a value must be and the field it sets. */
-typedef struct model_number_key {
-  const char *key, *expected;
-  double lo;
-  gboolean lo_open;
-  double hi;
-  gboolean hi_open;
-  size_t offset; /* of the double in scenario */
-} model_number_key;
-
-static const model_number_key model_numbers[] = {
-    {"ts_switch_loss", "a number from 0 to less than 1", 0, FALSE, 1, TRUE,
-     offsetof(scenario, ts_switch_loss)},
-    {"ts_curve_exp", "a number from 0.1 to 10", 0.1, FALSE, 10, FALSE,
-     offsetof(scenario, ts_curve_exp)},
-    {"ts_overlap_exp", "a number from 0.1 to 10", 0.1, FALSE, 10, FALSE,
-     offsetof(scenario, ts_overlap_exp)},
-    {"mps_bandwidth_loss", "a number from 0 to less than 1", 0, FALSE, 1, TRUE,
-     offsetof(scenario, mps_bandwidth_loss)},
-    {"mps_block_wait", "a number from 0 to 100", 0, FALSE, 100, FALSE,
-     offsetof(scenario, mps_block_wait)},
-};
-
-/* TRUE when key is one of model_numbers (its value checked and set). */
-static gboolean validate_model_number(vctx *c, scenario *s, const char *key,
-                                      const scenario_yaml *n) {
-  for (guint i = 0; i < G_N_ELEMENTS(model_numbers); i++) {
-    const model_number_key *k = &model_numbers[i];
-    if (strcmp(key, k->key) != 0) continue;
-    v_number(c, n, k->key, k->expected, k->lo, k->lo_open, k->hi, k->hi_open,
-             (double *)(void *)((char *)s + k->offset));
-    return TRUE;
-  }
-  return FALSE;
-}
-
-/* The top-level keys: this file's and those priority.c owns. */
+/* The top-level keys: this file's, the models' and those priority.c owns. */
 static void check_top_keys(diag_list *d, const char *path, const scenario_yaml *root) {
   GPtrArray *keys = g_ptr_array_new();
   for (guint i = 0; top_keys[i]; i++) g_ptr_array_add(keys, (gpointer)top_keys[i]);
+  model_key_names(keys, NULL);
+  for (guint i = 0; top_keys_after[i]; i++) g_ptr_array_add(keys, (gpointer)top_keys_after[i]);
   for (guint i = 0; priority_top_keys[i]; i++)
     g_ptr_array_add(keys, (gpointer)priority_top_keys[i]->name);
   g_ptr_array_add(keys, NULL);
@@ -1482,11 +1489,8 @@ static void validate_top(vctx *c, scenario *s, const scenario_yaml *root) {
     } else if (!strcmp(key, "interval")) {
       v_duration(c, n, "interval", SIM_NS_PER_S, 30 * 86400 * SIM_NS_PER_S, &s->interval_ns);
       s->interval_line = n->origin ? 0 : n->line;
-    } else if (validate_model_number(c, s, key, n)) {
-      /* a noisy-neighbour constant (model_numbers) */
-    } else if (!strcmp(key, "mps_block_corr")) {
-      v_duration(c, n, "mps_block_corr", SIM_NS_PER_MS / 1000, 3600 * SIM_NS_PER_S,
-                 &s->mps_block_corr_ns);
+    } else if (model_key_find(NULL, key)) {
+      v_model_key(c, s, model_key_find(NULL, key), n); /* a model's constant */
     } else if (validate_restarts(c, s, key, n)) {
     } else if (!strcmp(key, "interference")) {
       s->interference_path = v_file(c, n, "interference");
@@ -1566,20 +1570,30 @@ static void map_set(scenario_yaml *map, const char *key, scenario_yaml *value, c
 }
 
 /* Keys a --set may name at the top level (pools/routing are lists; prices/crash_rates take a
- * sub-key). */
+ * sub-key): these, with the models' top-level constants between the two lists. */
 static const char *const override_top_keys[] = {"name", "seed", "horizon", "interval", "start",
-                                                "interference", "ts_switch_loss",
-                                                "ts_curve_exp", "ts_overlap_exp",
-                                                "mps_bandwidth_loss", "mps_block_wait",
-                                                "mps_block_corr", "max_restarts",
-                                                "restart_backoff", "restart_backoff_max",
-                                                "restart_backoff_reset",
-                                                "notebook_cull_timeout", NULL};
+                                                "interference", NULL};
+static const char *const override_top_keys_after[] = {"max_restarts",
+                                                      "restart_backoff", "restart_backoff_max",
+                                                      "restart_backoff_reset",
+                                                      "notebook_cull_timeout", NULL};
+
+/* The keys a --set may name at the top level, in order; NULL-terminated, owned (not the
+ * strings). */
+static GPtrArray *override_keys(void) {
+  GPtrArray *keys = g_ptr_array_new();
+  for (guint i = 0; override_top_keys[i]; i++) g_ptr_array_add(keys, (gpointer)override_top_keys[i]);
+  model_key_names(keys, NULL);
+  for (guint i = 0; override_top_keys_after[i]; i++)
+    g_ptr_array_add(keys, (gpointer)override_top_keys_after[i]);
+  g_ptr_array_add(keys, NULL);
+  return keys;
+}
 
 gboolean scenario_is_override_key(const char *key) {
-  for (guint i = 0; key && override_top_keys[i]; i++)
-    if (!strcmp(key, override_top_keys[i])) return TRUE;
-  return FALSE;
+  if (!key) return FALSE;
+  g_autoptr(GPtrArray) keys = override_keys();
+  return key_in((const char *const *)keys->pdata, key);
 }
 
 static void apply_override(scenario_yaml *root, const char *file, const char *ov, diag_list *d) {
@@ -1615,7 +1629,7 @@ static void apply_override(scenario_yaml *root, const char *file, const char *ov
     return;
   }
 
-  if (key_in(override_top_keys, key)) {
+  if (scenario_is_override_key(key)) {
     map_set(root, key, val, origin);
     return;
   }
@@ -1673,7 +1687,8 @@ static void apply_override(scenario_yaml *root, const char *file, const char *ov
     }
     return;
   }
-  g_autofree char *list = g_strjoinv(", ", (char **)override_top_keys);
+  g_autoptr(GPtrArray) keys = override_keys();
+  g_autofree char *list = g_strjoinv(", ", (char **)keys->pdata);
   diag_add(d, file, 0, 0, "%s: unknown key; expected one of: %s, pools.NAME.KEY, prices.MODEL, "
            "crash_rates.KIND, inference.KEY, llm.KEY", origin, list);
   scenario_yaml_free(val);

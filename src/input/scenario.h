@@ -259,6 +259,36 @@ const scenario_strategy *scenario_strategy_get(guint i);
 /* The declaration of key among s's keys, NULL when s has no such key. */
 const scenario_key *scenario_strategy_key(const scenario_strategy *s, const char *key);
 
+/* A model's constant a scenario may set, at the top level (ts_curve_exp) or in a section
+ * (llm.block_size: the section, a dot, its key), declared once by the file of the model
+ * that reads it (share.c, share-mps.c, workload-llm.c): name, default and doc (key), what a
+ * value must be, its default as a value, and where the scenario keeps it. The program hands
+ * the reader the table of them as it does the strategies' (scenario_use_model_keys), and the
+ * reader sets the defaults, accepts the names (in the file and in --set), checks, parses
+ * and reports through the declarations: it spells none of them. */
+typedef enum {
+  SCENARIO_MODEL_NUMBER = 1, /* a double from lo to hi (lo_open, hi_open: the end excluded) */
+  SCENARIO_MODEL_WHOLE,      /* a guint32 from 1 to hi */
+  SCENARIO_MODEL_ONOFF,      /* a gboolean: false or true */
+  SCENARIO_MODEL_DURATION,   /* a sim_time from lo to hi nanoseconds */
+} scenario_model_type;
+typedef struct scenario_model_key {
+  scenario_key key;
+  scenario_model_type type;
+  const char *expected;      /* the message's "expected ..." (numbers and whole numbers) */
+  double lo, hi;
+  gboolean lo_open, hi_open;
+  double value;              /* the default (a whole number, 0/1 or nanoseconds as a double) */
+  size_t offset;             /* of the value in struct scenario */
+} scenario_model_key;
+/* The models' constants, NULL-terminated, in the order of the reader's lists; set once per
+ * process before a scenario is read, as scenario_use_strategies (the simulator's table:
+ * sim_model_keys in src/sim/sim.c). */
+void scenario_use_model_keys(const scenario_model_key *const *keys);
+/* The table given (aborts with a message when none was: a program that reads scenarios must
+ * call scenario_use_model_keys). */
+const scenario_model_key *const *scenario_model_keys(void);
+
 /* The key groups NVIDIA's files also set, parsed here (pool_check_device_plugin,
  * pool_check_timeslice, pool_check_mig): a strategy lists those it reads in its keys. */
 extern const scenario_key scenario_key_replicas, scenario_key_fail_requests,
@@ -341,25 +371,6 @@ gboolean scenario_is_override_key(const char *key);
  * latency percentiles move by about 2.3 CV x the service time at low load. */
 #define SCENARIO_DEFAULT_SERVICE_CV 0.005
 
-/* Noisy-neighbour defaults (docs/models.md, "Noisy neighbours").
- * ts_switch_loss: with n busy time-sliced contexts each gets (1 - loss*(n-1))/n of the GPU.
- * [S19]: four busy tenants lost 16-19 % against an ideal quarter share,
- * so 3 * loss ~ 0.175 -> loss ~ 0.06 per extra busy context (linear model). */
-#define SCENARIO_DEFAULT_TS_SWITCH_LOSS 0.06
-/* The time-slicing curve's exponents (docs/models.md, "Time-slicing"): p beyond an overlap
- * of 1 (three or more contexts), with its a through Colfax's four tenants, fitted on Tally's
- * time-sliced BERT p99; q up to an overlap of 1 (two contexts, partial activity), fitted on
- * Lucid's even-numbered measured pairs. Keys `ts_curve_exp` and `ts_overlap_exp`. */
-#define SCENARIO_DEFAULT_TS_CURVE_EXP 1.2
-#define SCENARIO_DEFAULT_TS_OVERLAP_EXP 2.0
-/* mps_bandwidth_loss: each other active MPS client costs this share of speed (shared
- * memory bandwidth): two vLLM clients on one A100 lost 7.5 % of throughput against a
- * dedicated GPU each [S60], so 0.075 per extra active client. */
-#define SCENARIO_DEFAULT_MPS_BANDWIDTH_LOSS 0.075
-/* MPS block waits (docs/models.md, "MPS"): beta fitted on Tally's BERT server next to six
- * trainers [S63]; tau an assumption (10 ms; requests much shorter see one draw). */
-#define SCENARIO_DEFAULT_MPS_BLOCK_WAIT 1.08
-#define SCENARIO_DEFAULT_MPS_BLOCK_CORR_NS (10 * SIM_NS_PER_MS)
 /* Restarts per job (`max_restarts`): stops a job whose phase always overflows memory from
  * looping forever (assumption; docs/models.md, "Restarts and checkpoints"). */
 #define SCENARIO_DEFAULT_MAX_RESTARTS 10

@@ -2,7 +2,8 @@
  * completions, workload timers, session ends, phases, checkpoints, random crashes), the
  * kill/restart path (out-of-memory, faults), and the freezing of the run into results.
  * Speeds come from the strategy (share-*.c), behaviour from the workloads (workload-*.c),
- * slot/memory/gauge bookkeeping from cluster.c. Prints nothing but the progress bar. */
+ * slot/memory/gauge bookkeeping from cluster.c. Prints nothing but the progress bar. Also
+ * the table of the models' constants a scenario may set (sim_model_keys). */
 #include "sim.h"
 #include "bursts.h"
 #include "workload.h"
@@ -17,6 +18,23 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+const scenario_model_key *const sim_model_keys[] = {
+    &share_key_ts_switch_loss,
+    &share_key_ts_curve_exp,
+    &share_key_ts_overlap_exp,
+    &share_key_mps_bandwidth_loss,
+    &share_key_mps_block_wait,
+    &share_key_mps_block_corr,
+    &workload_key_llm_max_num_batched_tokens,
+    &workload_key_llm_chunked_prefill,
+    &workload_key_llm_block_size,
+    &workload_key_llm_stream_ms_per_token,
+    &workload_key_llm_bandwidth_efficiency,
+    &workload_key_llm_compute_efficiency,
+    &workload_key_llm_step_overhead_ms,
+    NULL,
+};
 
 struct sim {
   /* calls, sc, tr, now, m: what the plug-in bridges read (host.h), also as host */

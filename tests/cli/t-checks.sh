@@ -5,8 +5,8 @@
 # file of src/sim in no room, a function over 100 lines, a JSON parse outside jsonlimit.c
 # (check-layers.sh, check-functions.sh, check-json.sh), two input modules including each other
 # (check-include-cycles.sh), an importer or input reader without a fuzz target
-# (check-fuzz-targets.sh), a scenario key named outside its owner's file or declared twice
-# (check-keys.sh); an input object needing a symbol of the simulator, an object of
+# (check-fuzz-targets.sh), a scenario key (a strategy's or a model's constant) named outside
+# its owner's file or declared twice (check-keys.sh); an input object needing a symbol of the simulator, an object of
 # src/sim/place/ needing one of sim.c, and a workload object needing one of cluster.c
 # (check-link-layers.sh).
 CHK="$TOP_SRCDIR/tests"
@@ -57,13 +57,22 @@ printf 'static void t_checks_json(JsonParser *p) { json_parser_load_from_data(p,
 sh "$CHK/check-json.sh" tree > json.txt 2>&1; expect_eq "$?" 1 "check-json with a json-glib parser call outside jsonlimit.c"
 if grep -q 'src/study/figures.c:[0-9]*:.*json_parser_load_from_data' json.txt; then pass; else fail "no json report: $(cat json.txt)"; fi
 
-# check-keys.sh: a strategy's key spelt in the scenario reader, and declared a second time
+# check-keys.sh: a strategy's key spelt in the scenario reader, and declared a second time;
+# the same for the models' constants
 sh "$CHK/check-keys.sh" tree > keys-ok.txt 2>&1; expect_eq "$?" 0 "check-keys on the tree as it is"
 printf 'static const char *const t_checks_k = "fraction_cap";\n' >> tree/src/input/scenario.c
 printf 'static const scenario_key t_checks_d = {\n    "instance_sharing", NULL, NULL, NULL};\n' >> tree/src/sim/share/share-mps.c
 sh "$CHK/check-keys.sh" tree > keys.txt 2>&1; expect_eq "$?" 1 "check-keys with a key named outside its owner"
 if grep -q "scenario.c:[0-9]*: names key 'fraction_cap', which .*share-fractional.c:[0-9]* declares" keys.txt; then pass; else fail "no key-owner report: $(cat keys.txt)"; fi
 if grep -q "share-mps.c:[0-9]*: key 'instance_sharing' declared again (its owner is .*share-mig.c)" keys.txt; then pass; else fail "no second-declaration report: $(cat keys.txt)"; fi
+# the models' constants: a top-level one back in the reader's list, an LLM engine key spelt
+# without its section, and a model key declared a second time
+printf 'static const char *const t_checks_m[] = {"ts_curve_exp", "step_overhead_ms"};\n' >> tree/src/input/scenario.c
+printf 'static const scenario_model_key t_checks_e = {\n    {"llm.block_size", NULL, NULL, NULL}};\n' >> tree/src/sim/share/share-mps.c
+sh "$CHK/check-keys.sh" tree > keys-m.txt 2>&1; expect_eq "$?" 1 "check-keys with a model's constant named outside its owner"
+if grep -q "scenario.c:[0-9]*: names key 'ts_curve_exp', which .*share.c:[0-9]* declares" keys-m.txt; then pass; else fail "no model-key report: $(cat keys-m.txt)"; fi
+if grep -q "scenario.c:[0-9]*: names key 'llm.step_overhead_ms' (as 'step_overhead_ms'), which .*workload-llm.c:[0-9]* declares" keys-m.txt; then pass; else fail "no section-key report: $(cat keys-m.txt)"; fi
+if grep -q "workload-llm.c:[0-9]*: key 'llm.block_size' declared again (its owner is .*share-mps.c)" keys-m.txt; then pass; else fail "no model-key second-declaration report: $(cat keys-m.txt)"; fi
 
 build=$(dirname "$SHARESIM")
 if [ -d "$build/src/input" ] && command -v nm > /dev/null 2>&1 && command -v cc > /dev/null 2>&1; then

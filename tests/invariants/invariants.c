@@ -7,6 +7,7 @@
  * cases (inv-lone.c) run every time too. Usage: invariants [--seeds N] [--first S]
  * [--keep DIR] [--case DIR]... | --gen SEED DIR (SHARESIM names the binary; TOP_SRCDIR finds kept cases). */
 #include "invariants.h"
+#include "sim.h"
 #include <glib/gstdio.h>
 #include <stdio.h>
 
@@ -321,6 +322,7 @@ static void inv_kept_all(inv_opts *o) {
 int main(int argc, char **argv) {
   inv_opts o = {.seeds = 200, .first = 1, .keep = "invariant-failures"};
   scenario_use_strategies(share_count(), share_input_row); /* the program's own table */
+  scenario_use_model_keys(sim_model_keys); /* nor any model's constants */
   const char *env = g_getenv("INVARIANT_SEEDS");
   if (env) o.seeds = (guint32)atoi(env);
   o.sharesim = g_getenv("SHARESIM");

@@ -10,6 +10,7 @@
 #include "modelrange.h"
 #include "scenario.h"
 #include "share.h"
+#include "sim.h"
 #include "util.h"
 
 #define SDIR TEST_DATA_DIR "/scenario/"
@@ -17,6 +18,7 @@
 /* Loads three-pools.yaml with KEY=VALUE; TRUE when accepted. */
 static gboolean mr_accepts(const char *key, const char *value) {
   scenario_use_strategies(share_count(), share_input_row);
+  scenario_use_model_keys(sim_model_keys); /* nor any model's constants */
   g_autofree char *set = g_strdup_printf("%s=%s", key, value);
   const char *ov[] = {set};
   g_autoptr(diag_list) d = diag_list_new(0);

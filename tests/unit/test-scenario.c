@@ -10,6 +10,8 @@
 #include "scenario.h"
 #include "priority.h"
 #include "share.h"
+#include "sim.h"
+#include <stddef.h>
 #include "nvconfig.h"
 #include "paths.h"
 
@@ -1260,6 +1262,42 @@ Test(scenario, strategy_table_is_given_by_the_program) {
   scenario_use_strategies(toy_base, share_input_row);
   expect_msg_contains_load("pools:\n  - name: t\n" POOL_MIN "    strategy: test-toy\n",
                            "strategy");
+}
+
+/* ---- the models' constants are handed in (scenario_use_model_keys) ------------------ */
+
+/* A model constant the simulator does not have, in a table of this test's own: the reader
+ * takes the name, default, range and place of a model's constant from the declarations it
+ * was given (at the top level and in a section), so it spells none of them. */
+static const scenario_model_key toy_model_top = {
+    {"toy_exp", "3", "the toy's exponent", NULL}, SCENARIO_MODEL_NUMBER, "a toy number from 1 to 5",
+    1, 5, FALSE, FALSE, 3, offsetof(scenario, ts_curve_exp)};
+static const scenario_model_key toy_model_llm = {
+    {"llm.toy_blocks", "7", "the toy's blocks", NULL}, SCENARIO_MODEL_WHOLE,
+    "a whole toy number from 1 to 9", 1, 9, FALSE, FALSE, 7, offsetof(scenario, llm.block_size)};
+static const scenario_model_key *const toy_model_keys[] = {&toy_model_top, &toy_model_llm, NULL};
+
+Test(scenario, model_keys_are_given_by_the_program) {
+  scenario_use_model_keys(toy_model_keys);
+  g_autoptr(scenario) d = load_ok("pools:\n  - name: m\n" POOL_MIN);
+  cr_expect_float_eq(d->ts_curve_exp, 3, 0); /* the declared defaults */
+  cr_expect_eq(d->llm.block_size, 7);
+  g_autoptr(scenario) s = load_ok("pools:\n  - name: m\n" POOL_MIN
+                                  "toy_exp: 4.5\nllm: {toy_blocks: 2}\n");
+  cr_expect_float_eq(s->ts_curve_exp, 4.5, 0);
+  cr_expect_eq(s->llm.block_size, 2);
+  expect_msg_contains_load("pools:\n  - name: m\n" POOL_MIN "toy_exp: 6\n",
+                           "toy_exp: expected a toy number from 1 to 5");
+  expect_msg_contains_load("pools:\n  - name: m\n" POOL_MIN "llm: {toy_blocks: 0}\n",
+                           "llm.toy_blocks: expected a whole toy number from 1 to 9");
+  /* the simulator's constants are not known to a reader given another table */
+  expect_msg_contains_load("pools:\n  - name: m\n" POOL_MIN "ts_curve_exp: 2\n",
+                           "unknown key 'ts_curve_exp'");
+  expect_msg_contains_load("pools:\n  - name: m\n" POOL_MIN "llm: {block_size: 8}\n",
+                           "unknown key 'block_size'");
+  scenario_use_model_keys(sim_model_keys);
+  g_autoptr(scenario) r = load_ok("pools:\n  - name: m\n" POOL_MIN "ts_curve_exp: 2\n");
+  cr_expect_float_eq(r->ts_curve_exp, 2, 0);
 }
 
 /* Priority classes (priority.c): the first matching rule gives the class, else the global

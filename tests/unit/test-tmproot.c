@@ -7,6 +7,7 @@
 #include <criterion/hooks.h>
 #include "scenario.h"
 #include "share.h"
+#include "sim.h"
 #include <glib.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@ static char *tmproot;
  * Criterion starts, whether forked or executed afresh. */
 __attribute__((constructor)) static void tmproot_use_strategies(void) {
   scenario_use_strategies(share_count(), share_input_row);
+  scenario_use_model_keys(sim_model_keys); /* nor any model's constants */
 }
 
 static int tmproot_remove_one(const char *path, const struct stat *st, int flag,

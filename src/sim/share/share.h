@@ -234,8 +234,34 @@ double share_ts_curve_speed(share_ts_curve c, double own, double others);
  * add up to demand U: min(1, U x share_timeslice_speed(1, U - 1, L)); 1 for U <= 1 (vGPU
  * equal/fixed share). */
 double share_timeslice_efficiency(double demand, double switch_loss);
-/* The curve's default exponents p (overlap > 1) and q (overlap <= 1): scenario.h has their
- * sources; a scenario may set them (ts_curve_exp, ts_overlap_exp). */
+/* Noisy-neighbour defaults (docs/models.md, "Noisy neighbours"), of the model constants
+ * share.c and share-mps.c declare (share_model_keys).
+ * ts_switch_loss: with n busy time-sliced contexts each gets (1 - loss*(n-1))/n of the GPU.
+ * [S19]: four busy tenants lost 16-19 % against an ideal quarter share,
+ * so 3 * loss ~ 0.175 -> loss ~ 0.06 per extra busy context (linear model). */
+#define SCENARIO_DEFAULT_TS_SWITCH_LOSS 0.06
+/* The time-slicing curve's exponents (docs/models.md, "Time-slicing"): p beyond an overlap
+ * of 1 (three or more contexts), with its a through Colfax's four tenants, fitted on Tally's
+ * time-sliced BERT p99; q up to an overlap of 1 (two contexts, partial activity), fitted on
+ * Lucid's even-numbered measured pairs. Keys `ts_curve_exp` and `ts_overlap_exp`. */
+#define SCENARIO_DEFAULT_TS_CURVE_EXP 1.2
+#define SCENARIO_DEFAULT_TS_OVERLAP_EXP 2.0
+/* mps_bandwidth_loss: each other active MPS client costs this share of speed (shared
+ * memory bandwidth): two vLLM clients on one A100 lost 7.5 % of throughput against a
+ * dedicated GPU each [S60], so 0.075 per extra active client. */
+#define SCENARIO_DEFAULT_MPS_BANDWIDTH_LOSS 0.075
+/* MPS block waits (docs/models.md, "MPS"): beta fitted on Tally's BERT server next to six
+ * trainers [S63]; tau an assumption (10 ms; requests much shorter see one draw). */
+#define SCENARIO_DEFAULT_MPS_BLOCK_WAIT 1.08
+#define SCENARIO_DEFAULT_MPS_BLOCK_CORR_NS (10 * SIM_NS_PER_MS)
+/* The model constants a scenario may set, declared where the model is (share.c: ts_*,
+ * share-mps.c: mps_*) and listed in sim_model_keys (sim.c), which the program hands to the
+ * scenario reader (scenario_use_model_keys). */
+extern const scenario_model_key share_key_ts_switch_loss, share_key_ts_curve_exp,
+    share_key_ts_overlap_exp, share_key_mps_bandwidth_loss, share_key_mps_block_wait,
+    share_key_mps_block_corr;
+/* The curve's default exponents p (overlap > 1) and q (overlap <= 1), sources above; a
+ * scenario may set them (ts_curve_exp, ts_overlap_exp). */
 #define SHARE_TS_CURVE_EXP SCENARIO_DEFAULT_TS_CURVE_EXP
 #define SHARE_TS_OVERLAP_EXP SCENARIO_DEFAULT_TS_OVERLAP_EXP
 /* MPS (docs/models.md, "MPS"). A client's memory intensity m is the share of its busy time

@@ -8,7 +8,15 @@
 #include <stdint.h>
 #include "llm-model.h"
 
-/* The fitted defaults (llm-model.h); a scenario may set them (`llm:` keys). */
+/* The engine's fitted constants, the defaults of the `llm:` keys bandwidth_efficiency,
+ * compute_efficiency and step_overhead_ms, which workload-llm.c declares (docs/models.md,
+ * "LLM serving", calibration): roofline efficiencies fitted on Vidur's A100/H100
+ * linear-layer profiles; the fixed cost of one iteration (scheduling, sampling, launches)
+ * fitted on the published c = 1 TPOTs: A100 13.33 ms and H100 6.48 ms against 12.82 and
+ * 5.91 from the roofline alone. A scenario may set them. */
+#define LLM_DEFAULT_EFF_BANDWIDTH 0.76
+#define LLM_DEFAULT_EFF_FLOPS 0.66
+#define LLM_DEFAULT_STEP_OVERHEAD_MS 0.54
 #define LLM_EFF_BANDWIDTH LLM_DEFAULT_EFF_BANDWIDTH
 #define LLM_EFF_FLOPS LLM_DEFAULT_EFF_FLOPS
 #define LLM_STEP_OVERHEAD_NS (LLM_DEFAULT_STEP_OVERHEAD_MS * 1e6)

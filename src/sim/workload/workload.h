@@ -104,6 +104,13 @@ const workload_ops *workload_of(const job_spec *j);
  * 1 / ((1 - c) / s + c); 0 when s is 0. Exposed for tests. */
 double workload_training_rate(double comm_frac, double min_speed);
 
+/* The LLM engine's settings and constants a scenario may set (`llm:`), declared in
+ * workload-llm.c and listed in sim_model_keys (sim.c). */
+extern const scenario_model_key workload_key_llm_max_num_batched_tokens,
+    workload_key_llm_chunked_prefill, workload_key_llm_block_size,
+    workload_key_llm_stream_ms_per_token, workload_key_llm_bandwidth_efficiency,
+    workload_key_llm_compute_efficiency, workload_key_llm_step_overhead_ms;
+
 /* ---- what a workload may ask of its job's placement (workload.c) ---- */
 /* Is the workload's timer (workload_job_set_timer) pending? */
 gboolean workload_timer_pending(const job_run *j);
