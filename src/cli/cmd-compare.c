@@ -8,6 +8,8 @@
 #include "cmd-load.h"
 #include "cmd-seeds.h"
 #include "cmd-sql.h"
+#include "cmd-compare-size.h"
+#include "cmd-constraints.h"
 #include "compare.h"
 #include "figures.h"
 #include "outdir.h"
@@ -45,6 +47,11 @@ typedef enum { COMPARE_TEXT, COMPARE_CSV, COMPARE_JSON } compare_format;
 /* What the command line asked for. */
 typedef struct compare_args {
   char *phases, *requests, *out, *format, *seeds, *sqlite;
+  gboolean size_to;          /* --size-to-constraints */
+  char *slo, *max_wait;      /* its constraints (cmd-constraints.h) */
+  gint64 max_oom, max_nodes;
+  sizing_constraints cons;
+  double slo_pct;
   gboolean no_progress, quiet, brief;
   guint n_seeds;             /* --seeds; 1 without it */
   gint jobs;                 /* -j; 0: the number of processors */
@@ -59,6 +66,30 @@ static void compare_args_clear(compare_args *a) {
   g_free(a->format);
   g_free(a->seeds);
   g_free(a->sqlite);
+  g_free(a->slo);
+  g_free(a->max_wait);
+}
+
+/* --size-to-constraints and its constraints: 0 or 2 (message printed). */
+static int compare_check_sizing(compare_args *a) {
+  if (!a->size_to && (a->slo || a->max_wait || a->max_oom != -1 || a->max_nodes)) {
+    fprintf(stderr, "sharesim compare: --slo, --max-oom, --max-wait-p95 and --max are the "
+                    "constraints of --size-to-constraints: give it too\n");
+    return 2;
+  }
+  if (!a->size_to) return 0;
+  if (a->all_dirs) {
+    fprintf(stderr, "sharesim compare: --size-to-constraints sizes scenarios before running "
+                    "them: give SCENARIO.yaml... TRACE.csv, not result folders\n");
+    return 2;
+  }
+  if (a->max_nodes < 0) {
+    fprintf(stderr, "sharesim compare: --max %" G_GINT64_FORMAT ": expected 1 or more nodes\n",
+            a->max_nodes);
+    return 2;
+  }
+  return cmd_constraints_parse("compare", a->slo, a->max_oom, a->max_wait, &a->cons,
+                               &a->slo_pct) ? 0 : 2;
 }
 
 /* --format and the arguments; 0 when they make sense, else the exit code (message
@@ -95,7 +126,7 @@ static int compare_check_args(compare_args *a, int argc, char **argv) {
     fprintf(stderr, "sharesim compare: --phases and --requests apply to scenarios, not to result folders\n");
     return 2;
   }
-  return 0;
+  return compare_check_sizing(a);
 }
 
 /* What is compared: per run its figures, or with seeds its seeds_table (the other NULL),
@@ -104,18 +135,21 @@ typedef struct compare_items {
   GPtrArray *runs;     /* run_figures* or NULL */
   GPtrArray *groups;   /* seeds_table* or NULL */
   GPtrArray *folders;  /* char* */
+  compare_sizing sizing; /* --size-to-constraints (text empty without it) */
 } compare_items;
 
 static void compare_items_init(compare_items *it) {
   it->runs = g_ptr_array_new_with_free_func((GDestroyNotify)figures_free);
   it->groups = g_ptr_array_new_with_free_func((GDestroyNotify)seeds_free);
   it->folders = g_ptr_array_new_with_free_func(g_free);
+  compare_sizing_init(&it->sizing);
 }
 
 static void compare_items_clear(compare_items *it) {
   g_ptr_array_free(it->runs, TRUE);
   g_ptr_array_free(it->groups, TRUE);
   g_ptr_array_free(it->folders, TRUE);
+  compare_sizing_clear(&it->sizing);
 }
 
 /* A result folder or a seeds folder. */
@@ -235,8 +269,12 @@ static int compare_run_seeds(const compare_args *a, scenario **sc, guint n, char
   guint ns = a->n_seeds;
   scenario **all = g_new0(scenario *, n * ns + 1);
   int rc = 0;
-  for (guint i = 0; rc == 0 && i < n; i++)
-    if (!cmd_seeds_load("compare", paths[i], NULL, 0, sc[i]->seed, ns, tr, all + i * ns)) rc = 2;
+  for (guint i = 0; rc == 0 && i < n; i++) {
+    GPtrArray *sets = i < it->sizing.sets->len ? g_ptr_array_index(it->sizing.sets, i) : NULL;
+    if (!cmd_seeds_load("compare", paths[i], sets ? (const char *const *)sets->pdata : NULL,
+                        sets ? sets->len : 0, sc[i]->seed, ns, tr, all + i * ns))
+      rc = 2;
+  }
   seeds_table **tables = g_new0(seeds_table *, n + 1);
   if (rc == 0)
     rc = cmd_seeds_run("compare", all, n, ns, tr, (const char *const *)dirs, (guint)a->jobs,
@@ -279,6 +317,11 @@ static int compare_run_scenarios(const compare_args *a, int argc, char **argv, c
     if (!*scratch) rc = cmd_fail("compare", err);
     work = *scratch;
   }
+  if (rc == 0 && a->size_to) {
+    cmd_constraints_apply(&a->cons, a->slo_pct, tr);
+    rc = compare_size_all(argv + 1, sc, (guint)n_scen, tr, work, &a->cons, a->max_nodes,
+                          !a->no_progress, &it->sizing);
+  }
   if (rc == 0) rc = compare_run_all(a, sc, n_scen, argv + 1, tr, work, it);
   for (int i = 0; i < n_scen; i++)
     if (sc[i]) scenario_free(sc[i]);
@@ -288,6 +331,17 @@ static int compare_run_scenarios(const compare_args *a, int argc, char **argv, c
   return rc;
 }
 
+/* With --size-to-constraints: what each pool was sized to, after the table. */
+static void compare_sizing_note(const compare_sizing *z, GString *text) {
+  if (!z->text->len) return;
+  g_string_append_c(text, '\n');
+  g_string_append_len(text, z->text->str, (gssize)z->text->len);
+  if (z->unmet)
+    g_string_append_printf(text, "  %u pool%s met the constraints at no size tried: compared "
+                                 "at %s own size (exit 3)\n", z->unmet, z->unmet == 1 ? "" : "s",
+                           z->unmet == 1 ? "its" : "their");
+}
+
 /* Builds the table, writes compare.txt/.csv/.json and compare-long.csv into od (committed
  * into a->out; into scratch for --sqlite without -o) and
  * prints the chosen form. Takes the items. */
@@ -295,10 +349,13 @@ static int compare_finish(const compare_args *a, compare_items *it, outdir *od,
                           const char *scratch) {
   g_autoptr(GError) err = NULL;
   int rc = 0;
+  compare_sizing z = it->sizing; /* the table takes the items */
+  compare_sizing_init(&it->sizing);
   g_autoptr(compare_table) t = compare_make_table(it);
   GString *text = g_string_new(NULL), *csv = g_string_new(NULL), *json = g_string_new(NULL);
   g_autoptr(GString) tall = g_string_new(NULL);
   compare_text(t, FALSE, text);
+  compare_sizing_note(&z, text);
   compare_csv(t, csv);
   compare_csv_long(t, tall);
   compare_json(t, json);
@@ -306,7 +363,8 @@ static int compare_finish(const compare_args *a, compare_items *it, outdir *od,
     gboolean ok = outdir_write(od, "compare.txt", text->str, text->len, &err) &&
                   outdir_write(od, "compare.csv", csv->str, csv->len, &err) &&
                   outdir_write(od, "compare-long.csv", tall->str, tall->len, &err) &&
-                  outdir_write(od, "compare.json", json->str, json->len, &err);
+                  outdir_write(od, "compare.json", json->str, json->len, &err) &&
+                  (!z.text->len || outdir_write(od, "sizing.csv", z.csv->str, z.csv->len, &err));
     if (!ok) {
       outdir_abort(od);
     } else {
@@ -325,6 +383,7 @@ static int compare_finish(const compare_args *a, compare_items *it, outdir *od,
     if (a->fmt == COMPARE_TEXT && a->brief) {
       g_string_truncate(text, 0);
       compare_text(t, TRUE, text);
+      compare_sizing_note(&z, text);
     }
     fwrite(shown->str, 1, shown->len, stdout);
     if (a->out && a->fmt == COMPARE_TEXT) printf("\nresults written to %s/\n", a->out);
@@ -332,11 +391,13 @@ static int compare_finish(const compare_args *a, compare_items *it, outdir *od,
   g_string_free(text, TRUE);
   g_string_free(csv, TRUE);
   g_string_free(json, TRUE);
+  if (rc == 0 && z.unmet) rc = 3; /* compared, but some pool cannot meet the constraints */
+  compare_sizing_clear(&z);
   return rc;
 }
 
 static int cmd_compare_main(int argc, char **argv) {
-  compare_args a = {0};
+  compare_args a = {.max_oom = -1};
   GOptionEntry entries[] = {
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &a.out, "Write each run and compare.txt/.csv/.json into DIR", "DIR"},
       {"format", 0, 0, G_OPTION_ARG_STRING, &a.format, "What to print: text (default), csv or json", "FORMAT"},
@@ -346,6 +407,11 @@ static int cmd_compare_main(int argc, char **argv) {
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs, "Scenarios run at once (default: the number of processors); the output is the same for any N", "N"},
       {"seeds", 0, 0, G_OPTION_ARG_STRING, &a.seeds, "Run each scenario with N seeds (its own and the next N - 1; 2 to 1000): means, 95 % intervals, significant differences marked *", "N"},
       CMD_SQL_OPTION(a.sqlite),
+      {"size-to-constraints", 0, 0, G_OPTION_ARG_NONE, &a.size_to, "Size every pool of every scenario to the same constraints first (size's search), so a saving is the mechanism's, not the GPU counts typed", NULL},
+      {"slo", 0, 0, G_OPTION_ARG_STRING, &a.slo, "With --size-to-constraints: every inference service meets its SLO (or LATENCY) for at least PCT % of requests", "PCT[@LATENCY]"},
+      {"max-oom", 0, 0, G_OPTION_ARG_INT64, &a.max_oom, "With --size-to-constraints: at most N out-of-memory kills per pool", "N"},
+      {"max-wait-p95", 0, 0, G_OPTION_ARG_STRING, &a.max_wait, "With --size-to-constraints: each pool's 95th-percentile queue wait at most DUR", "DUR"},
+      {"max", 0, 0, G_OPTION_ARG_INT64, &a.max_nodes, "With --size-to-constraints: largest number of nodes to try per pool (default max(64, 8 x the pool's))", "N"},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &a.quiet, "Print nothing on stdout", NULL},
       {"no-progress", 0, 0, G_OPTION_ARG_NONE, &a.no_progress, "Never show the progress bar", NULL},
       {NULL}};
@@ -394,7 +460,9 @@ static int cmd_compare_main(int argc, char **argv) {
 const cmd_entry cmd_compare_entry = {
     .loads_scenarios = TRUE,
     .name = "compare",
-    .usage = "SCENARIO.yaml... TRACE.csv [-o DIR] [-j N] [--seeds N] [--format text|csv|json]  |  DIR DIR... [-o DIR]",
+    .usage = "SCENARIO.yaml... TRACE.csv [-o DIR] [-j N] [--seeds N] [--format text|csv|json] "
+             "[--size-to-constraints [--slo PCT[@LATENCY]] [--max-oom N] [--max-wait-p95 DUR] [--max N]]"
+             "  |  DIR DIR... [-o DIR]",
     .summary = "same trace, several scenarios (or result folders): headline figures side by side",
     .main = cmd_compare_main,
 };

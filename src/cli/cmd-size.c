@@ -8,6 +8,7 @@
  * the judging of one run are sizing.c's. */
 #include "cmd.h"
 #include "cmd-load.h"
+#include "cmd-constraints.h"
 #include "cmd-seeds.h"
 #include "cmd-sql.h"
 #include "figures.h"
@@ -427,40 +428,6 @@ static void size_tables(const size_ctx *c, GString *text, GString *csv) {
   g_ptr_array_free(cells, TRUE);
 }
 
-/* --slo PCT or PCT@LATENCY (99, 99%, 99@200ms, 99.9@1s): the target share of requests and,
- * with a latency, the SLO every inference service is judged against instead of its own
- * slo_ms. FALSE (with the message printed) when the text is not one of these. */
-static gboolean size_parse_slo(const char *arg, double *pct, double *latency_ms) {
-  g_autofree char *t = g_strstrip(g_strdup(arg));
-  char *at = strchr(t, '@');
-  if (at) *at++ = '\0';
-  g_strstrip(t);
-  gsize len = strlen(t);
-  if (len && t[len - 1] == '%') t[len - 1] = '\0';
-  double v;
-  sim_time ns = 0;
-  const char *expected = NULL;
-  gboolean ok = util_parse_double(g_strstrip(t), &v) && v > 0 && v <= 100;
-  if (ok && at)
-    ok = util_parse_duration(g_strstrip(at), SIM_NS_PER_MS, &ns, &expected) && ns > 0 &&
-         ns <= (sim_time)(TRACE_MAX_MS * 1e6);
-  if (!ok) {
-    g_autofree char *shown = figures_clean_text(arg);
-    fprintf(stderr, "sharesim size: --slo '%s': expected a percentage above 0 and at most 100, "
-                    "optionally with @LATENCY (e.g. 99 or 99@200ms)\n", shown);
-    return FALSE;
-  }
-  *pct = v;
-  *latency_ms = at ? (double)ns / 1e6 : NAN;
-  return TRUE;
-}
-
-/* --slo PCT@LATENCY: every inference service of the trace gets that SLO (slo_ms, slo_pct),
- * as if the trace said so; the trace has just been loaded and nothing reads it yet. */
-static void size_apply_slo(trace *tr, double pct, double latency_ms) {
-  trace_set_slo(tr, pct, latency_ms);
-}
-
 /* What the command line asked for. */
 typedef struct size_args {
   char *pool, *slo, *max_wait, *out, *phases, *requests, *seeds, *sqlite;
@@ -503,26 +470,9 @@ static int size_check_args(size_args *a, int argc, sizing_constraints *cons) {
                     "give --seeds N as well\n");
     return 2;
   }
-  *cons = (sizing_constraints){NAN, a->max_oom, NAN, NAN};
-  if (a->max_oom < -1) {
-    fprintf(stderr, "sharesim size: --max-oom %" G_GINT64_FORMAT ": expected 0 or more\n", a->max_oom);
+  if (!cmd_constraints_parse("size", a->slo, a->max_oom, a->max_wait, cons, &a->slo_pct))
     return 2;
-  }
-  a->slo_pct = a->slo_ms = NAN;
-  if (a->slo && !size_parse_slo(a->slo, &a->slo_pct, &a->slo_ms)) return 2;
-  if (a->slo) cons->min_slo = a->slo_pct / 100;
-  cons->slo_ms = a->slo_ms;
-  if (a->max_wait) {
-    sim_time ns;
-    const char *expected = NULL;
-    if (!util_parse_duration(a->max_wait, SIM_NS_PER_S, &ns, &expected) || ns < 0) {
-      g_autofree char *shown = figures_clean_text(a->max_wait);
-      fprintf(stderr, "sharesim size: --max-wait-p95 '%s': expected %s\n", shown,
-              expected ? expected : "a duration such as 10m");
-      return 2;
-    }
-    cons->max_wait_p95_s = util_ns_to_seconds(ns);
-  }
+  a->slo_ms = cons->slo_ms;
   return 0;
 }
 
@@ -557,7 +507,7 @@ static int size_load(size_args *a, char **argv, cmd_inputs *in) {
   if (!cmd_load_inputs("size", argv[1], argv[2], a->phases, a->requests,
                        (const char *const *)a->sets, n_sets, in))
     return 2;
-  if (isfinite(a->slo_ms)) size_apply_slo(in->tr, a->slo_pct, a->slo_ms);
+  if (isfinite(a->slo_ms)) trace_set_slo(in->tr, a->slo_pct, a->slo_ms);
   if (!cmd_check_budget("size", in->sc, in->tr, FALSE) || size_check_pool(a, in->sc, argv[1]) ||
       !cmd_seeds_check_range("size", in->sc->seed, a->n_seeds)) {
     cmd_inputs_clear(in);

@@ -277,6 +277,50 @@ run size "$A" "$T" --pool train --max-wait-p95 50s -j -1
 expect_rc 2
 expect_err_contains "-j -1: expected 1 to 1024"
 
+# ---- compare --size-to-constraints: study-b is study-a with a train node more; typed,
+# it "saves" nothing and costs more; sized to the same constraints both are one set-up, so
+# the comparison shows no difference the GPU counts typed could have made ----
+run compare "$A" "$B" "$T" --size-to-constraints --max-wait-p95 150s -o csz --no-progress
+expect_rc 0
+expect_file csz/sizing.csv
+expect_eq "$(sed -n 2,5p csz/sizing.csv | cut -d, -f1-6 | tr '\n' ' ')" \
+  "study-a,train,1,2,8,yes study-a,dev,1,1,2,yes study-b,train,2,2,8,yes study-b,dev,1,1,2,yes " \
+  "each pool sized: train to 2 nodes whatever was typed"
+expect_eq "$(csv_field csz/compare.csv capacity,gpus, 5-7)" "10,10,0" "GPUs provisioned: the same once sized"
+expect_eq "$(csv_field csz/compare.csv finance,saving, 6)" "0" "no saving from the typed GPU counts"
+expect_out_contains "Sized to the same constraints (every job fits and none is left queued at the end; queue wait p95 <= 2.5 m)"
+# the size found is size's: 2 meets the limit and 1 does not (the probes say so)
+expect_eq "$(csv_field csz/sizing.csv study-a,train, 7)" "1- 2+" "probes of study-a's train pool"
+run size "$A" "$T" --pool train --max-wait-p95 150s --no-progress
+expect_out_contains "smallest size: 2 node"
+# the sized scenario is what ran: its folder's own pools.csv has 2 train nodes (8 GPUs)
+expect_eq "$(grep -c '^train,' csz/study-a/pools.csv)" "1" "train row in the sized run"
+expect_eq "$(grep '"gpus"' csz/study-a/summary.json | head -1 | tr -dc '0-9')" "10" "sized run has 10 GPUs"
+# with --seeds the seeds run on the sized scenarios too
+run compare "$A" "$B" "$T" --size-to-constraints --max-wait-p95 150s --seeds 2 -o cszs --no-progress
+expect_rc 0
+expect_eq "$(csv_field cszs/compare.csv capacity,gpus, 5)" "10" "seeds of the sized study-a: 10 GPUs"
+# a pool no size can fix: compared at its own size, said so, exit 3 after writing
+run compare "$A" "$B" "$T" --size-to-constraints --max-wait-p95 1s --max 2 -o csz3 --no-progress
+expect_rc 3
+expect_out_contains "kept, NOT MET at any size"
+expect_out_contains "at 2 nodes: queue wait p95"
+expect_file csz3/compare.txt
+expect_eq "$(csv_field csz3/sizing.csv study-a,train, 3-6)" "1,1,4,no" "unmet: kept at its own 1 node"
+# the constraints belong to the option, and it sizes scenarios, not folders
+run compare "$A" "$B" "$T" --max-wait-p95 150s
+expect_rc 2
+expect_err_contains "are the constraints of --size-to-constraints"
+run compare cmp/study-a cmp/study-b --size-to-constraints
+expect_rc 2
+expect_err_contains "not result folders"
+run compare "$A" "$B" "$T" --size-to-constraints --max-wait-p95 soon
+expect_rc 2
+expect_err_contains "sharesim compare: --max-wait-p95 'soon'"
+run compare "$A" "$B" "$T" --size-to-constraints --slo 150
+expect_rc 2
+expect_err_contains "sharesim compare: --slo '150'"
+
 # ---- plot ----
 if command -v gnuplot >/dev/null 2>&1; then
   run plot cmp/study-a --format png,svg --size 640x400
