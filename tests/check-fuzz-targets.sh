@@ -22,6 +22,7 @@ interference_load_in    interference_load, confined (its body): fuzz-interferenc
 nvconfig_sharing_load_in  nvconfig_sharing_load, confined: fuzz-nvconfig, and fuzz-scenario s sharing_config
 nvconfig_mig_load_in    nvconfig_mig_load, confined: fuzz-nvconfig, and fuzz-scenario s mig_config
 scenario_yaml_load_in   scenario_yaml_load, confined: the nvconfig readers
+scenario_yaml_load_all_in  the documents of kueue_load: fuzz-kueue
 '
 fz=$top/tests/fuzz
 bad=0

@@ -3,6 +3,7 @@
  * matches and jobs no pool can ever hold. */
 #include "cmd.h"
 #include "priority.h"
+#include "kueue.h"
 #include "cmd-load.h"
 #include "sim.h"
 #include "caltime.h"
@@ -46,6 +47,7 @@ static int cmd_check_main(int argc, char **argv) {
       g_string_append_printf(ok, "  pool %s\n", line);
     }
     if (sc->priority) priority_describe(ok, sc->priority);
+    if (sc->kueue) kueue_describe(ok, sc->kueue);
   }
   if (sc && argc == 2) cmd_budget(sc, NULL, FALSE, d);
   for (int i = 2; i < argc; i++) {

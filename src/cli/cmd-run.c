@@ -173,6 +173,11 @@ static int cmd_run_main(int argc, char **argv) {
     cmd_inputs_clear(&in);
     return 2;
   }
+  if (pre->never_admitted->count) { /* Kueue's quotas could never admit them: refused */
+    diag_list *na = pre->never_admitted;
+    cmd_inputs_clear(&in);
+    return cmd_print_diags("run", na);
+  }
   const diag_list *unfit = pre->unfit;
   if (unfit->count)
     fprintf(stderr, "sharesim run: warning: %u job%s can never run (outcome 'unplaceable' in jobs.csv), e.g.\n  %s\n",

@@ -50,6 +50,7 @@ typedef struct ybuild {
   scenario_yaml *root;
   gboolean failed;
   const scenario_yaml *embed; /* parsing the text of this scalar: positions map into file */
+  gboolean multi;     /* several documents: root is a SEQ of them (scenario_yaml_load_all_in) */
 } ybuild;
 
 /* Positions of an embedded document in the outer file (see scenario_yaml_parse_embedded). */
@@ -125,7 +126,8 @@ static void yb_check_props(ybuild *b, const yaml_char_t *anchor, const yaml_char
 
 static void yb_add(ybuild *b, scenario_yaml *n) {
   if (b->stack->len == 0) {
-    if (!b->root) b->root = n;
+    if (b->multi) g_ptr_array_add(b->root->items, n);
+    else if (!b->root) b->root = n;
     else scenario_yaml_free(n); /* cannot happen: one document only */
     return;
   }
@@ -158,12 +160,13 @@ static void yb_check_duplicates(ybuild *b, const scenario_yaml *map) {
  * NULL with *failed clear when the input holds no document (empty, comments only). */
 static scenario_yaml *yaml_parse(const char *file, const char *origin, const guchar *buf,
                                  gsize len, diag_list *d, gboolean *failed,
-                                 const scenario_yaml *embed) {
+                                 const scenario_yaml *embed, gboolean multi) {
   yaml_parser_t p;
   if (!yaml_parser_initialize(&p)) g_error("libyaml: out of memory");
   yaml_parser_set_input_string(&p, buf, len);
   ybuild b = {.file = file, .origin = origin, .d = d, .stack = g_ptr_array_new(),
-              .embed = embed};
+              .embed = embed, .multi = multi};
+  if (multi) b.root = scenario_yaml_new(SCENARIO_YAML_SEQ, 1, 1);
   gboolean done = FALSE;
   int docs = 0;
   while (!done) {
@@ -180,7 +183,7 @@ static scenario_yaml *yaml_parse(const char *file, const char *origin, const guc
       done = TRUE;
       break;
     case YAML_DOCUMENT_START_EVENT:
-      if (++docs > 1) {
+      if (++docs > 1 && !multi) {
         yb_error(&b, line, col, "only one YAML document is allowed (found a second one)");
         done = TRUE;
       }
@@ -243,7 +246,7 @@ static scenario_yaml *yaml_parse(const char *file, const char *origin, const guc
   yaml_parser_delete(&p);
   g_ptr_array_unref(b.stack);
   *failed = b.failed;
-  if (b.failed) {
+  if (b.failed || (multi && !b.root->items->len)) {
     scenario_yaml_free(b.root);
     return NULL;
   }
@@ -252,7 +255,7 @@ static scenario_yaml *yaml_parse(const char *file, const char *origin, const guc
 
 scenario_yaml *scenario_yaml_parse_text(const char *file, const char *origin, const char *text,
                                         diag_list *diags, gboolean *failed) {
-  return yaml_parse(file, origin, (const guchar *)text, strlen(text), diags, failed, NULL);
+  return yaml_parse(file, origin, (const guchar *)text, strlen(text), diags, failed, NULL, FALSE);
 }
 
 /* Reads a whole regular file of at most SCENARIO_YAML_MAX_FILE_BYTES, opened once through
@@ -287,8 +290,21 @@ scenario_yaml *scenario_yaml_load_in(const char *within, const char *path, diag_
   gsize len = 0;
   if (!read_small_file(within, path, &data, &len, diags)) return NULL;
   gboolean failed = FALSE;
-  scenario_yaml *root = yaml_parse(path, NULL, (const guchar *)data, len, diags, &failed, NULL);
+  scenario_yaml *root = yaml_parse(path, NULL, (const guchar *)data, len, diags, &failed, NULL,
+                                   FALSE);
   if (!root && !failed) diag_add(diags, path, 0, 0, "the file is empty: expected a YAML mapping");
+  return root;
+}
+
+scenario_yaml *scenario_yaml_load_all_in(const char *within, const char *path, diag_list *diags) {
+  g_return_val_if_fail(path && diags, NULL);
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  if (!read_small_file(within, path, &data, &len, diags)) return NULL;
+  gboolean failed = FALSE;
+  scenario_yaml *root = yaml_parse(path, NULL, (const guchar *)data, len, diags, &failed, NULL,
+                                   TRUE);
+  if (!root && !failed) diag_add(diags, path, 0, 0, "the file is empty: expected YAML documents");
   return root;
 }
 
@@ -301,7 +317,7 @@ scenario_yaml *scenario_yaml_parse_embedded(const char *file, const scenario_yam
   g_return_val_if_fail(file && scalar && scalar->type == SCENARIO_YAML_SCALAR && diags, NULL);
   gboolean failed = FALSE;
   scenario_yaml *root = yaml_parse(file, NULL, (const guchar *)scalar->text, strlen(scalar->text),
-                                   diags, &failed, scalar);
+                                   diags, &failed, scalar, FALSE);
   if (!root && !failed)
     diag_add(diags, file, scalar->line, scalar->col, "the value is empty: expected a YAML mapping");
   return root;

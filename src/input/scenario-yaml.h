@@ -1,6 +1,7 @@
 /* scenario-yaml.h: the YAML tree the scenario (scenario.c), NVIDIA's files (nvconfig.c)
  * and --set values are read into: a small read-only tree built from libyaml events, with
- * 1-based line/column of every node. Anchors, aliases, tags, several documents, non-scalar
+ * 1-based line/column of every node. Anchors, aliases, tags, several documents (except
+ * through scenario_yaml_load_all_in), non-scalar
  * keys, duplicate keys, NUL characters and nesting deeper than SCENARIO_YAML_MAX_DEPTH are
  * refused while building. scenario-yaml.c is the only file that includes yaml.h. */
 #pragma once
@@ -45,6 +46,9 @@ typedef struct scenario_key {
 scenario_yaml *scenario_yaml_load(const char *path, diag_list *diags);
 /* The same for a file a scenario references: confined to within (paths_read; NULL: anywhere). */
 scenario_yaml *scenario_yaml_load_in(const char *within, const char *path, diag_list *diags);
+/* The same for a file of several YAML documents (`---`; Kubernetes objects as users hold
+ * them): a SEQ whose items are the documents, in file order. Owned. */
+scenario_yaml *scenario_yaml_load_all_in(const char *within, const char *path, diag_list *diags);
 void scenario_yaml_free(scenario_yaml *n);
 /* Parses the text of a scalar node of file as a YAML document of its own (a ConfigMap's
  * data value). Positions of the new tree and of its problems are those in file: for a block

@@ -4,6 +4,7 @@
  * built (share.h) nor check jobs against pools (sim.c). */
 #include "scenario.h"
 #include "priority.h"
+#include "kueue.h"
 #include "nvconfig.h"
 #include "llm-model.h"
 #include "caltime.h"
@@ -1345,6 +1346,7 @@ void scenario_free(scenario *s) {
   g_free(s->ref_dir);
   requirements_free(s->requirements);
   priority_free(s->priority);
+  kueue_free(s->kueue);
   g_free(s);
 }
 
@@ -1435,6 +1437,7 @@ static void check_top_keys(diag_list *d, const char *path, const scenario_yaml *
   for (guint i = 0; top_keys_after[i]; i++) g_ptr_array_add(keys, (gpointer)top_keys_after[i]);
   for (guint i = 0; priority_top_keys[i]; i++)
     g_ptr_array_add(keys, (gpointer)priority_top_keys[i]->name);
+  for (guint i = 0; kueue_top_keys[i]; i++) g_ptr_array_add(keys, (gpointer)kueue_top_keys[i]->name);
   g_ptr_array_add(keys, NULL);
   scenario_yaml_check_keys(d, path, root, NULL, (const char *const *)keys->pdata);
   g_ptr_array_free(keys, TRUE);
@@ -1454,11 +1457,26 @@ static void validate_priority(vctx *c, scenario *s, const scenario_yaml *const *
   diag_merge_sorted(c->d, local, c->file);
 }
 
+static int kueue_pool(const void *ctx, const char *name) {
+  return scenario_pool_index(ctx, name);
+}
+
+/* `kueue` (kueue.c): the Kueue objects' file, confined like the NVIDIA files; after the pools. */
+static void validate_kueue(vctx *c, scenario *s, const scenario_yaml *n) {
+  const scenario_yaml *flavors;
+  const scenario_yaml *file = kueue_value(c->d, c->file, n, &flavors);
+  if (!file) return;
+  g_autofree char *full = v_file(c, file, kueue_top_keys[0]->name);
+  if (!full) return;
+  if (!s->ref_dir) s->ref_dir = g_strdup(c->dir);
+  s->kueue = kueue_parse(c->d, c->file, s->ref_dir, full, flavors, kueue_pool, s);
+}
+
 static void validate_top(vctx *c, scenario *s, const scenario_yaml *root) {
   diag_list *d = c->d;
   const char *path = c->file;
   check_top_keys(d, path, root);
-  const scenario_yaml *pools = NULL, *routing = NULL, *prio[3] = {NULL, NULL, NULL};
+  const scenario_yaml *pools = NULL, *routing = NULL, *prio[3] = {NULL, NULL, NULL}, *kq = NULL;
   gboolean routing_done = FALSE;
   /* in file order, so that messages come out in line order; routing needs the pools */
   for (guint i = 0; i + 1 < root->items->len; i += 2) {
@@ -1507,6 +1525,8 @@ static void validate_top(vctx *c, scenario *s, const scenario_yaml *root) {
       (*key == 'r' ? requirements_read_rules : requirements_read_purchase)(&s->requirements, path, n, d);
     } else if (top_priority_key(key) >= 0) {
       prio[top_priority_key(key)] = n;
+    } else if (!strcmp(key, kueue_top_keys[0]->name)) {
+      kq = n;
     } else if (!strcmp(key, "pools")) {
       pools = n;
       validate_pools(c, s, n);
@@ -1528,6 +1548,7 @@ static void validate_top(vctx *c, scenario *s, const scenario_yaml *root) {
                          "least one pool)");
   if (routing && !routing_done) validate_routing(c, s, routing);
   validate_priority(c, s, prio);
+  if (kq) validate_kueue(c, s, kq);
   resolve_prices(s);
   if (s->pools->len > 1 && !routing) {
     scenario_yaml_report(d, path, scenario_yaml_get_key(root, "pools"),

@@ -185,6 +185,8 @@ typedef struct scenario {
   struct scenario_requirements *requirements;
   struct scenario_priority *priority; /* priority classes and preemption (priority.h); NULL
                                        * when the scenario has none: nothing preempts */
+  struct scenario_kueue *kueue; /* Kueue's quotas (kueue.h); NULL when the scenario has none:
+                                 * every job is admitted as it fits */
 } scenario;
 
 /* ---- strategies declare and validate their own pool keys ----------------------------

@@ -32,6 +32,7 @@ typedef struct metrics_tenant_state {
   double licence_cost;
   guint32 preempted, preempts_caused; /* from the rows (metrics_rowsums) */
   double preempt_lost_gpu_s;
+  double quota_gpu_s, borrowed_gpu_s;
   results_culls culls;            /* the rows' sums (metrics_rowsums_hand_over) */
 } metrics_tenant_state;
 
@@ -483,6 +484,7 @@ typedef struct rowsums_tenant {
   double licence_cost;
   guint32 preempted, preempts_caused;
   double preempt_lost_gpu_s;
+  double quota_gpu_s, borrowed_gpu_s;
   results_culls culls;
 } rowsums_tenant;
 
@@ -540,6 +542,8 @@ void metrics_rowsums_add(metrics_rowsums *s, const job_result *jr, guint32 tenan
   t->preempted += jr->preempted;
   t->preempts_caused += jr->preempts_caused;
   t->preempt_lost_gpu_s += jr->preempt_lost_gpu_s;
+  t->quota_gpu_s += jr->quota_gpu_s;
+  t->borrowed_gpu_s += jr->borrowed_gpu_s;
   culls_add(&t->culls, &jr->culls);
   double worker_s = run_ns / 1e9 * jr->gpus;
   if (pool < 0 || s->licence[pool] < 0) return;
@@ -557,6 +561,8 @@ void metrics_rowsums_hand_over(metrics *m, metrics_rowsums *s) {
     t->preempted += x->preempted;
     t->preempts_caused += x->preempts_caused;
     t->preempt_lost_gpu_s += x->preempt_lost_gpu_s;
+    t->quota_gpu_s += x->quota_gpu_s;
+    t->borrowed_gpu_s += x->borrowed_gpu_s;
     culls_add(&t->culls, &x->culls);
   }
   m->row_pools = g_new0(pool_result, MAX(1u, m->n_pools));
@@ -725,6 +731,8 @@ static void metrics_freeze_tenants(metrics *m, sim_time end) {
         .preempted = t->preempted,
         .preempts_caused = t->preempts_caused,
         .preempt_lost_gpu_s = t->preempt_lost_gpu_s,
+        .quota_gpu_s = t->quota_gpu_s,
+        .borrowed_gpu_s = t->borrowed_gpu_s,
         .culls = t->culls,
     };
     g_array_append_val(r->tenants, tr);
@@ -749,4 +757,5 @@ void metrics_freeze(metrics *m, sim_time end, const pool_result *pools) {
   for (guint i = 0; i < m->n_pools; i++) metrics_freeze_pool(m, &m->pools[i], pools[i]);
   metrics_freeze_tenants(m, end);
   m->r->preemption = m->sc->priority && m->sc->priority->preempts;
+  m->r->quotas = m->sc->kueue != NULL;
 }

@@ -62,6 +62,8 @@ typedef struct job_result {
   guint32 preempted;        /* times evicted by a preemption (docs/models.md) */
   guint32 preempts_caused;  /* running jobs it evicted by preemption */
   double preempt_lost_gpu_s; /* work its preemptions lost x workers (GPU-seconds) */
+  double quota_gpu_s;       /* GPU-seconds admitted under its ClusterQueue's quota (Kueue) */
+  double borrowed_gpu_s;    /* of which above the queue's nominal quota at admission */
 } job_result;
 
 typedef struct gpu_result {
@@ -107,6 +109,7 @@ typedef struct tenant_result {
   guint32 preempted, preempts_caused; /* preemptions its jobs suffered and caused */
   double preempt_lost_gpu_s; /* work its jobs lost to preemptions x workers (GPU-seconds) */
   results_culls culls;      /* its notebooks' (the rows' sums) */
+  double quota_gpu_s, borrowed_gpu_s; /* GPU-seconds admitted under a Kueue quota, borrowed */
 } tenant_result;
 
 typedef struct ts_row {       /* one pool, one interval */
@@ -243,6 +246,8 @@ typedef struct results {
   GArray *tenants;          /* tenant_result, sorted by name */
   gboolean preemption;      /* the scenario let jobs preempt: tenants.csv and the summary
                              * show the preemptions (opt-in columns) */
+  gboolean quotas;          /* the scenario has Kueue quotas: tenants.csv and the summary
+                             * show quota and borrowed GPU-hours (opt-in columns) */
   GArray *timeseries;       /* ts_row, by pool then time */
   GArray *tenant_timeseries; /* tenant_ts_row, by tenant (tenants order) then time; empty
                               * when the series are streamed (below) */

@@ -312,6 +312,10 @@ void report_csv_tenants_to(const results *r, report_out *ro) {
   g_string_append(out, r->preemption ? ",preemptions_suffered,preemptions_caused,"
                                        "preemption_lost_gpu_h\n" : "\n");
   csv_culls_header(out, r);
+  if (r->quotas) { /* and the quota's where the scenario has Kueue quotas */
+    g_string_truncate(out, out->len - 1);
+    g_string_append(out, ",quota_gpu_h,borrowed_gpu_h\n");
+  }
   double showback = results_showback_total(r);
   for (guint i = 0; i < r->tenants->len; i++) {
     const tenant_result *t = &g_array_index(r->tenants, tenant_result, i);
@@ -328,6 +332,10 @@ void report_csv_tenants_to(const results *r, report_out *ro) {
       csv_n(out, csv_hours(t->preempt_lost_gpu_s));
     }
     csv_culls(out, r, &t->culls);
+    if (r->quotas) {
+      csv_n(out, csv_hours(t->quota_gpu_s));
+      csv_n(out, csv_hours(t->borrowed_gpu_s));
+    }
     csv_eol(out);
     report_out_row(ro);
   }

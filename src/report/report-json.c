@@ -160,6 +160,10 @@ static void json_tenants(JsonBuilder *b, const results *r) {
       json_int(b, "preemptions_caused", t->preempts_caused);
       json_num(b, "preemption_lost_gpu_h", t->preempt_lost_gpu_s / 3600.0);
     }
+    if (r->quotas) {
+      json_num(b, "quota_gpu_h", t->quota_gpu_s / 3600.0);
+      json_num(b, "borrowed_gpu_h", t->borrowed_gpu_s / 3600.0);
+    }
     json_culls(b, r, &t->culls);
     json_builder_end_object(b);
   }

@@ -239,6 +239,32 @@ static void text_llm(GString *out, const results *r) {
   }
 }
 
+/* Kueue's quotas (only where the scenario has them): GPU-hours admitted under a quota and
+ * borrowed from cohorts, and per tenant that borrowed, in name order. */
+static void text_quotas(GString *out, const results *r) {
+  if (!r->quotas) return;
+  double used = 0, borrowed = 0;
+  for (guint i = 0; i < r->tenants->len; i++) {
+    const tenant_result *t = &g_array_index(r->tenants, tenant_result, i);
+    used += t->quota_gpu_s;
+    borrowed += t->borrowed_gpu_s;
+  }
+  text_label(out, "quotas");
+  text_fmt(out, "%.1f", used / 3600.0);
+  g_string_append(out, " GPU-h under Kueue quotas, ");
+  text_fmt(out, "%.1f", borrowed / 3600.0);
+  g_string_append(out, " borrowed");
+  for (guint i = 0; i < r->tenants->len; i++) {
+    const tenant_result *t = &g_array_index(r->tenants, tenant_result, i);
+    if (t->borrowed_gpu_s <= 0) continue;
+    g_string_append(out, "; ");
+    text_name(out, t->name);
+    g_string_append(out, " borrowed ");
+    text_fmt(out, "%.1f", t->borrowed_gpu_s / 3600.0);
+  }
+  g_string_append_c(out, '\n');
+}
+
 /* Preemptions (only where the scenario lets jobs preempt): the total, GPU-hours of work
  * lost, and per tenant suffered / caused, in name order. */
 static void text_preemption(GString *out, const results *r) {
@@ -414,6 +440,7 @@ void report_text(const results *r, GString *out) {
   }
 
   text_preemption(out, r);
+  text_quotas(out, r);
   text_culling(out, r);
   text_slo(out, r);
   text_llm(out, r);

@@ -201,6 +201,11 @@ struct job_run {
   double preempt_lost_gpu_ns; /* work lost to its preemptions x workers (GPU x ns) */
   gboolean may_preempt;      /* its class's preemption_policy is PreemptLowerPriority */
   gboolean preempt_mark;     /* scratch of preempt_select */
+  /* Kueue's quotas (quota.h; sim.c): its ClusterQueue, -1 when none (no `kueue` section, or
+   * its tenant has no LocalQueue) */
+  int32_t cq;
+  guint32 quota_borrowed;    /* GPUs of its attempt above its queue's nominal at admission */
+  double quota_gpu_ns, borrowed_gpu_ns; /* GPU x ns admitted under a quota, and borrowed */
   job_spec spec_own;         /* what spec points to: the row's values (trace_job), in the
                               * record (one allocation a job) */
 };

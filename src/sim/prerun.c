@@ -5,6 +5,7 @@
  * reads them in sim_build and the commands print the problems. */
 #include "prerun.h"
 #include "interference.h"
+#include "kueue.h"
 
 /* ---- the checks shared with `check` ---- */
 
@@ -47,10 +48,34 @@ void sim_check_job(const scenario *sc, const trace *tr, const job_spec *j, int p
   g_free(why);
 }
 
+void sim_check_quota(const scenario *sc, const trace *tr, const job_spec *j, int pi,
+                     diag_list *diags) {
+  const scenario_kueue *k = sc->kueue;
+  int cq = pi < 0 || !k ? -1 : kueue_tenant_cq(k, j->tenant);
+  if (cq < 0) return;
+  const kueue_node *n = &g_array_index(k->nodes, kueue_node, cq);
+  int f = kueue_pool_flavor(k, pi);
+  const char *pool = scenario_pool(sc, (guint)pi)->name;
+  if (f < 0 || !n->quota[f].listed)
+    diag_add(diags, k->path, n->line, n->col, "ClusterQueue %s has no quota for pool '%s'%s%s%s, "
+             "but job '%s' (tenant %s, %s:%u) runs there: it can never be admitted", n->name,
+             pool, f < 0 ? " (no ResourceFlavor stands for it)" : " (flavour ",
+             f < 0 ? "" : g_array_index(k->flavors, kueue_flavor, f).name, f < 0 ? "" : ")",
+             j->id, j->tenant, tr->path, j->line);
+  else if ((int64_t)j->gpus > kueue_max(k, cq, f))
+    diag_add(diags, k->path, n->quota[f].line, n->quota[f].col, "ClusterQueue %s, flavour %s: at "
+             "most %" G_GINT64_FORMAT " GPUs at once (nominal, cohort, borrowing limit), but job "
+             "'%s' (tenant %s, %s:%u) asks for %u: it can never be admitted", n->name,
+             g_array_index(k->flavors, kueue_flavor, f).name, kueue_max(k, cq, f), j->id,
+             j->tenant, tr->path, j->line, j->gpus);
+}
+
 void sim_check_jobs(const scenario *sc, const trace *tr, diag_list *diags) {
   for (guint i = 0; i < trace_n_jobs(tr); i++) {
     job_spec row = trace_job(tr, i);
-    sim_check_job(sc, tr, &row, scenario_route(sc, &row), diags);
+    int pi = scenario_route(sc, &row);
+    sim_check_job(sc, tr, &row, pi, diags);
+    if (G_UNLIKELY(sc->kueue)) sim_check_quota(sc, tr, &row, pi, diags);
   }
 }
 
@@ -61,6 +86,7 @@ prerun *prerun_new(const scenario *sc, const trace *tr, guint unfit_cap) {
   p->sc = sc;
   p->tr = tr;
   p->unfit = diag_list_new(unfit_cap);
+  p->never_admitted = diag_list_new(unfit_cap);
   p->tenants = g_ptr_array_new();
   guint n_pools = p->n_pools = sc->pools->len;
   p->targets = g_new0(cluster_target_tally *, MAX(n_pools, 1u));
@@ -76,6 +102,7 @@ prerun *prerun_new(const scenario *sc, const trace *tr, guint unfit_cap) {
     budget_rows_add(&p->budget, sc, tr, i, &j);
     int pi = scenario_route(sc, &j);
     sim_check_job(sc, tr, &j, pi, p->unfit);
+    if (G_UNLIKELY(sc->kueue)) sim_check_quota(sc, tr, &j, pi, p->never_admitted);
     if (pi >= 0 && p->targets[pi]) cluster_target_tally_add(p->targets[pi], &j);
   }
   p->budget.tenants = p->tenants->len;
@@ -86,6 +113,7 @@ prerun *prerun_new(const scenario *sc, const trace *tr, guint unfit_cap) {
 void prerun_free(prerun *p) {
   if (!p) return;
   diag_list_free(p->unfit);
+  diag_list_free(p->never_admitted);
   budget_rows_clear(&p->budget);
   g_ptr_array_unref(p->tenants);
   for (guint k = 0; k < p->n_pools; k++) cluster_target_tally_free(p->targets[k]);

@@ -18,6 +18,7 @@ typedef struct prerun {
   const trace *tr;
   budget_rows budget;             /* for budget_check_rows, with tenants counted */
   diag_list *unfit;               /* sim_check_jobs' problems, up to the cap */
+  diag_list *never_admitted;      /* sim_check_quota's (Kueue quotas): errors, up to the cap */
   GPtrArray *tenants;             /* distinct tenant names (the trace's strings), first seen
                                    * first: metrics_tenant's order */
   guint n_pools;
@@ -36,4 +37,8 @@ void sim_check_jobs(const scenario *sc, const trace *tr, diag_list *diags);
 /* The check of one row j (trace_job of tr) routed to pool pi (scenario_route; < 0: none). */
 void sim_check_job(const scenario *sc, const trace *tr, const job_spec *j, int pi,
                    diag_list *diags);
+/* Kueue's quotas: job j (routed to pool pi) can be admitted some day: its ClusterQueue
+ * lists its pool's flavour and may hold all its GPUs at once. */
+void sim_check_quota(const scenario *sc, const trace *tr, const job_spec *j, int pi,
+                     diag_list *diags);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(prerun, prerun_free)

@@ -13,6 +13,7 @@
 #include "rowwriter.h"
 #include "prerun.h"
 #include "preempt.h"
+#include "quota.h"
 #include "priority.h"
 #include <math.h>
 #include <stdio.h>
@@ -82,6 +83,11 @@ struct sim {
   guint64 walked_toggles;    /* the events the walked bursts stood for (results events) */
   gboolean preempt_on;       /* some job may preempt (scenario priority section): the
                               * scheduling pass ends with preempt_pass */
+  /* Kueue's quotas (quota.h; NULL without a `kueue` section: every job admitted as it fits) */
+  quota_state *quota;
+  int *quota_flavor;         /* per pool: its flavour, -1 when none */
+  guint32 *quota_blocked;    /* per quota node: the pass a StrictFIFO head was refused in */
+  guint32 quota_pass;        /* on_schedule passes, numbered */
 };
 
 /* The slot of a row that is out while an earlier one is not. */
@@ -554,6 +560,28 @@ static void job_tasks_free(job_run *j) {
 }
 
 /* Takes the job off its GPUs (it stops running now). */
+/* ---- Kueue's quotas (docs/models.md "Quotas") ---- */
+
+/* Kueue admits j only when all of it fits its ClusterQueue's quota in its pool's flavour
+ * (nominal, kept, and what its cohort tree lends within the borrowing limit); a flavour the
+ * queue does not list admits nothing. Jobs of tenants without a LocalQueue: always. */
+static gboolean quota_admits(const sim *s, const job_run *j) {
+  if (j->cq < 0) return TRUE;
+  int f = s->quota_flavor[j->pool];
+  if (f < 0 || !g_array_index(s->sc->kueue->nodes, kueue_node, j->cq).quota[f].listed) return FALSE;
+  return quota_available(s->quota, j->cq, f) >= (int64_t)j->spec->gpus;
+}
+
+/* Its attempt's GPUs go back to its ClusterQueue; the GPU-time counted against the quota
+ * and borrowed. */
+static void quota_release(sim *s, job_run *j, sim_time now) {
+  double dt = (double)(now - j->attempt_start);
+  j->quota_gpu_ns += dt * j->n_tasks;
+  j->borrowed_gpu_ns += dt * j->quota_borrowed;
+  quota_add(s->quota, j->cq, s->quota_flavor[j->pool], -(int64_t)j->n_tasks);
+  j->quota_borrowed = 0;
+}
+
 static void job_release(sim *s, job_run *j) {
   pool_state *p = &s->pools[j->pool];
   sim_time now = sim_now(s);
@@ -564,6 +592,7 @@ static void job_release(sim *s, job_run *j) {
   cancel_job_events(s, j);
   j->run_ns += (double)(now - j->attempt_start);
   guint32 n = j->n_tasks;
+  if (G_UNLIKELY(j->cq >= 0)) quota_release(s, j, now);
   gpu_state *gpus[n ? n : 1];
   for (guint32 w = 0; w < n; w++) {
     gpus[w] = j->tasks[w].gpu;
@@ -973,6 +1002,8 @@ static gboolean try_start(sim *s, pool_state *p, job_run *j) {
     j->returned = FALSE;
   }
   guint32 n = sp->gpus;
+  if (G_UNLIKELY(j->cq >= 0))
+    j->quota_borrowed = (guint32)quota_add(s->quota, j->cq, s->quota_flavor[j->pool], n);
   for (guint32 w = 0; w < n; w++) gpu_begin(s, s->scratch_gpus[w]);
   /* an attempt starts from the trace values; phases apply again from its start */
   j->mem_bytes = sp->mem_bytes;
@@ -1076,7 +1107,7 @@ static void preempt_pass(sim *s, pool_state *p) {
     }
     if (best < 0 || bj->spec->priority <= lowest) break; /* none below it runs */
     cur[best] = g_sequence_iter_next(cur[best]);
-    if (!bj->may_preempt || bj->preempt_pending) continue;
+    if (!bj->may_preempt || bj->preempt_pending || !quota_admits(s, bj)) continue;
     g_ptr_array_set_size(victims, 0);
     if (preempt_select(p, bj, victims)) preempt_start(s, bj, victims);
   }
@@ -1088,10 +1119,21 @@ static void preempt_pass(sim *s, pool_state *p) {
  * are skipped; with the strategy's prune_rank, jobs ranked at or above one of the same size
  * that did not fit are not tried, and a size is done when a job of rank 0 does not fit;
  * without it every queued job is tried (the placement index keeps a failing try cheap). */
+/* In a pass: whether Kueue admits bj now. A StrictFIFO queue whose head (in queue order) was
+ * refused admits none of its later jobs in the pass; BestEffortFIFO goes on with them. */
+static gboolean quota_gate(sim *s, const job_run *bj) {
+  if (s->quota_blocked[bj->cq] == s->quota_pass) return FALSE;
+  if (quota_admits(s, bj)) return TRUE;
+  if (g_array_index(s->sc->kueue->nodes, kueue_node, bj->cq).strategy == KUEUE_STRICT_FIFO)
+    s->quota_blocked[bj->cq] = s->quota_pass;
+  return FALSE;
+}
+
 static void on_schedule(void *ctx, void *obj, uint64_t arg) {
   sim *s = ctx;
   pool_state *p = obj;
   p->schedule_pending = FALSE;
+  s->quota_pass++;
   guint n = p->queue_sizes->len;
   if (!n) return;
   guint32 *sizes = g_newa(guint32, n);
@@ -1121,6 +1163,10 @@ static void on_schedule(void *ctx, void *obj, uint64_t arg) {
     }
     if (best < 0) break;
     GSequenceIter *next = g_sequence_iter_next(cur[best]);
+    if (G_UNLIKELY(bj->cq >= 0) && !quota_gate(s, bj)) { /* not admitted: not tried */
+      cur[best] = next;
+      continue;
+    }
     guint32 rank = prune ? prune(&p->share_view, &bj->share_view) : 0;
     if ((!prune || rank < fail_rank[best]) && try_start(s, p, bj)) {
       cur[best] = next;
@@ -1152,6 +1198,7 @@ event_id sim_at(sim *s, sim_time at, engine_handler handler, void *obj, uint64_t
 }
 
 gboolean sim_try_start(sim *s, pool_state *p, job_run *j) {
+  if (G_UNLIKELY(j->cq >= 0) && !quota_admits(s, j)) return FALSE;
   g_return_val_if_fail(j->state == JOB_QUEUED && j->pool == (int)p->index, FALSE);
   return try_start(s, p, j);
 }
@@ -1181,6 +1228,7 @@ static job_run *job_new(sim *s, guint32 i) {
   j->index = i;
   j->pool = scenario_route(s->sc, j->spec);
   j->tenant = metrics_tenant(s->m, j->spec->tenant);
+  j->cq = G_UNLIKELY(s->quota) ? kueue_tenant_cq(s->sc->kueue, j->spec->tenant) : -1;
   if (G_UNLIKELY(s->sc->priority)) { /* its class: the queue orders by the class's value */
     preemption_policy pol;
     priority_resolve(s->sc->priority, j->spec, &j->spec_own.priority, &pol);
@@ -1340,6 +1388,8 @@ static void job_row(sim *s, const job_run *j, job_result *out) {
       .preempted = j->preempted,
       .preempts_caused = j->preempts_caused,
       .preempt_lost_gpu_s = j->preempt_lost_gpu_ns / 1e9,
+      .quota_gpu_s = j->quota_gpu_ns / 1e9,
+      .borrowed_gpu_s = j->borrowed_gpu_ns / 1e9,
       .culls = j->culls,
   };
   if (j->outcome == OUTCOME_UNPLACEABLE || j->outcome == OUTCOME_NOT_SUBMITTED) out->wait_s = NAN;
@@ -1467,6 +1517,9 @@ static void sim_free(sim *s) {
   g_free(s->jobs);
   g_free(s->arrival_order);
   g_free(s->scratch_gpus);
+  quota_free(s->quota);
+  g_free(s->quota_flavor);
+  g_free(s->quota_blocked);
   g_free(s->scratch_slots);
   if (s->scratch_victims) g_ptr_array_unref(s->scratch_victims);
   if (s->scratch_resched) g_array_unref(s->scratch_resched);
@@ -1568,6 +1621,12 @@ static void sim_build(sim *s, const sim_options *opt) {
   s->svc_rows = g_array_new(FALSE, TRUE, sizeof(service_result)); /* no clear function */
   s->rw = sim_rowwriter(s, opt);
   s->preempt_on = sc->priority && sc->priority->preempts;
+  if (G_UNLIKELY(sc->kueue)) {
+    s->quota = quota_new(sc->kueue);
+    s->quota_flavor = g_new(int, MAX(s->n_pools, 1u));
+    for (guint i = 0; i < s->n_pools; i++) s->quota_flavor[i] = kueue_pool_flavor(sc->kueue, (int)i);
+    s->quota_blocked = g_new0(guint32, MAX(sc->kueue->nodes->len, 1u));
+  }
 }
 
 /* Every 65,536 events: the progress bar, and FALSE when the caller asked the run to stop

@@ -1,0 +1,69 @@
+# t-quota.sh: quotas as Kueue models them (docs/models.md "Quotas"; docs/scenario-format.md
+# "Quotas: kueue"): golden runs re-expressing Kueue's documented admission and borrowing
+# (two teams in a cohort, borrowingLimit, lendingLimit, StrictFIFO against BestEffortFIFO,
+# a hierarchical cohort), the quota columns of tenants.csv and the summary, and bad input at
+# file:line:column with exit 2 and nothing written.
+K="$DATA/kueue"
+
+# "start_s end_s" of job KEY in a result folder's jobs.csv
+span() { awk -F, -v k="$2" 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "start_s") s = i; if ($i == "end_s") e = i }; next }
+  $1 == k { print $s, $e }' "$1/jobs.csv"; }
+cell() { awk -F, -v k="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) n = i; next }
+  $1 == k { print $n }' "$1"; }
+
+# two teams of 4 GPUs each in one cohort: team-a, alone, borrows team-b's idle quota up to
+# the cohort's 8 (six jobs start at once); team-b's 4-GPU job at 1800 s finds 2 free in the
+# cohort and waits for team-a's jobs to end (no reclaim by preemption)
+run run "$K/borrow.yaml" "$K/borrow.csv" -o borrow
+expect_rc 0
+expect_eq "$(span borrow a6)" "0 3600" "team-a borrows team-b's idle quota"
+expect_eq "$(span borrow b1)" "3600 7200" "team-b waits for its lent quota back"
+expect_eq "$(head -1 borrow/tenants.csv)" "tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share,sm_active_gpu_h,quota_gpu_h,borrowed_gpu_h" "quota columns"
+expect_eq "$(cell borrow/tenants.csv team-a quota_gpu_h)" 6 "GPU-hours under the quota"
+expect_eq "$(cell borrow/tenants.csv team-a borrowed_gpu_h)" 2 "GPU-hours borrowed"
+expect_eq "$(cell borrow/tenants.csv team-b borrowed_gpu_h)" 0 "team-b borrowed nothing"
+expect_out_contains "quotas            10.0 GPU-h under Kueue quotas, 2.0 borrowed; team-a borrowed 2.0"
+expect_eq "$(grep -c '"borrowed_gpu_h" : 2' borrow/summary.json)" 1 "summary.json"
+
+# borrowingLimit 1 (a kind: List, v1beta2's cohortName): team-a holds at most 5
+run run "$K/s-limit.yaml" "$K/borrow.csv" -o limit -q
+expect_rc 0
+expect_eq "$(span limit a5) $(span limit a6)" "0 3600 3600 7200" "borrowingLimit caps team-a at 5"
+expect_eq "$(cell limit/tenants.csv team-a borrowed_gpu_h)" 1 "one GPU borrowed"
+# lendingLimit 1 on team-b: it lends one GPU, keeps three; team-a again at most 5
+run run "$K/s-lend.yaml" "$K/borrow.csv" -o lend -q
+expect_rc 0
+expect_eq "$(span lend a5) $(span lend a6)" "0 3600 3600 7200" "lendingLimit caps what team-b lends"
+
+# StrictFIFO: x2 (2 GPUs) does not fit the 4-GPU quota beside x1 (3); x3 (1 GPU) behind it
+# waits too; BestEffortFIFO lets x3 past. Tenant `other` has no LocalQueue: never held.
+run run "$K/s-strict.yaml" "$K/fifo.csv" -o strict -q
+expect_rc 0
+expect_eq "$(span strict x2) $(span strict x3)" "3600 7200 3600 4200" "StrictFIFO blocks behind its head"
+expect_eq "$(span strict o1)" "30 630" "a tenant without a LocalQueue is not held"
+run run "$K/s-besteffort.yaml" "$K/fifo.csv" -o besteffort -q
+expect_rc 0
+expect_eq "$(span besteffort x2) $(span besteffort x3)" "3600 7200 20 620" "BestEffortFIFO admits what fits"
+
+# a hierarchical cohort: team-ab under org (2 GPUs of its own), team-b lends 3 of its 4
+run check "$K/s-tree.yaml"
+expect_rc 0
+expect_out_contains "ClusterQueue team-a-cq in cohort team-ab, BestEffortFIFO; a100 (pool a100): nominal 4, at most 9"
+expect_out_contains "ClusterQueue team-b-cq in cohort team-ab, BestEffortFIFO; a100 (pool a100): nominal 4, lending limit 3, at most 10"
+expect_out_contains "Cohort team-ab in cohort org"
+
+# bad input: file:line:column, exit 2, nothing written
+bad() { run run "$K/s-bad-$1.yaml" "$K/borrow.csv" -o "bad-$1"; expect_rc 2; expect_err_contains "$2"; expect_no_path "bad-$1"; }
+bad cycle "bad-cycle.yaml:25:11: Cohort x: cohort cycle x -> y -> x"
+bad flavour "bad-flavour.yaml:14:7: ClusterQueue team-a-cq: unknown flavour 'h100': no ResourceFlavor of that name (defined: a100)"
+bad local "bad-local.yaml:25:17: LocalQueue of namespace 'team-a': ClusterQueue 'team-z-cq' does not exist"
+bad never "bad-never.yaml:9:9: ClusterQueue team-a-cq can never admit a workload"
+bad key "bad-key.yaml:11:3: ClusterQueue team-a-cq.spec: unknown key 'queueingStratgy' (did you mean 'queueingStrategy'?)"
+bad map "s-bad-map.yaml:4:38: kueue.flavors: unknown flavour 'h100'"
+# a job larger than its ClusterQueue may ever hold: at the quota's line, run refuses
+run run "$K/borrow.yaml" "$K/big.csv" -o big
+expect_rc 2
+expect_err_contains "queues.yaml:18:7: ClusterQueue team-a-cq, flavour a100: at most 8 GPUs at once (nominal, cohort, borrowing limit), but job 'a9' (tenant team-a,"
+expect_no_path big
+run check "$K/borrow.yaml" "$K/big.csv"
+expect_rc 2
