@@ -369,7 +369,7 @@ Test(scenario, unknown_top_level_key) {
                    "mps_block_wait, mps_block_corr, max_restarts, restart_backoff, "
                    "restart_backoff_max, restart_backoff_reset, notebook_cull_timeout, "
                    "inference, llm, requirements, purchase, priority_classes, priority_rules, "
-                   "preemption");
+                   "preemption, kueue");
 }
 
 /* requirements: and purchase: (scenario-requirements.c): read, matched first rule first,
