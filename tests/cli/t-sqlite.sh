@@ -90,3 +90,10 @@ run run tiny.yaml tiny.csv -q --sqlite empty.db; expect_rc 0   # empty: replaced
 run run tiny.yaml tiny.csv -q --sqlite run.db; expect_rc 0     # sharesim's own: replaced
 expect_same_files run.db empty.db
 expect_eq "$(ls -a | grep -c '\.tmp-')" 0 "no temporary left by the refused runs"
+# the modes that have no finished folder to read back are refused before any work
+run run tiny.yaml tiny.csv -q --model-range --sqlite mr.db; expect_rc 2
+expect_err_contains "--sqlite with --model-range reads the runs back from the result folder: give -o DIR"
+run sweep tiny.yaml tiny.csv --set pools.p.nodes=1,2 -o sw --slurm --sqlite sw.db; expect_rc 2
+expect_err_contains "--sqlite goes with a sweep run here or with --collect DIR"
+expect_no_path sw
+expect_no_path mr.db
