@@ -61,7 +61,7 @@ static gboolean cmd_run_reference(gboolean all, const char *only, guint *bits) {
     guint k = 0;
     while (k < SIM_REF_COUNT && strcmp(parts[i], names[k]) != 0) k++;
     if (k == SIM_REF_COUNT) {
-      fprintf(stderr, "sharesim run: --reference-only: expected bursts, requests, one or queue (comma-separated), found '%s'\n",
+      fprintf(stderr, "sharesim run: --reference-only: expected bursts, requests, one, queue or warm (comma-separated), found '%s'\n",
               parts[i]);
       return FALSE;
     }
@@ -131,7 +131,7 @@ static int cmd_run_main(int argc, char **argv) {
       {"no-progress", 0, 0, G_OPTION_ARG_NONE, &no_progress, "Never show the progress bar", NULL},
       {"dcgm", 0, 0, G_OPTION_ARG_NONE, &dcgm, "Also write the per-GPU series as DCGM metrics (dcgm.csv, dcgm.prom) into DIR", NULL},
       {"reference", 0, 0, G_OPTION_ARG_NONE, &reference, "Take no fast path: every part the reference way (the same results, slower; docs/architecture.md)", NULL},
-      {"reference-only", 0, 0, G_OPTION_ARG_STRING, &ref_only, "Only these parts the reference way: bursts, requests, one, queue (comma-separated)", "LIST"},
+      {"reference-only", 0, 0, G_OPTION_ARG_STRING, &ref_only, "Only these parts the reference way: bursts, requests, one, queue, warm (comma-separated)", "LIST"},
       {"test-hold-bytes", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT64, &hold_bytes, "Tests: the held rows' memory budget", "BYTES"},
       {"test-fail-read", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT64, &fail_read, "Tests: the n-th read of the row spill fails", "N"},
       {"seeds", 0, 0, G_OPTION_ARG_STRING, &seeds_text, "Run N seeds (the scenario's seed and the next N - 1; 2 to 1000): each figure's mean and 95 % interval; DIR/seed-S/ per seed", "N"},

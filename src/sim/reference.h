@@ -10,8 +10,10 @@ enum {
   SIM_REF_REQUESTS = 1u << 1, /* inference: the general request loop, not the call-free one */
   SIM_REF_ONE = 1u << 2,      /* a card with one resident: gpu_end's general fixed point */
   SIM_REF_QUEUE = 1u << 3,    /* the events in a binary heap, not the radix heap (pqueue.h) */
-  SIM_REF_ALL = (1u << 4) - 1
+  SIM_REF_WARM = 1u << 4,     /* gpu_end's fixed point from the duties now, not from the
+                               * card's last fixed point of the same inputs (warm.h) */
+  SIM_REF_ALL = (1u << 5) - 1
 };
 /* The names of the SIM_REF_* bits, in bit order (run --reference-only=LIST). */
-#define SIM_REF_NAMES {"bursts", "requests", "one", "queue"}
-#define SIM_REF_COUNT 4
+#define SIM_REF_NAMES {"bursts", "requests", "one", "queue", "warm"}
+#define SIM_REF_COUNT 5
