@@ -1680,6 +1680,7 @@ static void close_books(sim *s, sim_time end) {
       for (guint32 w = 0; w < j->n_tasks; w++)
         if (j->tasks[w].gpu) cluster_task_charge(&j->tasks[w].view, end);
       j->run_ns += (double)(end - j->attempt_start);
+      if (G_UNLIKELY(j->cq >= 0)) quota_release(s, j, end); /* its quota GPU-time too */
       /* report the progress made so far (kept or not) for jobs cut off by the horizon */
       if (!j->wl->session && work_done_in_attempt(j) > j->kept_ns)
         j->kept_ns = work_done_in_attempt(j);

@@ -633,7 +633,8 @@ static void inv_check_waits(const inv_case *c, const inv_folder *f, const char *
     if (inv_collect_stays(c, f, i, stays, waits)) {
       if (fit.capacity == SCENARIO_CAPACITY_SLOTS) /* gangs stack only when they must */
         inv_check_gang(c, i, stays, fit.replicas, rep);
-      inv_check_pool_waits(c, i, &fit, stays, waits, rep);
+      if (!c->quota_on) /* a quota holds jobs back that would fit */
+        inv_check_pool_waits(c, i, &fit, stays, waits, rep);
     }
     g_array_free(stays, TRUE);
     g_array_free(waits, TRUE);
@@ -682,6 +683,95 @@ static void inv_check_priority(const inv_case *c, const inv_folder *f, inv_repor
   }
 }
 
+/* ---- quotas and gangs ---- */
+
+/* Every job that started holds all its workers' GPUs: gpu_ids names one per worker (a gang
+ * is never partial; docs/models.md "Quotas and gangs"). */
+static void inv_check_gangs(const inv_folder *f, inv_report *rep) {
+  const inv_table *t = f->jobs;
+  int cg = inv_col(t, "gpus"), c0 = inv_col(t, "start_s"), cid = inv_col(t, "gpu_ids");
+  rep->checks++;
+  for (guint r = 0; r < inv_rows(t); r++) {
+    if (isnan(inv_num(t, r, c0))) continue;
+    const char *ids = inv_cell(t, r, cid);
+    int n = *ids ? 1 : 0;
+    for (const char *x = ids; *x; x++) n += *x == ';';
+    if (n != (int)inv_num(t, r, cg)) {
+      inv_fail(rep, "gang-partial", "job %s of %g workers started on %d GPUs (%s)",
+               inv_cell(t, r, 0), inv_num(t, r, cg), n, ids);
+      return;
+    }
+  }
+}
+
+/* GPUs that ClusterQueue q holds in pool p at instant t (the stays of jobs.csv). */
+static int inv_quota_usage(const inv_case *c, const inv_folder *f, int q, int p, double t) {
+  const inv_table *j = f->jobs;
+  int ct = inv_col(j, "tenant"), cp = inv_col(j, "pool"), cg = inv_col(j, "gpus"),
+      c0 = inv_col(j, "start_s"), c1 = inv_col(j, "end_s");
+  int used = 0;
+  for (guint r = 0; r < inv_rows(j); r++) {
+    const char *tn = inv_cell(j, r, ct);
+    int ti = tn[0] == 't' ? atoi(tn + 1) : -1;
+    double s = inv_num(j, r, c0), e = inv_num(j, r, c1);
+    if (ti < 0 || ti >= INV_TENANTS || c->tenant_cq[ti] != q || inv_pool_index(c, inv_cell(j, r, cp)) != p)
+      continue;
+    if (isnan(e)) e = INFINITY;
+    if (s <= t && t < e) used += (int)inv_num(j, r, cg);
+  }
+  return used;
+}
+
+/* With Kueue's quotas, where jobs.csv shows every stay (no kill, restart or cull): at every
+ * start, no ClusterQueue holds more of a pool than its nominal plus its borrowing limit, the
+ * cohort no more than the queues' nominal quotas together; tenants.csv's quota GPU-hours are
+ * the managed tenants' GPU-hours of jobs.csv, none for a tenant without a LocalQueue, and
+ * what they borrowed is part of them. */
+static void inv_check_quota(const inv_case *c, const inv_folder *f, inv_report *rep) {
+  if (!c->quota_on) return;
+  const inv_table *j = f->jobs, *te = f->tenants;
+  int ck = inv_col(j, "kills"), cr = inv_col(j, "restarts"), c0 = inv_col(j, "start_s"),
+      cg = inv_col(j, "gpus"), ct = inv_col(j, "tenant"), crun = inv_col(j, "run_s");
+  for (int i = 0; i < c->n_pools; i++)
+    if (inv_pool_culled(c, f, i)) return;
+  double held[INV_TENANTS] = {0};
+  for (guint r = 0; r < inv_rows(j); r++) {
+    if (inv_num(j, r, ck) > 0 || inv_num(j, r, cr) > 0) return;
+    const char *tn = inv_cell(j, r, ct);
+    int ti = tn[0] == 't' ? atoi(tn + 1) : -1;
+    double s = inv_num(j, r, c0);
+    if (ti >= 0 && ti < INV_TENANTS && !isnan(s)) held[ti] += inv_num(j, r, crun) * inv_num(j, r, cg);
+  }
+  rep->checks += 2;
+  for (guint r = 0; r < inv_rows(j); r++) {
+    double t = inv_num(j, r, c0);
+    int p = inv_pool_index(c, inv_cell(j, r, inv_col(j, "pool")));
+    if (isnan(t) || p < 0) continue;
+    int all = 0, nominal = 0;
+    for (int q = 0; q < INV_TENANTS; q++) {
+      int u = inv_quota_usage(c, f, q, p, t), b = c->quota_borrow[q][p];
+      all += u;
+      nominal += c->quota_nominal[q][p];
+      if (b >= 0 && u > c->quota_nominal[q][p] + b)
+        inv_fail(rep, "quota-borrowing", "cq%d holds %d GPUs of %s at %g s: above its nominal "
+                 "%d plus borrowing limit %d", q, u, c->pools[p].name, t, c->quota_nominal[q][p], b);
+    }
+    if (all > nominal)
+      inv_fail(rep, "quota-cohort", "the cohort's queues hold %d GPUs of %s at %g s: above their "
+               "nominal quotas together (%d)", all, c->pools[p].name, t, nominal);
+  }
+  int cq = inv_col(te, "quota_gpu_h"), cb = inv_col(te, "borrowed_gpu_h");
+  for (guint r = 0; r < inv_rows(te); r++) {
+    const char *tn = inv_cell(te, r, 0);
+    int ti = tn[0] == 't' ? atoi(tn + 1) : -1;
+    double q = 3600 * inv_num(te, r, cq), b = 3600 * inv_num(te, r, cb);
+    double want = ti >= 0 && ti < INV_TENANTS && c->tenant_cq[ti] >= 0 ? held[ti] : 0;
+    if (!inv_near(q, want) || !inv_le(b, q))
+      inv_fail(rep, "quota-partition", "tenant %s: %.9g GPU-s under quota, %.9g borrowed; its "
+               "jobs held %.9g", tn, q, b, want);
+  }
+}
+
 /* ---- the folder ---- */
 
 static inv_table *inv_load(const char *out, const char *name, gboolean required, inv_report *rep) {
@@ -711,7 +801,9 @@ void inv_check_folder(const inv_case *c, const char *case_dir, const char *out, 
     inv_check_services(&f, rep);
     inv_check_kills(c, &f, rep);
     inv_check_waits(c, &f, case_dir, rep);
-    inv_check_priority(c, &f, rep);
+    if (!c->quota_on) inv_check_priority(c, &f, rep); /* a quota holds back, not the order */
+    inv_check_gangs(&f, rep);
+    inv_check_quota(c, &f, rep);
     if (c->lone) inv_check_lone(c, f.jobs, rep);
   }
   inv_table *all[] = {f.pools, f.gpus, f.jobs, f.tenants, f.ts, f.services, f.events, f.trace};

@@ -2,7 +2,8 @@
  * strategy of the program's table with the keys its row declares (their sampled values),
  * every placement policy and OOM policy, every job kind, phases (memory growth, duty and
  * rate changes, crashes), random crash rates, restart back-offs, idle culling of
- * notebooks, inference services with and without SLOs, horizons. The same seed writes the same files. It knows nothing of the
+ * notebooks, inference services with and without SLOs, horizons, priority classes, Kueue's
+ * quotas. The same seed writes the same files. It knows nothing of the
  * checks. */
 #include "invariants.h"
 #include <glib/gstdio.h>
@@ -177,6 +178,53 @@ static void inv_gen_priority(guint32 seed, inv_case *c, GString *y) {
   g_rand_free(r);
 }
 
+/* Kueue's quotas (docs/scenario-format.md "Quotas: kueue") in about a third of the cases,
+ * from a stream of their own: a ResourceFlavor per pool, ClusterQueue cqK for tenant tK (t2
+ * without a LocalQueue half the time), all in cohort co. cq0 holds as many GPUs of every
+ * flavour as the trace's largest job has workers and lends them all; the others 0 to 2, with
+ * a borrowingLimit of at least that many less their nominal half the time (so that every job
+ * is admitted some day, and quotas bind) and a lendingLimit a
+ * quarter of the time; StrictFIFO or BestEffortFIFO. The objects go to kueue.yaml, what the
+ * checks need to comment lines of scenario.yaml ("# inv-quota cq K pool P N B"). */
+static void inv_gen_quota(guint32 seed, inv_case *c, GString *y, GString *k, int most) {
+  GRand *r = g_rand_new_with_seed(seed ^ 0x27d4eb2fu);
+  if (inv_chance(r, 0.35)) {
+    c->quota_on = TRUE;
+    g_string_append(y, "kueue: kueue.yaml\n");
+    for (int p = 0; p < c->n_pools; p++)
+      g_string_append_printf(k, "apiVersion: kueue.x-k8s.io/v1beta1\nkind: ResourceFlavor\n"
+                             "metadata: {name: p%d}\n---\n", p);
+    for (int q = 0; q < INV_TENANTS; q++) {
+      g_string_append_printf(k, "apiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\n"
+                             "metadata: {name: cq%d}\nspec:\n  cohort: co\n"
+                             "  queueingStrategy: %s\n  resourceGroups:\n"
+                             "  - coveredResources: [nvidia.com/gpu]\n    flavors:\n", q,
+                             inv_chance(r, 0.5) ? "StrictFIFO" : "BestEffortFIFO");
+      for (int p = 0; p < c->n_pools; p++) {
+        int n = q == 0 ? most : inv_pick(r, 3), b = q > 0 && inv_chance(r, 0.5) ? MAX(0, most - n) + inv_pick(r, 2) : -1;
+        g_string_append_printf(k, "    - name: p%d\n      resources:\n      - {name: nvidia.com/gpu, "
+                               "nominalQuota: %d", p, n);
+        if (b >= 0) g_string_append_printf(k, ", borrowingLimit: %d", b);
+        if (q > 0 && n > 0 && inv_chance(r, 0.25)) g_string_append_printf(k, ", lendingLimit: %d", inv_pick(r, n + 1));
+        g_string_append(k, "}\n");
+        c->quota_nominal[q][p] = n;
+        c->quota_borrow[q][p] = b;
+        g_string_append_printf(y, "# inv-quota cq %d pool %d %d %d\n", q, p, n, b);
+      }
+      g_string_append(k, "---\n");
+    }
+    for (int t = 0; t < INV_TENANTS; t++) {
+      c->tenant_cq[t] = t == 2 && inv_chance(r, 0.5) ? -1 : t;
+      if (c->tenant_cq[t] >= 0)
+        g_string_append_printf(k, "apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\n"
+                               "metadata: {namespace: t%d, name: lq}\nspec: {clusterQueue: cq%d}\n"
+                               "---\n", t, t);
+      g_string_append_printf(y, "# inv-quota tenant %d %d\n", t, c->tenant_cq[t]);
+    }
+  }
+  g_rand_free(r);
+}
+
 static gboolean inv_write(const char *dir, const char *name, const GString *s, GError **error) {
   g_autofree char *p = g_build_filename(dir, name, NULL);
   return g_file_set_contents(p, s->str, (gssize)s->len, error);
@@ -194,15 +242,35 @@ gboolean inv_gen(guint32 seed, const char *dir, inv_case *c, GError **error) {
   for (int i = 0; i < n; i++) inv_gen_job(r, i, t, ph);
   g_rand_free(r);
   inv_gen_priority(seed, c, y);
+  g_autoptr(GString) k = g_string_new(NULL);
+  int most = 1; /* the largest job's workers (4th column) */
+  for (const char *l = strchr(t->str, '\n'); l && l[1]; l = strchr(l + 1, '\n')) {
+    const char *x = l + 1;
+    for (int col = 0; col < 3 && x; col++) x = strchr(x, ',') ? strchr(x, ',') + 1 : NULL;
+    if (x) most = MAX(most, atoi(x));
+  }
+  inv_gen_quota(seed, c, y, k, most);
   return inv_write(dir, "scenario.yaml", y, error) && inv_write(dir, "trace.csv", t, error) &&
-         inv_write(dir, "phases.csv", ph, error);
+         inv_write(dir, "phases.csv", ph, error) &&
+         (!c->quota_on || inv_write(dir, "kueue.yaml", k, error));
 }
 
 /* Reads back what the checks need of a case folder's scenario (kept cases have no seed to
  * regenerate from): the pools' names, strategies, cards and sizes, from our own layout. */
 /* A line of inv_gen_priority's section: a class's value, a tenant's rule. */
 static void inv_case_read_priority(inv_case *c, const char *s, int *classes) {
-  int k, v, t;
+  int k, v, t, p, n, b;
+  if (sscanf(s, "# inv-quota cq %d pool %d %d %d", &k, &p, &n, &b) == 4 && k >= 0 &&
+      k < INV_TENANTS && p >= 0 && p < INV_MAX_POOLS) {
+    c->quota_on = TRUE;
+    c->quota_nominal[k][p] = n;
+    c->quota_borrow[k][p] = b;
+    return;
+  }
+  if (sscanf(s, "# inv-quota tenant %d %d", &t, &k) == 2 && t >= 0 && t < INV_TENANTS) {
+    c->tenant_cq[t] = k;
+    return;
+  }
   if (sscanf(s, "- {name: c%d, value: %d,", &k, &v) == 2 && k >= 0 && k < INV_TENANTS) {
     classes[k] = v;
     c->prio_on = TRUE;

@@ -38,6 +38,12 @@ typedef struct inv_case {
    * tenants t0..t2 (a non-zero trace priority keeps its own) */
   gboolean prio_on;
   int tenant_prio[INV_TENANTS];
+  /* Kueue's quotas (inv-gen.c's quota section): on; ClusterQueue k is tenant tk's (-1: the
+   * tenant has no LocalQueue), all in one cohort; per queue and pool its nominalQuota and
+   * borrowingLimit (-1: none) */
+  gboolean quota_on;
+  int tenant_cq[INV_TENANTS];
+  int quota_nominal[INV_TENANTS][INV_MAX_POOLS], quota_borrow[INV_TENANTS][INV_MAX_POOLS];
 } inv_case;
 
 /* Writes scenario.yaml, trace.csv and phases.csv for seed into dir. */
