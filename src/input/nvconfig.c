@@ -705,20 +705,62 @@ static int entry_matches(const nvconfig_mig_entry *e, const gpu_model *m) {
   return e->device_filter->len ? -1 : 0;
 }
 
-char *nvconfig_mig_ignored(const nvconfig_mig_config *cfg, const gpu_model *m) {
-  GString *s = g_string_new(NULL);
-  for (guint i = 0; cfg && i < cfg->entries->len; i++) {
-    const nvconfig_mig_entry *e = g_ptr_array_index(cfg->entries, i);
-    if (entry_matches(e, m) >= 0) continue;
-    g_string_append_printf(s, "%sline %u (device-filter", s->len ? "; " : "", e->line);
-    for (guint k = 0; k < e->device_filter->len; k++) {
+/* One ignored entry: "line N (device-filter ID, ID = MODEL)" when it names two PCI ids or
+ * fewer; else "line N (device-filter of K ids: MODEL x2, MODEL, J ids of GPUs without a
+ * MIG model here)", each model once with its count, so that NVIDIA's own configs (a dozen
+ * ids an entry) stay readable. */
+static void ignored_entry(GString *s, const nvconfig_mig_entry *e) {
+  guint n = e->device_filter->len;
+  g_string_append_printf(s, "%sline %u (device-filter", s->len ? "; " : "", e->line);
+  if (n <= 2) {
+    for (guint k = 0; k < n; k++) {
       const char *id = g_ptr_array_index(e->device_filter, k);
       const char *model = nvconfig_pci_model(id);
       g_string_append_printf(s, "%s %s%s%s%s", k ? "," : "", id, model ? " = " : "",
                              model ? model : "", model ? "" : " (not a MIG GPU sharesim knows)");
     }
     g_string_append_c(s, ')');
+    return;
   }
+  g_string_append_printf(s, " of %u ids:", n);
+  guint unknown = 0, listed = 0;
+  for (guint k = 0; k < n; k++) {
+    const char *model = nvconfig_pci_model(g_ptr_array_index(e->device_filter, k));
+    if (!model) {
+      unknown++;
+      continue;
+    }
+    guint count = 0, first = k;
+    for (guint q = 0; q < n; q++) {
+      const char *other = nvconfig_pci_model(g_ptr_array_index(e->device_filter, q));
+      if (other && !strcmp(other, model)) {
+        if (q < first) break; /* listed at its first id */
+        count++;
+      }
+    }
+    if (!count) continue;
+    g_string_append_printf(s, "%s %s", listed++ ? "," : "", model);
+    if (count > 1) g_string_append_printf(s, " x%u", count);
+  }
+  if (unknown)
+    g_string_append_printf(s, "%s %u id%s of GPUs sharesim has no MIG model for", listed ? "," : "",
+                           unknown, unknown == 1 ? "" : "s");
+  g_string_append_c(s, ')');
+}
+
+/* At most this many ignored entries are named; the others are counted. */
+#define NVCONFIG_IGNORED_SHOWN 4u
+
+char *nvconfig_mig_ignored(const nvconfig_mig_config *cfg, const gpu_model *m) {
+  GString *s = g_string_new(NULL);
+  guint shown = 0, more = 0;
+  for (guint i = 0; cfg && i < cfg->entries->len; i++) {
+    const nvconfig_mig_entry *e = g_ptr_array_index(cfg->entries, i);
+    if (entry_matches(e, m) >= 0) continue;
+    if (shown++ < NVCONFIG_IGNORED_SHOWN) ignored_entry(s, e);
+    else more++;
+  }
+  if (more) g_string_append_printf(s, "; and %u more entr%s", more, more == 1 ? "y" : "ies");
   if (!s->len) {
     g_string_free(s, TRUE);
     return NULL;

@@ -264,6 +264,7 @@ void results_compute_totals(const results *r, results_totals *t) {
     t->cost += p->cost;
     t->oom_kills += p->oom_kills;
     t->innocent_victims += p->innocent_victims;
+    t->fault_victims += p->fault_victims;
     t->crashes += p->crashes;
     t->restarts += p->restarts;
     t->evictions += p->evictions;

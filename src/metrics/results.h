@@ -89,6 +89,8 @@ typedef struct pool_result {
   guint32 jobs_routed, jobs_completed, jobs_failed, jobs_unplaceable, jobs_running, jobs_queued;
   double wait_mean_s, wait_p50_s, wait_p95_s, wait_max_s; /* over jobs that started */
   guint32 oom_kills, innocent_victims, crashes, restarts, evictions, reconfigurations;
+  guint32 fault_victims;    /* of innocent_victims, those of a fault other than an OOM kill
+                             * (a crash's neighbours): summary.txt only */
   double work_lost_gpu_s;
   double straggler_wait_gpu_s;
   double drain_gpu_s;       /* MIG: GPU-seconds draining for a reconfiguration (no new placements) */
@@ -295,6 +297,7 @@ typedef struct results_totals {
   guint32 jobs, completed, failed, unplaceable, running, queued, not_submitted;
   double wait_mean_s, wait_p50_s, wait_p95_s, wait_max_s;
   guint32 oom_kills, innocent_victims, crashes, restarts, evictions, reconfigurations;
+  guint32 fault_victims;    /* of innocent_victims, a crash's (not an OOM kill's) */
   double work_lost_gpu_h;
   double straggler_delay_h, straggler_wait_gpu_h;
   double slowdown_mean;     /* over completed jobs with a slowdown (the kinds that run work) */

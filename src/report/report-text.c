@@ -354,6 +354,22 @@ static void text_culling(GString *out, const results *r) {
   g_string_append_c(out, '\n');
 }
 
+/* The out-of-memory line: kills and their innocent victims, crashes and theirs (a crash's
+ * neighbours are the crash's, not the out-of-memory line's), restarts, work lost. */
+static void text_faults(GString *out, const results_totals *t) {
+  text_label(out, "out-of-memory");
+  guint32 oom_victims = t->innocent_victims - t->fault_victims;
+  g_string_append_printf(out, "%u kill%s (%u innocent victim%s); crashes %u", t->oom_kills,
+                         t->oom_kills == 1 ? "" : "s", oom_victims, oom_victims == 1 ? "" : "s",
+                         t->crashes);
+  if (t->fault_victims)
+    g_string_append_printf(out, " (%u innocent victim%s)", t->fault_victims,
+                           t->fault_victims == 1 ? "" : "s");
+  g_string_append_printf(out, "; restarts %u; work lost ", t->restarts);
+  text_fmt(out, "%.1f", t->work_lost_gpu_h);
+  g_string_append(out, " GPU-h\n");
+}
+
 void report_text(const results *r, GString *out) {
   g_return_if_fail(r != NULL && out != NULL);
   results_totals t;
@@ -424,13 +440,7 @@ void report_text(const results *r, GString *out) {
   g_string_append(out, " per busy GPU-h\n");
   text_showback(out, r);
 
-  text_label(out, "out-of-memory");
-  g_string_append_printf(out, "%u kill%s (%u innocent victim%s); crashes %u; restarts %u; "
-                              "work lost ",
-                         t.oom_kills, t.oom_kills == 1 ? "" : "s", t.innocent_victims,
-                         t.innocent_victims == 1 ? "" : "s", t.crashes, t.restarts);
-  text_fmt(out, "%.1f", t.work_lost_gpu_h);
-  g_string_append(out, " GPU-h\n");
+  text_faults(out, &t);
 
   if (t.reconfigurations || t.evictions) {
     text_label(out, "reconfiguration");

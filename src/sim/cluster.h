@@ -126,6 +126,7 @@ struct pool_state {
   gsl_rng *place_rng;
   /* counters */
   guint32 oom_kills, innocent_victims, crashes, restarts, evictions, reconfigurations;
+  guint32 fault_victims;   /* innocent victims of a fault other than an OOM kill */
   double work_lost_gpu_ns;
   double straggler_wait_gpu_ns;
 };

@@ -777,6 +777,7 @@ static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const j
     p->oom_kills++;
   }
   if (innocent) p->innocent_victims++;
+  if (innocent && why != EVENT_OOM_KILL) p->fault_victims++;
   if (why == EVENT_EVICTION) p->evictions++;
   log_event(s, why, j, cause, where, innocent, lost, detail);
   job_release(s, j);
@@ -1471,6 +1472,7 @@ static pool_result *pool_rows(sim *s) {
         .price_per_gpu_hour = ps->price_per_gpu_hour,
         .oom_kills = p->oom_kills,
         .innocent_victims = p->innocent_victims,
+        .fault_victims = p->fault_victims,
         .crashes = p->crashes,
         .restarts = p->restarts,
         .evictions = p->evictions,

@@ -29,6 +29,13 @@ expect_rc 0
 expect_file res6/latency.csv
 expect_no_path res6/llm.csv
 expect_no_path res6/llm-latency.csv
+# a recorded prompt of 9,000 tokens does not fit llama-3-8b's 8,192-token context: vLLM
+# refuses it; it is dropped, not shortened and served
+{ cat "$D/requests.csv"; echo "chat,4,9000,10"; } > long.csv
+run run "$D/one-gpu.yaml" "$D/service.csv" --requests long.csv -o reslong -q
+expect_rc 0
+expect_eq "$(grep '^chat,' reslong/services.csv | cut -d, -f3-6)" "4,3,1,0" "the long prompt is dropped"
+expect_eq "$(grep '^chat,' reslong/llm.csv | cut -d, -f3)" "3" "three served"
 run run "$D/one-gpu.yaml" "$D/service.csv" --requests "$D/requests.csv" -o res2 -q
 if diff -r res res2 >/dev/null; then pass; else fail "result folders differ"; fi
 run run "$D/one-gpu.yaml" "$D/service.csv" --requests "$D/requests.csv" -o res5

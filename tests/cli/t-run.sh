@@ -33,6 +33,16 @@ expect_eq "$(grep -c ',oom_kill,nb1,nb1,' res3/events.csv)" "1" "nb1 OOM logged"
 expect_eq "$(grep '^b1,' res3/jobs.csv | cut -d, -f13,14)" "failed,0" "b1 fails: batch jobs do not restart by default"
 expect_eq "$(grep '^nb1,' res3/jobs.csv | cut -d, -f13,14,16)" "failed,0,1" "nb1 killed by its OOM, no restart for notebooks by default"
 
+# a crash on an MPS card takes its neighbours with it (one fault domain): they are the
+# crash's innocent victims, printed on the crash's part of the line, not as OOM victims
+printf 'name: mps-one\nseed: 1\npools:\n  - {name: p, gpu: A100-80GB, nodes: 1, gpus_per_node: 1, strategy: mps, replicas: 3}\n' > mps1.yaml
+printf 'id,submit_s,kind,gpus,mem_gb,duration_s\nb1,0,batch,1,10,100\nb2,0,batch,1,10,100\nb3,0,batch,1,10,100\n' > mps1.csv
+printf 'job_id,after_s,mem_gb,busy,sm,rate_rps,crash\nb1,50,,,,,1\n' > mps1-phases.csv
+run run mps1.yaml mps1.csv --phases mps1-phases.csv -o res-mps
+expect_rc 0
+expect_eq "$(grep -c ',crash,' res-mps/events.csv)" "3" "the crash and its two neighbours"
+expect_out_contains "0 kills (0 innocent victims); crashes 1 (2 innocent victims); restarts 0"
+
 # the summary JSON carries the engine's event count for the benchmark
 expect_eq "$(grep -c '"events"' res1/summary.json)" "1" "engine.events in summary.json"
 

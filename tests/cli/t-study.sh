@@ -117,6 +117,12 @@ expect_rc 0
 expect_err_contains "already finished in swk, skipped"
 expect_same_files sw1/sweep.csv swk/sweep.csv
 if diff -r sw1 swk >/dev/null; then pass; else fail "resumed sweep differs from an uninterrupted one: $(diff -r sw1 swk 2>&1 | head -5; find swk -name "*.tmp-*" -o -name "*.old-*" | head -5)"; fi
+# a point where a job never fits says so beside what was done (the inference service's
+# 20 GB do not fit a 16 GB T4: that point is cheap because it ran less)
+run sweep "$A" "$T" --set pools.dev.gpu=A100-80GB,T4 -o swu --no-progress
+expect_rc 0
+expect_out_contains "unplaceable"
+expect_eq "$(grep '^2_gpu-T4 ' out.txt | awk '{print $9}')" "1" "the T4 point shows its unplaceable job"
 # a different grid in the same folder is refused
 run sweep "$A" "$T" --set pools.train.nodes=1,2 -o swk
 expect_rc 2

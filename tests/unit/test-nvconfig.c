@@ -137,3 +137,29 @@ Test(nvconfig, check_describes_resolved_settings) {
                                           "all, $3.43/GPU-h", cm);
   cr_expect_str_eq(line, want);
 }
+
+/* NVIDIA's own mig-parted configs list a dozen PCI ids an entry: check names each model of
+ * an ignored entry once with its count and counts the unknown ids, and names at most four
+ * entries, so the line stays short (it once printed every id: 1,500 characters). */
+Test(nvconfig, ignored_entries_stay_short) {
+  g_autofree char *p = g_build_filename(tu_tmp_dir, "many-filters.yaml", NULL);
+  GString *y = g_string_new("version: v1\nmig-configs:\n  all-1g:\n"
+                            "    - device-filter: \"0x20B210DE\"\n      devices: all\n"
+                            "      mig-enabled: true\n      mig-devices:\n        \"1g.10gb\": 7\n");
+  for (int e = 0; e < 6; e++)
+    g_string_append(y, "    - device-filter: [\"0x233010DE\", \"0x233110DE\", \"0x232210DE\", "
+                       "\"0x233510DE\", \"0x1FB010DE\", \"0x1FB110DE\", \"0x20B710DE\"]\n"
+                       "      devices: all\n      mig-enabled: false\n");
+  cr_assert(g_file_set_contents(p, y->str, -1, NULL));
+  g_string_free(y, TRUE);
+  g_autoptr(diag_list) d = diag_list_new(0);
+  g_autoptr(nvconfig_mig) m = nvconfig_mig_load(p, d);
+  cr_assert_not_null(m, "%s", diag_join(d));
+  g_autofree char *ign = nvconfig_mig_ignored(nvconfig_mig_find(m, "all-1g"), catalog_find("A100-80GB"));
+  cr_assert_not_null(ign);
+  cr_expect(g_str_has_prefix(ign, "line 9 (device-filter of 7 ids: H100-80GB x3, H200-141GB, A30, "
+                                  "2 ids of GPUs sharesim has no MIG model for); line 12 ("),
+            "%s", ign);
+  cr_expect(g_str_has_suffix(ign, "; and 2 more entries"), "%s", ign);
+  cr_expect_lt(strlen(ign), 600u, "%zu characters: %s", strlen(ign), ign);
+}

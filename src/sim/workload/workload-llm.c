@@ -199,8 +199,13 @@ static void llm_submit(llm_state *st, const job_spec *sp) {
     if (st->len_pos == LLM_LEN_BUF) llm_fill_lengths(st);
     v = st->len_buf[st->len_pos++];
   }
-  guint32 p = st->next_prompt ? MIN(st->next_prompt, (guint32)cap - 1)
-                              : llm_round_len(v[0], cap - 1);
+  /* a recorded prompt that fills the model's context is refused, as vLLM refuses one over
+   * max_model_len (no room for an output token); sampled lengths are drawn below it */
+  if (st->next_prompt && st->next_prompt >= (guint32)cap) {
+    st->dropped++;
+    return;
+  }
+  guint32 p = st->next_prompt ? st->next_prompt : llm_round_len(v[0], cap - 1);
   guint32 o = st->next_output ? MIN(st->next_output, (guint32)cap - p)
                               : llm_round_len(v[1], cap - p);
   if (!llm_engine_submit(st->eng, st->next_a, p, o)) st->dropped++;

@@ -636,17 +636,19 @@ static void sweep_cell(GString *cell, const figure *fig, const seeds_table *g, c
 }
 
 gboolean sweep_text(const sweep_spec *s, const char *dir, GString *out, GError **error) {
-  const char *cols[] = {"gpus", "allocated_frac", "busy_frac", "completed", "wait_p95_s",
-                        "oom_kills", "cost"};
-  const char *titles[] = {"GPUs", "alloc", "busy", "done", "wait p95", "OOM", "cost"};
+  /* unplaceable beside done: a point that is cheap because a job never fit must say so */
+  const char *cols[] = {"gpus", "allocated_frac", "busy_frac", "completed", "unplaceable",
+                        "wait_p95_s", "oom_kills", "cost"};
+  const char *titles[] = {"GPUs", "alloc", "busy", "done", "unplaceable", "wait p95", "OOM",
+                          "cost"};
   /* a sweep of one pool's keys shows that pool's queue wait, not the whole run's (the other
    * pools' jobs diluted it; issue 11 bug 9) */
   g_autofree char *pool = sweep_swept_pool(s);
   g_autofree char *wait_key = pool ? g_strdup_printf("pool:%s:wait_p95_s", pool) : NULL;
   g_autofree char *wait_title = pool ? g_strdup_printf("wait p95 (%s)", pool) : NULL;
   if (pool) {
-    cols[4] = wait_key;
-    titles[4] = wait_title;
+    cols[5] = wait_key;
+    titles[5] = wait_title;
   }
   g_autoptr(GPtrArray) groups = sweep_groups_new();
   GPtrArray *runs = sweep_load_points(s, dir, NULL, groups, error);
