@@ -457,60 +457,6 @@ Test(safety, tree_removal_does_not_follow_a_swapped_link) {
   cr_assert(cleanup_remove_tree(parent, NULL));
 }
 
-/* One writer of the stress test below: ROUNDS times a folder of several files committed
- * into DIR. Exits 0 when every commit succeeded, 1 with the first error on stderr. */
-static void safety_writer(const char *dir, guint rounds) {
-  for (guint r = 0; r < rounds; r++) {
-    GError *error = NULL;
-    outdir *o = outdir_begin(dir, &error);
-    for (guint f = 0; o && f < 8; f++) {
-      g_autofree char *name = g_strdup_printf("f%02u.csv", f);
-      if (!outdir_write(o, name, "a,b\n1,2\n", 8, &error)) {
-        o = NULL; /* aborted by outdir_write */
-        break;
-      }
-    }
-    if (!o || !outdir_commit(o, &error)) {
-      fprintf(stderr, "writer %d round %u: %s\n", (int)getpid(), r,
-              error ? error->message : "?");
-      _exit(1);
-    }
-  }
-  _exit(0);
-}
-
-/* Concurrent writers to one folder (issue 29, S3-13): each commit succeeds while the others
- * swap folders in and remove what they got back, and one complete folder is left with no
- * temporaries beside it. Before the check judged the folder by one descriptor, a writer
- * that opened DIR just before another swapped it out and emptied it read no marker and
- * refused DIR as "not a sharesim result folder". */
-Test(safety, concurrent_writers_all_succeed_and_leave_one_folder, .timeout = 120) {
-  g_set_prgname("sharesim run");
-  g_autofree char *parent = safety_tmpdir();
-  g_autofree char *dir = g_build_filename(parent, "cc", NULL);
-  enum { WRITERS = 4, ROUNDS = 40 };
-  pid_t kids[WRITERS];
-  for (int i = 0; i < WRITERS; i++) {
-    kids[i] = fork();
-    cr_assert(kids[i] >= 0);
-    if (kids[i] == 0) safety_writer(dir, ROUNDS);
-  }
-  int failed = 0;
-  for (int i = 0; i < WRITERS; i++) {
-    int status = 0;
-    cr_assert_eq(waitpid(kids[i], &status, 0), kids[i]);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) failed++;
-  }
-  cr_assert_eq(failed, 0, "%d of %d writers failed (stderr above)", failed, WRITERS);
-  cr_assert(safety_exists(dir, "f07.csv"));
-  GDir *d = g_dir_open(parent, 0, NULL);
-  cr_assert_not_null(d);
-  const char *name;
-  while ((name = g_dir_read_name(d)) != NULL) cr_assert_str_eq(name, "cc", "left behind: %s", name);
-  g_dir_close(d);
-  cr_assert(cleanup_remove_tree(parent, NULL));
-}
-
 /* The race behind S3-13's rare refusal, made deterministic: the writer opened DIR, then
  * another swapped it out and began emptying it (its marker gone, files left). The folder the
  * descriptor holds is judged "swapped" (-1), not refused as user data; the folder now at DIR
