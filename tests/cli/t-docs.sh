@@ -84,3 +84,32 @@ for s in $(cat defined.txt); do
   case "$entry" in *http*|*"no stable address"*|*"Captured"*) pass ;; *)
     if grep -q "^\* \[$s\] .*-lgip" "$DOCS/sources.md"; then pass; else fail "docs/sources.md: [$s] gives no address"; fi ;; esac
 done
+
+# ---- numbers that cannot go stale (issue 30, item 5): README's demo block is what the
+# binary prints now: the baseline's summary and the comparison of the demo's runs, rerun
+# here the way scripts/demo runs them (scripts/update-readme regenerates the block) ----
+awk '/<!-- demo-output -->/,/<!-- \/demo-output -->/' "$TOP_SRCDIR/README.md" > demo-block.txt
+demo_runs=""; mkdir demo
+for name in baseline-exclusive shared-pools three-pools nvidia/from-nvidia-configs; do
+  out=demo/${name##*/}
+  "$SHARESIM" run "$TOP_SRCDIR/scenarios/$name.yaml" "$TRACES/mixed-small.csv" -o "$out" > "$out.txt" 2>&1
+  demo_runs="$demo_runs $out"
+done
+# the baseline's summary lines (from "sharesim: scenario" to the pool table's last row)
+sed -n '/^sharesim: scenario/,/^results written/p' demo/baseline-exclusive.txt | sed '$d' > run-now.txt
+sed -n '/^sharesim: scenario .baseline-exclusive/,/^results written/p' demo-block.txt | sed '$d' > run-doc.txt
+expect_eq "$([ "$(grep -c '' run-doc.txt)" -ge 10 ] && echo yes)" "yes" "summary lines in README's demo block"
+expect_same_files run-doc.txt run-now.txt
+run compare $demo_runs
+expect_rc 0
+sed -n '/^compare: /,/^```/p' demo-block.txt | sed '$d' > compare-doc.txt
+expect_eq "$([ "$(grep -c '' compare-doc.txt)" -ge 20 ] && echo yes)" "yes" "compare lines in README's demo block"
+expect_same_files compare-doc.txt out.txt
+# docs/traces.md describes the bundled DCGM example as it imports, and its timestamps are
+# whole numbers, not awk's %g (1.71458e+09)
+run import dcgm "$TRACES/dcgm-example.csv" -o dcgm-ex.csv
+expect_rc 0
+pods=$(sed -n 's/.* samples of \([0-9]*\) pods: \([0-9]*\) notebook, \([0-9]*\) inference, 0 training, \([0-9]*\) batch.*/\1 \2 \3 \4/p' err.txt)
+expect_eq "$pods" "13 8 1 4" "the example's pods by kind"
+expect_eq "$(grep -c '13 pods on 3 of' "$DOCS/traces.md")" "1" "docs/traces.md: the example's pods"
+expect_eq "$(grep -c 'e+0' "$TRACES/dcgm-example.csv" "$TRACES/dcgm-example.json" | grep -vc ':0$')" "0" "no %g timestamps in the example"
