@@ -227,13 +227,11 @@ void pqueue_push(pqueue *q, const pq_item *item) {
   if (q->len++ == 0 || less(&k, &q->top)) q->top = k;
 }
 
-/* pqueue_filter on the reference: the kept keys' least becomes the top, the others are
- * pushed again into an emptied binary heap. */
-static size_t bin_filter(pqueue *q, gboolean (*drop)(void *ctx, uint64_t seq), void *ctx) {
-  size_t n = q->len;
-  pq_key *all = g_new(pq_key, n);
-  all[0] = q->top;
-  memcpy(all + 1, q->bin, (n - 1) * sizeof *all);
+/* pqueue_filter's sieve: the n keys of all that drop(ctx, seq) keeps move to its front, in
+ * their order, and the dropped ones' slots are freed; *least is the kept keys' least
+ * (index). Returns how many are kept. */
+static size_t keys_sieve(pqueue *q, pq_key *all, size_t n,
+                         gboolean (*drop)(void *ctx, uint64_t seq), void *ctx, size_t *least) {
   size_t kept = 0, m = 0;
   for (size_t x = 0; x < n; x++) {
     uint64_t s = all[x].tag & SLOT_MASK;
@@ -246,6 +244,18 @@ static size_t bin_filter(pqueue *q, gboolean (*drop)(void *ctx, uint64_t seq), v
     if (less(&all[kept], &all[m])) m = kept;
     kept++;
   }
+  *least = m;
+  return kept;
+}
+
+/* pqueue_filter on the reference: the kept keys' least becomes the top, the others are
+ * pushed again into an emptied binary heap. */
+static size_t bin_filter(pqueue *q, gboolean (*drop)(void *ctx, uint64_t seq), void *ctx) {
+  size_t n = q->len;
+  pq_key *all = g_new(pq_key, n);
+  all[0] = q->top;
+  memcpy(all + 1, q->bin, (n - 1) * sizeof *all);
+  size_t m, kept = keys_sieve(q, all, n, drop, ctx, &m);
   q->len = 0;
   if (kept) {
     q->top = all[m];
@@ -277,18 +287,7 @@ size_t pqueue_filter(pqueue *q, gboolean (*drop)(void *ctx, uint64_t seq), void 
   q->run_head = q->run_len = 0;
   memset(q->nonempty, 0, sizeof q->nonempty);
   q->summary = 0;
-  size_t kept = 0, m = 0;
-  for (size_t x = 0; x < n; x++) {
-    uint64_t s = all[x].tag & SLOT_MASK;
-    if (drop(ctx, all[x].tag >> PQUEUE_SLOT_BITS)) {
-      q->slots[s].arg = q->free_slot;
-      q->free_slot = s + 1;
-      continue;
-    }
-    all[kept] = all[x];
-    if (less(&all[kept], &all[m])) m = kept;
-    kept++;
-  }
+  size_t m, kept = keys_sieve(q, all, n, drop, ctx, &m);
   q->len = q->r_len = kept;
   if (kept) {
     q->top = q->rtop = all[m];
