@@ -5,6 +5,7 @@
 #include "cmd-compare-size.h"
 #include "cmd.h"
 #include "cmd-load.h"
+#include "cmd-constraints.h"
 #include "figures.h"
 #include "outdir.h"
 #include "sim.h"
@@ -46,17 +47,9 @@ typedef struct csize_ctx {
 static scenario *csize_load(const char *path, GPtrArray *sets, const char *extra,
                             const trace *tr, GError **error) {
   if (extra) g_ptr_array_add(sets, (char *)extra);
-  g_autoptr(diag_list) d = diag_list_new(0);
-  scenario *sc = scenario_load_with_overrides(path, (const char *const *)sets->pdata,
-                                              sets->len, d);
+  scenario *sc = cmd_scenario_checked(path, (const char *const *)sets->pdata, sets->len, tr,
+                                      error);
   if (extra) g_ptr_array_steal_index(sets, sets->len - 1); /* extra stays the caller's */
-  if (sc) sim_check_scenario(sc, d);
-  if (sc && !diag_has_errors(d)) cmd_budget(sc, tr, FALSE, d);
-  if (!sc || diag_has_errors(d)) {
-    if (sc) scenario_free(sc);
-    diag_to_error(d, error);
-    return NULL;
-  }
   return sc;
 }
 
@@ -82,10 +75,8 @@ static sizing_verdict csize_probe(guint32 nodes, gpointer user, GError **error) 
 /* The search range of pool pi of sc: [1, max_nodes], max_nodes 0 meaning size's default. */
 static guint32 csize_max(const scenario *sc, guint pi, gint64 max_nodes) {
   const pool_spec *ps = scenario_pool(sc, pi);
-  gint64 cap = MAX(1, SCENARIO_MAX_POOL_GPUS / MAX(1u, ps->gpus_per_node));
-  cap = MIN(cap, SCENARIO_MAX_NODES);
-  gint64 m = max_nodes > 0 ? max_nodes : MAX(64, 8 * (gint64)ps->nodes);
-  return (guint32)MIN(cap, m);
+  gint64 cap = cmd_constraints_node_cap(ps);
+  return (guint32)(max_nodes > 0 ? MIN(cap, max_nodes) : cmd_constraints_default_max(ps));
 }
 
 /* Sizes pool pi of scenario i (sets: its overrides so far, the answer appended). */

@@ -68,3 +68,12 @@ gboolean cmd_constraints_parse(const char *name, const char *slo, gint64 max_oom
 void cmd_constraints_apply(const sizing_constraints *cons, double slo_pct, trace *tr) {
   if (isfinite(cons->slo_ms)) trace_set_slo(tr, slo_pct, cons->slo_ms);
 }
+
+gint64 cmd_constraints_node_cap(const pool_spec *ps) {
+  gint64 cap = MAX(1, SCENARIO_MAX_POOL_GPUS / MAX(1u, ps->gpus_per_node));
+  return MIN(cap, SCENARIO_MAX_NODES);
+}
+
+gint64 cmd_constraints_default_max(const pool_spec *ps) {
+  return MIN(cmd_constraints_node_cap(ps), MAX(64, 8 * (gint64)ps->nodes));
+}

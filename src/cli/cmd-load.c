@@ -58,6 +58,19 @@ gboolean cmd_check_budget_rows(const char *name, const scenario *sc, const trace
   return FALSE;
 }
 
+scenario *cmd_scenario_checked(const char *path, const char *const *sets, guint n_sets,
+                               const trace *tr, GError **error) {
+  g_autoptr(diag_list) d = diag_list_new(0);
+  g_autoptr(scenario) sc = scenario_load_with_overrides(path, sets, n_sets, d);
+  if (sc) sim_check_scenario(sc, d);
+  if (sc && !diag_has_errors(d)) cmd_budget(sc, tr, FALSE, d);
+  if (!sc || diag_has_errors(d)) {
+    diag_to_error(d, error);
+    return NULL;
+  }
+  return g_steal_pointer(&sc);
+}
+
 gboolean cmd_budget(const scenario *sc, const trace *tr, gboolean gpu_series, diag_list *d) {
   return cmd_allow_large() ? budget_check_memory_limit(sc, tr, gpu_series, d)
                            : budget_check(sc, tr, gpu_series, d);

@@ -29,5 +29,10 @@ gboolean cmd_check_budget_rows(const char *name, const scenario *sc, const trace
 /* The same check adding its problems to d: budget_check, or with --allow-large only
  * budget_check_memory_limit. TRUE when the run may start. */
 gboolean cmd_budget(const scenario *sc, const trace *tr, gboolean gpu_series, diag_list *d);
+/* The scenario of path with the overrides sets, checked as run checks it (sim_check_scenario,
+ * then the work budget for tr); NULL with error (every problem, joined). For the studies'
+ * probes: size's and compare --size-to-constraints'. */
+scenario *cmd_scenario_checked(const char *path, const char *const *sets, guint n_sets,
+                               const trace *tr, GError **error);
 /* Prints every diag message on stderr and the count; returns 2. */
 int cmd_print_diags(const char *name, const diag_list *d);

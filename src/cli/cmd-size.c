@@ -92,18 +92,10 @@ static scenario *size_scenario(const size_ctx *c, guint32 nodes, guint k, GError
   for (guint i = 0; i < c->n_sets; i++) g_ptr_array_add(sets, (char *)c->sets[i]);
   g_ptr_array_add(sets, ov);
   if (c->n_seeds > 1) g_ptr_array_add(sets, seed);
-  g_autoptr(diag_list) d = diag_list_new(0);
-  g_autoptr(scenario) sc = scenario_load_with_overrides(c->scenario_path,
-                                                        (const char *const *)sets->pdata,
-                                                        sets->len, d);
+  scenario *sc = cmd_scenario_checked(c->scenario_path, (const char *const *)sets->pdata,
+                                      sets->len, c->tr, error);
   g_ptr_array_free(sets, TRUE);
-  if (sc) sim_check_scenario(sc, d);
-  if (sc && !diag_has_errors(d)) cmd_budget(sc, c->tr, FALSE, d);
-  if (!sc || diag_has_errors(d)) {
-    diag_to_error(d, error);
-    return NULL;
-  }
-  return g_steal_pointer(&sc);
+  return sc;
 }
 
 /* --seeds: starts the probe of nodes as its seeds' runs into the seeds folder dir. */
@@ -488,9 +480,8 @@ static int size_check_pool(size_args *a, const scenario *sc, const char *scenari
     return 2;
   }
   const pool_spec *ps = scenario_pool(sc, (guint)pi);
-  gint64 cap = MAX(1, SCENARIO_MAX_POOL_GPUS / MAX(1u, ps->gpus_per_node));
-  cap = MIN(cap, SCENARIO_MAX_NODES);
-  if (a->max_nodes == 0) a->max_nodes = MIN(cap, MAX(64, 8 * (gint64)ps->nodes));
+  gint64 cap = cmd_constraints_node_cap(ps);
+  if (a->max_nodes == 0) a->max_nodes = cmd_constraints_default_max(ps);
   if (a->min_nodes < 1 || a->max_nodes < a->min_nodes || a->max_nodes > cap) {
     fprintf(stderr, "sharesim size: --min %" G_GINT64_FORMAT " --max %" G_GINT64_FORMAT
                     ": expected 1 <= min <= max <= %" G_GINT64_FORMAT " nodes\n",

@@ -284,28 +284,28 @@ static gboolean read_small_file(const char *within, const char *path, char **dat
   return TRUE;
 }
 
-scenario_yaml *scenario_yaml_load_in(const char *within, const char *path, diag_list *diags) {
+/* One file's YAML: its single document, or with all every document in a sequence. */
+static scenario_yaml *yaml_load_file(const char *within, const char *path, diag_list *diags,
+                                     gboolean all) {
   g_return_val_if_fail(path && diags, NULL);
   g_autofree char *data = NULL;
   gsize len = 0;
   if (!read_small_file(within, path, &data, &len, diags)) return NULL;
   gboolean failed = FALSE;
   scenario_yaml *root = yaml_parse(path, NULL, (const guchar *)data, len, diags, &failed, NULL,
-                                   FALSE);
-  if (!root && !failed) diag_add(diags, path, 0, 0, "the file is empty: expected a YAML mapping");
+                                   all);
+  if (!root && !failed)
+    diag_add(diags, path, 0, 0, "the file is empty: expected %s",
+             all ? "YAML documents" : "a YAML mapping");
   return root;
 }
 
+scenario_yaml *scenario_yaml_load_in(const char *within, const char *path, diag_list *diags) {
+  return yaml_load_file(within, path, diags, FALSE);
+}
+
 scenario_yaml *scenario_yaml_load_all_in(const char *within, const char *path, diag_list *diags) {
-  g_return_val_if_fail(path && diags, NULL);
-  g_autofree char *data = NULL;
-  gsize len = 0;
-  if (!read_small_file(within, path, &data, &len, diags)) return NULL;
-  gboolean failed = FALSE;
-  scenario_yaml *root = yaml_parse(path, NULL, (const guchar *)data, len, diags, &failed, NULL,
-                                   TRUE);
-  if (!root && !failed) diag_add(diags, path, 0, 0, "the file is empty: expected YAML documents");
-  return root;
+  return yaml_load_file(within, path, diags, TRUE);
 }
 
 scenario_yaml *scenario_yaml_load(const char *path, diag_list *diags) {

@@ -364,6 +364,17 @@ static void compare_csv_seeds_row(const compare_table *t, guint r, GString *out)
   }
 }
 
+/* A figure's first four CSV cells: section, key, figure, unit. */
+static void compare_csv_row_head(const compare_row *row, GString *out) {
+  util_csv_field(out, figures_section_name(row->section));
+  g_string_append_c(out, ',');
+  util_csv_field(out, row->key);
+  g_string_append_c(out, ',');
+  util_csv_field(out, row->label);
+  g_string_append_c(out, ',');
+  util_csv_field(out, figures_unit_name(row->unit));
+}
+
 void compare_csv(const compare_table *t, GString *out) {
   guint n = t->runs->len;
   g_string_append(out, "section,key,figure,unit");
@@ -380,13 +391,7 @@ void compare_csv(const compare_table *t, GString *out) {
   g_string_append_c(out, '\n');
   for (guint r = 0; r < t->rows->len; r++) {
     const compare_row *row = &g_array_index(t->rows, compare_row, r);
-    util_csv_field(out, figures_section_name(row->section));
-    g_string_append_c(out, ',');
-    util_csv_field(out, row->key);
-    g_string_append_c(out, ',');
-    util_csv_field(out, row->label);
-    g_string_append_c(out, ',');
-    util_csv_field(out, figures_unit_name(row->unit));
+    compare_csv_row_head(row, out);
     for (guint i = 0; i < n; i++) {
       g_string_append_c(out, ',');
       report_num(out, compare_value(t, r, i));
@@ -412,13 +417,7 @@ void compare_csv_long(const compare_table *t, GString *out) {
       const compare_row *row = &g_array_index(t->rows, compare_row, r);
       util_csv_field(out, g_ptr_array_index(t->names, i));
       g_string_append_c(out, ',');
-      util_csv_field(out, figures_section_name(row->section));
-      g_string_append_c(out, ',');
-      util_csv_field(out, row->key);
-      g_string_append_c(out, ',');
-      util_csv_field(out, row->label);
-      g_string_append_c(out, ',');
-      util_csv_field(out, figures_unit_name(row->unit));
+      compare_csv_row_head(row, out);
       g_string_append_c(out, ',');
       report_num(out, compare_value(t, r, i));
       g_string_append_c(out, ',');
