@@ -48,6 +48,11 @@ typedef struct gpu_model {
   /* Added for LLM serving (roofline step time, docs/models.md "LLM serving"): */
   double mem_bw_gbps;         /* peak memory bandwidth, GB/s (datasheet, docs/catalog.md) */
   double fp16_tflops;         /* peak dense FP16/BF16 tensor TFLOP/s (no sparsity) */
+  /* Added for the DCGM export (run --dcgm, docs/models.md "The DCGM export's other gauges"): */
+  const char *product_name;   /* the driver's name, as DCGM's modelName prints it */
+  double tdp_w;               /* max board power, W (datasheet) */
+  double sm_clock_mhz;        /* max SM clock, MHz (unverified) */
+  double mem_clock_mhz;       /* memory clock, MHz (unverified) */
 } gpu_model;
 
 /* One MIG instance of a layout: profile index into model->profiles, start slice. */

@@ -589,3 +589,20 @@ Test(catalog, product_names_suggest_their_model) {
   g_autofree char *none = catalog_model_suggestions("NVIDIA L40S");
   cr_expect_null(none, "L40S is not in the catalogue: %s", none);
 }
+
+/* Issue 30: every model carries what the DCGM export writes for it (run --dcgm): the
+ * product name DCGM's modelName prints, which maps back to the model, a datasheet TDP for
+ * the power model and the clocks of the synthetic clock gauges. */
+Test(catalog, every_model_has_its_dcgm_identity) {
+  guint n = 0;
+  const gpu_model *m = catalog_models(&n);
+  for (guint i = 0; i < n; i++) {
+    cr_assert(m[i].product_name, "%s has no product name", m[i].name);
+    g_autofree char *s = catalog_model_suggestions(m[i].product_name);
+    cr_expect(s && !strcmp(s, m[i].name), "%s: '%s' suggests '%s'", m[i].name,
+              m[i].product_name, s ? s : "(none)");
+    cr_expect(m[i].tdp_w >= 70 && m[i].tdp_w <= 1000, "%s: TDP %g W", m[i].name, m[i].tdp_w);
+    cr_expect(m[i].sm_clock_mhz > 1000 && m[i].mem_clock_mhz > 1000, "%s: clocks %g/%g",
+              m[i].name, m[i].sm_clock_mhz, m[i].mem_clock_mhz);
+  }
+}
