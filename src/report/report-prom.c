@@ -2,7 +2,7 @@
  * exporter's GPU metrics, for the bundled Grafana dashboard (dashboards/sharesim.json): GPUs
  * allocated and busy, jobs queued and running, SLO violations by arrival interval, and OOM
  * kills as a counter. One sample per pool and interval at the interval's end, stamped like
- * the DCGM samples. It reads the frozen results only. */
+ * the DCGM samples, labelled with the pool and the scenario. It reads the frozen results only. */
 #include "report.h"
 #include "util.h"
 #include <math.h>
@@ -63,8 +63,11 @@ static double prom_value(const prom_family *f, const ts_row *t, double gpus) {
 
 static void prom_family_samples(GString *out, const results *r, const prom_family *f) {
   gboolean counter = !strcmp(f->type, "counter");
-  g_string_append_printf(out, "# TYPE %s %s\n# HELP %s %s\n", f->name, f->type, f->name,
-                         f->help);
+  /* a counter's family is declared under its samples' name, NAME_total, as Prometheus's
+   * own text format has it: `promtool check metrics` finds its help text there */
+  const char *sfx = counter ? "_total" : "";
+  g_string_append_printf(out, "# TYPE %s%s %s\n# HELP %s%s %s\n", f->name, sfx, f->type,
+                         f->name, sfx, f->help);
   guint next = 0;
   guint64 kills = 0;
   guint32 pool = G_MAXUINT32;
@@ -77,8 +80,9 @@ static void prom_family_samples(GString *out, const results *r, const prom_famil
       next = 0;
       kills = 0;
     }
-    g_string_append_printf(out, "%s%s{", f->name, counter ? "_total" : "");
+    g_string_append_printf(out, "%s%s{", f->name, sfx);
     report_prom_label(out, "pool", p->name, TRUE);
+    report_prom_label(out, "scenario", r->scenario_name ? r->scenario_name : "", FALSE);
     g_string_append(out, "} ");
     if (counter) g_string_append_printf(out, "%" G_GUINT64_FORMAT,
                                         prom_oom_upto(r, p->name, t->t_end_s, &next, &kills));
@@ -95,7 +99,8 @@ void report_prom_pools(const results *r, GString *out) {
 }
 
 /* A well-formed OpenMetrics text: every sample's family declared by a "# TYPE" line before
- * it (a counter's samples named NAME_total), and "# EOF" once, as the last line. */
+ * it (a counter's samples named NAME_total, or NAME_total declared as such), and "# EOF"
+ * once, as the last line. */
 static char *prom_malformed(const char *data, gsize len) {
   static const char eof[] = "# EOF\n";
   if (len < sizeof eof - 1 || memcmp(data + len - (sizeof eof - 1), eof, sizeof eof - 1) != 0)
@@ -109,7 +114,10 @@ static char *prom_malformed(const char *data, gsize len) {
     if (g_str_has_prefix(l, "# TYPE ")) {
       g_auto(GStrv) w = g_strsplit(l + 7, " ", 3);
       if (!w[0] || !w[1]) why = g_strdup_printf("line %u: a # TYPE without a type", i + 1);
-      else g_hash_table_add(families, g_strconcat(w[0], !strcmp(w[1], "counter") ? "_total" : "", NULL));
+      else {
+        g_hash_table_add(families, g_strdup(w[0]));
+        if (!strcmp(w[1], "counter")) g_hash_table_add(families, g_strconcat(w[0], "_total", NULL));
+      }
     } else if (!strcmp(l, "# EOF")) {
       if (lines[i + 1] && *lines[i + 1]) why = g_strdup_printf("line %u: # EOF before the end", i + 1);
     } else if (l[0] != '#') {

@@ -145,6 +145,9 @@ Test(reportfiles, formats_refuse_broken_files) {
       {&report_format_json, "{\"a\" : 1}\n", "[1]\n"},
       {&report_format_openmetrics, "# TYPE x gauge\nx{a=\"1\"} 2 3\n# EOF\n",
        "# TYPE x gauge\nx 2 3\n"},
+      /* a counter declared under its samples' name (issue 30: promtool check metrics) */
+      {&report_format_openmetrics, "# TYPE c_total counter\nc_total{a=\"1\"} 2 3\n# EOF\n",
+       "# TYPE c_total gauge\nc_total_total 2 3\n# EOF\n"},
   };
   for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
     char *good = cases[i].f->malformed(cases[i].good, strlen(cases[i].good));
