@@ -1131,22 +1131,34 @@ static void validate_in_line_order(vctx *c, scenario *s, const scenario_yaml *n,
   diag_merge_sorted(c->d, local, c->file);
 }
 
-/* inference: {service_dist, service_cv, daily_amplitude, peak_hour}; messages in line order */
+/* inference: {model, service_dist, the constants workload-inference.c declares (service_cv),
+ * daily_amplitude, peak_hour, duty_window}; messages in line order */
 static void validate_inference_keys(vctx *c, scenario *s, const scenario_yaml *n);
+static void v_model_key(vctx *c, scenario *s, const scenario_model_key *k,
+                        const scenario_yaml *n);
 static void validate_inference(vctx *c, scenario *s, const scenario_yaml *n) {
   validate_in_line_order(c, s, n, validate_inference_keys);
 }
 
 static void validate_inference_keys(vctx *c, scenario *s, const scenario_yaml *n) {
-  static const char *const keys[] = {"model", "service_dist", "service_cv", "daily_amplitude",
-                                     "peak_hour", "duty_window", NULL};
   static const char *const model_names[] = {"requests", "fluid", NULL};
   if (n->type != SCENARIO_YAML_MAP) {
     scenario_yaml_expected(c->d, c->file, n, "inference",
                            "a mapping, e.g. {service_dist: exponential, daily_amplitude: 0.3}");
     return;
   }
-  scenario_yaml_check_keys(c->d, c->file, n, "inference", keys);
+  /* its own keys, with the inference model's constants (service_cv) in their place */
+  g_autoptr(GPtrArray) keys = g_ptr_array_new();
+  g_ptr_array_add(keys, "model");
+  g_ptr_array_add(keys, "service_dist");
+  guint first_model_key = keys->len;
+  model_key_names(keys, "inference");
+  guint end_model_keys = keys->len;
+  g_ptr_array_add(keys, "daily_amplitude");
+  g_ptr_array_add(keys, "peak_hour");
+  g_ptr_array_add(keys, "duty_window");
+  g_ptr_array_add(keys, NULL);
+  scenario_yaml_check_keys(c->d, c->file, n, "inference", (const char *const *)keys->pdata);
   scenario_inference *in = &s->inference;
   const scenario_yaml *v;
   int dist, model;
@@ -1155,9 +1167,9 @@ static void validate_inference_keys(vctx *c, scenario *s, const scenario_yaml *n
   if ((v = scenario_yaml_get(n, "service_dist")) &&
       v_enum(c, v, "inference.service_dist", service_dist_names, &dist))
     in->dist = (service_dist)dist;
-  if ((v = scenario_yaml_get(n, "service_cv")))
-    v_number(c, v, "inference.service_cv", "a coefficient of variation from 0 to 10", 0, FALSE,
-             10, FALSE, &in->service_cv);
+  for (guint i = first_model_key; i < end_model_keys; i++)
+    if ((v = scenario_yaml_get(n, keys->pdata[i])))
+      v_model_key(c, s, model_key_find("inference", keys->pdata[i]), v);
   if ((v = scenario_yaml_get(n, "daily_amplitude")))
     v_number(c, v, "inference.daily_amplitude", "a number from 0 to 1", 0, FALSE, 1, FALSE,
              &in->daily_amplitude);
@@ -1324,7 +1336,6 @@ static scenario *scenario_new(const char *path) {
   s->prices = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
   model_key_defaults(s);
   s->inference.dist = SERVICE_DIST_LOGNORMAL;
-  s->inference.service_cv = SCENARIO_DEFAULT_SERVICE_CV;
   s->inference.peak_ns = 14 * 3600 * SIM_NS_PER_S;
   s->inference.duty_window_ns = SCENARIO_DEFAULT_DUTY_WINDOW_NS;
   s->max_restarts = SCENARIO_DEFAULT_MAX_RESTARTS;

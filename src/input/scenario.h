@@ -125,7 +125,8 @@ const char *service_dist_name(service_dist d); /* "deterministic", ... */
 
 typedef struct scenario_inference {
   service_dist dist;            /* default deterministic */
-  double service_cv;            /* lognormal coefficient of variation; default 1 */
+  double service_cv;            /* lognormal coefficient of variation; default 0.005
+                                 * (workload_key_inference_service_cv) */
   double daily_amplitude;       /* 0 <= A <= 1: rate x (1 + A cos(2 pi (t - peak) / 1 d)); default 0 */
   sim_time peak_ns;             /* time of day of the peak, from trace time 0; default 14 h */
   gboolean fluid;               /* model: fluid (offered load only, no requests); default requests */
@@ -366,13 +367,6 @@ gboolean scenario_is_override_key(const char *key);
 #define SCENARIO_DEFAULT_RECONFIGURE_TIME_NS (120 * SIM_NS_PER_S)
 /* NVIDIA AI Enterprise, $4500 per GPU per year [S55] over 8766 h a year. */
 #define SCENARIO_DEFAULT_VGPU_LICENCE_PER_HOUR (4500.0 / 8766.0)
-/* Default CV of a request's service time (lognormal, docs/models.md section 9): Tally's BERT
- * server alone on an A100 ([S63] artifact) has mean 4.05 ms and p99 4.098 ms; a lognormal
- * with that p99 / mean (exp(2.326 sigma - sigma^2 / 2) = 1.0119) has sigma 0.0051, CV 0.005
- * (derived); Clockwork [S72] finds inference alone close to deterministic. Sensitivity:
- * latency percentiles move by about 2.3 CV x the service time at low load. */
-#define SCENARIO_DEFAULT_SERVICE_CV 0.005
-
 /* Restarts per job (`max_restarts`): stops a job whose phase always overflows memory from
  * looping forever (assumption; docs/models.md, "Restarts and checkpoints"). */
 #define SCENARIO_DEFAULT_MAX_RESTARTS 10

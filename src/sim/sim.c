@@ -35,6 +35,7 @@ const scenario_model_key *const sim_model_keys[] = {
     &workload_key_llm_bandwidth_efficiency,
     &workload_key_llm_compute_efficiency,
     &workload_key_llm_step_overhead_ms,
+    &workload_key_inference_service_cv,
     NULL,
 };
 

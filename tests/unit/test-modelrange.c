@@ -1,8 +1,8 @@
 /* test-modelrange.c: the model-range table (modelrange.h): every constant's default and
  * ends are values its scenario key accepts and a value beyond is refused (the key is real,
- * not ignored), the ends bracket the default; the table's ends are the lowest and highest
- * over the runs with the run that gave them, the defaults' run winning ties, and figures
- * that no run reports stay absent. */
+ * not ignored), the ends bracket the default, the default is the one the reader gives; the
+ * table's ends are the lowest and highest over the runs with the run that gave them, the
+ * defaults' run winning ties, and figures that no run reports stay absent. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -33,17 +33,53 @@ Test(modelrange, every_constant_is_a_key_with_its_ends) {
   const modelrange_constant *c = modelrange_constants(&n);
   cr_assert_geq(n, 8);
   for (guint k = 0; k < n; k++) {
-    cr_expect(mr_accepts(c[k].key, c[k].value), "%s=%s refused", c[k].key, c[k].value);
-    cr_expect(mr_accepts(c[k].key, c[k].low), "%s=%s refused", c[k].key, c[k].low);
-    cr_expect(mr_accepts(c[k].key, c[k].high), "%s=%s refused", c[k].key, c[k].high);
-    cr_expect_not(mr_accepts(c[k].key, "-5"), "%s=-5 accepted: the key checks nothing", c[k].key);
+    cr_expect(mr_accepts(modelrange_key(&c[k]), modelrange_default(&c[k])), "%s=%s refused", modelrange_key(&c[k]), modelrange_default(&c[k]));
+    cr_expect(mr_accepts(modelrange_key(&c[k]), c[k].low), "%s=%s refused", modelrange_key(&c[k]), c[k].low);
+    cr_expect(mr_accepts(modelrange_key(&c[k]), c[k].high), "%s=%s refused", modelrange_key(&c[k]), c[k].high);
+    cr_expect_not(mr_accepts(modelrange_key(&c[k]), "-5"), "%s=-5 accepted: the key checks nothing", modelrange_key(&c[k]));
     double v, lo, hi;
-    if (util_parse_double(c[k].value, &v) && util_parse_double(c[k].low, &lo) &&
+    if (util_parse_double(modelrange_default(&c[k]), &v) && util_parse_double(c[k].low, &lo) &&
         util_parse_double(c[k].high, &hi))
-      cr_expect(lo <= v && v <= hi && lo < hi, "%s: %s not in [%s, %s]", c[k].key, c[k].value,
+      cr_expect(lo <= v && v <= hi && lo < hi, "%s: %s not in [%s, %s]", modelrange_key(&c[k]), modelrange_default(&c[k]),
                 c[k].low, c[k].high);
     cr_expect(c[k].interval && *c[k].interval && c[k].model && *c[k].model);
   }
+}
+
+/* three-pools.yaml read with the override ov (NULL: none). */
+static scenario *mr_load(const char *ov) {
+  scenario_use_strategies(share_count(), share_input_row);
+  scenario_use_model_keys(sim_model_keys);
+  const char *ovs[] = {ov};
+  g_autoptr(diag_list) d = diag_list_new(0);
+  scenario *s = scenario_load_with_overrides(SDIR "three-pools.yaml", ovs, ov ? 1 : 0, d);
+  cr_assert(s && !diag_has_errors(d), "three-pools.yaml with %s refused", ov ? ov : "nothing");
+  return s;
+}
+
+/* The default the table shows (its run "base", model-range.txt's "default") is the value the
+ * reader gives a scenario that leaves the key unset: the key set to that text reads the same
+ * bytes, for every constant. Fails when a model's declared default moves and the table's
+ * default does not follow (or the declaration's text and value disagree). */
+Test(modelrange, defaults_are_the_models_declared_defaults) {
+  guint n;
+  const modelrange_constant *c = modelrange_constants(&n);
+  scenario *unset = mr_load(NULL);
+  for (guint k = 0; k < n; k++) {
+    const scenario_model_key *d = c[k].decl;
+    g_autofree char *set =
+        g_strdup_printf("%s=%s", modelrange_key(&c[k]), modelrange_default(&c[k]));
+    scenario *s = mr_load(set);
+    size_t size = d->type == SCENARIO_MODEL_NUMBER     ? sizeof(double)
+                  : d->type == SCENARIO_MODEL_DURATION ? sizeof(sim_time)
+                  : d->type == SCENARIO_MODEL_WHOLE    ? sizeof(guint32)
+                                                       : sizeof(gboolean);
+    cr_expect(!memcmp((const char *)s + d->offset, (const char *)unset + d->offset, size),
+              "%s: the table's default %s is not the value the reader gives it unset",
+              modelrange_key(&c[k]), modelrange_default(&c[k]));
+    scenario_free(s);
+  }
+  scenario_free(unset);
 }
 
 Test(modelrange, runs_are_named_and_set) {
@@ -53,12 +89,12 @@ Test(modelrange, runs_are_named_and_set) {
   g_autofree char *base = modelrange_folder_name(0);
   cr_assert_str_eq(base, "base");
   g_autofree char *lo = modelrange_override(1), *hi = modelrange_override(2);
-  g_autofree char *want_lo = g_strdup_printf("%s=%s", c[0].key, c[0].low);
-  g_autofree char *want_hi = g_strdup_printf("%s=%s", c[0].key, c[0].high);
+  g_autofree char *want_lo = g_strdup_printf("%s=%s", modelrange_key(&c[0]), c[0].low);
+  g_autofree char *want_hi = g_strdup_printf("%s=%s", modelrange_key(&c[0]), c[0].high);
   cr_assert_str_eq(lo, want_lo);
   cr_assert_str_eq(hi, want_hi);
   g_autofree char *last = modelrange_folder_name(MODELRANGE_RUNS(n) - 1);
-  g_autofree char *want_last = g_strdup_printf("%s-high", c[n - 1].key);
+  g_autofree char *want_last = g_strdup_printf("%s-high", modelrange_key(&c[n - 1]));
   cr_assert_str_eq(last, want_last);
 }
 

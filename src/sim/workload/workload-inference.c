@@ -13,8 +13,18 @@
 #include "metrics.h"
 #include <gsl/gsl_randist.h>
 #include <math.h>
+#include <stddef.h>
 
 #define INF_DAY_NS 86400e9
+
+/* The service times' coefficient of variation a scenario may set (`inference.service_cv`;
+ * scenario_model_key, listed in sim_model_keys): the reader checks and keeps it in
+ * scenario.inference, which this file reads. */
+const scenario_model_key workload_key_inference_service_cv = {
+    {"inference.service_cv", "0.005", "the coefficient of variation of lognormal service "
+     "times", NULL},
+    SCENARIO_MODEL_NUMBER, "a coefficient of variation from 0 to 10", 0, 10, FALSE, FALSE,
+    SCENARIO_DEFAULT_SERVICE_CV, offsetof(scenario, inference.service_cv)};
 /* Random streams of a service (rng_new(seed, id, stream)); 0 is sim.c's, 1 the faults'. */
 #define INF_STREAM_ARRIVALS 2
 #define INF_STREAM_SERVICE 3

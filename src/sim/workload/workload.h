@@ -110,6 +110,15 @@ extern const scenario_model_key workload_key_llm_max_num_batched_tokens,
     workload_key_llm_chunked_prefill, workload_key_llm_block_size,
     workload_key_llm_stream_ms_per_token, workload_key_llm_bandwidth_efficiency,
     workload_key_llm_compute_efficiency, workload_key_llm_step_overhead_ms;
+/* The inference services' constant a scenario may set (`inference.service_cv`), declared in
+ * workload-inference.c and listed in sim_model_keys (sim.c). */
+extern const scenario_model_key workload_key_inference_service_cv;
+/* Default CV of a request's service time (lognormal, docs/models.md section 9): Tally's BERT
+ * server alone on an A100 ([S63] artifact) has mean 4.05 ms and p99 4.098 ms; a lognormal
+ * with that p99 / mean (exp(2.326 sigma - sigma^2 / 2) = 1.0119) has sigma 0.0051, CV 0.005
+ * (derived); Clockwork [S72] finds inference alone close to deterministic. Sensitivity:
+ * latency percentiles move by about 2.3 CV x the service time at low load. */
+#define SCENARIO_DEFAULT_SERVICE_CV 0.005
 
 /* ---- what a workload may ask of its job's placement (workload.c) ---- */
 /* Is the workload's timer (workload_job_set_timer) pending? */

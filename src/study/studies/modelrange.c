@@ -7,27 +7,31 @@
 #include "compare.h"
 #include "report.h"
 #include "util.h"
+#include "share.h"
+#include "workload.h"
 #include <math.h>
 #include <string.h>
 
 #define PM25 "assumption: +/-25 % of the fitted value (the perturbation at which issue 27 " \
              "measured validate rows flip)"
 
+/* Each constant's key and default are its owning model's declaration (share.c, share-mps.c,
+ * workload-llm.c, workload-inference.c): this table adds only the interval. */
 static const modelrange_constant constants[] = {
-    {"ts_switch_loss", "0.06", "0.045", "0.075", "time-slicing",
+    {&share_key_ts_switch_loss, "0.045", "0.075", "time-slicing",
      PM25 "; Colfax's own spread, 16-19 % over four tenants (0.053-0.063), lies inside"},
-    {"ts_curve_exp", "1.2", "0.9", "1.5", "time-slicing", PM25},
-    {"ts_overlap_exp", "2", "1.5", "2.5", "time-slicing", PM25},
-    {"mps_bandwidth_loss", "0.075", "0.05625", "0.09375", "MPS", PM25},
-    {"mps_block_wait", "1.08", "0.81", "1.35", "MPS", PM25},
-    {"mps_block_corr", "10ms", "5ms", "20ms", "MPS",
+    {&share_key_ts_curve_exp, "0.9", "1.5", "time-slicing", PM25},
+    {&share_key_ts_overlap_exp, "1.5", "2.5", "time-slicing", PM25},
+    {&share_key_mps_bandwidth_loss, "0.05625", "0.09375", "MPS", PM25},
+    {&share_key_mps_block_wait, "0.81", "1.35", "MPS", PM25},
+    {&share_key_mps_block_corr, "5ms", "20ms", "MPS",
      "assumption: the default itself is an assumption; half and twice it"},
-    {"inference.service_cv", "0.005", "0.005", "1", "inference requests",
+    {&workload_key_inference_service_cv, "0.005", "1", "inference requests",
      "assumption: the default was measured at under 0.1 % load; 1 (as variable as an "
      "exponential service) is the pessimistic end under load"},
-    {"llm.bandwidth_efficiency", "0.76", "0.57", "0.95", "LLM serving", PM25},
-    {"llm.compute_efficiency", "0.66", "0.495", "0.825", "LLM serving", PM25},
-    {"llm.step_overhead_ms", "0.54", "0.405", "0.675", "LLM serving", PM25},
+    {&workload_key_llm_bandwidth_efficiency, "0.57", "0.95", "LLM serving", PM25},
+    {&workload_key_llm_compute_efficiency, "0.495", "0.825", "LLM serving", PM25},
+    {&workload_key_llm_step_overhead_ms, "0.405", "0.675", "LLM serving", PM25},
 };
 
 const modelrange_constant *modelrange_constants(guint *n) {
@@ -36,21 +40,23 @@ const modelrange_constant *modelrange_constants(guint *n) {
 }
 
 void modelrange_list(GString *out) {
-  for (guint k = 0; k < G_N_ELEMENTS(constants); k++)
-    g_string_append_printf(out, "%s %s %s %s\n", constants[k].key, constants[k].value,
-                           constants[k].low, constants[k].high);
+  for (guint k = 0; k < G_N_ELEMENTS(constants); k++) {
+    const modelrange_constant *c = &constants[k];
+    g_string_append_printf(out, "%s %s %s %s\n", modelrange_key(c), modelrange_default(c), c->low,
+                           c->high);
+  }
 }
 
 char *modelrange_folder_name(guint r) {
   if (r == 0) return g_strdup("base");
   const modelrange_constant *c = &constants[(r - 1) / 2];
-  return g_strdup_printf("%s-%s", c->key, r % 2 ? "low" : "high");
+  return g_strdup_printf("%s-%s", modelrange_key(c), r % 2 ? "low" : "high");
 }
 
 char *modelrange_override(guint r) {
   if (r == 0) return NULL;
   const modelrange_constant *c = &constants[(r - 1) / 2];
-  return g_strdup_printf("%s=%s", c->key, r % 2 ? c->low : c->high);
+  return g_strdup_printf("%s=%s", modelrange_key(c), r % 2 ? c->low : c->high);
 }
 
 /* The mean over the seeds of group g's key. */
@@ -179,8 +185,8 @@ static void modelrange_lines(const modelrange_table *t, GPtrArray *cells, gboole
 static void modelrange_heading(const modelrange_table *t, gboolean seeds, GString *out) {
   const seeds_table *base = g_ptr_array_index(t->groups, 0);
   const run_figures *f = g_ptr_array_index(base->runs, 0);
-  g_autofree char *trace = g_path_get_basename(*f->trace_file ? f->trace_file : "?");
-  g_autofree char *ctrace = figures_clean_text(trace);
+  g_autofree char *trace_name = g_path_get_basename(*f->trace_file ? f->trace_file : "?");
+  g_autofree char *ctrace = figures_clean_text(trace_name);
   g_string_append_printf(out, "sharesim: scenario '%s' on trace %s, model range over %u "
                          "constants (%u runs", f->scenario, ctrace, t->n_constants,
                          t->groups->len);
@@ -197,9 +203,10 @@ static void modelrange_constants_text(const modelrange_table *t, GString *out) {
                        "model, figures moved at the low and the high end\n");
   for (guint k = 0; k < t->n_constants; k++) {
     const modelrange_constant *c = &constants[k];
-    g_autofree char *range = g_strdup_printf("%s [%s, %s]", c->value, c->low, c->high);
-    g_string_append_printf(out, "  %-25s %-24s %-19s moved %u / %u\n", c->key, range, c->model,
-                           modelrange_moved(t, 1 + 2 * k), modelrange_moved(t, 2 + 2 * k));
+    g_autofree char *range =
+        g_strdup_printf("%s [%s, %s]", modelrange_default(c), c->low, c->high);
+    g_string_append_printf(out, "  %-25s %-24s %-19s moved %u / %u\n", modelrange_key(c), range,
+                           c->model, modelrange_moved(t, 1 + 2 * k), modelrange_moved(t, 2 + 2 * k));
   }
 }
 
@@ -255,8 +262,8 @@ static void modelrange_json_constants(const modelrange_table *t, GString *out) {
   for (guint k = 0; k < t->n_constants; k++) {
     const modelrange_constant *c = &constants[k];
     g_string_append(out, k ? ",\n    {\"key\": " : "\n    {\"key\": ");
-    figures_json_string(out, c->key);
-    const char *const f[] = {"default", c->value, "low", c->low, "high", c->high,
+    figures_json_string(out, modelrange_key(c));
+    const char *const f[] = {"default", modelrange_default(c), "low", c->low, "high", c->high,
                              "model", c->model, "interval", c->interval};
     for (guint i = 0; i < G_N_ELEMENTS(f); i += 2) {
       g_string_append_printf(out, ", \"%s\": ", f[i]);

@@ -9,16 +9,26 @@
 #include <glib.h>
 #include "outdir.h"
 #include "seeds.h"
+#include "scenario.h"
 
 typedef struct modelrange_constant {
-  const char *key;      /* the --set key: "ts_switch_loss", "llm.compute_efficiency" */
-  const char *value;    /* the default, as the scenario format writes it */
+  /* the owning model's declaration (scenario.h): its key.name is the --set key
+   * ("ts_switch_loss", "llm.compute_efficiency"), its key.def the default as the scenario
+   * format writes it; the table restates neither */
+  const scenario_model_key *decl;
   const char *low;      /* the ends of its interval, as --set values */
   const char *high;
   const char *model;    /* the model that reads it ("time-slicing", "LLM serving") */
   const char *interval; /* where the interval comes from ("assumption: +/-25 % ...") */
 } modelrange_constant;
 
+/* The --set key and the default of c, from its model's declaration. */
+static inline const char *modelrange_key(const modelrange_constant *c) {
+  return c->decl->key.name;
+}
+static inline const char *modelrange_default(const modelrange_constant *c) {
+  return c->decl->key.def;
+}
 /* The constants, in table order; *n receives how many. */
 const modelrange_constant *modelrange_constants(guint *n);
 /* One line per constant: "KEY DEFAULT LOW HIGH" (run --list-constants, scripts/flips). */
