@@ -23,6 +23,8 @@ scenario.o done           g_once guard
 scenario.o scenario_n_strategies the strategy table (scenario_use_strategies): set once at start (cmd_main, test set-up), read-only after
 scenario.o scenario_strategy_row likewise
 scenario.o scenario_model_table the model constants (scenario_use_model_keys): likewise
+scenario.o scenario_n_placements the placement table (scenario_use_placements): likewise
+scenario.o scenario_placement_row likewise
 safeopen.o safeopen_inputs_lock the mutex itself
 safeopen.o safeopen_inputs the files read so far (device, inode): behind safeopen_inputs_lock
 paths.o paths_extra_lex   set by option parsing (--allow-path) before any run, read-only after

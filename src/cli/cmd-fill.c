@@ -48,9 +48,8 @@ static gboolean fill_parse_policies(char **texts, GArray *out) {
       placement_policy p;
       if (!placement_policy_parse(parts[k], &p)) {
         GString *names = g_string_new(NULL);
-        for (int q = 0; q < PLACEMENT_COUNT; q++)
-          g_string_append_printf(names, "%s%s", q ? ", " : "",
-                                 placement_policy_name((placement_policy)q));
+        for (guint q = 0; q < scenario_placement_count(); q++)
+          g_string_append_printf(names, "%s%s", q ? ", " : "", scenario_placement_get(q)->name);
         fprintf(stderr, "sharesim fill: --policy: expected one of %s, found '%s'\n", names->str,
                 parts[k]);
         g_string_free(names, TRUE);

@@ -4,6 +4,7 @@
 #include "cleanup.h"
 #include "share.h"
 #include "sim.h"
+#include "place.h"
 #include "paths.h"
 #include "util.h"
 #include <errno.h>
@@ -105,6 +106,7 @@ int cmd_main(int argc, char **argv) {
   cleanup_install();
   scenario_use_strategies(share_count(), share_input_row); /* input knows no strategies */
   scenario_use_model_keys(sim_model_keys); /* nor any model's constants */
+  scenario_use_placements(place_count(), place_input_row); /* nor placement policies */
   const char *name = argc >= 2 ? argv[1] : NULL; /* before option parsing reorders argv */
   cmd_stdout own = {0};
   FILE *f = fopencookie(&own, "w", (cookie_io_functions_t){.write = cmd_stdout_write,

@@ -23,16 +23,6 @@
 
 /* "offender", the old name of failed-allocation, is accepted too (validate_pool_policies) */
 static const char *const oom_names[] = {"all", "failed-allocation", "sidecar", NULL};
-static const char *const placement_names[PLACEMENT_COUNT + 1] = {
-    [PLACEMENT_PACK] = "pack",
-    [PLACEMENT_SPREAD] = "spread",
-    [PLACEMENT_RANDOM] = "random",
-    [PLACEMENT_DOT_PRODUCT] = "dot-product",
-    [PLACEMENT_GPU_CLUSTERING] = "gpu-clustering",
-    [PLACEMENT_GPU_PACKING] = "gpu-packing",
-    [PLACEMENT_BEST_FIT] = "best-fit",
-    [PLACEMENT_FGD] = "fgd",
-    [PLACEMENT_COUNT] = NULL};
 static const char *const reconfigure_names[] = {"never", "on-demand", NULL};
 static const char *const drain_names[] = {"wait", "evict", NULL};
 
@@ -49,6 +39,25 @@ guint scenario_strategy_count(void) {
   if (!scenario_strategy_row)
     g_error("scenario: no strategy table: the program must call scenario_use_strategies");
   return scenario_n_strategies;
+}
+
+/* The placement table the program gave (scenario_use_placements). */
+static guint scenario_n_placements;
+static const scenario_placement *(*scenario_placement_row)(guint i);
+
+void scenario_use_placements(guint n, const scenario_placement *(*row)(guint i)) {
+  scenario_n_placements = n;
+  scenario_placement_row = row;
+}
+
+guint scenario_placement_count(void) {
+  if (!scenario_placement_row)
+    g_error("scenario: no placement table: the program must call scenario_use_placements");
+  return scenario_n_placements;
+}
+
+const scenario_placement *scenario_placement_get(guint i) {
+  return i < scenario_placement_count() ? scenario_placement_row(i) : NULL;
 }
 
 /* The models' constants the program gave (scenario_use_model_keys). */
@@ -108,18 +117,22 @@ static share_strategy strategy_implied(guint flag) {
   return NULL;
 }
 
-const char *placement_policy_name(placement_policy p) {
-  if ((int)p < 0 || p >= PLACEMENT_COUNT) return "unknown";
-  return placement_names[p];
-}
+const char *placement_policy_name(placement_policy p) { return p ? p->name : "unknown"; }
 
 gboolean placement_policy_parse(const char *text, placement_policy *out) {
-  for (int i = 0; i < PLACEMENT_COUNT; i++)
-    if (text && !strcmp(text, placement_names[i])) {
-      *out = (placement_policy)i;
+  for (guint i = 0; text && i < scenario_placement_count(); i++)
+    if (!strcmp(text, scenario_placement_get(i)->name)) {
+      *out = scenario_placement_get(i);
       return TRUE;
     }
   return FALSE;
+}
+
+/* The table's default policy (the row with is_default). */
+static placement_policy placement_default(void) {
+  for (guint i = 0; i < scenario_placement_count(); i++)
+    if (scenario_placement_get(i)->is_default) return scenario_placement_get(i);
+  g_error("scenario: no row of the placement table is_default");
 }
 
 gboolean share_strategy_parse(const char *text, share_strategy *out) {
@@ -347,7 +360,7 @@ static pool_spec *pool_new(void) {
   p->gpus_per_node = SCENARIO_DEFAULT_GPUS_PER_NODE;
   p->strategy = strategy_implied(SCENARIO_NV_DEFAULT);
   if (!p->strategy) g_error("scenario: no strategy of the table is SCENARIO_NV_DEFAULT");
-  p->placement = PLACEMENT_PACK;
+  p->placement = placement_default();
   p->replicas = 1;
   p->oom = OOM_ALL;
   p->timeslice_ns = SCENARIO_DEFAULT_TIMESLICE_NS;
@@ -941,9 +954,15 @@ static void validate_pool_policies(pool_check *pc, pool_spec *p) {
   vctx *c = pc->c;
   const scenario_yaml *n;
   int e;
-  if ((n = scenario_yaml_get(pc->pm, "placement")) &&
-      v_enum(c, n, pool_check_what(pc, "placement"), placement_names, &e))
-    p->placement = (placement_policy)e;
+  if ((n = scenario_yaml_get(pc->pm, "placement"))) {
+    /* the table's names, in its order, for the message ("expected one of ...") */
+    g_autoptr(GPtrArray) names = g_ptr_array_new();
+    for (guint i = 0; i < scenario_placement_count(); i++)
+      g_ptr_array_add(names, (gpointer)scenario_placement_get(i)->name);
+    g_ptr_array_add(names, NULL);
+    if (v_enum(c, n, pool_check_what(pc, "placement"), (const char *const *)names->pdata, &e))
+      p->placement = scenario_placement_get((guint)e);
+  }
   if ((n = scenario_yaml_get(pc->pm, "oom"))) {
     if (n->type == SCENARIO_YAML_SCALAR && !strcmp(n->text, "offender")) /* the old name */
       p->oom = OOM_FAILED_ALLOCATION;

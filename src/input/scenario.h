@@ -20,19 +20,12 @@ const char *share_strategy_name(share_strategy s); /* "time-slicing" */
 
 /* oom: all | failed-allocation (old name: offender) | sidecar (docs/models.md, section 5) */
 typedef enum { OOM_ALL = 0, OOM_FAILED_ALLOCATION, OOM_SIDECAR } oom_policy;
-/* Placement policies (src/sim/place/place-*.c, one each; docs/models.md "Placement"). */
-typedef enum {
-  PLACEMENT_PACK = 0,
-  PLACEMENT_SPREAD,
-  PLACEMENT_RANDOM,
-  PLACEMENT_DOT_PRODUCT,
-  PLACEMENT_GPU_CLUSTERING,
-  PLACEMENT_GPU_PACKING,
-  PLACEMENT_BEST_FIT,
-  PLACEMENT_FGD,
-  PLACEMENT_COUNT
-} placement_policy;
+/* A placement policy: its row of the placement table the program gave
+ * (scenario_use_placements; src/sim/place/place-*.c, one file each, docs/models.md
+ * "Placement"), compared by pointer; this layer names no policy. */
+typedef const struct scenario_placement *placement_policy;
 const char *placement_policy_name(placement_policy p); /* "best-fit" */
+/* The row named text (FALSE: none). */
 gboolean placement_policy_parse(const char *text, placement_policy *out);
 
 /* Nodes of one kind inside a pool (`node_groups:`, scenario-nodes.c). */
@@ -261,6 +254,22 @@ guint scenario_strategy_count(void);
 const scenario_strategy *scenario_strategy_get(guint i);
 /* The declaration of key among s's keys, NULL when s has no such key. */
 const scenario_key *scenario_strategy_key(const scenario_strategy *s, const char *key);
+
+/* A placement policy as the reader takes it (one row of the simulator's placement table,
+ * place_input_row in src/sim/place/place.c): its name, what it does, and whether a pool
+ * that names none gets it. How it places is the simulator's (place.h). */
+typedef struct scenario_placement {
+  const char *name;         /* as in the scenario: "best-fit" */
+  const char *description;  /* what it chooses, one line */
+  gboolean is_default;      /* the policy of a pool without `placement:` (one row) */
+} scenario_placement;
+/* The placement policies scenarios may name: n rows, row(i) for i < n, set once per process
+ * as scenario_use_strategies (the order is that of the lists users see, nothing more). */
+void scenario_use_placements(guint n, const scenario_placement *(*row)(guint i));
+/* How many policies, and row i in the table's order (NULL when out of range); aborts with a
+ * message when no table was given. */
+guint scenario_placement_count(void);
+const scenario_placement *scenario_placement_get(guint i);
 
 /* A model's constant a scenario may set, at the top level (ts_curve_exp) or in a section
  * (llm.block_size: the section, a dot, its key), declared once by the file of the model

@@ -180,7 +180,7 @@ void cluster_pool_init(pool_state *p, guint32 index, const pool_spec *spec,
   p->queued_by_gpus = g_new0(guint32, p->n_gpus + 2);
   p->queue_sizes = g_array_new(FALSE, FALSE, sizeof(guint32));
   share_index_init(p);
-  if (spec->placement != PLACEMENT_PACK && spec->placement != PLACEMENT_SPREAD)
+  if (place_for(spec->placement)->slot_search == PLACE_SLOTS_NONE)
     p->place = place_for(spec->placement);
   cluster_view_init(p);
   if (p->ops->init_pool) p->ops->init_pool(&p->share_view);
@@ -286,7 +286,7 @@ static gboolean find_placement_pass(const pool_state *p, const job_run *j, gbool
                                     gpu_state **gpus_out, guint32 *slots_out) {
   guint32 need = j->spec->gpus;
   guint32 slots_per_node = p->slots_per_gpu * p->gpus_per_node;
-  gboolean spread = p->spec->placement == PLACEMENT_SPREAD;
+  gboolean spread = place_for(p->spec->placement)->slot_search == PLACE_SLOTS_MOST;
   guint32 got = 0;
   if (need <= (distinct ? p->gpus_per_node : slots_per_node)) {
     for (guint32 step = 0; step <= slots_per_node; step++) {

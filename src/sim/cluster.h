@@ -110,7 +110,7 @@ struct pool_state {
   int64_t *node_cpu_left, *node_mem_left;
   const char **node_model;
   guint32 max_node_gpus;
-  /* placement policy other than pack/spread (place.h): the nodes as the policy sees them,
+  /* a placement policy without a slot search (place.h): the nodes as the policy sees them,
    * kept up to date by attach/detach; the pool's target workload (cluster_pool_set_target)
    * and fragmentation now (milli-GPU, sum over nodes) */
   const place_ops *place;

@@ -16,11 +16,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #include "scenario.h"
 #include "share.h"
 #include "sim.h"
+#include "place.h"
 /* The scenario reader knows no strategies until the program hands it the simulator's table
  * (scenario.h); the command line does it in cmd_main, a fuzz target here. */
 __attribute__((constructor)) static void fuzz_use_strategies(void) {
   scenario_use_strategies(share_count(), share_input_row);
   scenario_use_model_keys(sim_model_keys); /* nor any model's constants */
+  scenario_use_placements(place_count(), place_input_row); /* nor placement policies */
 }
 
 #define FUZZ_SEPARATOR "\n--8<--\n"

@@ -1,9 +1,9 @@
 /* inv-gen.c: random small scenarios and traces for the invariant suite (issue 11): every
  * strategy of the program's table with the keys its row declares (their sampled values),
- * every placement policy and OOM policy, every job kind, phases (memory growth, duty and
- * rate changes, crashes), random crash rates, restart back-offs, idle culling of
- * notebooks, inference services with and without SLOs, horizons, priority classes, Kueue's
- * quotas. The same seed writes the same files. It knows nothing of the
+ * every placement policy of the program's table, every OOM policy, every job kind, phases
+ * (memory growth, duty and rate changes, crashes), random crash rates, restart back-offs,
+ * idle culling of notebooks, inference services with and without SLOs, horizons, priority
+ * classes, Kueue's quotas. The same seed writes the same files. It knows nothing of the
  * checks. */
 #include "invariants.h"
 #include <glib/gstdio.h>
@@ -61,7 +61,8 @@ static void inv_gen_pool(GRand *r, GString *y, inv_case *c, int i) {
   g_string_append_printf(y, "  - name: p%d\n    gpu: %s\n    nodes: %d\n    gpus_per_node: %d\n",
                          i, gpu, nodes, per);
   g_string_append_printf(y, "    strategy: %s\n    placement: %s\n    oom: %s\n", st->name,
-                         placement_policy_name((placement_policy)inv_pick(r, PLACEMENT_COUNT)),
+                         scenario_placement_get(
+                             (guint)inv_pick(r, (int)scenario_placement_count()))->name,
                          (const char *[]){"all", "failed-allocation", "sidecar"}[inv_pick(r, 3)]);
   inv_gen_keys(r, y, st);
   inv_pool *p = &c->pools[i];

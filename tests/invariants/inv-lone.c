@@ -1,8 +1,9 @@
-/* inv-lone.c: lone gangs (issue 27 item 8). One pool per case, one strategy and placement
- * each; a one-worker job runs alone, then gangs of 2, 3 and 4 workers, each alone on the
- * emptied pool. A gang must run at the speed of its one-worker twin (no gang penalty:
- * its workers on distinct free GPUs, none waiting for a stacked mate), and at full speed
- * under every strategy that neither caps nor partitions a lone client. */
+/* inv-lone.c: lone gangs (issue 27 item 8). One pool per case, one strategy and one
+ * placement policy each (every policy of the program's table); a one-worker job runs
+ * alone, then gangs of 2, 3 and 4 workers, each alone on the emptied pool. A gang must run
+ * at the speed of its one-worker twin (no gang penalty: its workers on distinct free GPUs,
+ * none waiting for a stacked mate), and at full speed under every strategy that neither
+ * caps nor partitions a lone client. */
 #include "invariants.h"
 #include <math.h>
 
@@ -26,18 +27,19 @@ static const inv_lone_variant inv_lone_variants[] = {
     {"vgpu-best-effort", "vgpu", "    profile: A100D-40C\n    scheduler: best-effort\n", TRUE},
     {"vgpu-fixed-share", "vgpu", "    profile: A100D-40C\n    scheduler: fixed-share\n", FALSE},
 };
-static const char *const inv_lone_placements[] = {"pack", "spread", "fgd", "best-fit"};
 
 #define INV_LONE_GAP_S 10000 /* between the jobs' submissions: each runs alone */
 #define INV_LONE_WORK_S 500
 
+/* every variant under every placement policy of the program's table (a new policy's row
+ * gets its lone-gang cases) */
 guint inv_lone_count(void) {
-  return G_N_ELEMENTS(inv_lone_variants) * G_N_ELEMENTS(inv_lone_placements);
+  return G_N_ELEMENTS(inv_lone_variants) * scenario_placement_count();
 }
 
 gboolean inv_lone_gen(guint i, const char *dir, inv_case *c, GError **error) {
   const inv_lone_variant *v = &inv_lone_variants[i % G_N_ELEMENTS(inv_lone_variants)];
-  const char *placement = inv_lone_placements[i / G_N_ELEMENTS(inv_lone_variants)];
+  const char *placement = scenario_placement_get(i / G_N_ELEMENTS(inv_lone_variants))->name;
   memset(c, 0, sizeof *c);
   c->lone = TRUE;
   c->n_pools = 1;

@@ -8,6 +8,7 @@
  * [--keep DIR] [--case DIR]... | --gen SEED DIR (SHARESIM names the binary; TOP_SRCDIR finds kept cases). */
 #include "invariants.h"
 #include "sim.h"
+#include "place.h"
 #include <glib/gstdio.h>
 #include <stdio.h>
 
@@ -280,7 +281,7 @@ static void inv_kept(inv_opts *o, const char *case_dir) {
   inv_rm_tree(dir);
 }
 
-/* The lone-gang cases (inv-lone.c): one pool each, every strategy, a few placements. */
+/* The lone-gang cases (inv-lone.c): one pool each, every strategy, every placement. */
 static void inv_lone_all(inv_opts *o) {
   for (guint i = 0; i < inv_lone_count(); i++) {
     g_autofree char *dir = g_dir_make_tmp("sharesim-inv-XXXXXX", NULL);
@@ -324,6 +325,7 @@ int main(int argc, char **argv) {
   inv_opts o = {.seeds = 200, .first = 1, .keep = "invariant-failures"};
   scenario_use_strategies(share_count(), share_input_row); /* the program's own table */
   scenario_use_model_keys(sim_model_keys); /* nor any model's constants */
+  scenario_use_placements(place_count(), place_input_row); /* nor placement policies */
   const char *env = g_getenv("INVARIANT_SEEDS");
   if (env) o.seeds = (guint32)atoi(env);
   o.sharesim = g_getenv("SHARESIM");

@@ -65,9 +65,9 @@ Test(fill, every_arrival_is_placed_or_counted_and_allocation_is_the_placed_share
   cr_assert_not_null(su);
   cr_expect_eq(su->cap_milli, 14000);
   fill_options opt = {.inflate = 1.3, .shuffle = TRUE};
-  for (int p = 0; p < PLACEMENT_COUNT; p++) {
-    fill_result *r = fill_run(su, (placement_policy)p, 7, &opt);
-    cr_expect_eq(r->n_arrived, r->n_placed + r->n_unplaced, "%s", placement_policy_name(p));
+  for (guint p = 0; p < place_count(); p++) {
+    fill_result *r = fill_run(su, &place_row(p)->input, 7, &opt);
+    cr_expect_eq(r->n_arrived, r->n_placed + r->n_unplaced, "%s", place_row(p)->input.name);
     cr_expect_eq(r->arrived_milli, r->placed_milli + r->unplaced_milli);
     cr_expect_leq((double)r->arrived_milli, 1.3 * 14000 + 1e-9, "stops at the inflation");
     cr_expect_gt(r->arrived_milli, 1.3 * 14000 - 2000, "within one job of it");
@@ -78,7 +78,7 @@ Test(fill, every_arrival_is_placed_or_counted_and_allocation_is_the_placed_share
     cr_expect_eq(r->points->len, 131);
     cr_expect(last->have);
     cr_expect_leq(last->frag_ratio_pct, 100 + 1e-9);
-    fill_result *again = fill_run(su, (placement_policy)p, 7, &opt);
+    fill_result *again = fill_run(su, &place_row(p)->input, 7, &opt);
     cr_expect_eq(again->placed_milli, r->placed_milli, "same seed, same run");
     cr_expect_eq(memcmp(again->points->data, r->points->data,
                         sizeof(fill_point) * r->points->len), 0);
@@ -104,7 +104,7 @@ Test(fill, host_cpu_limits_what_a_node_takes) {
   g_autoptr(GError) err = NULL;
   fill_setup *su = fill_setup_new(s, 0, t, &err);
   fill_options opt = {.inflate = 0.1, .shuffle = FALSE};
-  fill_result *r = fill_run(su, PLACEMENT_FGD, 1, &opt);
+  fill_result *r = fill_run(su, &place_fgd_ops.input, 1, &opt);
   cr_expect_eq(r->n_arrived, 8);
   cr_expect_eq(r->n_placed, 2);
   cr_expect_eq(r->n_unplaced, 6);
@@ -114,9 +114,9 @@ Test(fill, host_cpu_limits_what_a_node_takes) {
 
 Test(fill, paper_comparison_passes_only_close_and_in_order) {
   /* made-up runs that copy the published means pass; shifted by 1.5 pp they fail */
-  const placement_policy pol[] = {PLACEMENT_RANDOM,      PLACEMENT_DOT_PRODUCT,
-                                  PLACEMENT_GPU_CLUSTERING, PLACEMENT_GPU_PACKING,
-                                  PLACEMENT_BEST_FIT,    PLACEMENT_FGD};
+  const placement_policy pol[] = {
+      &place_random_ops.input,      &place_dot_product_ops.input, &place_gpu_clustering_ops.input,
+      &place_gpu_packing_ops.input, &place_best_fit_ops.input,    &place_fgd_ops.input};
   fill_result *runs[6];
   for (int k = 0; k < 6; k++) {
     runs[k] = g_new0(fill_result, 1);
@@ -127,9 +127,9 @@ Test(fill, paper_comparison_passes_only_close_and_in_order) {
       g_array_append_val(runs[k]->points, pt);
     }
   }
-  TU_NEAR(fill_paper_alloc(PLACEMENT_FGD, 130), 95.39, 1e-9);
-  TU_NEAR(fill_paper_alloc(PLACEMENT_RANDOM, 130), 87.47, 1e-9);
-  cr_expect(isnan(fill_paper_alloc(PLACEMENT_PACK, 130)));
+  TU_NEAR(fill_paper_alloc(&place_fgd_ops.input, 130), 95.39, 1e-9);
+  TU_NEAR(fill_paper_alloc(&place_random_ops.input, 130), 87.47, 1e-9);
+  cr_expect(isnan(fill_paper_alloc(&place_pack_ops.input, 130)));
   g_autoptr(GString) rep = g_string_new(NULL);
   cr_expect(fill_paper_compare(runs, 6, 1.0, rep), "%s", rep->str);
   g_array_index(runs[5]->points, fill_point, 60).alloc_milli_pct += 1.5;
@@ -209,7 +209,7 @@ Test(fill, parallel_runs_give_the_results_of_sequential_ones) {
   fill_write_csv(ca, a, 18);
   fill_write_csv(cb, b, 18);
   cr_expect_str_eq(ca->str, cb->str);
-  cr_expect_eq(a[17]->policy, PLACEMENT_FGD);
+  cr_expect_eq(a[17]->policy, &place_fgd_ops.input);
   cr_expect_eq(a[17]->seed, 5);
   for (guint i = 0; i < 18; i++) {
     fill_result_free(a[i]);
@@ -233,5 +233,5 @@ Test(fill, published_means_and_the_curve_agree_at_130_percent) {
     cr_expect(strstr(src, fill_paper_label(p)), "%s: %s", key, src);
   }
   cr_expect_eq(validate_published("fgd.curve_points", NULL), 131);
-  cr_expect_null(fill_paper_label(PLACEMENT_PACK));
+  cr_expect_null(fill_paper_label(&place_pack_ops.input));
 }

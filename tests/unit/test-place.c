@@ -155,11 +155,11 @@ Test(place, ties_go_to_the_lowest_node) {
   int32_t full[] = {1000, 1000};
   for (int i = 0; i < 4; i++) tnode_set(&ts[i], 2, full, 0, 0, "A");
   guint32 g;
-  for (int p = 0; p < PLACEMENT_COUNT; p++) {
-    const place_ops *ops = place_for((placement_policy)p);
-    cr_expect_str_eq(ops->name, placement_policy_name((placement_policy)p));
+  for (guint p = 0; p < place_count(); p++) {
+    const place_ops *ops = place_row(p);
+    cr_expect_eq(place_for(place_input_row(p)), ops, "%s", ops->input.name);
     if (ops->pick_random) continue;
-    cr_expect_eq(choose(ops, ts, 4, req(0, 1, 500), &g), 0, "%s", ops->name);
+    cr_expect_eq(choose(ops, ts, 4, req(0, 1, 500), &g), 0, "%s", ops->input.name);
   }
 }
 

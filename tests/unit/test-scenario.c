@@ -11,6 +11,7 @@
 #include "priority.h"
 #include "share.h"
 #include "sim.h"
+#include "place.h"
 #include <stddef.h>
 #include "nvconfig.h"
 #include "paths.h"
@@ -203,7 +204,7 @@ Test(scenario, defaults_of_every_optional_key) {
   const pool_spec *p = scenario_pool(s, 0);
   cr_expect_eq(p->gpus_per_node, 8);
   cr_expect_eq(p->strategy, tu_strategy("exclusive"));
-  cr_expect_eq(p->placement, PLACEMENT_PACK);
+  cr_expect_str_eq(placement_policy_name(p->placement), "pack");
   cr_expect_eq(p->replicas, 1);
   cr_expect_not(p->replicas_set);
   cr_expect_eq(p->oom, OOM_ALL);
@@ -287,7 +288,7 @@ Test(scenario, strategy_specific_keys_are_read) {
   cr_expect_eq(ts->timeslice_ns, 2 * SIM_NS_PER_MS);
   cr_expect_eq(ts->context_switch_ns, 40000);
   cr_expect_eq(ts->oom, OOM_SIDECAR);
-  cr_expect_eq(ts->placement, PLACEMENT_SPREAD);
+  cr_expect_str_eq(placement_policy_name(ts->placement), "spread");
   cr_expect(ts->fail_requests_greater_than_one);
   cr_expect(ts->rename_by_default);
   const pool_spec *mps = scenario_pool(s, 1);
@@ -1262,6 +1263,37 @@ Test(scenario, strategy_table_is_given_by_the_program) {
   scenario_use_strategies(toy_base, share_input_row);
   expect_msg_contains_load("pools:\n  - name: t\n" POOL_MIN "    strategy: test-toy\n",
                            "strategy");
+}
+
+/* ---- the placement table is handed in (scenario_use_placements) -------------------- */
+
+/* A policy the simulator does not have, and a table whose default is not its first row:
+ * the reader takes the names, their order in its message and the default from the rows it
+ * was given, and keeps the row itself as the pool's placement. */
+static const scenario_placement toy_place_a = {.name = "test-first", .description = "a"};
+static const scenario_placement toy_place_b = {.name = "test-default", .description = "b",
+                                               .is_default = TRUE};
+static const scenario_placement *toy_place_row(guint i) {
+  return i == 0 ? &toy_place_a : i == 1 ? &toy_place_b : NULL;
+}
+
+Test(scenario, placement_table_is_given_by_the_program) {
+  scenario_use_placements(2, toy_place_row);
+  g_autoptr(scenario) d = load_ok("pools:\n  - name: p\n" POOL_MIN);
+  cr_expect_eq(scenario_pool(d, 0)->placement, &toy_place_b, "the row marked is_default");
+  g_autoptr(scenario) s = load_ok("pools:\n  - name: p\n" POOL_MIN "    placement: test-first\n");
+  cr_expect_eq(scenario_pool(s, 0)->placement, &toy_place_a);
+  cr_expect_str_eq(placement_policy_name(scenario_pool(s, 0)->placement), "test-first");
+  expect_msg_contains_load("pools:\n  - name: p\n" POOL_MIN "    placement: pack\n",
+                           "placement: expected one of test-first | test-default, found 'pack'");
+  /* the simulator's table again: its names, pack the default */
+  scenario_use_placements(place_count(), place_input_row);
+  g_autoptr(scenario) r = load_ok("pools:\n  - name: p\n" POOL_MIN);
+  cr_expect_str_eq(placement_policy_name(scenario_pool(r, 0)->placement), "pack");
+  cr_expect_eq(place_for(scenario_pool(r, 0)->placement), &place_pack_ops);
+  expect_msg_contains_load("pools:\n  - name: p\n" POOL_MIN "    placement: test-first\n",
+                           "expected one of pack | spread | random | dot-product | "
+                           "gpu-clustering | gpu-packing | best-fit | fgd, found 'test-first'");
 }
 
 /* ---- the models' constants are handed in (scenario_use_model_keys) ------------------ */

@@ -8,6 +8,7 @@
 #include "scenario.h"
 #include "share.h"
 #include "sim.h"
+#include "place.h"
 #include <glib.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@ static char *tmproot;
 __attribute__((constructor)) static void tmproot_use_strategies(void) {
   scenario_use_strategies(share_count(), share_input_row);
   scenario_use_model_keys(sim_model_keys); /* nor any model's constants */
+  scenario_use_placements(place_count(), place_input_row); /* nor placement policies */
 }
 
 static int tmproot_remove_one(const char *path, const struct stat *st, int flag,

@@ -14,10 +14,9 @@ static int64_t best_fit_score(const place_ctx *c, const place_node *n, const pla
 }
 
 const place_ops place_best_fit_ops = {
-    .policy = PLACEMENT_BEST_FIT,
-    .name = "best-fit",
-    .description = "the node with the least CPU and GPU left after placing (weights 1/2, "
-                   "normalised by the largest node), then its fullest GPU",
+    .input = {.name = "best-fit",
+              .description = "the node with the least CPU and GPU left after placing (weights "
+                             "1/2, normalised by the largest node), then its fullest GPU"},
     .score = best_fit_score,
     .gpus = place_gpus_best,
     .cacheable = TRUE,

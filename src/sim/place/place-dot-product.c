@@ -15,10 +15,9 @@ static int64_t dot_product_score(const place_ctx *c, const place_node *n, const 
 }
 
 const place_ops place_dot_product_ops = {
-    .policy = PLACEMENT_DOT_PRODUCT,
-    .name = "dot-product",
-    .description = "the node whose free (CPU, GPU) has the smallest dot product with the "
-                   "request (Tetris), then its fullest GPU",
+    .input = {.name = "dot-product",
+              .description = "the node whose free (CPU, GPU) has the smallest dot product with "
+                             "the request (Tetris), then its fullest GPU"},
     .score = dot_product_score,
     .gpus = place_gpus_best,
     .cacheable = TRUE,

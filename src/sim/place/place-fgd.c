@@ -62,10 +62,10 @@ static void fgd_gpus(const place_ctx *c, const place_node *n, const place_req *r
 }
 
 const place_ops place_fgd_ops = {
-    .policy = PLACEMENT_FGD,
-    .name = "fgd",
-    .description = "fragmentation gradient descent: the node and GPU that least increase "
-                   "fragmentation against the target workload (Weng et al., ATC '23)",
+    .input = {.name = "fgd",
+              .description = "fragmentation gradient descent: the node and GPU that least "
+                             "increase fragmentation against the target workload (Weng et al., "
+                             "ATC '23)"},
     .score = fgd_score,
     .gpus = fgd_gpus,
     .cacheable = TRUE,

@@ -18,10 +18,9 @@ static int64_t gpu_clustering_score(const place_ctx *c, const place_node *n, con
 }
 
 const place_ops place_gpu_clustering_ops = {
-    .policy = PLACEMENT_GPU_CLUSTERING,
-    .name = "gpu-clustering",
-    .description = "requests of one class (share, k whole GPUs) kept together on nodes; "
-                   "fullest node within a tier, then its fullest GPU",
+    .input = {.name = "gpu-clustering",
+              .description = "requests of one class (share, k whole GPUs) kept together on nodes; "
+                             "fullest node within a tier, then its fullest GPU"},
     .score = gpu_clustering_score,
     .gpus = place_gpus_best,
     .cacheable = TRUE,

@@ -29,10 +29,9 @@ static int64_t gpu_packing_score(const place_ctx *c, const place_node *n, const 
 }
 
 const place_ops place_gpu_packing_ops = {
-    .policy = PLACEMENT_GPU_PACKING,
-    .name = "gpu-packing",
-    .description = "shared GPUs first, then free GPUs on used nodes, then unused nodes; "
-                   "then its fullest GPU",
+    .input = {.name = "gpu-packing",
+              .description = "shared GPUs first, then free GPUs on used nodes, then unused nodes; "
+                             "then its fullest GPU"},
     .score = gpu_packing_score,
     .gpus = place_gpus_best,
     .cacheable = TRUE,

@@ -8,11 +8,12 @@ static int64_t pack_score(const place_ctx *c, const place_node *n, const place_r
 }
 
 const place_ops place_pack_ops = {
-    .policy = PLACEMENT_PACK,
-    .name = "pack",
-    .description = "the node with the least free GPU share that fits (best fit), then its "
-                   "fullest GPU",
+    .input = {.name = "pack",
+              .description = "the node with the least free GPU share that fits (best fit), then "
+                             "its fullest GPU",
+              .is_default = TRUE},
     .score = pack_score,
     .gpus = place_gpus_best,
     .cacheable = TRUE,
+    .slot_search = PLACE_SLOTS_FEWEST,
 };

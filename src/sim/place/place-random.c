@@ -8,9 +8,8 @@ static int64_t random_score(const place_ctx *c, const place_node *n, const place
 }
 
 const place_ops place_random_ops = {
-    .policy = PLACEMENT_RANDOM,
-    .name = "random",
-    .description = "a fitting node and GPU uniformly at random",
+    .input = {.name = "random",
+              .description = "a fitting node and GPU uniformly at random"},
     .score = random_score,
     .gpus = place_gpus_random,
     .cacheable = FALSE,

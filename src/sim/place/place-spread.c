@@ -8,10 +8,11 @@ static int64_t spread_score(const place_ctx *c, const place_node *n, const place
 }
 
 const place_ops place_spread_ops = {
-    .policy = PLACEMENT_SPREAD,
-    .name = "spread",
-    .description = "the node with the most free GPU share (worst fit), then its emptiest GPU",
+    .input = {.name = "spread",
+              .description = "the node with the most free GPU share (worst fit), then its "
+                             "emptiest GPU"},
     .score = spread_score,
     .gpus = place_gpus_worst,
     .cacheable = TRUE,
+    .slot_search = PLACE_SLOTS_MOST,
 };

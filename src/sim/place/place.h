@@ -65,10 +65,16 @@ typedef struct place_ctx {
   int64_t max_gpu_milli;     /* largest n_gpus x PLACE_MILLI */
 } place_ctx;
 
+/* How the event simulator's pools place a policy (cluster.c): through place_select over
+ * the nodes as the policy sees them, or with the pools' own free-slot index, searched
+ * from the fewest free slots that hold the job up (pack) or from the most down (spread). */
+typedef enum { PLACE_SLOTS_NONE = 0, PLACE_SLOTS_FEWEST, PLACE_SLOTS_MOST } place_slot_search;
+
+/* One placement policy: one place-*.c, one row of place.c's table. */
 typedef struct place_ops {
-  placement_policy policy;
-  const char *name;          /* as in the scenario: "best-fit" */
-  const char *description;
+  /* its name ("best-fit"), description and whether pools get it by default, as the scenario
+   * reader takes them (scenario.h) */
+  scenario_placement input;
   /* Score of node n for r (precondition: place_fits), higher is better. */
   int64_t (*score)(const place_ctx *c, const place_node *n, const place_req *r);
   /* The r->gpus GPU indices r takes on n (called once, on the chosen node). */
@@ -78,10 +84,20 @@ typedef struct place_ops {
   gboolean cacheable;
   /* TRUE: the node is drawn uniformly among the fitting ones instead (score unused). */
   gboolean pick_random;
+  /* PLACE_SLOTS_FEWEST / _MOST: the event simulator's pools use their free-slot index
+   * instead (the score still serves `fill`); PLACE_SLOTS_NONE: place_select. */
+  place_slot_search slot_search;
 } place_ops;
 
-/* The registered policy (never NULL for a valid enum value). */
+/* The policy whose input row p is: p must be a row this table handed to the scenario
+ * reader (place_input_row). */
 const place_ops *place_for(placement_policy p);
+/* The table's rows: how many, row i (i < place_count()), and row i as the scenario reader
+ * takes it (scenario_use_placements; NULL past the end). The order is that of the lists
+ * users see (the reader's "expected one of"), nothing more. */
+guint place_count(void);
+const place_ops *place_row(guint i);
+const scenario_placement *place_input_row(guint i);
 
 /* Does r fit on n now (model, CPU, memory, GPU shares)? */
 gboolean place_fits(const place_node *n, const place_req *r);

@@ -52,21 +52,23 @@ double fill_mean_alloc(fill_result *const *runs, guint n, placement_policy p, gu
   return fill_mean_field(runs, n, p, pct, 0);
 }
 
-/* The policies present, in table order. */
-static guint fill_policies(fill_result *const *runs, guint n, placement_policy *out) {
+/* The policies present, in table order; *np receives how many. Owned (g_free). */
+static placement_policy *fill_policies(fill_result *const *runs, guint n, guint *np) {
+  placement_policy *out = g_new0(placement_policy, place_count() + 1);
   guint k = 0;
-  for (int p = 0; p < PLACEMENT_COUNT; p++)
+  for (guint p = 0; p < place_count(); p++)
     for (guint i = 0; i < n; i++)
-      if (runs[i]->policy == (placement_policy)p) {
-        out[k++] = (placement_policy)p;
+      if (runs[i]->policy == &place_row(p)->input) {
+        out[k++] = runs[i]->policy;
         break;
       }
-  return k;
+  *np = k;
+  return out;
 }
 
 void fill_write_mean_csv(GString *out, fill_result *const *runs, guint n) {
-  placement_policy pol[PLACEMENT_COUNT];
-  guint np = fill_policies(runs, n, pol);
+  guint np;
+  g_autofree placement_policy *pol = fill_policies(runs, n, &np);
   g_string_append(out, "policy,runs,arrived_pct,alloc_milli_pct,alloc_gpus_pct,frag_milli_pct,"
                        "frag_ratio_pct,unplaced\n");
   guint steps = 0;
@@ -109,8 +111,8 @@ static fill_stat fill_stat_of(fill_result *const *runs, guint n, placement_polic
 
 void fill_write_summary(GString *out, const fill_setup *s, const fill_options *opt,
                         fill_result *const *runs, guint n) {
-  placement_policy pol[PLACEMENT_COUNT];
-  guint np = fill_policies(runs, n, pol);
+  guint np;
+  g_autofree placement_policy *pol = fill_policies(runs, n, &np);
   g_string_append_printf(out, "fill: pool %s, %u node%s, %" G_GUINT64_FORMAT " GPU%s; %u trace "
                          "jobs (%u request kinds, %u in the target workload); arrivals %s to "
                          "%.0f %% of GPU capacity\n\n",
@@ -168,8 +170,8 @@ static void fill_gnuplot_panel(GString *out, const placement_policy *pol, guint 
 }
 
 void fill_write_gnuplot(GString *out, fill_result *const *runs, guint n, gboolean paper) {
-  placement_policy pol[PLACEMENT_COUNT];
-  guint np = fill_policies(runs, n, pol);
+  guint np;
+  g_autofree placement_policy *pol = fill_policies(runs, n, &np);
   g_string_append_printf(
       out,
       "# fill.gp: GPU allocation against arrived workload, one line per policy\n"

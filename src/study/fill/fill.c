@@ -295,5 +295,5 @@ fill_result **fill_run_all(const fill_setup *s, const fill_options *opt,
 }
 
 const placement_policy fill_paper_policies[FILL_PAPER_POLICIES] = {
-    PLACEMENT_RANDOM, PLACEMENT_DOT_PRODUCT, PLACEMENT_GPU_CLUSTERING,
-    PLACEMENT_GPU_PACKING, PLACEMENT_BEST_FIT, PLACEMENT_FGD};
+    &place_random_ops.input,      &place_dot_product_ops.input, &place_gpu_clustering_ops.input,
+    &place_gpu_packing_ops.input, &place_best_fit_ops.input,    &place_fgd_ops.input};
