@@ -61,7 +61,9 @@ import_ctx *import_ctx_new(const char *const *files, guint n_files, gboolean ski
   c->options = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
                                      (GDestroyNotify)g_ptr_array_unref);
   c->notes = g_ptr_array_new_with_free_func(g_free);
-  c->buf[IMPORT_OUT_TRACE] = g_string_sized_new(IMPORT_FLUSH_BYTES + 4096);
+  /* grown as rows come (up to about IMPORT_FLUSH_BYTES before each flush): a small
+   * import, or a fuzz execution, does not pay for a megabyte it never fills */
+  c->buf[IMPORT_OUT_TRACE] = g_string_sized_new(64 * 1024);
   return c;
 }
 
