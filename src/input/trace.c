@@ -394,11 +394,11 @@ enum {
   C_ID, C_SUBMIT, C_KIND, C_GPUS, C_MEM, C_DURATION, C_TENANT, C_LABEL, C_PRIORITY,
   C_GPU_FRAC, C_SM, C_BUSY, C_BURST, C_RATE, C_SERVICE, C_SLO_MS, C_SLO_PCT, C_KV,
   C_MAX_BATCH, C_COMM, C_CHECKPOINT, C_RESTART, C_GPU_UTIL,
-  /* host columns (written only by trace_write_header_host / trace_write_row_host) */
+  /* host columns (written only by trace_write_*_host and trace_write_*_full) */
   C_CPU, C_HOST_MEM, C_GPU_SPEC,
-  /* LLM serving (read only; not written by trace_write_*) */
+  /* LLM serving (written only by trace_write_*_full) */
   C_MODEL, C_PROMPT, C_OUTPUT, C_SLO_TTFT, C_SLO_TPOT, C_GPU_MEM_UTIL,
-  /* memory activity (read only; not written by trace_write_*) */
+  /* memory activity (written only by trace_write_*_full) */
   C_MEM_UTIL,
   /* calendar time of the submission, written by importers of absolute times (read only) */
   C_SUBMIT_UTC, C_COUNT
@@ -1267,6 +1267,7 @@ static void write_header_cols(GString *out, int ncols) {
 
 void trace_write_header(GString *out) { write_header_cols(out, C_BASE_COUNT); }
 void trace_write_header_host(GString *out) { write_header_cols(out, C_GPU_SPEC + 1); }
+void trace_write_header_full(GString *out) { write_header_cols(out, C_MEM_UTIL + 1); }
 
 static void write_row_base(GString *out, const job_spec *j);
 
@@ -1275,7 +1276,33 @@ void trace_write_row(GString *out, const job_spec *j) {
   g_string_append_c(out, '\n');
 }
 
+static void write_row_host(GString *out, const job_spec *j);
+
 void trace_write_row_host(GString *out, const job_spec *j) {
+  write_row_host(out, j);
+  g_string_append_c(out, '\n');
+}
+
+void trace_write_row_full(GString *out, const job_spec *j) {
+  write_row_host(out, j);
+  g_string_append_c(out, ',');
+  if (j->llm) util_csv_field(out, j->llm->name);
+  g_string_append_c(out, ',');
+  if (j->prompt_tokens) g_string_append_printf(out, "%" G_GUINT32_FORMAT, j->prompt_tokens);
+  g_string_append_c(out, ',');
+  if (j->output_tokens) g_string_append_printf(out, "%" G_GUINT32_FORMAT, j->output_tokens);
+  g_string_append_c(out, ',');
+  if (j->slo_ttft_ms) real_append(out, j->slo_ttft_ms);
+  g_string_append_c(out, ',');
+  if (j->slo_tpot_ms) real_append(out, j->slo_tpot_ms);
+  g_string_append_c(out, ',');
+  if (j->gpu_mem_util != 0.9) real_append(out, j->gpu_mem_util);
+  g_string_append_c(out, ',');
+  if (j->mem_util != TRACE_MEM_UTIL_UNKNOWN) real_append(out, j->mem_util);
+  g_string_append_c(out, '\n');
+}
+
+static void write_row_host(GString *out, const job_spec *j) {
   write_row_base(out, j);
   g_string_append_c(out, ',');
   if (j->cpu_milli) g_string_append_printf(out, "%" G_GINT64_FORMAT, j->cpu_milli);
@@ -1283,7 +1310,6 @@ void trace_write_row_host(GString *out, const job_spec *j) {
   if (j->memory_mib) g_string_append_printf(out, "%" G_GINT64_FORMAT, j->memory_mib);
   g_string_append_c(out, ',');
   if (j->gpu_spec && *j->gpu_spec) util_csv_field(out, j->gpu_spec);
-  g_string_append_c(out, '\n');
 }
 
 static void write_row_base(GString *out, const job_spec *j) {

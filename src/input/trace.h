@@ -148,4 +148,10 @@ void trace_write_row(GString *out, const job_spec *j);
  * 0 / none), for importers that know them. */
 void trace_write_header_host(GString *out);
 void trace_write_row_host(GString *out, const job_spec *j);
+/* The same with every column a job keeps (the LLM columns model, prompt_tokens,
+ * output_tokens, slo_ttft_ms, slo_tpot_ms, gpu_memory_utilization, and mem_util after the
+ * host columns; all but submit_utc, whose time submit_s carries): what trace_load reads
+ * back is the same job. For traces sharesim writes for itself (plan's classes). */
+void trace_write_header_full(GString *out);
+void trace_write_row_full(GString *out, const job_spec *j);
 

@@ -86,3 +86,10 @@ expect_err_contains "no set-up within the purchase limits meets the constraints 
 expect_err_contains "class inference:"
 expect_err_contains "closest:"
 expect_file out-none/plan.txt
+
+# ---- an LLM service: its class's trace keeps the model column (it was refused with
+# "service_ms: expected milliseconds > 0" at a line of plan's own temporary trace) ----
+run plan "$P/llm.yaml" "$DATA/llm/service.csv" -o out-llm -j 1 --no-progress
+expect_rc 0
+expect_out_contains "recommendation: 1 GPUs"
+expect_file out-llm/plan.txt

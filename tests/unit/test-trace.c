@@ -1192,3 +1192,54 @@ Test(trace, numbers_read_as_strtod_and_exact_decimals_give_them) {
   trace_free(t);
   g_ptr_array_unref(cells);
 }
+
+/* trace_write_row_full keeps every column a job has: an LLM service (model, tokens, its
+ * SLOs, gpu_memory_utilization) and memory activity come back the same (plan writes its
+ * classes' traces with it; the base writer dropped them, and plan refused LLM traces). */
+Test(trace, full_writer_reads_back_llm_and_memory_columns) {
+  diag_list *d = NULL;
+  char *path = NULL;
+  trace *t = load_text("id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,model,prompt_tokens,"
+                       "output_tokens,slo_ttft_ms,slo_tpot_ms,gpu_memory_utilization,gpu_util,"
+                       "mem_util,cpu_milli\n"
+                       "chat,0,inference,1,0,120,2.5,llama-3-8b,900,60,500,50,0.8,,,\n"
+                       "tr,5,training,2,20,600,,,,,,,,0.5,0.25,4000\n",
+                       &d, &path);
+  cr_assert_not_null(t);
+  GString *s = g_string_new(NULL);
+  trace_write_header_full(s);
+  for (guint i = 0; i < trace_n_jobs(t); i++) {
+    job_spec j = trace_job(t, i);
+    trace_write_row_full(s, &j);
+  }
+  diag_list *d2 = NULL;
+  char *path2 = NULL;
+  trace *t2 = load_text(s->str, &d2, &path2);
+  cr_assert_not_null(t2, "written: %s", s->str);
+  cr_assert_eq(trace_n_jobs(t2), 2);
+  for (guint i = 0; i < 2; i++) {
+    job_spec a = trace_job(t, i), b = trace_job(t2, i);
+    cr_expect_eq(a.llm, b.llm, "job %u: model", i);
+    cr_expect_eq(a.prompt_tokens, b.prompt_tokens);
+    cr_expect_eq(a.output_tokens, b.output_tokens);
+    cr_expect_eq(a.slo_ttft_ms, b.slo_ttft_ms);
+    cr_expect_eq(a.slo_tpot_ms, b.slo_tpot_ms);
+    cr_expect_eq(a.gpu_mem_util, b.gpu_mem_util);
+    cr_expect_eq(a.mem_util, b.mem_util, "job %u: mem_util %g %g", i, a.mem_util, b.mem_util);
+    cr_expect_eq(a.mem_bytes, b.mem_bytes);
+    cr_expect_eq(a.max_batch, b.max_batch);
+    cr_expect_eq(a.sm, b.sm);
+    cr_expect_eq(a.cpu_milli, b.cpu_milli);
+  }
+  cr_expect_not_null(trace_job(t2, 0).llm);
+  cr_expect_eq(trace_job(t2, 1).mem_util, 0.25);
+  g_string_free(s, TRUE);
+  trace_free(t);
+  trace_free(t2);
+  diag_list_free(d);
+  diag_list_free(d2);
+  g_unlink(path);
+  g_unlink(path2);
+  g_free(path);
+  g_free(path2);
+}

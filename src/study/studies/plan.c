@@ -65,10 +65,10 @@ static void plan_class_add_job(plan *p, plan_class *cls, GString **text, const j
   if (!text[j->kind]) {
     *k = plan_class_new(j->kind);
     text[j->kind] = g_string_new(NULL);
-    trace_write_header_host(text[j->kind]);
+    trace_write_header_full(text[j->kind]);
     rules[j->kind] = g_hash_table_new(NULL, NULL);
   }
-  trace_write_row_host(text[j->kind], j);
+  trace_write_row_full(text[j->kind], j);
   k->n_jobs++;
   const char *tenant = j->tenant ? j->tenant : "default";
   gboolean seen = FALSE;
