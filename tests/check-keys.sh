@@ -7,8 +7,12 @@
 # a key's string ("fraction_cap") in another file of src/input or src/sim: others parse or
 # name it through the declaration (scenario_key_replicas.name, the row's keys), never by
 # spelling it. The models' constants (`const scenario_model_key`: "ts_curve_exp" in
-# share.c, "llm.block_size" in workload-llm.c) are keys too; a section's key spelt without
-# its section ("block_size") in a file of src/input is naming it as well. src/input/nvconfig.c reads NVIDIA's own config files, whose fields the
+# share.c, "max_restarts" in sim.c, "inference.peak_hour" in workload-inference.c,
+# "llm.block_size" in workload-llm.c) are keys too; a section's key spelt without its
+# section ("peak_hour", "block_size") in a file of src/input is naming it as well, except
+# for a bare name that is also another part's key (`shared_bare` below: a pool's and a node
+# group's `model`, and the trace's `model` column, are not inference.model).
+# src/input/nvconfig.c reads NVIDIA's own config files, whose fields the
 # device-plugin keys are named after, and is not searched for those; a line that says
 # /* not a key */ uses the word otherwise (a message's prose) and is skipped.
 # Usage: tests/check-keys.sh [SRCDIR]   (default: TOP_SRCDIR, else the folder above this script)
@@ -26,6 +30,7 @@ out=$(echo "$decls" | awk '{ if ($3 in owner && owner[$3] != $1)
   else owner[$3] = $1 }')
 nl='
 '
+shared_bare="model"
 while read -r file line key; do
   for f in $searched; do
     [ "$f" = "$file" ] && continue
@@ -38,6 +43,7 @@ while read -r file line key; do
     # section ("block_size"): in src/input, that too is naming it
     case "$key" in *.*) case "$f" in */src/input/*)
       sub=${key#*.}
+      case " $shared_bare " in *" $sub "*) continue ;; esac
       hits=$(grep -nF "\"$sub\"" "$f" | grep -vF '/* not a key */' | cut -d: -f1)
       for h in $hits; do
         out="$out${out:+$nl}$f:$h: names key '$key' (as '$sub'), which $file:$line declares (use the declaration)"

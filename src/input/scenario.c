@@ -1133,80 +1133,11 @@ static void validate_crash_rates(vctx *c, scenario *s, const scenario_yaml *n) {
   }
 }
 
-static const char *const service_dist_names[SERVICE_DIST_COUNT + 1] = {
-    "deterministic", "exponential", "lognormal", NULL};
-
-const char *service_dist_name(service_dist d) {
-  return (int)d >= 0 && d < SERVICE_DIST_COUNT ? service_dist_names[d] : "unknown";
-}
-
-/* Runs a section's validator with its messages collected apart, then merged in line order. */
-typedef void (*section_fn)(vctx *c, scenario *s, const scenario_yaml *n);
-static void validate_in_line_order(vctx *c, scenario *s, const scenario_yaml *n, section_fn fn) {
-  g_autoptr(diag_list) local = diag_list_new(G_MAXUINT);
-  vctx lc = *c;
-  lc.d = local;
-  fn(&lc, s, n);
-  diag_merge_sorted(c->d, local, c->file);
-}
-
-/* inference: {model, service_dist, the constants workload-inference.c declares (service_cv),
- * daily_amplitude, peak_hour, duty_window}; messages in line order */
-static void validate_inference_keys(vctx *c, scenario *s, const scenario_yaml *n);
-static void v_model_key(vctx *c, scenario *s, const scenario_model_key *k,
-                        const scenario_yaml *n);
-static void validate_inference(vctx *c, scenario *s, const scenario_yaml *n) {
-  validate_in_line_order(c, s, n, validate_inference_keys);
-}
-
-static void validate_inference_keys(vctx *c, scenario *s, const scenario_yaml *n) {
-  static const char *const model_names[] = {"requests", "fluid", NULL};
-  if (n->type != SCENARIO_YAML_MAP) {
-    scenario_yaml_expected(c->d, c->file, n, "inference",
-                           "a mapping, e.g. {service_dist: exponential, daily_amplitude: 0.3}");
-    return;
-  }
-  /* its own keys, with the inference model's constants (service_cv) in their place */
-  g_autoptr(GPtrArray) keys = g_ptr_array_new();
-  g_ptr_array_add(keys, "model");
-  g_ptr_array_add(keys, "service_dist");
-  guint first_model_key = keys->len;
-  model_key_names(keys, "inference");
-  guint end_model_keys = keys->len;
-  g_ptr_array_add(keys, "daily_amplitude");
-  g_ptr_array_add(keys, "peak_hour");
-  g_ptr_array_add(keys, "duty_window");
-  g_ptr_array_add(keys, NULL);
-  scenario_yaml_check_keys(c->d, c->file, n, "inference", (const char *const *)keys->pdata);
-  scenario_inference *in = &s->inference;
-  const scenario_yaml *v;
-  int dist, model;
-  if ((v = scenario_yaml_get(n, "model")) && v_enum(c, v, "inference.model", model_names, &model))
-    in->fluid = model == 1;
-  if ((v = scenario_yaml_get(n, "service_dist")) &&
-      v_enum(c, v, "inference.service_dist", service_dist_names, &dist))
-    in->dist = (service_dist)dist;
-  for (guint i = first_model_key; i < end_model_keys; i++)
-    if ((v = scenario_yaml_get(n, keys->pdata[i])))
-      v_model_key(c, s, model_key_find("inference", keys->pdata[i]), v);
-  if ((v = scenario_yaml_get(n, "daily_amplitude")))
-    v_number(c, v, "inference.daily_amplitude", "a number from 0 to 1", 0, FALSE, 1, FALSE,
-             &in->daily_amplitude);
-  double hour;
-  if ((v = scenario_yaml_get(n, "peak_hour")) &&
-      v_number(c, v, "inference.peak_hour", "an hour of the day from 0 to less than 24", 0,
-               FALSE, 24, TRUE, &hour))
-    in->peak_ns = (sim_time)llround(hour * 3600.0 * 1e9);
-  if ((v = scenario_yaml_get(n, "duty_window")))
-    v_duration(c, v, "inference.duty_window", SIM_NS_PER_MS, 86400 * SIM_NS_PER_S,
-               &in->duty_window_ns);
-}
-
-/* A whole number from 1 to hi. */
+/* A whole number from lo to hi. */
 static gboolean v_whole(vctx *c, const scenario_yaml *n, const char *what, const char *expected,
-                        guint32 hi, guint32 *out) {
+                        guint32 lo, guint32 hi, guint32 *out) {
   double x;
-  if (n->type == SCENARIO_YAML_SCALAR && util_parse_double(n->text, &x) && x >= 1 &&
+  if (n->type == SCENARIO_YAML_SCALAR && util_parse_double(n->text, &x) && x >= lo &&
       x <= hi && x == floor(x)) {
     *out = (guint32)x;
     return TRUE;
@@ -1230,13 +1161,21 @@ static void v_model_key(vctx *c, scenario *s, const scenario_model_key *k,
       *(double *)at = x;
     break;
   case SCENARIO_MODEL_WHOLE:
-    if (v_whole(c, n, k->key.name, k->expected, (guint32)k->hi, &u)) *(guint32 *)at = u;
+    if (v_whole(c, n, k->key.name, k->expected, (guint32)k->lo, (guint32)k->hi, &u))
+      *(guint32 *)at = u;
     break;
   case SCENARIO_MODEL_ONOFF:
     if (v_enum(c, n, k->key.name, onoff, &b)) *(gboolean *)at = b == 1;
     break;
   case SCENARIO_MODEL_DURATION:
     v_duration(c, n, k->key.name, (sim_time)k->lo, (sim_time)k->hi, (sim_time *)at);
+    break;
+  case SCENARIO_MODEL_CHOICE:
+    if (v_enum(c, n, k->key.name, k->choices, &b)) *(int *)at = b;
+    break;
+  case SCENARIO_MODEL_HOURS:
+    if (v_number(c, n, k->key.name, k->expected, k->lo, k->lo_open, k->hi, k->hi_open, &x))
+      *(sim_time *)at = (sim_time)llround(x * 3600.0 * 1e9);
     break;
   }
 }
@@ -1250,31 +1189,35 @@ static void model_key_defaults(scenario *s) {
     case SCENARIO_MODEL_WHOLE: *(guint32 *)at = (guint32)(*k)->value; break;
     case SCENARIO_MODEL_ONOFF: *(gboolean *)at = (*k)->value != 0; break;
     case SCENARIO_MODEL_DURATION: *(sim_time *)at = (sim_time)(*k)->value; break;
+    case SCENARIO_MODEL_CHOICE: *(int *)at = (int)(*k)->value; break;
+    case SCENARIO_MODEL_HOURS: *(sim_time *)at = (sim_time)(*k)->value; break;
     }
   }
 }
 
-/* llm: the LLM engine's keys (workload-llm.c declares them); messages in line order */
-static void validate_llm_keys(vctx *c, scenario *s, const scenario_yaml *n);
-static void validate_llm(vctx *c, scenario *s, const scenario_yaml *n) {
-  validate_in_line_order(c, s, n, validate_llm_keys);
-}
-
-static void validate_llm_keys(vctx *c, scenario *s, const scenario_yaml *n) {
+/* A section of the models' constants (inference: workload-inference.c's; llm:
+ * workload-llm.c's), its keys checked and set from their declarations; messages in line
+ * order. example: the mapping's example in the message when n is not a mapping. */
+static void validate_section(vctx *c, scenario *s, const scenario_yaml *n, const char *sec,
+                             const char *example) {
   if (n->type != SCENARIO_YAML_MAP) {
-    scenario_yaml_expected(c->d, c->file, n, "llm",
-                           "a mapping, e.g. {max_num_batched_tokens: 2048, chunked_prefill: false}");
+    g_autofree char *exp = g_strdup_printf("a mapping, e.g. %s", example);
+    scenario_yaml_expected(c->d, c->file, n, sec, exp);
     return;
   }
+  g_autoptr(diag_list) local = diag_list_new(G_MAXUINT);
+  vctx lc = *c;
+  lc.d = local;
   GPtrArray *keys = g_ptr_array_new();
-  model_key_names(keys, "llm");
+  model_key_names(keys, sec);
   g_ptr_array_add(keys, NULL);
-  scenario_yaml_check_keys(c->d, c->file, n, "llm", (const char *const *)keys->pdata);
+  scenario_yaml_check_keys(lc.d, lc.file, n, sec, (const char *const *)keys->pdata);
   for (guint i = 0; keys->pdata[i]; i++) {
     const scenario_yaml *v = scenario_yaml_get(n, keys->pdata[i]);
-    if (v) v_model_key(c, s, model_key_find("llm", keys->pdata[i]), v);
+    if (v) v_model_key(&lc, s, model_key_find(sec, keys->pdata[i]), v);
   }
   g_ptr_array_free(keys, TRUE);
+  diag_merge_sorted(c->d, local, c->file);
 }
 
 static void route_rule_clear(gpointer data) {
@@ -1354,9 +1297,6 @@ static scenario *scenario_new(const char *path) {
   g_array_set_clear_func(s->routing, route_rule_clear);
   s->prices = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
   model_key_defaults(s);
-  s->inference.dist = SERVICE_DIST_LOGNORMAL;
-  s->inference.peak_ns = 14 * 3600 * SIM_NS_PER_S;
-  s->inference.duty_window_ns = SCENARIO_DEFAULT_DUTY_WINDOW_NS;
   s->max_restarts = SCENARIO_DEFAULT_MAX_RESTARTS;
   s->restart_backoff_ns = SCENARIO_DEFAULT_RESTART_BACKOFF_NS;
   s->restart_backoff_max_ns = SCENARIO_DEFAULT_RESTART_BACKOFF_MAX_NS;
@@ -1548,9 +1488,9 @@ static void validate_top(vctx *c, scenario *s, const scenario_yaml *root) {
     } else if (!strcmp(key, "crash_rates")) {
       validate_crash_rates(c, s, n);
     } else if (!strcmp(key, "inference")) {
-      validate_inference(c, s, n);
+      validate_section(c, s, n, key, "{service_dist: exponential, daily_amplitude: 0.3}");
     } else if (!strcmp(key, "llm")) {
-      validate_llm(c, s, n);
+      validate_section(c, s, n, key, "{max_num_batched_tokens: 2048, chunked_prefill: false}");
     } else if (!strcmp(key, "requirements") || !strcmp(key, "purchase")) {
       (*key == 'r' ? requirements_read_rules : requirements_read_purchase)(&s->requirements, path, n, d);
     } else if (top_priority_key(key) >= 0) {

@@ -107,24 +107,25 @@ typedef struct route_rule {
   guint pool;                   /* index into scenario->pools */
 } route_rule;
 
-/* Request-level inference settings (top-level `inference:` key, docs/scenario-format.md). */
+/* Request-level inference settings (top-level `inference:` key, docs/scenario-format.md);
+ * the names of service_dist are workload-inference.c's (workload_service_dist_name). */
 typedef enum {
   SERVICE_DIST_DETERMINISTIC = 0, /* every request needs exactly service_ms */
   SERVICE_DIST_EXPONENTIAL,       /* exponential with mean service_ms */
   SERVICE_DIST_LOGNORMAL,         /* lognormal with mean service_ms and CV service_cv (default) */
   SERVICE_DIST_COUNT
 } service_dist;
-const char *service_dist_name(service_dist d); /* "deterministic", ... */
 
 typedef struct scenario_inference {
-  service_dist dist;            /* default deterministic */
-  double service_cv;            /* lognormal coefficient of variation; default 0.005
-                                 * (workload_key_inference_service_cv) */
-  double daily_amplitude;       /* 0 <= A <= 1: rate x (1 + A cos(2 pi (t - peak) / 1 d)); default 0 */
-  sim_time peak_ns;             /* time of day of the peak, from trace time 0; default 14 h */
-  gboolean fluid;               /* model: fluid (offered load only, no requests); default requests */
+  /* the keys of `inference:`, their defaults and ranges declared in workload-inference.c
+   * (scenario_model_key), which reads them */
+  service_dist dist;            /* inference.service_dist */
+  double service_cv;            /* lognormal coefficient of variation */
+  double daily_amplitude;       /* 0 <= A <= 1: rate x (1 + A cos(2 pi (t - peak) / 1 d)) */
+  sim_time peak_ns;             /* time of day of the peak, from trace time 0 (peak_hour) */
+  gboolean fluid;               /* model: fluid (offered load only, no requests) */
   sim_time duty_window_ns;      /* window the services' measured busy time is smoothed over
-                                 * (docs/models.md section 9); default 60 s (assumption) */
+                                 * (docs/models.md section 9) */
 } scenario_inference;
 
 /* LLM servers' engine settings (top-level `llm:` key; docs/models.md section 10). */
@@ -280,9 +281,12 @@ const scenario_placement *scenario_placement_get(guint i);
  * and reports through the declarations: it spells none of them. */
 typedef enum {
   SCENARIO_MODEL_NUMBER = 1, /* a double from lo to hi (lo_open, hi_open: the end excluded) */
-  SCENARIO_MODEL_WHOLE,      /* a guint32 from 1 to hi */
+  SCENARIO_MODEL_WHOLE,      /* a guint32 from lo to hi */
   SCENARIO_MODEL_ONOFF,      /* a gboolean: false or true */
   SCENARIO_MODEL_DURATION,   /* a sim_time from lo to hi nanoseconds */
+  SCENARIO_MODEL_CHOICE,     /* an int (or an enum, a gboolean): the index of one of choices */
+  SCENARIO_MODEL_HOURS,      /* a number of hours from lo to hi (lo_open, hi_open as for
+                              * numbers), kept as a sim_time in nanoseconds, rounded */
 } scenario_model_type;
 typedef struct scenario_model_key {
   scenario_key key;
@@ -290,8 +294,10 @@ typedef struct scenario_model_key {
   const char *expected;      /* the message's "expected ..." (numbers and whole numbers) */
   double lo, hi;
   gboolean lo_open, hi_open;
-  double value;              /* the default (a whole number, 0/1 or nanoseconds as a double) */
+  double value;              /* the default (a whole number, 0/1, a choice's index or
+                              * nanoseconds as a double) */
   size_t offset;             /* of the value in struct scenario */
+  const char *const *choices; /* a choice's names, NULL-terminated (NULL for the others) */
 } scenario_model_key;
 /* The models' constants, NULL-terminated, in the order of the reader's lists; set once per
  * process before a scenario is read, as scenario_use_strategies (the simulator's table:
@@ -376,6 +382,7 @@ gboolean scenario_is_override_key(const char *key);
 #define SCENARIO_DEFAULT_RECONFIGURE_TIME_NS (120 * SIM_NS_PER_S)
 /* NVIDIA AI Enterprise, $4500 per GPU per year [S55] over 8766 h a year. */
 #define SCENARIO_DEFAULT_VGPU_LICENCE_PER_HOUR (4500.0 / 8766.0)
+
 /* Restarts per job (`max_restarts`): stops a job whose phase always overflows memory from
  * looping forever (assumption; docs/models.md, "Restarts and checkpoints"). */
 #define SCENARIO_DEFAULT_MAX_RESTARTS 10
@@ -390,9 +397,6 @@ gboolean scenario_is_override_key(const char *key);
  * price) far below where printed money loses digits. */
 #define SCENARIO_MAX_PRICE 1e6
 #define SCENARIO_PRICE_EXPECTED "a price in $ per GPU-hour greater than 0 and at most 1e6"
-/* Smoothing window of a service's measured busy time (`inference.duty_window`; assumption,
- * docs/models.md section 9). */
-#define SCENARIO_DEFAULT_DUTY_WINDOW_NS (60 * SIM_NS_PER_S)
 /* Sanity caps (not NVIDIA limits): replicas of a time-sliced GPU or MIG instance, nodes per
  * pool, GPUs per node, GPUs per pool. */
 #define SCENARIO_MAX_REPLICAS 1024

@@ -28,6 +28,12 @@ const scenario_model_key *const sim_model_keys[] = {
     &share_key_mps_bandwidth_loss,
     &share_key_mps_block_wait,
     &share_key_mps_block_corr,
+    &workload_key_inference_model,
+    &workload_key_inference_service_dist,
+    &workload_key_inference_service_cv,
+    &workload_key_inference_daily_amplitude,
+    &workload_key_inference_peak_hour,
+    &workload_key_inference_duty_window,
     &workload_key_llm_max_num_batched_tokens,
     &workload_key_llm_chunked_prefill,
     &workload_key_llm_block_size,
@@ -35,7 +41,6 @@ const scenario_model_key *const sim_model_keys[] = {
     &workload_key_llm_bandwidth_efficiency,
     &workload_key_llm_compute_efficiency,
     &workload_key_llm_step_overhead_ms,
-    &workload_key_inference_service_cv,
     NULL,
 };
 

@@ -589,5 +589,30 @@ Test(inference, scenario_inference_keys_are_checked) {
   cr_assert_float_eq(sc->inference.service_cv, 0.5, 0);
   cr_assert_float_eq(sc->inference.daily_amplitude, 0.25, 0);
   cr_assert_eq(sc->inference.peak_ns, 9 * 3600 * SIM_NS_PER_S + 1800 * SIM_NS_PER_S);
-  cr_assert_str_eq(service_dist_name(SERVICE_DIST_EXPONENTIAL), "exponential");
+  cr_assert_str_eq(workload_service_dist_name(SERVICE_DIST_EXPONENTIAL), "exponential");
+}
+
+/* The keys of `inference:` are declared by workload-inference.c (scenario_model_key): the
+ * reader takes their defaults, choices and units from there. */
+Test(inference, scenario_inference_keys_come_from_their_declarations) {
+  g_autofree char *p = tu_write_temp("inf-default.yaml", POOL1(""));
+  g_autoptr(diag_list) d = diag_list_new(0);
+  g_autoptr(scenario) def = scenario_load(p, d);
+  cr_assert_not_null(def);
+  cr_expect_eq(def->inference.dist, SERVICE_DIST_LOGNORMAL);
+  cr_expect_float_eq(def->inference.service_cv, 0.005, 0);
+  cr_expect_float_eq(def->inference.daily_amplitude, 0, 0);
+  cr_expect_eq(def->inference.peak_ns, 14 * 3600 * SIM_NS_PER_S);
+  cr_expect_eq(def->inference.duty_window_ns, 60 * SIM_NS_PER_S);
+  cr_expect_not(def->inference.fluid);
+  g_autofree char *q = tu_write_temp(
+      "inf-set.yaml", POOL1("inference: {model: fluid, service_dist: exponential, "
+                            "peak_hour: 0.5, duty_window: 250ms}\n"));
+  g_autoptr(scenario) s = scenario_load(q, d);
+  cr_assert_not_null(s);
+  cr_expect(s->inference.fluid);
+  cr_expect_eq(s->inference.dist, SERVICE_DIST_EXPONENTIAL);
+  cr_expect_eq(s->inference.peak_ns, 1800 * SIM_NS_PER_S);
+  cr_expect_eq(s->inference.duty_window_ns, 250 * SIM_NS_PER_MS);
+  cr_expect_eq(d->count, 0);
 }

@@ -1303,10 +1303,11 @@ Test(scenario, placement_table_is_given_by_the_program) {
  * was given (at the top level and in a section), so it spells none of them. */
 static const scenario_model_key toy_model_top = {
     {"toy_exp", "3", "the toy's exponent", NULL}, SCENARIO_MODEL_NUMBER, "a toy number from 1 to 5",
-    1, 5, FALSE, FALSE, 3, offsetof(scenario, ts_curve_exp)};
+    1, 5, FALSE, FALSE, 3, offsetof(scenario, ts_curve_exp), NULL};
 static const scenario_model_key toy_model_llm = {
     {"llm.toy_blocks", "7", "the toy's blocks", NULL}, SCENARIO_MODEL_WHOLE,
-    "a whole toy number from 1 to 9", 1, 9, FALSE, FALSE, 7, offsetof(scenario, llm.block_size)};
+    "a whole toy number from 1 to 9", 1, 9, FALSE, FALSE, 7, offsetof(scenario, llm.block_size),
+    NULL};
 static const scenario_model_key *const toy_model_keys[] = {&toy_model_top, &toy_model_llm, NULL};
 
 Test(scenario, model_keys_are_given_by_the_program) {

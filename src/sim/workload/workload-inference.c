@@ -15,16 +15,49 @@
 #include <math.h>
 #include <stddef.h>
 
+/* The request model's settings a scenario may set in its `inference:` section
+ * (scenario_model_key; listed in sim_model_keys, sim.c): the reader checks and keeps them
+ * in scenario.inference, which this file reads (duty_window: workload-llm.c too). */
+static const char *const inf_model_names[] = {"requests", "fluid", NULL};
+static const char *const inf_dist_names[SERVICE_DIST_COUNT + 1] = {
+    [SERVICE_DIST_DETERMINISTIC] = "deterministic", [SERVICE_DIST_EXPONENTIAL] = "exponential",
+    [SERVICE_DIST_LOGNORMAL] = "lognormal", [SERVICE_DIST_COUNT] = NULL};
+const scenario_model_key workload_key_inference_model = {
+    {"inference.model", "requests", "every request simulated, or fluid: the offered load only",
+     NULL},
+    SCENARIO_MODEL_CHOICE, NULL, 0, 1, FALSE, FALSE, 0, offsetof(scenario, inference.fluid),
+    inf_model_names};
+const scenario_model_key workload_key_inference_service_dist = {
+    {"inference.service_dist", "lognormal", "how a request's work varies", NULL},
+    SCENARIO_MODEL_CHOICE, NULL, 0, SERVICE_DIST_COUNT - 1, FALSE, FALSE,
+    SERVICE_DIST_LOGNORMAL, offsetof(scenario, inference.dist), inf_dist_names};
+/* The default CV of a request's service time: SCENARIO_DEFAULT_SERVICE_CV (workload.h). */
+const scenario_model_key workload_key_inference_service_cv = {
+    {"inference.service_cv", "0.005", "the lognormal's coefficient of variation", NULL},
+    SCENARIO_MODEL_NUMBER, "a coefficient of variation from 0 to 10", 0, 10, FALSE, FALSE,
+    SCENARIO_DEFAULT_SERVICE_CV, offsetof(scenario, inference.service_cv), NULL};
+const scenario_model_key workload_key_inference_daily_amplitude = {
+    {"inference.daily_amplitude", "0", "the daily cycle of the Poisson arrivals", NULL},
+    SCENARIO_MODEL_NUMBER, "a number from 0 to 1", 0, 1, FALSE, FALSE, 0,
+    offsetof(scenario, inference.daily_amplitude), NULL};
+const scenario_model_key workload_key_inference_peak_hour = {
+    {"inference.peak_hour", "14", "the hour of the day of the arrivals' peak", NULL},
+    SCENARIO_MODEL_HOURS, "an hour of the day from 0 to less than 24", 0, 24, FALSE, TRUE,
+    14 * 3600 * SIM_NS_PER_S, offsetof(scenario, inference.peak_ns), NULL};
+/* The smoothing window of a service's measured busy time (an assumption, docs/models.md
+ * section 9). */
+const scenario_model_key workload_key_inference_duty_window = {
+    {"inference.duty_window", "60s", "the window a service's measured busy time is smoothed "
+     "over", NULL},
+    SCENARIO_MODEL_DURATION, NULL, SIM_NS_PER_MS, 86400 * SIM_NS_PER_S, FALSE, FALSE,
+    60 * SIM_NS_PER_S, offsetof(scenario, inference.duty_window_ns), NULL};
+
+const char *workload_service_dist_name(service_dist d) {
+  return (int)d >= 0 && d < SERVICE_DIST_COUNT ? inf_dist_names[d] : "unknown";
+}
+
 #define INF_DAY_NS 86400e9
 
-/* The service times' coefficient of variation a scenario may set (`inference.service_cv`;
- * scenario_model_key, listed in sim_model_keys): the reader checks and keeps it in
- * scenario.inference, which this file reads. */
-const scenario_model_key workload_key_inference_service_cv = {
-    {"inference.service_cv", "0.005", "the coefficient of variation of lognormal service "
-     "times", NULL},
-    SCENARIO_MODEL_NUMBER, "a coefficient of variation from 0 to 10", 0, 10, FALSE, FALSE,
-    SCENARIO_DEFAULT_SERVICE_CV, offsetof(scenario, inference.service_cv)};
 /* Random streams of a service (rng_new(seed, id, stream)); 0 is sim.c's, 1 the faults'. */
 #define INF_STREAM_ARRIVALS 2
 #define INF_STREAM_SERVICE 3

@@ -104,15 +104,21 @@ const workload_ops *workload_of(const job_spec *j);
  * 1 / ((1 - c) / s + c); 0 when s is 0. Exposed for tests. */
 double workload_training_rate(double comm_frac, double min_speed);
 
+/* The request model's settings a scenario may set (`inference:`), declared in
+ * workload-inference.c and listed in sim_model_keys (sim.c). */
+extern const scenario_model_key workload_key_inference_model,
+    workload_key_inference_service_dist, workload_key_inference_service_cv,
+    workload_key_inference_daily_amplitude, workload_key_inference_peak_hour,
+    workload_key_inference_duty_window;
+/* The name of a service-time distribution ("deterministic", ...; "unknown" out of range). */
+const char *workload_service_dist_name(service_dist d);
+
 /* The LLM engine's settings and constants a scenario may set (`llm:`), declared in
  * workload-llm.c and listed in sim_model_keys (sim.c). */
 extern const scenario_model_key workload_key_llm_max_num_batched_tokens,
     workload_key_llm_chunked_prefill, workload_key_llm_block_size,
     workload_key_llm_stream_ms_per_token, workload_key_llm_bandwidth_efficiency,
     workload_key_llm_compute_efficiency, workload_key_llm_step_overhead_ms;
-/* The inference services' constant a scenario may set (`inference.service_cv`), declared in
- * workload-inference.c and listed in sim_model_keys (sim.c). */
-extern const scenario_model_key workload_key_inference_service_cv;
 /* Default CV of a request's service time (lognormal, docs/models.md section 9): Tally's BERT
  * server alone on an A100 ([S63] artifact) has mean 4.05 ms and p99 4.098 ms; a lognormal
  * with that p99 / mean (exp(2.326 sigma - sigma^2 / 2) = 1.0119) has sigma 0.0051, CV 0.005
