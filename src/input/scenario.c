@@ -1050,10 +1050,7 @@ static const char *const top_keys[] = {"name",     "seed",        "horizon",    
                                        "start",
                                        "pools",    "routing",     "prices",       "crash_rates",
                                        "interference", NULL};
-static const char *const top_keys_after[] = {"max_restarts",
-                                             "restart_backoff", "restart_backoff_max",
-                                             "restart_backoff_reset", "notebook_cull_timeout",
-                                             "inference", "llm", "requirements", "purchase",
+static const char *const top_keys_after[] = {"inference", "llm", "requirements", "purchase",
                                              NULL};
 static const char *const route_keys[] = {"kind", "tenant", "label", "pool", NULL};
 
@@ -1297,10 +1294,6 @@ static scenario *scenario_new(const char *path) {
   g_array_set_clear_func(s->routing, route_rule_clear);
   s->prices = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
   model_key_defaults(s);
-  s->max_restarts = SCENARIO_DEFAULT_MAX_RESTARTS;
-  s->restart_backoff_ns = SCENARIO_DEFAULT_RESTART_BACKOFF_NS;
-  s->restart_backoff_max_ns = SCENARIO_DEFAULT_RESTART_BACKOFF_MAX_NS;
-  s->restart_backoff_reset_ns = SCENARIO_DEFAULT_RESTART_BACKOFF_RESET_NS;
   return s;
 }
 
@@ -1370,35 +1363,6 @@ static void resolve_prices(scenario *s) {
   }
 }
 
-/* The keys of the restart and the stop of a job (max_restarts, the back-off's, the idle
- * culler's); FALSE when key is none of them. */
-static gboolean validate_restarts(vctx *c, scenario *s, const char *key, const scenario_yaml *n) {
-  if (!strcmp(key, "max_restarts")) {
-    double x;
-    if (n->type == SCENARIO_YAML_SCALAR && util_parse_double(n->text, &x) && x >= 0 &&
-        x <= SCENARIO_MAX_MAX_RESTARTS && x == floor(x))
-      s->max_restarts = (guint32)x;
-    else
-      scenario_yaml_expected(c->d, c->file, n, "max_restarts", "a whole number from 0 to 1000000");
-  } else if (!strcmp(key, "restart_backoff")) {
-    v_duration(c, n, "restart_backoff", 0, 86400 * SIM_NS_PER_S, &s->restart_backoff_ns);
-  } else if (!strcmp(key, "restart_backoff_max")) {
-    v_duration(c, n, "restart_backoff_max", SIM_NS_PER_S, 86400 * SIM_NS_PER_S,
-               &s->restart_backoff_max_ns);
-  } else if (!strcmp(key, "restart_backoff_reset")) {
-    v_duration(c, n, "restart_backoff_reset", 0, 30 * 86400 * SIM_NS_PER_S,
-               &s->restart_backoff_reset_ns);
-  } else if (!strcmp(key, "notebook_cull_timeout")) {
-    v_duration(c, n, "notebook_cull_timeout", 0, 30 * 86400 * SIM_NS_PER_S,
-               &s->notebook_cull_ns);
-  } else {
-    return FALSE;
-  }
-  return TRUE;
-}
-
-/* The noisy-neighbour models' number keys at the top level (docs/scenario-format.md): what
- * a value must be and the field it sets. */
 /* The top-level keys: this file's, the models' and those priority.c owns. */
 static void check_top_keys(diag_list *d, const char *path, const scenario_yaml *root) {
   GPtrArray *keys = g_ptr_array_new();
@@ -1479,7 +1443,6 @@ static void validate_top(vctx *c, scenario *s, const scenario_yaml *root) {
       s->interval_line = n->origin ? 0 : n->line;
     } else if (model_key_find(NULL, key)) {
       v_model_key(c, s, model_key_find(NULL, key), n); /* a model's constant */
-    } else if (validate_restarts(c, s, key, n)) {
     } else if (!strcmp(key, "interference")) {
       s->interference_path = v_file(c, n, "interference");
       if (s->interference_path && !s->ref_dir) s->ref_dir = g_strdup(c->dir);
@@ -1561,13 +1524,9 @@ static void map_set(scenario_yaml *map, const char *key, scenario_yaml *value, c
 }
 
 /* Keys a --set may name at the top level (pools/routing are lists; prices/crash_rates take a
- * sub-key): these, with the models' top-level constants between the two lists. */
+ * sub-key): these, then the models' top-level constants. */
 static const char *const override_top_keys[] = {"name", "seed", "horizon", "interval", "start",
                                                 "interference", NULL};
-static const char *const override_top_keys_after[] = {"max_restarts",
-                                                      "restart_backoff", "restart_backoff_max",
-                                                      "restart_backoff_reset",
-                                                      "notebook_cull_timeout", NULL};
 
 /* The keys a --set may name at the top level, in order; NULL-terminated, owned (not the
  * strings). */
@@ -1575,8 +1534,6 @@ static GPtrArray *override_keys(void) {
   GPtrArray *keys = g_ptr_array_new();
   for (guint i = 0; override_top_keys[i]; i++) g_ptr_array_add(keys, (gpointer)override_top_keys[i]);
   model_key_names(keys, NULL);
-  for (guint i = 0; override_top_keys_after[i]; i++)
-    g_ptr_array_add(keys, (gpointer)override_top_keys_after[i]);
   g_ptr_array_add(keys, NULL);
   return keys;
 }

@@ -165,13 +165,15 @@ typedef struct scenario {
   double mps_bandwidth_loss;    /* MPS loss factor to shared memory bandwidth */
   double mps_block_wait;        /* MPS: wait ratio of a blocked request (beta); default 1.08 */
   sim_time mps_block_corr_ns;   /* MPS: neighbour block correlation time (tau); default 10 ms */
-  guint32 max_restarts;         /* restarts per job before it fails; default 10 (assumption) */
+  /* the restart keys, their defaults and ranges declared in sim.c (scenario_model_key) */
+  guint32 max_restarts;         /* restarts per job before it fails (assumption) */
   /* Kubernetes' CrashLoopBackOff (docs/models.md, "Restart back-off"): the wait before the
    * second restart (0: every restart at once, the back-off off), doubling up to the cap;
    * an attempt that ran reset_ns or longer starts the sequence again */
   sim_time restart_backoff_ns, restart_backoff_max_ns, restart_backoff_reset_ns;
   /* JupyterHub's idle culler (docs/models.md, "Idle culling"): a notebook idle this long is
-   * stopped, its GPU released, and queues again when its user returns (0: never, default) */
+   * stopped, its GPU released, and queues again when its user returns (0: never, default;
+   * notebook_cull_timeout, declared in workload-notebook.c) */
   sim_time notebook_cull_ns;
   scenario_inference inference; /* request-level inference model settings */
   scenario_llm llm;             /* LLM servers' engine settings */
@@ -383,15 +385,6 @@ gboolean scenario_is_override_key(const char *key);
 /* NVIDIA AI Enterprise, $4500 per GPU per year [S55] over 8766 h a year. */
 #define SCENARIO_DEFAULT_VGPU_LICENCE_PER_HOUR (4500.0 / 8766.0)
 
-/* Restarts per job (`max_restarts`): stops a job whose phase always overflows memory from
- * looping forever (assumption; docs/models.md, "Restarts and checkpoints"). */
-#define SCENARIO_DEFAULT_MAX_RESTARTS 10
-#define SCENARIO_MAX_MAX_RESTARTS 1000000
-/* Restart back-off (`restart_backoff`, `_max`, `_reset`): the kubelet's 10 s doubling to a
- * 5 minute cap, reset once a container has run for 10 minutes [S210]. */
-#define SCENARIO_DEFAULT_RESTART_BACKOFF_NS (10 * SIM_NS_PER_S)
-#define SCENARIO_DEFAULT_RESTART_BACKOFF_MAX_NS (300 * SIM_NS_PER_S)
-#define SCENARIO_DEFAULT_RESTART_BACKOFF_RESET_NS (600 * SIM_NS_PER_S)
 /* Prices (`price`, `prices`): greater than 0 and at most 1e6 $ per GPU-hour, a sanity cap
  * far above any card's price that keeps every cost a run can add up (GPUs x hours x
  * price) far below where printed money loses digits. */

@@ -3,7 +3,7 @@
  * kill/restart path (out-of-memory, faults), and the freezing of the run into results.
  * Speeds come from the strategy (share-*.c), behaviour from the workloads (workload-*.c),
  * slot/memory/gauge bookkeeping from cluster.c. Prints nothing but the progress bar. Also
- * the table of the models' constants a scenario may set (sim_model_keys). */
+ * the restart keys and the table of the models' constants a scenario may set. */
 #include "sim.h"
 #include "bursts.h"
 #include "workload.h"
@@ -17,9 +17,32 @@
 #include "priority.h"
 #include "warm.h"
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+/* The restart of a job a scenario may set (scenario_model_key; the kill/restart path below
+ * and the work budget, budget.c, read them). Restarts per job: stops a job whose phase
+ * always overflows memory from looping forever (assumption; docs/models.md, "Restarts and
+ * checkpoints"). The back-off: the kubelet's 10 s doubling to a 5 minute cap, reset once a
+ * container has run for 10 minutes [S210] (docs/models.md, "Restart back-off"). */
+const scenario_model_key sim_key_max_restarts = {
+    {"max_restarts", "10", "restarts of a job before it fails", NULL},
+    SCENARIO_MODEL_WHOLE, "a whole number from 0 to 1000000", 0, 1000000, FALSE, FALSE, 10,
+    offsetof(scenario, max_restarts), NULL};
+const scenario_model_key sim_key_restart_backoff = {
+    {"restart_backoff", "10s", "the wait before a job's second restart, doubling", NULL},
+    SCENARIO_MODEL_DURATION, NULL, 0, 86400 * SIM_NS_PER_S, FALSE, FALSE, 10 * SIM_NS_PER_S,
+    offsetof(scenario, restart_backoff_ns), NULL};
+const scenario_model_key sim_key_restart_backoff_max = {
+    {"restart_backoff_max", "300s", "the longest back-off", NULL},
+    SCENARIO_MODEL_DURATION, NULL, SIM_NS_PER_S, 86400 * SIM_NS_PER_S, FALSE, FALSE,
+    300 * SIM_NS_PER_S, offsetof(scenario, restart_backoff_max_ns), NULL};
+const scenario_model_key sim_key_restart_backoff_reset = {
+    {"restart_backoff_reset", "10m", "an attempt this long starts the back-off again", NULL},
+    SCENARIO_MODEL_DURATION, NULL, 0, 30 * 86400 * SIM_NS_PER_S, FALSE, FALSE,
+    600 * SIM_NS_PER_S, offsetof(scenario, restart_backoff_reset_ns), NULL};
 
 const scenario_model_key *const sim_model_keys[] = {
     &share_key_ts_switch_loss,
@@ -28,6 +51,11 @@ const scenario_model_key *const sim_model_keys[] = {
     &share_key_mps_bandwidth_loss,
     &share_key_mps_block_wait,
     &share_key_mps_block_corr,
+    &sim_key_max_restarts,
+    &sim_key_restart_backoff,
+    &sim_key_restart_backoff_max,
+    &sim_key_restart_backoff_reset,
+    &workload_key_notebook_cull_timeout,
     &workload_key_inference_model,
     &workload_key_inference_service_dist,
     &workload_key_inference_service_cv,

@@ -71,10 +71,14 @@ typedef struct sim_options {
 
 
 /* The models' constants a scenario may set, NULL-terminated, in the order of the scenario
- * reader's lists: each declared by the file of its model (share.c, share-mps.c,
- * workload-llm.c); the program hands the table to the reader (scenario_use_model_keys). A
- * new constant: its declaration in its model's file and a row here (sim.c). */
+ * reader's lists: each declared by the file of its model (share.c, share-mps.c, sim.c,
+ * workload-notebook.c, workload-inference.c, workload-llm.c); the program hands the table
+ * to the reader (scenario_use_model_keys). A new constant: its declaration in its model's
+ * file and a row here (sim.c). */
 extern const scenario_model_key *const sim_model_keys[];
+/* The restart keys (max_restarts, restart_backoff, _max, _reset), declared in sim.c. */
+extern const scenario_model_key sim_key_max_restarts, sim_key_restart_backoff,
+    sim_key_restart_backoff_max, sim_key_restart_backoff_reset;
 
 /* Runs the scenario on the trace. Returns owned results, or NULL with error set. */
 results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GError **error);

@@ -78,10 +78,13 @@ sh "$CHK/check-keys.sh" tree > keys-m.txt 2>&1; expect_eq "$?" 1 "check-keys wit
 if grep -q "scenario.c:[0-9]*: names key 'ts_curve_exp', which .*share.c:[0-9]* declares" keys-m.txt; then pass; else fail "no model-key report: $(cat keys-m.txt)"; fi
 if grep -q "scenario.c:[0-9]*: names key 'llm.step_overhead_ms' (as 'step_overhead_ms'), which .*workload-llm.c:[0-9]* declares" keys-m.txt; then pass; else fail "no section-key report: $(cat keys-m.txt)"; fi
 if grep -q "workload-llm.c:[0-9]*: key 'llm.block_size' declared again (its owner is .*share-mps.c)" keys-m.txt; then pass; else fail "no model-key second-declaration report: $(cat keys-m.txt)"; fi
-# the inference model's keys, back in the reader by their names (spelt without the section)
-printf 'static const char *const t_checks_r[] = {"peak_hour"};\n' >> tree/src/input/scenario.c
-sh "$CHK/check-keys.sh" tree > keys-r.txt 2>&1; expect_eq "$?" 1 "check-keys with the inference keys named in the reader"
+# the inference model's keys and the restart keys, back in the reader by their names (an
+# inference key spelt without its section, the restart and culling keys at the top level)
+printf 'static const char *const t_checks_r[] = {"peak_hour", "max_restarts",\n    "notebook_cull_timeout"};\n' >> tree/src/input/scenario.c
+sh "$CHK/check-keys.sh" tree > keys-r.txt 2>&1; expect_eq "$?" 1 "check-keys with the inference and restart keys named in the reader"
 if grep -q "scenario.c:[0-9]*: names key 'inference.peak_hour' (as 'peak_hour'), which .*workload-inference.c:[0-9]* declares" keys-r.txt; then pass; else fail "no inference-key report: $(cat keys-r.txt)"; fi
+if grep -q "scenario.c:[0-9]*: names key 'max_restarts', which .*src/sim/sim.c:[0-9]* declares" keys-r.txt; then pass; else fail "no restart-key report: $(cat keys-r.txt)"; fi
+if grep -q "scenario.c:[0-9]*: names key 'notebook_cull_timeout', which .*workload-notebook.c:[0-9]* declares" keys-r.txt; then pass; else fail "no culling-key report: $(cat keys-r.txt)"; fi
 
 build=$(dirname "$SHARESIM")
 if [ -d "$build/src/input" ] && command -v nm > /dev/null 2>&1 && command -v cc > /dev/null 2>&1; then

@@ -1333,6 +1333,27 @@ Test(scenario, model_keys_are_given_by_the_program) {
   cr_expect_float_eq(r->ts_curve_exp, 2, 0);
 }
 
+/* The restart keys are declared by sim.c and the idle culler's by workload-notebook.c: the
+ * reader takes their defaults and ranges from there (a whole number from its declared lo:
+ * max_restarts may be 0). */
+Test(scenario, restart_keys_come_from_their_declarations) {
+  g_autoptr(scenario) d = load_ok("pools:\n  - name: m\n" POOL_MIN);
+  cr_expect_eq(d->max_restarts, 10);
+  cr_expect_eq(d->restart_backoff_ns, 10 * SIM_NS_PER_S);
+  cr_expect_eq(d->restart_backoff_max_ns, 300 * SIM_NS_PER_S);
+  cr_expect_eq(d->restart_backoff_reset_ns, 600 * SIM_NS_PER_S);
+  cr_expect_eq(d->notebook_cull_ns, 0);
+  g_autoptr(scenario) s = load_ok("pools:\n  - name: m\n" POOL_MIN
+                                  "max_restarts: 0\nrestart_backoff: 0s\n"
+                                  "restart_backoff_max: 1s\nnotebook_cull_timeout: 2m\n");
+  cr_expect_eq(s->max_restarts, 0);
+  cr_expect_eq(s->restart_backoff_ns, 0);
+  cr_expect_eq(s->restart_backoff_max_ns, SIM_NS_PER_S);
+  cr_expect_eq(s->notebook_cull_ns, 120 * SIM_NS_PER_S);
+  expect_msg_contains_load("pools:\n  - name: m\n" POOL_MIN "max_restarts: 1000001\n",
+                           "max_restarts: expected a whole number from 0 to 1000000");
+}
+
 /* Priority classes (priority.c): the first matching rule gives the class, else the global
  * default; a non-zero trace priority keeps its value; the class gives the policy; without
  * the sections there is no priority block at all (nothing preempts). */

@@ -104,6 +104,8 @@ const workload_ops *workload_of(const job_spec *j);
  * 1 / ((1 - c) / s + c); 0 when s is 0. Exposed for tests. */
 double workload_training_rate(double comm_frac, double min_speed);
 
+/* The idle culler's timeout (notebook_cull_timeout), declared in workload-notebook.c. */
+extern const scenario_model_key workload_key_notebook_cull_timeout;
 /* The request model's settings a scenario may set (`inference:`), declared in
  * workload-inference.c and listed in sim_model_keys (sim.c). */
 extern const scenario_model_key workload_key_inference_model,
