@@ -45,7 +45,13 @@ void cmd_inputs_clear(cmd_inputs *in) {
 
 gboolean cmd_check_budget(const char *name, const scenario *sc, const trace *tr,
                           gboolean gpu_series) {
-  return cmd_check_budget_rows(name, sc, tr, NULL, gpu_series);
+  if (!cmd_check_budget_rows(name, sc, tr, NULL, gpu_series)) return FALSE;
+  if (!tr) return TRUE;
+  g_autoptr(diag_list) d = diag_list_new(5); /* as many as `run` shows */
+  sim_check_admission(sc, tr, d);
+  if (!diag_has_errors(d)) return TRUE;
+  cmd_print_diags(name, d);
+  return FALSE;
 }
 
 gboolean cmd_check_budget_rows(const char *name, const scenario *sc, const trace *tr,
@@ -72,6 +78,10 @@ scenario *cmd_scenario_checked(const char *path, const char *const *sets, guint 
 }
 
 gboolean cmd_budget(const scenario *sc, const trace *tr, gboolean gpu_series, diag_list *d) {
-  return cmd_allow_large() ? budget_check_memory_limit(sc, tr, gpu_series, d)
-                           : budget_check(sc, tr, gpu_series, d);
+  if (!(cmd_allow_large() ? budget_check_memory_limit(sc, tr, gpu_series, d)
+                          : budget_check(sc, tr, gpu_series, d)))
+    return FALSE;
+  guint before = d->count;
+  if (tr) sim_check_admission(sc, tr, d);
+  return d->count == before;
 }

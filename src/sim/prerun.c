@@ -70,6 +70,14 @@ void sim_check_quota(const scenario *sc, const trace *tr, const job_spec *j, int
              j->tenant, tr->path, j->line, j->gpus);
 }
 
+void sim_check_admission(const scenario *sc, const trace *tr, diag_list *diags) {
+  if (!sc->kueue) return;
+  for (guint i = 0; i < trace_n_jobs(tr); i++) {
+    job_spec row = trace_job(tr, i);
+    sim_check_quota(sc, tr, &row, scenario_route(sc, &row), diags);
+  }
+}
+
 void sim_check_jobs(const scenario *sc, const trace *tr, diag_list *diags) {
   for (guint i = 0; i < trace_n_jobs(tr); i++) {
     job_spec row = trace_job(tr, i);

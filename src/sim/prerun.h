@@ -41,4 +41,7 @@ void sim_check_job(const scenario *sc, const trace *tr, const job_spec *j, int p
  * lists its pool's flavour and may hold all its GPUs at once. */
 void sim_check_quota(const scenario *sc, const trace *tr, const job_spec *j, int pi,
                      diag_list *diags);
+/* sim_check_quota over every row of tr: the jobs Kueue's quotas could never admit (none
+ * without a kueue: key). `run`, `compare`, `sweep`, `size` and `plan` refuse them. */
+void sim_check_admission(const scenario *sc, const trace *tr, diag_list *diags);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(prerun, prerun_free)

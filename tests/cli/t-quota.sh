@@ -67,3 +67,11 @@ expect_err_contains "queues.yaml:18:7: ClusterQueue team-a-cq, flavour a100: at 
 expect_no_path big
 run check "$K/borrow.yaml" "$K/big.csv"
 expect_rc 2
+# ... and so do the studies, before any run, with the same message and nothing written
+never="ClusterQueue team-a-cq, flavour a100: at most 8 GPUs at once (nominal, cohort, borrowing limit), but job 'a9' (tenant team-a,"
+study() { run "$@"; expect_rc 2; expect_err_contains "$never"; expect_no_path st; }
+study compare "$K/borrow.yaml" "$K/s-strict.yaml" "$K/big.csv" -o st
+study compare "$K/borrow.yaml" "$K/big.csv" --size-to-constraints --max-oom 0 -o st
+study sweep "$K/borrow.yaml" "$K/big.csv" --set pools.a100.nodes=2,3 -o st
+study size "$K/borrow.yaml" "$K/big.csv" --pool a100 --max-oom 0 --max 3 -o st
+study plan "$K/borrow.yaml" "$K/big.csv" -o st
