@@ -38,6 +38,8 @@ restart_policy job_kind_default_restart(job_kind k);
 
 /* mem_util of a job whose trace row leaves it empty. */
 #define TRACE_MEM_UTIL_UNKNOWN (-1.0)
+/* gpu_memory_utilization of a job whose trace row leaves it empty: vLLM's default. */
+#define TRACE_GPU_MEM_UTIL_DEFAULT 0.9
 
 /* One row of the job trace. Strings are owned by the trace (interned). */
 typedef struct job_spec {

@@ -643,7 +643,7 @@ static void job_row(csvread *in, void *ud) {
   if (!HAVE(C_MAX_BATCH)) j.max_batch = HAVE(C_MODEL) && kind == JOB_INFERENCE ? 256 : 1;
   if (!HAVE(C_COMM)) j.comm_frac = 0.1;
   if (!HAVE(C_RESTART)) j.restart = job_kind_default_restart(kind);
-  if (!HAVE(C_GPU_MEM_UTIL)) j.gpu_mem_util = 0.9; /* vLLM's default */
+  if (!HAVE(C_GPU_MEM_UTIL)) j.gpu_mem_util = TRACE_GPU_MEM_UTIL_DEFAULT;
   if (HAVE(C_MODEL) && kind == JOB_INFERENCE && HAVE(C_MEM) && j.mem_bytes == 0)
     j.mem_bytes = llm_model_weight_bytes(j.llm, 2.0); /* derived: bf16 weights */
   if (HAVE(C_MODEL) && kind != JOB_INFERENCE) j.llm = NULL;
@@ -1296,7 +1296,7 @@ void trace_write_row_full(GString *out, const job_spec *j) {
   g_string_append_c(out, ',');
   if (j->slo_tpot_ms) real_append(out, j->slo_tpot_ms);
   g_string_append_c(out, ',');
-  if (j->gpu_mem_util != 0.9) real_append(out, j->gpu_mem_util);
+  if (j->gpu_mem_util != TRACE_GPU_MEM_UTIL_DEFAULT) real_append(out, j->gpu_mem_util);
   g_string_append_c(out, ',');
   if (j->mem_util != TRACE_MEM_UTIL_UNKNOWN) real_append(out, j->mem_util);
   g_string_append_c(out, '\n');
