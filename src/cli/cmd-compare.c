@@ -2,14 +2,16 @@
  * (run each scenario on the trace, N at once in threads (studyrun.h), then compare) and
  * `sharesim compare DIR DIR...` (compare earlier result, seeds or compare folders). Prints
  * the table (text, CSV or JSON); with -o writes one result folder (with --seeds, one seeds
- * folder) per scenario plus compare.txt/.csv/.json, all at once (studydir.h). The table
- * and the significance of its differences are compare.c's. */
+ * folder; with --model-range, one model-range folder) per scenario plus
+ * compare.txt/.csv/.json, all at once (studydir.h). The table and the significance of its
+ * differences are compare.c's, the model ranges side by side modelrange-compare.c's. */
 #include "cmd.h"
 #include "cmd-load.h"
 #include "cmd-seeds.h"
 #include "cmd-sql.h"
 #include "cmd-compare-size.h"
 #include "cmd-constraints.h"
+#include "cmd-modelrange.h"
 #include "compare.h"
 #include "figures.h"
 #include "outdir.h"
@@ -53,6 +55,7 @@ typedef struct compare_args {
   sizing_constraints cons;
   double slo_pct;
   gboolean no_progress, quiet, brief;
+  gboolean model_range;      /* --model-range */
   guint n_seeds;             /* --seeds; 1 without it */
   gint jobs;                 /* -j; 0: the number of processors */
   compare_format fmt;
@@ -122,6 +125,11 @@ static int compare_check_args(compare_args *a, int argc, char **argv) {
                     "or compare --seeds are compared with their seeds as they are\n");
     return 2;
   }
+  if (a->all_dirs && a->model_range) {
+    fprintf(stderr, "sharesim compare: --model-range runs scenarios: give SCENARIO.yaml... "
+                    "TRACE.csv, not result folders\n");
+    return 2;
+  }
   if (a->all_dirs && (a->phases || a->requests)) {
     fprintf(stderr, "sharesim compare: --phases and --requests apply to scenarios, not to result folders\n");
     return 2;
@@ -135,6 +143,7 @@ typedef struct compare_items {
   GPtrArray *runs;     /* run_figures* or NULL */
   GPtrArray *groups;   /* seeds_table* or NULL */
   GPtrArray *folders;  /* char* */
+  GPtrArray *ranges;   /* --model-range: modelrange_table* per scenario; empty without it */
   compare_sizing sizing; /* --size-to-constraints (text empty without it) */
 } compare_items;
 
@@ -142,6 +151,7 @@ static void compare_items_init(compare_items *it) {
   it->runs = g_ptr_array_new_with_free_func((GDestroyNotify)figures_free);
   it->groups = g_ptr_array_new_with_free_func((GDestroyNotify)seeds_free);
   it->folders = g_ptr_array_new_with_free_func(g_free);
+  it->ranges = g_ptr_array_new_with_free_func((GDestroyNotify)modelrange_free);
   compare_sizing_init(&it->sizing);
 }
 
@@ -149,6 +159,7 @@ static void compare_items_clear(compare_items *it) {
   g_ptr_array_free(it->runs, TRUE);
   g_ptr_array_free(it->groups, TRUE);
   g_ptr_array_free(it->folders, TRUE);
+  g_ptr_array_free(it->ranges, TRUE);
   compare_sizing_clear(&it->sizing);
 }
 
@@ -290,14 +301,51 @@ static int compare_run_seeds(const compare_args *a, scenario **sc, guint n, char
   return rc;
 }
 
+/* --model-range: every scenario's model range, one after another (each its runs -j at
+ * once), into the model-range folder work/SUB; the compare table is its defaults' run
+ * (SUB/base/seed-S, or with --seeds the seeds folder SUB/base), read back as compare DIR
+ * reads it, and recorded under that folder. */
+static int compare_run_ranges(const compare_args *a, scenario **sc, guint n, char **paths,
+                              const trace *tr, char **dirs, compare_items *it) {
+  int rc = 0;
+  for (guint i = 0; rc == 0 && i < n; i++) {
+    GPtrArray *sets = i < it->sizing.sets->len ? g_ptr_array_index(it->sizing.sets, i) : NULL;
+    modelrange_table *t = NULL;
+    rc = cmd_modelrange_table("compare", paths[i], sets ? (const char *const *)sets->pdata : NULL,
+                              sets ? sets->len : 0, sc[i]->seed, a->n_seeds, tr, dirs[i],
+                              (guint)a->jobs, !a->no_progress, &t);
+    if (rc != 0) break;
+    g_ptr_array_add(it->ranges, t);
+    g_autofree char *seed = seeds_folder_name(sc[i]->seed);
+    char *rel = a->n_seeds > 1 ? g_build_filename(it->folders->pdata[i], "base", NULL)
+                               : g_build_filename(it->folders->pdata[i], "base", seed, NULL);
+    g_free(it->folders->pdata[i]);
+    it->folders->pdata[i] = rel;
+    g_autofree char *dir = a->n_seeds > 1 ? g_build_filename(dirs[i], "base", NULL)
+                                          : g_build_filename(dirs[i], "base", seed, NULL);
+    g_autoptr(GError) err = NULL;
+    run_figures *f = a->n_seeds > 1 ? NULL : figures_load(dir, &err);
+    seeds_table *g = a->n_seeds > 1 ? seeds_load_dir(dir, &err) : NULL;
+    if (!f && !g) rc = cmd_fail("compare", err);
+    if (f) {
+      g_free(f->dir);
+      f->dir = g_strdup(rel);
+    }
+    g_ptr_array_add(it->runs, f);
+    g_ptr_array_add(it->groups, g);
+  }
+  return rc;
+}
+
 /* Runs every scenario on tr into work/SUB (SUB named after the scenario). */
 static int compare_run_all(const compare_args *a, scenario **sc, int n_scen, char **paths,
                            const trace *tr, const char *work, compare_items *it) {
   GHashTable *taken = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
   char **dirs = g_new0(char *, n_scen + 1);
   for (int i = 0; i < n_scen; i++) dirs[i] = compare_prepare(sc[i], tr, work, taken, it);
-  int rc = a->n_seeds > 1 ? compare_run_seeds(a, sc, (guint)n_scen, paths, tr, dirs, it)
-                          : compare_run_plain(a, sc, (guint)n_scen, tr, dirs, it);
+  int rc = a->model_range ? compare_run_ranges(a, sc, (guint)n_scen, paths, tr, dirs, it)
+           : a->n_seeds > 1 ? compare_run_seeds(a, sc, (guint)n_scen, paths, tr, dirs, it)
+                            : compare_run_plain(a, sc, (guint)n_scen, tr, dirs, it);
   g_strfreev(dirs);
   g_hash_table_destroy(taken);
   return rc;
@@ -342,6 +390,17 @@ static void compare_sizing_note(const compare_sizing *z, GString *text) {
                            z->unmet == 1 ? "its" : "their");
 }
 
+/* --model-range: the ranges side by side (text appended to compare.txt and to what is
+ * printed, rcsv compare-range.csv), the columns named as the table's; nothing without it. */
+static void compare_range_texts(const GPtrArray *ranges, const compare_table *t,
+                                GString *rtext, GString *rcsv) {
+  if (!ranges->len) return;
+  modelrange_compare_text((modelrange_table *const *)ranges->pdata,
+                          (const char *const *)t->names->pdata, ranges->len, rtext);
+  modelrange_compare_csv((modelrange_table *const *)ranges->pdata,
+                         (const char *const *)t->names->pdata, ranges->len, rcsv);
+}
+
 /* Builds the table, writes compare.txt/.csv/.json and compare-long.csv into od (committed
  * into a->out; into scratch for --sqlite without -o) and
  * prints the chosen form. Takes the items. */
@@ -351,11 +410,16 @@ static int compare_finish(const compare_args *a, compare_items *it, outdir *od,
   int rc = 0;
   compare_sizing z = it->sizing; /* the table takes the items */
   compare_sizing_init(&it->sizing);
+  g_autoptr(GPtrArray) ranges = g_steal_pointer(&it->ranges);
+  it->ranges = g_ptr_array_new_with_free_func((GDestroyNotify)modelrange_free);
   g_autoptr(compare_table) t = compare_make_table(it);
   GString *text = g_string_new(NULL), *csv = g_string_new(NULL), *json = g_string_new(NULL);
-  g_autoptr(GString) tall = g_string_new(NULL);
+  g_autoptr(GString) tall = g_string_new(NULL), rtext = g_string_new(NULL);
+  g_autoptr(GString) rcsv = g_string_new(NULL);
+  compare_range_texts(ranges, t, rtext, rcsv);
   compare_text(t, FALSE, text);
   compare_sizing_note(&z, text);
+  g_string_append_len(text, rtext->str, (gssize)rtext->len);
   compare_csv(t, csv);
   compare_csv_long(t, tall);
   compare_json(t, json);
@@ -364,7 +428,8 @@ static int compare_finish(const compare_args *a, compare_items *it, outdir *od,
                   outdir_write(od, "compare.csv", csv->str, csv->len, &err) &&
                   outdir_write(od, "compare-long.csv", tall->str, tall->len, &err) &&
                   outdir_write(od, "compare.json", json->str, json->len, &err) &&
-                  (!z.text->len || outdir_write(od, "sizing.csv", z.csv->str, z.csv->len, &err));
+                  (!z.text->len || outdir_write(od, "sizing.csv", z.csv->str, z.csv->len, &err)) &&
+                  (!rcsv->len || outdir_write(od, "compare-range.csv", rcsv->str, rcsv->len, &err));
     if (!ok) {
       outdir_abort(od);
     } else {
@@ -374,8 +439,10 @@ static int compare_finish(const compare_args *a, compare_items *it, outdir *od,
   } else if (scratch && a->sqlite) {
     g_autofree char *path = g_build_filename(scratch, "compare.csv", NULL);
     g_autofree char *lpath = g_build_filename(scratch, "compare-long.csv", NULL);
+    g_autofree char *rpath = g_build_filename(scratch, "compare-range.csv", NULL);
     if (!g_file_set_contents(path, csv->str, (gssize)csv->len, &err) ||
-        !g_file_set_contents(lpath, tall->str, (gssize)tall->len, &err))
+        !g_file_set_contents(lpath, tall->str, (gssize)tall->len, &err) ||
+        (rcsv->len && !g_file_set_contents(rpath, rcsv->str, (gssize)rcsv->len, &err)))
       rc = cmd_fail("compare", err);
   }
   if (rc == 0 && !a->quiet) {
@@ -384,6 +451,7 @@ static int compare_finish(const compare_args *a, compare_items *it, outdir *od,
       g_string_truncate(text, 0);
       compare_text(t, TRUE, text);
       compare_sizing_note(&z, text);
+      g_string_append_len(text, rtext->str, (gssize)rtext->len);
     }
     fwrite(shown->str, 1, shown->len, stdout);
     if (a->out && a->fmt == COMPARE_TEXT) printf("\nresults written to %s/\n", a->out);
@@ -405,6 +473,7 @@ static int cmd_compare_main(int argc, char **argv) {
       {"requests", 0, 0, G_OPTION_ARG_FILENAME, &a.requests, "Recorded inference requests (docs/trace-format.md)", "R.csv"},
       {"brief", 0, 0, G_OPTION_ARG_NONE, &a.brief, "Text without the per-pool and per-tenant rows (compare.txt keeps them)", NULL},
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs, "Scenarios run at once (default: the number of processors); the output is the same for any N", "N"},
+      {"model-range", 0, 0, G_OPTION_ARG_NONE, &a.model_range, "Also run each scenario with each fitted or assumed model constant at each end of its interval: every figure as value [low, high], and each difference to the baseline at the same settings (compare-range.csv; DIR/NAME/ a model-range folder)", NULL},
       {"seeds", 0, 0, G_OPTION_ARG_STRING, &a.seeds, "Run each scenario with N seeds (its own and the next N - 1; 2 to 1000): means, 95 % intervals, significant differences marked *", "N"},
       CMD_SQL_OPTION(a.sqlite),
       {"size-to-constraints", 0, 0, G_OPTION_ARG_NONE, &a.size_to, "Size every pool of every scenario to the same constraints first (size's search), so a saving is the mechanism's, not the GPU counts typed", NULL},
@@ -460,7 +529,7 @@ static int cmd_compare_main(int argc, char **argv) {
 const cmd_entry cmd_compare_entry = {
     .loads_scenarios = TRUE,
     .name = "compare",
-    .usage = "SCENARIO.yaml... TRACE.csv [-o DIR] [-j N] [--seeds N] [--format text|csv|json] "
+    .usage = "SCENARIO.yaml... TRACE.csv [-o DIR] [-j N] [--seeds N] [--model-range] [--format text|csv|json] "
              "[--size-to-constraints [--slo PCT[@LATENCY]] [--max-oom N] [--max-wait-p95 DUR] [--max N]]"
              "  |  DIR DIR... [-o DIR]",
     .summary = "same trace, several scenarios (or result folders): headline figures side by side",

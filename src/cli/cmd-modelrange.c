@@ -1,7 +1,8 @@
-/* cmd-modelrange.c: running a model range (`run --model-range`): the scenario loaded once
- * per run of modelrange.h's table (its overrides plus the constant's end), all the runs'
- * seeds on the study threads through cmd-seeds.h, one seeds folder per run inside the
- * model-range folder, then the table printed and written beside them. */
+/* cmd-modelrange.c: running a model range (`run --model-range`, and each scenario's of
+ * `compare --model-range`): the scenario loaded once per run of modelrange.h's table (its
+ * overrides plus the constant's end), all the runs' seeds on the study threads through
+ * cmd-seeds.h, one seeds folder per run inside the model-range folder, then the table
+ * printed and written beside them. */
 #include "cmd-modelrange.h"
 #include "cmd.h"
 #include "cmd-seeds.h"
@@ -64,9 +65,10 @@ static int modelrange_commit(const char *name, const modelrange_table *t, outdir
   return 0;
 }
 
-int cmd_modelrange_run(const char *name, const char *path, const char *const *sets,
-                       guint n_sets, guint64 first, guint n_seeds, const trace *tr,
-                       const char *out, guint jobs, gboolean progress, gboolean quiet) {
+int cmd_modelrange_table(const char *name, const char *path, const char *const *sets,
+                         guint n_sets, guint64 first, guint n_seeds, const trace *tr,
+                         const char *out, guint jobs, gboolean progress,
+                         modelrange_table **table) {
   guint n_constants;
   modelrange_constants(&n_constants);
   guint runs = MODELRANGE_RUNS(n_constants);
@@ -86,6 +88,21 @@ int cmd_modelrange_run(const char *name, const char *path, const char *const *se
   }
   if (rc == 0 && od) rc = modelrange_commit(name, t, g_steal_pointer(&od), out);
   if (od) outdir_abort(od);
+  if (rc != 0) g_clear_pointer(&t, modelrange_free);
+  *table = t;
+  if (scratch) outdir_remove_scratch(scratch);
+  for (guint i = 0; i < runs * n_seeds; i++)
+    if (sc[i]) scenario_free(sc[i]);
+  g_free(sc);
+  return rc;
+}
+
+int cmd_modelrange_run(const char *name, const char *path, const char *const *sets,
+                       guint n_sets, guint64 first, guint n_seeds, const trace *tr,
+                       const char *out, guint jobs, gboolean progress, gboolean quiet) {
+  modelrange_table *t = NULL;
+  int rc = cmd_modelrange_table(name, path, sets, n_sets, first, n_seeds, tr, out, jobs,
+                                progress, &t);
   if (rc == 0 && !quiet) {
     g_autoptr(GString) text = g_string_new(NULL);
     modelrange_text(t, text);
@@ -93,9 +110,5 @@ int cmd_modelrange_run(const char *name, const char *path, const char *const *se
     if (out) printf("results written to %s/ (one folder per run: base/, KEY-low/, KEY-high/)\n", out);
   }
   modelrange_free(t);
-  if (scratch) outdir_remove_scratch(scratch);
-  for (guint i = 0; i < runs * n_seeds; i++)
-    if (sc[i]) scenario_free(sc[i]);
-  g_free(sc);
   return rc;
 }

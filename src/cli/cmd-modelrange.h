@@ -3,6 +3,7 @@
  * --seeds N each of those runs over N seeds, into one model-range folder; the table of each
  * figure's value and range printed and written as model-range.txt/.csv/.json. */
 #pragma once
+#include "modelrange.h"
 #include "scenario.h"
 #include "trace.h"
 
@@ -13,3 +14,9 @@
 int cmd_modelrange_run(const char *name, const char *path, const char *const *sets,
                        guint n_sets, guint64 first, guint n_seeds, const trace *tr,
                        const char *out, guint jobs, gboolean progress, gboolean quiet);
+/* The same without printing: *table receives the table (owned; NULL on failure); out as
+ * above (compare --model-range gives each scenario's folder inside its own). */
+int cmd_modelrange_table(const char *name, const char *path, const char *const *sets,
+                         guint n_sets, guint64 first, guint n_seeds, const trace *tr,
+                         const char *out, guint jobs, gboolean progress,
+                         modelrange_table **table);

@@ -2,7 +2,8 @@
 # figure's value inside its range, the ends named by the setting that gave them, the
 # constants a scenario does not use moving nothing, the ones it uses moving its figures
 # (time-slicing, inference variability, LLM serving), the same bytes at -j 1 and -j 2,
-# with --seeds the seeds' interval beside the range, and the options it excludes refused.
+# with --seeds the seeds' interval beside the range, and the options it excludes refused;
+# compare --model-range (the intervals contain the values and the differences, -j 1 = -j 2).
 D="$DATA/modelrange"; L="$DATA/llm"
 # field N of the model-range.csv row of KEY
 mr_field() { awk -F, -v k="$2" -v n="$3" '$2 == k { print $n }' "$1/model-range.csv"; }
@@ -75,6 +76,35 @@ run run "$D/ts.yaml" "$D/mixed.csv" --model-range --reference -o bad2
 expect_rc 2; expect_err_contains "--reference is for one run"; expect_no_path bad2
 run run "$D/ts.yaml" "$D/mixed.csv" --model-range --set ts_curve_exp=50 -o bad3
 expect_rc 2; expect_err_contains "ts_curve_exp"; expect_no_path bad3
+# ---- compare --model-range: each scenario's folder is its run --model-range folder, the
+# compare table is the defaults' runs, every value and every difference to the baseline
+# lies inside its range, a difference whose sign depends on a constant is marked, -j 1 = -j 2
+run compare "$D/ts.yaml" "$D/ts2.yaml" "$D/mixed.csv" --model-range -j 1 -o c1 --no-progress
+expect_rc 0
+expect_out_contains "model range (docs/models.md"
+expect_out_contains "mr-ts2 vs baseline"
+expect_file c1/compare-range.csv
+if diff -r -x .sharesim-folder m1 c1/mr-ts >/dev/null; then pass; else fail "compare's mr-ts/ differs from run --model-range's folder"; fi
+run compare "$D/ts.yaml" "$D/ts2.yaml" "$D/mixed.csv" -o c0 -q
+expect_same_files c0/compare-long.csv c1/compare-long.csv
+# columns: 1 scenario 6 value 9 range_low 10 range_high 13 delta 14 delta_low 15 delta_high 16 flips
+bad=$(awk -F, 'NR > 1 && $6 != "" && ($9 > $6 + 0 || $10 < $6 + 0) { print $1 ":" $3 }' c1/compare-range.csv | head -3)
+expect_eq "$bad" "" "compare figures outside their range"
+bad=$(awk -F, 'NR > 1 && $13 != "" && ($14 > $13 + 0 || $15 < $13 + 0) { print $1 ":" $3 }' c1/compare-range.csv | head -3)
+expect_eq "$bad" "" "differences to the baseline outside their range"
+expect_eq "$(awk -F, '$1 == "mr-ts2" && $3 == "slo:violation_minutes" { print $13, $14, $15, $16 }' c1/compare-range.csv)" \
+  "-177 -190 49 1" "SLO minutes: fewer at the defaults, more at some setting: flips"
+expect_eq "$(awk -F, '$1 == "mr-ts2" && $3 == "busy_frac" { print $16 }' c1/compare-range.csv)" "0" "busy share lower at every setting"
+n=$(awk -F, 'NR > 1 && $1 == "mr-ts" && $13 != ""' c1/compare-range.csv | wc -l)
+expect_eq "$n" 0 "the baseline has no difference to itself"
+run compare "$D/ts.yaml" "$D/ts2.yaml" "$D/mixed.csv" --model-range -j 2 -o c2 -q
+if diff -r c1 c2 >/dev/null; then pass; else fail "compare --model-range -j 1 and -j 2 folders differ"; fi
+run compare c1 -o c3 -q
+expect_rc 0
+expect_same_files c1/compare.csv c3/compare.csv
+run compare c1/mr-ts/base c1/mr-ts2/base --model-range -o bad4
+expect_rc 2; expect_err_contains "--model-range runs scenarios"; expect_no_path bad4
+
 # docs/models.md's table of the constants is the program's (key, default, ends, model)
 awk '/^constants \(/ { on = 1; next } on && /^  [a-z]/ { print }' m1/model-range.txt > consts.txt
 if [ "$(wc -l < consts.txt)" -ge 8 ]; then pass; else fail "too few constants listed: $(cat consts.txt)"; fi

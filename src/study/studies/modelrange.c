@@ -66,10 +66,14 @@ static double modelrange_mean(const modelrange_table *t, guint g, const char *ke
   return s.mean;
 }
 
+double modelrange_value(const modelrange_table *t, guint run, const char *key) {
+  return modelrange_mean(t, run, key);
+}
+
 /* The lowest and highest of key over the runs; the defaults' run wins ties, then the
  * first run in table order. */
-static void modelrange_ends(const modelrange_table *t, const char *key, modelrange_end *lo,
-                            modelrange_end *hi) {
+void modelrange_ends(const modelrange_table *t, const char *key, modelrange_end *lo,
+                     modelrange_end *hi) {
   *lo = *hi = (modelrange_end){NAN, 0};
   for (guint g = 0; g < t->groups->len; g++) {
     double v = modelrange_mean(t, g, key);
@@ -108,8 +112,7 @@ void modelrange_free(modelrange_table *t) {
   g_free(t);
 }
 
-/* "ts_switch_loss=0.075" for an end set by run r, "-" for the defaults' run. Owned. */
-static char *modelrange_by(guint r) {
+char *modelrange_by(guint r) {
   char *o = modelrange_override(r);
   return o ? o : g_strdup("-");
 }

@@ -59,6 +59,28 @@ modelrange_table *modelrange_build(GPtrArray *groups, guint n_constants);
 void modelrange_free(modelrange_table *t);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(modelrange_table, modelrange_free)
 
+/* The mean over the seeds of key in run r (NAN when that run lacks it). */
+double modelrange_value(const modelrange_table *t, guint run, const char *key);
+/* The lowest and highest of key's run means (NAN, 0 when no run has it); the defaults' run
+ * wins ties, then the first run in table order. */
+void modelrange_ends(const modelrange_table *t, const char *key, modelrange_end *lo,
+                     modelrange_end *hi);
+/* "KEY=VALUE" of run r, "-" for the defaults' run (what low_by and high_by show). Owned. */
+char *modelrange_by(guint r);
+
+/* compare --model-range (modelrange-compare.c): the scenarios' tables side by side, the
+ * first the baseline. Text: per figure each scenario's value (with several seeds, +/- the
+ * seeds' half-width) and [low, high], and per scenario after the first the difference to
+ * the baseline at the defaults with [lowest, highest] of the differences run by run (the
+ * same setting in both), marked "flips" when its sign depends on a constant. */
+void modelrange_compare_text(modelrange_table *const *t, const char *const *names, guint n,
+                             GString *out);
+/* compare-range.csv: scenario,section,key,figure,unit,value,ci95_low,ci95_high,range_low,
+ * range_high,low_by,high_by,delta,delta_low,delta_high,flips (the delta columns empty for
+ * the baseline). */
+void modelrange_compare_csv(modelrange_table *const *t, const char *const *names, guint n,
+                            GString *out);
+
 /* The printed table: per figure the value (mean over the seeds), the seeds' 95 % interval
  * (with several seeds), the model range [low, high] and the settings that gave its ends;
  * then the constants with their intervals and how far each moved any figure. */
