@@ -1,5 +1,5 @@
-/* cmd-plan.c: `sharesim plan SCENARIO.yaml TRACE.csv [-j N] [--seeds N] [-o DIR]
- * [--exhaustive]`: the cheapest set-up meeting the scenario's `requirements:` with what
+/* cmd-plan.c: `sharesim plan SCENARIO.yaml TRACE.csv [-j N] [--seeds N] [--model-range]
+ * [-o DIR] [--exhaustive]`: the cheapest set-up meeting the scenario's `requirements:` with what
  * `purchase:` allows. It loads the inputs, runs the search (src/study/studies/plan*.c) in a
  * scratch folder, runs the recommended scenario once more as a whole, and writes plan.txt,
  * plan.csv, probes.csv, scenario.yaml and recommended/ under -o DIR. Exit 3: no set-up. */
@@ -7,6 +7,7 @@
 #include "cmd-load.h"
 #include "cmd-seeds.h"
 #include "cmd-sql.h"
+#include "modelrange.h"
 #include "outdir.h"
 #include "plan.h"
 #include "sim.h"
@@ -23,7 +24,7 @@ typedef struct plan_args {
   char *out, *seeds, *sqlite;
   gint jobs;
   guint n_seeds;
-  gboolean exhaustive, no_progress;
+  gboolean exhaustive, no_progress, model_range;
 } plan_args;
 
 /* The recommended scenario written into dir as scenario.yaml (its text into *yaml) and
@@ -147,7 +148,12 @@ static int plan_main_loaded(const plan_args *a, char **argv, cmd_inputs *in) {
   }
   plan p = {.sc = in->sc, .scenario_path = argv[1], .trace_path = argv[2],
             .opt = {.jobs = (guint)a->jobs, .n_seeds = a->n_seeds, .exhaustive = a->exhaustive,
-                    .progress = !a->no_progress}};
+                    .progress = !a->no_progress, .n_ranges = 1}};
+  if (a->model_range) {
+    guint n_constants;
+    modelrange_constants(&n_constants);
+    p.opt.n_ranges = MODELRANGE_RUNS(n_constants);
+  }
   p.classes = g_array_new(FALSE, TRUE, sizeof(plan_class));
   p.cands = g_array_new(FALSE, TRUE, sizeof(plan_candidate));
   GString *text = g_string_new(NULL), *csv = g_string_new(NULL), *probes = g_string_new(NULL);
@@ -185,6 +191,7 @@ static int cmd_plan_main(int argc, char **argv) {
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &a.out, "Write plan.txt, plan.csv, probes.csv, scenario.yaml and recommended/ into DIR", "DIR"},
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs, "Runs at once (default: the number of processors); the result is the same for any N", "N"},
       {"seeds", 0, 0, G_OPTION_ARG_STRING, &a.seeds, "Judge every probe over N seeds (the scenario's and the next N - 1): a constraint holds when its 95 % bound does", "N"},
+      {"model-range", 0, 0, G_OPTION_ARG_NONE, &a.model_range, "Judge every set-up at the pessimistic end of the model ranges: a size that meets the constraints at the models' defaults is run again with each fitted or assumed constant at each end of its interval and must meet them in every run", NULL},
       {"exhaustive", 0, 0, G_OPTION_ARG_NONE, &a.exhaustive, "Simulate every size of every candidate, with no pruning (for checking the search on small spaces)", NULL},
       CMD_SQL_OPTION(a.sqlite),
       {"no-progress", 0, 0, G_OPTION_ARG_NONE, &a.no_progress, "Never show the progress line", NULL},
@@ -214,7 +221,7 @@ out:
 const cmd_entry cmd_plan_entry = {
     .loads_scenarios = TRUE,
     .name = "plan",
-    .usage = "SCENARIO.yaml TRACE.csv [-j N] [--seeds N] [-o DIR] [--exhaustive]",
+    .usage = "SCENARIO.yaml TRACE.csv [-j N] [--seeds N] [--model-range] [-o DIR] [--exhaustive]",
     .summary = "cheapest set-up (mechanism and pool size per job kind) meeting the scenario's "
                "requirements",
     .main = cmd_plan_main,

@@ -1,17 +1,21 @@
 /* cmd-size.c: `sharesim size SCENARIO.yaml TRACE.csv --pool NAME [--slo PCT[@LAT]] [--max-oom N]
- * [--max-wait-p95 DUR] [--min N] [--max N] [-j N] [-o DIR] [--seeds N [--every-seed]]`: the
+ * [--max-wait-p95 DUR] [--min N] [--max N] [-j N] [-o DIR] [--seeds N [--every-seed]]
+ * [--model-range]`: the
  * smallest `nodes` of one pool meeting the constraints. Each probe runs the scenario in this
  * process (N at once, in threads: studyrun.h) with pools.NAME.nodes overridden, writes the
  * result folder (kept under -o DIR, else in a temporary folder) and judges it from the
  * files, as compare reads them; with --seeds a probe is N seeds in a seeds folder, judged
- * on their mean or, with --every-seed, in every seed. The search, its planning ahead and
- * the judging of one run are sizing.c's. */
+ * on their mean or, with --every-seed, in every seed; with --model-range a probe is every
+ * run of the model range (modelrange.h) in a model-range folder, judged at its pessimistic
+ * end (it must pass in every run). The search, its planning ahead and the judging of one
+ * run are sizing.c's. */
 #include "cmd.h"
 #include "cmd-load.h"
 #include "cmd-constraints.h"
 #include "cmd-seeds.h"
 #include "cmd-sql.h"
 #include "figures.h"
+#include "modelrange.h"
 #include "outdir.h"
 #include "report.h"
 #include "seeds.h"
@@ -33,20 +37,25 @@ typedef struct size_probe_result {
   GError *error;      /* why the probe could not run; owned */
   char *dir;          /* its result folder (written when fig is set); owned */
   guint seeds_meeting; /* with --seeds: the seeds that meet the constraints on their own */
+  gboolean pass_defaults; /* --model-range: the constraints hold at the models' defaults */
+  char *fails_at;     /* --model-range: the settings it fails at ("-": the defaults), "; "
+                       * between; "" when it passes at all; owned */
 } size_probe_result;
 
 /* A probe being run: its scenario (pools.NAME.nodes overridden) and the task. */
 typedef struct size_active {
   scenario *sc;
   studyrun_task *task;
-  guint seed_index;            /* with --seeds: which of the probe's seeds */
+  guint seed_index;            /* with --seeds or --model-range: which run of the probe
+                                * (range run seed_index / n_seeds, seed seed_index % n_seeds) */
 } size_active;
 
 /* With --seeds: a probe being run, n_seeds runs into the seeds folder nodes-N. */
 typedef struct size_group {
   guint32 nodes;
   outdir *od;                  /* nodes-N, written whole or not at all */
-  run_figures **figs;          /* per seed, owned */
+  outdir **sub;                /* --model-range: the seeds folder of each range run inside */
+  run_figures **figs;          /* per run (seed_index), owned */
   guint left;                  /* runs not handed back yet */
   GError *error;               /* the first failing seed's, in seed order */
   guint error_seed;
@@ -73,7 +82,13 @@ typedef struct size_ctx {
   gboolean every_seed;         /* --every-seed */
   guint64 first_seed;          /* the scenario's seed (after --set) */
   GArray *groups;              /* size_group: the probes being run with seeds */
+  guint n_ranges;              /* --model-range: MODELRANGE_RUNS (each probe judged at every
+                                * run: the pessimistic end); 1 without it */
 } size_ctx;
+
+/* Runs per probe: seeds x model-range runs. A probe of more than one run is a group. */
+static guint size_group_runs(const size_ctx *c) { return c->n_seeds * c->n_ranges; }
+static gboolean size_grouped(const size_ctx *c) { return size_group_runs(c) > 1; }
 
 static void size_result_clear(gpointer p) {
   size_probe_result *r = p;
@@ -81,42 +96,69 @@ static void size_result_clear(gpointer p) {
   g_free(r->why);
   g_clear_error(&r->error);
   g_free(r->dir);
+  g_free(r->fails_at);
 }
 
-/* The scenario with nodes nodes in the pool (and, with --seeds, the seed of seed k),
- * checked as run checks it; NULL with error. */
+/* The scenario with nodes nodes in the pool (and, with --seeds, the seed of run k; with
+ * --model-range, the constant's end of run k), checked as run checks it; NULL with error. */
 static scenario *size_scenario(const size_ctx *c, guint32 nodes, guint k, GError **error) {
   g_autofree char *ov = g_strdup_printf("pools.%s.nodes=%u", c->pool, nodes);
-  g_autofree char *seed = g_strdup_printf("seed=%" G_GUINT64_FORMAT, c->first_seed + k);
+  g_autofree char *seed =
+      g_strdup_printf("seed=%" G_GUINT64_FORMAT, c->first_seed + k % c->n_seeds);
+  g_autofree char *end = c->n_ranges > 1 ? modelrange_override(k / c->n_seeds) : NULL;
   GPtrArray *sets = g_ptr_array_new();
   for (guint i = 0; i < c->n_sets; i++) g_ptr_array_add(sets, (char *)c->sets[i]);
   g_ptr_array_add(sets, ov);
   if (c->n_seeds > 1) g_ptr_array_add(sets, seed);
+  if (end) g_ptr_array_add(sets, end);
   scenario *sc = cmd_scenario_checked(c->scenario_path, (const char *const *)sets->pdata,
                                       sets->len, c->tr, error);
   g_ptr_array_free(sets, TRUE);
   return sc;
 }
 
-/* --seeds: starts the probe of nodes as its seeds' runs into the seeds folder dir. */
+/* --model-range: begins the seeds folder of every range run inside od (NULL without it);
+ * FALSE with error (those begun aborted). */
+static gboolean size_begin_subs(const size_ctx *c, outdir *od, outdir ***subs, GError **error) {
+  *subs = NULL;
+  if (c->n_ranges < 2) return TRUE;
+  *subs = g_new0(outdir *, c->n_ranges);
+  for (guint r = 0; r < c->n_ranges; r++) {
+    g_autofree char *name = modelrange_folder_name(r);
+    g_autofree char *dir = g_build_filename(outdir_tmp_path(od), name, NULL);
+    if (!((*subs)[r] = outdir_begin(dir, error))) {
+      for (guint i = 0; i < r; i++) outdir_abort((*subs)[i]);
+      g_clear_pointer(subs, g_free);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+/* --seeds or --model-range: starts the probe of nodes as its runs into the seeds folder
+ * (or the model-range folder) dir. */
 static void size_start_seeds(size_ctx *c, guint32 nodes, const char *dir) {
   GError *err = NULL;
-  scenario **sc = g_new0(scenario *, c->n_seeds);
-  for (guint k = 0; k < c->n_seeds && !err; k++) sc[k] = size_scenario(c, nodes, k, &err);
+  guint n = size_group_runs(c);
+  scenario **sc = g_new0(scenario *, n);
+  for (guint k = 0; k < n && !err; k++) sc[k] = size_scenario(c, nodes, k, &err);
   outdir *od = err ? NULL : outdir_begin(dir, &err);
+  outdir **subs = NULL;
+  if (od && !size_begin_subs(c, od, &subs, &err)) g_clear_pointer(&od, outdir_abort);
   if (!od) {
-    for (guint k = 0; k < c->n_seeds; k++)
+    for (guint k = 0; k < n; k++)
       if (sc[k]) scenario_free(sc[k]);
     g_free(sc);
     size_probe_result r = {.nodes = nodes, .error = err, .dir = g_strdup(dir)};
     g_array_append_val(c->done, r);
     return;
   }
-  size_group g = {nodes, od, g_new0(run_figures *, c->n_seeds), c->n_seeds, NULL, 0, FALSE};
+  size_group g = {nodes, od, subs, g_new0(run_figures *, n), n, NULL, 0, FALSE};
   g_array_append_val(c->groups, g);
-  for (guint k = 0; k < c->n_seeds; k++) {
-    g_autofree char *sub = seeds_folder_name(c->first_seed + k);
-    g_autofree char *run_dir = g_build_filename(outdir_tmp_path(od), sub, NULL);
+  for (guint k = 0; k < n; k++) {
+    g_autofree char *sub = seeds_folder_name(c->first_seed + k % c->n_seeds);
+    g_autofree char *run_dir = g_build_filename(
+        outdir_tmp_path(subs ? subs[k / c->n_seeds] : od), sub, NULL);
     size_active a = {sc[k], studyrun_task_new(sc[k], c->tr, run_dir, nodes), k};
     g_array_append_val(c->active, a);
     studyrun_submit(c->runner, a.task);
@@ -129,7 +171,7 @@ static void size_start_seeds(size_ctx *c, guint32 nodes, const char *dir) {
 static void size_start(size_ctx *c, guint32 nodes) {
   g_autofree char *name = g_strdup_printf("nodes-%u", nodes);
   g_autofree char *dir = g_build_filename(c->work, name, NULL);
-  if (c->n_seeds > 1) {
+  if (size_grouped(c)) {
     size_start_seeds(c, nodes, dir);
     return;
   }
@@ -175,13 +217,82 @@ static void size_judge_seeds(const size_ctx *c, const GPtrArray *runs, size_prob
   g_string_free(seed_why, TRUE);
 }
 
-/* A probe's last seed is back: its seeds folder written and committed and the probe
- * judged (or, stopped, thrown away). */
-static void size_finish_group(size_ctx *c, guint gi) {
-  size_group *g = &g_array_index(c->groups, size_group, gi);
-  g_autofree char *name = g_strdup_printf("nodes-%u", g->nodes);
-  size_probe_result r = {.nodes = g->nodes, .dir = g_build_filename(c->work, name, NULL),
-                         .slo_applied = TRUE};
+/* --model-range: judges a probe at every run of its range, each as without the option
+ * (the mean over the seeds, or every seed); it meets the constraints only when every run
+ * does: the pessimistic end. r->fig is the defaults' mean run; why names the first setting
+ * that fails and fails_at all of them. */
+static void size_judge_ranges(const size_ctx *c, const modelrange_table *t,
+                              size_probe_result *r) {
+  GString *why = g_string_new(NULL), *at = g_string_new(NULL);
+  guint failing = 0;
+  r->pass = TRUE;
+  for (guint k = 0; k < t->groups->len; k++) {
+    const seeds_table *st = g_ptr_array_index(t->groups, k);
+    size_probe_result one = {.nodes = r->nodes, .dir = g_strdup(r->dir), .slo_applied = TRUE};
+    if (c->n_seeds > 1) {
+      size_judge_seeds(c, st->runs, &one);
+    } else {
+      GString *w = g_string_new(NULL);
+      one.fig = seeds_mean(st->runs, r->dir);
+      one.pass = sizing_check(one.fig, c->pool, &c->cons, w, &one.slo_applied);
+      one.why = g_string_free(w, FALSE);
+    }
+    if (k == 0) {
+      r->fig = g_steal_pointer(&one.fig);
+      r->slo_applied = one.slo_applied;
+      r->seeds_meeting = one.seeds_meeting;
+      r->pass_defaults = one.pass;
+    }
+    if (!one.pass) {
+      g_autofree char *by = modelrange_by(k);
+      g_string_append_printf(at, "%s%s", failing ? "; " : "", by);
+      if (!failing && k == 0) g_string_append(why, one.why);
+      else if (!failing) g_string_append_printf(why, "at %s: %s", by, one.why);
+      failing++;
+      r->pass = FALSE;
+    }
+    size_result_clear(&one);
+  }
+  if (failing > 1)
+    g_string_append_printf(why, " (fails at %u of the %u settings)", failing, t->groups->len);
+  r->why = g_string_free(why, FALSE);
+  r->fails_at = g_string_free(at, FALSE);
+}
+
+/* --model-range: each range run's seeds folder written and committed inside g->od, the
+ * model-range files beside them, g->od committed as r->dir, and the probe judged; FALSE
+ * with error. Takes the group's runs. */
+static gboolean size_finish_ranges(size_ctx *c, size_group *g, size_probe_result *r,
+                                   GError **error) {
+  GPtrArray *groups = g_ptr_array_new_with_free_func((GDestroyNotify)seeds_free);
+  gboolean ok = TRUE;
+  for (guint k = 0; ok && k < c->n_ranges; k++) {
+    GPtrArray *runs = g_ptr_array_new_with_free_func((GDestroyNotify)figures_free);
+    for (guint s = 0; s < c->n_seeds; s++)
+      g_ptr_array_add(runs, g_steal_pointer(&g->figs[k * c->n_seeds + s]));
+    seeds_table *st = seeds_build(runs);
+    g_ptr_array_add(groups, st);
+    g_autofree char *name = modelrange_folder_name(k);
+    g_autofree char *dir = g_build_filename(outdir_tmp_path(g->od), name, NULL);
+    ok = seeds_write(st, g->sub[k], error) &&
+         studydir_commit(g_steal_pointer(&g->sub[k]), dir, "seeds.json", error);
+  }
+  if (!ok) {
+    g_ptr_array_free(groups, TRUE);
+    return FALSE;
+  }
+  g_ptr_array_set_free_func(groups, NULL);
+  g_autoptr(modelrange_table) t = modelrange_build(groups, (c->n_ranges - 1) / 2);
+  if (!modelrange_write(t, g->od, error) ||
+      !studydir_commit(g_steal_pointer(&g->od), r->dir, "model-range.json", error))
+    return FALSE;
+  size_judge_ranges(c, t, r);
+  return TRUE;
+}
+
+/* --seeds: the seeds folder written and committed as r->dir and the probe judged (or the
+ * error kept; nothing when it was stopped). Takes the group's runs. */
+static void size_finish_seeds(size_ctx *c, size_group *g, size_probe_result *r) {
   GPtrArray *runs = g_ptr_array_new();
   for (guint k = 0; k < c->n_seeds; k++)
     if (g->figs[k]) g_ptr_array_add(runs, g_steal_pointer(&g->figs[k]));
@@ -189,12 +300,34 @@ static void size_finish_group(size_ctx *c, guint gi) {
   if (!st) g_ptr_array_set_free_func(runs, (GDestroyNotify)figures_free);
   if (!st) g_ptr_array_free(runs, TRUE);
   GError *err = NULL;
-  if (st && seeds_write(st, g->od, &err) && studydir_commit(g_steal_pointer(&g->od), r.dir, "seeds.json", &err))
-    size_judge_seeds(c, st->runs, &r);
+  if (st && seeds_write(st, g->od, &err) && studydir_commit(g_steal_pointer(&g->od), r->dir, "seeds.json", &err))
+    size_judge_seeds(c, st->runs, r);
   else if (st)
-    r.error = err;
+    r->error = err;
   else if (!g->stopped)
+    r->error = g_steal_pointer(&g->error);
+}
+
+/* A probe's last run is back: its seeds (or model-range) folder written and committed and
+ * the probe judged (or, stopped, thrown away). */
+static void size_finish_group(size_ctx *c, guint gi) {
+  size_group *g = &g_array_index(c->groups, size_group, gi);
+  g_autofree char *name = g_strdup_printf("nodes-%u", g->nodes);
+  size_probe_result r = {.nodes = g->nodes, .dir = g_build_filename(c->work, name, NULL),
+                         .slo_applied = TRUE};
+  if (c->n_ranges < 2) {
+    size_finish_seeds(c, g, &r);
+  } else if (!g->stopped && !g->error) {
+    GError *err = NULL;
+    if (!size_finish_ranges(c, g, &r, &err)) r.error = err;
+  } else if (!g->stopped) {
     r.error = g_steal_pointer(&g->error);
+  }
+  for (guint k = 0; g->sub && k < c->n_ranges; k++)
+    if (g->sub[k]) outdir_abort(g->sub[k]);
+  g_free(g->sub);
+  for (guint k = 0; k < size_group_runs(c); k++)
+    if (g->figs[k]) figures_free(g->figs[k]);
   if (g->od) outdir_abort(g->od);
   g_clear_error(&g->error);
   g_free(g->figs);
@@ -241,7 +374,7 @@ static void size_collect(size_ctx *c, studyrun_task *t) {
       g_array_remove_index(c->active, i);
       break;
     }
-  if (c->n_seeds > 1) {
+  if (size_grouped(c)) {
     size_collect_seed(c, t, k);
     return;
   }
@@ -279,12 +412,13 @@ static void size_schedule(size_ctx *c, const sizing_state *st) {
   for (guint i = 0; i < c->active->len; i++) {
     studyrun_task *t = g_array_index(c->active, size_active, i).task;
     if (t->id < st->range_lo || t->id > st->range_hi) studyrun_stop(t);
-    if (c->n_seeds == 1) running[n_running++] = t->id;
+    if (!size_grouped(c)) running[n_running++] = t->id;
   }
   for (guint i = 0; i < c->groups->len; i++)
     running[n_running++] = g_array_index(c->groups, size_group, i).nodes;
-  /* with --seeds a probe takes n_seeds cores: jobs / n_seeds probes at once (at least 1) */
-  guint slots = c->n_seeds > 1 ? MAX(1u, c->jobs / c->n_seeds) : c->jobs;
+  /* a probe of n runs (--seeds, --model-range) takes n cores: jobs / n probes at once (at
+   * least 1) */
+  guint slots = size_grouped(c) ? MAX(1u, c->jobs / size_group_runs(c)) : c->jobs;
   guint free_cores = slots > n_running ? slots - n_running : 0;
   guint32 *next = g_new0(guint32, free_cores + 1);
   guint n = free_cores ? sizing_plan(c->min_nodes, c->max_nodes, c->known, running, n_running,
@@ -352,6 +486,16 @@ static const char *size_figure_key(const char *pool, const char *member, char *b
   return buf;
 }
 
+/* "yes", "no (3/5)" with --seeds (the seeds meeting them at the defaults), "no (at the
+ * defaults: yes)" with --model-range when only an end of the range fails. */
+static char *size_meets_cell(const size_ctx *c, const size_probe_result *r) {
+  GString *cell = g_string_new(r->pass ? "yes" : "no");
+  if (c->n_seeds > 1) g_string_append_printf(cell, " (%u/%u)", r->seeds_meeting, c->n_seeds);
+  if (c->n_ranges > 1 && !r->pass && r->pass_defaults)
+    g_string_append(cell, " (at the defaults: yes)");
+  return g_string_free(cell, FALSE);
+}
+
 /* The table of runs (text) and size.csv. */
 static void size_tables(const size_ctx *c, GString *text, GString *csv) {
   static const struct { const char *member, *title; } cols[] = {
@@ -370,16 +514,15 @@ static void size_tables(const size_ctx *c, GString *text, GString *csv) {
    * whole run's (issue 11 bug 9: two columns were named cost) */
   for (guint k = 0; k < G_N_ELEMENTS(cols); k++)
     g_string_append_printf(csv, ",%s%s", strcmp(cols[k].member, "cost") ? "" : "pool_", cols[k].member);
-  g_string_append(csv, c->n_seeds > 1 ? ",run_cost,slo_min_attainment,why_not,seeds,seeds_meeting\n"
-                                      : ",run_cost,slo_min_attainment,why_not\n");
+  g_string_append(csv, c->n_seeds > 1 ? ",run_cost,slo_min_attainment,why_not,seeds,seeds_meeting"
+                                      : ",run_cost,slo_min_attainment,why_not");
+  g_string_append(csv, c->n_ranges > 1 ? ",defaults_meet,fails_at\n" : "\n");
   char key[512];
   for (guint i = 0; i < c->runs->len; i++) {
     const size_probe_result *r = &g_array_index(c->runs, size_probe_result, i);
     g_ptr_array_add(cells, g_strdup_printf("%u", i + 1));
     g_ptr_array_add(cells, g_strdup_printf("%u", r->nodes));
-    g_ptr_array_add(cells, c->n_seeds > 1 ? g_strdup_printf("%s (%u/%u)", r->pass ? "yes" : "no",
-                                                            r->seeds_meeting, c->n_seeds)
-                                          : g_strdup(r->pass ? "yes" : "no"));
+    g_ptr_array_add(cells, size_meets_cell(c, r));
     g_string_append_printf(csv, "%u,%u,%s", i + 1, r->nodes, r->pass ? "yes" : "no");
     for (guint k = 0; k < G_N_ELEMENTS(cols); k++) {
       const figure *fig = figures_find(r->fig, size_figure_key(c->pool, cols[k].member, key, sizeof key));
@@ -397,6 +540,10 @@ static void size_tables(const size_ctx *c, GString *text, GString *csv) {
     g_string_append_c(csv, ',');
     util_csv_field(csv, r->why);
     if (c->n_seeds > 1) g_string_append_printf(csv, ",%u,%u", c->n_seeds, r->seeds_meeting);
+    if (c->n_ranges > 1) {
+      g_string_append_printf(csv, ",%s,", r->pass_defaults ? "yes" : "no");
+      util_csv_field(csv, r->fails_at);
+    }
     g_string_append_c(csv, '\n');
   }
   gsize *width = g_new0(gsize, ncols);
@@ -426,6 +573,7 @@ typedef struct size_args {
   char **sets;
   guint n_seeds;            /* --seeds; 1 without it */
   gboolean every_seed;      /* --every-seed */
+  gboolean model_range;     /* --model-range */
   gint64 max_oom, min_nodes, max_nodes;
   gint jobs;                /* -j; 0: the number of processors */
   gboolean no_progress;
@@ -507,6 +655,23 @@ static int size_load(size_args *a, char **argv, cmd_inputs *in) {
   return 0;
 }
 
+/* --model-range: which end decided the answer: what the size below it failed at. */
+static void size_answer_range(const size_ctx *c, guint32 answer, GString *text) {
+  const size_probe_result *below = NULL;
+  for (guint i = 0; i < c->runs->len; i++)
+    if (g_array_index(c->runs, size_probe_result, i).nodes == answer - 1)
+      below = &g_array_index(c->runs, size_probe_result, i);
+  if (!below) return;
+  if (below->pass_defaults)
+    g_string_append_printf(text, "decided by the model range: %u node%s meet%s the constraints at "
+                                 "the models' defaults but not at %s\n", answer - 1,
+                           answer - 1 == 1 ? "" : "s", answer - 1 == 1 ? "s" : "", below->fails_at);
+  else
+    g_string_append_printf(text, "decided at the models' defaults: %u node%s fail%s the "
+                                 "constraints there already\n", answer - 1,
+                           answer - 1 == 1 ? "" : "s", answer - 1 == 1 ? "s" : "");
+}
+
 /* The closing line: the answer and why it is the smallest, or that none was found. */
 static void size_answer(const size_ctx *c, const size_args *a, guint32 answer,
                         guint32 gpus_per_node, GString *text) {
@@ -531,6 +696,7 @@ static void size_answer(const size_ctx *c, const size_args *a, guint32 answer,
                            answer - 1, answer - 1 == 1 ? "es" : "");
   else
     g_string_append_c(text, '\n');
+  if (c->n_ranges > 1) size_answer_range(c, answer, text);
 }
 
 /* size.txt (what is printed) and size.csv. */
@@ -555,6 +721,12 @@ static void size_report(const size_ctx *c, const size_args *a, const char *scen_
                            c->n_seeds, c->first_seed, c->first_seed + c->n_seeds - 1,
                            c->every_seed ? "every seed meets them (--every-seed)"
                                          : "the mean over the seeds meets them (--every-seed: every seed)");
+  if (c->n_ranges > 1)
+    g_string_append_printf(text, "model range: %u runs per size (the models' defaults, then each "
+                                 "of %u constants at each end of its interval: docs/models.md, "
+                                 "\"Model uncertainty\"); a size meets the constraints only when "
+                                 "it meets them in every run, the pessimistic end\n",
+                           c->n_ranges, (c->n_ranges - 1) / 2);
   if (c->slo_unreported)
     g_string_append_printf(text, "note: --slo not applied: no inference service of pool '%s' "
                                  "reports SLO attainment (services.csv absent or without an "
@@ -626,7 +798,12 @@ static int size_study(size_args *a, char **argv, cmd_inputs *in, const sizing_co
                 .cons = *cons, .min_nodes = (guint32)a->min_nodes,
                 .max_nodes = (guint32)a->max_nodes, .jobs = (guint)a->jobs,
                 .progress = !a->no_progress, .n_seeds = a->n_seeds,
-                .every_seed = a->every_seed, .first_seed = in->sc->seed};
+                .every_seed = a->every_seed, .first_seed = in->sc->seed, .n_ranges = 1};
+  if (a->model_range) {
+    guint n_constants;
+    modelrange_constants(&n_constants);
+    c.n_ranges = MODELRANGE_RUNS(n_constants);
+  }
   c.runner = studyrun_pool_new(c.jobs, c.progress, "size");
   c.active = g_array_new(FALSE, TRUE, sizeof(size_active));
   c.done = g_array_new(FALSE, TRUE, sizeof(size_probe_result));
@@ -678,6 +855,7 @@ static int cmd_size_main(int argc, char **argv) {
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs, "Probes run at once (default: the number of processors); the result is the same for any N", "N"},
       {"seeds", 0, 0, G_OPTION_ARG_STRING, &a.seeds, "Run every probe with N seeds (the scenario's and the next N - 1; 2 to 1000) and judge their mean", "N"},
       {"every-seed", 0, 0, G_OPTION_ARG_NONE, &a.every_seed, "With --seeds: a size meets the constraints only when every seed meets them", NULL},
+      {"model-range", 0, 0, G_OPTION_ARG_NONE, &a.model_range, "Judge every size at the pessimistic end of the model ranges: it meets the constraints only when it does with each fitted or assumed constant at each end of its interval (21 runs per size; DIR/nodes-N/ a model-range folder)", NULL},
       CMD_SQL_OPTION(a.sqlite),
       {"no-progress", 0, 0, G_OPTION_ARG_NONE, &a.no_progress, "Never show the progress bar", NULL},
       {NULL}};
@@ -700,7 +878,7 @@ const cmd_entry cmd_size_entry = {
     .loads_scenarios = TRUE,
     .name = "size",
     .usage = "SCENARIO.yaml TRACE.csv --pool NAME [--slo PCT[@LATENCY]] [--max-oom N] [--max-wait-p95 DUR] "
-             "[--min N] [--max N] [-j N] [-o DIR] [--seeds N [--every-seed]]",
+             "[--min N] [--max N] [-j N] [-o DIR] [--seeds N [--every-seed]] [--model-range]",
     .summary = "smallest pool size (nodes) that meets SLO, OOM and queue-wait constraints",
     .main = cmd_size_main,
 };

@@ -3,7 +3,8 @@
 # constants a scenario does not use moving nothing, the ones it uses moving its figures
 # (time-slicing, inference variability, LLM serving), the same bytes at -j 1 and -j 2,
 # with --seeds the seeds' interval beside the range, and the options it excludes refused;
-# compare --model-range (the intervals contain the values and the differences, -j 1 = -j 2).
+# compare, size and plan with --model-range (the intervals contain the values, size and
+# plan judge at the pessimistic end and say which end decided, -j 1 = -j 2).
 D="$DATA/modelrange"; L="$DATA/llm"
 # field N of the model-range.csv row of KEY
 mr_field() { awk -F, -v k="$2" -v n="$3" '$2 == k { print $n }' "$1/model-range.csv"; }
@@ -104,6 +105,39 @@ expect_rc 0
 expect_same_files c1/compare.csv c3/compare.csv
 run compare c1/mr-ts/base c1/mr-ts2/base --model-range -o bad4
 expect_rc 2; expect_err_contains "--model-range runs scenarios"; expect_no_path bad4
+
+# ---- size --model-range: 3 nodes meet the wait limit at the defaults, not at
+# ts_curve_exp=0.9: judged at the pessimistic end the answer is 4, and the output says which
+# end decided; the same folder at -j 1 and -j 2
+run size "$D/size.yaml" "$D/batch.csv" --pool dev --max-wait-p95 15m -j 1 --no-progress
+expect_rc 0
+expect_out_contains "smallest size: 3 nodes (3 GPUs)"
+run size "$D/size.yaml" "$D/batch.csv" --pool dev --max-wait-p95 15m --model-range -j 1 -o s1 --no-progress
+expect_rc 0
+expect_out_contains "smallest size: 4 nodes (4 GPUs) in pool 'dev': 4 nodes meet the constraints and 3 do not"
+expect_out_contains "decided by the model range: 3 nodes meet the constraints at the models' defaults but not at ts_curve_exp=0.9"
+expect_out_contains "no (at the defaults: yes)"
+expect_eq "$(awk -F, '$2 == 3 { print $3, $(NF - 1), $NF }' s1/size.csv)" "no yes ts_curve_exp=0.9; ts_overlap_exp=1.5" "size.csv: 3 nodes fail only at the ends"
+for f in size.txt nodes-3/model-range.json nodes-3/base/seed-1/summary.json nodes-3/ts_curve_exp-low/seeds.json nodes-4/llm.step_overhead_ms-high/seed-1/summary.json; do
+  expect_file "s1/$f"
+done
+run size "$D/size.yaml" "$D/batch.csv" --pool dev --max-wait-p95 15m --model-range -j 2 -o s2 --no-progress
+if diff -r s1 s2 >/dev/null; then pass; else fail "size --model-range -j 1 and -j 2 folders differ"; fi
+
+# ---- plan --model-range: time-slicing on 3 GPUs meets the limits at the defaults; at the
+# pessimistic end it needs 4, and plan recommends 4 GPUs, naming the end that broke 3
+run plan "$D/plan.yaml" "$D/batch.csv" -j 1 -o p0 --no-progress
+expect_rc 0
+expect_out_contains "recommendation: 3 GPUs"
+run plan "$D/plan.yaml" "$D/batch.csv" --model-range -j 1 -o p1 --no-progress
+expect_rc 0
+expect_out_contains "recommendation: 4 GPUs"
+expect_out_contains "model range: judged at the pessimistic end"
+expect_eq "$(awk -F, '$3 == "time-slicing" && $4 ~ /replicas 2/ && $6 == 3 { print $9 }' p1/probes.csv)" "0" "time-slicing on 3 GPUs fails at an end"
+if grep -q '^batch,1,time-slicing,"replicas 2 with oom sidecar",A100-80GB,3,3,[0-9.]*,0,"at ts_curve_exp=0.9: queue wait p95' p1/probes.csv; then pass
+else fail "probes.csv does not name the end that broke time-slicing on 3 GPUs: $(grep ',3,3,' p1/probes.csv)"; fi
+run plan "$D/plan.yaml" "$D/batch.csv" --model-range -j 2 -o p2 --no-progress
+for f in plan.txt plan.csv probes.csv scenario.yaml; do expect_same_files "p1/$f" "p2/$f"; done
 
 # docs/models.md's table of the constants is the program's (key, default, ends, model)
 awk '/^constants \(/ { on = 1; next } on && /^  [a-z]/ { print }' m1/model-range.txt > consts.txt

@@ -337,6 +337,15 @@ void plan_report(const plan *p, const run_figures *joined, GString *text, GStrin
                                "fits), %u stopped by the cost bound; %u runs in %u rounds, %u "
                                "cache hits%s\n\n", p->cands->len, never, capped, p->runs,
                          p->rounds, p->cache_hits, p->opt.exhaustive ? "; exhaustive: every size of every candidate" : "");
+  if (p->opt.n_ranges > 1) {
+    g_string_truncate(text, text->len - 1);
+    g_string_append_printf(text, "model range: judged at the pessimistic end: a size that meets "
+                                 "the constraints at the models' defaults is run again with each "
+                                 "of %u constants at each end of its interval (docs/models.md, "
+                                 "\"Model uncertainty\") and meets them only when it does in "
+                                 "every run; %u of the %u runs were at an end\n\n",
+                           (p->opt.n_ranges - 1) / 2, p->range_runs, p->runs);
+  }
   g_string_append(csv, "class,rank,mechanism,settings,gpu,nodes,gpus,cost_month,status,"
                        "allocated_frac,busy_frac,min_slo_attainment,oom_kills,innocent_victims,"
                        "slowdown_mean,slowdown_p95,wait_p95_s,broke\n");

@@ -3,8 +3,11 @@
  * round run together on the study threads (so the probes made, and every file, are the same
  * at any -j), each probe's seeds run once (a cache keyed by the probe's identity), and
  * after each round the cost bound: a candidate is searched only at sizes cheaper than the
- * best of its class found so far. */
+ * best of its class found so far. With --model-range a probe that passes at the models'
+ * defaults is run once more per end of each constant's interval (the next round) and
+ * passes only when it passes in every one of those runs: the pessimistic end. */
 #include "plan.h"
+#include "modelrange.h"
 #include "outdir.h"
 #include "sim.h"
 #include "studyrun.h"
@@ -12,11 +15,11 @@
 #include <math.h>
 #include <string.h>
 
-/* One run of a round: candidate, size, seed. */
+/* One run of a round: candidate, size, seed and model-range run. */
 typedef struct plan_probe {
   guint cand;
   guint32 nodes;
-  guint seed_k;
+  guint seed_k;             /* run k: seed k % n_seeds, model-range run k / n_seeds */
   char *key;                /* its identity (the cache's key); owned */
   scenario *sc;             /* owned */
   studyrun_task *task;
@@ -29,13 +32,15 @@ static void plan_probe_clear(gpointer data) {
   if (pr->task) studyrun_task_free(pr->task);
 }
 
-/* What makes a run: the class, the pool's text, its size and the seed. */
+/* What makes a run: the class, the pool's text, its size, the seed and the constant's end
+ * (run k: seed k % n_seeds, model-range run k / n_seeds). */
 static char *plan_probe_key(const plan *p, const plan_candidate *c, guint32 nodes, guint k) {
   const req_buy *b = &g_array_index(p->sc->requirements->buy, req_buy, c->buy);
-  return g_strdup_printf("%s|%s|%s|%u|%.17g|%s|%u|%" G_GUINT64_FORMAT,
+  g_autofree char *end = modelrange_override(k / p->opt.n_seeds);
+  return g_strdup_printf("%s|%s|%s|%u|%.17g|%s|%u|%" G_GUINT64_FORMAT "%s%s",
                          g_array_index(p->classes, plan_class, c->cls).pool, b->gpu->name,
                          c->mechanism, c->gpus_per_node, c->price, c->keys, nodes,
-                         p->sc->seed + k);
+                         p->sc->seed + k % p->opt.n_seeds, end ? "|" : "", end ? end : "");
 }
 
 /* The probe's scenario written and loaded (NULL with error). */
@@ -47,13 +52,16 @@ static scenario *plan_probe_scenario(const plan *p, guint ci, guint32 nodes, gui
   for (guint i = 0; i < p->classes->len; i++) pick[i] = G_MAXUINT;
   pick[c->cls] = ci;
   size[c->cls] = nodes;
-  g_autofree char *text = plan_scenario_text(p, pick, size, "plan-probe", p->sc->seed + k, FALSE);
+  g_autofree char *text = plan_scenario_text(p, pick, size, "plan-probe",
+                                             p->sc->seed + k % p->opt.n_seeds, FALSE);
   g_free(pick);
   g_free(size);
   g_autofree char *path = g_strdup_printf("%s.yaml", stem);
   if (!g_file_set_contents(path, text, -1, error)) return NULL;
   g_autoptr(diag_list) d = diag_list_new(0);
-  scenario *sc = scenario_load(path, d);
+  g_autofree char *end = modelrange_override(k / p->opt.n_seeds);
+  const char *ov[] = {end};
+  scenario *sc = end ? scenario_load_with_overrides(path, ov, 1, d) : scenario_load(path, d);
   if (sc) sim_check_scenario(sc, d);
   if (!sc || diag_has_errors(d)) {
     if (sc) scenario_free(sc);
@@ -160,10 +168,45 @@ static void plan_cost_bound(plan *p) {
   }
 }
 
-/* Starts the runs of candidate ci at nodes that the cache does not hold. */
+/* Judges model-range run r of candidate ci at nodes from the cache: -1 when a run of it is
+ * not in the cache, else whether it meets the constraints (into out and why). */
+static int plan_judge_run(const plan *p, guint ci, guint32 nodes, guint r, plan_measure *out,
+                          GString *why) {
+  const plan_candidate *c = &g_array_index(p->cands, plan_candidate, ci);
+  guint ns = p->opt.n_seeds;
+  plan_measure **seeds = g_new0(plan_measure *, ns);
+  gboolean all = TRUE;
+  for (guint k = 0; k < ns; k++) {
+    g_autofree char *key = plan_probe_key(p, c, nodes, r * ns + k);
+    all &= (seeds[k] = g_hash_table_lookup(p->cache, key)) != NULL;
+  }
+  int pass = all ? plan_judge(&g_array_index(p->classes, plan_class, c->cls), seeds, ns, out,
+                              why)
+                 : -1;
+  g_free(seeds);
+  return pass;
+}
+
+/* --model-range: candidate ci at nodes meets the constraints at the models' defaults (its
+ * runs there all in the cache), so that the ends' runs are needed. */
+static gboolean plan_base_passes(const plan *p, guint ci, guint32 nodes) {
+  if (p->opt.n_ranges < 2) return FALSE;
+  plan_measure m = {0};
+  GString *why = g_string_new(NULL);
+  gboolean pass = plan_judge_run(p, ci, nodes, 0, &m, why) == 1;
+  plan_measure_clear(&m);
+  g_string_free(why, TRUE);
+  return pass;
+}
+
+/* Starts the runs of candidate ci at nodes that the cache does not hold: its seeds at the
+ * defaults, or with --model-range once those pass, its seeds at every end. */
 static void plan_start(plan *p, GArray *probes, guint ci, guint32 nodes) {
   const plan_candidate *c = &g_array_index(p->cands, plan_candidate, ci);
-  for (guint k = 0; k < p->opt.n_seeds; k++) {
+  gboolean ends = plan_base_passes(p, ci, nodes);
+  guint first = ends ? p->opt.n_seeds : 0;
+  guint last = ends ? p->opt.n_seeds * p->opt.n_ranges : p->opt.n_seeds;
+  for (guint k = first; k < last; k++) {
     plan_probe pr = {ci, nodes, k, plan_probe_key(p, c, nodes, k), NULL, NULL};
     gboolean queued = FALSE;
     for (guint i = 0; i < probes->len && !queued; i++)
@@ -200,6 +243,7 @@ static void plan_run_round(plan *p, studyrun_pool *pool, GArray *probes, GHashTa
   for (guint i = 0; i < probes->len; i++) {
     plan_probe *pr = &g_array_index(probes, plan_probe, i);
     p->runs += pr->sc != NULL;
+    p->range_runs += pr->sc != NULL && pr->seed_k >= p->opt.n_seeds;
     if (pr->task->fig) {
       plan_measure *m = g_new0(plan_measure, 1);
       plan_measure_of(pr->task->fig, g_array_index(p->classes, plan_class,
@@ -213,29 +257,85 @@ static void plan_run_round(plan *p, studyrun_pool *pool, GArray *probes, GHashTa
   }
 }
 
-/* Judges candidate ci at nodes from the cache: appends the outcome to its search. */
+/* The worse of acc and m, figure by figure (into acc): the most never-fitting, queued,
+ * waiting, killed and slowed, the lowest SLO attainment (with its service). */
+static void plan_measure_worse(plan_measure *acc, const plan_measure *m) {
+  double *a[] = {&acc->unplaceable, &acc->queued, &acc->wait_p95_s, &acc->oom_kills,
+                 &acc->victims, &acc->slowdown_mean, &acc->slowdown_p95};
+  const double b[] = {m->unplaceable, m->queued, m->wait_p95_s, m->oom_kills,
+                      m->victims, m->slowdown_mean, m->slowdown_p95};
+  for (guint i = 0; i < G_N_ELEMENTS(b); i++)
+    if (isfinite(b[i]) && (!isfinite(*a[i]) || b[i] > *a[i])) *a[i] = b[i];
+  if (isfinite(m->slo_min) && (!isfinite(acc->slo_min) || m->slo_min < acc->slo_min)) {
+    acc->slo_min = m->slo_min;
+    g_free(acc->slo_worst);
+    acc->slo_worst = g_strdup(m->slo_worst);
+  }
+}
+
+/* --model-range, the defaults met: judges every end's runs (-1 while some are not in the
+ * cache). m becomes the worst figures over the runs; why names the first setting that
+ * fails and how many do. */
+static int plan_judge_ends(const plan *p, guint ci, guint32 nodes, plan_measure *m,
+                           GString *why) {
+  guint failing = 0;
+  for (guint r = 1; r < p->opt.n_ranges; r++) {
+    plan_measure e = {0};
+    GString *w = g_string_new(NULL);
+    int pass = plan_judge_run(p, ci, nodes, r, &e, w);
+    if (pass < 0) {
+      g_string_free(w, TRUE);
+      return -1;
+    }
+    plan_measure_worse(m, &e);
+    if (!pass && !failing++) {
+      g_autofree char *by = modelrange_override(r);
+      g_string_append_printf(why, "at %s: %s", by, w->str);
+    }
+    plan_measure_clear(&e);
+    g_string_free(w, TRUE);
+  }
+  if (failing > 1)
+    g_string_append_printf(why, " (and at %u more of the model range's ends)", failing - 1);
+  return failing == 0;
+}
+
+/* The error of a run of candidate c at nodes, NULL when none failed. */
+static const char *plan_probe_error(const plan *p, const plan_candidate *c, guint32 nodes,
+                                    GHashTable *errors) {
+  guint n = p->opt.n_seeds * MAX(1u, p->opt.n_ranges);
+  for (guint k = 0; k < n; k++) {
+    g_autofree char *key = plan_probe_key(p, c, nodes, k);
+    const char *error = g_hash_table_lookup(errors, key);
+    if (error) return error;
+  }
+  return NULL;
+}
+
+/* Judges candidate ci at nodes from the cache: appends the outcome to its search (with
+ * --model-range, not yet when it passed at the defaults and the ends have not run). */
 static void plan_judge_probe(plan *p, guint ci, guint32 nodes, GHashTable *errors) {
   plan_candidate *c = &g_array_index(p->cands, plan_candidate, ci);
-  plan_measure **seeds = g_new0(plan_measure *, p->opt.n_seeds);
-  const char *error = NULL;
-  for (guint k = 0; k < p->opt.n_seeds; k++) {
-    g_autofree char *key = plan_probe_key(p, c, nodes, k);
-    seeds[k] = g_hash_table_lookup(p->cache, key);
-    if (!seeds[k] && !error) error = g_hash_table_lookup(errors, key);
-  }
+  const char *error = plan_probe_error(p, c, nodes, errors);
   if (error) {
     c->status = PLAN_REJECTED;
     c->verdict = g_strdup_printf("could not run at %u nodes: %s", nodes, error);
-  } else {
-    plan_measure *m = g_new0(plan_measure, 1);
-    GString *why = g_string_new(NULL);
-    sizing_probe pr = {nodes, plan_judge(&g_array_index(p->classes, plan_class, c->cls), seeds,
-                                         p->opt.n_seeds, m, why)};
-    g_array_append_val(c->known, pr);
-    g_ptr_array_add(c->measures, m);
-    g_ptr_array_add(c->whys, g_string_free(why, FALSE));
+    return;
   }
-  g_free(seeds);
+  plan_measure *m = g_new0(plan_measure, 1);
+  GString *why = g_string_new(NULL);
+  int pass = plan_judge_run(p, ci, nodes, 0, m, why);
+  if (pass == 1 && p->opt.n_ranges > 1) pass = plan_judge_ends(p, ci, nodes, m, why);
+  if (pass < 0) { /* the ends run in the next round */
+    plan_measure_clear(m);
+    g_free(m);
+    g_string_free(why, TRUE);
+    return;
+  }
+  sizing_probe pr = {nodes, pass == 1};
+  g_array_append_val(c->known, pr);
+  g_ptr_array_add(c->measures, m);
+  g_ptr_array_add(c->whys, g_string_free(why, FALSE));
 }
 
 /* The recommended candidate of each class: the cheapest feasible one (the first in

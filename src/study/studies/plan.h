@@ -69,6 +69,9 @@ typedef struct plan_candidate {
 typedef struct plan_options {
   guint jobs;                   /* probes at once (-j) */
   guint n_seeds;                /* seeds per probe (1: the scenario's seed only) */
+  guint n_ranges;               /* --model-range: MODELRANGE_RUNS (a probe that meets the
+                                 * constraints at the models' defaults is judged again at every
+                                 * run of the model range: the pessimistic end); 0 or 1: off */
   gboolean exhaustive;          /* every size of every candidate, no pruning (tests) */
   gboolean progress;
 } plan_options;
@@ -84,6 +87,7 @@ typedef struct plan {
   const char *work;             /* scratch folder: class traces, probe scenarios and runs */
   GHashTable *cache;            /* probe identity -> plan_measure* (owned) */
   guint runs, cache_hits, rounds;
+  guint range_runs;             /* of runs, those at an end of the model range */
   GArray *best;                 /* guint per class: the recommended candidate, G_MAXUINT none */
 } plan;
 
