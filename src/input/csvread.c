@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define CSVREAD_CHUNK (1u << 20)
 
@@ -244,11 +245,17 @@ gboolean csvread_run(csvread *in) {
     return FALSE;
   }
   csvread_parser_init(in);
-  char *chunk = g_malloc(CSVREAD_CHUNK);
+  /* a file smaller than a chunk is read in one piece of its own size (plus one byte, to see
+   * its end): the same pieces as with a full chunk, without a megabyte per small file */
+  struct stat st;
+  size_t cap = CSVREAD_CHUNK;
+  if (fstat(fileno(f), &st) == 0 && st.st_size >= 0 && (guint64)st.st_size < CSVREAD_CHUNK)
+    cap = (size_t)st.st_size + 1;
+  char *chunk = g_malloc(cap);
   gboolean first = TRUE;
   int read_errno = 0;
   while (!in->stop) {
-    size_t n = fread(chunk, 1, CSVREAD_CHUNK, f);
+    size_t n = fread(chunk, 1, cap, f);
     if (n == 0) {
       if (ferror(f)) read_errno = errno ? errno : EIO;
       break;
