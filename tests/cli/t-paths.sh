@@ -72,16 +72,13 @@ expect_eq "$(ls sw2/points | wc -l)" "2" "both points ran"
 mkfifo sc/cfg/fifo && ln -s fifo sc/cfg/tofifo
 for p in cfg/fifo cfg/tofifo; do
   pool '' "    sharing_config: $p\n"
-  "$SHARESIM" check sc/s.yaml > out.txt 2> err.txt < /dev/null & pid=$!
-  ( sleep 10; kill $pid 2> /dev/null ) & guard=$!
-  wait $pid; RC=$?; kill $guard 2> /dev/null; wait $guard 2> /dev/null
+  # a hang ends after 10 s with exit 124 (timeout's), which expect_rc reports
+  timeout 10 "$SHARESIM" check sc/s.yaml > out.txt 2> err.txt < /dev/null; RC=$?
   LAST="sharesim check ($p)"; expect_rc 2
   expect_err_contains "pools[1].sharing_config: not a regular file: '$p'"
 done
 pool '' ''
 mkfifo trace.fifo
-"$SHARESIM" check sc/s.yaml trace.fifo > out.txt 2> err.txt < /dev/null & pid=$!
-( sleep 10; kill $pid 2> /dev/null ) & guard=$!
-wait $pid; RC=$?; kill $guard 2> /dev/null; wait $guard 2> /dev/null
+timeout 10 "$SHARESIM" check sc/s.yaml trace.fifo > out.txt 2> err.txt < /dev/null; RC=$?
 LAST="sharesim check sc/s.yaml trace.fifo"; expect_rc 2
 expect_err_contains "trace.fifo: cannot open: not a regular file (a FIFO)"
