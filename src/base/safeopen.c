@@ -22,27 +22,36 @@ typedef struct {
   ino_t ino;
 } safeopen_id;
 static GMutex safeopen_inputs_lock;
-static GArray *safeopen_inputs; /* safeopen_id of every file opened, behind the lock */
+/* every file opened, as a set of safeopen_id, behind the lock: a set, not a list, because a
+ * process may open many files (a sweep's points, a fuzz target's millions of inputs, each a
+ * new inode on tmpfs), and each open looks its file up */
+static GHashTable *safeopen_inputs;
+
+static guint safeopen_id_hash(gconstpointer p) {
+  const safeopen_id *x = p;
+  guint64 h = (guint64)x->ino * 0x9E3779B97F4A7C15ull ^ (guint64)x->dev;
+  return (guint)(h ^ h >> 32);
+}
+
+static gboolean safeopen_id_equal(gconstpointer a, gconstpointer b) {
+  const safeopen_id *x = a, *y = b;
+  return x->dev == y->dev && x->ino == y->ino;
+}
 
 static void safeopen_note(const struct stat *sb) {
+  safeopen_id id = {sb->st_dev, sb->st_ino};
   g_mutex_lock(&safeopen_inputs_lock);
-  if (!safeopen_inputs) safeopen_inputs = g_array_new(FALSE, FALSE, sizeof(safeopen_id));
-  gboolean known = FALSE;
-  for (guint i = 0; i < safeopen_inputs->len && !known; i++) {
-    const safeopen_id *x = &g_array_index(safeopen_inputs, safeopen_id, i);
-    known = x->dev == sb->st_dev && x->ino == sb->st_ino;
-  }
-  if (!known) g_array_append_val(safeopen_inputs, ((safeopen_id){sb->st_dev, sb->st_ino}));
+  if (!safeopen_inputs)
+    safeopen_inputs = g_hash_table_new_full(safeopen_id_hash, safeopen_id_equal, g_free, NULL);
+  if (!g_hash_table_contains(safeopen_inputs, &id))
+    g_hash_table_add(safeopen_inputs, g_memdup2(&id, sizeof id));
   g_mutex_unlock(&safeopen_inputs_lock);
 }
 
 gboolean safeopen_is_input(dev_t dev, ino_t ino) {
-  gboolean known = FALSE;
+  safeopen_id id = {dev, ino};
   g_mutex_lock(&safeopen_inputs_lock);
-  for (guint i = 0; safeopen_inputs && i < safeopen_inputs->len && !known; i++) {
-    const safeopen_id *x = &g_array_index(safeopen_inputs, safeopen_id, i);
-    known = x->dev == dev && x->ino == ino;
-  }
+  gboolean known = safeopen_inputs && g_hash_table_contains(safeopen_inputs, &id);
   g_mutex_unlock(&safeopen_inputs_lock);
   return known;
 }

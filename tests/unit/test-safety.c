@@ -407,6 +407,38 @@ Test(safety, swapped_symlink_between_check_and_open_is_refused) {
   cr_assert(cleanup_remove_tree(parent, NULL));
 }
 
+/* Every file opened is remembered by device and inode (the guard against writing over an
+ * input), however many: 1,500 files opened, each known afterwards by path and by id, a file
+ * never opened unknown, a file opened twice kept once. */
+Test(safety, every_opened_file_is_known_as_an_input) {
+  g_autofree char *dir = safety_tmpdir();
+  enum { N = 1500 };
+  for (guint i = 0; i < N; i++) {
+    g_autofree char *name = g_strdup_printf("f%u", i);
+    safety_put(dir, name, "x\n");
+  }
+  safety_put(dir, "never", "x\n");
+  g_autofree char *real = realpath(dir, NULL);
+  for (guint i = 0; i < N; i++) {
+    g_autofree char *path = g_strdup_printf("%s/f%u", real, i);
+    g_autoptr(GError) error = NULL;
+    int fd = safeopen_read_fd(path, &error);
+    cr_assert(fd >= 0, "%s: %s", path, error ? error->message : "");
+    close(fd);
+    if (i == 0) cr_assert((fd = safeopen_read_fd(path, NULL)) >= 0 && close(fd) == 0);
+  }
+  for (guint i = 0; i < N; i++) {
+    g_autofree char *path = g_strdup_printf("%s/f%u", real, i);
+    struct stat sb;
+    cr_assert(stat(path, &sb) == 0);
+    cr_assert(safeopen_is_input(sb.st_dev, sb.st_ino), "%s not known", path);
+    cr_assert(safeopen_path_is_input(path));
+  }
+  g_autofree char *never = g_build_filename(real, "never", NULL);
+  cr_assert_not(safeopen_path_is_input(never));
+  cr_assert(cleanup_remove_tree(dir, NULL));
+}
+
 /* A FIFO (or a link to one) is refused before anything reads it: no hang. */
 Test(safety, fifo_is_refused_without_blocking, .timeout = 10) {
   g_autofree char *parent = safety_tmpdir();
