@@ -2,12 +2,15 @@
 # tests/check-fuzz-targets.sh: every parser has a fuzz target (tests/fuzz/README.md). The
 # parsers are derived, not listed here:
 # - every importer of the table `sharesim import list` prints (src/traces/import.c): some
-#   target must run import_NAME_format (NAME with - as _);
+#   target must run it by its name (fuzz_import("NAME", ...) or fuzz_import_file("NAME", ...)
+#   of tests/fuzz/fuzz-import.h);
 # - every reader of the input layer: a function declared in src/input/*.h that takes a file
 #   (a `const char *path`) and reports into a diag_list; some target must call
 #   it, unless it is below reached only through the readers that are (with why).
 # A target is a tests/fuzz/fuzz-NAME.c that Makefile.am builds (FUZZ_TARGETS) and that has
-# a seed corpus (tests/fuzz/corpus/fuzz-NAME/, which run-corpus.sh feeds it in make check).
+# a seed corpus (tests/fuzz/corpus/fuzz-NAME/, which run-corpus.sh feeds it in make check),
+# and that opens with "/* fuzz-NAME.c: " and what it runs (the list tests/fuzz/README.md
+# points at instead of keeping one by hand).
 # Usage: tests/check-fuzz-targets.sh [SRCDIR [SHARESIM]]  (defaults: TOP_SRCDIR, $SHARESIM)
 top=${1:-${TOP_SRCDIR:-$(dirname "$0")/..}}
 sharesim=${2:-${SHARESIM:-./sharesim}}
@@ -33,6 +36,7 @@ targets=
 for t in $built; do
   if [ ! -f "$fz/$t.c" ]; then report "Makefile.am: FUZZ_TARGETS names $t, which has no tests/fuzz/$t.c"; continue; fi
   if [ -z "$(ls "$fz/corpus/$t" 2>/dev/null)" ]; then report "tests/fuzz/$t.c: no seed corpus in tests/fuzz/corpus/$t/"; continue; fi
+  head -n 1 "$fz/$t.c" | grep -q "^/\* $t\.c: [^ ]" || report "tests/fuzz/$t.c:1: does not open with '/* $t.c: ' and what it runs"
   targets="$targets $fz/$t.c"
 done
 for f in "$fz"/fuzz-*.c; do
@@ -47,8 +51,7 @@ formats=$("$sharesim" import list | sed -n 's/^  \([a-z0-9-]*\) .*/\1/p')
 n_imp=0
 for name in $formats; do
   n_imp=$((n_imp + 1))
-  sym="import_$(echo "$name" | tr - _)_format"
-  grep -qw "$sym" $targets || report "importer '$name' ($sym): no fuzz target runs it (add tests/fuzz/fuzz-import-$name.c with a corpus, tests/fuzz/README.md)"
+  grep -qE "fuzz_import(_file)?\(\"$name\"" $targets || report "importer '$name': no fuzz target runs it (add tests/fuzz/fuzz-import-$name.c calling fuzz_import_file(\"$name\", ...), with a corpus: tests/fuzz/README.md)"
 done
 # the input layer's readers
 readers=$(for h in "$top"/src/input/*.h; do

@@ -336,6 +336,8 @@ static void json_print(FILE *out, JsonBuilder *b) {
 
 /* ---- main --------------------------------------------------------------------------- */
 
+extern const cmd_entry cmd_catalog_entry; /* at the end of this file; its row: cmd.c */
+
 static int cmd_catalog_main(int argc, char **argv) {
   opt_json = FALSE;
   opt_all = FALSE;

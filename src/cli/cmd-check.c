@@ -10,6 +10,8 @@
 #include <math.h>
 #include <stdio.h>
 
+extern const cmd_entry cmd_check_entry; /* at the end of this file; its row: cmd.c */
+
 static int cmd_check_main(int argc, char **argv) {
   g_autofree char *phases = NULL, *requests = NULL;
   gboolean estimate = FALSE;

@@ -95,6 +95,8 @@ static int compare_check_sizing(compare_args *a) {
                                &a->slo_pct) ? 0 : 2;
 }
 
+extern const cmd_entry cmd_compare_entry; /* at the end of this file; its row: cmd.c */
+
 /* --format and the arguments; 0 when they make sense, else the exit code (message
  * printed). */
 static int compare_check_args(compare_args *a, int argc, char **argv) {

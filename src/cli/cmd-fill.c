@@ -96,6 +96,8 @@ static gboolean fill_write_dir(const char *dir, const fill_setup *s, const fill_
   return outdir_commit(o, error);
 }
 
+extern const cmd_entry cmd_fill_entry; /* at the end of this file; its row: cmd.c */
+
 static int cmd_fill_main(int argc, char **argv) {
   g_autofree char *out_dir = NULL, *pool_name = NULL;
   g_auto(GStrv) seed_texts = NULL, policy_texts = NULL;

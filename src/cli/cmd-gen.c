@@ -116,6 +116,8 @@ static gboolean cmd_gen_emit(const job_spec *job, void *ud) {
   return TRUE;
 }
 
+extern const cmd_entry cmd_gen_entry; /* at the end of this file; its row: cmd.c */
+
 static int cmd_gen_main(int argc, char **argv) {
   const cmd_entry *self = &cmd_gen_entry;
   cmd_gen_args a = {0};

@@ -185,6 +185,8 @@ static int plan_main_loaded(const plan_args *a, char **argv, cmd_inputs *in) {
   return rc;
 }
 
+extern const cmd_entry cmd_plan_entry; /* at the end of this file; its row: cmd.c */
+
 static int cmd_plan_main(int argc, char **argv) {
   plan_args a = {.n_seeds = 1};
   GOptionEntry entries[] = {

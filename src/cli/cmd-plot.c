@@ -173,6 +173,8 @@ static int cmd_plot_print(const plot_report *rep, const plot_options *opt, const
   return rep->failed->len ? 1 : 0;
 }
 
+extern const cmd_entry cmd_plot_entry; /* at the end of this file; its row: cmd.c */
+
 static int cmd_plot_main(int argc, char **argv) {
   g_autofree char *formats = NULL, *out = NULL, *size = NULL;
   GOptionEntry entries[] = {

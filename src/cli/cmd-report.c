@@ -176,6 +176,8 @@ static gboolean report_pdf(const char *html_path, const char *pdf_path, GError *
   return ok && report_write(pdf_path, pdf, len, error);
 }
 
+extern const cmd_entry cmd_report_entry; /* at the end of this file; its row: cmd.c */
+
 static int cmd_report_main(int argc, char **argv) {
   g_autofree char *output = NULL, *pdf = NULL;
   GOptionEntry entries[] = {

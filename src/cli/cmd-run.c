@@ -113,6 +113,8 @@ static int cmd_run_one(const cmd_inputs *in, sim_options *opt, const char *out_d
   return rc;
 }
 
+extern const cmd_entry cmd_run_entry; /* at the end of this file; its row: cmd.c */
+
 static int cmd_run_main(int argc, char **argv) {
   g_autofree char *phases = NULL, *requests = NULL, *out_dir = NULL, *ref_only = NULL;
   gboolean quiet = FALSE, no_progress = FALSE, dcgm = FALSE, reference = FALSE;

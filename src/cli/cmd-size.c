@@ -592,6 +592,8 @@ static void size_args_clear(size_args *a) {
   g_strfreev(a->sets);
 }
 
+extern const cmd_entry cmd_size_entry; /* at the end of this file; its row: cmd.c */
+
 /* The arguments and the constraints they give; 0 or the exit code (message printed). */
 static int size_check_args(size_args *a, int argc, sizing_constraints *cons) {
   if (argc != 3) {

@@ -572,7 +572,7 @@ static int sweep_one_point(const char *dir, gint64 point) {
    * from the array */
   char **argv = g_new0(char *, args->len + 1);
   memcpy(argv, args->pdata, args->len * sizeof(char *));
-  int rc = cmd_run_entry.main(argc, argv);
+  int rc = cmd_find("run")->main(argc, argv);
   if (rc != 0)
     sweep_mark_failed(absdir, g_ptr_array_index(s->names, p), rc);
   else
@@ -629,6 +629,8 @@ static int sweep_collect(const sweep_args *a) {
   report_sql_abort(sql);
   return rc ? rc : rs;
 }
+
+extern const cmd_entry cmd_sweep_entry; /* at the end of this file; its row: cmd.c */
 
 /* The arguments of a sweep to run (or to write for Slurm): 0 or the exit code. */
 static int sweep_check_args(sweep_args *a, int argc) {

@@ -50,6 +50,8 @@ static int validate_print(const GString *s) {
   return fwrite(s->str, 1, s->len, stdout) != s->len || fflush(stdout) != 0 ? 1 : 0;
 }
 
+extern const cmd_entry cmd_validate_entry; /* at the end of this file; its row: cmd.c */
+
 static int cmd_validate_main(int argc, char **argv) {
   g_autofree char *traces = NULL, *only = NULL, *out = NULL;
   g_auto(GStrv) sets = NULL;

@@ -13,12 +13,23 @@
 #include <unistd.h>
 #include "config.h"
 
+/* The one table of subcommands, in the order `sharesim --help` lists them; a new command is
+ * its cmd-NAME.c and one more row here, with its name in the extern line. */
+extern const cmd_entry cmd_run_entry, cmd_check_entry, cmd_catalog_entry, cmd_gen_entry,
+    cmd_import_entry, cmd_compare_entry, cmd_sweep_entry, cmd_size_entry, cmd_plan_entry,
+    cmd_plot_entry, cmd_fill_entry, cmd_report_entry, cmd_validate_entry;
 static const cmd_entry *const commands[] = {
     &cmd_run_entry, &cmd_check_entry, &cmd_catalog_entry, &cmd_gen_entry, &cmd_import_entry,
     &cmd_compare_entry, &cmd_sweep_entry, &cmd_size_entry, &cmd_plan_entry, &cmd_plot_entry,
     &cmd_fill_entry,
     &cmd_report_entry, &cmd_validate_entry,
 };
+
+const cmd_entry *cmd_find(const char *name) {
+  for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+    if (!strcmp(commands[i]->name, name)) return commands[i];
+  return NULL;
+}
 
 static void print_help(FILE *out) {
   fprintf(out,
@@ -93,8 +104,8 @@ static int cmd_dispatch(int argc, char **argv) {
     printf("sharesim %s\n", PACKAGE_VERSION);
     return 0;
   }
-  for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
-    if (!strcmp(commands[i]->name, name)) return commands[i]->main(argc - 1, argv + 1);
+  const cmd_entry *cmd = cmd_find(name);
+  if (cmd) return cmd->main(argc - 1, argv + 1);
   fprintf(stderr, "sharesim: unknown command '%s'; valid commands:", name);
   for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
     fprintf(stderr, "%s %s", i ? "," : "", commands[i]->name);

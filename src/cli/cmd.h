@@ -1,5 +1,5 @@
 /* cmd.h: the subcommand table. Each cmd-*.c exports one const cmd_entry; adding a
- * subcommand is one new file plus one row in cmd.c. Only cmd-*.c print to the user and
+ * subcommand is one new file plus one row in cmd.c (with its name in the extern line there). Only cmd-*.c print to the user and
  * choose exit codes (0 success, 1 runtime failure, 2 bad input or usage). */
 #pragma once
 #include <glib.h>
@@ -18,19 +18,9 @@ typedef struct cmd_entry {
   char *(*describe)(void);
 } cmd_entry;
 
-extern const cmd_entry cmd_run_entry;
-extern const cmd_entry cmd_check_entry;
-extern const cmd_entry cmd_catalog_entry;
-extern const cmd_entry cmd_gen_entry;
-extern const cmd_entry cmd_import_entry;
-extern const cmd_entry cmd_compare_entry;
-extern const cmd_entry cmd_sweep_entry;
-extern const cmd_entry cmd_size_entry;
-extern const cmd_entry cmd_plan_entry;
-extern const cmd_entry cmd_plot_entry;
-extern const cmd_entry cmd_fill_entry;
-extern const cmd_entry cmd_report_entry;
-extern const cmd_entry cmd_validate_entry;
+/* The subcommand called name, from the table in cmd.c; NULL when there is none. A command
+ * names another only through this (sweep runs its points with "run"). */
+const cmd_entry *cmd_find(const char *name);
 
 int cmd_main(int argc, char **argv);
 

@@ -13,8 +13,11 @@
 #define IMPORT_FLUSH_BYTES (1u << 20)
 #define IMPORT_SKIPPED_KEPT 10
 
-/* The importers, in listing order. Adding one: its import-NAME.c exports a const
- * import_format (import.h), and one row here. */
+/* The one table of importers, in listing order; a new importer is its import-NAME.c (one
+ * const import_format, import.h) and one more row here, with its name in the extern line:
+ * its place sets only where it appears in `sharesim import list`. */
+extern const import_format import_dcgm_format, import_alibaba_openb_format,
+    import_alibaba_pai_format, import_azure_llm_format, import_mooncake_format;
 const import_format *const import_formats[] = {
     &import_dcgm_format,
     &import_alibaba_openb_format,

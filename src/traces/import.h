@@ -160,15 +160,9 @@ void import_inventory_describe(const import_inventory *inv, GString *s);
 void import_inventory_write_scenario(import_ctx *c, const import_inventory *inv,
                                      const char *name, const char *gpu, const char *strategy);
 
-/* The importers (one file each). */
-extern const import_format import_dcgm_format;
-extern const import_format import_alibaba_openb_format;
-extern const import_format import_alibaba_pai_format;
-extern const import_format import_mooncake_format;
-extern const import_format import_azure_llm_format;
-
 /* The table of importers, in listing order, NULL-terminated: what `sharesim import` lists
- * and runs and what validate imports public traces with (import.c). */
+ * and runs and what validate imports public traces with (import.c; each importer's row is
+ * its const import_format, in its own import-NAME.c, named only there and in the table). */
 extern const import_format *const import_formats[];
 /* The format called name; NULL when the table has none. */
 const import_format *import_find(const char *name);

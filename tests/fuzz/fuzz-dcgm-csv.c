@@ -6,7 +6,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   g_autofree char *p = fuzz_write("export.csv", data, size);
   const char *files[] = {p};
   const char *opts[] = {"phases-out", "phases.csv", "window", "2m", NULL};
-  fuzz_import(&import_dcgm_format, files, 1, FALSE, opts);
-  fuzz_import(&import_dcgm_format, files, 1, TRUE, opts);
+  fuzz_import("dcgm", files, 1, FALSE, opts);
+  fuzz_import("dcgm", files, 1, TRUE, opts);
   return 0;
 }

@@ -9,8 +9,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *paths[2] = {fuzz_write("AzureLLMInferenceTrace_code.csv", part[0], len[0]),
                     fuzz_write("AzureLLMInferenceTrace_conv.csv", part[1], len[1])};
   const char *opts[] = {"requests-out", "requests.csv", NULL};
-  fuzz_import(&import_azure_llm_format, (const char *const *)paths, (guint)n, FALSE, opts);
-  fuzz_import(&import_azure_llm_format, (const char *const *)paths, (guint)n, TRUE, opts);
+  fuzz_import("azure-llm", (const char *const *)paths, (guint)n, FALSE, opts);
+  fuzz_import("azure-llm", (const char *const *)paths, (guint)n, TRUE, opts);
   g_free(paths[0]);
   g_free(paths[1]);
   return 0;

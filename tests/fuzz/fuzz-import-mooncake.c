@@ -6,8 +6,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *path = fuzz_write("mooncake.jsonl", data, size);
   const char *files[] = {path};
   const char *opts[] = {"requests-out", "requests.csv", NULL};
-  fuzz_import(&import_mooncake_format, files, 1, FALSE, opts);
-  fuzz_import(&import_mooncake_format, files, 1, TRUE, opts);
+  fuzz_import("mooncake", files, 1, FALSE, opts);
+  fuzz_import("mooncake", files, 1, TRUE, opts);
   g_free(path);
   return 0;
 }

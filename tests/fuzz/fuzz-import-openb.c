@@ -10,7 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   g_autofree char *nodes = fuzz_write("openb_node_list_all_node.csv", part[1], len[1]);
   const char *files[] = {pods};
   const char *opts[] = {"nodes", nodes, "scenario-out", "s.yaml", NULL};
-  fuzz_import(&import_alibaba_openb_format, files, 1, FALSE, opts);
-  fuzz_import(&import_alibaba_openb_format, files, 1, TRUE, opts);
+  fuzz_import("alibaba-openb", files, 1, FALSE, opts);
+  fuzz_import("alibaba-openb", files, 1, TRUE, opts);
   return 0;
 }

@@ -12,8 +12,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *paths[4];
   for (size_t i = 0; i < 4; i++) paths[i] = fuzz_write(names[i], part[i], len[i]);
   const char *opts[] = {"scenario-out", "s.yaml", NULL};
-  fuzz_import(&import_alibaba_pai_format, (const char *const *)paths, (guint)n, FALSE, opts);
-  fuzz_import(&import_alibaba_pai_format, (const char *const *)paths, (guint)n, TRUE, opts);
+  fuzz_import("alibaba-pai", (const char *const *)paths, (guint)n, FALSE, opts);
+  fuzz_import("alibaba-pai", (const char *const *)paths, (guint)n, TRUE, opts);
   for (size_t i = 0; i < 4; i++) g_free(paths[i]);
   return 0;
 }

@@ -21,13 +21,21 @@ bin=${1:-}
 # seed TARGET NAME: standard input becomes corpus/TARGET/NAME when it fits MAX
 seed() {
   local f="$C/$1/$2"
+  mkdir -p "$C/$1"
   cat >"$f.tmp"
   if [ "$(stat -c %s "$f.tmp")" -le "$MAX" ]; then mv "$f.tmp" "$f"; else rm -f "$f.tmp"; fi
 }
 
-# route FILE: the target that reads FILE, by its first line (empty: none)
+# route FILE: the target that reads FILE: an importer's own test data
+# (tests/data/import/NAME/*) goes to its target fuzz-import-NAME when there is one; the rest
+# by its first line (empty: none)
 route() {
-  local head
+  local head d
+  d=${1#tests/data/import/}
+  if [ "$d" != "$1" ] && [ "${d%%/*}" != "$d" ] && [ -f "tests/fuzz/fuzz-import-${d%%/*}.c" ]; then
+    echo "fuzz-import-${d%%/*}"
+    return
+  fi
   head=$(head -c 200 "$1" | tr -d '\r' | head -n 1 | sed 's/^\xef\xbb\xbf//')
   case "$1:$head" in
   */kueue/*.yaml:*) echo fuzz-kueue ;;

@@ -443,7 +443,9 @@ static import_ctx *inf_import(const char *const *files, guint n, gboolean skip_b
   for (guint i = 0; opts && opts[i]; i += 2) import_option_add(c, opts[i], opts[i + 1]);
   if (want_requests) import_request_out(c, IMPORT_OUT_REQUESTS, NULL);
   GError *err = NULL;
-  cr_assert(import_azure_llm_format.run(c, &err), "import failed: %s", err ? err->message : "?");
+  const import_format *azure = import_find("azure-llm");
+  cr_assert(azure);
+  cr_assert(azure->run(c, &err), "import failed: %s", err ? err->message : "?");
   return c;
 }
 
