@@ -14,6 +14,20 @@ run import dcgm --no-such-option x.csv; expect_rc 2
 run import dcgm "$DATA/import/dcgm-bad.csv" --window 0s; expect_rc 2
 expect_err_contains "--window: expected a duration from 1s to 1d"
 
+# ---- every importer of the table with test data of its own, tests/data/import/NAME/ (which
+# seed-corpus.sh also routes to its fuzz target): its other files, given in name order,
+# import into a trace that `check` reads; each bad-* fails at its file:line ----
+for f in $("$SHARESIM" import list | sed -n 's/^  \([a-z0-9-]*\) .*/\1/p'); do
+  [ -d "$DATA/import/$f" ] || continue
+  run import "$f" $(ls "$DATA/import/$f"/* | grep -v '/bad-[^/]*$') -o "own-$f.csv"; expect_rc 0
+  run check "$SCEN/baseline-exclusive.yaml" "own-$f.csv"; expect_rc 0
+  for b in "$DATA/import/$f"/bad-*; do
+    [ -f "$b" ] || continue
+    run import "$f" "$b" -o "own-bad.csv"; expect_rc 2; expect_err_contains "$b:"
+    expect_eq "$([ -e own-bad.csv ] && echo written)" "" "nothing written for $b"
+  done
+done
+
 # ---- bad rows: every problem with file:line:col, exit 2, nothing written ----
 run import alibaba-openb "$DATA/import/openb-bad.csv"; expect_rc 2
 expect_err_contains "openb-bad.csv:3:4: num_gpu: expected a whole number of GPUs"

@@ -99,7 +99,9 @@ if [ -w /dev/full ]; then
     "catalog" "check $A $T" "sweep $A $T --set seed=1,2 -j 1 -o swfull --format csv --no-progress" \
     "import dcgm $DCGM" "gen --profile mixed --jobs 2000" "validate --case colfax" "--help" \
     "import --help" "import dcgm --help" "run -h" ${helps#|}; unset IFS
-  expect_eq "$(echo "$helps" | tr '|' '\n' | grep -c -- '--help')" 13 "a --help per command"
+  # one per command of the table (a new command is one more): the list was read
+  expect_eq "$([ "$(echo "$helps" | tr '|' '\n' | grep -c -- '--help')" -ge 13 ] && echo yes)" yes \
+    "a --help per command of --help's list (13 or more)"
   for args in "$@"; do
     "$SHARESIM" $args >/dev/full 2>err.txt </dev/null; RC=$?; LAST="sharesim $args > /dev/full"
     expect_rc 1
