@@ -54,8 +54,12 @@ if [ -f "$TRACES/mixed-small.csv" ]; then
   fi
 fi
 
-# every profile makes a trace that sharesim accepts, the same bytes for the same seed
-for prof in dev-notebooks inference-fleet training-heavy openb-like; do
+# every profile of the table (`gen --profile list`: a new one is tested by its row) makes a
+# trace that sharesim accepts, the same bytes for the same seed
+run gen --profile list; expect_rc 0
+profiles=$(awk 'NR > 1 && NF > 1 { print $1 }' out.txt)
+expect_eq "$([ "$(echo $profiles | wc -w)" -ge 5 ] && echo yes)" yes "gen --profile list: 5 or more profiles ($(echo $profiles))"
+for prof in $profiles; do
   run gen --profile "$prof" --jobs 60 --seed 4
   expect_rc 0
   cp out.txt "p-$prof.csv"
