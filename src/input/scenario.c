@@ -63,7 +63,20 @@ const scenario_placement *scenario_placement_get(guint i) {
 /* The models' constants the program gave (scenario_use_model_keys). */
 static const scenario_model_key *const *scenario_model_table;
 
+/* Aborts unless k's name is its section's, a dot and a key (or, without a section, has no
+ * dot): the reader finds a key by its section, messages name it in full. */
+static void model_key_check_section(const scenario_model_key *k) {
+  const char *dot = strchr(k->key.name, '.');
+  size_t len = k->section ? strlen(k->section->name) : 0;
+  if (k->section ? !(dot && (size_t)(dot - k->key.name) == len &&
+                     !strncmp(k->key.name, k->section->name, len) && dot[1])
+                 : dot != NULL)
+    g_error("scenario: model key '%s' is not named after its section '%s'", k->key.name,
+            k->section ? k->section->name : "(none)");
+}
+
 void scenario_use_model_keys(const scenario_model_key *const *keys) {
+  for (const scenario_model_key *const *k = keys; k && *k; k++) model_key_check_section(*k);
   scenario_model_table = keys;
 }
 
@@ -73,29 +86,38 @@ const scenario_model_key *const *scenario_model_keys(void) {
   return scenario_model_table;
 }
 
-/* The model key of that name in section sec ("llm"; NULL: the top level), NULL if none. */
-static const scenario_model_key *model_key_find(const char *sec, const char *name) {
-  size_t len = sec ? strlen(sec) : 0;
-  for (const scenario_model_key *const *k = scenario_model_keys(); *k; k++) {
-    const char *full = (*k)->key.name, *dot = strchr(full, '.');
-    if (sec ? (dot && (size_t)(dot - full) == len && !strncmp(full, sec, len) &&
-               !strcmp(dot + 1, name))
-            : (!dot && !strcmp(full, name)))
-      return *k;
-  }
+/* k's name as its section spells it (without the section and the dot). */
+static const char *model_key_bare(const scenario_model_key *k) {
+  return k->section ? k->key.name + strlen(k->section->name) + 1 : k->key.name;
+}
+
+/* The model key of that name in section sec (NULL: the top level), NULL if none. */
+static const scenario_model_key *model_key_find(const scenario_model_section *sec,
+                                                const char *name) {
+  for (const scenario_model_key *const *k = scenario_model_keys(); *k; k++)
+    if ((*k)->section == sec && !strcmp(model_key_bare(*k), name)) return *k;
   return NULL;
 }
 
 /* Appends to keys the names of the model keys in section sec (NULL: the top level's), as
  * the section spells them (without "sec."). */
-static void model_key_names(GPtrArray *keys, const char *sec) {
-  size_t len = sec ? strlen(sec) : 0;
-  for (const scenario_model_key *const *k = scenario_model_keys(); *k; k++) {
-    const char *full = (*k)->key.name, *dot = strchr(full, '.');
-    if (!sec && !dot) g_ptr_array_add(keys, (gpointer)full);
-    if (sec && dot && (size_t)(dot - full) == len && !strncmp(full, sec, len))
-      g_ptr_array_add(keys, (gpointer)(dot + 1));
-  }
+static void model_key_names(GPtrArray *keys, const scenario_model_section *sec) {
+  for (const scenario_model_key *const *k = scenario_model_keys(); *k; k++)
+    if ((*k)->section == sec) g_ptr_array_add(keys, (gpointer)model_key_bare(*k));
+}
+
+/* The sections the keys declare, each once, in the order of their first key. */
+static void model_sections(GPtrArray *out) {
+  for (const scenario_model_key *const *k = scenario_model_keys(); *k; k++)
+    if ((*k)->section && !g_ptr_array_find(out, (*k)->section, NULL))
+      g_ptr_array_add(out, (gpointer)(*k)->section);
+}
+
+/* The section named name, NULL if no key declares it. */
+static const scenario_model_section *model_section_find(const char *name) {
+  for (const scenario_model_key *const *k = scenario_model_keys(); *k; k++)
+    if ((*k)->section && !strcmp((*k)->section->name, name)) return (*k)->section;
+  return NULL;
 }
 
 const scenario_strategy *scenario_strategy_get(guint i) {
@@ -1044,14 +1066,14 @@ static void diag_merge_sorted(diag_list *dst, diag_list *src, const char *file) 
  * Top level
  * ==================================================================================== */
 
-/* The top-level keys of this file, before and after the models' constants (model keys of
- * the top level, declared by their models: scenario_use_model_keys). */
+/* The top-level keys of this file, before the models' constants (model keys of the top
+ * level, declared by their models: scenario_use_model_keys) and after the models'
+ * sections. */
 static const char *const top_keys[] = {"name",     "seed",        "horizon",      "interval",
                                        "start",
                                        "pools",    "routing",     "prices",       "crash_rates",
                                        "interference", NULL};
-static const char *const top_keys_after[] = {"inference", "llm", "requirements", "purchase",
-                                             NULL};
+static const char *const top_keys_after[] = {"requirements", "purchase", NULL};
 static const char *const route_keys[] = {"kind", "tenant", "label", "pool", NULL};
 
 /* File base name without extension, made safe for file names and plots. Owned. */
@@ -1194,12 +1216,12 @@ static void model_key_defaults(scenario *s) {
 
 /* A section of the models' constants (inference: workload-inference.c's; llm:
  * workload-llm.c's), its keys checked and set from their declarations; messages in line
- * order. example: the mapping's example in the message when n is not a mapping. */
-static void validate_section(vctx *c, scenario *s, const scenario_yaml *n, const char *sec,
-                             const char *example) {
+ * order. */
+static void validate_section(vctx *c, scenario *s, const scenario_yaml *n,
+                             const scenario_model_section *sec) {
   if (n->type != SCENARIO_YAML_MAP) {
-    g_autofree char *exp = g_strdup_printf("a mapping, e.g. %s", example);
-    scenario_yaml_expected(c->d, c->file, n, sec, exp);
+    g_autofree char *exp = g_strdup_printf("a mapping, e.g. %s", sec->example);
+    scenario_yaml_expected(c->d, c->file, n, sec->name, exp);
     return;
   }
   g_autoptr(diag_list) local = diag_list_new(G_MAXUINT);
@@ -1208,7 +1230,7 @@ static void validate_section(vctx *c, scenario *s, const scenario_yaml *n, const
   GPtrArray *keys = g_ptr_array_new();
   model_key_names(keys, sec);
   g_ptr_array_add(keys, NULL);
-  scenario_yaml_check_keys(lc.d, lc.file, n, sec, (const char *const *)keys->pdata);
+  scenario_yaml_check_keys(lc.d, lc.file, n, sec->name, (const char *const *)keys->pdata);
   for (guint i = 0; keys->pdata[i]; i++) {
     const scenario_yaml *v = scenario_yaml_get(n, keys->pdata[i]);
     if (v) v_model_key(&lc, s, model_key_find(sec, keys->pdata[i]), v);
@@ -1368,6 +1390,10 @@ static void check_top_keys(diag_list *d, const char *path, const scenario_yaml *
   GPtrArray *keys = g_ptr_array_new();
   for (guint i = 0; top_keys[i]; i++) g_ptr_array_add(keys, (gpointer)top_keys[i]);
   model_key_names(keys, NULL);
+  g_autoptr(GPtrArray) secs = g_ptr_array_new();
+  model_sections(secs);
+  for (guint i = 0; i < secs->len; i++)
+    g_ptr_array_add(keys, (gpointer)((const scenario_model_section *)secs->pdata[i])->name);
   for (guint i = 0; top_keys_after[i]; i++) g_ptr_array_add(keys, (gpointer)top_keys_after[i]);
   for (guint i = 0; priority_top_keys[i]; i++)
     g_ptr_array_add(keys, (gpointer)priority_top_keys[i]->name);
@@ -1450,10 +1476,8 @@ static void validate_top(vctx *c, scenario *s, const scenario_yaml *root) {
       validate_prices(c, s, n);
     } else if (!strcmp(key, "crash_rates")) {
       validate_crash_rates(c, s, n);
-    } else if (!strcmp(key, "inference")) {
-      validate_section(c, s, n, key, "{service_dist: exponential, daily_amplitude: 0.3}");
-    } else if (!strcmp(key, "llm")) {
-      validate_section(c, s, n, key, "{max_num_batched_tokens: 2048, chunked_prefill: false}");
+    } else if (model_section_find(key)) {
+      validate_section(c, s, n, model_section_find(key)); /* a model's section */
     } else if (!strcmp(key, "requirements") || !strcmp(key, "purchase")) {
       (*key == 'r' ? requirements_read_rules : requirements_read_purchase)(&s->requirements, path, n, d);
     } else if (top_priority_key(key) >= 0) {
@@ -1544,6 +1568,18 @@ gboolean scenario_is_override_key(const char *key) {
   return key_in((const char *const *)keys->pdata, key);
 }
 
+/* The mapping "SUB.KEY" sets a key of: prices, crash_rates or a model's section; NULL when
+ * key names none of them. */
+static const char *override_section(const char *key) {
+  const char *dot = strchr(key, '.');
+  if (!dot) return NULL;
+  g_autofree char *sub = g_strndup(key, (gsize)(dot - key));
+  if (!strcmp(sub, "prices")) return "prices";
+  if (!strcmp(sub, "crash_rates")) return "crash_rates";
+  const scenario_model_section *sec = model_section_find(sub);
+  return sec ? sec->name : NULL;
+}
+
 static void apply_override(scenario_yaml *root, const char *file, const char *ov, diag_list *d) {
   const char *eq = strchr(ov, '=');
   if (!eq || eq == ov) {
@@ -1616,11 +1652,7 @@ static void apply_override(scenario_yaml *root, const char *file, const char *ov
       return;
     }
   }
-  const char *sub = NULL;
-  if (g_str_has_prefix(key, "prices.")) sub = "prices";
-  else if (g_str_has_prefix(key, "crash_rates.")) sub = "crash_rates";
-  else if (g_str_has_prefix(key, "inference.")) sub = "inference";
-  else if (g_str_has_prefix(key, "llm.")) sub = "llm";
+  const char *sub = override_section(key);
   if (sub && key[strlen(sub) + 1]) {
     scenario_yaml *map = scenario_yaml_get(root, sub);
     if (!map) {
@@ -1637,8 +1669,14 @@ static void apply_override(scenario_yaml *root, const char *file, const char *ov
   }
   g_autoptr(GPtrArray) keys = override_keys();
   g_autofree char *list = g_strjoinv(", ", (char **)keys->pdata);
+  GString *secs = g_string_new(NULL);
+  g_autoptr(GPtrArray) ms = g_ptr_array_new();
+  model_sections(ms);
+  for (guint i = 0; i < ms->len; i++)
+    g_string_append_printf(secs, ", %s.KEY", ((const scenario_model_section *)ms->pdata[i])->name);
   diag_add(d, file, 0, 0, "%s: unknown key; expected one of: %s, pools.NAME.KEY, prices.MODEL, "
-           "crash_rates.KIND, inference.KEY, llm.KEY", origin, list);
+           "crash_rates.KIND%s", origin, list, secs->str);
+  g_string_free(secs, TRUE);
   scenario_yaml_free(val);
 }
 

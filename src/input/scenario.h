@@ -290,6 +290,14 @@ typedef enum {
   SCENARIO_MODEL_HOURS,      /* a number of hours from lo to hi (lo_open, hi_open as for
                               * numbers), kept as a sim_time in nanoseconds, rounded */
 } scenario_model_type;
+/* A section of the models' constants (`llm:`: a mapping of its keys), declared by the file
+ * of the model that owns it (workload-llm.c) and named by its keys (llm.block_size's
+ * section is it): the reader takes the sections, their order (that of their first key in
+ * the table) and the example its message gives from there. */
+typedef struct scenario_model_section {
+  const char *name;          /* "llm" */
+  const char *example;       /* a mapping, for "expected a mapping, e.g. ..." */
+} scenario_model_section;
 typedef struct scenario_model_key {
   scenario_key key;
   scenario_model_type type;
@@ -300,10 +308,13 @@ typedef struct scenario_model_key {
                               * nanoseconds as a double) */
   size_t offset;             /* of the value in struct scenario */
   const char *const *choices; /* a choice's names, NULL-terminated (NULL for the others) */
+  const scenario_model_section *section; /* NULL: a top-level key; else its name is the
+                                          * section's, a dot, and the key */
 } scenario_model_key;
 /* The models' constants, NULL-terminated, in the order of the reader's lists; set once per
  * process before a scenario is read, as scenario_use_strategies (the simulator's table:
- * sim_model_keys in src/sim/sim.c). */
+ * sim_model_keys in src/sim/sim.c). Aborts with a message on a key whose name does not
+ * start with its section's and a dot, or has a dot and no section. */
 void scenario_use_model_keys(const scenario_model_key *const *keys);
 /* The table given (aborts with a message when none was: a program that reads scenarios must
  * call scenario_use_model_keys). */

@@ -30,19 +30,19 @@
 const scenario_model_key sim_key_max_restarts = {
     {"max_restarts", "10", "restarts of a job before it fails", NULL},
     SCENARIO_MODEL_WHOLE, "a whole number from 0 to 1000000", 0, 1000000, FALSE, FALSE, 10,
-    offsetof(scenario, max_restarts), NULL};
+    offsetof(scenario, max_restarts), NULL, NULL};
 const scenario_model_key sim_key_restart_backoff = {
     {"restart_backoff", "10s", "the wait before a job's second restart, doubling", NULL},
     SCENARIO_MODEL_DURATION, NULL, 0, 86400 * SIM_NS_PER_S, FALSE, FALSE, 10 * SIM_NS_PER_S,
-    offsetof(scenario, restart_backoff_ns), NULL};
+    offsetof(scenario, restart_backoff_ns), NULL, NULL};
 const scenario_model_key sim_key_restart_backoff_max = {
     {"restart_backoff_max", "300s", "the longest back-off", NULL},
     SCENARIO_MODEL_DURATION, NULL, SIM_NS_PER_S, 86400 * SIM_NS_PER_S, FALSE, FALSE,
-    300 * SIM_NS_PER_S, offsetof(scenario, restart_backoff_max_ns), NULL};
+    300 * SIM_NS_PER_S, offsetof(scenario, restart_backoff_max_ns), NULL, NULL};
 const scenario_model_key sim_key_restart_backoff_reset = {
     {"restart_backoff_reset", "10m", "an attempt this long starts the back-off again", NULL},
     SCENARIO_MODEL_DURATION, NULL, 0, 30 * 86400 * SIM_NS_PER_S, FALSE, FALSE,
-    600 * SIM_NS_PER_S, offsetof(scenario, restart_backoff_reset_ns), NULL};
+    600 * SIM_NS_PER_S, offsetof(scenario, restart_backoff_reset_ns), NULL, NULL};
 
 const scenario_model_key *const sim_model_keys[] = {
     &share_key_ts_switch_loss,

@@ -1300,15 +1300,17 @@ Test(scenario, placement_table_is_given_by_the_program) {
 
 /* A model constant the simulator does not have, in a table of this test's own: the reader
  * takes the name, default, range and place of a model's constant from the declarations it
- * was given (at the top level and in a section), so it spells none of them. */
+ * was given (at the top level and in a section), so it spells none of them; a section too
+ * (its name, its example, --set SEC.KEY) comes from its keys' declaration. */
 static const scenario_model_key toy_model_top = {
     {"toy_exp", "3", "the toy's exponent", NULL}, SCENARIO_MODEL_NUMBER, "a toy number from 1 to 5",
-    1, 5, FALSE, FALSE, 3, offsetof(scenario, ts_curve_exp), NULL};
-static const scenario_model_key toy_model_llm = {
-    {"llm.toy_blocks", "7", "the toy's blocks", NULL}, SCENARIO_MODEL_WHOLE,
+    1, 5, FALSE, FALSE, 3, offsetof(scenario, ts_curve_exp), NULL, NULL};
+static const scenario_model_section toy_section = {"toy", "{blocks: 3}"};
+static const scenario_model_key toy_model_sec = {
+    {"toy.blocks", "7", "the toy's blocks", NULL}, SCENARIO_MODEL_WHOLE,
     "a whole toy number from 1 to 9", 1, 9, FALSE, FALSE, 7, offsetof(scenario, llm.block_size),
-    NULL};
-static const scenario_model_key *const toy_model_keys[] = {&toy_model_top, &toy_model_llm, NULL};
+    NULL, &toy_section};
+static const scenario_model_key *const toy_model_keys[] = {&toy_model_top, &toy_model_sec, NULL};
 
 Test(scenario, model_keys_are_given_by_the_program) {
   scenario_use_model_keys(toy_model_keys);
@@ -1316,18 +1318,29 @@ Test(scenario, model_keys_are_given_by_the_program) {
   cr_expect_float_eq(d->ts_curve_exp, 3, 0); /* the declared defaults */
   cr_expect_eq(d->llm.block_size, 7);
   g_autoptr(scenario) s = load_ok("pools:\n  - name: m\n" POOL_MIN
-                                  "toy_exp: 4.5\nllm: {toy_blocks: 2}\n");
+                                  "toy_exp: 4.5\ntoy: {blocks: 2}\n");
   cr_expect_float_eq(s->ts_curve_exp, 4.5, 0);
   cr_expect_eq(s->llm.block_size, 2);
   expect_msg_contains_load("pools:\n  - name: m\n" POOL_MIN "toy_exp: 6\n",
                            "toy_exp: expected a toy number from 1 to 5");
-  expect_msg_contains_load("pools:\n  - name: m\n" POOL_MIN "llm: {toy_blocks: 0}\n",
-                           "llm.toy_blocks: expected a whole toy number from 1 to 9");
-  /* the simulator's constants are not known to a reader given another table */
+  expect_msg_contains_load("pools:\n  - name: m\n" POOL_MIN "toy: {blocks: 0}\n",
+                           "toy.blocks: expected a whole toy number from 1 to 9");
+  expect_msg_contains_load("pools:\n  - name: m\n" POOL_MIN "toy: 5\n",
+                           "toy: expected a mapping, e.g. {blocks: 3}, found '5'");
+  /* --set takes the section's keys and lists the section among the keys it may name */
+  g_autofree char *path = write_tmp("s.yaml", "pools:\n  - name: m\n" POOL_MIN, -1);
+  const char *ov[] = {"toy.blocks=4"}, *bad[] = {"llm.block_size=4"};
+  g_autoptr(diag_list) dl = diag_list_new(0);
+  g_autoptr(scenario) o = scenario_load_with_overrides(path, ov, 1, dl);
+  cr_assert_not_null(o);
+  cr_expect_eq(o->llm.block_size, 4);
+  cr_assert_null(scenario_load_with_overrides(path, bad, 1, dl));
+  expect_msg_contains(dl, "crash_rates.KIND, toy.KEY");
+  /* the simulator's constants and sections are not known to a reader given another table */
   expect_msg_contains_load("pools:\n  - name: m\n" POOL_MIN "ts_curve_exp: 2\n",
                            "unknown key 'ts_curve_exp'");
   expect_msg_contains_load("pools:\n  - name: m\n" POOL_MIN "llm: {block_size: 8}\n",
-                           "unknown key 'block_size'");
+                           "unknown key 'llm'");
   scenario_use_model_keys(sim_model_keys);
   g_autoptr(scenario) r = load_ok("pools:\n  - name: m\n" POOL_MIN "ts_curve_exp: 2\n");
   cr_expect_float_eq(r->ts_curve_exp, 2, 0);

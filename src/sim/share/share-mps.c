@@ -12,16 +12,16 @@ const scenario_model_key share_key_mps_bandwidth_loss = {
     {"mps_bandwidth_loss", "0.075", "MPS: speed lost to shared memory bandwidth per other "
      "active client", NULL},
     SCENARIO_MODEL_NUMBER, "a number from 0 to less than 1", 0, 1, FALSE, TRUE,
-    SCENARIO_DEFAULT_MPS_BANDWIDTH_LOSS, offsetof(scenario, mps_bandwidth_loss), NULL};
+    SCENARIO_DEFAULT_MPS_BANDWIDTH_LOSS, offsetof(scenario, mps_bandwidth_loss), NULL, NULL};
 const scenario_model_key share_key_mps_block_wait = {
     {"mps_block_wait", "1.08", "MPS: a blocked request's wait per unit of its work (beta)",
      NULL},
     SCENARIO_MODEL_NUMBER, "a number from 0 to 100", 0, 100, FALSE, FALSE,
-    SCENARIO_DEFAULT_MPS_BLOCK_WAIT, offsetof(scenario, mps_block_wait), NULL};
+    SCENARIO_DEFAULT_MPS_BLOCK_WAIT, offsetof(scenario, mps_block_wait), NULL, NULL};
 const scenario_model_key share_key_mps_block_corr = {
     {"mps_block_corr", "10ms", "MPS: the neighbours' block residence time (tau)", NULL},
     SCENARIO_MODEL_DURATION, NULL, SIM_NS_PER_MS / 1000, 3600 * SIM_NS_PER_S, FALSE, FALSE,
-    SCENARIO_DEFAULT_MPS_BLOCK_CORR_NS, offsetof(scenario, mps_block_corr_ns), NULL};
+    SCENARIO_DEFAULT_MPS_BLOCK_CORR_NS, offsetof(scenario, mps_block_corr_ns), NULL, NULL};
 
 static guint32 mps_slots(const pool_spec *p) { return p->replicas ? p->replicas : 1; }
 

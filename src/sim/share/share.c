@@ -20,15 +20,15 @@ extern const share_ops share_exclusive_ops, share_timeslice_ops, share_mig_ops, 
 const scenario_model_key share_key_ts_switch_loss = {
     {"ts_switch_loss", "0.06", "time-slicing: share of the GPU lost per extra busy context", NULL},
     SCENARIO_MODEL_NUMBER, "a number from 0 to less than 1", 0, 1, FALSE, TRUE,
-    SCENARIO_DEFAULT_TS_SWITCH_LOSS, offsetof(scenario, ts_switch_loss), NULL};
+    SCENARIO_DEFAULT_TS_SWITCH_LOSS, offsetof(scenario, ts_switch_loss), NULL, NULL};
 const scenario_model_key share_key_ts_curve_exp = {
     {"ts_curve_exp", "1.2", "time-slicing curve's exponent p, beyond an overlap of 1", NULL},
     SCENARIO_MODEL_NUMBER, "a number from 0.1 to 10", 0.1, 10, FALSE, FALSE,
-    SCENARIO_DEFAULT_TS_CURVE_EXP, offsetof(scenario, ts_curve_exp), NULL};
+    SCENARIO_DEFAULT_TS_CURVE_EXP, offsetof(scenario, ts_curve_exp), NULL, NULL};
 const scenario_model_key share_key_ts_overlap_exp = {
     {"ts_overlap_exp", "2", "time-slicing curve's exponent q, up to an overlap of 1", NULL},
     SCENARIO_MODEL_NUMBER, "a number from 0.1 to 10", 0.1, 10, FALSE, FALSE,
-    SCENARIO_DEFAULT_TS_OVERLAP_EXP, offsetof(scenario, ts_overlap_exp), NULL};
+    SCENARIO_DEFAULT_TS_OVERLAP_EXP, offsetof(scenario, ts_overlap_exp), NULL, NULL};
 
 static const share_ops *const share_table[] = {
     &share_exclusive_ops, &share_timeslice_ops, &share_mig_ops,  &share_mps_ops,

@@ -22,35 +22,44 @@ static const char *const inf_model_names[] = {"requests", "fluid", NULL};
 static const char *const inf_dist_names[SERVICE_DIST_COUNT + 1] = {
     [SERVICE_DIST_DETERMINISTIC] = "deterministic", [SERVICE_DIST_EXPONENTIAL] = "exponential",
     [SERVICE_DIST_LOGNORMAL] = "lognormal", [SERVICE_DIST_COUNT] = NULL};
+/* The section of the scenario these keys are in (`inference:`), declared here as its keys are. */
+static const scenario_model_section workload_section_inference = {
+    "inference", "{service_dist: exponential, daily_amplitude: 0.3}"};
 const scenario_model_key workload_key_inference_model = {
     {"inference.model", "requests", "every request simulated, or fluid: the offered load only",
      NULL},
     SCENARIO_MODEL_CHOICE, NULL, 0, 1, FALSE, FALSE, 0, offsetof(scenario, inference.fluid),
-    inf_model_names};
+    inf_model_names,
+    &workload_section_inference};
 const scenario_model_key workload_key_inference_service_dist = {
     {"inference.service_dist", "lognormal", "how a request's work varies", NULL},
     SCENARIO_MODEL_CHOICE, NULL, 0, SERVICE_DIST_COUNT - 1, FALSE, FALSE,
-    SERVICE_DIST_LOGNORMAL, offsetof(scenario, inference.dist), inf_dist_names};
+    SERVICE_DIST_LOGNORMAL, offsetof(scenario, inference.dist), inf_dist_names,
+    &workload_section_inference};
 /* The default CV of a request's service time: SCENARIO_DEFAULT_SERVICE_CV (workload.h). */
 const scenario_model_key workload_key_inference_service_cv = {
     {"inference.service_cv", "0.005", "the lognormal's coefficient of variation", NULL},
     SCENARIO_MODEL_NUMBER, "a coefficient of variation from 0 to 10", 0, 10, FALSE, FALSE,
-    SCENARIO_DEFAULT_SERVICE_CV, offsetof(scenario, inference.service_cv), NULL};
+    SCENARIO_DEFAULT_SERVICE_CV, offsetof(scenario, inference.service_cv), NULL,
+    &workload_section_inference};
 const scenario_model_key workload_key_inference_daily_amplitude = {
     {"inference.daily_amplitude", "0", "the daily cycle of the Poisson arrivals", NULL},
     SCENARIO_MODEL_NUMBER, "a number from 0 to 1", 0, 1, FALSE, FALSE, 0,
-    offsetof(scenario, inference.daily_amplitude), NULL};
+    offsetof(scenario, inference.daily_amplitude), NULL,
+    &workload_section_inference};
 const scenario_model_key workload_key_inference_peak_hour = {
     {"inference.peak_hour", "14", "the hour of the day of the arrivals' peak", NULL},
     SCENARIO_MODEL_HOURS, "an hour of the day from 0 to less than 24", 0, 24, FALSE, TRUE,
-    14 * 3600 * SIM_NS_PER_S, offsetof(scenario, inference.peak_ns), NULL};
+    14 * 3600 * SIM_NS_PER_S, offsetof(scenario, inference.peak_ns), NULL,
+    &workload_section_inference};
 /* The smoothing window of a service's measured busy time (an assumption, docs/models.md
  * section 9). */
 const scenario_model_key workload_key_inference_duty_window = {
     {"inference.duty_window", "60s", "the window a service's measured busy time is smoothed "
      "over", NULL},
     SCENARIO_MODEL_DURATION, NULL, SIM_NS_PER_MS, 86400 * SIM_NS_PER_S, FALSE, FALSE,
-    60 * SIM_NS_PER_S, offsetof(scenario, inference.duty_window_ns), NULL};
+    60 * SIM_NS_PER_S, offsetof(scenario, inference.duty_window_ns), NULL,
+    &workload_section_inference};
 
 const char *workload_service_dist_name(service_dist d) {
   return (int)d >= 0 && d < SERVICE_DIST_COUNT ? inf_dist_names[d] : "unknown";

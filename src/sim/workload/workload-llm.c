@@ -13,38 +13,48 @@
 #include <math.h>
 #include <stddef.h>
 
+/* The section of the scenario these keys are in (`llm:`), declared here as its keys are. */
+static const scenario_model_section workload_section_llm = {
+    "llm", "{max_num_batched_tokens: 2048, chunked_prefill: false}"};
 /* The engine's settings and constants a scenario may set in its `llm:` section
  * (scenario_model_key; listed in sim_model_keys, sim.c): the reader checks and keeps them
  * in scenario.llm, which this file reads. */
 const scenario_model_key workload_key_llm_max_num_batched_tokens = {
     {"llm.max_num_batched_tokens", "8192", "the token budget of one iteration", NULL},
     SCENARIO_MODEL_WHOLE, "a whole number of tokens from 1 to 1000000", 1, 1000000, FALSE,
-    FALSE, 8192, offsetof(scenario, llm.max_num_batched_tokens), NULL};
+    FALSE, 8192, offsetof(scenario, llm.max_num_batched_tokens), NULL,
+    &workload_section_llm};
 const scenario_model_key workload_key_llm_chunked_prefill = {
     {"llm.chunked_prefill", "true", "prefills cut into the iterations' budget (vLLM V1)", NULL},
     SCENARIO_MODEL_ONOFF, NULL, 0, 1, FALSE, FALSE, 1,
-    offsetof(scenario, llm.chunked_prefill), NULL};
+    offsetof(scenario, llm.chunked_prefill), NULL,
+    &workload_section_llm};
 const scenario_model_key workload_key_llm_block_size = {
     {"llm.block_size", "16", "tokens per KV-cache block", NULL},
     SCENARIO_MODEL_WHOLE, "a whole number of tokens per KV block from 1 to 128", 1, 128, FALSE,
-    FALSE, 16, offsetof(scenario, llm.block_size), NULL};
+    FALSE, 16, offsetof(scenario, llm.block_size), NULL,
+    &workload_section_llm};
 const scenario_model_key workload_key_llm_stream_ms_per_token = {
     {"llm.stream_ms_per_token", "0", "the serial delivery cost of one output token", NULL},
     SCENARIO_MODEL_NUMBER, "milliseconds per output token from 0 to 1000", 0, 1000, FALSE,
-    FALSE, 0, offsetof(scenario, llm.stream_ms_per_token), NULL};
+    FALSE, 0, offsetof(scenario, llm.stream_ms_per_token), NULL,
+    &workload_section_llm};
 const scenario_model_key workload_key_llm_bandwidth_efficiency = {
     {"llm.bandwidth_efficiency", "0.76", "the share of peak memory bandwidth a step gets",
      NULL},
     SCENARIO_MODEL_NUMBER, "a share of peak bandwidth above 0, at most 1", 0, 1, TRUE, FALSE,
-    LLM_DEFAULT_EFF_BANDWIDTH, offsetof(scenario, llm.bandwidth_efficiency), NULL};
+    LLM_DEFAULT_EFF_BANDWIDTH, offsetof(scenario, llm.bandwidth_efficiency), NULL,
+    &workload_section_llm};
 const scenario_model_key workload_key_llm_compute_efficiency = {
     {"llm.compute_efficiency", "0.66", "the share of peak FP16 FLOP/s a step gets", NULL},
     SCENARIO_MODEL_NUMBER, "a share of peak FLOP/s above 0, at most 1", 0, 1, TRUE, FALSE,
-    LLM_DEFAULT_EFF_FLOPS, offsetof(scenario, llm.compute_efficiency), NULL};
+    LLM_DEFAULT_EFF_FLOPS, offsetof(scenario, llm.compute_efficiency), NULL,
+    &workload_section_llm};
 const scenario_model_key workload_key_llm_step_overhead_ms = {
     {"llm.step_overhead_ms", "0.54", "the fixed cost of one iteration", NULL},
     SCENARIO_MODEL_NUMBER, "milliseconds per iteration from 0 to 1000", 0, 1000, FALSE, FALSE,
-    LLM_DEFAULT_STEP_OVERHEAD_MS, offsetof(scenario, llm.step_overhead_ms), NULL};
+    LLM_DEFAULT_STEP_OVERHEAD_MS, offsetof(scenario, llm.step_overhead_ms), NULL,
+    &workload_section_llm};
 
 /* Random streams (rng_derive(seed, id, stream)); 2-4, 7 and 8 are workload-inference.c's.
  * The Poisson gaps come from rngfast.h's exponential ziggurat (docs/models.md section 8);

@@ -15,7 +15,7 @@
 const scenario_model_key workload_key_notebook_cull_timeout = {
     {"notebook_cull_timeout", "0s", "a notebook idle this long is stopped (0s: never)", NULL},
     SCENARIO_MODEL_DURATION, NULL, 0, 30 * 86400 * SIM_NS_PER_S, FALSE, FALSE, 0,
-    offsetof(scenario, notebook_cull_ns), NULL};
+    offsetof(scenario, notebook_cull_ns), NULL, NULL};
 
 /* The job's toggles now (notebook-model.h): its busy fraction (phases change it), its
  * bursts' mean work and duty. */
