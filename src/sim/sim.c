@@ -32,15 +32,17 @@ const scenario_model_key sim_key_max_restarts = {
     SCENARIO_MODEL_WHOLE, "a whole number from 0 to 1000000", 0, 1000000, FALSE, FALSE, 10,
     offsetof(scenario, max_restarts), NULL, NULL};
 const scenario_model_key sim_key_restart_backoff = {
-    {"restart_backoff", "10s", "the wait before a job's second restart, doubling", NULL},
+    {"restart_backoff", "10s", "the wait before a job's second restart, doubling",
+     "0s|1s|10s|45s"},
     SCENARIO_MODEL_DURATION, NULL, 0, 86400 * SIM_NS_PER_S, FALSE, FALSE, 10 * SIM_NS_PER_S,
     offsetof(scenario, restart_backoff_ns), NULL, NULL};
 const scenario_model_key sim_key_restart_backoff_max = {
-    {"restart_backoff_max", "300s", "the longest back-off", NULL},
+    {"restart_backoff_max", "300s", "the longest back-off", "5s|60s|300s"},
     SCENARIO_MODEL_DURATION, NULL, SIM_NS_PER_S, 86400 * SIM_NS_PER_S, FALSE, FALSE,
     300 * SIM_NS_PER_S, offsetof(scenario, restart_backoff_max_ns), NULL, NULL};
 const scenario_model_key sim_key_restart_backoff_reset = {
-    {"restart_backoff_reset", "10m", "an attempt this long starts the back-off again", NULL},
+    {"restart_backoff_reset", "10m", "an attempt this long starts the back-off again",
+     "0s|30s|10m"},
     SCENARIO_MODEL_DURATION, NULL, 0, 30 * 86400 * SIM_NS_PER_S, FALSE, FALSE,
     600 * SIM_NS_PER_S, offsetof(scenario, restart_backoff_reset_ns), NULL, NULL};
 

@@ -1,6 +1,7 @@
 # t-invcover.sh: the invariant suite (tests/invariants) covers every sharing strategy,
-# placement policy and job kind the program's tables list, and every strategy key that
-# declares values to draw, so that one added by a table row cannot escape the invariants.
+# placement policy and job kind the program's tables list, and every strategy key and
+# model constant (scenario_model_key) that declares values to draw, so that one added by a
+# table row cannot escape the invariants.
 # The generator draws them from the same tables (it links the library); this test asks
 # the binary for its lists (the readers' "expected one of" messages) and the generator for
 # cases (`invariants --gen SEED DIR`), and fails on a name no case uses.
@@ -31,9 +32,15 @@ done
 "$inv" --sampled-keys > sampled.txt
 if [ "$(grep -c . sampled.txt)" -ge 5 ]; then pass; else fail "invariants --sampled-keys lists too little: $(cat sampled.txt)"; fi
 while read -r st key; do
+  if [ "$st" = scenario ]; then # a model's constant: top level, or SEC: {KEY: ...}
+    case $key in *.*) pat="^${key%%.*}: \{(.*, )?${key#*.}: " ;; *) pat="^$key: " ;; esac
+    if grep -qE -- "$pat" scenarios.txt; then pass; else fail "no generated scenario sets '$key' (its declaration has a sample)"; fi
+    continue
+  fi
   if awk -v st="$st" -v key="    $key: " '/^  - name: /{on=0} $0 == "    strategy: " st {on=1} on && index($0, key) == 1 {found=1} END {exit !found}' case*/scenario.yaml; then pass
   else fail "no generated $st pool sets '$key' (its declaration has a sample)"; fi
 done < sampled.txt
+if grep -q "^scenario " sampled.txt; then pass; else fail "invariants --sampled-keys lists no model constant"; fi
 # the restart back-off's and the idle culler's keys (top level): drawn off and on
 for v in "restart_backoff: 0s" "restart_backoff: 10s" "restart_backoff_max: 5s" "restart_backoff_reset: 0s" \
          "notebook_cull_timeout: 30s" "notebook_cull_timeout: 1h"; do

@@ -1,9 +1,10 @@
 /* inv-gen.c: random small scenarios and traces for the invariant suite (issue 11): every
  * strategy of the program's table with the keys its row declares (their sampled values),
  * every placement policy of the program's table, every OOM policy, every job kind, phases
- * (memory growth, duty and rate changes, crashes), random crash rates, restart back-offs,
- * idle culling of notebooks, inference services with and without SLOs, horizons, priority
- * classes, Kueue's quotas. The same seed writes the same files. It knows nothing of the
+ * (memory growth, duty and rate changes, crashes), random crash rates, the models'
+ * constants whose declarations give a sample (restart back-offs, idle culling of notebooks,
+ * the request model: scenario_model_key), inference services with and without SLOs,
+ * horizons, priority classes, Kueue's quotas. The same seed writes the same files. It knows nothing of the
  * checks. */
 #include "invariants.h"
 #include <glib/gstdio.h>
@@ -49,6 +50,34 @@ void inv_print_sampled_keys(void) {
     for (const scenario_key *const *k = share_row(i)->input.keys;
          share_row(i)->implemented && k && *k; k++)
       if ((*k)->sample) printf("%s %s\n", share_row(i)->input.name, (*k)->name);
+  for (const scenario_model_key *const *k = scenario_model_keys(); *k; k++)
+    if ((*k)->key.sample) printf("scenario %s\n", (*k)->key.name);
+}
+
+/* The models' constants that declare a sample (scenario_model_key, the program's table),
+ * each set in about a third of the cases to one of its values: a top-level key on a line
+ * of its own, a section's keys in one mapping of that section. */
+static void inv_gen_model_keys(GRand *r, GString *y) {
+  g_autoptr(GString) sec = g_string_new(NULL);
+  const scenario_model_section *cur = NULL;
+  for (const scenario_model_key *const *k = scenario_model_keys();; k++) {
+    if (cur && (!*k || (*k)->section != cur) && sec->len) {
+      g_string_append_printf(y, "%s: {%s}\n", cur->name, sec->str);
+      g_string_truncate(sec, 0);
+    }
+    if (!*k) break;
+    cur = (*k)->section;
+    if (!(*k)->key.sample || !inv_chance(r, 0.3)) continue;
+    if (cur) {
+      g_string_append_printf(sec, "%s%s: ", sec->len ? ", " : "",
+                             (*k)->key.name + strlen(cur->name) + 1);
+      inv_gen_sample(r, sec, (*k)->key.sample);
+    } else {
+      g_string_append_printf(y, "%s: ", (*k)->key.name);
+      inv_gen_sample(r, y, (*k)->key.sample);
+      g_string_append_c(y, '\n');
+    }
+  }
 }
 
 /* One pool of the scenario; c->pools[i] keeps what the checks need to know. */
@@ -81,18 +110,7 @@ static void inv_gen_scenario(GRand *r, inv_case *c, GString *y) {
   if (inv_chance(r, 0.3))
     g_string_append_printf(y, "crash_rates: {training: %.2f, notebook: %.2f, inference: %.2f}\n",
                            g_rand_double(r), 0.5 * g_rand_double(r), 0.3 * g_rand_double(r));
-  if (inv_chance(r, 0.4)) /* the restart back-off (on by default at 10s/300s/10m): off or short */
-    g_string_append_printf(y, "restart_backoff: %s\nrestart_backoff_max: %s\n"
-                           "restart_backoff_reset: %s\n",
-                           (const char *[]){"0s", "1s", "10s", "45s"}[inv_pick(r, 4)],
-                           (const char *[]){"5s", "60s", "300s"}[inv_pick(r, 3)],
-                           (const char *[]){"0s", "30s", "10m"}[inv_pick(r, 3)]);
-  if (inv_chance(r, 0.3)) /* JupyterHub's idle culler (off by default) */
-    g_string_append_printf(y, "notebook_cull_timeout: %s\n",
-                           (const char *[]){"30s", "300s", "1h"}[inv_pick(r, 3)]);
-  if (inv_chance(r, 0.3))
-    g_string_append_printf(y, "inference: {service_dist: %s}\n",
-                           (const char *[]){"deterministic", "exponential", "lognormal"}[inv_pick(r, 3)]);
+  inv_gen_model_keys(r, y);
   c->n_pools = 1 + inv_pick(r, 3);
   g_string_append(y, "pools:\n");
   for (int i = 0; i < c->n_pools; i++) inv_gen_pool(r, y, c, i);

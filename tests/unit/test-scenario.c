@@ -1346,6 +1346,28 @@ Test(scenario, model_keys_are_given_by_the_program) {
   cr_expect_float_eq(r->ts_curve_exp, 2, 0);
 }
 
+/* Every value a model constant's declaration offers the invariant suite (its sample: "a|b"
+ * or "LO..HI", both ends tried) is one the reader takes, through --set as a user would. */
+Test(scenario, model_key_samples_are_valid_values) {
+  g_autofree char *path = write_tmp("s.yaml", "pools:\n  - name: m\n" POOL_MIN, -1);
+  guint n = 0;
+  for (const scenario_model_key *const *k = scenario_model_keys(); *k; k++) {
+    const char *sample = (*k)->key.sample;
+    if (!sample) continue;
+    g_auto(GStrv) values = strstr(sample, "..") ? g_strsplit(sample, "..", 2)
+                                                : g_strsplit(sample, "|", -1);
+    for (guint i = 0; values[i]; i++, n++) {
+      g_autofree char *ov = g_strdup_printf("%s=%s", (*k)->key.name, values[i]);
+      const char *ovs[] = {ov};
+      g_autoptr(diag_list) d = diag_list_new(0);
+      g_autoptr(scenario) sc = scenario_load_with_overrides(path, ovs, 1, d);
+      g_autofree char *all = diag_join(d);
+      cr_expect_not_null(sc, "sample %s of %s refused:\n%s", values[i], (*k)->key.name, all);
+    }
+  }
+  cr_expect_geq(n, 10, "only %u sampled values", n);
+}
+
 /* The restart keys are declared by sim.c and the idle culler's by workload-notebook.c: the
  * reader takes their defaults and ranges from there (a whole number from its declared lo:
  * max_restarts may be 0). */

@@ -32,7 +32,8 @@ const scenario_model_key workload_key_inference_model = {
     inf_model_names,
     &workload_section_inference};
 const scenario_model_key workload_key_inference_service_dist = {
-    {"inference.service_dist", "lognormal", "how a request's work varies", NULL},
+    {"inference.service_dist", "lognormal", "how a request's work varies",
+     "deterministic|exponential|lognormal"},
     SCENARIO_MODEL_CHOICE, NULL, 0, SERVICE_DIST_COUNT - 1, FALSE, FALSE,
     SERVICE_DIST_LOGNORMAL, offsetof(scenario, inference.dist), inf_dist_names,
     &workload_section_inference};

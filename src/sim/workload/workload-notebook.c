@@ -13,7 +13,8 @@
 /* JupyterHub's idle culler (`--timeout`) [S211] a scenario may set (scenario_model_key;
  * listed in sim_model_keys, sim.c): a notebook idle this long is stopped (0: never). */
 const scenario_model_key workload_key_notebook_cull_timeout = {
-    {"notebook_cull_timeout", "0s", "a notebook idle this long is stopped (0s: never)", NULL},
+    {"notebook_cull_timeout", "0s", "a notebook idle this long is stopped (0s: never)",
+     "30s|300s|1h"},
     SCENARIO_MODEL_DURATION, NULL, 0, 30 * 86400 * SIM_NS_PER_S, FALSE, FALSE, 0,
     offsetof(scenario, notebook_cull_ns), NULL, NULL};
 
