@@ -60,6 +60,19 @@ const scenario_placement *scenario_placement_get(guint i) {
   return i < scenario_placement_count() ? scenario_placement_row(i) : NULL;
 }
 
+const scenario_key *scenario_placement_key(const scenario_placement *p, const char *key) {
+  for (const scenario_key *const *k = p ? p->keys : NULL; k && *k; k++)
+    if (!strcmp((*k)->name, key)) return *k;
+  return NULL;
+}
+
+/* Is key one of some placement policy's keys? */
+static gboolean placement_key_any(const char *key) {
+  for (guint i = 0; i < scenario_placement_count(); i++)
+    if (scenario_placement_key(scenario_placement_get(i), key)) return TRUE;
+  return FALSE;
+}
+
 /* The models' constants the program gave (scenario_use_model_keys). */
 static const scenario_model_key *const *scenario_model_table;
 
@@ -336,16 +349,24 @@ static gboolean pool_key_allowed(share_strategy s, const char *key) {
   return pool_key_common(key) || scenario_strategy_key(s, key);
 }
 
+/* Appends keys (NULL-terminated) to a, each name once, leaving out the common ones. */
+static void pool_key_names_add(GPtrArray *a, const scenario_key *const *keys) {
+  for (const scenario_key *const *k = keys; k && *k; k++)
+    if (!pool_key_common((*k)->name) &&
+        !g_ptr_array_find_with_equal_func(a, (*k)->name, g_str_equal, NULL))
+      g_ptr_array_add(a, (gpointer)(*k)->name);
+}
+
 /* Every pool key: the common ones, then each strategy's own in table order (first
- * mention), then the common tail; NULL-terminated, owned by the caller (g_free). */
+ * mention), each placement policy's, then the common tail; NULL-terminated, owned by the
+ * caller (g_free). */
 static const char **pool_key_names_new(void) {
   GPtrArray *a = g_ptr_array_new();
   for (const char *const *k = pool_common_keys; *k; k++) g_ptr_array_add(a, (gpointer)*k);
   for (guint i = 0; i < scenario_strategy_count(); i++)
-    for (const scenario_key *const *k = scenario_strategy_get(i)->keys; k && *k; k++)
-      if (!pool_key_common((*k)->name) &&
-          !g_ptr_array_find_with_equal_func(a, (*k)->name, g_str_equal, NULL))
-        g_ptr_array_add(a, (gpointer)(*k)->name);
+    pool_key_names_add(a, scenario_strategy_get(i)->keys);
+  for (guint i = 0; i < scenario_placement_count(); i++)
+    pool_key_names_add(a, scenario_placement_get(i)->keys);
   for (const char *const *k = pool_common_tail_keys; *k; k++) g_ptr_array_add(a, (gpointer)*k);
   g_ptr_array_add(a, NULL);
   return (const char **)g_ptr_array_free(a, FALSE);
@@ -363,6 +384,19 @@ static const char *const *pool_key_names(void) {
 }
 
 static gboolean pool_key_known(const char *key) { return key_in(pool_key_names(), key); }
+
+/* "placement best-fit" or "placements a, b": the policies that own key. Owned. */
+static char *placements_text(const char *key) {
+  GString *s = g_string_new(NULL);
+  guint n = 0;
+  for (guint i = 0; i < scenario_placement_count(); i++)
+    if (scenario_placement_key(scenario_placement_get(i), key)) {
+      if (n++) g_string_append(s, ", ");
+      g_string_append(s, scenario_placement_get(i)->name);
+    }
+  g_string_prepend(s, n == 1 ? "placement " : "placements ");
+  return g_string_free(s, FALSE);
+}
 
 /* "strategy mig" or "strategies time-slicing, mig, mps": those that own key. Owned. */
 static char *strategies_text(const char *key) {
@@ -407,6 +441,7 @@ static void pool_free(pool_spec *p) {
   g_free(p->mig_config_path);
   g_free(p->mig_config_name);
   g_free(p->strategy_conf);
+  g_free(p->placement_conf);
   scenario_nodes_free(p);
   g_free(p);
 }
@@ -612,6 +647,7 @@ struct pool_check {
   char what[160];
   share_strategy strategy;
   gboolean strategy_ok;
+  placement_policy placement; /* the pool's, once read (NULL when `placement:` is invalid) */
   const scenario_yaml *strategy_node, *sc_node, *mc_node, *mcn_node;
   nvconfig_sharing *sc;
   nvconfig_mig *mc;
@@ -619,7 +655,8 @@ struct pool_check {
 };
 
 const scenario_yaml *pool_check_key(const pool_check *c, const char *key) {
-  if (!c->strategy_ok || !pool_key_allowed(c->strategy, key)) return NULL;
+  gboolean placement_own = c->placement && scenario_placement_key(c->placement, key);
+  if (!placement_own && (!c->strategy_ok || !pool_key_allowed(c->strategy, key))) return NULL;
   return scenario_yaml_get(c->pm, key);
 }
 
@@ -922,14 +959,21 @@ static void validate_pool_strategy(pool_check *pc, pool_spec *p) {
   }
 }
 
-/* keys that belong to another strategy */
+/* keys that belong to another strategy or another placement policy */
 static void validate_pool_foreign_keys(pool_check *pc) {
-  if (!pc->strategy_ok) return;
   for (guint i = 0; i + 1 < pc->pm->items->len; i += 2) {
     const scenario_yaml *k = g_ptr_array_index(pc->pm->items, i);
     if (k->type != SCENARIO_YAML_SCALAR || !pool_key_known(k->text) ||
-        pool_key_allowed(pc->strategy, k->text))
+        pool_key_common(k->text))
       continue;
+    if (placement_key_any(k->text)) {
+      if (!pc->placement || scenario_placement_key(pc->placement, k->text)) continue;
+      g_autofree char *pl = placements_text(k->text);
+      pool_check_report(pc, k, "%s: key '%s' applies only to %s (this pool's placement is %s)",
+                        pc->prefix, k->text, pl, placement_policy_name(pc->placement));
+      continue;
+    }
+    if (!pc->strategy_ok || pool_key_allowed(pc->strategy, k->text)) continue;
     g_autofree char *st = strategies_text(k->text);
     pool_check_report(pc, k, "%s: key '%s' applies only to %s (this pool's strategy is %s)",
                       pc->prefix, k->text, st, share_strategy_name(pc->strategy));
@@ -972,19 +1016,27 @@ static void validate_pool_size(pool_check *pc, pool_spec *p) {
                          pool_gpus(p), SCENARIO_MAX_POOL_GPUS);
 }
 
-static void validate_pool_policies(pool_check *pc, pool_spec *p) {
-  vctx *c = pc->c;
+/* `placement:` (the table's row; pc->placement stays NULL when it names none) */
+static void validate_pool_placement(pool_check *pc, pool_spec *p) {
   const scenario_yaml *n;
   int e;
+  pc->placement = p->placement; /* the default */
   if ((n = scenario_yaml_get(pc->pm, "placement"))) {
     /* the table's names, in its order, for the message ("expected one of ...") */
     g_autoptr(GPtrArray) names = g_ptr_array_new();
     for (guint i = 0; i < scenario_placement_count(); i++)
       g_ptr_array_add(names, (gpointer)scenario_placement_get(i)->name);
     g_ptr_array_add(names, NULL);
-    if (v_enum(c, n, pool_check_what(pc, "placement"), (const char *const *)names->pdata, &e))
-      p->placement = scenario_placement_get((guint)e);
+    pc->placement = NULL;
+    if (v_enum(pc->c, n, pool_check_what(pc, "placement"), (const char *const *)names->pdata, &e))
+      pc->placement = p->placement = scenario_placement_get((guint)e);
   }
+}
+
+static void validate_pool_policies(pool_check *pc, pool_spec *p) {
+  vctx *c = pc->c;
+  const scenario_yaml *n;
+  int e;
   if ((n = scenario_yaml_get(pc->pm, "oom"))) {
     if (n->type == SCENARIO_YAML_SCALAR && !strcmp(n->text, "offender")) /* the old name */
       p->oom = OOM_FAILED_ALLOCATION;
@@ -1014,10 +1066,12 @@ static pool_spec *validate_pool(vctx *c, guint idx, const scenario_yaml *pm, GHa
   validate_pool_name(&pc, p, names);
   validate_pool_gpu(&pc, p);
   validate_pool_strategy(&pc, p);
+  validate_pool_placement(&pc, p);
   validate_pool_foreign_keys(&pc);
   validate_pool_size(&pc, p);
   validate_pool_policies(&pc, p);
   if (pc.strategy_ok && p->strategy->validate) p->strategy->validate(&pc, p);
+  if (pc.placement && pc.placement->validate) pc.placement->validate(&pc, p);
   if (pc.sc && pool_check_key(&pc, "sharing_config") && (!p->strategy->mig_devices || p->gpu))
     pool_apply_sharing(c, p, pc.prefix, pc.sc_node, pc.sc, pc.explicit_replicas,
                        pc.explicit_fail, pc.explicit_rename);

@@ -56,6 +56,9 @@ typedef struct pool_spec {
    * for the built-in strategies, which have their fields here. */
   gpointer strategy_conf;
   placement_policy placement;   /* default pack */
+  /* The placement policy's own values, as strategy_conf (its validate allocates them;
+   * NULL: a policy without keys, or its defaults). */
+  gpointer placement_conf;
   double price_per_gpu_hour;    /* from prices:, else the catalogue default */
   /* time-slicing / mps */
   guint32 replicas;             /* default 1 (one resident per card or MIG instance) */
@@ -259,12 +262,21 @@ const scenario_strategy *scenario_strategy_get(guint i);
 const scenario_key *scenario_strategy_key(const scenario_strategy *s, const char *key);
 
 /* A placement policy as the reader takes it (one row of the simulator's placement table,
- * place_input_row in src/sim/place/place.c): its name, what it does, and whether a pool
- * that names none gets it. How it places is the simulator's (place.h). */
+ * place_input_row in src/sim/place/place.c): its name, what it does, whether a pool that
+ * names none gets it, and its own pool keys as a strategy has them. How it places is the
+ * simulator's (place.h). */
 typedef struct scenario_placement {
   const char *name;         /* as in the scenario: "best-fit" */
   const char *description;  /* what it chooses, one line */
   gboolean is_default;      /* the policy of a pool without `placement:` (one row) */
+  /* Its pool keys, NULL-terminated (NULL for none), each declared in its place-*.c (name,
+   * default, doc, sample for the invariant suite); a pool of another policy may not set
+   * them. */
+  const scenario_key *const *keys;
+  /* Reads and range-checks its keys through the pool_check calls into a block it allocates
+   * with g_malloc as p->placement_conf (plain data, g_free'd with the pool), which the
+   * policy reads while it places; NULL: no keys. */
+  void (*validate)(pool_check *c, pool_spec *p);
 } scenario_placement;
 /* The placement policies scenarios may name: n rows, row(i) for i < n, set once per process
  * as scenario_use_strategies (the order is that of the lists users see, nothing more). */
@@ -273,6 +285,8 @@ void scenario_use_placements(guint n, const scenario_placement *(*row)(guint i))
  * message when no table was given. */
 guint scenario_placement_count(void);
 const scenario_placement *scenario_placement_get(guint i);
+/* The declaration of key among p's keys, NULL when p has no such key. */
+const scenario_key *scenario_placement_key(const scenario_placement *p, const char *key);
 
 /* A model's constant a scenario may set, at the top level (ts_curve_exp) or in a section
  * (llm.block_size: the section, a dot, its key), declared once by the file of the model

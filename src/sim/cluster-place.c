@@ -225,7 +225,8 @@ int cluster_policy_place(const pool_state *p, const job_run *j, gpu_state **gpus
   int64_t max_cpu = 0;
   for (guint32 n = 0; n < p->n_nodes; n++) max_cpu = MAX(max_cpu, p->view[n].cpu_cap);
   place_ctx ctx = {.target = p->target, .rng = p->place_rng, .max_cpu = max_cpu,
-                   .max_gpu_milli = (int64_t)p->max_node_gpus * PLACE_MILLI};
+                   .max_gpu_milli = (int64_t)p->max_node_gpus * PLACE_MILLI,
+                   .conf = p->spec->placement_conf};
   guint32 *idx = g_newa(guint32, MAX(1u, r.gpus));
   int n = place_select(&ctx, p->place, p->view, p->n_nodes, &r, p->cache, idx);
   if (n < 0) return r.gpus > 1 ? -1 : 0; /* no single node holds it now: a gang may span nodes */

@@ -1,7 +1,8 @@
 # t-invcover.sh: the invariant suite (tests/invariants) covers every sharing strategy,
-# placement policy and job kind the program's tables list, and every strategy key and
-# model constant (scenario_model_key) that declares values to draw, so that one added by a
-# table row cannot escape the invariants.
+# placement policy and job kind the program's tables list, and every strategy key,
+# placement key ("placement:NAME KEY" in --sampled-keys) and model constant
+# (scenario_model_key) that declares values to draw, so that one added by a table row
+# cannot escape the invariants.
 # The generator draws them from the same tables (it links the library); this test asks
 # the binary for its lists (the readers' "expected one of" messages) and the generator for
 # cases (`invariants --gen SEED DIR`), and fails on a name no case uses.
@@ -37,7 +38,8 @@ while read -r st key; do
     if grep -qE -- "$pat" scenarios.txt; then pass; else fail "no generated scenario sets '$key' (its declaration has a sample)"; fi
     continue
   fi
-  if awk -v st="$st" -v key="    $key: " '/^  - name: /{on=0} $0 == "    strategy: " st {on=1} on && index($0, key) == 1 {found=1} END {exit !found}' case*/scenario.yaml; then pass
+  head="    strategy: $st"; case $st in placement:*) head="    placement: ${st#placement:}" ;; esac
+  if awk -v head="$head" -v key="    $key: " '/^  - name: /{on=0} $0 == head {on=1} on && index($0, key) == 1 {found=1} END {exit !found}' case*/scenario.yaml; then pass
   else fail "no generated $st pool sets '$key' (its declaration has a sample)"; fi
 done < sampled.txt
 if grep -q "^scenario " sampled.txt; then pass; else fail "invariants --sampled-keys lists no model constant"; fi

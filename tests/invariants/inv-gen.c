@@ -1,10 +1,10 @@
 /* inv-gen.c: random small scenarios and traces for the invariant suite (issue 11): every
- * strategy of the program's table with the keys its row declares (their sampled values),
- * every placement policy of the program's table, every OOM policy, every job kind, phases
- * (memory growth, duty and rate changes, crashes), random crash rates, the models'
- * constants whose declarations give a sample (restart back-offs, idle culling of notebooks,
- * the request model: scenario_model_key), inference services with and without SLOs,
- * horizons, priority classes, Kueue's quotas. The same seed writes the same files. It knows nothing of the
+ * strategy and every placement policy of the program's tables with the keys its row
+ * declares (their sampled values), every OOM policy, every job kind, phases (memory
+ * growth, duty and rate changes, crashes), random crash rates, the models' constants whose
+ * declarations give a sample (restart back-offs, idle culling of notebooks, the request
+ * model: scenario_model_key), inference services with and without SLOs, horizons, priority
+ * classes, Kueue's quotas. The same seed writes the same files. It knows nothing of the
  * checks. */
 #include "invariants.h"
 #include <glib/gstdio.h>
@@ -25,9 +25,10 @@ static void inv_gen_sample(GRand *r, GString *y, const char *sample) {
   g_string_append(y, values[inv_pick(r, (int)g_strv_length(values))]);
 }
 
-/* The strategy's keys that declare a sample: a required one always, others half the time. */
-static void inv_gen_keys(GRand *r, GString *y, const scenario_strategy *st) {
-  for (const scenario_key *const *k = st->keys; k && *k; k++) {
+/* The keys of a pool's strategy or placement policy that declare a sample: a required one
+ * always, others half the time. */
+static void inv_gen_keys(GRand *r, GString *y, const scenario_key *const *keys) {
+  for (const scenario_key *const *k = keys; k && *k; k++) {
     if (!(*k)->sample || ((*k)->def && inv_chance(r, 0.5))) continue;
     g_string_append_printf(y, "    %s: ", (*k)->name);
     inv_gen_sample(r, y, (*k)->sample);
@@ -50,6 +51,9 @@ void inv_print_sampled_keys(void) {
     for (const scenario_key *const *k = share_row(i)->input.keys;
          share_row(i)->implemented && k && *k; k++)
       if ((*k)->sample) printf("%s %s\n", share_row(i)->input.name, (*k)->name);
+  for (guint i = 0; i < scenario_placement_count(); i++)
+    for (const scenario_key *const *k = scenario_placement_get(i)->keys; k && *k; k++)
+      if ((*k)->sample) printf("placement:%s %s\n", scenario_placement_get(i)->name, (*k)->name);
   for (const scenario_model_key *const *k = scenario_model_keys(); *k; k++)
     if ((*k)->key.sample) printf("scenario %s\n", (*k)->key.name);
 }
@@ -89,11 +93,13 @@ static void inv_gen_pool(GRand *r, GString *y, inv_case *c, int i) {
   int nodes = 1 + inv_pick(r, 3), per = 1 + inv_pick(r, 4);
   g_string_append_printf(y, "  - name: p%d\n    gpu: %s\n    nodes: %d\n    gpus_per_node: %d\n",
                          i, gpu, nodes, per);
+  const scenario_placement *pl =
+      scenario_placement_get((guint)inv_pick(r, (int)scenario_placement_count()));
   g_string_append_printf(y, "    strategy: %s\n    placement: %s\n    oom: %s\n", st->name,
-                         scenario_placement_get(
-                             (guint)inv_pick(r, (int)scenario_placement_count()))->name,
+                         pl->name,
                          (const char *[]){"all", "failed-allocation", "sidecar"}[inv_pick(r, 3)]);
-  inv_gen_keys(r, y, st);
+  inv_gen_keys(r, y, st->keys);
+  inv_gen_keys(r, y, pl->keys);
   inv_pool *p = &c->pools[i];
   g_snprintf(p->name, sizeof p->name, "p%d", i);
   g_strlcpy(p->gpu, gpu, sizeof p->gpu);

@@ -358,7 +358,7 @@ Test(scenario, unknown_pool_key_lists_valid_keys_and_suggests) {
              "timeslice, context_switch, failRequestsGreaterThanOne, renameByDefault, "
              "layout, layouts, reconfigure, drain, reconfigure_time, mig_config, "
              "mig_config_name, instance_sharing, activeThreadPercentage, pinnedMemLimit, profile, scheduler, "
-             "vgpu_licence_per_hour, fraction_cap, max_jobs_per_gpu, sharing_config, cpu_milli, "
+             "vgpu_licence_per_hour, fraction_cap, max_jobs_per_gpu, cpu_weight, sharing_config, cpu_milli, "
              "memory_mib, model, node_groups");
 }
 
@@ -1294,6 +1294,73 @@ Test(scenario, placement_table_is_given_by_the_program) {
   expect_msg_contains_load("pools:\n  - name: p\n" POOL_MIN "    placement: test-first\n",
                            "expected one of pack | spread | random | dot-product | "
                            "gpu-clustering | gpu-packing | best-fit | fgd, found 'test-first'");
+}
+
+/* A placement policy's own key, as a strategy has them: declared in its row, read by its
+ * validate into the pool's placement_conf, refused on a pool of another policy. A toy row
+ * of this test's table, then best-fit's cpu_weight of the simulator's, which moves its
+ * choice between a node short of GPU and one short of CPU. */
+static const scenario_key toy_place_key = {"toy_reach", "2", "the toy's reach", "1|2|3"};
+static const scenario_key *const toy_place_keys[] = {&toy_place_key, NULL};
+static void toy_place_validate(pool_check *c, pool_spec *p) {
+  int64_t *v = g_new0(int64_t, 1);
+  *v = 2;
+  p->placement_conf = v;
+  pool_check_int(c, "toy_reach", 1, 3, v);
+}
+static const scenario_placement toy_place_keyed = {.name = "test-keyed", .description = "k",
+                                                   .is_default = TRUE, .keys = toy_place_keys,
+                                                   .validate = toy_place_validate};
+static const scenario_placement *toy_place_keyed_row(guint i) {
+  return i == 0 ? &toy_place_a : i == 1 ? &toy_place_keyed : NULL;
+}
+
+/* The node best-fit picks for a 0.3-GPU, 500-millicore pod in pool 0 of s: node 0 has CPU
+ * (8000 of 8000) and little GPU (0.5), node 1 the reverse (1000 millicores, 2 GPUs). */
+static int best_fit_pick(const scenario *s) {
+  int32_t left0[] = {500, 0}, left1[] = {1000, 1000};
+  place_node n[2] = {{.cpu_left = 8000, .cpu_cap = 8000, .n_gpus = 2, .gpu_left = left0},
+                     {.cpu_left = 1000, .cpu_cap = 8000, .n_gpus = 2, .gpu_left = left1}};
+  place_node_refresh(&n[0]);
+  place_node_refresh(&n[1]);
+  place_req r = {.cpu = 500, .gpus = 1, .milli = 300, .type = PLACE_NO_TYPE};
+  place_ctx c = {.max_cpu = 8000, .max_gpu_milli = 2000,
+                 .conf = scenario_pool(s, 0)->placement_conf};
+  guint32 gpu;
+  return place_select(&c, place_for(scenario_pool(s, 0)->placement), n, 2, &r, NULL, &gpu);
+}
+
+Test(scenario, placement_keys_are_declared_by_their_policy) {
+  scenario_use_placements(2, toy_place_keyed_row);
+  g_autoptr(scenario) t = load_ok("pools:\n  - name: p\n" POOL_MIN "    toy_reach: 3\n");
+  cr_assert_not_null(scenario_pool(t, 0)->placement_conf);
+  cr_expect_eq(*(const int64_t *)scenario_pool(t, 0)->placement_conf, 3);
+  expect_msg_contains_load("pools:\n  - name: p\n" POOL_MIN "    toy_reach: 4\n",
+                           "pools[1].toy_reach: expected an integer from 1 to 3, found '4'");
+  expect_msg_contains_load("pools:\n  - name: p\n" POOL_MIN "    placement: test-first\n"
+                           "    toy_reach: 3\n", "pools[1]: key 'toy_reach' applies only to "
+                           "placement test-keyed (this pool's placement is test-first)");
+}
+
+/* (Its own test: the reader builds its list of pool keys once per process.) */
+Test(scenario, best_fit_cpu_weight_is_its_own_key) {
+  expect_msg_contains_load("pools:\n  - name: p\n" POOL_MIN "    toy_reach: 3\n",
+                           "unknown key 'toy_reach'");
+  g_autoptr(scenario) even = load_ok("pools:\n  - name: p\n" POOL_MIN "    placement: best-fit\n");
+  g_autoptr(scenario) gpu = load_ok("pools:\n  - name: p\n" POOL_MIN
+                                    "    placement: best-fit\n    cpu_weight: 0\n");
+  g_autoptr(scenario) cpu = load_ok("pools:\n  - name: p\n" POOL_MIN
+                                    "    placement: best-fit\n    cpu_weight: 1\n");
+  /* 1/2 each: node 0 leaves 0.94 CPU + 0.1 GPU, node 1 0.06 + 0.85: node 1 */
+  cr_expect_eq(best_fit_pick(even), 1);
+  cr_expect_eq(best_fit_pick(gpu), 0, "GPU only: node 0 leaves the least GPU");
+  cr_expect_eq(best_fit_pick(cpu), 1);
+  expect_msg_contains_load("pools:\n  - name: p\n" POOL_MIN "    cpu_weight: 0.5\n",
+                           "pools[1]: key 'cpu_weight' applies only to placement best-fit "
+                           "(this pool's placement is pack)");
+  expect_msg_contains_load("pools:\n  - name: p\n" POOL_MIN "    placement: best-fit\n"
+                           "    cpu_weight: 2\n",
+                           "pools[1].cpu_weight: expected a weight from 0 to 1, found '2'");
 }
 
 /* ---- the models' constants are handed in (scenario_use_model_keys) ------------------ */

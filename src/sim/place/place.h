@@ -57,12 +57,16 @@ typedef struct place_target {
 #define PLACE_TARGET_SHARE 0.95
 
 /* What a policy may read besides the node: the target workload (fgd), the generator for
- * random choices (random, ties), and the largest node's CPU and GPUs (normalisation). */
+ * random choices (random, ties), the largest node's CPU and GPUs (normalisation), and the
+ * values of its own pool keys. */
 typedef struct place_ctx {
   const place_target *target;
   gsl_rng *rng;
   int64_t max_cpu;           /* largest cpu_cap of the pool's nodes (0: not modelled) */
   int64_t max_gpu_milli;     /* largest n_gpus x PLACE_MILLI */
+  /* the pool's placement_conf, which the policy's own validate (its input row) allocated;
+   * NULL: the policy's defaults (a policy without keys, or not the pool's own: fill) */
+  gconstpointer conf;
 } place_ctx;
 
 /* How the event simulator's pools place a policy (cluster.c): through place_select over
@@ -72,8 +76,8 @@ typedef enum { PLACE_SLOTS_NONE = 0, PLACE_SLOTS_FEWEST, PLACE_SLOTS_MOST } plac
 
 /* One placement policy: one place-*.c, one row of place.c's table. */
 typedef struct place_ops {
-  /* its name ("best-fit"), description and whether pools get it by default, as the scenario
-   * reader takes them (scenario.h) */
+  /* its name ("best-fit"), description, whether pools get it by default, and its own pool
+   * keys with their validate, as the scenario reader takes them (scenario.h) */
   scenario_placement input;
   /* Score of node n for r (precondition: place_fits), higher is better. */
   int64_t (*score)(const place_ctx *c, const place_node *n, const place_req *r);

@@ -206,8 +206,10 @@ fill_result *fill_run(const fill_setup *s, placement_policy policy, guint64 seed
   GArray *arr = fill_arrivals(s, order_rng, opt);
   fill_state st;
   fill_state_init(&st, s);
+  /* the pool's own policy with the values its keys set; the others with their defaults */
   place_ctx ctx = {.target = s->target, .rng = place_rng, .max_cpu = s->max_cpu,
-                   .max_gpu_milli = s->max_gpu_milli};
+                   .max_gpu_milli = s->max_gpu_milli,
+                   .conf = policy == s->pool->placement ? s->pool->placement_conf : NULL};
   const place_ops *ops = place_for(policy);
   place_cache *cache = ops->cacheable ? place_cache_new(s->n_nodes, s->n_types) : NULL;
   guint32 max_gpus = 1;
