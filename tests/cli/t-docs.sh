@@ -1,8 +1,10 @@
 # t-docs.sh: every row of the registration tables has its documentation, read back from the
 # binary itself: subcommands in README.md's command table, import formats and generator
-# profiles in docs/traces.md, sharing strategies and workload kinds in docs/models.md, the
-# charts of `plot` in docs/studies.md, and every file of the result file table (`run
-# --list-files`) in README.md's list of result files.
+# profiles in docs/traces.md, sharing strategies, placement policies and workload kinds in
+# docs/models.md, the charts of `plot` in docs/studies.md, every file of the result file
+# table (`run --list-files`) in README.md's list of result files, and every scenario key
+# the program declares (`check --list-keys`) in a table of docs/scenario-format.md with its
+# default and owners.
 DOCS="$TOP_SRCDIR/docs"
 has_doc() { # has_doc WHAT FIXED-STRING FILE...
   what=$1; str=$2; shift 2
@@ -35,6 +37,39 @@ run check s.yaml; expect_rc 2
 strategies=$(sed -n 's/.*expected one of \([^,]*\), found.*/\1/p' err.txt | tr -d '|')
 at_least 6 "strategies" "$strategies"
 for s in $strategies; do has_doc "strategy $s" "(\`strategy: $s\`" "$DOCS/models.md"; done
+
+# placement policies: each a row of the table in docs/models.md's "Placement policies"
+printf 'name: d\npools:\n  - {name: p, gpu: A100-80GB, nodes: 1, placement: no-such}\n' > pl.yaml
+run check pl.yaml; expect_rc 2
+policies=$(sed -n 's/.*placement: expected one of \([^,]*\), found.*/\1/p' err.txt | tr -d '|')
+at_least 6 "placement policies" "$policies"
+awk '/^### Placement policies/ { on = 1; next } on && /^#/ { on = 0 } on && /^\|/' "$DOCS/models.md" | cut -d'|' -f2 > policy-rows.txt
+for p in $policies; do has_doc "placement policy $p" "\`$p\`" policy-rows.txt; done
+
+# scenario keys: each key the program declares (a model's constant, a strategy's or a
+# placement policy's pool key: check --list-keys gives name, default, owners, doc) has a
+# table row in docs/scenario-format.md whose first cell names it, giving its default in
+# the table's "default" column and, for a pool key, each strategy or policy that owns it in
+# its second cell
+run check --list-keys; expect_rc 0
+cp out.txt keys.txt
+at_least 40 "declared scenario keys" "$(cut -f1 keys.txt)"
+tab=$(printf '\t')
+while IFS="$tab" read -r key def owners doc; do
+  # the row's owners cell, then its default cell (the column its table's header names so;
+  # an escaped \| inside a cell is no column)
+  row=$(awk -F'|' -v k="\`$key\`" '{ gsub(/\\\|/, "/") } /^\| key \|/ { dc = 0; for (i = 2; i <= NF; i++) if ($i ~ /^ *default *$/) dc = i }
+    /^\|/ && index($2, k) { print $3; print (dc ? $dc : ""); exit }' "$DOCS/scenario-format.md" | tr -d '`*')
+  if [ -z "$row" ]; then fail "key $key: no table row naming \`$key\` in docs/scenario-format.md"; continue; fi
+  re=$(printf '%s' "$def" | sed 's/[].[\\*^$/+?(){}|]/\\&/g')
+  if echo "$row" | sed -n 2p | grep -qE "(^|[ (,;:])$re([ ),;.:]|\$)"; then pass
+  else fail "key $key: its default in docs/scenario-format.md is not '$def': $(echo "$row" | sed -n 2p)"; fi
+  case $owners in *" "*) names=${owners#* } ;; *) names= ;; esac # "strategy a b": a, b
+  cell=$(echo "$row" | sed -n 1p | tr -d ' ' | sed 's/^/,/; s/$/,/')
+  for o in $names; do
+    case $cell in *",$o,"*) pass ;; *) fail "key $key: its row in docs/scenario-format.md does not name its owner $o";; esac
+  done
+done < keys.txt
 
 printf 'name: d\npools:\n  - {name: p, gpu: A100-80GB, nodes: 1}\n' > ok.yaml
 printf 'id,submit_s,kind,gpus,mem_gb,duration_s\nj,0,no-such,1,1,10\n' > bad.csv
