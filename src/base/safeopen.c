@@ -48,6 +48,12 @@ static void safeopen_note(const struct stat *sb) {
   g_mutex_unlock(&safeopen_inputs_lock);
 }
 
+void safeopen_forget_inputs(void) {
+  g_mutex_lock(&safeopen_inputs_lock);
+  if (safeopen_inputs) g_hash_table_remove_all(safeopen_inputs);
+  g_mutex_unlock(&safeopen_inputs_lock);
+}
+
 gboolean safeopen_is_input(dev_t dev, ino_t ino) {
   safeopen_id id = {dev, ino};
   g_mutex_lock(&safeopen_inputs_lock);

@@ -48,6 +48,9 @@ gboolean safeopen_fd_contents(int fd, gsize max_bytes, char **data, gsize *len, 
 gboolean safeopen_is_input(dev_t dev, ino_t ino);
 /* TRUE when path (symbolic links followed) exists and is a file this process has read. */
 gboolean safeopen_path_is_input(const char *path);
+/* Forgets every file read so far: for a process that runs one command after another on
+ * files it removes in between (the fuzz targets, between inputs), so the set does not grow. */
+void safeopen_forget_inputs(void);
 /* TRUE when a and b name the same file: by device and inode when both exist, else by their
  * canonical folder and last component ("./t.csv" and "t.csv", a link and its target). */
 gboolean safeopen_same_file(const char *a, const char *b);

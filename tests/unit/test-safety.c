@@ -436,6 +436,10 @@ Test(safety, every_opened_file_is_known_as_an_input) {
   }
   g_autofree char *never = g_build_filename(real, "never", NULL);
   cr_assert_not(safeopen_path_is_input(never));
+  /* forgotten: a new command in the same process starts with no inputs */
+  g_autofree char *f0 = g_build_filename(real, "f0", NULL);
+  safeopen_forget_inputs();
+  cr_assert_not(safeopen_path_is_input(f0));
   cr_assert(cleanup_remove_tree(dir, NULL));
 }
 
