@@ -16,6 +16,7 @@
 #include "studydir.h"
 #include "studyrun.h"
 #include "cleanup.h"
+#include "svg.h"
 #include "sweep.h"
 #include "table.h"
 #include "testutil.h"
@@ -1075,4 +1076,34 @@ Test(validate, every_fit_names_rows) {
     cr_expect_not_null(f->where);
   }
   cr_expect_geq(n, 8);
+}
+
+/* The x-axis labels of an svg_line chart (text-anchor middle), joined by '|'. */
+static char *study_svg_ticks(double start_unix, double span_s) {
+  double x[2] = {0, span_s}, y[2] = {10, 20};
+  svg_series s = {"a", "#000", FALSE, x, y, 2};
+  svg_line_chart c = {.title = "t", .y_label = "y", .y_max = 100, .start_unix = start_unix};
+  g_autoptr(GString) out = g_string_new(NULL);
+  svg_line(out, &c, &s, 1);
+  GString *ticks = g_string_new(NULL);
+  for (const char *p = out->str; (p = strstr(p, "text-anchor=\"middle\">")); ) {
+    p += strlen("text-anchor=\"middle\">");
+    const char *e = strchr(p, '<');
+    if (p != e && strncmp(p, "y<", 2)) /* not the y axis' label */
+      g_string_append_printf(ticks, "%s%.*s", ticks->len ? "|" : "", (int)(e - p), p);
+  }
+  return g_string_free(ticks, FALSE);
+}
+
+/* The report's time axis is ticked on whole hours or days of the clock, not at the run's
+ * start plus multiples of a step (issue 30: ticks at 00:12, 06:12). */
+Test(svg, time_ticks_on_whole_hours_and_days) {
+  g_autofree char *dated = study_svg_ticks(1714522320, 14.8 * 3600); /* 2024-05-01T00:12Z */
+  cr_assert_str_eq(dated, "May 01 02:00|04:00|06:00|08:00|10:00|12:00|14:00");
+  g_autofree char *days = study_svg_ticks(1714522320, 5 * 86400);
+  cr_assert_str_eq(days, "May 02|May 03|May 04|May 05|May 06");
+  g_autofree char *hours = study_svg_ticks(-1, 16 * 3600);
+  cr_assert_str_eq(hours, "0 h|2 h|4 h|6 h|8 h|10 h|12 h|14 h|16 h");
+  g_autofree char *minutes = study_svg_ticks(-1, 225);
+  cr_assert_str_eq(minutes, "0 min|1 min|2 min|3 min");
 }

@@ -1,5 +1,5 @@
 /* svg.c: the inline SVG charts of the HTML report (svg.h): axes with round ticks, dated or
- * day-numbered time axes, line series (solid or dashed) and stacked bars, plus the number
+ * day-numbered time axes ticked on whole minutes, hours or days, line series (solid or dashed) and stacked bars, plus the number
  * and text formatting they share with the page. It reads nothing and writes only strings. */
 #include "svg.h"
 #include <math.h>
@@ -76,36 +76,55 @@ static double py(const frame *f, double y) {
   return f->bottom - y / f->y1 * (f->bottom - f->top);
 }
 
-/* Time ticks: whole days (dated from start_unix when known). */
+/* One time tick's label at absolute second a (a Unix time when dated): dates on whole days,
+ * "14:00" between them (the first tick dated as well); undated: "day 2", "6 h", "30 min". */
+static void time_label(GString *out, double a, double step, gboolean dated, gboolean first) {
+  if (dated) {
+    static const char *const mon[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    time_t t = (time_t)a;
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    gboolean midnight = tm.tm_hour == 0 && tm.tm_min == 0;
+    if (midnight || first) g_string_append_printf(out, "%s %02d", mon[tm.tm_mon], tm.tm_mday);
+    if (!midnight) g_string_append_printf(out, "%s%02d:%02d", first ? " " : "", tm.tm_hour,
+                                          tm.tm_min);
+  } else if (step >= 86400) {
+    g_string_append(out, "day ");
+    axis_num(out, a / 86400);
+  } else if (step >= 3600) {
+    axis_num(out, a / 3600);
+    g_string_append(out, " h");
+  } else {
+    axis_num(out, a / 60);
+    g_string_append(out, " min");
+  }
+}
+
+/* Time ticks on whole minutes, hours or days (of UTC when dated from start_unix >= 0),
+ * at most 8 of them. */
 static void time_ticks(GString *out, const frame *f, double start_unix) {
-  double span_d = (f->x1 - f->x0) / 86400.0;
-  double step_d = span_d <= 1.5 ? 0.25 : nice_step(span_d, 7);
-  if (step_d < 1 && span_d > 1.5) step_d = 1;
-  for (double d = ceil(f->x0 / 86400.0 / step_d) * step_d; d * 86400.0 <= f->x1 + 1e-6;
-       d += step_d) {
-    double x = px(f, d * 86400.0);
+  static const double steps[] = {60,    120,   300,   600,    900,    1800,   3600,
+                                 7200,  10800, 21600, 43200,  86400,  172800, 604800,
+                                 2419200, 31536000};
+  double span = f->x1 - f->x0, step = steps[G_N_ELEMENTS(steps) - 1];
+  for (guint i = 0; i < G_N_ELEMENTS(steps); i++)
+    if (span / steps[i] <= 8) {
+      step = steps[i];
+      break;
+    }
+  double origin = start_unix >= 0 ? start_unix : 0;
+  gboolean first = TRUE;
+  for (double a = ceil((origin + f->x0) / step - 1e-9) * step; a - origin <= f->x1 + 1e-6;
+       a += step) {
+    double x = px(f, a - origin);
     g_string_append_printf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
                            "stroke=\"#ccc\"/>", x, f->top, x, f->bottom);
     g_string_append_printf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x,
                            f->bottom + 16);
-    if (start_unix >= 0) {
-      time_t t = (time_t)(start_unix + d * 86400.0);
-      struct tm tm;
-      gmtime_r(&t, &tm);
-      static const char *const mon[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                        "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
-      if (step_d < 1)
-        g_string_append_printf(out, "%s %02d %02d:%02d", mon[tm.tm_mon], tm.tm_mday, tm.tm_hour,
-                               tm.tm_min);
-      else
-        g_string_append_printf(out, "%s %02d", mon[tm.tm_mon], tm.tm_mday);
-    } else if (step_d < 1) {
-      g_string_append_printf(out, "%.0f h", d * 24);
-    } else {
-      g_string_append(out, "day ");
-      axis_num(out, d);
-    }
+    time_label(out, a, step, start_unix >= 0, first);
     g_string_append(out, "</text>");
+    first = FALSE;
   }
 }
 
@@ -178,7 +197,7 @@ void svg_line(GString *out, const svg_line_chart *c, const svg_series *s, guint 
 void svg_bars(GString *out, const char *title, const svg_bar *bars, guint n_bars,
               const char *const *names, const char *const *colours, guint n_seg,
               gboolean money, const char *unit) {
-  int w = 760, row = 28, label_w = 180, total_w = 110;
+  int w = 760, row = 24, label_w = 180, total_w = 110;
   int legend_rows = (int)(n_seg + 3) / 4;
   int h = 10 + row * (int)n_bars + 10 + 18 * legend_rows;
   double max = 0;

@@ -17,8 +17,8 @@ typedef struct svg_line_chart {
   const char *title;   /* aria label and <title> */
   const char *y_label; /* "share of GPUs (%)" */
   double y_max;        /* upper end of the y axis; <= 0: from the data */
-  /* x axis: seconds from x0; with start_unix >= 0 the ticks are dates (UTC, "Nov 03"), else
-   * days ("day 2") */
+  /* x axis: seconds from x0, ticked on whole minutes, hours or days (at most 8 ticks); with
+   * start_unix >= 0 they are UTC dates and times ("Nov 03", "14:00"), else "day 2", "6 h" */
   double start_unix;
   int width, height;   /* pixels; 0 = 760 x 260 */
 } svg_line_chart;
