@@ -1,8 +1,8 @@
 /* cmd-report.c: `sharesim report DIR... -o report.html [--pdf report.pdf]`: the one-page
- * HTML report of result folders (htmlreport.h) written whole or not at all, and the same page
- * printed to PDF by headless Chromium (an argument vector, its own process group registered
- * for clean-up, a timeout, HOME/XDG/TMPDIR and profile inside this command's own temporary;
- * the PDF checked before it is delivered). */
+ * HTML report of result, seeds, model-range, compare, sweep and plan folders (htmlreport.h)
+ * written whole or not at all, and the same page printed to PDF by headless Chromium (an
+ * argument vector, its own process group registered for clean-up, a timeout, HOME/XDG/TMPDIR
+ * and profile inside this command's own temporary; the PDF checked before it is delivered). */
 #include "cmd.h"
 #include "htmlreport.h"
 #include "outdir.h"
@@ -205,6 +205,7 @@ static int cmd_report_main(int argc, char **argv) {
 const cmd_entry cmd_report_entry = {
     .name = "report",
     .usage = "DIR... -o report.html [--pdf report.pdf]",
-    .summary = "one self-contained HTML page (and PDF) of result folders, for a finance review",
+    .summary = "one page (HTML and PDF) that recommends a set-up, from result, seeds, "
+               "compare, sweep, model-range or plan folders",
     .main = cmd_report_main,
 };

@@ -1,33 +1,73 @@
-# t-report.sh: `sharesim report`: the one-page HTML (and PDF) of result folders: headline in
-# words, per-day rates and a warning when spans differ, showback adding up, no script and no
-# network, deterministic, written whole; rendered in headless Chromium (no console errors,
-# a non-blank screenshot), and the PDF's first page converted to an image that is not blank.
+# t-report.sh: `sharesim report`: the one page that decides, from result, seeds, compare,
+# sweep, model-range and plan folders: the recommendation and its reason first, costs per
+# 730-hour month and year beside what each saving costs (slowdown per class, SLO, OOM kills,
+# innocent victims, blast radius), seed intervals and model ranges, a warning and no weekly
+# figure on a trace shorter than a week, a footer with the inputs' SHA-256 and the prices'
+# source; no script and no network, deterministic, written whole; rendered in headless
+# Chromium (no console errors, a non-blank screenshot), and the PDF of four set-ups one page.
 T=$TRACES/mixed-small.csv
 run run "$SCEN/baseline-exclusive.yaml" "$T" -o base -q; expect_rc 0
 run run "$SCEN/shared-pools.yaml" "$T" -o shared -q; expect_rc 0
 run run "$SCEN/three-pools.yaml" "$T" -o three -q; expect_rc 0
+# three-pools on 24 GPUs: cheaper than shared-pools (25), but its OOM kills rule it out
+run run "$SCEN/three-pools.yaml" "$T" --set pools.dev-timeslice.nodes=1 --set pools.inference-mig.nodes=1 -o cheap -q; expect_rc 0
 
-run report base shared -o r.html; expect_rc 0
+run report base shared cheap -o r.html; expect_rc 0
 expect_file r.html
-if grep -qE 'shared-pools saves \$[0-9,]+ a week \([0-9]+ %\) against whole GPUs \(baseline-exclusive\)' r.html; then pass; else fail "headline sentence missing"; fi
-if grep -q 'a saving of \$2,950' r.html; then pass; else fail "saving over the trace with thousands separator"; fi
+# the recommendation and its reason come first: before the table, named, with its saving
+if grep -qE '<p class="rec">Recommended: shared-pools, saving \$[0-9,]+ a month \(\$[0-9,]+ a year\), 22 % of baseline-exclusive' r.html; then pass; else fail "recommendation sentence missing"; fi
+rec_line=$(grep -n 'class="rec"' r.html | head -1 | cut -d: -f1); table_line=$(grep -n '<table' r.html | head -1 | cut -d: -f1)
+expect_eq "$([ "${rec_line:-999}" -lt "${table_line:-0}" ] && echo first)" "first" "the recommendation precedes the tables"
+if grep -qE 'Cheaper, but not recommended:</p><ul><li>three-pools \(\$[0-9,]+ a month\): \+[0-9,]+ OOM kills; \+[0-9,]+ innocent victims; notebook slowed' r.html; then pass; else fail "the cheaper set-up's OOM kills and slowdown not given as its reason"; fi
+# cost per month and year at 730 hours a month, from summary.json's cost over its span
+money() { awk -v v="$1" 'BEGIN { s = sprintf("%.0f", v); o = ""; n = length(s); for (i = 1; i <= n; i++) { o = o substr(s, i, 1); if ((n - i) % 3 == 0 && i < n) o = o "," } print "$" o }'; }
+month=$(awk -F' : ' '/"span_s"/ {gsub(",", "", $2); span = $2} /"cost" :/ && !c {gsub(",", "", $2); c = $2} END {printf "%.6f", c / (span / 3600) * 730}' base/summary.json)
+expect_eq "$(grep -o 'cost a month</td><td>[^<]*' r.html | sed 's/.*>//')" "$(money "$month")" "base's cost a month: cost / span in hours x 730"
+expect_eq "$(grep -o 'cost a year</td><td>[^<]*' r.html | sed 's/.*>//')" "$(money "$(awk -v m="$month" 'BEGIN {printf "%.6f", 12 * m}')")" "base's cost a year: 12 months of 730 hours"
+# beside each saving what it costs: slowdown per class, SLO, OOM kills, victims, blast radius
+for row in 'slowdown of notebook, mean / p95' 'requests within SLO (worst service)' 'OOM kills / innocent victims' 'blast radius: most jobs (tenants) one fault killed'; do
+  if grep -qF "<tr><td>$row" r.html; then pass; else fail "decision table lacks the row '$row'"; fi
+done
+expect_eq "$(grep -o 'blast radius[^/]*</td><td>[^<]*</td><td[^>]*>[^<]*</td><td>[0-9]' r.html | wc -l | tr -d ' ')" "1" "a blast radius for the set-up with OOM kills, none for the others"
+# a trace shorter than a week: the warning, and no weekly figure anywhere
+if grep -qF '<b>Short trace: 122.9 hours, less than a week.</b>' r.html; then pass; else fail "no short-trace warning on 5 days"; fi
+expect_eq "$(grep -cE '\$[0-9,.]+ (more )?a week' r.html)" "0" "no money per week projected from a short trace"
+run report three -o week.html; expect_rc 0
+expect_eq "$(grep -c 'Short trace' week.html)" "0" "no short-trace warning on a 7-day run"
+# footer: version, the SHA-256 of each summary and of the trace, the prices and their source
+if grep -qF "base/summary.json ($(sha256sum base/summary.json | cut -c1-16))" r.html; then pass; else fail "footer lacks base's summary.json hash"; fi
+if grep -qF "($(sha256sum "$T" | cut -c1-16))" r.html; then pass; else fail "footer lacks the trace's hash"; fi
+if grep -qE 'Made by sharesim [0-9]+\.[0-9]+' r.html && grep -qF 'A100-80GB $3.43 per GPU-hour (the catalogue' r.html; then pass; else fail "footer lacks the version or the price and its source"; fi
 expect_eq "$(grep -c '<svg' r.html)" "2" "two inline charts"
 expect_eq "$(grep -ci '<script' r.html)" "0" "no script"
 expect_eq "$(grep -oE '(src|href)="[a-z]+:' r.html | wc -l | tr -d ' ')" "0" "no external resources"
-if grep -q 'not charged to a tenant' r.html; then pass; else fail "idle row in showback"; fi
-if grep -q 'class="warn"' r.html; then fail "warning although spans agree"; else pass; fi
-# showback rows add up to the cost of the set-up (the money cells of the first table)
-sum=$(sed -n '/<h3>baseline-exclusive<\/h3>/,/<\/table>/p' r.html | grep -o '<td>\$[0-9,.]*</td>' | tr -d '<td>/$,' | awk '{s+=$1} END {printf "%.0f", s}')
-total=$(awk -F'"cost" : ' '/"cost" :/ {split($2, a, ","); printf "%.0f", a[1]; exit}' base/summary.json)
-expect_eq "$sum" "$total" "showback rows add up to the total"
-run report base shared -o r2.html; expect_rc 0
+if grep -qF '<th>idle (no tenant)</th>' r.html; then pass; else fail "idle column in showback"; fi
+# showback: each set-up's row adds up to 100 %
+expect_eq "$(grep -A3 '<th>idle (no tenant)' r.html | grep '<tr><td>baseline-exclusive' | grep -o '[0-9.]* %' | awk '{s += $1} END {printf "%.0f", s}')" "100" "showback row adds up to 100 %"
+run report base shared cheap -o r2.html; expect_rc 0
 expect_same_files r.html r2.html
 
-# runs of different lengths: a warning, and per-day rates
+# runs of different lengths: a warning, each cost taken per hour of its own span
 run report base three -o rd.html; expect_rc 0
-if grep -q 'Warning:</b> the runs cover different spans (5.12 days, 7.00 days)' rd.html; then pass; else fail "span warning"; fi
-if grep -qE 'three-pools (costs|saves) \$[0-9,]+ (more )?a week' rd.html; then pass; else fail "rate headline"; fi
-if grep -q ' a day against ' rd.html; then pass; else fail "per-day rates"; fi
+if grep -q '<b>The set-ups cover different spans</b> (5.12 days, 7.00 days)' rd.html; then pass; else fail "span warning"; fi
+
+# the other folders: seeds intervals (compare --seeds), a sweep, a model range and a plan
+S=$DATA/seeds
+run compare "$S/gpus-8.yaml" "$S/gpus-2.yaml" "$S/batch.csv" --seeds 2 -o cs; expect_rc 0
+run report cs -o cs.html; expect_rc 0
+if grep -qE 'cost a month</td><td class="pick">\$20,031</td><td>\$5,008</td>' cs.html && grep -qE 'queue wait p95</td>.*<td>[0-9.]+ h &#177; [0-9.]+ m</td>' cs.html; then pass; else fail "compare --seeds folder: set-ups or interval missing"; fi
+run sweep "$S/gpus-2.yaml" "$S/batch.csv" --set pools.batch.nodes=1,2 -o sw; expect_rc 0
+run report sw -o sw.html; expect_rc 0
+expect_eq "$(grep -o '<th[^>]*>[0-9]_nodes-[0-9]</th>' sw.html | wc -l | tr -d ' ')" "2" "a sweep's points are the set-ups"
+run run "$DATA/modelrange/ts.yaml" "$DATA/modelrange/mixed.csv" --model-range -o mr -q; expect_rc 0
+run report mr -o mr.html; expect_rc 0
+if grep -qE 'queue wait p95</td><td class="pick">[0-9.]+ m \[[0-9.]+ m, [0-9.]+ m\]' mr.html; then pass; else fail "model range not shown beside a figure it moves"; fi
+expect_eq "$(grep -c '<tr><td>GPUs</td><td class="pick">[0-9]* \[' mr.html)" "0" "no range beside a figure no constant moves"
+run plan "$DATA/plan/small.yaml" "$DATA/plan/small.csv" -o pl; expect_rc 0
+run report pl -o pl.html; expect_rc 0
+if grep -qE '<p class="rec">Recommended by plan: [0-9]+ GPUs, \$[0-9,]+ a month' pl.html && grep -q '<table class="plan">' pl.html; then pass; else fail "plan folder: its recommendation missing"; fi
+run report "$DATA/seeds" -o none.html; expect_rc 2; expect_err_contains "not a result, seeds, model-range, compare, sweep or plan folder"
+expect_no_path none.html
 
 # bad input and output paths
 run report base; expect_rc 2; expect_err_contains "expected result folders and -o report.html"
@@ -53,20 +93,24 @@ else
     if grep -q ':CONSOLE' bad.log; then pass; else fail "console check does not see console.error"; fi
     chrome --dump-dom "file://$PWD/r.html" >dom.html 2>chrome.log
     expect_eq "$(grep -c ':CONSOLE' chrome.log)" "0" "no console messages"
-    if grep -q 'saves \$' dom.html && grep -q '<svg' dom.html; then pass; else fail "rendered DOM lacks headline or charts"; fi
+    if grep -q 'Recommended: shared-pools' dom.html && grep -q '<svg' dom.html; then pass; else fail "rendered DOM lacks the recommendation or charts"; fi
     chrome --screenshot="$PWD/shot.png" --window-size=1100,1400 "file://$PWD/r.html" >/dev/null 2>&1
     expect_file shot.png
     expect_eq "$([ "$(wc -c < shot.png)" -gt 50000 ] && echo big)" "big" "screenshot holds text and charts (size $(wc -c < shot.png) B)"
   fi
-  SHARESIM_PDF_TIMEOUT=180 run report base shared -o p.html --pdf p.pdf; expect_rc 0
+  # four set-ups on one page (Chromium prints on Letter; the page is laid out for A4 too)
+  SHARESIM_PDF_TIMEOUT=180 run report base shared cheap three -o p.html --pdf p.pdf; expect_rc 0
   expect_file p.pdf
+  if command -v pdfinfo >/dev/null 2>&1; then pages=$(pdfinfo p.pdf | awk '/^Pages:/ {print $2}')
+  else pages=$(grep -ao '/Type */Page[^s]' p.pdf | wc -l | tr -d ' '); fi
+  expect_eq "$pages" "1" "the PDF of four set-ups is one page"
   if command -v pdftoppm >/dev/null 2>&1; then
     pdftoppm -f 1 -l 1 -r 40 -gray p.pdf page
     pg=$(ls page*.pgm 2>/dev/null | head -1)
     # share of non-white pixels on page 1 (PGM, 8-bit): text and charts make it well above zero
     dark=$(tail -c +16 "$pg" | od -An -v -tu1 | tr -s ' ' '\n' | awk 'NF && $1 < 200 {d++} NF {n++} END {printf "%d", 1000 * d / n}')
     expect_eq "$([ "${dark:-0}" -gt 5 ] && echo inked)" "inked" "PDF page 1 is not blank (${dark} per mille dark)"
-    if pdftotext -f 1 -l 1 p.pdf - | grep -q 'saves \$'; then pass; else fail "PDF page 1 lacks the headline"; fi
+    if pdftotext -f 1 -l 1 p.pdf - | grep -q 'Recommended: shared-pools'; then pass; else fail "PDF page 1 lacks the recommendation"; fi
   else
     skip_test "pdftoppm not installed"
   fi

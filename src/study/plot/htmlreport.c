@@ -1,471 +1,512 @@
-/* htmlreport.c: builds the one-page HTML report (htmlreport.h) from result folders read back
- * through figures.h (summary.json, services.csv) and table.h (pools, tenants, services,
- * timeseries CSVs). Every number shown is read or summed from those files; nothing is
- * simulated here, and the page holds no script. Charts come from svg.c. */
+/* htmlreport.c: lays out the one-page HTML report (htmlreport.h) from the set-ups that
+ * htmlreport-load.c reads: the recommendation and its reason first (htmlreport-decide.c, or
+ * a plan folder's own), a warning when the trace is shorter than a week, the decision table
+ * (cost per 730-hour month and year beside what each saving costs), two charts (svg.c), the
+ * showback and a footer naming the version, the inputs' hashes and the prices' sources. */
 #include "htmlreport.h"
-#include "figures.h"
+#include "htmlreport-int.h"
 #include "caltime.h"
+#include "catalog.h"
 #include "svg.h"
-#include "table.h"
 #include "util.h"
 #include <math.h>
 #include <string.h>
+#include "config.h"
 
-#define HR_MAX_POINTS 480 /* points per line of the utilisation chart (averaged bins) */
-
-typedef struct hr_run {
-  run_figures *f;
-  table *pools, *tenants, *services; /* NULL when the file is absent or unreadable */
-  GArray *t, *alloc, *busy;           /* double: interval start (s), % of provisioned GPUs */
-  double days;                        /* span in days */
-} hr_run;
-
-static void hr_run_clear(hr_run *r) {
-  figures_free(r->f);
-  table_free(r->pools);
-  table_free(r->tenants);
-  table_free(r->services);
-  if (r->t) g_array_unref(r->t);
-  if (r->alloc) g_array_unref(r->alloc);
-  if (r->busy) g_array_unref(r->busy);
-}
-
-static table *hr_table(const char *dir, const char *name) {
-  g_autofree char *p = g_build_filename(dir, name, NULL);
-  return table_load(p, NULL);
-}
-
-static void hr_text(GString *out, const char *s) {
-  g_autofree char *c = figures_clean_text(s);
-  svg_escape(out, c);
-}
-
-static double hr_fig(const hr_run *r, const char *key) { return figures_value(r->f, key); }
-
-/* GPUs of the pool named name (pools.csv), NAN when unknown. */
-static double hr_pool_gpus(const hr_run *r, const char *name) {
-  if (!r->pools) return NAN;
-  int cp = table_column(r->pools, "pool"), cg = table_column(r->pools, "gpus");
-  for (guint i = 0; i < r->pools->rows->len; i++)
-    if (!strcmp(table_cell(r->pools, i, cp), name)) return table_number(r->pools, i, cg);
-  return NAN;
-}
-
-/* Sums timeseries.csv over pools per interval (each pool's allocated and busy shares weighted
- * by its GPUs), then averages into at most HR_MAX_POINTS bins. */
-static void hr_series(hr_run *r, const char *dir) {
-  r->t = g_array_new(FALSE, FALSE, sizeof(double));
-  r->alloc = g_array_new(FALSE, FALSE, sizeof(double));
-  r->busy = g_array_new(FALSE, FALSE, sizeof(double));
-  g_autoptr(table) ts = hr_table(dir, "timeseries.csv");
-  double gpus = hr_fig(r, "gpus");
-  if (!ts || !(gpus > 0)) return;
-  int ct = table_column(ts, "t_start_s"), ca = table_column(ts, "allocated");
-  int cb = table_column(ts, "busy"), cp = table_column(ts, "pool");
-  const char *last_pool = NULL;
-  double w = NAN;
-  g_autoptr(GHashTable) slot = g_hash_table_new(g_str_hash, g_str_equal);
-  g_autoptr(GArray) t = g_array_new(FALSE, FALSE, sizeof(double));
-  g_autoptr(GArray) a = g_array_new(FALSE, TRUE, sizeof(double));
-  g_autoptr(GArray) b = g_array_new(FALSE, TRUE, sizeof(double));
-  for (guint i = 0; i < ts->rows->len; i++) {
-    const char *key = table_cell(ts, i, ct);
-    const char *pool = table_cell(ts, i, cp);
-    if (!last_pool || strcmp(pool, last_pool)) w = hr_pool_gpus(r, last_pool = pool);
-    double tv = table_number(ts, i, ct), av = w * table_number(ts, i, ca);
-    double bv = w * table_number(ts, i, cb);
-    if (!isfinite(tv)) continue;
-    gpointer idx = g_hash_table_lookup(slot, key);
-    if (!idx) {
-      g_array_append_val(t, tv);
-      g_array_set_size(a, t->len);
-      g_array_set_size(b, t->len);
-      idx = GUINT_TO_POINTER(t->len);
-      g_hash_table_insert(slot, (gpointer)key, idx);
-    }
-    guint k = GPOINTER_TO_UINT(idx) - 1;
-    if (isfinite(av)) g_array_index(a, double, k) += av;
-    if (isfinite(bv)) g_array_index(b, double, k) += bv;
-  }
-  guint per = (t->len + HR_MAX_POINTS - 1) / HR_MAX_POINTS;
-  for (guint k = 0; per && k < t->len; k += per) {
-    double sa = 0, sb = 0;
-    guint m = 0;
-    for (; m < per && k + m < t->len; m++) {
-      sa += g_array_index(a, double, k + m);
-      sb += g_array_index(b, double, k + m);
-    }
-    double x = g_array_index(t, double, k), ya = 100 * sa / m / gpus, yb = 100 * sb / m / gpus;
-    g_array_append_val(r->t, x);
-    g_array_append_val(r->alloc, ya);
-    g_array_append_val(r->busy, yb);
-  }
-}
-
-static gboolean hr_load(hr_run *r, const char *dir, GError **error) {
-  r->f = figures_load(dir, error);
-  if (!r->f) return FALSE;
-  r->pools = hr_table(dir, "pools.csv");
-  r->tenants = hr_table(dir, "tenants.csv");
-  r->services = hr_table(dir, "services.csv");
-  r->days = r->f->span_s / 86400.0;
-  hr_series(r, dir);
-  return TRUE;
-}
-
-static const char *hr_name(const hr_run *r) {
-  return r->f->scenario && *r->f->scenario ? r->f->scenario : r->f->dir;
-}
-
-/* TRUE when every pool of the run shares whole GPUs (strategy exclusive). */
-static gboolean hr_all_exclusive(const hr_run *r) {
-  if (!r->pools) return FALSE;
-  int cs = table_column(r->pools, "strategy");
-  for (guint i = 0; i < r->pools->rows->len; i++)
-    if (strcmp(table_cell(r->pools, i, cs), "exclusive")) return FALSE;
-  return r->pools->rows->len > 0;
-}
-
-static gboolean hr_spans_differ(const hr_run *runs, guint n) {
-  for (guint i = 1; i < n; i++)
-    if (fabs(runs[i].days - runs[0].days) > 0.01 * MAX(runs[0].days, 1e-9)) return TRUE;
-  return FALSE;
-}
-
-static void hr_head(GString *out, const hr_run *runs, guint n) {
+static void hr_head(GString *out, hr_run *const *runs, guint n) {
   g_string_append(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
                        "<title>sharesim report: ");
   for (guint i = 0; i < n; i++) {
     if (i) g_string_append(out, " vs ");
-    hr_text(out, hr_name(&runs[i]));
+    hr_text(out, runs[i]->label);
   }
   g_string_append(out, "</title>\n<style>\n"
-      "body{font-family:sans-serif;max-width:60em;margin:2em auto;color:#222;line-height:1.4}\n"
-      "h1{font-size:1.5em;margin-bottom:.2em} h2{font-size:1.15em;margin-top:1.6em;"
+      "body{font-family:sans-serif;font-size:13px;max-width:58em;margin:1.5em auto;color:#222;"
+      "line-height:1.3}\n"
+      "h1{font-size:1.35em;margin:0 0 .2em} h2{font-size:1.05em;margin:.8em 0 .3em;"
       "border-bottom:1px solid #ccc}\n"
-      ".headline{font-size:1.35em;font-weight:bold;margin:.6em 0}\n"
-      ".warn{background:#fff3cd;border:1px solid #e0b400;padding:.5em .8em}\n"
-      "table{border-collapse:collapse;margin:.5em 0} td,th{padding:.2em .7em;"
-      "border-bottom:1px solid #eee;text-align:right;white-space:nowrap} td:first-child,th:first-child"
-      "{text-align:left;white-space:normal} .muted{color:#666;font-size:.9em}\n"
-      "@media print{body{margin:0} h2{break-after:avoid} svg{break-inside:avoid}}\n"
+      "p{margin:.3em 0} ul{margin:.2em 0}\n"
+      ".rec{font-size:1.25em;font-weight:bold;margin:.4em 0}\n"
+      ".warn{background:#fff3cd;border:1px solid #e0b400;padding:.3em .6em}\n"
+      "table{border-collapse:collapse;margin:.3em 0} td,th{padding:.1em .6em;"
+      "border-bottom:1px solid #eee;text-align:right;white-space:nowrap}\n"
+      "td:first-child,th:first-child{text-align:left} td.why{white-space:normal;text-align:left}\n"
+      "table.plan{width:100%} table.plan td:nth-child(2),table.plan th:nth-child(2)"
+      "{text-align:left}\n"
+      ".muted{color:#666;font-size:.85em} .pick{background:#e8f4e8}\n"
+      "svg{max-width:100%;height:auto;display:block}\n"
+      "@page{margin:8mm}\n"
+      "@media print{body{font-size:8pt;line-height:1.2;max-width:none;margin:0}"
+      " h2{break-after:avoid;margin:.5em 0 .2em} td,th{padding:0 .5em} svg{break-inside:avoid;"
+      "width:88%} .muted{font-size:7pt} ul.muted{padding-left:1.2em}}\n"
       "</style></head><body>\n");
 }
 
-/* "Sharing saves $2,950 a week (22 %) against whole GPUs" for run r against the baseline. */
-static void hr_headline_pair(GString *out, const hr_run *base, const hr_run *r, gboolean rates) {
-  double bc = hr_fig(base, "cost"), rc = hr_fig(r, "cost");
-  double per_day = rates ? bc / base->days - rc / r->days : (bc - rc) / r->days;
-  double week = 7 * per_day, share = rates ? per_day / (bc / base->days) : (bc - rc) / bc;
-  g_string_append(out, "<p class=\"headline\">");
-  hr_text(out, hr_name(r));
-  g_string_append(out, per_day >= 0 ? " saves " : " costs ");
-  svg_money(out, fabs(week));
-  g_string_append(out, per_day >= 0 ? " a week (" : " more a week (");
-  g_string_append_printf(out, "%.0f %%) against ", 100 * fabs(share));
-  if (hr_all_exclusive(base)) g_string_append(out, "whole GPUs (");
-  hr_text(out, hr_name(base));
-  if (hr_all_exclusive(base)) g_string_append_c(out, ')');
-  g_string_append(out, "</p>\n<p>");
-  if (!rates) {
-    g_string_append_printf(out, "Over the %.1f days of the trace: ", r->days);
-    svg_money(out, rc);
-    g_string_append(out, " against ");
-    svg_money(out, bc);
-    g_string_append(out, per_day >= 0 ? ", a saving of " : ", an extra cost of ");
-    svg_money(out, fabs(bc - rc));
-  } else {
-    svg_money(out, rc / r->days);
-    g_string_append(out, " a day against ");
-    svg_money(out, bc / base->days);
-    g_string_append(out, " a day");
-  }
-  g_string_append_printf(out, ". GPUs allocated %.1f %% of the time (baseline %.1f %%), busy "
-                         "%.1f %% (baseline %.1f %%).</p>\n", 100 * hr_fig(r, "allocated_frac"),
-                         100 * hr_fig(base, "allocated_frac"), 100 * hr_fig(r, "busy_frac"),
-                         100 * hr_fig(base, "busy_frac"));
-}
-
-static void hr_headline(GString *out, const hr_run *runs, guint n) {
+/* The trace, its span and period; a warning when shorter than a week or spans differ. */
+static void hr_title(GString *out, hr_run *const *runs, guint n) {
+  const hr_run *r = runs[0];
   g_string_append(out, "<h1>GPU sharing report</h1>\n<p class=\"muted\">Trace ");
-  hr_text(out, runs[0].f->trace_file);
-  g_string_append_printf(out, ", %.1f days simulated", runs[0].days);
-  if (isfinite(runs[0].f->start_unix)) { /* the period, for runs placed at a date */
+  hr_text(out, r->f->trace_file);
+  g_string_append_printf(out, ", %.1f hours simulated", r->f->span_s / 3600);
+  if (isfinite(r->f->start_unix)) {
     g_string_append(out, " (");
-    caltime_append(out, runs[0].f->start_unix);
+    caltime_append(out, r->f->start_unix);
     g_string_append(out, " to ");
-    caltime_append(out, runs[0].f->start_unix + runs[0].f->span_s);
+    caltime_append(out, r->f->start_unix + r->f->span_s);
     g_string_append_c(out, ')');
   }
-  g_string_append(out, n > 1 ? "; the first run is the baseline.</p>\n" : ".</p>\n");
-  if (n == 1) {
-    const hr_run *r = &runs[0];
-    g_string_append(out, "<p class=\"headline\">");
-    hr_text(out, hr_name(r));
-    g_string_append(out, " costs ");
-    svg_money(out, 7 * hr_fig(r, "cost") / r->days);
-    g_string_append_printf(out, " a week; its GPUs are allocated %.0f %% and busy %.0f %% of "
-                           "the time</p>\n<p>", 100 * hr_fig(r, "allocated_frac"),
-                           100 * hr_fig(r, "busy_frac"));
-    svg_money(out, hr_fig(r, "cost"));
-    g_string_append_printf(out, " over %.1f days (", r->days);
-    svg_money(out, hr_fig(r, "cost") / r->days);
-    g_string_append(out, " a day), of which ");
-    svg_money(out, hr_fig(r, "idle_cost"));
-    g_string_append(out, " paid for idle GPU time.</p>\n");
-    return;
-  }
-  gboolean rates = hr_spans_differ(runs, n);
-  if (rates) {
-    g_string_append(out, "<p class=\"warn\"><b>Warning:</b> the runs cover different spans (");
-    for (guint i = 0; i < n; i++)
-      g_string_append_printf(out, "%s%.2f days", i ? ", " : "", runs[i].days);
-    g_string_append(out, "). Costs are compared as rates per day and week; totals over the "
-                         "runs are not comparable.</p>\n");
-  }
-  for (guint i = 1; i < n; i++) hr_headline_pair(out, &runs[0], &runs[i], rates);
-}
-
-/* "team-a 3, team-b 1" of the pools where column col is above zero. */
-static void hr_where(GString *out, const hr_run *r, const char *col, gboolean hours) {
-  int cp = r->pools ? table_column(r->pools, "pool") : -1, cc = r->pools ? table_column(r->pools, col) : -1;
-  gboolean any = FALSE;
-  for (guint i = 0; cc >= 0 && i < r->pools->rows->len; i++) {
-    double v = table_number(r->pools, i, cc);
-    if (!(v > 0)) continue;
-    g_string_append(out, any ? ", " : " <span class=\"muted\">(");
-    hr_text(out, table_cell(r->pools, i, cp));
-    if (hours) g_string_append_printf(out, " %.1f", v);
-    else {
-      g_string_append_c(out, ' ');
-      svg_thousands(out, v);
-    }
-    any = TRUE;
-  }
-  if (any) g_string_append(out, ")</span>");
-}
-
-/* SLO misses and violation minutes by pool, from services.csv. */
-static void hr_slo_where(GString *out, const hr_run *r, const char *what) {
-  if (!r->services) return;
-  int cp = table_column(r->services, "pool"), cm = table_column(r->services, "met");
-  int cv = table_column(r->services, "violation_minutes");
-  g_autoptr(GHashTable) by = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-  g_autoptr(GPtrArray) order = g_ptr_array_new();
-  for (guint i = 0; i < r->services->rows->len; i++) {
-    double v = !strcmp(what, "missed") ? (table_number(r->services, i, cm) == 0 ? 1 : 0)
-                                       : table_number(r->services, i, cv);
-    if (!(v > 0)) continue;
-    const char *p = table_cell(r->services, i, cp);
-    double *acc = g_hash_table_lookup(by, p);
-    if (!acc) {
-      acc = g_new0(double, 1);
-      g_hash_table_insert(by, g_strdup(p), acc);
-      g_ptr_array_add(order, (gpointer)p);
-    }
-    *acc += v;
-  }
-  for (guint i = 0; i < order->len; i++) {
-    g_string_append(out, i ? ", " : " <span class=\"muted\">(");
-    hr_text(out, g_ptr_array_index(order, i));
-    g_string_append_c(out, ' ');
-    svg_thousands(out, *(double *)g_hash_table_lookup(by, g_ptr_array_index(order, i)));
-  }
-  if (order->len) g_string_append(out, ")</span>");
-}
-
-static void hr_breaks(GString *out, const hr_run *runs, guint n) {
-  static const struct { const char *key, *label, *pool_col; gboolean hours; } rows[] = {
-      {"oom_kills", "out-of-memory kills", "oom_kills", FALSE},
-      {"innocent_victims", "innocent victims of them", "innocent_victims", FALSE},
-      {"crashes", "crashes", "crashes", FALSE},
-      {"slo:missed", "services missing their SLO", NULL, FALSE},
-      {"slo:violation_minutes", "SLO violation minutes", NULL, FALSE},
-      {"straggler_wait_gpu_h", "GPU-hours waiting for stragglers", "straggler_wait_gpu_h", TRUE},
-      {"evictions", "evictions (MIG drains)", "evictions", FALSE},
-      {"work_lost_gpu_h", "work lost (GPU-hours)", "work_lost_gpu_h", TRUE},
-  };
-  g_string_append(out, "<h2>What breaks, and where</h2>\n<table><tr><th></th>");
+  g_string_append_printf(out, "; %u set-up%s%s. Money per month is per 730-hour month "
+                         "(8,760 hours a year).</p>\n", n, n > 1 ? "s" : "",
+                         n > 1 ? ", the first is the baseline" : "");
+  double shortest = INFINITY;
+  gboolean differ = FALSE;
   for (guint i = 0; i < n; i++) {
-    g_string_append(out, "<th>");
-    hr_text(out, hr_name(&runs[i]));
-    g_string_append(out, "</th>");
+    shortest = MIN(shortest, runs[i]->f->span_s);
+    differ |= fabs(runs[i]->f->span_s - r->f->span_s) > 0.01 * MAX(r->f->span_s, 1e-9);
+  }
+  if (shortest < HR_WEEK_S)
+    g_string_append_printf(out, "<p class=\"warn\"><b>Short trace: %.1f hours, less than a week."
+                           "</b> Costs per month and year below are the price of the GPUs "
+                           "provisioned, not a projection of the load; whether a set-up carries "
+                           "a full week (its weekday and weekend peaks) is not known from this "
+                           "trace, and every count (OOM kills, SLO misses, waits) is of these "
+                           "%.1f hours only. Simulate a week or more before deciding.</p>\n",
+                           shortest / 3600, shortest / 3600);
+  if (differ) {
+    g_string_append(out, "<p class=\"warn\"><b>The set-ups cover different spans</b> (");
+    for (guint i = 0; i < n; i++)
+      g_string_append_printf(out, "%s%.2f days", i ? ", " : "", runs[i]->days);
+    g_string_append(out, "): each cost is taken per hour of its own span; counts are not "
+                         "comparable.</p>\n");
+  }
+}
+
+/* A plan folder's recommendation: per class the set-up plan.csv marks recommended, with
+ * what it costs and plan.txt's binding constraint; the total per month and year. */
+static void hr_plan_rec(GString *out, const hr_plan *p) {
+  const table *t = p->csv;
+  static const char *const cols[] = {"class", "mechanism", "settings", "gpu", "gpus",
+                                     "cost_month", "slowdown_mean", "slowdown_p95",
+                                     "min_slo_attainment", "oom_kills", "innocent_victims",
+                                     "status"};
+  int c[G_N_ELEMENTS(cols)];
+  for (guint k = 0; k < G_N_ELEMENTS(cols); k++) c[k] = t ? table_column(t, cols[k]) : -1;
+  double month = 0, gpus = 0;
+  g_autoptr(GString) rows = g_string_new(NULL);
+  for (guint i = 0, seen = 0; t && i < t->rows->len; i++) {
+    if (strcmp(table_cell(t, i, c[11]), "recommended")) continue;
+    month += table_number(t, i, c[5]);
+    gpus += table_number(t, i, c[4]);
+    g_string_append(rows, "<tr><td>");
+    for (guint k = 0; k < 4; k++) {
+      hr_text(rows, table_cell(t, i, c[k]));
+      g_string_append(rows, k ? " " : "</td><td>");
+    }
+    g_string_append_printf(rows, "</td><td>%.0f</td><td>", table_number(t, i, c[4]));
+    svg_money(rows, table_number(t, i, c[5]));
+    g_string_append(rows, "</td><td>");
+    figures_format(rows, FIGURE_RATIO, table_number(t, i, c[6]));
+    g_string_append(rows, " / ");
+    figures_format(rows, FIGURE_RATIO, table_number(t, i, c[7]));
+    g_string_append(rows, "</td><td>");
+    figures_format(rows, FIGURE_FRACTION, table_number(t, i, c[8]));
+    g_string_append_printf(rows, "</td><td>%.0f / %.0f</td><td class=\"why\">",
+                           table_number(t, i, c[9]), table_number(t, i, c[10]));
+    const char *why = seen < p->reasons->len ? g_ptr_array_index(p->reasons, seen) : "";
+    hr_text(rows, g_str_has_prefix(why, "binding constraint: ") ? why + 20 : why);
+    g_string_append(rows, "</td></tr>\n");
+    seen++;
+  }
+  g_string_append_printf(out, "<p class=\"rec\">Recommended by plan: %.0f GPUs, ", gpus);
+  svg_money(out, month);
+  g_string_append(out, " a month (");
+  svg_money(out, 12 * month);
+  g_string_append(out, " a year).</p>\n<p>For each class of jobs, the cheapest set-up that "
+                       "its tenants' trust allows and that meets every constraint; beside it, "
+                       "what it costs the jobs, and what broke on one node fewer (plan.txt "
+                       "explains each choice).</p>\n<table class=\"plan\"><tr><th>class</th><th>set-up</th>"
+                       "<th>GPUs</th><th>a month</th><th>slowdown mean / p95</th><th>worst "
+                       "SLO</th><th>OOM / victims</th><th>one node fewer</th></tr>\n");
+  g_string_append(out, rows->str);
+  g_string_append(out, "</table>\n");
+}
+
+/* A cell: the value, then the seeds' +/- half-width and the model range when known. */
+static void hr_value(GString *out, const hr_run *r, const char *key, figure_unit unit,
+                     double v, double half) {
+  double lo, hi;
+  if (unit == FIGURE_MONEY) svg_money(out, v);
+  else if (unit == FIGURE_COUNT) svg_thousands(out, v);
+  else figures_format(out, unit, v);
+  if (isfinite(half) && half > 1e-9 * fabs(v)) {
+    g_string_append(out, " &#177; ");
+    if (unit == FIGURE_MONEY) svg_money(out, half);
+    else figures_format(out, unit == FIGURE_COUNT ? FIGURE_NUMBER : unit, half);
+  }
+  if (key && hr_range(r, key, &lo, &hi) && hi - lo > 1e-9 * fabs(v)) {
+    g_string_append(out, " [");
+    figures_format(out, unit, lo);
+    g_string_append(out, ", ");
+    figures_format(out, unit, hi);
+    g_string_append(out, "]");
+  }
+}
+
+static void hr_row_start(GString *out, const char *label) {
+  g_string_append(out, "<tr><td>");
+  g_string_append(out, label);
+  g_string_append(out, "</td>");
+}
+
+/* A row of a figure read from summary.json, per set-up; with key2 "v / v2". */
+static void hr_row_fig(GString *out, hr_run *const *runs, guint n, guint pick, const char *label,
+                       const char *key, const char *key2, figure_unit unit) {
+  hr_row_start(out, label);
+  for (guint i = 0; i < n; i++) {
+    g_string_append(out, i == pick ? "<td class=\"pick\">" : "<td>");
+    hr_value(out, runs[i], key, unit, hr_fig(runs[i], key), hr_half(runs[i], key));
+    if (key2) {
+      g_string_append(out, " / ");
+      hr_value(out, runs[i], key2, unit, hr_fig(runs[i], key2), hr_half(runs[i], key2));
+    }
+    g_string_append(out, "</td>");
   }
   g_string_append(out, "</tr>\n");
-  for (guint k = 0; k < G_N_ELEMENTS(rows); k++) {
-    g_string_append_printf(out, "<tr><td>%s</td>", rows[k].label);
+}
+
+/* The money rows: per month and year (730 h), the saving against the baseline. */
+static void hr_rows_money(GString *out, hr_run *const *runs, guint n, guint pick) {
+  static const char *const label[] = {"cost a month", "cost a year", "saving a month"};
+  for (guint k = 0; k < (n > 1 ? 3u : 2u); k++) {
+    hr_row_start(out, label[k]);
     for (guint i = 0; i < n; i++) {
-      double v = hr_fig(&runs[i], rows[k].key);
-      g_string_append(out, "<td>");
-      if (rows[k].hours) g_string_append_printf(out, isfinite(v) ? "%.1f" : "-", v);
-      else svg_thousands(out, v);
-      if (rows[k].pool_col) hr_where(out, &runs[i], rows[k].pool_col, rows[k].hours);
-      else hr_slo_where(out, &runs[i], !strcmp(rows[k].key, "slo:missed") ? "missed" : "minutes");
+      double m = hr_month(runs[i]), v = k == 1 ? 12 * m : k == 2 ? hr_month(runs[0]) - m : m;
+      g_string_append(out, i == pick ? "<td class=\"pick\">" : "<td>");
+      if (k == 2 && i == 0) v = NAN;
+      hr_value(out, runs[i], NULL, FIGURE_MONEY, v,
+               k == 2 ? NAN : (k == 1 ? 12 : 1) * hr_month_half(runs[i]));
+      if (k == 2 && i > 0 && hr_month(runs[0]) > 0)
+        g_string_append_printf(out, " (%.0f %%)", 100 * v / hr_month(runs[0]));
       g_string_append(out, "</td>");
     }
     g_string_append(out, "</tr>\n");
   }
-  g_string_append(out, "</table>\n");
 }
 
-static void hr_utilisation(GString *out, const hr_run *runs, guint n) {
-  g_string_append(out, "<h2>Utilisation over time</h2>\n<p class=\"muted\">Share of all "
-                       "provisioned GPUs allocated to jobs (dashed) and busy (solid, DCGM "
-                       "GPU_UTIL), per interval.</p>\n");
-  svg_series *s = g_new0(svg_series, 2 * n);
-  GPtrArray *labels = g_ptr_array_new_with_free_func(g_free);
-  for (guint i = 0; i < n; i++) {
-    g_autofree char *name = figures_clean_text(hr_name(&runs[i]));
-    char *lb = g_strdup_printf("%s: busy", name), *la = g_strdup_printf("%s: allocated", name);
-    g_ptr_array_add(labels, lb);
-    g_ptr_array_add(labels, la);
-    s[2 * i] = (svg_series){lb, svg_colour(i), FALSE, (double *)runs[i].t->data,
-                            (double *)runs[i].busy->data, runs[i].t->len};
-    s[2 * i + 1] = (svg_series){la, svg_colour(i), TRUE, (double *)runs[i].t->data,
-                                (double *)runs[i].alloc->data, runs[i].t->len};
-  }
-  svg_line_chart c = {.title = "GPU utilisation over time", .y_label = "% of GPUs",
-                      .y_max = 100,
-                      .start_unix = isfinite(runs[0].f->start_unix) ? runs[0].f->start_unix : -1};
-  svg_line(out, &c, s, 2 * n);
-  g_ptr_array_unref(labels);
-  g_free(s);
-}
-
-/* Cost by pool: one bar per run, one segment per pool name (in order of first appearance). */
-static void hr_cost(GString *out, const hr_run *runs, guint n) {
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+/* One row per class: mean and p95 slowdown. */
+static void hr_rows_classes(GString *out, hr_run *const *runs, guint n, guint pick) {
+  g_autoptr(GPtrArray) kinds = g_ptr_array_new();
   for (guint i = 0; i < n; i++)
-    for (guint p = 0; p < runs[i].f->pool_names->len; p++) {
-      const char *nm = g_ptr_array_index(runs[i].f->pool_names, p);
+    for (guint k = 0; runs[i]->classes && k < runs[i]->classes->len; k++) {
+      const char *kind = g_array_index(runs[i]->classes, hr_class, k).kind;
       gboolean seen = FALSE;
-      for (guint k = 0; k < names->len && !seen; k++) seen = !strcmp(g_ptr_array_index(names, k), nm);
-      if (!seen) g_ptr_array_add(names, figures_clean_text(nm));
+      for (guint j = 0; j < kinds->len && !seen; j++) seen = !strcmp(kinds->pdata[j], kind);
+      if (!seen) g_ptr_array_add(kinds, (gpointer)kind);
     }
-  double *vals = g_new0(double, (gsize)n * MAX(names->len, 1));
-  svg_bar *bars = g_new0(svg_bar, n);
-  const char **colours = g_new0(const char *, MAX(names->len, 1));
-  g_autoptr(GPtrArray) bar_labels = g_ptr_array_new_with_free_func(g_free);
-  for (guint k = 0; k < names->len; k++) colours[k] = svg_colour(k + 3);
-  for (guint i = 0; i < n; i++) {
-    for (guint k = 0; k < names->len; k++) {
-      g_autofree char *key = g_strdup_printf("pool:%s:cost", (char *)g_ptr_array_index(names, k));
-      vals[i * names->len + k] = hr_fig(&runs[i], key);
+  for (guint k = 0; k < kinds->len; k++) {
+    g_autoptr(GString) label = g_string_new("slowdown of ");
+    hr_text(label, kinds->pdata[k]);
+    g_string_append(label, ", mean / p95");
+    hr_row_start(out, label->str);
+    for (guint i = 0; i < n; i++) {
+      const hr_class *c = hr_class_of(runs[i], kinds->pdata[k]);
+      g_string_append(out, i == pick ? "<td class=\"pick\">" : "<td>");
+      hr_value(out, runs[i], NULL, FIGURE_RATIO, c ? c->mean : NAN, c ? c->mean_half : NAN);
+      g_string_append(out, " / ");
+      hr_value(out, runs[i], NULL, FIGURE_RATIO, c ? c->p95 : NAN, c ? c->p95_half : NAN);
+      g_string_append(out, "</td>");
     }
-    g_ptr_array_add(bar_labels, figures_clean_text(hr_name(&runs[i])));
-    bars[i] = (svg_bar){g_ptr_array_index(bar_labels, i), vals + i * names->len};
+    g_string_append(out, "</tr>\n");
   }
-  g_string_append(out, "<h2>Cost by pool</h2>\n");
-  svg_bars(out, "Cost by pool", bars, n, (const char *const *)names->pdata, colours, names->len,
-           TRUE, NULL);
-  g_free(colours);
+}
+
+/* SLO attainment (all requests, the worst service) and the blast radius. */
+static void hr_rows_faults(GString *out, hr_run *const *runs, guint n, guint pick) {
+  hr_row_start(out, "requests within SLO (worst service), services missing it");
+  for (guint i = 0; i < n; i++) {
+    g_string_append(out, i == pick ? "<td class=\"pick\">" : "<td>");
+    if (!isfinite(hr_fig(runs[i], "slo:attainment_pct"))) {
+      g_string_append(out, "no SLO</td>");
+      continue;
+    }
+    hr_value(out, runs[i], "slo:attainment_pct", FIGURE_PERCENT,
+             hr_fig(runs[i], "slo:attainment_pct"), hr_half(runs[i], "slo:attainment_pct"));
+    g_string_append(out, " (");
+    figures_format(out, FIGURE_FRACTION, hr_fig(runs[i], "services:min_attainment"));
+    g_string_append(out, "), ");
+    hr_value(out, runs[i], "slo:missed", FIGURE_COUNT, hr_fig(runs[i], "slo:missed"),
+             hr_half(runs[i], "slo:missed"));
+    g_string_append(out, "</td>");
+  }
+  g_string_append(out, "</tr>\n");
+  hr_row_fig(out, runs, n, pick, "OOM kills / innocent victims (killed for another's fault)",
+             "oom_kills", "innocent_victims", FIGURE_COUNT);
+  hr_row_start(out, "blast radius: most jobs (tenants) one fault killed");
+  for (guint i = 0; i < n; i++) {
+    g_string_append(out, i == pick ? "<td class=\"pick\">" : "<td>");
+    if (runs[i]->blast_jobs > 0) {
+      hr_value(out, runs[i], NULL, FIGURE_NUMBER, runs[i]->blast_jobs, runs[i]->blast_half);
+      g_string_append_printf(out, " (%.3g)", runs[i]->blast_tenants);
+    } else {
+      g_string_append(out, "none");
+    }
+    g_string_append(out, "</td>");
+  }
+  g_string_append(out, "</tr>\n");
+}
+
+static void hr_decision(GString *out, hr_run *const *runs, guint n, guint pick) {
+  g_string_append(out, "<h2>What each set-up costs, and what it breaks</h2>\n<table><tr><th>"
+                       "</th>");
+  for (guint i = 0; i < n; i++) {
+    g_string_append(out, i == pick ? "<th class=\"pick\">" : "<th>");
+    hr_text(out, runs[i]->label);
+    g_string_append(out, "</th>");
+  }
+  g_string_append(out, "</tr>\n");
+  hr_row_fig(out, runs, n, pick, "GPUs", "gpus", NULL, FIGURE_COUNT);
+  hr_rows_money(out, runs, n, pick);
+  hr_row_fig(out, runs, n, pick, "GPUs busy / allocated", "busy_frac", "allocated_frac",
+             FIGURE_FRACTION);
+  hr_rows_classes(out, runs, n, pick);
+  hr_rows_faults(out, runs, n, pick);
+  hr_row_fig(out, runs, n, pick, "queue wait p95", "wait_p95_s", NULL, FIGURE_SECONDS);
+  hr_row_fig(out, runs, n, pick, "jobs never placed", "unplaceable", NULL, FIGURE_COUNT);
+  gboolean lost = FALSE;
+  for (guint i = 0; i < n; i++) lost |= hr_fig(runs[i], "work_lost_gpu_h") > 0;
+  if (lost)
+    hr_row_fig(out, runs, n, pick, "work lost", "work_lost_gpu_h", NULL, FIGURE_GPU_HOURS);
+  g_string_append(out, "</table>\n");
+  gboolean seeds = FALSE, ranges = FALSE;
+  for (guint i = 0; i < n; i++) seeds |= runs[i]->seed_runs && runs[i]->seed_runs->len > 1;
+  for (guint i = 0; i < n; i++) ranges |= runs[i]->model_range != NULL;
+  if (seeds || ranges)
+    g_string_append_printf(out, "<p class=\"muted\">%s%s%s</p>\n",
+                           seeds ? "&#177;: half-width of the 95 % interval of the mean over "
+                                   "the seeds." : "",
+                           seeds && ranges ? " " : "",
+                           ranges ? "[low, high]: the lowest and highest value with one "
+                                    "model constant at an end of its interval (run "
+                                    "--model-range)." : "");
+}
+
+/* Busy share over time, one line per set-up; and cost per month split into busy,
+ * allocated but not busy, and idle (unallocated). */
+static void hr_charts(GString *out, hr_run *const *runs, guint n) {
+  g_string_append(out, "<h2>Utilisation and idle spend</h2>\n");
+  svg_series *s = g_new0(svg_series, n);
+  for (guint i = 0; i < n; i++)
+    s[i] = (svg_series){runs[i]->label, svg_colour(i), FALSE, (double *)runs[i]->t->data,
+                        (double *)runs[i]->busy->data, runs[i]->t->len};
+  svg_line_chart c = {.title = "Share of GPUs busy over time", .y_label = "% of GPUs busy",
+                      .y_max = 100, .width = 760, .height = 120 + 18 * ((n + 1) / 2),
+                      .start_unix = isfinite(runs[0]->f->start_unix) ? runs[0]->f->start_unix : -1};
+  svg_line(out, &c, s, n);
+  g_free(s);
+  double *vals = g_new0(double, 3 * (gsize)n);
+  svg_bar *bars = g_new0(svg_bar, n);
+  for (guint i = 0; i < n; i++) {
+    double m = hr_month(runs[i]), scale = m / hr_fig(runs[i], "cost");
+    double idle = scale * hr_fig(runs[i], "idle_cost"), busy = m * hr_fig(runs[i], "busy_frac");
+    vals[3 * i] = busy;
+    vals[3 * i + 1] = m - idle - busy;
+    vals[3 * i + 2] = idle;
+    bars[i] = (svg_bar){runs[i]->label, vals + 3 * i};
+  }
+  static const char *const names[] = {"busy", "allocated, not busy", "idle (not allocated)"};
+  static const char *const colours[] = {"#1f77b4", "#9ecae1", "#d9d9d9"};
+  svg_bars(out, "Cost a month: busy, allocated and idle", bars, n, names, colours, 3, TRUE, NULL);
   g_free(bars);
   g_free(vals);
 }
 
-static void hr_showback_one(GString *out, const hr_run *r) {
-  g_string_append(out, "<h3>");
-  hr_text(out, hr_name(r));
-  g_string_append(out, "</h3>\n<table><tr><th>tenant</th><th>jobs</th><th>allocated GPU-h</th>"
-                       "<th>busy GPU-h</th><th>charged</th><th>share</th></tr>\n");
-  double total = hr_fig(r, "cost"), sum = 0;
-  const table *t = r->tenants;
-  int cn = t ? table_column(t, "tenant") : -1, cj = t ? table_column(t, "jobs") : -1;
-  int ca = t ? table_column(t, "allocated_gpu_h") : -1, cb = t ? table_column(t, "busy_gpu_h") : -1;
-  int cc = t ? table_column(t, "cost") : -1;
-  for (guint i = 0; t && i < t->rows->len; i++) {
-    double c = table_number(t, i, cc);
-    if (isfinite(c)) sum += c;
-    g_string_append(out, "<tr><td>");
-    hr_text(out, table_cell(t, i, cn));
-    g_string_append(out, "</td><td>");
-    svg_thousands(out, table_number(t, i, cj));
-    g_string_append_printf(out, "</td><td>%.1f</td><td>%.1f</td><td>", table_number(t, i, ca),
-                           table_number(t, i, cb));
-    svg_money(out, c);
-    g_string_append_printf(out, "</td><td>%.1f %%</td></tr>\n", 100 * c / total);
+#define HR_SHOWBACK_TENANTS 6 /* tenants named in the showback; the others are summed */
+
+/* The tenants of the set-ups, in order of first appearance (tenants.csv's order). */
+static GPtrArray *hr_tenant_names(hr_run *const *runs, guint n) {
+  GPtrArray *names = g_ptr_array_new();
+  for (guint i = 0; i < n; i++) {
+    const table *t = runs[i]->tenants;
+    int cn = t ? table_column(t, "tenant") : -1;
+    for (guint k = 0; t && k < t->rows->len; k++) {
+      const char *nm = table_cell(t, k, cn);
+      gboolean seen = FALSE;
+      for (guint j = 0; j < names->len && !seen; j++) seen = !strcmp(names->pdata[j], nm);
+      if (!seen) g_ptr_array_add(names, (gpointer)nm);
+    }
   }
-  g_string_append(out, "<tr><td>not charged to a tenant (unallocated and idle capacity)</td>"
-                       "<td></td><td></td><td></td><td>");
-  svg_money(out, total - sum);
-  g_string_append_printf(out, "</td><td>%.1f %%</td></tr>\n<tr><th>total</th><th></th><th></th>"
-                         "<th></th><th>", 100 * (total - sum) / total);
-  svg_money(out, total);
-  g_string_append(out, "</th><th>100 %</th></tr>\n</table>\n");
+  return names;
 }
 
-static void hr_wait(GString *out, const hr_run *runs, guint n) {
-  g_string_append(out, "<h2>Queue wait</h2>\n<table><tr><th></th><th>mean</th><th>p50</th>"
-                       "<th>p95</th><th>max</th><th>jobs unplaceable</th></tr>\n");
+/* The share of r's cost charged to tenant name (NULL: every tenant not among the first
+ * HR_SHOWBACK_TENANTS of names; "": none, the idle capacity). */
+static double hr_share(const hr_run *r, const GPtrArray *names, const char *name) {
+  const table *t = r->tenants;
+  int cn = t ? table_column(t, "tenant") : -1, cc = t ? table_column(t, "cost") : -1;
+  double total = hr_fig(r, "cost"), sum = 0, named = 0;
+  for (guint k = 0; t && k < t->rows->len; k++) {
+    const char *nm = table_cell(t, k, cn);
+    double c = table_number(t, k, cc);
+    if (!isfinite(c)) continue;
+    gboolean top = FALSE;
+    for (guint j = 0; j < MIN(names->len, HR_SHOWBACK_TENANTS) && !top; j++)
+      top = !strcmp(names->pdata[j], nm);
+    if (name && *name && !strcmp(nm, name)) named += c;
+    if (!name && !top) named += c;
+    sum += c;
+  }
+  return 100 * (name && !*name ? total - sum : named) / total;
+}
+
+/* Showback: one row per set-up, each tenant's share of its cost; the capacity no tenant
+ * was charged for is its own column, so that a row adds up to 100 %. */
+static void hr_showback(GString *out, hr_run *const *runs, guint n) {
+  g_autoptr(GPtrArray) names = hr_tenant_names(runs, n);
+  guint shown = MIN(names->len, HR_SHOWBACK_TENANTS);
+  g_string_append(out, "<h2>Showback: each tenant's share of the cost</h2>\n<table><tr><th>"
+                       "</th>");
+  for (guint k = 0; k < shown; k++) {
+    g_string_append(out, "<th>");
+    hr_text(out, names->pdata[k]);
+    g_string_append(out, "</th>");
+  }
+  if (names->len > shown)
+    g_string_append_printf(out, "<th>%u other tenants</th>", names->len - shown);
+  g_string_append(out, "<th>idle (no tenant)</th></tr>\n");
   for (guint i = 0; i < n; i++) {
     g_string_append(out, "<tr><td>");
-    hr_text(out, hr_name(&runs[i]));
+    hr_text(out, runs[i]->label);
     g_string_append(out, "</td>");
-    static const char *const keys[] = {"wait_mean_s", "wait_p50_s", "wait_p95_s", "wait_max_s"};
-    for (guint k = 0; k < G_N_ELEMENTS(keys); k++) {
-      g_string_append(out, "<td>");
-      figures_format(out, FIGURE_SECONDS, hr_fig(&runs[i], keys[k]));
-      g_string_append(out, "</td>");
-    }
-    g_string_append(out, "<td>");
-    svg_thousands(out, hr_fig(&runs[i], "unplaceable"));
-    g_string_append(out, "</td></tr>\n");
+    for (guint k = 0; k < shown; k++)
+      g_string_append_printf(out, "<td>%.1f %%</td>", hr_share(runs[i], names, names->pdata[k]));
+    if (names->len > shown)
+      g_string_append_printf(out, "<td>%.1f %%</td>", hr_share(runs[i], names, NULL));
+    g_string_append_printf(out, "<td>%.1f %%</td></tr>\n", hr_share(runs[i], names, ""));
   }
   g_string_append(out, "</table>\n");
 }
 
-static void hr_settings_one(GString *out, const hr_run *r) {
-  g_string_append(out, "<h3>");
-  hr_text(out, hr_name(r));
-  g_string_append(out, "</h3>\n<p class=\"muted\">Scenario ");
-  hr_text(out, r->f->scenario_file);
-  g_string_append(out, ", trace ");
-  hr_text(out, r->f->trace_file);
-  g_string_append_printf(out, ", seed %" G_GUINT64_FORMAT ", %.2f days, folder ", r->f->seed,
-                         r->days);
-  hr_text(out, r->f->dir);
-  g_string_append(out, ".</p>\n<table><tr><th>pool</th><th>GPU</th><th>strategy</th><th>GPUs"
-                       "</th><th>$/GPU-h</th><th>jobs</th><th>allocated</th><th>busy</th></tr>\n");
-  const table *t = r->pools;
-  static const char *const cols[] = {"pool", "gpu", "strategy", "gpus", "price_per_gpu_hour",
-                                     "jobs", "allocated_frac", "busy_frac"};
-  for (guint i = 0; t && i < t->rows->len; i++) {
-    g_string_append(out, "<tr>");
-    for (guint k = 0; k < G_N_ELEMENTS(cols); k++) {
-      int c = table_column(t, cols[k]);
-      g_string_append(out, "<td>");
-      if (k >= 6) g_string_append_printf(out, "%.1f %%", 100 * table_number(t, i, c));
-      else hr_text(out, table_cell(t, i, c));
-      g_string_append(out, "</td>");
+/* The prices of the set-ups' GPU models, each once, and where they come from: the
+ * catalogue's default (docs/catalog.md) or the scenario. */
+static void hr_prices(GString *out, hr_run *const *runs, guint n) {
+  g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  g_string_append(out, "<p class=\"muted\">Prices:");
+  for (guint i = 0; i < n; i++) {
+    const table *t = runs[i]->pools;
+    int cg = t ? table_column(t, "gpu") : -1, cr = t ? table_column(t, "price_per_gpu_hour") : -1;
+    for (guint k = 0; t && k < t->rows->len; k++) {
+      const char *gpu = table_cell(t, k, cg);
+      double price = table_number(t, k, cr);
+      char *key = g_strdup_printf("%s|%.4f", gpu, price);
+      if (!g_hash_table_add(seen, key)) continue;
+      const gpu_model *m = catalog_find(gpu);
+      g_string_append(out, g_hash_table_size(seen) > 1 ? "; " : " ");
+      hr_text(out, gpu);
+      g_string_append_printf(out, " $%.2f per GPU-hour (%s)", price,
+                             m && fabs(m->price_per_gpu_hour - price) < 0.005
+                                 ? "the catalogue's on-demand list price, docs/catalog.md"
+                                 : "set by the scenario");
     }
-    g_string_append(out, "</tr>\n");
   }
-  g_string_append(out, "</table>\n");
+  g_string_append(out, ".</p>\n");
+}
+
+/* A set-up's pools in a few words: "train 16 A100-80GB exclusive". */
+static void hr_pools(GString *out, const hr_run *r) {
+  const table *t = r->pools;
+  int cp = t ? table_column(t, "pool") : -1, cg = t ? table_column(t, "gpu") : -1;
+  int cn = t ? table_column(t, "gpus") : -1, cs = t ? table_column(t, "strategy") : -1;
+  for (guint i = 0; t && i < t->rows->len; i++) {
+    g_string_append(out, i ? ", " : " Pools: ");
+    hr_text(out, table_cell(t, i, cp));
+    g_string_append_c(out, ' ');
+    hr_text(out, table_cell(t, i, cn));
+    g_string_append_c(out, ' ');
+    hr_text(out, table_cell(t, i, cg));
+    g_string_append_c(out, ' ');
+    hr_text(out, table_cell(t, i, cs));
+  }
+}
+
+/* The trace's name and SHA-256 (first 16 hex digits). */
+static void hr_trace(GString *out, const hr_run *r) {
+  g_autofree char *base = g_path_get_basename(r->f->trace_file);
+  g_string_append(out, "trace ");
+  hr_text(out, *r->f->trace_file ? base : "-");
+  g_string_append_printf(out, " (%.16s)", r->trace_hash ? r->trace_hash : "not found");
+}
+
+/* Version, prices and per set-up its folder, the SHA-256 of what was read, its seed(s),
+ * scenario, trace (once when every set-up ran the same one) and pools. */
+static void hr_footer(GString *out, hr_run *const *runs, guint n) {
+  gboolean one_trace = TRUE;
+  for (guint i = 1; i < n; i++)
+    one_trace &= runs[i]->trace_hash && runs[0]->trace_hash &&
+                 !strcmp(runs[i]->trace_hash, runs[0]->trace_hash);
+  g_string_append(out, "<h2>Inputs</h2>\n<p class=\"muted\">Made by sharesim " PACKAGE_VERSION
+                       " (sharesim report) from the folders below; SHA-256 in brackets (first "
+                       "16 hex digits)");
+  if (one_trace) {
+    g_string_append(out, "; every set-up ran ");
+    hr_trace(out, runs[0]);
+  }
+  g_string_append(out, ".</p>\n");
+  hr_prices(out, runs, n);
+  g_string_append(out, "<ul class=\"muted\">\n");
+  for (guint i = 0; i < n; i++) {
+    const hr_run *r = runs[i];
+    g_autofree char *scen = g_path_get_basename(r->f->scenario_file);
+    g_string_append(out, "<li><b>");
+    hr_text(out, r->label);
+    g_string_append(out, "</b>: ");
+    hr_text(out, r->seed_runs ? r->f->dir : r->dir);
+    g_string_append_printf(out, "/%s (%.16s), ", r->seed_runs ? "seeds.json" : "summary.json",
+                           r->hash ? r->hash : "unreadable");
+    if (r->seed_runs)
+      g_string_append_printf(out, "%u seeds from %" G_GUINT64_FORMAT, r->seed_runs->len,
+                             r->f->seed);
+    else
+      g_string_append_printf(out, "seed %" G_GUINT64_FORMAT, r->f->seed);
+    g_string_append(out, ", scenario ");
+    hr_text(out, *r->f->scenario_file ? scen : "-");
+    if (!one_trace) {
+      g_string_append(out, ", ");
+      hr_trace(out, r);
+    }
+    g_string_append_c(out, '.');
+    hr_pools(out, r);
+    g_string_append(out, ".</li>\n");
+  }
+  g_string_append(out, "</ul>\n");
 }
 
 gboolean htmlreport_build(const char *const *dirs, guint n, GString *out, GError **error) {
   g_return_val_if_fail(n > 0, FALSE);
-  hr_run *runs = g_new0(hr_run, n);
+  GPtrArray *runs = g_ptr_array_new_with_free_func((GDestroyNotify)hr_run_free);
+  hr_plan *plan = NULL;
   gboolean ok = TRUE;
-  for (guint i = 0; i < n && ok; i++) ok = hr_load(&runs[i], dirs[i], error);
-  if (ok) {
-    hr_head(out, runs, n);
-    hr_headline(out, runs, n);
-    hr_breaks(out, runs, n);
-    hr_utilisation(out, runs, n);
-    hr_cost(out, runs, n);
-    g_string_append(out, "<h2>Showback per tenant</h2>\n<p class=\"muted\">What each tenant's "
-                         "jobs were charged; the capacity no tenant used is its own row, so the "
-                         "rows add up to the cost of the set-up.</p>\n");
-    for (guint i = 0; i < n; i++) hr_showback_one(out, &runs[i]);
-    hr_wait(out, runs, n);
-    g_string_append(out, "<h2>Settings behind each run</h2>\n");
-    for (guint i = 0; i < n; i++) hr_settings_one(out, &runs[i]);
-    g_string_append(out, "<p class=\"muted\">Made by sharesim report from the result folders "
-                         "named above; every figure is read from their files.</p>\n"
-                         "</body></html>\n");
+  for (guint i = 0; i < n && ok; i++) ok = hr_load_dir(dirs[i], runs, &plan, error);
+  if (ok && runs->len == 0) {
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT, "no finished run in the folders given");
+    ok = FALSE;
   }
-  for (guint i = 0; i < n; i++) hr_run_clear(&runs[i]);
-  g_free(runs);
+  if (ok) {
+    hr_unique_labels(runs);
+    hr_run *const *r = (hr_run *const *)runs->pdata;
+    guint m = runs->len;
+    g_autoptr(GString) why = g_string_new(NULL);
+    guint pick = hr_decide(r, m, why);
+    hr_head(out, r, m);
+    hr_title(out, r, m);
+    if (plan) hr_plan_rec(out, plan);
+    else g_string_append(out, why->str);
+    hr_decision(out, r, m, plan ? G_MAXUINT : pick);
+    hr_charts(out, r, m);
+    hr_showback(out, r, m);
+    hr_footer(out, r, m);
+    g_string_append(out, "</body></html>\n");
+  }
+  hr_plan_free(plan);
+  g_ptr_array_unref(runs);
   return ok;
 }
