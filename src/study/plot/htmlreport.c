@@ -30,7 +30,7 @@ static void hr_head(GString *out, hr_run *const *runs, guint n) {
       ".warn{background:#fff3cd;border:1px solid #e0b400;padding:.3em .6em}\n"
       "table{border-collapse:collapse;margin:.3em 0} td,th{padding:.1em .6em;"
       "border-bottom:1px solid #eee;text-align:right;white-space:nowrap}\n"
-      "td:first-child,th:first-child{text-align:left} td.why{white-space:normal;text-align:left}\n"
+      "td:first-child,th:first-child{text-align:left} .why{white-space:normal;text-align:left;min-width:18em}\n"
       "table.plan{width:100%} table.plan td:nth-child(2),table.plan th:nth-child(2)"
       "{text-align:left}\n"
       ".muted{color:#666;font-size:.85em} .pick{background:#e8f4e8}\n"
@@ -126,7 +126,7 @@ static void hr_plan_rec(GString *out, const hr_plan *p) {
                        "what it costs the jobs, and what broke on one node fewer (plan.txt "
                        "explains each choice).</p>\n<table class=\"plan\"><tr><th>class</th><th>set-up</th>"
                        "<th>GPUs</th><th>a month</th><th>slowdown mean / p95</th><th>worst "
-                       "SLO</th><th>OOM / victims</th><th>one node fewer</th></tr>\n");
+                       "SLO</th><th>OOM / victims</th><th class=\"why\">one node fewer</th></tr>\n");
   g_string_append(out, rows->str);
   g_string_append(out, "</table>\n");
 }
