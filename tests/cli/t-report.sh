@@ -63,6 +63,8 @@ run run "$DATA/modelrange/ts.yaml" "$DATA/modelrange/mixed.csv" --model-range -o
 run report mr -o mr.html; expect_rc 0
 if grep -qE 'queue wait p95</td><td class="pick">[0-9.]+ m \[[0-9.]+ m, [0-9.]+ m\]' mr.html; then pass; else fail "model range not shown beside a figure it moves"; fi
 expect_eq "$(grep -c '<tr><td>GPUs</td><td class="pick">[0-9]* \[' mr.html)" "0" "no range beside a figure no constant moves"
+run report mr/base -o mrb.html; expect_rc 0
+if grep -qE 'queue wait p95</td><td class="pick">[0-9.]+ m \[[0-9.]+ m, [0-9.]+ m\]' mrb.html; then pass; else fail "the base/ run of a model-range folder (as compare --model-range lists it) lacks the range"; fi
 run plan "$DATA/plan/small.yaml" "$DATA/plan/small.csv" -o pl; expect_rc 0
 run report pl -o pl.html; expect_rc 0
 if grep -qE '<p class="rec">Recommended by plan: [0-9]+ GPUs, \$[0-9,]+ a month' pl.html && grep -q '<table class="plan">' pl.html; then pass; else fail "plan folder: its recommendation missing"; fi

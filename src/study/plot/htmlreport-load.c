@@ -426,11 +426,15 @@ static hr_run *hr_load_range(const char *dir, GError **error) {
   return r;
 }
 
-/* One set-up folder (result, seeds or model-range). */
+/* One set-up folder (result, seeds or model-range). The base/ run of a model-range folder
+ * (as a compare folder may list it) gets the ranges of the folder around it. */
 static gboolean hr_load_one(const char *dir, const char *label, GPtrArray *runs,
                             GError **error) {
   hr_run *r = hr_has(dir, "model-range.json") ? hr_load_range(dir, error)
                                                : hr_load_run(dir, label, error);
+  g_autofree char *name = g_path_get_basename(dir), *parent = g_path_get_dirname(dir);
+  if (r && !r->model_range && !strcmp(name, "base") && hr_has(parent, "model-range.json"))
+    r->model_range = hr_table(parent, "model-range.csv");
   if (r) g_ptr_array_add(runs, r);
   return r != NULL;
 }
