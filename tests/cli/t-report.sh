@@ -46,6 +46,16 @@ if grep -qF '<th>idle (no tenant)</th>' r.html; then pass; else fail "idle colum
 expect_eq "$(grep -A3 '<th>idle (no tenant)' r.html | grep '<tr><td>baseline-exclusive' | grep -o '[0-9.]* %' | awk '{s += $1} END {printf "%.0f", s}')" "100" "showback row adds up to 100 %"
 run report base shared cheap -o r2.html; expect_rc 0
 expect_same_files r.html r2.html
+# docs/studies.md quotes this page (shared-pools and three-pools on 24 GPUs against whole
+# GPUs): each quote must be in the docs and on the page, so its figures cannot go stale
+page_text=$(sed 's/<[^>]*>//g' r.html | tr '\n' ' ' | tr -s ' ')
+docs_text=$(tr '\n' ' ' < "$TOP_SRCDIR/docs/studies.md" | tr -s ' ')
+for q in 'Short trace: 122.9 hours, less than a week' \
+  'Recommended: shared-pools, saving $17,527 a month ($210,328 a year), 22 % of baseline-exclusive' \
+  'three-pools ($60,094 a month): +416 OOM kills; +271 innocent victims; notebook slowed 2.45x on average'; do
+  case $docs_text in *"$q"*) pass ;; *) fail "docs/studies.md no longer quotes: $q" ;; esac
+  case $page_text in *"$q"*) pass ;; *) fail "the page no longer says what docs/studies.md quotes: $q" ;; esac
+done
 
 # runs of different lengths: a warning, each cost taken per hour of its own span
 run report base three -o rd.html; expect_rc 0
