@@ -16,6 +16,7 @@ run report base shared cheap -o r.html; expect_rc 0
 expect_file r.html
 # the recommendation and its reason come first: before the table, named, with its saving
 if grep -qE '<p class="rec">Recommended: shared-pools, saving \$[0-9,]+ a month \(\$[0-9,]+ a year\), 22 % of baseline-exclusive' r.html; then pass; else fail "recommendation sentence missing"; fi
+if grep -qF 'Its saving is 7 fewer GPUs (25 against 32): unless those counts were sized' r.html; then pass; else fail "a saving from fewer GPUs not said to be the counts typed"; fi
 rec_line=$(grep -n 'class="rec"' r.html | head -1 | cut -d: -f1); table_line=$(grep -n '<table' r.html | head -1 | cut -d: -f1)
 expect_eq "$([ "${rec_line:-999}" -lt "${table_line:-0}" ] && echo first)" "first" "the recommendation precedes the tables"
 if grep -qE 'Cheaper, but not recommended:</p><ul><li>three-pools \(\$[0-9,]+ a month\): \+[0-9,]+ OOM kills; \+[0-9,]+ innocent victims; notebook slowed' r.html; then pass; else fail "the cheaper set-up's OOM kills and slowdown not given as its reason"; fi

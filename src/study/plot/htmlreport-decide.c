@@ -100,6 +100,12 @@ guint hr_decide(hr_run *const *runs, guint n, GString *why) {
                            "innocent victims, no class slowed over %.1fx on average, queue wait "
                            "p95 not doubled.", HR_MAX_SLOWDOWN);
   }
+  double bg = hr_fig(b, "gpus"), rg = hr_fig(r, "gpus");
+  if (pick && rg < bg)
+    g_string_append_printf(why, " Its saving is %.0f fewer GPUs (%.0f against %.0f): unless "
+                           "those counts were sized to the same constraints (<code>compare "
+                           "--size-to-constraints</code>, <code>plan</code>), it is the "
+                           "counts typed, not the mechanism, that save.", bg - rg, rg, bg);
   double shortest = INFINITY;
   for (guint i = 0; i < n; i++) shortest = MIN(shortest, runs[i]->f->span_s);
   if (shortest < HR_WEEK_S)
