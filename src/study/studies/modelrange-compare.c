@@ -145,17 +145,7 @@ static void mrc_csv_row(modelrange_table *const *t, const char *name, guint i,
   modelrange_ends(t[i], row->key, &lo, &hi);
   util_csv_field(out, name);
   g_string_append_c(out, ',');
-  util_csv_field(out, figures_section_name(row->section));
-  g_string_append_c(out, ',');
-  util_csv_field(out, row->key);
-  g_string_append_c(out, ',');
-  util_csv_field(out, row->label);
-  g_string_append_printf(out, ",%s", figures_unit_name(row->unit));
-  const double v[] = {s.mean, s.lo, s.hi, lo.value, hi.value};
-  for (guint k = 0; k < G_N_ELEMENTS(v); k++) {
-    g_string_append_c(out, ',');
-    report_num(out, v[k]);
-  }
+  modelrange_csv_fields(row, &s, lo.value, hi.value, out);
   g_autofree char *lb = isfinite(lo.value) ? modelrange_by((guint)lo.run) : g_strdup("");
   g_autofree char *hb = isfinite(hi.value) ? modelrange_by((guint)hi.run) : g_strdup("");
   g_string_append_c(out, ',');

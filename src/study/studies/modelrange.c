@@ -230,6 +230,21 @@ void modelrange_text(const modelrange_table *t, GString *out) {
 
 /* ---- CSV and JSON ---- */
 
+void modelrange_csv_fields(const compare_row *row, const seeds_stat *s, double low, double high,
+                           GString *out) {
+  util_csv_field(out, figures_section_name(row->section));
+  g_string_append_c(out, ',');
+  util_csv_field(out, row->key);
+  g_string_append_c(out, ',');
+  util_csv_field(out, row->label);
+  g_string_append_printf(out, ",%s", figures_unit_name(row->unit));
+  const double v[] = {s->mean, s->lo, s->hi, low, high};
+  for (guint k = 0; k < G_N_ELEMENTS(v); k++) {
+    g_string_append_c(out, ',');
+    report_num(out, v[k]);
+  }
+}
+
 void modelrange_csv(const modelrange_table *t, GString *out) {
   g_string_append(out, "section,key,figure,unit,value,ci95_low,ci95_high,range_low,range_high,"
                        "low_by,high_by\n");
@@ -238,19 +253,9 @@ void modelrange_csv(const modelrange_table *t, GString *out) {
     const compare_row *row = &g_array_index(t->rows, compare_row, r);
     seeds_stat s;
     seeds_stat_key(base->runs, row->key, &s);
-    util_csv_field(out, figures_section_name(row->section));
-    g_string_append_c(out, ',');
-    util_csv_field(out, row->key);
-    g_string_append_c(out, ',');
-    util_csv_field(out, row->label);
-    g_string_append_printf(out, ",%s", figures_unit_name(row->unit));
     const modelrange_end *lo = &g_array_index(t->low, modelrange_end, r);
     const modelrange_end *hi = &g_array_index(t->high, modelrange_end, r);
-    const double v[] = {s.mean, s.lo, s.hi, lo->value, hi->value};
-    for (guint k = 0; k < G_N_ELEMENTS(v); k++) {
-      g_string_append_c(out, ',');
-      report_num(out, v[k]);
-    }
+    modelrange_csv_fields(row, &s, lo->value, hi->value, out);
     g_autofree char *lb = modelrange_by((guint)lo->run), *hb = modelrange_by((guint)hi->run);
     g_string_append_c(out, ',');
     util_csv_field(out, lb);

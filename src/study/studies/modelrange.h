@@ -85,6 +85,11 @@ void modelrange_compare_csv(modelrange_table *const *t, const char *const *names
  * (with several seeds), the model range [low, high] and the settings that gave its ends;
  * then the constants with their intervals and how far each moved any figure. */
 void modelrange_text(const modelrange_table *t, GString *out);
+/* The fields section, key, figure, unit, value, ci95_low, ci95_high, range_low, range_high of
+ * row (no line end; compare-range.csv puts the scenario before them): the value and the
+ * seeds' interval from s, the range's ends low and high. */
+void modelrange_csv_fields(const compare_row *row, const seeds_stat *s, double low, double high,
+                           GString *out);
 /* section,key,figure,unit,value,ci95_low,ci95_high,range_low,range_high,low_by,high_by */
 void modelrange_csv(const modelrange_table *t, GString *out);
 /* The same with the constants and the runs' folders. */
