@@ -385,30 +385,44 @@ static const char *const *pool_key_names(void) {
 
 static gboolean pool_key_known(const char *key) { return key_in(pool_key_names(), key); }
 
-/* "placement best-fit" or "placements a, b": the policies that own key. Owned. */
-static char *placements_text(const char *key) {
+/* The name of row i of a table when it owns key, else NULL. */
+typedef const char *(*owner_of_fn)(guint i, const char *key);
+
+static const char *placement_owner(guint i, const char *key) {
+  const scenario_placement *p = scenario_placement_get(i);
+  return scenario_placement_key(p, key) ? p->name : NULL;
+}
+
+static const char *strategy_owner(guint i, const char *key) {
+  const scenario_strategy *st = scenario_strategy_get(i);
+  return scenario_strategy_key(st, key) ? st->name : NULL;
+}
+
+/* "strategy mig" or "strategies time-slicing, mig, mps" (one, many): the rows of a table
+ * of n rows that own key. Owned. */
+static char *owners_text(guint n_rows, owner_of_fn owner, const char *key, const char *one,
+                         const char *many) {
   GString *s = g_string_new(NULL);
   guint n = 0;
-  for (guint i = 0; i < scenario_placement_count(); i++)
-    if (scenario_placement_key(scenario_placement_get(i), key)) {
-      if (n++) g_string_append(s, ", ");
-      g_string_append(s, scenario_placement_get(i)->name);
-    }
-  g_string_prepend(s, n == 1 ? "placement " : "placements ");
+  for (guint i = 0; i < n_rows; i++) {
+    const char *name = owner(i, key);
+    if (!name) continue;
+    if (n++) g_string_append(s, ", ");
+    g_string_append(s, name);
+  }
+  g_string_prepend(s, n == 1 ? one : many);
   return g_string_free(s, FALSE);
+}
+
+/* "placement best-fit" or "placements a, b": the policies that own key. Owned. */
+static char *placements_text(const char *key) {
+  return owners_text(scenario_placement_count(), placement_owner, key, "placement ",
+                     "placements ");
 }
 
 /* "strategy mig" or "strategies time-slicing, mig, mps": those that own key. Owned. */
 static char *strategies_text(const char *key) {
-  GString *s = g_string_new(NULL);
-  guint n = 0;
-  for (guint i = 0; i < scenario_strategy_count(); i++)
-    if (scenario_strategy_key(scenario_strategy_get(i), key)) {
-      if (n++) g_string_append(s, ", ");
-      g_string_append(s, scenario_strategy_get(i)->name);
-    }
-  g_string_prepend(s, n == 1 ? "strategy " : "strategies ");
-  return g_string_free(s, FALSE);
+  return owners_text(scenario_strategy_count(), strategy_owner, key, "strategy ", "strategies ");
 }
 
 static pool_spec *pool_new(void) {
