@@ -1,4 +1,4 @@
-/* cmd-validate.c: `sharesim validate [--traces DIR] [--case FAMILY] [--csv | --markdown]
+/* cmd-validate.c: `sharesim validate [--traces DIR] [--case FAMILY[,FAMILY...]] [--csv | --markdown]
  * [-o DIR] [--strict] [--set KEY=VALUE]`: runs the validation cases (validate.h), with the
  * model keys overridden in every case's scenario, and prints the table;
  * with -o writes validate.csv, validate.txt, validate-scatter.csv (predicted vs measured,
@@ -58,7 +58,7 @@ static int cmd_validate_main(int argc, char **argv) {
   gboolean csv_only = FALSE, markdown = FALSE, strict = FALSE;
   GOptionEntry entries[] = {
       {"traces", 0, 0, G_OPTION_ARG_FILENAME, &traces, "Folder holding lucid-asplos23/ (the Lucid repository's simulation data, docs/sources.md [S74]) and alibaba-gpu-v2023-openb/ (Alibaba's openb pod and node lists, [S83]); by default the public-traces folder of a development checkout (HACKING.md, Tests); cases whose files are absent are skipped", "DIR"},
-      {"case", 0, 0, G_OPTION_ARG_STRING, &only, "Run one case family only (queueing, lucid, colfax, tally, mig, stories, fgd, llm, vidur, parva, priority)", "FAMILY"},
+      {"case", 0, 0, G_OPTION_ARG_STRING, &only, "Run only these case families, comma-separated (queueing, lucid, colfax, tally, mig, stories, fgd, llm, vidur, parva, priority)", "FAMILY[,FAMILY...]"},
       {"csv", 0, 0, G_OPTION_ARG_NONE, &csv_only, "Print the table as CSV", NULL},
       {"markdown", 0, 0, G_OPTION_ARG_NONE, &markdown, "Print the table as Markdown (docs/models.md, Validation)", NULL},
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Write validate.csv, validate.txt, validate-scatter.csv and the cases' inputs into DIR", "DIR"},
@@ -133,7 +133,7 @@ static int cmd_validate_main(int argc, char **argv) {
 
 const cmd_entry cmd_validate_entry = {
     .name = "validate",
-    .usage = "[--traces DIR] [--case FAMILY] [--csv | --markdown] [-o DIR] [--strict] [--set KEY=VALUE]",
+    .usage = "[--traces DIR] [--case FAMILY[,FAMILY...]] [--csv | --markdown] [-o DIR] [--strict] [--set KEY=VALUE]",
     .summary = "replay published measurements through the simulator and compare (validation table)",
     .main = cmd_validate_main,
 };

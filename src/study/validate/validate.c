@@ -56,12 +56,39 @@ void validate_ctx_clear(validate_ctx *c) {
   c->scatter = NULL;
 }
 
+/* Is family NAME in ONLY, a comma-separated list of family names (NULL: every family)? */
+static gboolean validate_wanted(const char *only, const char *name) {
+  if (!only) return TRUE;
+  g_auto(GStrv) names = g_strsplit(only, ",", -1);
+  return g_strv_contains((const char *const *)names, name);
+}
+
+/* NULL when every name in c->only is a family; else the first name that is not one. */
+static char *validate_unknown_family(const validate_ctx *c) {
+  if (!c->only) return NULL;
+  g_auto(GStrv) names = g_strsplit(c->only, ",", -1);
+  for (guint k = 0; names[k]; k++) {
+    gboolean known = FALSE;
+    for (gsize i = 0; i < G_N_ELEMENTS(families) && !known; i++) known = !strcmp(names[k], families[i]->name);
+    if (!known) return g_strdup(names[k]);
+  }
+  return NULL;
+}
+
 gboolean validate_run(validate_ctx *c, GError **error) {
-  gboolean found = FALSE;
+  g_autofree char *unknown = validate_unknown_family(c);
+  if (unknown) {
+    GString *names = g_string_new(NULL);
+    for (gsize i = 0; i < G_N_ELEMENTS(families); i++)
+      g_string_append_printf(names, "%s%s", i ? ", " : "", families[i]->name);
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
+                "--case %s: no such case family '%s' (families: %s)", c->only, unknown, names->str);
+    g_string_free(names, TRUE);
+    return FALSE;
+  }
   for (gsize i = 0; i < G_N_ELEMENTS(families); i++) {
     const validate_family *f = families[i];
-    if (c->only && strcmp(c->only, f->name)) continue;
-    found = TRUE;
+    if (!validate_wanted(c->only, f->name)) continue;
     c->family = f->name;
     c->kind = VALIDATE_KIND_UNSET; /* each family says what its rows are */
     if (!f->run(c, error)) {
@@ -69,22 +96,14 @@ gboolean validate_run(validate_ctx *c, GError **error) {
       return FALSE;
     }
   }
-  if (found) { /* the rows say what they are, as the fits say (a programming error if not) */
-    g_autoptr(GString) problems = g_string_new(NULL);
-    if (!validate_check_fits(c, validate_fits(), problems)) {
-      g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME,
-                  "the rows' kinds disagree with the fitted constants: %s", problems->str);
-      return FALSE;
-    }
-    return TRUE;
+  /* the rows say what they are, as the fits say (a programming error if not) */
+  g_autoptr(GString) problems = g_string_new(NULL);
+  if (!validate_check_fits(c, validate_fits(), problems)) {
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_RUNTIME,
+                "the rows' kinds disagree with the fitted constants: %s", problems->str);
+    return FALSE;
   }
-  GString *names = g_string_new(NULL);
-  for (gsize i = 0; i < G_N_ELEMENTS(families); i++)
-    g_string_append_printf(names, "%s%s", i ? ", " : "", families[i]->name);
-  g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
-              "--case %s: no such case family (families: %s)", c->only, names->str);
-  g_string_free(names, TRUE);
-  return FALSE;
+  return TRUE;
 }
 
 void validate_counts(const validate_ctx *c, guint *pass, guint *fail, guint *skip) {

@@ -54,7 +54,7 @@ typedef struct validate_ctx {
   const char *traces_dir;  /* folder holding lucid-asplos23/ ...; may not exist */
   guint threads;           /* runs at a time for families that run many (>= 1) */
   const char *work_dir;    /* folder the cases write their inputs into (owned by the caller) */
-  const char *only;        /* run only the family with this name (NULL: all) */
+  const char *only;        /* run only these families, comma-separated names (NULL: all) */
   const char *const *overrides; /* --set KEY=VALUE applied to every case's scenario */
   guint n_overrides;
   GPtrArray *rows;         /* validate_row*, in case order */
@@ -75,8 +75,8 @@ typedef struct validate_family {
 
 void validate_ctx_init(validate_ctx *c, const char *traces_dir, const char *work_dir);
 void validate_ctx_clear(validate_ctx *c);
-/* Runs every family (or c->only). FALSE with error when a family failed or c->only names
- * none (the error lists the families). */
+/* Runs every family (or those named in c->only). FALSE with error when a family failed or
+ * c->only names one that is not a family (the error lists the families). */
 gboolean validate_run(validate_ctx *c, GError **error);
 /* The registered families, NULL-terminated by name. */
 const validate_family *validate_families(void);
