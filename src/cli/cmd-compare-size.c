@@ -19,6 +19,7 @@ void compare_sizing_init(compare_sizing *z) {
   z->sets = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
   z->text = g_string_new(NULL);
   z->csv = g_string_new("scenario,pool,typed_nodes,nodes,gpus,met,probes\n");
+  z->json = g_string_new(NULL);
   z->unmet = 0;
 }
 
@@ -26,6 +27,7 @@ void compare_sizing_clear(compare_sizing *z) {
   if (z->sets) g_ptr_array_unref(z->sets);
   if (z->text) g_string_free(z->text, TRUE);
   if (z->csv) g_string_free(z->csv, TRUE);
+  if (z->json) g_string_free(z->json, TRUE);
   memset(z, 0, sizeof *z);
 }
 
@@ -40,6 +42,8 @@ typedef struct csize_ctx {
   studyrun_pool *runner;
   int name_w, pool_w;   /* widths of the text block's first two columns */
   GString *why;         /* what the last probe broke */
+  double typed_gpus, gpus; /* the scenario's GPUs as typed and as sized, so far */
+  GString *unmet;       /* its pools met at no size, as a JSON list's items */
 } csize_ctx;
 
 /* The scenario of path with the overrides sets (and extra, may be NULL), checked as run
@@ -102,6 +106,12 @@ static int csize_pool(csize_ctx *c, const scenario *sc, guint pi, gint64 max_nod
   }
   g_array_free(probes, TRUE);
   guint32 gpus = nodes * ps->gpus_per_node;
+  c->typed_gpus += (double)ps->nodes * ps->gpus_per_node;
+  c->gpus += gpus;
+  if (!met) {
+    g_string_append(c->unmet, c->unmet->len ? ", " : "");
+    figures_json_string(c->unmet, ps->name);
+  }
   g_string_append_printf(z->text, "  %-*s  %-*s  %4u -> %4u node%s (%u GPU%s)%s  probes: %s\n",
                          c->name_w, sc->name, c->pool_w, ps->name, ps->nodes, nodes,
                          nodes == 1 ? "" : "s", gpus, gpus == 1 ? "" : "s",
@@ -130,13 +140,25 @@ int compare_size_all(char **paths, scenario **sc, guint n, const trace *tr, cons
   g_string_append(z->text, "Sized to the same constraints (");
   sizing_describe(cons, z->text);
   g_string_append(z->text, "), pool by pool (probes: nodes, + met, - broke):\n");
+  g_autoptr(GString) cons_text = g_string_new(NULL);
+  sizing_describe(cons, cons_text);
+  g_string_append(z->json, "\"sizing\": {\"constraints\": ");
+  figures_json_string(z->json, cons_text->str);
+  g_string_append(z->json, ", \"runs\": [");
+  c.unmet = g_string_new(NULL);
   int rc = 0;
   for (guint i = 0; rc == 0 && i < n; i++) {
     c.path = paths[i];
     c.sets = g_ptr_array_new_with_free_func(g_free);
     g_ptr_array_add(z->sets, c.sets);
+    c.typed_gpus = c.gpus = 0;
+    g_string_truncate(c.unmet, 0);
     for (guint pi = 0; rc == 0 && pi < sc[i]->pools->len; pi++)
       rc = csize_pool(&c, sc[i], pi, max_nodes, z);
+    g_string_append(z->json, i ? ",\n    {\"scenario\": " : "\n    {\"scenario\": ");
+    figures_json_string(z->json, sc[i]->name);
+    g_string_append_printf(z->json, ", \"typed_gpus\": %.0f, \"gpus\": %.0f, \"unmet_pools\": "
+                           "[%s]}", c.typed_gpus, c.gpus, c.unmet->str);
     g_autoptr(GError) err = NULL;
     scenario *sized = rc == 0 ? csize_load(c.path, c.sets, NULL, tr, &err) : NULL;
     if (rc == 0 && !sized) rc = cmd_fail("compare", err);
@@ -145,7 +167,9 @@ int compare_size_all(char **paths, scenario **sc, guint n, const trace *tr, cons
       sc[i] = sized;
     }
   }
+  g_string_append(z->json, "\n  ]}");
   studyrun_pool_free(c.runner);
   g_string_free(c.why, TRUE);
+  g_string_free(c.unmet, TRUE);
   return rc;
 }

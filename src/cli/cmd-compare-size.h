@@ -11,6 +11,7 @@ typedef struct compare_sizing {
   GPtrArray *sets;  /* per scenario, a GPtrArray of "pools.P.nodes=N" (owned) */
   GString *text;    /* the block compare.txt and stdout show */
   GString *csv;     /* sizing.csv */
+  GString *json;    /* compare.json's "sizing" member (what `report` reads), "" before */
   guint unmet;      /* pools where even max_nodes broke a constraint */
 } compare_sizing;
 

@@ -424,7 +424,7 @@ static int compare_finish(const compare_args *a, compare_items *it, outdir *od,
   g_string_append_len(text, rtext->str, (gssize)rtext->len);
   compare_csv(t, csv);
   compare_csv_long(t, tall);
-  compare_json(t, json);
+  compare_json_with(t, z.json->str, json);
   if (od) {
     gboolean ok = outdir_write(od, "compare.txt", text->str, text->len, &err) &&
                   outdir_write(od, "compare.csv", csv->str, csv->len, &err) &&

@@ -10,6 +10,8 @@
 #define HR_HOURS_PER_MONTH 730.0 /* the 730-hour month: 8760 h a year / 12 */
 #define HR_WEEK_S (7 * 86400.0)  /* a trace shorter than this is not extrapolated */
 #define HR_MAX_SLOWDOWN 1.5      /* mean slowdown of a class above this: not recommended */
+#define HR_MAX_SHOWN 4           /* set-ups on the page (one printed page); the others named */
+#define HR_MAX_LEFT_OUT 3        /* cheaper set-ups listed with what rules them out */
 
 /* One class of jobs (a kind: training, batch, notebook) with its slowdown: the `slowdown`
  * column of jobs.csv, or `burst_stretch` for jobs without one (notebooks). With seeds:
@@ -17,6 +19,7 @@
 typedef struct hr_class {
   char *kind;
   double mean, p95, mean_half, p95_half;
+  double mean_lo, mean_hi, p95_lo, p95_hi; /* over the model-range settings, NAN without */
 } hr_class;
 
 typedef struct hr_run {
@@ -31,8 +34,17 @@ typedef struct hr_run {
   GArray *classes;                    /* hr_class, in order of first appearance */
   double blast_jobs, blast_tenants;   /* most jobs / tenants one fault killed (0: none) */
   double blast_half;                  /* half-width of blast_jobs over seeds, NAN without */
+  double blast_lo, blast_hi;          /* blast_jobs over the model-range settings, NAN without */
   char *hash;                         /* SHA-256 of the summary (or seeds.json) read; owned */
   char *trace_hash;                   /* SHA-256 of the trace file, NULL when unreadable */
+  /* a model-range folder's runs with one constant at one end of its interval (hr_run*, in
+   * model-range.json's order) and their names ("ts_curve_exp=1.5"); NULL without */
+  GPtrArray *settings, *setting_names;
+  /* compare --size-to-constraints (compare.json's "sizing"): the constraints every pool was
+   * sized to, the GPUs its scenario typed, and the pools no size tried met ("" when none);
+   * sized_to NULL when the counts were typed */
+  char *sized_to, *unmet;
+  double typed_gpus;
 } hr_run;
 
 /* A plan folder's recommendation, per class, from plan.csv and plan.txt. */
@@ -69,6 +81,14 @@ void hr_text(GString *out, const char *s);
 /* The recommendation: index of the set-up recommended (0: keep the first, the baseline),
  * with its reason and what rules out each cheaper set-up appended to why as HTML. */
 guint hr_decide(hr_run *const *runs, guint n, GString *why);
+/* With model-range settings on every set-up: appends to why whether the recommendation pick
+ * holds at each setting (the decision taken again on the runs at that setting) or, plainly,
+ * at which settings it flips and to what. Nothing without settings. */
+void hr_decide_range(hr_run *const *runs, guint n, guint pick, GString *why);
+/* The order in which set-ups are shown when they are more than HR_MAX_SHOWN: the baseline,
+ * the pick, then those that break nothing more than the baseline, cheapest first, then the
+ * others, cheapest first. Returns indices into runs (n of them). Owned. */
+guint *hr_rank(hr_run *const *runs, guint n, guint pick);
 /* The reason of a set-up r that is not recommended against the baseline: "" when it
  * breaks nothing the baseline does not ("+3 OOM kills; notebook slowed 2.78x"). Owned. */
 char *hr_breaks_more(const hr_run *base, const hr_run *r);

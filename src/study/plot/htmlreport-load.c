@@ -5,6 +5,7 @@
  * what it read. Nothing read is trusted: a missing or malformed file gives NAN, not a crash. */
 #include "htmlreport-int.h"
 #include "compare.h"
+#include "jsonlimit.h"
 #include "seeds.h"
 #include "sweep.h"
 #include "svg.h"
@@ -104,6 +105,10 @@ void hr_run_free(hr_run *r) {
   if (r->classes) g_array_unref(r->classes);
   g_free(r->hash);
   g_free(r->trace_hash);
+  if (r->settings) g_ptr_array_unref(r->settings);
+  if (r->setting_names) g_ptr_array_unref(r->setting_names);
+  g_free(r->sized_to);
+  g_free(r->unmet);
   g_free(r);
 }
 
@@ -361,7 +366,7 @@ static void hr_measures(hr_run *r) {
     seeds_stat sm, sp;
     seeds_stat_of(v, n, &sm);
     seeds_stat_of(w, n, &sp);
-    hr_class c = {g_strdup(kind), sm.mean, sp.mean, sm.half, sp.half};
+    hr_class c = {g_strdup(kind), sm.mean, sp.mean, sm.half, sp.half, NAN, NAN, NAN, NAN};
     g_array_append_val(r->classes, c);
   }
   seeds_stat sb, st;
@@ -392,6 +397,7 @@ static hr_run *hr_run_new(run_figures *f, GPtrArray *seed_runs, const char *labe
   r->tenants = hr_table(r->dir, "tenants.csv");
   r->services = hr_table(r->dir, "services.csv");
   r->days = f->span_s / 86400.0;
+  r->blast_lo = r->blast_hi = r->typed_gpus = NAN;
   r->hash = hr_sha256(hashed);
   r->trace_hash = hr_sha256(f->trace_file);
   hr_series(r);
@@ -418,23 +424,118 @@ static hr_run *hr_load_run(const char *dir, const char *label, GError **error) {
   return hr_run_new(f, NULL, label, summary);
 }
 
-/* A model-range folder: its base run with the ranges of model-range.csv. */
-static hr_run *hr_load_range(const char *dir, GError **error) {
-  g_autofree char *base = g_build_filename(dir, "base", NULL);
-  hr_run *r = hr_load_run(base, NULL, error);
-  if (r) r->model_range = hr_table(dir, "model-range.csv");
-  return r;
+/* The JSON object at dir/name, NULL when it is none (the parser is returned in *parser). */
+static JsonObject *hr_json(const char *dir, const char *name, JsonParser **parser) {
+  g_autofree char *p = g_build_filename(dir, name, NULL);
+  *parser = json_parser_new();
+  if (!jsonlimit_load_file(*parser, p, NULL, NULL, NULL)) return NULL;
+  JsonNode *root = json_parser_get_root(*parser);
+  return root && JSON_NODE_HOLDS_OBJECT(root) ? json_node_get_object(root) : NULL;
 }
 
-/* One set-up folder (result, seeds or model-range). The base/ run of a model-range folder
- * (as a compare folder may list it) gets the ranges of the folder around it. */
+/* Member name of o as a string, NULL when it is none. */
+static const char *hr_json_str(JsonObject *o, const char *name) {
+  JsonNode *n = o ? json_object_get_member(o, name) : NULL;
+  return n && JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_STRING
+             ? json_node_get_string(n) : NULL;
+}
+
+/* The lowest (end 0) or highest (end 1) of a measure over r's own value own and each
+ * setting's get(setting, what); NAN when r has no settings. */
+static double hr_over_settings(const hr_run *r, double own, double (*get)(const hr_run *, gconstpointer),
+                               gconstpointer what, int end) {
+  if (!r->settings) return NAN;
+  double v = own;
+  for (guint s = 0; s < r->settings->len; s++) {
+    double x = get(g_ptr_array_index(r->settings, s), what);
+    if (!isfinite(x)) continue;
+    if (!isfinite(v) || (end ? x > v : x < v)) v = x;
+  }
+  return v;
+}
+
+static double hr_get_mean(const hr_run *r, gconstpointer kind) {
+  const hr_class *c = hr_class_of(r, kind);
+  return c ? c->mean : NAN;
+}
+
+static double hr_get_p95(const hr_run *r, gconstpointer kind) {
+  const hr_class *c = hr_class_of(r, kind);
+  return c ? c->p95 : NAN;
+}
+
+static double hr_get_blast(const hr_run *r, gconstpointer unused) {
+  (void)unused;
+  return r->blast_jobs;
+}
+
+/* The settings of the model-range folder mrdir (model-range.json's constants, each at its
+ * low and high end: their folders read as seeds folders) into r, with the ranges over them
+ * of each class's slowdown and of the blast radius. Without every setting readable, none. */
+static void hr_load_settings(hr_run *r, const char *mrdir) {
+  g_autoptr(JsonParser) parser = NULL;
+  JsonObject *o = hr_json(mrdir, "model-range.json", &parser);
+  JsonNode *cn = o ? json_object_get_member(o, "constants") : NULL;
+  if (!cn || !JSON_NODE_HOLDS_ARRAY(cn)) return;
+  JsonArray *a = json_node_get_array(cn);
+  GPtrArray *runs = g_ptr_array_new_with_free_func((GDestroyNotify)hr_run_free);
+  GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+  static const char *const ends[][2] = {{"low", "low_folder"}, {"high", "high_folder"}};
+  for (guint i = 0; runs && i < json_array_get_length(a); i++)
+    for (guint e = 0; runs && e < 2; e++) {
+      JsonNode *en = json_array_get_element(a, i);
+      JsonObject *c = JSON_NODE_HOLDS_OBJECT(en) ? json_node_get_object(en) : NULL;
+      const char *key = hr_json_str(c, "key"), *val = hr_json_str(c, ends[e][0]);
+      const char *folder = hr_json_str(c, ends[e][1]);
+      g_autofree char *p = folder && !strchr(folder, '/') ? g_build_filename(mrdir, folder, NULL) : NULL;
+      hr_run *s = p && key && val ? hr_load_run(p, NULL, NULL) : NULL;
+      if (!s) {
+        g_ptr_array_unref(runs), g_ptr_array_unref(names);
+        runs = names = NULL;
+        break;
+      }
+      g_ptr_array_add(runs, s);
+      g_ptr_array_add(names, g_strdup_printf("%s=%s", key, val));
+    }
+  if (!runs) return;
+  r->settings = runs;
+  r->setting_names = names;
+  for (guint k = 0; k < r->classes->len; k++) {
+    hr_class *c = &g_array_index(r->classes, hr_class, k);
+    c->mean_lo = hr_over_settings(r, c->mean, hr_get_mean, c->kind, 0);
+    c->mean_hi = hr_over_settings(r, c->mean, hr_get_mean, c->kind, 1);
+    c->p95_lo = hr_over_settings(r, c->p95, hr_get_p95, c->kind, 0);
+    c->p95_hi = hr_over_settings(r, c->p95, hr_get_p95, c->kind, 1);
+  }
+  r->blast_lo = hr_over_settings(r, r->blast_jobs, hr_get_blast, NULL, 0);
+  r->blast_hi = hr_over_settings(r, r->blast_jobs, hr_get_blast, NULL, 1);
+}
+
+/* The model-range folder a run folder dir belongs to: dir itself, the folder around its
+ * base/ run, or around base/seed-S (as compare --model-range lists each scenario); NULL
+ * when none. Owned. */
+static char *hr_range_dir(const char *dir) {
+  if (hr_has(dir, "model-range.json")) return g_strdup(dir);
+  g_autofree char *name = g_path_get_basename(dir), *parent = g_path_get_dirname(dir);
+  if (!strcmp(name, "base") && hr_has(parent, "model-range.json")) return g_steal_pointer(&parent);
+  g_autofree char *pname = g_path_get_basename(parent), *grand = g_path_get_dirname(parent);
+  if (g_str_has_prefix(name, "seed-") && !strcmp(pname, "base") && hr_has(grand, "model-range.json"))
+    return g_steal_pointer(&grand);
+  return NULL;
+}
+
+/* One set-up folder (result, seeds or model-range). A model-range folder is its base/ run;
+ * that run, given itself or listed by a compare folder, gets the folder's ranges
+ * (model-range.csv) and its runs at each setting. */
 static gboolean hr_load_one(const char *dir, const char *label, GPtrArray *runs,
                             GError **error) {
-  hr_run *r = hr_has(dir, "model-range.json") ? hr_load_range(dir, error)
-                                               : hr_load_run(dir, label, error);
-  g_autofree char *name = g_path_get_basename(dir), *parent = g_path_get_dirname(dir);
-  if (r && !r->model_range && !strcmp(name, "base") && hr_has(parent, "model-range.json"))
-    r->model_range = hr_table(parent, "model-range.csv");
+  g_autofree char *mr = hr_range_dir(dir);
+  g_autofree char *base = mr && !strcmp(mr, dir) ? g_build_filename(dir, "base", NULL) : NULL;
+  hr_run *r = hr_load_run(base ? base : dir, label, error);
+  if (r && mr) {
+    r->model_range = hr_table(mr, "model-range.csv");
+    hr_load_settings(r, mr);
+  }
   if (r) g_ptr_array_add(runs, r);
   return r != NULL;
 }
@@ -468,6 +569,36 @@ static hr_plan *hr_load_plan(const char *dir) {
   return p;
 }
 
+/* compare --size-to-constraints: compare.json's "sizing" (its constraints, and per run in
+ * order the GPUs typed and the pools met at no size) into the runs from first on. */
+static void hr_load_sizing(const char *dir, GPtrArray *runs, guint first) {
+  g_autoptr(JsonParser) parser = NULL;
+  JsonObject *o = hr_json(dir, "compare.json", &parser);
+  JsonNode *zn = o ? json_object_get_member(o, "sizing") : NULL;
+  JsonObject *z = zn && JSON_NODE_HOLDS_OBJECT(zn) ? json_node_get_object(zn) : NULL;
+  JsonNode *rn = z ? json_object_get_member(z, "runs") : NULL;
+  const char *cons = hr_json_str(z, "constraints");
+  if (!cons || !rn || !JSON_NODE_HOLDS_ARRAY(rn)) return;
+  JsonArray *a = json_node_get_array(rn);
+  for (guint i = 0; i < json_array_get_length(a) && first + i < runs->len; i++) {
+    JsonNode *en = json_array_get_element(a, i);
+    JsonObject *e = JSON_NODE_HOLDS_OBJECT(en) ? json_node_get_object(en) : NULL;
+    JsonNode *tn = e ? json_object_get_member(e, "typed_gpus") : NULL;
+    JsonNode *un = e ? json_object_get_member(e, "unmet_pools") : NULL;
+    hr_run *r = g_ptr_array_index(runs, first + i);
+    r->sized_to = g_strdup(cons);
+    r->typed_gpus = tn && JSON_NODE_HOLDS_VALUE(tn) ? json_node_get_double(tn) : NAN;
+    GString *unmet = g_string_new(NULL);
+    JsonArray *ua = un && JSON_NODE_HOLDS_ARRAY(un) ? json_node_get_array(un) : NULL;
+    for (guint k = 0; ua && k < json_array_get_length(ua); k++) {
+      JsonNode *pn = json_array_get_element(ua, k);
+      if (JSON_NODE_HOLDS_VALUE(pn) && json_node_get_value_type(pn) == G_TYPE_STRING)
+        g_string_append_printf(unmet, "%s%s", unmet->len ? ", " : "", json_node_get_string(pn));
+    }
+    r->unmet = g_string_free(unmet, FALSE);
+  }
+}
+
 void hr_unique_labels(GPtrArray *runs) {
   for (guint i = 1; i < runs->len; i++) {
     hr_run *r = g_ptr_array_index(runs, i);
@@ -489,8 +620,10 @@ gboolean hr_load_dir(const char *dir, GPtrArray *runs, hr_plan **plan, GError **
   if (hr_has(dir, "compare.json")) {
     g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func(g_free);
     if (!compare_dir_folders(dir, paths, error)) return FALSE;
+    guint first = runs->len;
     for (guint i = 0; i < paths->len; i++)
       if (!hr_load_one(g_ptr_array_index(paths, i), NULL, runs, error)) return FALSE;
+    hr_load_sizing(dir, runs, first);
     return TRUE;
   }
   if (hr_has(dir, "sweep.json")) return hr_load_sweep(dir, runs, error);

@@ -131,10 +131,10 @@ static void hr_plan_rec(GString *out, const hr_plan *p) {
   g_string_append(out, "</table>\n");
 }
 
-/* A cell: the value, then the seeds' +/- half-width and the model range when known. */
-static void hr_value(GString *out, const hr_run *r, const char *key, figure_unit unit,
-                     double v, double half) {
-  double lo, hi;
+/* A value with the seeds' +/- half-width and the model range [lo, hi] when they are known
+ * and move it. */
+static void hr_value_range(GString *out, figure_unit unit, double v, double half, double lo,
+                           double hi) {
   if (unit == FIGURE_MONEY) svg_money(out, v);
   else if (unit == FIGURE_COUNT) svg_thousands(out, v);
   else figures_format(out, unit, v);
@@ -143,13 +143,21 @@ static void hr_value(GString *out, const hr_run *r, const char *key, figure_unit
     if (unit == FIGURE_MONEY) svg_money(out, half);
     else figures_format(out, unit == FIGURE_COUNT ? FIGURE_NUMBER : unit, half);
   }
-  if (key && hr_range(r, key, &lo, &hi) && hi - lo > 1e-9 * fabs(v)) {
+  if (isfinite(lo) && isfinite(hi) && hi - lo > 1e-9 * fabs(v)) {
     g_string_append(out, " [");
     figures_format(out, unit, lo);
     g_string_append(out, ", ");
     figures_format(out, unit, hi);
     g_string_append(out, "]");
   }
+}
+
+/* A cell: the value, then the seeds' +/- half-width and the model range of key when known. */
+static void hr_value(GString *out, const hr_run *r, const char *key, figure_unit unit,
+                     double v, double half) {
+  double lo = NAN, hi = NAN;
+  if (!key || !hr_range(r, key, &lo, &hi)) lo = hi = NAN;
+  hr_value_range(out, unit, v, half, lo, hi);
 }
 
 static void hr_row_start(GString *out, const char *label) {
@@ -169,6 +177,19 @@ static void hr_row_fig(GString *out, hr_run *const *runs, guint n, guint pick, c
       g_string_append(out, " / ");
       hr_value(out, runs[i], key2, unit, hr_fig(runs[i], key2), hr_half(runs[i], key2));
     }
+    g_string_append(out, "</td>");
+  }
+  g_string_append(out, "</tr>\n");
+}
+
+/* GPUs per set-up; sized to constraints, beside the count its scenario typed. */
+static void hr_row_gpus(GString *out, hr_run *const *runs, guint n, guint pick) {
+  hr_row_start(out, "GPUs");
+  for (guint i = 0; i < n; i++) {
+    g_string_append(out, i == pick ? "<td class=\"pick\">" : "<td>");
+    hr_value(out, runs[i], "gpus", FIGURE_COUNT, hr_fig(runs[i], "gpus"), hr_half(runs[i], "gpus"));
+    if (runs[i]->sized_to && isfinite(runs[i]->typed_gpus))
+      g_string_append_printf(out, " (sized; typed %.0f)", runs[i]->typed_gpus);
     g_string_append(out, "</td>");
   }
   g_string_append(out, "</tr>\n");
@@ -211,9 +232,13 @@ static void hr_rows_classes(GString *out, hr_run *const *runs, guint n, guint pi
     for (guint i = 0; i < n; i++) {
       const hr_class *c = hr_class_of(runs[i], kinds->pdata[k]);
       g_string_append(out, i == pick ? "<td class=\"pick\">" : "<td>");
-      hr_value(out, runs[i], NULL, FIGURE_RATIO, c ? c->mean : NAN, c ? c->mean_half : NAN);
-      g_string_append(out, " / ");
-      hr_value(out, runs[i], NULL, FIGURE_RATIO, c ? c->p95 : NAN, c ? c->p95_half : NAN);
+      if (c) {
+        hr_value_range(out, FIGURE_RATIO, c->mean, c->mean_half, c->mean_lo, c->mean_hi);
+        g_string_append(out, " / ");
+        hr_value_range(out, FIGURE_RATIO, c->p95, c->p95_half, c->p95_lo, c->p95_hi);
+      } else {
+        g_string_append(out, "-");
+      }
       g_string_append(out, "</td>");
     }
     g_string_append(out, "</tr>\n");
@@ -245,7 +270,8 @@ static void hr_rows_faults(GString *out, hr_run *const *runs, guint n, guint pic
   for (guint i = 0; i < n; i++) {
     g_string_append(out, i == pick ? "<td class=\"pick\">" : "<td>");
     if (runs[i]->blast_jobs > 0) {
-      hr_value(out, runs[i], NULL, FIGURE_NUMBER, runs[i]->blast_jobs, runs[i]->blast_half);
+      hr_value_range(out, FIGURE_NUMBER, runs[i]->blast_jobs, runs[i]->blast_half,
+                     runs[i]->blast_lo, runs[i]->blast_hi);
       g_string_append_printf(out, " (%.3g)", runs[i]->blast_tenants);
     } else {
       g_string_append(out, "none");
@@ -264,7 +290,7 @@ static void hr_decision(GString *out, hr_run *const *runs, guint n, guint pick) 
     g_string_append(out, "</th>");
   }
   g_string_append(out, "</tr>\n");
-  hr_row_fig(out, runs, n, pick, "GPUs", "gpus", NULL, FIGURE_COUNT);
+  hr_row_gpus(out, runs, n, pick);
   hr_rows_money(out, runs, n, pick);
   hr_row_fig(out, runs, n, pick, "GPUs busy / allocated", "busy_frac", "allocated_frac",
              FIGURE_FRACTION);
@@ -287,7 +313,7 @@ static void hr_decision(GString *out, hr_run *const *runs, guint n, guint pick) 
                            seeds && ranges ? " " : "",
                            ranges ? "[low, high]: the lowest and highest value with one "
                                     "model constant at an end of its interval (run "
-                                    "--model-range)." : "");
+                                    "--model-range), shown where a constant moves it." : "");
 }
 
 /* Busy share over time, one line per set-up; and cost per month split into busy,
@@ -480,6 +506,49 @@ static void hr_footer(GString *out, hr_run *const *runs, guint n) {
   g_string_append(out, "</ul>\n");
 }
 
+/* More set-ups than one page holds: the HR_MAX_SHOWN best (hr_rank) into shown, in their
+ * order, *pick remapped; a line naming how many others and where they are appended to why. */
+static guint hr_choose_shown(hr_run *const *r, guint m, guint *pick, hr_run **shown,
+                             GString *why) {
+  if (m <= HR_MAX_SHOWN) {
+    for (guint i = 0; i < m; i++) shown[i] = r[i];
+    return m;
+  }
+  g_autofree guint *order = hr_rank(r, m, *pick);
+  guint p = G_MAXUINT;
+  for (guint k = 0; k < HR_MAX_SHOWN; k++) {
+    shown[k] = r[order[k]];
+    if (order[k] == *pick) p = k;
+  }
+  *pick = p;
+  g_string_append_printf(why, "<p class=\"muted\">Shown: %u of %u set-ups, the baseline, the "
+                         "recommended one and the next best (breaking nothing more than the "
+                         "baseline, cheapest first, then the others, cheapest first). The %u "
+                         "others: ", HR_MAX_SHOWN, m, m - HR_MAX_SHOWN);
+  for (guint k = HR_MAX_SHOWN; k < m; k++) {
+    if (k > HR_MAX_SHOWN + 7) {
+      g_string_append_printf(why, " and %u more", m - k);
+      break;
+    }
+    if (k > HR_MAX_SHOWN) g_string_append(why, ", ");
+    hr_text(why, r[order[k]]->label);
+  }
+  const hr_run *o = r[order[HR_MAX_SHOWN]];
+  g_autofree char *where = g_path_get_dirname(o->seed_runs ? o->f->dir : o->dir);
+  g_autofree char *up = g_path_get_dirname(where), *sweep = g_build_filename(up, "sweep.csv", NULL);
+  g_autofree char *cmp = g_build_filename(where, "compare.csv", NULL);
+  const char *all = g_file_test(sweep, G_FILE_TEST_IS_REGULAR) ? sweep
+                    : g_file_test(cmp, G_FILE_TEST_IS_REGULAR) ? cmp : NULL;
+  g_string_append(why, "; their folders are in ");
+  hr_text(why, where);
+  if (all) {
+    g_string_append(why, ", every one's figures in ");
+    hr_text(why, all);
+  }
+  g_string_append(why, ".</p>\n");
+  return HR_MAX_SHOWN;
+}
+
 gboolean htmlreport_build(const char *const *dirs, guint n, GString *out, GError **error) {
   g_return_val_if_fail(n > 0, FALSE);
   GPtrArray *runs = g_ptr_array_new_with_free_func((GDestroyNotify)hr_run_free);
@@ -492,10 +561,12 @@ gboolean htmlreport_build(const char *const *dirs, guint n, GString *out, GError
   }
   if (ok) {
     hr_unique_labels(runs);
-    hr_run *const *r = (hr_run *const *)runs->pdata;
-    guint m = runs->len;
     g_autoptr(GString) why = g_string_new(NULL);
-    guint pick = hr_decide(r, m, why);
+    guint pick = hr_decide((hr_run *const *)runs->pdata, runs->len, why);
+    hr_decide_range((hr_run *const *)runs->pdata, runs->len, pick, why);
+    hr_run **shown = g_new0(hr_run *, MIN(runs->len, HR_MAX_SHOWN));
+    guint m = hr_choose_shown((hr_run *const *)runs->pdata, runs->len, &pick, shown, why);
+    hr_run *const *r = shown;
     hr_head(out, r, m);
     hr_title(out, r, m);
     if (plan) hr_plan_rec(out, plan);
@@ -505,6 +576,7 @@ gboolean htmlreport_build(const char *const *dirs, guint n, GString *out, GError
     hr_showback(out, r, m);
     hr_footer(out, r, m);
     g_string_append(out, "</body></html>\n");
+    g_free(shown);
   }
   hr_plan_free(plan);
   g_ptr_array_unref(runs);

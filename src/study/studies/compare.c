@@ -470,7 +470,9 @@ static void compare_json_seeds(const compare_table *t, guint r, GString *out) {
   g_string_free(sig, TRUE);
 }
 
-void compare_json(const compare_table *t, GString *out) {
+void compare_json(const compare_table *t, GString *out) { compare_json_with(t, NULL, out); }
+
+void compare_json_with(const compare_table *t, const char *members, GString *out) {
   guint n = t->runs->len;
   g_string_append(out, "{\n  \"baseline\": ");
   figures_json_string(out, g_ptr_array_index(t->names, 0));
@@ -524,7 +526,9 @@ void compare_json(const compare_table *t, GString *out) {
     if (t->groups) compare_json_seeds(t, r, out);
     g_string_append(out, "}");
   }
-  g_string_append(out, "\n  ]\n}\n");
+  g_string_append(out, "\n  ]");
+  if (members && *members) g_string_append_printf(out, ",\n  %s", members);
+  g_string_append(out, "\n}\n");
 }
 
 /* ---- reading a compare folder back ---- */

@@ -65,6 +65,9 @@ void compare_csv(const compare_table *t, GString *out);
  * delta_ci95_high,significant with seeds), one row per run and figure, run by run. */
 void compare_csv_long(const compare_table *t, GString *out);
 void compare_json(const compare_table *t, GString *out);
+/* The same with members, JSON object members ("\"sizing\": {...}"), after "figures" (NULL
+ * or "": none). */
+void compare_json_with(const compare_table *t, const char *members, GString *out);
 
 /* Appends (to runs, run_figures* owned by it) the runs of an earlier compare folder, as
  * its compare.json lists them: a relative "folder" is looked up inside dir first (compare
