@@ -6,6 +6,8 @@
  * Prometheus's HTTP API and a CSV with one sample per row (the form `sharesim run --dcgm`
  * writes). Samples are folded into per-pod time windows as they are read, so memory grows
  * with pods x windows, not with samples (a JSON document is parsed whole by json-glib).
+ * With --scenario-out, the nodes seen (Hostname) with their GPUs (gpu/UUID, idle ones
+ * included) and modelName, mapped to catalogue models, become a scenario's pools.
  * Mapping and defaults: docs/traces.md. */
 #include "import.h"
 #include "safeopen.h"
@@ -31,6 +33,14 @@ static const import_opt dcgm_options[] = {
     {"default-kind", "KIND", "kind of a pod no rule matches (default batch)", FALSE, -1},
     {"window", "DURATION", "averaging window for activity and phases (default 5m)", FALSE, -1},
     {"service-ms", "MS", "inference pods: time per request (default 100)", FALSE, -1},
+    {"scenario-out", "FILE",
+     "write the nodes seen as a scenario: a pool per GPU model (modelName mapped to the "
+     "catalogue) and GPUs per node",
+     FALSE, IMPORT_OUT_SCENARIO},
+    {"gpu-model", "MODEL", "--scenario-out: this catalogue model for every node, whatever "
+     "modelName says", FALSE, -1},
+    {"strategy", "NAME", "--scenario-out: sharing strategy of the pools (default exclusive)",
+     FALSE, -1},
     {NULL, NULL, NULL, FALSE, -1},
 };
 
@@ -70,8 +80,18 @@ typedef struct dcgm_pod {
   GArray *wins;              /* dcgm_win */
 } dcgm_pod;
 
+/* A node seen, for --scenario-out. */
+typedef struct dcgm_host {
+  const char *name;          /* Hostname (or instance); in strings */
+  const char *model;         /* modelName of its first series that has one, or NULL */
+  const char *file;          /* where it was first seen (series or row) */
+  guint line;
+  GHashTable *gpus;          /* distinct GPU ids (in strings), idle ones included */
+} dcgm_host;
+
 typedef struct dcgm_reader {
   import_ctx *c;
+  GHashTable *hosts;         /* name -> dcgm_host*, with --scenario-out only */
   GStringChunk *strings;
   GHashTable *pods;          /* "ns\x1fpod" -> dcgm_pod* */
   GArray *rules;             /* dcgm_rule */
@@ -85,6 +105,7 @@ typedef struct dcgm_reader {
   gboolean from_target;      /* the sample being read names its pod by `pod` alone */
   /* CSV columns */
   int col_t, col_metric, col_value, col_pod, col_ns, col_gpu, col_uuid, col_host, col_profile;
+  int col_model;             /* modelName */
   int col_xpod, col_xns;     /* exported_pod, exported_namespace */
   guint ncols;
   gboolean have_header, header_bad;
@@ -286,6 +307,34 @@ static void dcgm_pick_pod(dcgm_reader *r, const char *xpod, const char *pod, con
   }
 }
 
+/* ---- the nodes seen (--scenario-out) ---- */
+
+static void dcgm_host_free(gpointer data) {
+  dcgm_host *h = data;
+  g_hash_table_unref(h->gpus);
+  g_free(h);
+}
+
+/* Records GPU gpu_id of node host (any series: an idle GPU's too), with its modelName. */
+static void dcgm_host_seen(dcgm_reader *r, const char *file, guint line, const char *host,
+                           const char *gpu_id, const char *model) {
+  if (!r->hosts) return;
+  if (!host || !*host || !g_utf8_validate(host, -1, NULL)) host = "(no Hostname)";
+  dcgm_host *h = g_hash_table_lookup(r->hosts, host);
+  if (!h) {
+    h = g_new0(dcgm_host, 1);
+    h->name = g_string_chunk_insert_const(r->strings, host);
+    h->file = file;
+    h->line = line;
+    h->gpus = g_hash_table_new(g_str_hash, g_str_equal);
+    g_hash_table_insert(r->hosts, (gpointer)h->name, h);
+  }
+  if (!h->model && model && *model && g_utf8_validate(model, -1, NULL))
+    h->model = g_string_chunk_insert_const(r->strings, model);
+  if (gpu_id && g_hash_table_size(h->gpus) < TRACE_MAX_GPUS)
+    g_hash_table_add(h->gpus, g_string_chunk_insert_const(r->strings, gpu_id));
+}
+
 /* ---- CSV: one sample per row ---- */
 
 static int dcgm_col_any(const csvread_row *h, const char *a, const char *b, const char *c2) {
@@ -314,6 +363,7 @@ static gboolean dcgm_csv_row(const csvread_row *row, void *ud) {
     r->col_uuid = dcgm_col_any(row, "UUID", "uuid", NULL);
     r->col_host = dcgm_col_any(row, "Hostname", "hostname", "instance");
     r->col_profile = dcgm_col_any(row, "GPU_I_PROFILE", NULL, NULL);
+    r->col_model = dcgm_col_any(row, "modelName", NULL, NULL);
     if (r->col_t < 0 || r->col_metric < 0 || r->col_value < 0 ||
         (r->col_pod < 0 && r->col_xpod < 0)) {
       diag_add(r->c->diags, row->path, row->line, 0,
@@ -335,6 +385,8 @@ static gboolean dcgm_csv_row(const csvread_row *row, void *ud) {
   g_autofree char *gpu_id =
       *uuid ? g_strdup(uuid)
             : g_strdup_printf("%s/%s", dcgm_cell(row, r->col_host), dcgm_cell(row, r->col_gpu));
+  dcgm_host_seen(r, row->path, row->line, dcgm_cell(row, r->col_host), gpu_id,
+                 dcgm_cell(row, r->col_model));
   const char *pod, *ns;
   dcgm_pick_pod(r, dcgm_cell(row, r->col_xpod), dcgm_cell(row, r->col_pod),
                 dcgm_cell(row, r->col_xns), dcgm_cell(row, r->col_ns), &pod, &ns);
@@ -447,6 +499,7 @@ static void dcgm_json_file(dcgm_reader *r, const char *path) {
     }
     g_autofree char *gpu_id = uuid ? g_strdup(uuid)
                                    : g_strdup_printf("%s/%s", host ? host : "", gpu ? gpu : "");
+    dcgm_host_seen(r, path, pos, host, gpu_id, dcgm_json_label(labels, "modelName", NULL));
     JsonArray *pts = values ? json_node_get_array(values) : NULL;
     guint np = pts ? json_array_get_length(pts) : 1;
     for (guint k = 0; k < np; k++) {
@@ -824,6 +877,144 @@ static void dcgm_notes(const dcgm_reader *r, guint64 idle_target, const char *ex
     import_note(c, "%" G_GUINT64_FORMAT " samples of other metrics ignored", r->other_metric);
 }
 
+/* ---- the scenario of the nodes seen (--scenario-out) ---- */
+
+/* The catalogue model a DCGM modelName stands for: a catalogue name, a model's driver name
+ * (product_name: "NVIDIA A100-SXM4-80GB"), or the one model catalog_model_suggestions finds
+ * ("NVIDIA A100 80GB PCIe"); NULL otherwise, with *hint the suggestions (NULL: none). */
+static const gpu_model *dcgm_catalog_model(const char *name, char **hint) {
+  *hint = NULL;
+  const gpu_model *m = catalog_find(name);
+  guint n;
+  const gpu_model *all = catalog_models(&n);
+  for (guint i = 0; !m && i < n; i++)
+    if (all[i].product_name && !g_ascii_strcasecmp(all[i].product_name, name)) m = &all[i];
+  if (m) return m;
+  *hint = catalog_model_suggestions(name);
+  if (*hint && !strchr(*hint, ',')) {
+    m = catalog_find(*hint);
+    g_clear_pointer(hint, g_free);
+  }
+  return m;
+}
+
+/* One pool of the scenario: nodes of one model with the same number of GPUs. */
+typedef struct dcgm_group {
+  const gpu_model *model;
+  guint gpus_per_node, nodes;
+  GString *hosts;            /* "node-1, node-2" (the first few) */
+  GString *names;            /* the modelNames that mapped to it */
+} dcgm_group;
+
+static gint dcgm_host_cmp(gconstpointer a, gconstpointer b) {
+  return strcmp((*(dcgm_host *const *)a)->name, (*(dcgm_host *const *)b)->name);
+}
+
+/* Node h into its group (appended to groups when new); FALSE after a diag when its model
+ * is unknown. forced: --gpu-model's model, or NULL. */
+static gboolean dcgm_group_add(dcgm_reader *r, GArray *groups, const dcgm_host *h,
+                               const gpu_model *forced) {
+  g_autofree char *hint = NULL;
+  const gpu_model *m = forced ? forced : h->model ? dcgm_catalog_model(h->model, &hint) : NULL;
+  if (!m) {
+    g_autofree char *all = catalog_model_names();
+    diag_add(r->c->diags, h->file, h->line, 0,
+             "--scenario-out: node %s: %s%s%s is not a catalogue GPU model (%s%s%sall: %s); "
+             "give --gpu-model MODEL", h->name, h->model ? "modelName '" : "no modelName label",
+             h->model ? h->model : "", h->model ? "'" : "", hint ? "did you mean " : "",
+             hint ? hint : "", hint ? "? " : "", all);
+    return FALSE;
+  }
+  guint gpn = MAX(g_hash_table_size(h->gpus), 1u);
+  dcgm_group *g = NULL;
+  for (guint i = 0; i < groups->len && !g; i++) {
+    dcgm_group *x = &g_array_index(groups, dcgm_group, i);
+    if (x->model == m && x->gpus_per_node == gpn) g = x;
+  }
+  if (!g) {
+    dcgm_group n = {m, gpn, 0, g_string_new(NULL), g_string_new(NULL)};
+    g_array_append_val(groups, n);
+    g = &g_array_index(groups, dcgm_group, groups->len - 1);
+  }
+  if (g->nodes < 4) g_string_append_printf(g->hosts, "%s%s", g->nodes ? ", " : "", h->name);
+  else if (g->nodes == 4) g_string_append(g->hosts, ", ...");
+  g->nodes++;
+  const char *mn = h->model ? h->model : "(none)";
+  g_autofree char *quoted = g_strdup_printf("'%s'", mn);
+  if (!strstr(g->names->str, quoted))
+    g_string_append_printf(g->names, "%s%s", g->names->len ? ", " : "", quoted);
+  return TRUE;
+}
+
+/* The pool name of group g: its model in lower case, with "-xN" when another group has
+ * the same model. Owned. */
+static char *dcgm_pool_name(GArray *groups, guint k) {
+  const dcgm_group *g = &g_array_index(groups, dcgm_group, k);
+  gboolean shared = FALSE;
+  for (guint i = 0; i < groups->len; i++)
+    shared |= i != k && g_array_index(groups, dcgm_group, i).model == g->model;
+  g_autofree char *low = g_ascii_strdown(g->model->name, -1);
+  return shared ? g_strdup_printf("%s-x%u", low, g->gpus_per_node) : g_strdup(low);
+}
+
+/* Writes the pools of the nodes seen to the SCENARIO output. */
+static void dcgm_scenario(dcgm_reader *r, const gpu_model *forced, const char *strategy) {
+  GPtrArray *hosts = g_ptr_array_new();
+  GHashTableIter it;
+  gpointer k, v;
+  g_hash_table_iter_init(&it, r->hosts);
+  while (g_hash_table_iter_next(&it, &k, &v)) g_ptr_array_add(hosts, v);
+  g_ptr_array_sort(hosts, dcgm_host_cmp);
+  GArray *groups = g_array_new(FALSE, FALSE, sizeof(dcgm_group));
+  gboolean ok = hosts->len > 0;
+  guint gpus = 0, big = 0;
+  if (!hosts->len)
+    diag_add(r->c->diags, r->c->files[0], 0, 0, "--scenario-out: no GPU series seen");
+  for (guint i = 0; i < hosts->len; i++) {
+    ok &= dcgm_group_add(r, groups, g_ptr_array_index(hosts, i), forced);
+    gpus += g_hash_table_size(((dcgm_host *)g_ptr_array_index(hosts, i))->gpus);
+  }
+  GString *y = g_string_new(NULL);
+  g_string_append_printf(y, "# Made by `sharesim import dcgm --scenario-out`: %u nodes and %u "
+                         "GPUs seen (Hostname, gpu/UUID; idle GPUs included), a pool per GPU "
+                         "model and GPUs per node.\n", hosts->len, gpus);
+  for (guint i = 0; ok && i < groups->len; i++) {
+    const dcgm_group *g = &g_array_index(groups, dcgm_group, i);
+    g_autofree char *esc = g_strescape(g->names->str, NULL), *hs = g_strescape(g->hosts->str, NULL);
+    g_string_append_printf(y, "#   %s x %u: %u node%s (%s), modelName %s%s\n", g->model->name,
+                           g->gpus_per_node, g->nodes, g->nodes == 1 ? "" : "s", hs, esc,
+                           forced ? " (--gpu-model)" : "");
+    if (g->nodes * g->gpus_per_node >
+        g_array_index(groups, dcgm_group, big).nodes * g_array_index(groups, dcgm_group, big).gpus_per_node)
+      big = i;
+  }
+  g_string_append(y, "name: dcgm-import\npools:\n");
+  for (guint i = 0; ok && i < groups->len; i++) {
+    const dcgm_group *g = &g_array_index(groups, dcgm_group, i);
+    g_autofree char *name = dcgm_pool_name(groups, i);
+    g_string_append_printf(y, "  - name: %s\n    gpu: %s\n    nodes: %u\n    gpus_per_node: %u\n"
+                           "    strategy: %s\n", name, g->model->name, g->nodes,
+                           g->gpus_per_node, strategy);
+  }
+  if (ok && groups->len > 1) {
+    g_autofree char *name = dcgm_pool_name(groups, big);
+    g_string_append_printf(y, "routing:  # every job to the largest pool: route by kind, tenant "
+                           "or label (docs/scenario-format.md)\n  - {pool: %s}\n", name);
+  }
+  if (ok) {
+    import_append(r->c, IMPORT_OUT_SCENARIO, y->str);
+    import_note(r->c, "scenario: %u pool%s of %u GPUs on %u nodes, idle GPUs included",
+                groups->len, groups->len == 1 ? "" : "s", gpus, hosts->len);
+  }
+  g_string_free(y, TRUE);
+  for (guint i = 0; i < groups->len; i++) {
+    g_string_free(g_array_index(groups, dcgm_group, i).hosts, TRUE);
+    g_string_free(g_array_index(groups, dcgm_group, i).names, TRUE);
+  }
+  g_array_unref(groups);
+  g_ptr_array_unref(hosts);
+}
+
 /* ---- rules and options ---- */
 
 static gboolean dcgm_rule_add(dcgm_reader *r, const char *text, GError **error) {
@@ -875,6 +1066,18 @@ static gboolean dcgm_run(import_ctx *c, GError **error) {
                 text);
     return FALSE;
   }
+  const gpu_model *forced = NULL;
+  share_strategy strategy;
+  if (import_wants(c, IMPORT_OUT_SCENARIO) &&
+      !import_pool_options(c, "A100-80GB", "exclusive", &forced, &strategy, error))
+    return FALSE;
+  if (!import_wants(c, IMPORT_OUT_SCENARIO) &&
+      (import_option(c, "gpu-model") || import_option(c, "strategy"))) {
+    g_set_error(error, SHARESIM_ERROR, SHARESIM_ERROR_INPUT,
+                "--gpu-model and --strategy describe the pools of --scenario-out: give it too");
+    return FALSE;
+  }
+  if (!import_option(c, "gpu-model")) forced = NULL;
   r.rules = g_array_new(FALSE, FALSE, sizeof(dcgm_rule));
   gboolean ok = TRUE;
   GPtrArray *given = import_option_all(c, "kind-rule");
@@ -884,6 +1087,8 @@ static gboolean dcgm_run(import_ctx *c, GError **error) {
   if (ok) {
     r.strings = g_string_chunk_new(1 << 14);
     r.pods = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, dcgm_pod_free);
+    if (import_wants(c, IMPORT_OUT_SCENARIO))
+      r.hosts = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, dcgm_host_free);
     for (guint f = 0; f < c->n_files; f++) {
       if (dcgm_is_json(c->files[f])) {
         dcgm_json_file(&r, c->files[f]);
@@ -896,6 +1101,9 @@ static gboolean dcgm_run(import_ctx *c, GError **error) {
       }
     }
     if (import_ok(c)) dcgm_emit(&r);
+    const char *st = import_option(c, "strategy");
+    if (import_ok(c) && r.hosts) dcgm_scenario(&r, forced, st ? st : "exclusive");
+    if (r.hosts) g_hash_table_unref(r.hosts);
     g_hash_table_unref(r.pods);
     g_string_chunk_free(r.strings);
   }

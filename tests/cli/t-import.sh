@@ -80,6 +80,39 @@ expect_eq "$(noise ob.csv)" 0 "no float noise in alibaba-openb"
 expect_eq "$(grep '^pod-ls,' ob.csv | cut -d, -f5,10,14)" "7.41,0.3,0.7" "openb share, memory, rate"
 expect_eq "$(grep '^pod-be,' ob.csv | cut -d, -f5,10)" "1.729,0.07" "openb 70 milli-GPU"
 
+# ---- import dcgm --scenario-out (issue 30 item 2): a kube-prometheus export in the
+# exporter's documented labelling (exported_pod; an idle GPU's series carry only the
+# exporter's pod, one idle GPU only in GPU_TEMP) becomes a trace of the 3 workloads and a
+# scenario of every GPU seen, modelName mapped to the catalogue, the pools by GPU model
+# and GPUs per node; README's "From your cluster" import line runs on it ----
+K="$DATA/import/dcgm-nodes.json"
+cmdline=$(sed -n '/^## From your cluster/,/^## /p' "$TOP_SRCDIR/README.md" | grep '^sharesim import dcgm ' | head -1)
+expect_eq "$(printf '%s' "$cmdline" | cut -c1-35)" "sharesim import dcgm dcgm-*.json -o" "README's From your cluster: the import line"
+# shellcheck disable=SC2086
+run import dcgm "$K" ${cmdline#sharesim import dcgm dcgm-\*.json }; expect_rc 0
+expect_file trace.csv; expect_file phases.csv; expect_file cluster.yaml
+expect_eq "$(tail -n +2 trace.csv | cut -d, -f1 | tr '\n' ' ')" "jupyter/jupyter-alice ml/train-llm-0 serving/vllm-chat-0 " "the workloads are the jobs, the exporter none"
+expect_err_contains "scenario: 2 pools of 5 GPUs on 3 nodes, idle GPUs included"
+expect_eq "$(grep -E '^  - name|^    (gpu|nodes|gpus_per_node):' cluster.yaml | tr -s ' \n' ' ')" \
+  " - name: a100-80gb gpu: A100-80GB nodes: 2 gpus_per_node: 2 - name: h100-80gb gpu: H100-80GB nodes: 1 gpus_per_node: 1 " \
+  "pools: the A100 nodes (idle GPUs counted) and the H100 node"
+run run cluster.yaml trace.csv --phases phases.csv -o fromcluster -q; expect_rc 0
+# modelName the catalogue cannot map: refused with the nearest models, nothing written
+sed 's/NVIDIA H100 80GB HBM3/NVIDIA A100/' "$K" > k-amb.json
+run import dcgm k-amb.json -o ka.csv --scenario-out ka.yaml; expect_rc 2
+expect_err_contains "k-amb.json:8: --scenario-out: node node-c: modelName 'NVIDIA A100' is not a catalogue GPU model (did you mean A100-40GB, A100-80GB? all: T4,"
+expect_err_contains "give --gpu-model MODEL"
+expect_no_path ka.csv; expect_no_path ka.yaml
+# a driver name the catalogue does not list but that can only be one model is that model;
+# --gpu-model sets every node's; the pool options need --scenario-out
+sed 's/NVIDIA H100 80GB HBM3/NVIDIA A100 80GB PCIe/' "$K" > k-pcie.json
+run import dcgm k-pcie.json -o kp.csv --scenario-out kp.yaml; expect_rc 0
+expect_eq "$(grep -c "A100-80GB x 1: 1 node (node-c), modelName 'NVIDIA A100 80GB PCIe'" kp.yaml)" "1" "an A100 80GB PCIe node is an A100-80GB"
+run import dcgm "$K" -o kg.csv --scenario-out kg.yaml --gpu-model H100-80GB --strategy time-slicing; expect_rc 0
+expect_eq "$(grep -E '^    (gpu|strategy):' kg.yaml | sort | uniq -c | tr -s ' \n' ' ')" " 2 gpu: H100-80GB 2 strategy: time-slicing " "--gpu-model and --strategy on every pool"
+run import dcgm "$K" -o kx.csv --gpu-model H100-80GB; expect_rc 2
+expect_err_contains "--gpu-model and --strategy describe the pools of --scenario-out: give it too"
+
 # ---- the bundled example export imports (both forms) ----
 if [ -f "$TRACES/dcgm-example.csv" ]; then
   run import dcgm "$TRACES/dcgm-example.csv" -o ex.csv --phases-out exp.csv; expect_rc 0
