@@ -129,14 +129,15 @@ static void text_model(FILE *out, const gpu_model *m, gboolean all) {
     text_layouts(out, m, all);
   }
   if (m->n_vgpu_profiles) {
-    fprintf(out, "\nvGPU time-sliced profiles (C-series)\n");
-    fprintf(out, "  %-12s %15s %11s\n", "profile", "framebuffer_GiB", "max_per_GPU");
+    fprintf(out, "\nvGPU time-sliced profiles (C-series: compute; Q/B-series: desktop)\n");
+    fprintf(out, "  %-12s %15s %11s %s\n", "profile", "framebuffer_GiB", "max_per_GPU", "series");
     for (guint i = 0; i < m->n_vgpu_profiles; i++) {
       const vgpu_profile *v = &m->vgpu_profiles[i];
-      fprintf(out, "  %-12s %15.2f %11u\n", v->name, gib(v->framebuffer_bytes), v->max_per_gpu);
+      fprintf(out, "  %-12s %15.2f %11u %s\n", v->name, gib(v->framebuffer_bytes), v->max_per_gpu,
+              v->desktop ? "desktop" : "compute");
     }
   } else {
-    fprintf(out, "\nvGPU: no time-sliced C-series profiles in the catalogue for %s\n", m->name);
+    fprintf(out, "\nvGPU: no time-sliced profiles in the catalogue for %s\n", m->name);
   }
 }
 
@@ -274,6 +275,7 @@ static void json_model_full(JsonBuilder *b, const gpu_model *m, gboolean all) {
     j_str(b, "name", v->name);
     j_int(b, "framebuffer_bytes", v->framebuffer_bytes);
     j_int(b, "max_per_gpu", v->max_per_gpu);
+    j_str(b, "series", v->desktop ? "desktop" : "compute");
     json_builder_end_object(b);
   }
   json_builder_end_array(b);

@@ -110,35 +110,112 @@ static const mig_profile b200_mig[] = {
     {"1g.23gb+me", 1, 1, ST_0_6, 1, TRUE, 20.375, 18},
 };
 
+/* GB200 186GB (the Blackwell GPU of a Grace-Blackwell superchip): names, slices and max
+ * counts as the MIG guide and mig-parted's default config give them [S1][S3]; placement
+ * assumed as 1.2 (unverified). GiB and SMs derived as B200's: 7g = 0.997 x the whole
+ * 189471 MiB [C1], the smaller classes at the H200 ratios to 7g, floored to 1/8 GiB; SMs
+ * g x 18 (unverified). */
+static const mig_profile gb200_mig[] = {
+    {"7g.186gb", 7, 8, ST_0, 1, FALSE, 184.375, 126},
+    {"4g.93gb", 4, 4, ST_0, 1, FALSE, 91.75, 72},
+    {"3g.93gb", 3, 4, ST_0_4, 2, FALSE, 91.75, 54},
+    {"2g.47gb", 2, 2, ST_0_2_4, 3, FALSE, 42.75, 36},
+    {"1g.47gb", 1, 2, ST_EVEN, 4, FALSE, 42.75, 18},
+    {"1g.23gb", 1, 1, ST_0_6, 7, FALSE, 21.0, 18},
+    {"1g.23gb+me", 1, 1, ST_0_6, 1, TRUE, 21.0, 18},
+};
+
+/* B300 288GB (Blackwell Ultra): names and max counts from mig-parted's default config [S3]
+ * (the MIG guide's B300 table was not readable here); placement assumed as 1.2
+ * (unverified); GiB and SMs derived as GB200's from the whole 275040 MiB [C1]. */
+static const mig_profile b300_mig[] = {
+    {"7g.269gb", 7, 8, ST_0, 1, FALSE, 267.75, 126},
+    {"4g.135gb", 4, 4, ST_0, 1, FALSE, 133.375, 72},
+    {"3g.135gb", 3, 4, ST_0_4, 2, FALSE, 133.375, 54},
+    {"2g.67gb", 2, 2, ST_0_2_4, 3, FALSE, 62.125, 36},
+    {"1g.67gb", 1, 2, ST_EVEN, 4, FALSE, 62.125, 18},
+    {"1g.34gb", 1, 1, ST_0_6, 7, FALSE, 30.5, 18},
+    {"1g.34gb+me", 1, 1, ST_0_6, 1, TRUE, 30.5, 18},
+};
+
+/* RTX PRO 6000 Blackwell 96GB: 4 instances at most [S1], profiles and max counts from
+ * mig-parted's default config [S3] (its graphics and media variants, "+gfx", "+me.all",
+ * "-me", are not modelled); placement assumed as the A30's 4-slot table (unverified);
+ * GiB derived (4g = 0.997 x the whole 97887 MiB [C1], 2g and 1g at the A30's ratios to
+ * 4g), SMs 188 / 4 per compute slice (derived). */
+static const mig_profile rtx_pro_6000_mig[] = {
+    {"4g.96gb", 4, 4, ST_0, 1, FALSE, 95.25, 188},
+    {"2g.48gb", 2, 2, ST_A30_2, 2, FALSE, 47.375, 94},
+    {"1g.24gb", 1, 1, ST_A30_1, 4, FALSE, 23.5, 47},
+};
+
 /* ---- time-sliced vGPU C-series profiles [S17] ----------------------
- * Frame buffer in MiB as NVIDIA prints "MB"; max per GPU in equal-size mode. */
+ * Frame buffer in MiB as NVIDIA prints "MB"; max per GPU in equal-size mode. VC: a
+ * compute (C-series) profile, VD: a desktop (Q- or B-series) one. */
+#define VC(n, mib, max) {n, MIB(mib), max, FALSE}
+#define VD(n, mib, max) {n, MIB(mib), max, TRUE}
 static const vgpu_profile a100_40_vgpu[] = {
-    {"A100-40C", MIB(40960), 1}, {"A100-20C", MIB(20480), 2}, {"A100-10C", MIB(10240), 4},
-    {"A100-8C", MIB(8192), 5},   {"A100-5C", MIB(5120), 8},   {"A100-4C", MIB(4096), 10},
+    VC("A100-40C", 40960, 1), VC("A100-20C", 20480, 2), VC("A100-10C", 10240, 4),
+    VC("A100-8C", 8192, 5),   VC("A100-5C", 5120, 8),   VC("A100-4C", 4096, 10),
 };
 /* A100 80GB PCIe ("A100D-"; HGX boards use "A100DX-" with the same sizes). */
 static const vgpu_profile a100_80_vgpu[] = {
-    {"A100D-80C", MIB(81920), 1}, {"A100D-40C", MIB(40960), 2}, {"A100D-20C", MIB(20480), 4},
-    {"A100D-16C", MIB(16384), 5}, {"A100D-10C", MIB(10240), 8}, {"A100D-8C", MIB(8192), 10},
-    {"A100D-4C", MIB(4096), 20},
+    VC("A100D-80C", 81920, 1), VC("A100D-40C", 40960, 2), VC("A100D-20C", 20480, 4),
+    VC("A100D-16C", 16384, 5), VC("A100D-10C", 10240, 8), VC("A100D-8C", 8192, 10),
+    VC("A100D-4C", 4096, 20),
 };
 /* H100 SXM5 80GB ("H100XM-"; H100 PCIe uses "H100-" with the same sizes). */
 static const vgpu_profile h100_80_vgpu[] = {
-    {"H100XM-80C", MIB(81920), 1}, {"H100XM-40C", MIB(40960), 2}, {"H100XM-20C", MIB(20480), 4},
-    {"H100XM-16C", MIB(16384), 5}, {"H100XM-10C", MIB(10240), 8}, {"H100XM-8C", MIB(8192), 10},
-    {"H100XM-5C", MIB(5120), 16},  {"H100XM-4C", MIB(4096), 20},
+    VC("H100XM-80C", 81920, 1), VC("H100XM-40C", 40960, 2), VC("H100XM-20C", 20480, 4),
+    VC("H100XM-16C", 16384, 5), VC("H100XM-10C", 10240, 8), VC("H100XM-8C", 8192, 10),
+    VC("H100XM-5C", 5120, 16),  VC("H100XM-4C", 4096, 20),
 };
 /* H100 NVL: 94C and 47C sizes printed [S17]; the others = N x 1024 MiB (derived). */
 static const vgpu_profile h100_nvl_vgpu[] = {
-    {"H100L-94C", MIB(96246), 1}, {"H100L-47C", MIB(48128), 2}, {"H100L-23C", MIB(23552), 4},
-    {"H100L-15C", MIB(15360), 6}, {"H100L-11C", MIB(11264), 8}, {"H100L-6C", MIB(6144), 15},
-    {"H100L-4C", MIB(4096), 23},
+    VC("H100L-94C", 96246, 1), VC("H100L-47C", 48128, 2), VC("H100L-23C", 23552, 4),
+    VC("H100L-15C", 15360, 6), VC("H100L-11C", 11264, 8), VC("H100L-6C", 6144, 15),
+    VC("H100L-4C", 4096, 23),
 };
 /* H200 NVL [S18]: the table prints 144 GB for 141C (more than the 143771 MiB the GPU
  * reports; kept as printed); others N x 1024 MiB (derived). */
 static const vgpu_profile h200_vgpu[] = {
-    {"H200-141C", MIB(147456), 1}, {"H200-70C", MIB(71680), 2}, {"H200-35C", MIB(35840), 4},
-    {"H200-28C", MIB(28672), 5},   {"H200-17C", MIB(17408), 8}, {"H200-14C", MIB(14336), 10},
+    VC("H200-141C", 147456, 1), VC("H200-70C", 71680, 2), VC("H200-35C", 35840, 4),
+    VC("H200-28C", 28672, 5),   VC("H200-17C", 17408, 8), VC("H200-14C", 14336, 10),
+};
+
+/* T4, A10, L4, L40S: C-series (compute) from NVIDIA AI Enterprise's vGPU type tables [S290];
+ * T4 Q- and B-series (desktop) from the vGPU user guide's Tesla T4 table [S291]. NVIDIA's
+ * Q-series tables of A10, L4 and L40S were not readable here: their Q profiles (names as
+ * the driver lists them [C8]) are derived by the rule NVIDIA's tables follow for boards
+ * of the same memory, max = memory / frame buffer, at most 32 per GPU (Quadro RTX 6000
+ * 24GB and RTX 8000 48GB [S291]); unverified. B-series of those three: not modelled. */
+static const vgpu_profile t4_vgpu[] = {
+    VC("T4-16C", 16384, 1), VC("T4-8C", 8192, 2),   VC("T4-4C", 4096, 4),
+    VD("T4-16Q", 16384, 1), VD("T4-8Q", 8192, 2),   VD("T4-4Q", 4096, 4),
+    VD("T4-2Q", 2048, 8),   VD("T4-1Q", 1024, 16),  VD("T4-2B", 2048, 8),
+    VD("T4-1B", 1024, 16),
+};
+static const vgpu_profile l4_vgpu[] = {
+    VC("L4-24C", 24576, 1), VC("L4-12C", 12288, 2), VC("L4-8C", 8192, 3),
+    VC("L4-6C", 6144, 4),   VC("L4-4C", 4096, 6),   VD("L4-24Q", 24576, 1),
+    VD("L4-12Q", 12288, 2), VD("L4-8Q", 8192, 3),   VD("L4-6Q", 6144, 4),
+    VD("L4-4Q", 4096, 6),   VD("L4-3Q", 3072, 8),   VD("L4-2Q", 2048, 12),
+    VD("L4-1Q", 1024, 24),
+};
+static const vgpu_profile a10_vgpu[] = {
+    VC("A10-24C", 24576, 1), VC("A10-12C", 12288, 2), VC("A10-8C", 8192, 3),
+    VC("A10-6C", 6144, 4),   VC("A10-4C", 4096, 6),   VD("A10-24Q", 24576, 1),
+    VD("A10-12Q", 12288, 2), VD("A10-8Q", 8192, 3),   VD("A10-6Q", 6144, 4),
+    VD("A10-4Q", 4096, 6),   VD("A10-3Q", 3072, 8),   VD("A10-2Q", 2048, 12),
+    VD("A10-1Q", 1024, 24),
+};
+static const vgpu_profile l40s_vgpu[] = {
+    VC("L40S-48C", 49152, 1), VC("L40S-24C", 24576, 2), VC("L40S-16C", 16384, 3),
+    VC("L40S-12C", 12288, 4), VC("L40S-8C", 8192, 6),   VC("L40S-6C", 6144, 8),
+    VC("L40S-4C", 4096, 12),  VD("L40S-48Q", 49152, 1), VD("L40S-24Q", 24576, 2),
+    VD("L40S-16Q", 16384, 3), VD("L40S-12Q", 12288, 4), VD("L40S-8Q", 8192, 6),
+    VD("L40S-6Q", 6144, 8),   VD("L40S-4Q", 4096, 12),  VD("L40S-3Q", 3072, 16),
+    VD("L40S-2Q", 2048, 24),  VD("L40S-1Q", 1024, 32),
 };
 
 #define PROFILES(t) .profiles = (t), .n_profiles = G_N_ELEMENTS(t)
@@ -148,26 +225,36 @@ static const vgpu_profile h200_vgpu[] = {
 /* ---- the models --------------------------------------------------------------------
  * mem_bytes: the whole-GPU memory nvidia-smi reports (MiB) [C1]. Prices: on-demand
  * $/GPU-hour, [S34] or derived from [C7] as docs/catalog.md says.
- * mem_bw_gbps / fp16_tflops: NVIDIA datasheets [D1]-[D8] (docs/catalog.md, "Bandwidth and
+ * mem_bw_gbps / fp16_tflops: NVIDIA datasheets [D1]-[D10] (docs/catalog.md, "Bandwidth and
  * FLOPs"), dense tensor-core FP16/BF16 (the sparsity figures halved where only they print).
  * product_name / tdp_w / clocks (the DCGM export's modelName, power and clock gauges):
- * docs/catalog.md "Power and clocks"; TDP from the datasheets [D1]-[D8], clocks unverified. */
+ * docs/catalog.md "Power and clocks"; TDP from the datasheets [D1]-[D10] or captures, clocks unverified. */
 static const gpu_model models[] = {
     {.name = "T4", .description = "NVIDIA T4 16GB (Turing, PCIe)", .mem_bytes = MIB(15360),
      .sms = 40, .compute_capability = 7.5, .price_per_gpu_hour = 0.53,
-     .sources = "[C1][C4][C7]", .notes = "price unverified (AWS g4dn.xlarge $0.526/h incl. host)",
+     VGPU(t4_vgpu), .sources = "[S290][S291][C1][C4][C7]",
+     .notes = "price unverified (AWS g4dn.xlarge $0.526/h incl. host)",
      .mem_bw_gbps = 320, .fp16_tflops = 65,
      .product_name = "Tesla T4", .tdp_w = 70, .sm_clock_mhz = 1590, .mem_clock_mhz = 5001},
     {.name = "L4", .description = "NVIDIA L4 24GB (Ada, PCIe)", .mem_bytes = MIB(23034),
      .sms = 58, .compute_capability = 8.9, .price_per_gpu_hour = 0.80,
-     .sources = "[C1][C4][C7]", .notes = "price derived (AWS g6.xlarge $0.8048/h, 1 GPU)",
+     VGPU(l4_vgpu), .sources = "[S290][S291][C1][C4][C7][C8]",
+     .notes = "price derived (AWS g6.xlarge $0.8048/h, 1 GPU); vGPU Q-series derived",
      .mem_bw_gbps = 300, .fp16_tflops = 121,
      .product_name = "NVIDIA L4", .tdp_w = 72, .sm_clock_mhz = 2040, .mem_clock_mhz = 6251},
     {.name = "A10", .description = "NVIDIA A10 24GB (Ampere, PCIe)", .mem_bytes = MIB(23028),
      .sms = 72, .compute_capability = 8.6, .price_per_gpu_hour = 1.01,
-     .sources = "[C1][C4][C7]", .notes = "price derived (AWS g5.xlarge $1.006/h, A10G)",
+     VGPU(a10_vgpu), .sources = "[S290][S291][C1][C4][C7][C8]",
+     .notes = "price derived (AWS g5.xlarge $1.006/h, A10G); vGPU Q-series derived",
      .mem_bw_gbps = 600, .fp16_tflops = 125,
      .product_name = "NVIDIA A10", .tdp_w = 150, .sm_clock_mhz = 1695, .mem_clock_mhz = 6251},
+    {.name = "L40S", .description = "NVIDIA L40S 48GB (Ada, PCIe)", .mem_bytes = MIB(46068),
+     .sms = 142, .compute_capability = 8.9, .price_per_gpu_hour = 1.95, VGPU(l40s_vgpu),
+     .sources = "[S290][S291][C1][C8][C9][D9]",
+     .notes = "price unverified (a per-second cloud price, $0.000542/s); vGPU Q-series "
+              "derived; clocks unverified",
+     .mem_bw_gbps = 864, .fp16_tflops = 362,
+     .product_name = "NVIDIA L40S", .tdp_w = 350, .sm_clock_mhz = 2520, .mem_clock_mhz = 9001},
     {.name = "A30", .description = "NVIDIA A30 24GB (Ampere, PCIe, 4-slot MIG)",
      .mem_bytes = MIB(24576), .sms = 56, .sms_mig = 56, .compute_capability = 8.0,
      .price_per_gpu_hour = 1.42, .mig_slots = 4, .mig_compute_slices = 4,
@@ -216,6 +303,32 @@ static const gpu_model models[] = {
               "(AWS p6-b200.48xlarge $113.9328/h / 8)",
      .mem_bw_gbps = 8000, .fp16_tflops = 2250,
      .product_name = "NVIDIA B200", .tdp_w = 1000, .sm_clock_mhz = 1965, .mem_clock_mhz = 3996},
+    {.name = "GB200", .description = "NVIDIA GB200 186GB (the Blackwell GPU of a GB200 superchip)",
+     .mem_bytes = MIB(189471), .sms = 152, .sms_mig = 126, .compute_capability = 10.0,
+     .price_per_gpu_hour = 14.24, MIG8, PROFILES(gb200_mig), .sources = "[S1][S3][C1][C4][C9]",
+     .notes = "placement assumed; MIG GiB and SMs derived (unverified); price derived "
+              "(B200's); bandwidth, FLOPs and clocks unverified",
+     .mem_bw_gbps = 8000, .fp16_tflops = 2500,
+     .product_name = "NVIDIA GB200", .tdp_w = 1200, .sm_clock_mhz = 2062, .mem_clock_mhz = 3996},
+    {.name = "B300", .description = "NVIDIA B300 288GB (Blackwell Ultra, SXM6)",
+     .mem_bytes = MIB(275040), .sms = 148, .sms_mig = 126, .compute_capability = 10.3,
+     .price_per_gpu_hour = 7.89, MIG8, PROFILES(b300_mig), .sources = "[S1][S3][C1][C9]",
+     .notes = "MIG table from mig-parted, placement assumed; MIG GiB and SMs derived "
+              "(unverified); price unverified (a cloud marketplace's $7.89/h); bandwidth, "
+              "FLOPs and clocks unverified",
+     .mem_bw_gbps = 7750, .fp16_tflops = 2250,
+     .product_name = "NVIDIA B300 SXM6 AC", .tdp_w = 1100, .sm_clock_mhz = 2032,
+     .mem_clock_mhz = 3996},
+    {.name = "RTX-PRO-6000",
+     .description = "NVIDIA RTX PRO 6000 Blackwell Server Edition 96GB (PCIe, 4-slot MIG)",
+     .mem_bytes = MIB(97887), .sms = 188, .sms_mig = 188, .compute_capability = 12.0,
+     .price_per_gpu_hour = 2.09, .mig_slots = 4, .mig_compute_slices = 4,
+     .mig_max_instances = 4, PROFILES(rtx_pro_6000_mig), .sources = "[S1][S3][C1][C9]",
+     .notes = "placement assumed (A30's); MIG GiB and SMs derived; price unverified (a "
+              "cloud marketplace's $2.09/h); bandwidth, FLOPs and clocks unverified",
+     .mem_bw_gbps = 1792, .fp16_tflops = 500,
+     .product_name = "NVIDIA RTX PRO 6000 Blackwell Server Edition", .tdp_w = 600,
+     .sm_clock_mhz = 2430, .mem_clock_mhz = 14001},
 };
 
 const gpu_model *catalog_models(guint *n_out) {
@@ -263,7 +376,8 @@ static void catalog_product_suggestions(const char *name, GString *s) {
     if (!g_ascii_strcasecmp(w, "NVL")) nvl = TRUE;
     else if (len > 2 && !g_ascii_strcasecmp(w + len - 2, "GB") && g_ascii_isdigit(w[0]))
       gb = (guint)atoi(w);
-    else if (!family && len >= 2 && g_ascii_isalpha(w[0]) && g_ascii_isdigit(w[1]) &&
+    else if (!family && len >= 2 && g_ascii_isalpha(w[0]) &&
+             (g_ascii_isdigit(w[1]) || (len > 2 && g_ascii_isalpha(w[1]) && g_ascii_isdigit(w[2]))) &&
              g_ascii_strcasecmp(w, "SXM4") && g_ascii_strcasecmp(w, "SXM5") &&
              g_ascii_strcasecmp(w, "HBM3") && g_ascii_strcasecmp(w, "HBM3E"))
       family = w;
@@ -271,6 +385,18 @@ static void catalog_product_suggestions(const char *name, GString *s) {
   for (guint i = 0; family && i < G_N_ELEMENTS(models); i++)
     if (catalog_product_fits(models[i].name, family, gb, nvl))
       g_string_append_printf(s, "%s%s", s->len ? ", " : "", models[i].name);
+  /* No family word ("NVIDIA RTX PRO 6000 Blackwell Server Edition"): a model whose name,
+   * its dashes read as spaces, stands in the product name as whole words. */
+  g_autofree char *hay = g_ascii_strdown(name, -1);
+  for (guint i = 0; !s->len && i < G_N_ELEMENTS(models); i++) {
+    g_autofree char *words_of = g_strdelimit(g_ascii_strdown(models[i].name, -1), "-", ' ');
+    gsize n = strlen(words_of);
+    for (const char *at = strstr(hay, words_of); at; at = strstr(at + 1, words_of))
+      if ((at == hay || at[-1] == ' ') && (at[n] == '\0' || at[n] == ' ')) {
+        g_string_append(s, models[i].name);
+        break;
+      }
+  }
 }
 
 char *catalog_model_suggestions(const char *name) {

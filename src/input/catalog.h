@@ -25,6 +25,7 @@ typedef struct vgpu_profile {
   const char *name;        /* "A100D-20C" */
   int64_t framebuffer_bytes;
   uint8_t max_per_gpu;
+  gboolean desktop;        /* Q- or B-series (virtual workstation / PC); FALSE: C-series */
 } vgpu_profile;
 
 typedef struct gpu_model {

@@ -53,7 +53,7 @@ expect_out_contains "MPS client limit    48"
 
 run catalog A100; expect_rc 2
 expect_err_contains "unknown GPU model 'A100' (did you mean A100-40GB, A100-80GB?)"
-expect_err_contains "valid models: T4, L4, A10, A30, A100-40GB, A100-80GB"
+expect_err_contains "valid models: T4, L4, A10, L40S, A30, A100-40GB, A100-80GB"
 run catalog NoSuchGPU; expect_rc 2; expect_err_contains "unknown GPU model 'NoSuchGPU'"
 run catalog A100-80GB H100-80GB; expect_rc 2
 run catalog --no-such-flag; expect_rc 2
@@ -92,3 +92,67 @@ if command -v python3 >/dev/null 2>&1; then
     2>/dev/null)
   expect_eq "$r" "77 28 3g.40gb x2 42.412802048" "valid layouts in JSON"
 fi
+
+# ---- issue 32: Blackwell MIG models, vGPU compute and desktop profiles ----
+run catalog; expect_rc 0
+expect_out_contains "GB200            185.03   198.67  152 8 slots      126  10.0   48    14.24"
+expect_out_contains "B300             268.59   288.40  148 8 slots      126  10.3   48     7.89"
+expect_out_contains "RTX-PRO-6000      95.59   102.64  188 4 slots      188  12.0   48     2.09"
+expect_out_contains "L40S              44.99    48.31  142 no             -   8.9   48     1.95"
+run catalog B300; expect_rc 0
+expect_out_contains "  1g.34gb       1          1 0-6        7      30.50   18"
+expect_out_contains "Valid maximal MIG layouts (28 of 77 valid; without +me)"
+expect_out_contains "3g.135gb x2                               133.38  108     143.21  3g.135gb@0 3g.135gb@4"
+run catalog GB200; expect_rc 0
+expect_out_contains "  1g.47gb       1          2 0,2,4,6    4      42.75   18"
+expect_out_contains "1g.23gb x7                                 21.00  126      22.55  1g.23gb@0 1g.23gb@1"
+run catalog rtx-pro-6000; expect_rc 0
+expect_out_contains "MIG                 4 memory slices, 4 compute slices, at most 4 GPU instances"
+expect_out_contains "2g.48gb + 1g.24gb x2                       47.38  188      50.87  2g.48gb@0 1g.24gb@2 1g.24gb@3"
+run catalog L40S; expect_rc 0
+expect_out_contains "  L40S-4C                 4.00          12 compute"
+expect_out_contains "  L40S-1Q                 1.00          32 desktop"
+run catalog T4; expect_rc 0
+expect_out_contains "  T4-8C                   8.00           2 compute"
+expect_out_contains "  T4-2B                   2.00           8 desktop"
+run catalog A10 --json; expect_rc 0
+expect_out_contains '"name" : "A10-24Q"'
+expect_out_contains '"series" : "desktop"'
+
+# a scenario on each new model runs (MIG on the Blackwell parts, vGPU on the L40S and T4)
+cat > bw.csv <<'CSV'
+id,submit_s,kind,gpus,mem_gb,duration_s,sm
+a,0,batch,1,20,300,0.3
+b,10,batch,1,30,200,0.2
+c,20,batch,1,8,100,0.1
+CSV
+for g in "GB200|3g.93gb x2" "B300|1g.67gb x4" "RTX-PRO-6000|2g.48gb + 1g.24gb x2" "L40S|" "T4|"; do
+  gpu=${g%%|*}; layout=${g#*|}
+  if [ -n "$layout" ]; then sharing="strategy: mig
+    layout: $layout"
+  elif [ "$gpu" = L40S ]; then sharing="strategy: vgpu
+    profile: L40S-24C"
+  else sharing="strategy: vgpu
+    profile: T4-8Q"; fi
+  cat > "bw-$gpu.yaml" <<YAML
+name: bw-$gpu
+pools:
+  - name: p
+    gpu: $gpu
+    nodes: 1
+    gpus_per_node: 2
+    $sharing
+YAML
+  run run "bw-$gpu.yaml" bw.csv -o "bw-out-$gpu" -q
+  expect_rc 0
+  expect_eq "$(cut -d, -f2 "bw-out-$gpu/pools.csv" | tail -1)" "$gpu" "the pool's model in pools.csv"
+done
+# T4-8Q holds 8 GiB: job b (30 GB) never fits anywhere and is reported so
+expect_eq "$(grep -c '^b,' bw-out-T4/jobs.csv)" "1" "T4 jobs.csv lists job b"
+
+# plan offers the compute profiles of a vGPU model, never its desktop ones
+sed 's/gpu: A100-80GB, max_gpus: 4/gpu: L40S, max_gpus: 4/' "$DATA/plan/small.yaml" > l40s-plan.yaml
+run plan l40s-plan.yaml "$DATA/plan/small.csv" -o l40s-pl -j 2 --no-progress
+expect_rc 0
+expect_eq "$(grep -c 'profile L40S-24C' l40s-pl/plan.csv)" "4" "L40S-24C offered to the classes (4 of 5)"
+expect_eq "$(grep -c 'profile L40S-[0-9]*Q' l40s-pl/plan.csv)" "0" "no desktop profile offered"

@@ -39,18 +39,18 @@ static gboolean in_maximal(const gpu_model *m, GArray *maximal, const char *cano
   return FALSE;
 }
 
-static const char *const eight_slot[] = {"A100-40GB", "A100-80GB",  "H100-80GB",
-                                         "H100-NVL-94GB", "H200-141GB", "B200"};
+static const char *const eight_slot[] = {"A100-40GB",  "A100-80GB", "H100-80GB", "H100-NVL-94GB",
+                                         "H200-141GB", "B200",      "GB200",     "B300"};
 
 /* ---- lookups ------------------------------------------------------------------------ */
 
 Test(catalog, models_in_catalogue_order) {
   g_autofree char *names = catalog_model_names();
-  cr_assert_str_eq(names, "T4, L4, A10, A30, A100-40GB, A100-80GB, H100-80GB, H100-NVL-94GB, "
-                          "H200-141GB, B200");
+  cr_assert_str_eq(names, "T4, L4, A10, L40S, A30, A100-40GB, A100-80GB, H100-80GB, "
+                          "H100-NVL-94GB, H200-141GB, B200, GB200, B300, RTX-PRO-6000");
   guint n = 0;
   const gpu_model *ms = catalog_models(&n);
-  cr_assert_eq(n, 10);
+  cr_assert_eq(n, 14);
   cr_assert_str_eq(ms[0].name, "T4");
 }
 
@@ -117,7 +117,19 @@ Test(catalog, profile_and_vgpu_lookup) {
   cr_assert_eq(catalog_vgpu_find(model("H100-NVL-94GB"), "H100L-94C")->framebuffer_bytes,
                INT64_C(96246) * 1048576);
   cr_assert_null(catalog_vgpu_find(a, "A100-20C"));
-  cr_assert_null(catalog_vgpu_find(model("T4"), "T4-4C"));
+  cr_assert_null(catalog_vgpu_find(model("A30"), "A30-4C"));
+  /* issue 32: compute and desktop profiles of T4, A10, L4, L40S [S290][S291] */
+  const vgpu_profile *t4c = catalog_vgpu_find(model("T4"), "T4-4C");
+  cr_assert(t4c && t4c->framebuffer_bytes == INT64_C(4096) * 1048576 && t4c->max_per_gpu == 4 &&
+            !t4c->desktop);
+  const vgpu_profile *t4q = catalog_vgpu_find(model("T4"), "t4-1q");
+  cr_assert(t4q && t4q->max_per_gpu == 16 && t4q->desktop);
+  cr_assert_eq(catalog_vgpu_find(model("A10"), "A10-8C")->max_per_gpu, 3);
+  cr_assert_eq(catalog_vgpu_find(model("L4"), "L4-6C")->max_per_gpu, 4);
+  cr_assert_eq(catalog_vgpu_find(model("L40S"), "L40S-4C")->max_per_gpu, 12);
+  cr_assert_eq(catalog_vgpu_find(model("L40S"), "L40S-1Q")->max_per_gpu, 32);
+  cr_assert(catalog_vgpu_find(model("L40S"), "L40S-48Q")->desktop);
+  cr_assert_not(catalog_vgpu_find(model("L40S"), "L40S-48C")->desktop);
   g_autofree char *names = catalog_profile_names(a);
   cr_assert_str_eq(names, "7g.80gb, 4g.40gb, 3g.40gb, 2g.20gb, 1g.20gb, 1g.10gb, 1g.10gb+me");
 }
@@ -160,10 +172,20 @@ Test(catalog, tables_are_consistent) {
         cr_assert(ordered, "%s: %s before %s breaks canonical order", m->name, q->name, p->name);
       }
     }
+    int64_t board = 0; /* the largest profile: the whole board's frame buffer */
     for (guint k = 0; k < m->n_vgpu_profiles; k++)
-      cr_assert(m->vgpu_profiles[k].max_per_gpu >= 1 &&
-                    m->vgpu_profiles[k].framebuffer_bytes > 0,
-                "%s %s", m->name, m->vgpu_profiles[k].name);
+      board = MAX(board, m->vgpu_profiles[k].framebuffer_bytes);
+    for (guint k = 0; k < m->n_vgpu_profiles; k++) {
+      const vgpu_profile *v = &m->vgpu_profiles[k];
+      cr_assert(v->max_per_gpu >= 1 && v->max_per_gpu <= 32 && v->framebuffer_bytes > 0,
+                "%s %s", m->name, v->name);
+      /* max per GPU copies fit in the board's frame buffer (within 0.05 %: NVIDIA prints
+       * H100L-47C x2 10 MiB over H100L-94C) */
+      cr_assert(v->framebuffer_bytes * v->max_per_gpu <= board + board / 2000,
+                "%s %s: %u x %" G_GINT64_FORMAT
+                " > %" G_GINT64_FORMAT, m->name, v->name, v->max_per_gpu, v->framebuffer_bytes,
+                board);
+    }
   }
 }
 
@@ -328,6 +350,9 @@ Test(catalog, mig_parted_balanced_layouts_are_valid) {
       {"H100-NVL-94GB", "1g.12gb x2 + 2g.24gb + 3g.47gb"},
       {"H200-141GB", "1g.18gb x2 + 2g.35gb + 3g.71gb"},
       {"B200", "1g.23gb x2 + 2g.45gb + 3g.90gb"},
+      {"GB200", "1g.23gb x2 + 2g.47gb + 3g.93gb"},
+      {"B300", "1g.34gb x2 + 2g.67gb + 3g.135gb"},
+      {"RTX-PRO-6000", "1g.24gb x2 + 2g.48gb"},
       {"A30", "1g.6gb x2 + 2g.12gb"},
   };
   for (guint i = 0; i < G_N_ELEMENTS(balanced); i++) {
@@ -440,7 +465,7 @@ Test(catalog, unknown_profile_lists_the_models_profiles) {
 Test(catalog, non_mig_model_refuses_layouts) {
   g_autofree char *a = parse_bad(model("T4"), "1g.5gb");
   cr_assert_str_eq(a, "T4 does not support MIG; MIG-capable models: A30, A100-40GB, A100-80GB, "
-                      "H100-80GB, H100-NVL-94GB, H200-141GB, B200");
+                      "H100-80GB, H100-NVL-94GB, H200-141GB, B200, GB200, B300, RTX-PRO-6000");
 }
 
 Test(catalog, syntax_errors_say_what_was_expected) {
@@ -586,8 +611,19 @@ Test(catalog, product_names_suggest_their_model) {
     cr_expect(s && !strcmp(s, cases[i][1]), "%s: got '%s', expected '%s'", cases[i][0],
               s ? s : "(none)", cases[i][1]);
   }
-  g_autofree char *none = catalog_model_suggestions("NVIDIA L40S");
-  cr_expect_null(none, "L40S is not in the catalogue: %s", none);
+  static const char *const blackwell[][2] = {
+      {"NVIDIA L40S", "L40S"},
+      {"NVIDIA GB200", "GB200"},
+      {"NVIDIA B300 SXM6 AC", "B300"},
+      {"NVIDIA RTX PRO 6000 Blackwell Server Edition", "RTX-PRO-6000"},
+      {"NVIDIA B200", "B200"},
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(blackwell); i++) {
+    g_autofree char *s = catalog_model_suggestions(blackwell[i][0]);
+    cr_expect(s && !strcmp(s, blackwell[i][1]), "%s: got '%s'", blackwell[i][0], s ? s : "(none)");
+  }
+  g_autofree char *none = catalog_model_suggestions("NVIDIA RTX PRO 5000 Blackwell");
+  cr_expect_null(none, "RTX PRO 5000 is not in the catalogue: %s", none);
 }
 
 /* Issue 30: every model carries what the DCGM export writes for it (run --dcgm): the
@@ -601,8 +637,161 @@ Test(catalog, every_model_has_its_dcgm_identity) {
     g_autofree char *s = catalog_model_suggestions(m[i].product_name);
     cr_expect(s && !strcmp(s, m[i].name), "%s: '%s' suggests '%s'", m[i].name,
               m[i].product_name, s ? s : "(none)");
-    cr_expect(m[i].tdp_w >= 70 && m[i].tdp_w <= 1000, "%s: TDP %g W", m[i].name, m[i].tdp_w);
+    cr_expect(m[i].tdp_w >= 70 && m[i].tdp_w <= 1200, "%s: TDP %g W", m[i].name, m[i].tdp_w);
     cr_expect(m[i].sm_clock_mhz > 1000 && m[i].mem_clock_mhz > 1000, "%s: clocks %g/%g",
               m[i].name, m[i].sm_clock_mhz, m[i].mem_clock_mhz);
   }
+}
+
+/* ---- issue 32: the Blackwell models against the documented placement table ------------
+ * The table is written out here on its own (not read from catalog.c): per profile class its
+ * compute slices, memory slices, allowed starts and max count, as docs/catalog.md section 2
+ * gives them (8-slot: [S1]'s table, assumed for GB200 and B300; 4-slot: the A30's [S44],
+ * assumed for the RTX PRO 6000). Every count vector up to the max counts is judged by a
+ * brute force over every start of every instance, and catalog.c must agree on each. */
+
+typedef struct {
+  const char *name;
+  guint g, width, max;
+  const guint *starts;
+  guint n_starts;
+  gboolean media;
+} doc_class;
+
+static const guint st0[] = {0}, st04[] = {0, 4}, st024[] = {0, 2, 4}, st_even[] = {0, 2, 4, 6},
+                   st06[] = {0, 1, 2, 3, 4, 5, 6}, st02[] = {0, 2}, st03[] = {0, 1, 2, 3};
+#define DOC(n, g, w, max, st, me) {n, g, w, max, st, G_N_ELEMENTS(st), me}
+
+static gboolean doc_fits(const doc_class *t, const guint *idx, guint n, guint k, guint32 used,
+                         guint slots) {
+  if (k == n) return TRUE;
+  const doc_class *c = &t[idx[k]];
+  for (guint s = 0; s < c->n_starts; s++) {
+    guint st = c->starts[s];
+    guint32 bits = ((1u << c->width) - 1u) << st;
+    if (st + c->width > slots || (used & bits)) continue;
+    if (doc_fits(t, idx, n, k + 1, used | bits, slots)) return TRUE;
+  }
+  return FALSE;
+}
+
+/* Checks model m against table t exhaustively; returns the number of valid layouts without
+ * media profiles. */
+static guint check_against_table(const gpu_model *m, const doc_class *t, guint nt, guint slots,
+                                 guint max_inst) {
+  cr_assert_eq(m->n_profiles, nt, "%s: %u profiles", m->name, m->n_profiles);
+  cr_assert_eq(m->mig_slots, slots);
+  g_autoptr(GArray) listed = catalog_valid_layouts(m);
+  g_autoptr(GHashTable) want = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  guint counts[8] = {0}, valid_plain = 0;
+  for (;;) {
+    guint idx[64], n = 0, compute = 0, media = 0;
+    uint8_t pidx[64];
+    for (guint i = 0; i < nt; i++)
+      for (guint j = 0; j < counts[i]; j++) {
+        idx[n] = i;
+        int p = catalog_profile_index(m, t[i].name);
+        cr_assert(p >= 0, "%s has no %s", m->name, t[i].name);
+        pidx[n++] = (uint8_t)p;
+        compute += t[i].g;
+        media += t[i].media;
+      }
+    if (n > 0) {
+      gboolean ok = n <= max_inst && compute <= max_inst && media <= 1 &&
+                    doc_fits(t, idx, n, 0, 0, slots);
+      mig_layout l;
+      gboolean got = n <= CATALOG_MAX_INSTANCES && catalog_layout_place(m, pidx, n, &l);
+      cr_assert_eq(got, ok, "%s: layout %u instances: table says %d, catalogue %d", m->name, n,
+                   ok, got);
+      if (ok && !media) {
+        valid_plain++;
+        g_hash_table_add(want, catalog_layout_to_string(m, &l));
+      }
+    }
+    guint i = 0;
+    while (i < nt && counts[i] == t[i].max) counts[i++] = 0;
+    if (i == nt) break;
+    counts[i]++;
+  }
+  cr_assert_eq(listed->len, valid_plain, "%s lists %u valid layouts, the table gives %u", m->name,
+               listed->len, valid_plain);
+  for (guint k = 0; k < listed->len; k++) {
+    const mig_layout *l = &g_array_index(listed, mig_layout, k);
+    g_autofree char *text = catalog_layout_to_string(m, l);
+    cr_assert(g_hash_table_contains(want, text), "%s: %s is not valid by the table", m->name,
+              text);
+    /* the placement shown keeps to the documented starts and tiles without overlap */
+    guint32 used = 0;
+    for (guint j = 0; j < l->n; j++) {
+      const mig_profile *p = &m->profiles[l->inst[j].profile];
+      const doc_class *c = NULL;
+      for (guint i = 0; i < nt; i++)
+        if (!strcmp(t[i].name, p->name)) c = &t[i];
+      cr_assert_not_null(c);
+      gboolean allowed = FALSE;
+      for (guint s = 0; s < c->n_starts; s++) allowed |= c->starts[s] == l->inst[j].start;
+      cr_assert(allowed, "%s: %s@%u", m->name, p->name, l->inst[j].start);
+      guint32 bits = ((1u << c->width) - 1u) << l->inst[j].start;
+      cr_assert_eq(used & bits, 0, "%s: %s overlaps", m->name, text);
+      used |= bits;
+    }
+  }
+  return valid_plain;
+}
+
+Test(catalog, blackwell_layouts_agree_with_the_documented_table) {
+  static const doc_class gb200[] = {
+      DOC("7g.186gb", 7, 8, 1, st0, FALSE),   DOC("4g.93gb", 4, 4, 1, st0, FALSE),
+      DOC("3g.93gb", 3, 4, 2, st04, FALSE),   DOC("2g.47gb", 2, 2, 3, st024, FALSE),
+      DOC("1g.47gb", 1, 2, 4, st_even, FALSE), DOC("1g.23gb", 1, 1, 7, st06, FALSE),
+      DOC("1g.23gb+me", 1, 1, 1, st06, TRUE),
+  };
+  static const doc_class b300[] = {
+      DOC("7g.269gb", 7, 8, 1, st0, FALSE),   DOC("4g.135gb", 4, 4, 1, st0, FALSE),
+      DOC("3g.135gb", 3, 4, 2, st04, FALSE),  DOC("2g.67gb", 2, 2, 3, st024, FALSE),
+      DOC("1g.67gb", 1, 2, 4, st_even, FALSE), DOC("1g.34gb", 1, 1, 7, st06, FALSE),
+      DOC("1g.34gb+me", 1, 1, 1, st06, TRUE),
+  };
+  static const doc_class rtx[] = {
+      DOC("4g.96gb", 4, 4, 1, st0, FALSE),
+      DOC("2g.48gb", 2, 2, 2, st02, FALSE),
+      DOC("1g.24gb", 1, 1, 4, st03, FALSE),
+  };
+  cr_assert_eq(check_against_table(model("GB200"), gb200, G_N_ELEMENTS(gb200), 8, 7), 77);
+  cr_assert_eq(check_against_table(model("B300"), b300, G_N_ELEMENTS(b300), 8, 7), 77);
+  cr_assert_eq(check_against_table(model("RTX-PRO-6000"), rtx, G_N_ELEMENTS(rtx), 4, 4), 9);
+}
+
+/* Each new model's single-profile layouts (mig-parted's all-* configs [S3]) tile the slices
+ * the placement table says: the 1-slice class fills 0-6, the 2-slice ones step by two, ... */
+Test(catalog, blackwell_single_profile_layouts_tile_their_slices) {
+  static const char *const cases[][3] = {
+      {"GB200", "1g.23gb x7", "1g.23gb@0 1g.23gb@1 1g.23gb@2 1g.23gb@3 1g.23gb@4 1g.23gb@5 1g.23gb@6"},
+      {"GB200", "1g.47gb x4", "1g.47gb@0 1g.47gb@2 1g.47gb@4 1g.47gb@6"},
+      {"GB200", "2g.47gb x3", "2g.47gb@0 2g.47gb@2 2g.47gb@4"},
+      {"GB200", "3g.93gb x2", "3g.93gb@0 3g.93gb@4"},
+      {"GB200", "4g.93gb + 3g.93gb", "4g.93gb@0 3g.93gb@4"},
+      {"GB200", "7g.186gb", "7g.186gb@0"},
+      {"B300", "1g.34gb x7", "1g.34gb@0 1g.34gb@1 1g.34gb@2 1g.34gb@3 1g.34gb@4 1g.34gb@5 1g.34gb@6"},
+      {"B300", "1g.67gb x4", "1g.67gb@0 1g.67gb@2 1g.67gb@4 1g.67gb@6"},
+      {"B300", "2g.67gb x3", "2g.67gb@0 2g.67gb@2 2g.67gb@4"},
+      {"B300", "3g.135gb x2", "3g.135gb@0 3g.135gb@4"},
+      {"B300", "7g.269gb", "7g.269gb@0"},
+      {"RTX-PRO-6000", "1g.24gb x4", "1g.24gb@0 1g.24gb@1 1g.24gb@2 1g.24gb@3"},
+      {"RTX-PRO-6000", "2g.48gb x2", "2g.48gb@0 2g.48gb@2"},
+      {"RTX-PRO-6000", "4g.96gb", "4g.96gb@0"},
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    mig_layout l;
+    g_autofree char *t = parse_ok(model(cases[i][0]), cases[i][1], &l);
+    g_autofree char *pl = catalog_layout_placement_string(model(cases[i][0]), &l);
+    cr_assert_str_eq(pl, cases[i][2], "%s %s", cases[i][0], cases[i][1]);
+  }
+  /* one more of each than the table allows is refused */
+  g_autofree char *a = parse_bad(model("B300"), "1g.67gb x5");
+  cr_assert(strstr(a, "1g.67gb may appear at most 4 times"), "%s", a);
+  g_autofree char *b = parse_bad(model("RTX-PRO-6000"), "2g.48gb x2 + 1g.24gb");
+  cr_assert(strstr(b, "no placement"), "%s", b);
+  g_autofree char *c = parse_bad(model("RTX-PRO-6000"), "1g.24gb x5");
+  cr_assert(strstr(c, "at most 4"), "%s", c);
 }

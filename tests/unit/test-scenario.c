@@ -536,7 +536,7 @@ Test(scenario, mig_needs_a_layout_and_a_mig_gpu) {
                    "    layout: 1g.5gb\n",
                    ":5:15: pools[1].strategy: strategy mig needs a MIG-capable GPU; T4 has no "
                    "MIG (MIG-capable: A30, A100-40GB, A100-80GB, H100-80GB, H100-NVL-94GB, "
-                   "H200-141GB, B200)");
+                   "H200-141GB, B200, GB200, B300, RTX-PRO-6000)");
 }
 
 Test(scenario, invalid_mig_layout_gives_the_catalogue_reason) {
@@ -1162,9 +1162,9 @@ Test(scenario, vgpu_needs_a_profile_of_the_model) {
                                         "A100-80GB (one of: %s), found 'A100-40C'", list);
   expect_one_error("pools:\n  - name: v\n" POOL_MIN "    strategy: vgpu\n    profile: A100-40C\n",
                    w2);
-  expect_one_error("pools:\n  - name: v\n    gpu: T4\n    nodes: 1\n    strategy: vgpu\n",
+  expect_one_error("pools:\n  - name: v\n    gpu: B200\n    nodes: 1\n    strategy: vgpu\n",
                    ":2:5: pools[1]: strategy vgpu needs a vGPU profile, but the catalogue has "
-                   "none for T4");
+                   "none for B200");
 }
 
 /* ---- the bundled example ------------------------------------------------------------- */

@@ -259,7 +259,7 @@ void plan_candidates(plan *p) {
       if (m->mig_slots) plan_add_mig(p, ci, bi, m);
       for (guint v = 0; v < m->n_vgpu_profiles; v++) {
         const vgpu_profile *vp = &m->vgpu_profiles[v];
-        if (vp->max_per_gpu < 2) continue;
+        if (vp->max_per_gpu < 2 || vp->desktop) continue; /* desktop: Q/B-series */
         plan_add(p, ci, bi, "vgpu", g_strdup_printf("profile %s", vp->name),
                  g_strdup_printf("    profile: %s\n", vp->name), vp->framebuffer_bytes);
       }
