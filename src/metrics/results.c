@@ -22,6 +22,8 @@ static const char *const results_event_names[EVENT_KIND_COUNT] = {
   [EVENT_PREEMPTION] = "preemption",
   [EVENT_RECONFIGURE] = "reconfigure", [EVENT_UNPLACEABLE] = "unplaceable",
   [EVENT_BACKOFF] = "backoff",         [EVENT_CULL] = "cull",
+  [EVENT_MIG_CREATE] = "mig_create",   [EVENT_MIG_DESTROY] = "mig_destroy",
+  [EVENT_MIG_FRAGMENTED] = "mig_fragmented",
 };
 
 const char *job_outcome_name(job_outcome o) {

@@ -186,7 +186,10 @@ typedef struct gpu_series_row {
 
 typedef enum {
   EVENT_OOM_KILL = 0, EVENT_CRASH, EVENT_RESTART, EVENT_EVICTION, EVENT_RECONFIGURE,
-  EVENT_UNPLACEABLE, EVENT_BACKOFF, EVENT_PREEMPTION, EVENT_CULL, EVENT_KIND_COUNT
+  EVENT_UNPLACEABLE, EVENT_BACKOFF, EVENT_PREEMPTION, EVENT_CULL,
+  /* MIG carved on demand (share-migdyn.c): an instance created (its slices taken, detail
+   * "PROFILE@START"), destroyed (its slices free again), a job refused by fragmentation */
+  EVENT_MIG_CREATE, EVENT_MIG_DESTROY, EVENT_MIG_FRAGMENTED, EVENT_KIND_COUNT
 } event_kind;
 const char *event_kind_name(event_kind k);
 

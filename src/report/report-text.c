@@ -354,6 +354,23 @@ static void text_culling(GString *out, const results *r) {
   g_string_append_c(out, '\n');
 }
 
+/* MIG carved on demand's line (only when an instance was created): instances created, and
+ * the requests refused by the slice space's fragmentation (enough free slices, no valid
+ * position), from events.csv's rows. */
+static void text_mig_carved(GString *out, const results *r) {
+  guint32 created = 0, fragmented = 0;
+  for (guint i = 0; i < r->events_log->len; i++) {
+    event_kind k = g_array_index(r->events_log, event_row, i).kind;
+    created += k == EVENT_MIG_CREATE;
+    fragmented += k == EVENT_MIG_FRAGMENTED;
+  }
+  if (!created) return;
+  text_label(out, "MIG on demand");
+  g_string_append_printf(out, "%u instance%s created; %u request%s refused by fragmentation "
+                         "(enough free slices, no valid position)\n", created,
+                         created == 1 ? "" : "s", fragmented, fragmented == 1 ? "" : "s");
+}
+
 /* The out-of-memory line: kills and their innocent victims, crashes and theirs (a crash's
  * neighbours are the crash's, not the out-of-memory line's), restarts, work lost. */
 static void text_faults(GString *out, const results_totals *t) {
@@ -449,6 +466,7 @@ void report_text(const results *r, GString *out) {
                            t.evictions == 1 ? "" : "s");
   }
 
+  text_mig_carved(out, r);
   text_preemption(out, r);
   text_quotas(out, r);
   text_culling(out, r);

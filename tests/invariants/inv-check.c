@@ -804,6 +804,7 @@ void inv_check_folder(const inv_case *c, const char *case_dir, const char *out, 
     if (!c->quota_on) inv_check_priority(c, &f, rep); /* a quota holds back, not the order */
     inv_check_gangs(&f, rep);
     inv_check_quota(c, &f, rep);
+    inv_check_mig_slices(c, f.events, rep);
     if (c->lone) inv_check_lone(c, f.jobs, rep);
   }
   inv_table *all[] = {f.pools, f.gpus, f.jobs, f.tenants, f.ts, f.services, f.events, f.trace};

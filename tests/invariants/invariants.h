@@ -97,6 +97,10 @@ void inv_budget_check(inv_budget *b, const char *sharesim, const char *dir, cons
 /* Checks every invariant on the result folder out of case c (inputs in case_dir). */
 void inv_check_folder(const inv_case *c, const char *case_dir, const char *out, inv_report *rep);
 
+/* MIG carved on demand (inv-mig.c): instances only at valid positions, never sharing a
+ * slice, none on a card that changes mode, from events.csv (t). */
+void inv_check_mig_slices(const inv_case *c, const inv_table *t, inv_report *rep);
+
 /* ---- lone gangs (inv-lone.c) ---- */
 /* How many lone-gang cases there are; inv_lone_gen writes case i into dir. */
 guint inv_lone_count(void);

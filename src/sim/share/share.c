@@ -14,7 +14,7 @@
 /* The one table of sharing strategies; a new strategy is one more row (its place sets
  * only where it appears in the lists users see). */
 extern const share_ops share_exclusive_ops, share_timeslice_ops, share_mig_ops, share_mps_ops,
-    share_vgpu_ops, share_fractional_ops, share_hami_ops, share_kai_ops;
+    share_vgpu_ops, share_fractional_ops, share_hami_ops, share_kai_ops, share_migdyn_ops;
 /* The time-slicing curve's constants a scenario may set (scenario_model_key; listed in
  * sim_model_keys): its loss per extra busy context and its two exponents. */
 const scenario_model_key share_key_ts_switch_loss = {
@@ -33,6 +33,7 @@ const scenario_model_key share_key_ts_overlap_exp = {
 static const share_ops *const share_table[] = {
     &share_exclusive_ops, &share_timeslice_ops, &share_mig_ops,  &share_mps_ops,
     &share_vgpu_ops,      &share_fractional_ops, &share_hami_ops, &share_kai_ops,
+    &share_migdyn_ops,
 };
 
 const share_ops *share_for(share_strategy s) {
