@@ -1,6 +1,7 @@
 # showback.gp: each tenant's share of the cost, by the GPU time allocated to its jobs
-# (the largest tenants; the rest summed as 'other tenants').
-# Set above: datafile (tenant number, cost $), series (tenant names), chart_title.
+# (the largest tenants; the rest summed as 'other tenants'), and in grey the idle capacity
+# no tenant was charged for, so that the bars add up to the set-up's cost.
+# Set above: datafile (bar number, cost $, 1 tenant / 2 idle), series (bar names), chart_title.
 set title chart_title
 set ylabel 'showback ($)'
 set yrange [0:*]
@@ -11,7 +12,8 @@ set boxwidth 0.6
 set bmargin 6
 do for [f in formats] {
   load 'terminal.gp'
-  plot datafile using 1:2 with boxes lt 1 notitle, \
+  plot datafile using 1:($3 == 1 ? $2 : 1/0) with boxes lt 1 notitle, \
+       datafile using 1:($3 == 2 ? $2 : 1/0) with boxes fs solid 0.5 lc rgb '#b0b0b0' notitle, \
        datafile using 1:2:(sprintf('$%.0f', $2)) with labels offset 0,0.8 notitle
 }
 unset output

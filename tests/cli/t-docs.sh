@@ -122,7 +122,8 @@ done
 
 # ---- numbers that cannot go stale (issue 30, item 5): README's demo block is what the
 # binary prints now: the baseline's summary and the comparison of the demo's runs, rerun
-# here the way scripts/demo runs them (scripts/update-readme regenerates the block) ----
+# here the way scripts/demo runs them (scripts/update-readme regenerates the block); the
+# study block likewise (scripts/update-study) ----
 awk '/<!-- demo-output -->/,/<!-- \/demo-output -->/' "$TOP_SRCDIR/README.md" > demo-block.txt
 demo_runs=""; mkdir demo
 for name in baseline-exclusive shared-pools three-pools nvidia/from-nvidia-configs; do
@@ -140,6 +141,19 @@ expect_rc 0
 sed -n '/^compare: /,/^```/p' demo-block.txt | sed '$d' > compare-doc.txt
 expect_eq "$([ "$(grep -c '' compare-doc.txt)" -ge 20 ] && echo yes)" "yes" "compare lines in README's demo block"
 expect_same_files compare-doc.txt out.txt
+# scripts/demo lists the plots once: plot's own list of the files it drew (it printed that
+# list and then the same files found again, issue 30)
+expect_eq "$(grep -c '"$sharesim" plot ' "$TOP_SRCDIR/scripts/demo")" "1" "the demo runs plot once"
+expect_eq "$(grep -cE '^[^#]*(find|ls) .*DEMO_OUT.*(png|svg)' "$TOP_SRCDIR/scripts/demo")" "0" "the demo does not list plot's files a second time"
+# README's study block (scripts/update-study: compare of the four study scenarios on the
+# bundled trace, --brief) is what compare prints now on the same runs
+"$SHARESIM" run "$TOP_SRCDIR/scenarios/exclusive-lean.yaml" "$TRACES/mixed-small.csv" -o demo/exclusive-lean -q > /dev/null 2>&1
+run compare demo/baseline-exclusive demo/exclusive-lean demo/shared-pools demo/three-pools --brief
+expect_rc 0
+awk '/^$/ { blank++; next } { while (blank > 0) { print ""; blank-- } print }' out.txt > study-now.txt
+awk '/<!-- study -->/,/<!-- \/study -->/' "$TOP_SRCDIR/README.md" | sed -n '/^compare: /,/^```/p' | sed '$d' > study-doc.txt
+expect_eq "$([ "$(grep -c '' study-doc.txt)" -ge 30 ] && echo yes)" "yes" "compare lines in README's study block"
+expect_same_files study-doc.txt study-now.txt
 # docs/traces.md describes the bundled DCGM example as it imports, and its timestamps are
 # whole numbers, not awk's %g (1.71458e+09)
 run import dcgm "$TRACES/dcgm-example.csv" -o dcgm-ex.csv
