@@ -62,9 +62,23 @@ results *results_new(void) {
   return r;
 }
 
+void results_set_run(results *r, const char *scenario_name, uint64_t seed) {
+  g_free(r->scenario_name);
+  g_free(r->csv_key);
+  r->scenario_name = g_strdup(scenario_name);
+  r->seed = seed;
+  GString *key = g_string_new(NULL);
+  util_csv_field(key, scenario_name ? scenario_name : "");
+  g_string_append_c(key, ',');
+  util_append_u64(key, seed);
+  g_string_append_c(key, ',');
+  r->csv_key = g_string_free(key, FALSE);
+}
+
 void results_free(results *r) {
   if (!r) return;
   g_free(r->scenario_name);
+  g_free(r->csv_key);
   g_free(r->scenario_path);
   g_free(r->trace_path);
   g_array_unref(r->jobs);

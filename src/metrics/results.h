@@ -222,6 +222,9 @@ typedef struct results {
   char *scenario_name;
   char *scenario_path, *trace_path;
   uint64_t seed;
+  char *csv_key;            /* "SCENARIO,SEED," as every result CSV's rows begin, the name
+                             * quoted as a CSV field must be (results_set_run); NULL: the
+                             * writers format it from the two fields above */
   double end_s;             /* simulated span [0, end_s] */
   double start_unix;        /* calendar time of second 0 (scenario start:), NAN if none */
   double interval_s;
@@ -283,6 +286,9 @@ typedef struct results {
 
 results *results_new(void);
 void results_free(results *r);
+/* The run's scenario name and seed, and csv_key from them (made once per run, so that a
+ * row of jobs.csv copies its first two fields instead of formatting them). */
+void results_set_run(results *r, const char *scenario_name, uint64_t seed);
 /* Frees what a services.csv row owns (its histograms). */
 void results_service_clear(service_result *s);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(results, results_free)

@@ -141,6 +141,22 @@ static void csv_index(GString *out, int v) {
   g_string_append_c(out, ',');
 }
 
+/* Every result CSV begins with the run's scenario and seed, so that the rows of two runs
+ * can be joined or concatenated: the header's names, and the two fields, copied from the
+ * key results_set_run made once per run (formatted here for results made without it). */
+#define CSV_KEY_HEADER "scenario,seed,"
+static void csv_key(GString *out, const results *r) {
+  if (r->csv_key) {
+    g_string_append(out, r->csv_key);
+    return;
+  }
+  csv_s(out, r->scenario_name);
+  csv_u(out, r->seed);
+}
+
+void report_csv_key_header(GString *out) { g_string_append(out, CSV_KEY_HEADER); }
+void report_csv_key(GString *out, const results *r) { csv_key(out, r); }
+
 /* Runs placed at a date (scenario start:) carry UTC times beside the seconds, as extra last
  * columns: csv_time_header adds their names to the header row just written, csv_time one
  * field (the ISO time of second t_s; empty when t_s is not finite). Without a start both
@@ -170,7 +186,7 @@ static double csv_frac(double part, double whole) {
 }
 
 void report_csv_jobs_header(const results *r, GString *out) {
-  g_string_append(out, "id,kind,tenant,pool,gpus,submit_s,start_s,end_s,wait_s,run_s,"
+  g_string_append(out, CSV_KEY_HEADER "id,kind,tenant,pool,gpus,submit_s,start_s,end_s,wait_s,run_s,"
                        "slowdown,burst_stretch,outcome,restarts,kills,oom_kills,crashes,"
                        "work_s,work_done_s,work_lost_s,busy_s,gpu_s_allocated,gpu_ids,"
                        "reason,straggler_delay_s,straggler_wait_gpu_s,gpu_s_share,backoff_s\n");
@@ -178,6 +194,7 @@ void report_csv_jobs_header(const results *r, GString *out) {
 }
 
 void report_csv_job_row(const results *r, const job_result *j, GString *out) {
+  csv_key(out, r);
   csv_s(out, j->id);
   csv_s(out, j->kind);
   csv_s(out, j->tenant);
@@ -230,7 +247,7 @@ static void csv_culls_header(GString *out, const results *r) {
 
 void report_csv_pools_to(const results *r, report_out *ro) {
   GString *out = ro->buf;
-  g_string_append(out, "pool,gpu,strategy,gpus,price_per_gpu_hour,provisioned_gpu_h,"
+  g_string_append(out, CSV_KEY_HEADER "pool,gpu,strategy,gpus,price_per_gpu_hour,provisioned_gpu_h,"
                        "allocated_gpu_h,busy_gpu_h,sm_active_gpu_h,allocated_frac,busy_frac,"
                        "sm_active_frac,mem_gb_h,cost,licence_cost,jobs,completed,failed,"
                        "unplaceable,running,queued,wait_mean_s,wait_p50_s,wait_p95_s,"
@@ -239,6 +256,7 @@ void report_csv_pools_to(const results *r, report_out *ro) {
   csv_culls_header(out, r);
   for (guint i = 0; i < r->pools->len; i++) {
     const pool_result *p = &g_array_index(r->pools, pool_result, i);
+    csv_key(out, r);
     csv_s(out, p->name);
     csv_s(out, p->gpu_model);
     csv_s(out, p->strategy);
@@ -283,10 +301,11 @@ void report_csv_pools_to(const results *r, report_out *ro) {
 
 void report_csv_gpus_to(const results *r, report_out *ro) {
   GString *out = ro->buf;
-  g_string_append(out, "pool,node,gpu,allocated_h,busy_h,sm_active_h,allocated_frac,busy_frac,"
+  g_string_append(out, CSV_KEY_HEADER "pool,node,gpu,allocated_h,busy_h,sm_active_h,allocated_frac,busy_frac,"
                        "sm_active_frac,mean_mem_gb,peak_mem_gb,jobs_hosted,oom_events\n");
   for (guint i = 0; i < r->gpus->len; i++) {
     const gpu_result *g = &g_array_index(r->gpus, gpu_result, i);
+    csv_key(out, r);
     csv_s(out, g->pool);
     csv_u(out, g->node);
     csv_u(out, g->index);
@@ -307,7 +326,7 @@ void report_csv_gpus_to(const results *r, report_out *ro) {
 
 void report_csv_tenants_to(const results *r, report_out *ro) {
   GString *out = ro->buf;
-  g_string_append(out, "tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share,sm_active_gpu_h");
+  g_string_append(out, CSV_KEY_HEADER "tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share,sm_active_gpu_h");
   /* preemption's columns only where the scenario lets jobs preempt (opt-in) */
   g_string_append(out, r->preemption ? ",preemptions_suffered,preemptions_caused,"
                                        "preemption_lost_gpu_h\n" : "\n");
@@ -319,6 +338,7 @@ void report_csv_tenants_to(const results *r, report_out *ro) {
   double showback = results_showback_total(r);
   for (guint i = 0; i < r->tenants->len; i++) {
     const tenant_result *t = &g_array_index(r->tenants, tenant_result, i);
+    csv_key(out, r);
     csv_s(out, t->name);
     csv_u(out, t->jobs);
     csv_n(out, csv_hours(t->allocated_gpu_s));
@@ -343,7 +363,7 @@ void report_csv_tenants_to(const results *r, report_out *ro) {
 
 void report_csv_timeseries_header(const results *r, GString *out) {
   g_string_append(out,
-                  "pool,t_start_s,t_end_s,allocated,busy,sm_active,mem_used_gb,queued,running,"
+                  CSV_KEY_HEADER "pool,t_start_s,t_end_s,allocated,busy,sm_active,mem_used_gb,queued,running,"
                   "slo_violations\n");
   csv_time_header(r, out, "t_start_utc");
 }
@@ -353,6 +373,7 @@ static const char *csv_pool_name(const results *r, guint32 pool) {
 }
 
 void report_csv_timeseries_row(const results *r, const ts_row *t, GString *out) {
+  csv_key(out, r);
   csv_s(out, csv_pool_name(r, t->pool));
   csv_n(out, t->t_start_s);
   csv_n(out, t->t_end_s);
@@ -371,10 +392,11 @@ void report_csv_timeseries_row(const results *r, const ts_row *t, GString *out) 
  * busy as in timeseries.csv, then mean fragmented GPUs (free GPU share that the pool's
  * target workload cannot use), mean free GPUs and their ratio. */
 void report_csv_fragmentation_header(const results *r, GString *out) {
-  g_string_append(out, "pool,t_start_s,t_end_s,allocated,busy,frag_gpus,free_gpus,frag_ratio\n");
+  g_string_append(out, CSV_KEY_HEADER "pool,t_start_s,t_end_s,allocated,busy,frag_gpus,free_gpus,frag_ratio\n");
 }
 
 void report_csv_fragmentation_row(const results *r, const ts_row *t, GString *out) {
+  csv_key(out, r);
   csv_s(out, csv_pool_name(r, t->pool));
   csv_n(out, t->t_start_s);
   csv_n(out, t->t_end_s);
@@ -389,12 +411,13 @@ void report_csv_fragmentation_row(const results *r, const ts_row *t, GString *ou
 /* One row per inference service (trace order); latencies in ms; met is 1/0, empty when
  * the service has no SLO or no request. */
 void report_csv_services_header(const results *r, GString *out) {
-  g_string_append(out, "id,pool,requests,served,dropped,unanswered,mean_ms,p50_ms,p95_ms,p99_ms,max_ms,"
+  g_string_append(out, CSV_KEY_HEADER "id,pool,requests,served,dropped,unanswered,mean_ms,p50_ms,p95_ms,p99_ms,max_ms,"
                        "slo_ms,slo_pct,attainment_pct,met,violations,violation_minutes,"
                        "busy_frac\n");
 }
 
 void report_csv_service_row(const results *r, const service_result *s, GString *out) {
+  csv_key(out, r);
   csv_s(out, s->id);
   csv_s(out, s->pool);
   csv_u(out, s->requests);
@@ -417,13 +440,14 @@ void report_csv_service_row(const results *r, const service_result *s, GString *
 }
 
 void report_csv_llm_header(const results *r, GString *out) {
-  g_string_append(out, "id,pool,served,ttft_p50_ms,ttft_p99_ms,tpot_p50_ms,tpot_p99_ms,"
+  g_string_append(out, CSV_KEY_HEADER "id,pool,served,ttft_p50_ms,ttft_p99_ms,tpot_p50_ms,tpot_p99_ms,"
                        "e2e_p50_ms,e2e_p99_ms,goodput_rps,kv_blocks,reserved_gb\n");
 }
 
 gboolean report_csv_is_llm(const service_result *s) { return s->llm; }
 
 void report_csv_llm_row(const results *r, const service_result *s, GString *out) {
+  csv_key(out, r);
   csv_s(out, s->id);
   csv_s(out, s->pool);
   csv_u(out, s->served);
@@ -440,6 +464,7 @@ void report_csv_llm_row(const results *r, const service_result *s, GString *out)
 }
 
 typedef struct csv_latency_acc {
+  const results *r;
   GString *out;
   const char *id, *metric; /* metric: NULL for latency.csv (no such column) */
   guint64 seen, total;
@@ -448,6 +473,7 @@ typedef struct csv_latency_acc {
 static void csv_latency_bucket(double upper_edge_ns, guint64 n, gpointer user) {
   csv_latency_acc *a = user;
   a->seen += n;
+  csv_key(a->out, a->r);
   csv_s(a->out, a->id);
   if (a->metric) csv_s(a->out, a->metric);
   csv_n(a->out, upper_edge_ns / 1e6);
@@ -456,19 +482,19 @@ static void csv_latency_bucket(double upper_edge_ns, guint64 n, gpointer user) {
 }
 
 void report_csv_latency_header(const results *r, GString *out) {
-  g_string_append(out, "service,latency_ms,cum_frac\n");
+  g_string_append(out, CSV_KEY_HEADER "service,latency_ms,cum_frac\n");
 }
 
 /* The latency distribution of a service that served requests, from its histogram: at most
  * 64 x 64 + 1 rows whatever the number of requests. */
 void report_csv_latency_rows(const results *r, const service_result *s, GString *out) {
   if (!s->latency_ns || histogram_count(s->latency_ns) == 0) return;
-  csv_latency_acc a = {out, s->id, NULL, 0, histogram_count(s->latency_ns)};
+  csv_latency_acc a = {r, out, s->id, NULL, 0, histogram_count(s->latency_ns)};
   histogram_foreach_bucket(s->latency_ns, csv_latency_bucket, &a);
 }
 
 void report_csv_llm_latency_header(const results *r, GString *out) {
-  g_string_append(out, "service,metric,latency_ms,cum_frac\n");
+  g_string_append(out, CSV_KEY_HEADER "service,metric,latency_ms,cum_frac\n");
 }
 
 void report_csv_llm_latency_rows(const results *r, const service_result *s, GString *out) {
@@ -476,17 +502,18 @@ void report_csv_llm_latency_rows(const results *r, const service_result *s, GStr
       {"ttft", s->ttft_ns}, {"tpot", s->tpot_ns}, {"e2e", s->latency_ns}};
   for (gsize k = 0; k < G_N_ELEMENTS(m); k++) {
     if (!m[k].h || histogram_count(m[k].h) == 0) continue;
-    csv_latency_acc a = {out, s->id, m[k].name, 0, histogram_count(m[k].h)};
+    csv_latency_acc a = {r, out, s->id, m[k].name, 0, histogram_count(m[k].h)};
     histogram_foreach_bucket(m[k].h, csv_latency_bucket, &a);
   }
 }
 
 void report_csv_events_to(const results *r, report_out *ro) {
   GString *out = ro->buf;
-  g_string_append(out, "t_s,event,job,cause_job,pool,node,gpu,innocent,work_lost_s,detail\n");
+  g_string_append(out, CSV_KEY_HEADER "t_s,event,job,cause_job,pool,node,gpu,innocent,work_lost_s,detail\n");
   csv_time_header(r, out, "time_utc");
   for (guint i = 0; i < r->events_log->len; i++) {
     const event_row *e = &g_array_index(r->events_log, event_row, i);
+    csv_key(out, r);
     csv_n(out, e->t_s);
     csv_s(out, event_kind_name(e->kind));
     csv_s(out, e->job);
@@ -504,6 +531,7 @@ void report_csv_events_to(const results *r, report_out *ro) {
 }
 
 static void csv_tenant_ts_row(const results *r, const tenant_ts_row *t, GString *out) {
+  csv_key(out, r);
   csv_s(out, t->tenant);
   csv_n(out, t->t_start_s);
   csv_n(out, t->t_end_s);
@@ -516,7 +544,7 @@ static void csv_tenant_ts_row(const results *r, const tenant_ts_row *t, GString 
 /* The rows of r->tenant_timeseries, or made from r->tenant_cells when the series were
  * streamed (the same rows: results_tenant_ts_row makes both). */
 void report_csv_tenant_timeseries_to(const results *r, report_out *ro) {
-  g_string_append(ro->buf, "tenant,t_start_s,t_end_s,allocated_gpus,busy_gpus\n");
+  g_string_append(ro->buf, CSV_KEY_HEADER "tenant,t_start_s,t_end_s,allocated_gpus,busy_gpus\n");
   csv_time_header(r, ro->buf, "t_start_utc");
   for (guint i = 0; i < r->tenant_timeseries->len; i++) {
     csv_tenant_ts_row(r, &g_array_index(r->tenant_timeseries, tenant_ts_row, i), ro->buf);

@@ -120,6 +120,7 @@ static void report_dcgm_labels_csv(GString *out, const results *r, const gpu_ser
 }
 
 void report_dcgm_csv(const results *r, GString *out) {
+  report_csv_key_header(out);
   g_string_append(out, "timestamp,metric,value,Hostname,gpu,UUID,pod,namespace,pool\n");
   for (guint i = 0; i < r->gpu_series->len; i++) {
     const gpu_series_row *row = &g_array_index(r->gpu_series, gpu_series_row, i);
@@ -127,6 +128,7 @@ void report_dcgm_csv(const results *r, GString *out) {
       const job_result *j = report_dcgm_job(r, row, k);
       for (gsize m = 0; m < G_N_ELEMENTS(report_dcgm_metrics); m++) {
         if (report_dcgm_metrics[m].prom_only) continue;
+        report_csv_key(out, r);
         report_prom_stamp(out, r, row->t_end_s);
         g_string_append_printf(out, ",%s,", report_dcgm_metrics[m].name);
         report_num(out, report_dcgm_value(&report_dcgm_metrics[m], r, row));

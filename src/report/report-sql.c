@@ -217,11 +217,11 @@ typedef struct sql_load {
   GError *error;
 } sql_load;
 
-/* May the CSV's column name fill leading column k? A study table's scenario or seed. */
+/* May the CSV's column name fill leading column k? Its first scenario or seed column: a
+ * result CSV's (the run's own, as the caller gives them) or a study table's. */
 static gboolean sql_lead_from_csv(const sql_load *l, const char *name, guint *k) {
   for (*k = 1; *k < SQL_LEAD; (*k)++)
-    if (!strcmp(name, sql_lead[*k]))
-      return !l->lead_csv[*k] && (*k == 1 ? l->scenario == NULL : l->seed < 0);
+    if (!strcmp(name, sql_lead[*k])) return !l->lead_csv[*k];
   return FALSE;
 }
 

@@ -4,8 +4,10 @@
  * the CSV rows of the result file table (report_files(): a new CSV file gets its SQL table
  * by its row), named after the file ("llm-latency.csv" -> llm_latency); a study's own CSVs
  * (compare.csv, size.csv, ...) are added one by one. Each table begins with three columns,
- * folder (the run's folder under the result folder, "." for a lone run), scenario and seed
- * (NULL for a study's own tables), then the file's columns in its order. A cell is stored
+ * folder (the run's folder under the result folder, "." for a lone run), scenario and seed,
+ * then the file's other columns in its order: a result CSV's own first two columns are its
+ * scenario and seed (docs/outputs.md), which fill the leading two, so that a run's table
+ * is folder and then the CSV's columns; a study table without them has NULL there. A cell is stored
  * as INTEGER when it is a plain integer ("12", "-3", no leading zero), REAL when it is
  * another decimal number ("0.5", "1e+06"), NULL when empty, TEXT otherwise: the CSV cell is
  * always that value written back. The table `runs` has one row per run folder.

@@ -107,6 +107,11 @@ void report_files_list(GString *out);
  * (an unknown name, an option r's run did not have, an if_rows file without a row). */
 gboolean report_file_string(const char *name, const results *r, GString *out);
 
+/* Every result CSV's first two columns: the run's scenario and seed (report-csv.c). The
+ * header's "scenario,seed," and a row's two fields, each followed by its comma. */
+void report_csv_key_header(GString *out);
+void report_csv_key(GString *out, const results *r);
+
 /* CSV files: each _to writer writes the header and rows through a report_out (a result
  * folder's file, in chunks); report_csv_string runs one into a GString instead. */
 typedef void (*report_csv_writer)(const results *r, report_out *ro);

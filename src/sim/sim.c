@@ -1749,10 +1749,9 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
   s->now = engine_clock(s->eng);
   engine_set_prefetch(s->eng, sim_prefetch);
   s->res = results_new();
-  s->res->scenario_name = g_strdup(sc->name);
+  results_set_run(s->res, sc->name, sc->seed);
   s->res->scenario_path = g_strdup(sc->path);
   s->res->trace_path = g_strdup(tr->path);
-  s->res->seed = sc->seed;
   s->res->cull_timeout_s = util_ns_to_seconds(sc->notebook_cull_ns);
   /* the scenario's start: places the run; else the trace's own (submit_utc, from imports) */
   s->res->start_unix = isfinite(sc->start_unix) ? sc->start_unix : tr->start_unix;

@@ -18,6 +18,16 @@ expect_file() { if [ -f "$1" ]; then pass; else fail "missing file $1"; fi; }
 expect_no_path() { if [ ! -e "$1" ]; then pass; else fail "path should not exist: $1"; fi; }
 expect_same_files() { if cmp -s "$1" "$2"; then pass; else fail "files differ: $1 $2"; fi; }
 expect_eq() { if [ "$1" = "$2" ]; then pass; else fail "got '$1', expected '$2' ($3)"; fi; }
+# csv_get FILE KEY_COLUMN KEY COLUMNS: the cells of COLUMNS (names, comma-separated) of the
+# rows whose KEY_COLUMN is KEY, comma-joined, a line per row (KEY_COLUMN "": every row). By
+# the header's names, so that columns added in front (scenario, seed) move nothing; plain
+# fields only (a quoted comma splits). A name the header lacks gives an empty cell.
+csv_get() {
+  awk -F, -v kc="$2" -v k="$3" -v cols="$4" '
+    NR == 1 { for (i = 1; i <= NF; i++) if (!($i in h)) h[$i] = i; n = split(cols, c, ","); next }
+    kc == "" || (kc in h && $h[kc] == k) {
+      s = ""; for (j = 1; j <= n; j++) s = s (j > 1 ? "," : "") (c[j] in h ? $h[c[j]] : ""); print s }' "$1"
+}
 skip_test() { echo "SKIP [$TEST_NAME] $*" >&2; SKIPPED=$((SKIPPED + 1)); }
 # skip_repeat WHAT: true, with one SKIP line naming WHAT, when SHARESIM_SKIP_REPEATS is set
 # (scripts/test sets it in the sanitizer and distcheck stages: a check that only repeats, on

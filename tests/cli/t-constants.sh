@@ -83,7 +83,7 @@ printf 'name: f\npools:\n  - {name: p, gpu: A100-80GB, nodes: 1, gpus_per_node: 
 printf 'id,submit_s,kind,gpus,mem_gb,duration_s,gpu_frac,sm\n' > f.csv
 for i in 1 2 3 4; do echo "b$i,0,batch,1,1,100,0.1,0.1" >> f.csv; done
 run run f.yaml f.csv -o f2 -q; expect_rc 0
-expect_eq "$(awk -F, 'NR > 1 && $0 ~ /^b/ { n++ } END { print n + 0 }' f2/jobs.csv)" 4 "four jobs"
+expect_eq "$(csv_get f2/jobs.csv "" "" id | grep -c '^b')" 4 "four jobs"
 run run f.yaml f.csv -o f4 -q --set pools.p.max_jobs_per_gpu=4; expect_rc 0
 w2=$(sed -n 's/.*"wait_mean_s" : \([0-9.]*\).*/\1/p' f2/summary.json | head -1)
 w4=$(sed -n 's/.*"wait_mean_s" : \([0-9.]*\).*/\1/p' f4/summary.json | head -1)

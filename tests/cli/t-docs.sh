@@ -93,6 +93,19 @@ printf 'id,submit_s,kind,gpus,mem_gb,duration_s\nj,0,batch,1,1,10\n' > t.csv
 run run ok.yaml t.csv -o out -q; expect_rc 0
 expect_eq "$(ls out | sort | tr '\n' ' ')" "$plain" "a plain run writes the table's always-on files"
 
+# docs/outputs.md's table of the result CSVs: every CSV of the result file table has its row,
+# and its columns are the header of that file as a run writes it, after scenario,seed
+run run --list-files; expect_rc 0
+csvs=$(awk -F'\t' '$2 == "csv" { print $1 }' out.txt)
+printf 'name: docs\nseed: 5\npools:\n  - {name: p, gpu: H100-80GB, nodes: 1, gpus_per_node: 2}\n' > all.yaml
+printf 'id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms,model\nb,0,batch,1,1,60,,,\nbig,0,batch,4,1,60,,,\nchat,0,inference,1,0,60,1,,llama-3-8b\n' > all.csv
+run run all.yaml all.csv -q --dcgm -o all; expect_rc 0
+for f in $csvs; do
+  want=$(sed -n "s/^| \`$f\` | \`\([^\`]*\)\` |$/\1/p" "$DOCS/outputs.md")
+  expect_eq "$(head -1 "all/$f" 2>/dev/null)" "scenario,seed,$want" "docs/outputs.md: the columns of $f"
+  expect_eq "$(sed -n 2p "all/$f" | cut -d, -f1,2)" "docs,5" "$f: a row begins with its scenario and seed"
+done
+
 run plot --help; expect_rc 0
 charts=$(sed -n 's/^Charts of a result folder: \(.*\) (each when.*/\1/p' out.txt | tr -d ,)
 at_least 10 "charts" "$charts"

@@ -94,7 +94,7 @@ if [ -f "$OB/openb_pod_list_default.csv" ]; then
     sed -e "s/    strategy: fractional/    strategy: fractional\n    placement: $pl/" \
       -e 's/^name: openb/name: openb\ninterval: 1d/' openb.yaml > "p-$pl.yaml"
     run run "p-$pl.yaml" openb-1500.csv -o "r-$pl" -q --no-progress; expect_rc 0
-    expect_eq "$(sed -n 2p "r-$pl/pools.csv" | cut -d, -f16)" 1500 "$pl: every job accounted"
+    expect_eq "$(csv_get "r-$pl/pools.csv" "" "" jobs | head -1)" 1500 "$pl: every job accounted"
   done
   # deterministic: a second run of each of the paper's policies gives the same folder, byte
   # for byte (every file, fragmentation.csv's per-pool fragmentation over time included)
@@ -106,7 +106,7 @@ if [ -f "$OB/openb_pod_list_default.csv" ]; then
     done
   fi
   expect_eq "$(head -1 r-fgd/fragmentation.csv)" \
-    "pool,t_start_s,t_end_s,allocated,busy,frag_gpus,free_gpus,frag_ratio" "fragmentation.csv header"
+    "scenario,seed,pool,t_start_s,t_end_s,allocated,busy,frag_gpus,free_gpus,frag_ratio" "fragmentation.csv header"
   # the policies place differently (else the runs above would not tell them apart)
   if cmp -s r-fgd/jobs.csv r-pack/jobs.csv; then fail "fgd and pack placed alike"; else pass; fi
 else

@@ -144,23 +144,23 @@ run run rt.yaml gen.csv --dcgm; expect_rc 2; expect_err_contains "--dcgm writes 
 run run rt.yaml gen.csv --dcgm -o r1 -q; expect_rc 0
 expect_file r1/dcgm.csv; expect_file r1/dcgm.prom
 expect_eq "$(tail -1 r1/dcgm.prom)" "# EOF" "OpenMetrics ends with # EOF"
-expect_eq "$(head -1 r1/dcgm.csv)" "timestamp,metric,value,Hostname,gpu,UUID,pod,namespace,pool" "dcgm.csv header"
+expect_eq "$(head -1 r1/dcgm.csv)" "scenario,seed,timestamp,metric,value,Hostname,gpu,UUID,pod,namespace,pool" "dcgm.csv header"
 run import dcgm r1/dcgm.csv --kind-rule 'notebook=pod:nb-*' --kind-rule 'inference=pod:inf-*' \
   --kind-rule 'training=pod:tr-*' --kind-rule 'batch=pod:bt-*' --window 1m \
   -o rt.csv --phases-out rt-phases.csv
 expect_rc 0
 run run rt.yaml rt.csv --phases rt-phases.csv -o r2 -q; expect_rc 0
-# pools.csv columns: allocated_gpu_h 7, busy_gpu_h 8, sm_active_gpu_h 9, mem_gb_h 13, jobs 16
-within() { # within NAME COL TOL: relative difference of pools.csv column COL between r1 and r2
-  a=$(sed -n 2p r1/pools.csv | cut -d, -f"$2"); b=$(sed -n 2p r2/pools.csv | cut -d, -f"$2")
+pool1() { csv_get "$1/pools.csv" "" "" "$2" | head -1; } # pool1 DIR COLUMN: the first pool's
+within() { # within NAME COLUMN TOL: relative difference of pools.csv's COLUMN between r1 and r2
+  a=$(pool1 r1 "$2"); b=$(pool1 r2 "$2")
   if awk -v a="$a" -v b="$b" -v t="$3" 'BEGIN { d = (b - a) / a; if (d < 0) d = -d; exit !(d <= t) }'; then
     pass; else fail "round trip $1: $a -> $b, more than $3 apart"; fi
 }
-within allocated 7 0.03
-within busy 8 0.05
-within sm-active 9 0.05
-within memory 13 0.05
-expect_eq "$(sed -n 2p r2/pools.csv | cut -d, -f16)" "$(sed -n 2p r1/pools.csv | cut -d, -f16)" "jobs after the round trip"
+within allocated allocated_gpu_h 0.03
+within busy busy_gpu_h 0.05
+within sm-active sm_active_gpu_h 0.05
+within memory mem_gb_h 0.05
+expect_eq "$(pool1 r2 jobs)" "$(pool1 r1 jobs)" "jobs after the round trip"
 
 # ---- the openb pod list replayed under fractional and exclusive sharing ----
 OB="$SHARED_TRACES/alibaba-gpu-v2023-openb"
@@ -176,9 +176,9 @@ if [ -f "$OB/openb_pod_list_default.csv" ]; then
   sed 's/strategy: fractional/strategy: exclusive/' openb.yaml > openb-exclusive.yaml
   run run openb.yaml openb.csv -o ofrac -q; expect_rc 0
   run run openb-exclusive.yaml openb.csv -o oexcl -q; expect_rc 0
-  expect_eq "$(sed -n 2p ofrac/pools.csv | cut -d, -f17)" 6203 "all pods complete under fractional"
-  expect_eq "$(sed -n 2p oexcl/pools.csv | cut -d, -f17)" 6203 "all pods complete under exclusive"
-  fa=$(sed -n 2p ofrac/pools.csv | cut -d, -f7); ea=$(sed -n 2p oexcl/pools.csv | cut -d, -f7)
+  expect_eq "$(pool1 ofrac completed)" 6203 "all pods complete under fractional"
+  expect_eq "$(pool1 oexcl completed)" 6203 "all pods complete under exclusive"
+  fa=$(pool1 ofrac allocated_gpu_h); ea=$(pool1 oexcl allocated_gpu_h)
   if awk -v f="$fa" -v e="$ea" 'BEGIN { exit !(f < e) }'; then pass; else
     fail "fractional should hold fewer GPU-hours than exclusive: $fa vs $ea"; fi
 else

@@ -5,9 +5,10 @@ D="$DATA/inference"
 run run "$D/one-gpu.yaml" "$D/services.csv" --requests "$D/requests.csv" -o res
 expect_rc 0
 expect_file res/services.csv
-expect_eq "$(head -1 res/services.csv)" "id,pool,requests,served,dropped,unanswered,mean_ms,p50_ms,p95_ms,p99_ms,max_ms,slo_ms,slo_pct,attainment_pct,met,violations,violation_minutes,busy_frac" "services.csv columns"
+expect_eq "$(head -1 res/services.csv)" "scenario,seed,id,pool,requests,served,dropped,unanswered,mean_ms,p50_ms,p95_ms,p99_ms,max_ms,slo_ms,slo_pct,attainment_pct,met,violations,violation_minutes,busy_frac" "services.csv columns"
 # 30 requests, 9 late (10, 20, ... 100 ms for the burst at 70 s), one violation minute
-expect_eq "$(grep '^svc,' res/services.csv | cut -d, -f1-6,11-17)" "svc,inf,30,30,0,0,100,15,99,70,0,9,1" "svc row"
+expect_eq "$(csv_get res/services.csv id svc id,pool,requests,served,dropped,unanswered,max_ms,slo_ms,slo_pct,attainment_pct,met,violations,violation_minutes)" \
+  "svc,inf,30,30,0,0,100,15,99,70,0,9,1" "svc row"
 expect_eq "$(head -1 res/timeseries.csv | awk -F, '{print $NF}')" "slo_violations" "timeseries.csv ends with slo_violations"
 expect_eq "$(sed -n '2,4p' res/timeseries.csv | awk -F, '{printf "%s ", $NF}')" "0 9 0 " "violations by minute"
 expect_out_contains "SLO               0 of 1 service met their target; 70.00 % of 30 requests within SLO; 1 violation minutes"
@@ -37,7 +38,7 @@ expect_eq "$(sed -n 3p req.csv)" "azure-mini,1.5,1510" "second request"
 expect_err_contains "azure-mini: 2 requests over 1.5 s"
 run run "$D/one-gpu.yaml" tr.csv --requests req.csv -o res4 -q
 expect_rc 0
-expect_eq "$(grep '^azure-mini,' res4/services.csv | cut -d, -f3,4,5)" "2,2,0" "imported requests served"
+expect_eq "$(csv_get res4/services.csv id azure-mini requests,served,dropped)" "2,2,0" "imported requests served"
 run import azure-llm AzureLLMInferenceTrace_mini.csv --decode-ms-per-token -1
 expect_rc 2
 expect_err_contains "--decode-ms-per-token: expected a number from 0"

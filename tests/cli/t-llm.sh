@@ -5,22 +5,22 @@ D="$DATA/llm"
 run run "$D/one-gpu.yaml" "$D/service.csv" --requests "$D/requests.csv" -o res -q
 expect_rc 0
 expect_file res/llm.csv
-expect_eq "$(head -1 res/llm.csv)" "id,pool,served,ttft_p50_ms,ttft_p99_ms,tpot_p50_ms,tpot_p99_ms,e2e_p50_ms,e2e_p99_ms,goodput_rps,kv_blocks,reserved_gb" "llm.csv columns"
+expect_eq "$(head -1 res/llm.csv)" "scenario,seed,id,pool,served,ttft_p50_ms,ttft_p99_ms,tpot_p50_ms,tpot_p99_ms,e2e_p50_ms,e2e_p99_ms,goodput_rps,kv_blocks,reserved_gb" "llm.csv columns"
 # three requests one second apart never overlap: TTFT = one prefill of 1000 tokens
 # (2 x 8e9 x 1000 FLOP at 0.66 x 989 TFLOP/s: ~25 ms), TPOT one decode step (~6.5 ms)
-ttft=$(grep '^chat,' res/llm.csv | cut -d, -f4)
-tpot=$(grep '^chat,' res/llm.csv | cut -d, -f6)
+ttft=$(csv_get res/llm.csv id chat ttft_p50_ms)
+tpot=$(csv_get res/llm.csv id chat tpot_p50_ms)
 expect_eq "$(awk -v t="$ttft" 'BEGIN { print (t > 15 && t < 40) }')" "1" "TTFT $ttft ms"
 expect_eq "$(awk -v t="$tpot" 'BEGIN { print (t > 4 && t < 9) }')" "1" "TPOT $tpot ms"
-expect_eq "$(grep '^chat,' res/services.csv | cut -d, -f3-6)" "3,3,0,0" "services.csv counts"
+expect_eq "$(csv_get res/services.csv id chat requests,served,dropped,unanswered)" "3,3,0,0" "services.csv counts"
 # llm-latency.csv: the three requests are alike, so each distribution is one bucket whose
 # upper edge is at most 1/64 above the value, holding all of them
-expect_eq "$(head -1 res/llm-latency.csv)" "service,metric,latency_ms,cum_frac" "llm-latency.csv columns"
-expect_eq "$(cut -d, -f1,2 res/llm-latency.csv | sed 1d | sort -u | tr '\n' ' ')" "chat,e2e chat,tpot chat,ttft " "one distribution per metric"
+expect_eq "$(head -1 res/llm-latency.csv)" "scenario,seed,service,metric,latency_ms,cum_frac" "llm-latency.csv columns"
+expect_eq "$(csv_get res/llm-latency.csv "" "" service,metric | sort -u | tr '\n' ' ')" "chat,e2e chat,tpot chat,ttft " "one distribution per metric"
 for m in ttft tpot e2e; do
-  expect_eq "$(grep "^chat,$m," res/llm-latency.csv | tail -1 | cut -d, -f4)" "1" "$m: the last bucket holds every request"
+  expect_eq "$(csv_get res/llm-latency.csv metric "$m" service,cum_frac | grep '^chat,' | tail -1 | cut -d, -f2)" "1" "$m: the last bucket holds every request"
 done
-edge=$(grep '^chat,ttft,' res/llm-latency.csv | head -1 | cut -d, -f3)
+edge=$(csv_get res/llm-latency.csv metric ttft service,latency_ms | grep '^chat,' | head -1 | cut -d, -f2)
 expect_eq "$(awk -v e="$edge" -v t="$ttft" 'BEGIN { print (e >= t * 0.999 && e <= t * (1 + 1 / 64.0) * 1.001) }')" "1" "TTFT bucket edge $edge ms against p50 $ttft ms"
 # a run without LLM services writes neither LLM file
 printf 'id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,service_ms\nsvc,0,inference,1,10,60,10,5\n' > plain.csv
@@ -34,8 +34,8 @@ expect_no_path res6/llm-latency.csv
 { cat "$D/requests.csv"; echo "chat,4,9000,10"; } > long.csv
 run run "$D/one-gpu.yaml" "$D/service.csv" --requests long.csv -o reslong -q
 expect_rc 0
-expect_eq "$(grep '^chat,' reslong/services.csv | cut -d, -f3-6)" "4,3,1,0" "the long prompt is dropped"
-expect_eq "$(grep '^chat,' reslong/llm.csv | cut -d, -f3)" "3" "three served"
+expect_eq "$(csv_get reslong/services.csv id chat requests,served,dropped,unanswered)" "4,3,1,0" "the long prompt is dropped"
+expect_eq "$(csv_get reslong/llm.csv id chat served)" "3" "three served"
 run run "$D/one-gpu.yaml" "$D/service.csv" --requests "$D/requests.csv" -o res2 -q
 if diff -r res res2 >/dev/null; then pass; else fail "result folders differ"; fi
 run run "$D/one-gpu.yaml" "$D/service.csv" --requests "$D/requests.csv" -o res5
@@ -66,7 +66,7 @@ expect_eq "$(sed -n 3p req.csv)" "mooncake-conv,1.500,,1100,150" "second request
 expect_eq "$(head -1 tr.csv | awk -F, '{print $(NF-2) "," $(NF-1) "," $NF}')" "model,prompt_tokens,output_tokens" "LLM columns"
 run run "$D/one-gpu.yaml" tr.csv --requests req.csv -o res3 -q
 expect_rc 0
-expect_eq "$(grep '^mooncake-conv,' res3/services.csv | cut -d, -f3,4)" "2,2" "imported requests served"
+expect_eq "$(csv_get res3/services.csv id mooncake-conv requests,served)" "2,2" "imported requests served"
 run import mooncake "$D/mooncake-mini.jsonl" --skip-bad --model gpt-9 -o tr2.csv
 expect_rc 2
 expect_err_contains "--model: expected one of llama-2-7b"
@@ -104,7 +104,7 @@ expect_eq "$(sed -n 2p areq.csv)" "azure-mini,0,,1000,10" "first request's token
 expect_eq "$(sed -n 2p atr.csv | awk -F, '{print $(NF-3) "," $(NF-2) "," $(NF-1) "," $NF}')" "mistral-7b,550,55,2023-11-16T18:00:00.500Z" "model, mean tokens and the calendar"
 run run "$D/one-gpu.yaml" atr.csv --requests areq.csv -o res4 -q
 expect_rc 0
-expect_eq "$(grep '^azure-mini,' res4/llm.csv | cut -d, -f3)" "2" "both served by the LLM"
+expect_eq "$(csv_get res4/llm.csv id azure-mini served)" "2" "both served by the LLM"
 run import azure-llm AzureLLMInferenceTrace_mini.csv --model gpt-9 -o atr2.csv
 expect_rc 2
 expect_err_contains "--model: expected one of llama-2-7b"

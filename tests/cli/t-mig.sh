@@ -8,7 +8,7 @@ expect_rc 0
 expect_out_contains "scenario 'three-pools', 3 pools, 40 GPUs"
 run run "$SCEN/three-pools.yaml" "$TRACES/mixed-small.csv" -o tp -q
 expect_rc 0
-expect_eq "$(grep '^inference-mig,' tp/pools.csv | cut -d, -f2-4)" "A100-80GB,mig,16" "the MIG pool"
+expect_eq "$(csv_get tp/pools.csv pool inference-mig gpu,strategy,gpus)" "A100-80GB,mig,16" "the MIG pool"
 expect_eq "$(head -1 tp/pools.csv | tr ',' '\n' | tail -3 | tr '\n' ' ')" "drain_gpu_h down_gpu_h vgpu_h " "pools.csv ends with the MIG and vGPU columns"
 
 for f in mig-inference vgpu nvidia/from-nvidia-configs; do
@@ -16,7 +16,7 @@ for f in mig-inference vgpu nvidia/from-nvidia-configs; do
   expect_rc 0
 done
 expect_eq "$(grep -c ',vgpu,' res-vgpu/pools.csv)" "2" "two vGPU pools"
-lic=$(grep '^serving,' res-vgpu/pools.csv | cut -d, -f15)
+lic=$(csv_get res-vgpu/pools.csv pool serving licence_cost)
 case "$lic" in 0|'') fail "vGPU licences are not costed: '$lic'";; *) pass;; esac
 expect_eq "$(grep -c '"drain_gpu_h"' res-mig-inference/summary.json)" "3" "summary.json pools carry drain_gpu_h"
 
@@ -44,18 +44,18 @@ big,100,batch,1,40,1000,0.3
 CSV
 run run re.yaml re.csv -o re -q
 expect_rc 0
-expect_eq "$(grep '^big,' re/jobs.csv | cut -d, -f7,8,9)" "1020,2020,920" "big: start, end, wait"
+expect_eq "$(csv_get re/jobs.csv id big start_s,end_s,wait_s)" "1020,2020,920" "big: start, end, wait"
 expect_eq "$(grep ',reconfigure,' re/events.csv)" \
-  "900,reconfigure,,big,p,0,0,0,0,layout 1g.10gb x7 -> 3g.40gb x2; drained 800.000 s (drain: wait); down 120.000 s" \
+  "reconfigure,1,900,reconfigure,,big,p,0,0,0,0,layout 1g.10gb x7 -> 3g.40gb x2; drained 800.000 s (drain: wait); down 120.000 s" \
   "the reconfiguration row"
-expect_eq "$(cut -d, -f31,34,35 re/pools.csv | tail -1)" "1,0.222222,0.0333333" "reconfigurations, drain and down GPU-hours"
+expect_eq "$(csv_get re/pools.csv "" "" reconfigurations,drain_gpu_h,down_gpu_h | tail -1)" "1,0.222222,0.0333333" "reconfigurations, drain and down GPU-hours"
 
 # drain: evict kills and requeues the three residents at once
 sed 's/drain: wait/drain: evict/' re.yaml > ev.yaml
 run run ev.yaml re.csv -o ev -q
 expect_rc 0
 expect_eq "$(grep -c ',eviction,' ev/events.csv)" "3" "three evictions"
-expect_eq "$(grep '^big,' ev/jobs.csv | cut -d, -f7)" "220" "big starts after 120 s down"
+expect_eq "$(csv_get ev/jobs.csv id big start_s)" "220" "big starts after 120 s down"
 
 # reconfigure: never -> the model can never run, and `check` says why
 sed -e 's/reconfigure: on-demand/reconfigure: never/' re.yaml > never.yaml

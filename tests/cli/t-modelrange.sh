@@ -52,7 +52,7 @@ grep -q '"constants": \[' m1/model-range.json && pass || fail "model-range.json 
 # at the lower compute efficiency or the higher step cost, the fastest at the other end
 run run "$L/one-gpu.yaml" "$L/service.csv" --requests "$L/requests.csv" --model-range -o ml -q
 expect_rc 0
-expect_eq "$(mr_field ml llm:ttft_p99_ms 5)" "$(awk -F, 'NR == 2 { print $5 }' ml/base/seed-1/llm.csv)" "TTFT p99 value from llm.csv"
+expect_eq "$(mr_field ml llm:ttft_p99_ms 5)" "$(csv_get ml/base/seed-1/llm.csv "" "" ttft_p99_ms | head -1)" "TTFT p99 value from llm.csv"
 case "$(mr_field ml llm:ttft_p99_ms 11)" in
   llm.compute_efficiency=0.495|llm.step_overhead_ms=0.675|llm.bandwidth_efficiency=0.57) pass ;;
   *) fail "slowest TTFT set by $(mr_field ml llm:ttft_p99_ms 11)" ;;

@@ -7,10 +7,10 @@
 P="$DATA/preempt"
 
 # events.csv's preemption rows as "victim<cause@t lost"
-preemptions() { awk -F, '$2 == "preemption" { printf "%s<%s@%s %s;", $3, $4, $1, $9 }' "$1/events.csv"; }
-# column NAME of the row whose first field is KEY in a CSV file
-cell() { awk -F, -v k="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) n = i; next }
-  $1 == k { print $n }' "$1"; }
+preemptions() { csv_get "$1/events.csv" event preemption job,cause_job,t_s,work_lost_s |
+  awk -F, '{ printf "%s<%s@%s %s;", $1, $2, $3, $4 }'; }
+# column NAME of the row whose first field after scenario and seed is KEY in a CSV file
+cell() { csv_get "$1" "$(head -1 "$1" | cut -d, -f3)" "$2" "$3"; }
 
 # lowest priority first: a (low) goes, not b (mid) though b started later; p waits the
 # 10 s grace period; a loses its 20 s since the checkpoint at 40 s
@@ -62,7 +62,7 @@ expect_eq "$(cell never/jobs.csv g start_s)" 1000 "the Never job waits for a fre
 printf 'name: plain\npools:\n  - {name: p, gpu: A100-80GB, nodes: 1, gpus_per_node: 2}\n' > plain.yaml
 run run plain.yaml "$P/order.csv" -o plain -q
 expect_rc 0
-expect_eq "$(head -1 plain/tenants.csv)" "tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share,sm_active_gpu_h" "no preemption columns"
+expect_eq "$(head -1 plain/tenants.csv)" "scenario,seed,tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share,sm_active_gpu_h" "no preemption columns"
 expect_eq "$(preemptions plain)" "" "no preemption without classes"
 
 # bad input: file:line:column, exit 2, nothing written

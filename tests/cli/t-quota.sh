@@ -6,10 +6,9 @@
 K="$DATA/kueue"
 
 # "start_s end_s" of job KEY in a result folder's jobs.csv
-span() { awk -F, -v k="$2" 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "start_s") s = i; if ($i == "end_s") e = i }; next }
-  $1 == k { print $s, $e }' "$1/jobs.csv"; }
-cell() { awk -F, -v k="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) n = i; next }
-  $1 == k { print $n }' "$1"; }
+span() { csv_get "$1/jobs.csv" id "$2" start_s,end_s | tr ',' ' '; }
+# column NAME of the row whose first field after scenario and seed is KEY in a CSV file
+cell() { csv_get "$1" "$(head -1 "$1" | cut -d, -f3)" "$2" "$3"; }
 
 # two teams of 4 GPUs each in one cohort: team-a, alone, borrows team-b's idle quota up to
 # the cohort's 8 (six jobs start at once); team-b's 4-GPU job at 1800 s finds 2 free in the
@@ -18,7 +17,7 @@ run run "$K/borrow.yaml" "$K/borrow.csv" -o borrow
 expect_rc 0
 expect_eq "$(span borrow a6)" "0 3600" "team-a borrows team-b's idle quota"
 expect_eq "$(span borrow b1)" "3600 7200" "team-b waits for its lent quota back"
-expect_eq "$(head -1 borrow/tenants.csv)" "tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share,sm_active_gpu_h,quota_gpu_h,borrowed_gpu_h" "quota columns"
+expect_eq "$(head -1 borrow/tenants.csv)" "scenario,seed,tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share,sm_active_gpu_h,quota_gpu_h,borrowed_gpu_h" "quota columns"
 expect_eq "$(cell borrow/tenants.csv team-a quota_gpu_h)" 6 "GPU-hours under the quota"
 expect_eq "$(cell borrow/tenants.csv team-a borrowed_gpu_h)" 2 "GPU-hours borrowed"
 expect_eq "$(cell borrow/tenants.csv team-b borrowed_gpu_h)" 0 "team-b borrowed nothing"

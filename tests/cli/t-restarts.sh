@@ -9,9 +9,11 @@ printf 'id,submit_s,kind,gpus,mem_gb,duration_s,restart\nj,0,training,1,10,10000
 printf 'job_id,after_s,mem_gb\nj,5,100\n' > oom5.csv
 run run bo.yaml bo.csv --phases oom5.csv -o b5 -q; expect_rc 0
 # the restarts' times: at once, then after 10, 20, 40, 80, 160, 300, 300, 300 s of back-off
-expect_eq "$(grep ',restart,j,' b5/events.csv | cut -d, -f1 | tr '\n' ' ')" \
+# ev DIR EVENT COLUMN: COLUMN of job j's EVENT rows in DIR/events.csv
+ev() { csv_get "$1/events.csv" event "$2" job,"$3" | sed -n 's/^j,//p'; }
+expect_eq "$(ev b5 restart t_s | tr '\n' ' ')" \
   "5 20 45 90 175 340 645 950 1255 " "restart times of a job failing 5 s into each attempt"
-expect_eq "$(grep ',backoff,j,' b5/events.csv | cut -d, -f10 | tr '\n' '/')" \
+expect_eq "$(ev b5 backoff detail | tr '\n' '/')" \
   "back-off 10 s before restart 2/back-off 20 s before restart 3/back-off 40 s before restart 4/back-off 80 s before restart 5/back-off 160 s before restart 6/back-off 300 s before restart 7/back-off 300 s before restart 8/back-off 300 s before restart 9/" \
   "the back-off events"
 col() { head -1 "$1" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }
@@ -26,16 +28,16 @@ expect_eq "$(grep -c ',backoff,' b600/events.csv)/$(grep -c ',restart,' b600/eve
   "attempts of 600 s reset the back-off: every restart at once"
 printf 'job_id,after_s,mem_gb\nj,599,100\n' > oom599.csv
 run run bo.yaml bo.csv --phases oom599.csv -o b599 -q; expect_rc 0
-expect_eq "$(grep ',restart,j,' b599/events.csv | cut -d, -f1 | head -3 | tr '\n' ' ')" \
+expect_eq "$(ev b599 restart t_s | head -3 | tr '\n' ' ')" \
   "599 1208 1827 " "attempts of 599 s do not reset it: 0, 10, 20 s of back-off"
 # restart_backoff_reset and the cap are keys; restart_backoff: 0s restarts at once
 run run bo.yaml bo.csv --phases oom599.csv -o r599 -q --set restart_backoff_reset=599s; expect_rc 0
 expect_eq "$(grep -c ',backoff,' r599/events.csv)" "0" "restart_backoff_reset=599s resets after 599 s"
 run run bo.yaml bo.csv --phases oom5.csv -o cap -q --set restart_backoff_max=15s; expect_rc 0
-expect_eq "$(grep ',restart,j,' cap/events.csv | cut -d, -f1 | head -4 | tr '\n' ' ')" \
+expect_eq "$(ev cap restart t_s | head -4 | tr '\n' ' ')" \
   "5 20 40 60 " "restart_backoff_max=15s caps the back-off at 15 s"
 run run bo.yaml bo.csv --phases oom5.csv -o off -q --set restart_backoff=0s; expect_rc 0
-expect_eq "$(grep ',restart,j,' off/events.csv | cut -d, -f1 | tr '\n' ' ')/$(grep -c ',backoff,' off/events.csv)" \
+expect_eq "$(ev off restart t_s | tr '\n' ' ')/$(grep -c ',backoff,' off/events.csv)" \
   "5 10 15 20 25 30 35 40 45 /0" "restart_backoff=0s: every restart at once"
 expect_eq "$(row off/jobs.csv backoff_s)" "0" "no time in back-off when it is off"
 # the budget counts the back-off's events: the estimate stays above the run's
@@ -54,7 +56,7 @@ printf 'job_id,after_s,mem_gb\nn,5,100\nm,5,100\n' > nbph.csv
 printf 'horizon: 1h\nmax_restarts: 2\npools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n    gpus_per_node: 2\n' > nb.yaml
 run run nb.yaml nb.csv --phases nbph.csv -o nb -q; expect_rc 0
 expect_eq "$(row nb/jobs.csv restarts)/$(row nb/jobs.csv outcome)" "2/failed" "restart: always restarts the notebook (max_restarts 2)"
-expect_eq "$(awk -F, '$1 == "m" { print $14 "/" $13 }' nb/jobs.csv)" "0/failed" "a notebook restarts never by default"
+expect_eq "$(csv_get nb/jobs.csv id m restarts,outcome | tr , /)" "0/failed" "a notebook restarts never by default"
 printf 'id,submit_s,kind,gpus,mem_gb,duration_s,restart\nb,0,batch,1,10,100,on-failure\nc,0,batch,1,10,100,always\n' > ab.csv
 run check bo.yaml ab.csv; expect_rc 2
 expect_err_contains "ab.csv:3:7: restart: expected never or on-failure for a training or batch job"

@@ -10,10 +10,10 @@ for f in summary.json summary.txt jobs.csv pools.csv gpus.csv tenants.csv timese
   expect_file "res1/$f"
 done
 expect_eq "$(grep -c '' res1/jobs.csv)" "7" "jobs.csv has a header and 6 rows"
-expect_eq "$(grep '^huge,' res1/jobs.csv | grep -c unplaceable)" "1" "gang of 8 on 4 GPUs is unplaceable"
-expect_eq "$(grep '^b2,' res1/jobs.csv | cut -d, -f7,8,9)" "10,60,0" "b2 runs beside b1: start,end,wait"
-expect_eq "$(grep '^g1,' res1/jobs.csv | cut -d, -f7,8,9)" "100,300,80" "the gang of 4 waits until b1 frees the last GPU"
-expect_eq "$(head -1 res1/jobs.csv | cut -d, -f1-11)" "id,kind,tenant,pool,gpus,submit_s,start_s,end_s,wait_s,run_s,slowdown" "jobs.csv columns"
+expect_eq "$(csv_get res1/jobs.csv id huge outcome)" "unplaceable" "gang of 8 on 4 GPUs is unplaceable"
+expect_eq "$(csv_get res1/jobs.csv id b2 start_s,end_s,wait_s)" "10,60,0" "b2 runs beside b1: start,end,wait"
+expect_eq "$(csv_get res1/jobs.csv id g1 start_s,end_s,wait_s)" "100,300,80" "the gang of 4 waits until b1 frees the last GPU"
+expect_eq "$(head -1 res1/jobs.csv | cut -d, -f1-13)" "scenario,seed,id,kind,tenant,pool,gpus,submit_s,start_s,end_s,wait_s,run_s,slowdown" "jobs.csv columns"
 expect_eq "$(ls -d res1.tmp-* 2>/dev/null | wc -l)" "0" "no temporary folder left"
 
 # same inputs and seed: byte-identical folders
@@ -30,8 +30,8 @@ run run "$DATA/run/two-pools.yaml" "$DATA/run/small.csv" --phases "$DATA/run/pha
 expect_rc 0
 expect_eq "$(grep -c ',crash,b1,' res3/events.csv)" "1" "b1 crash logged"
 expect_eq "$(grep -c ',oom_kill,nb1,nb1,' res3/events.csv)" "1" "nb1 OOM logged"
-expect_eq "$(grep '^b1,' res3/jobs.csv | cut -d, -f13,14)" "failed,0" "b1 fails: batch jobs do not restart by default"
-expect_eq "$(grep '^nb1,' res3/jobs.csv | cut -d, -f13,14,16)" "failed,0,1" "nb1 killed by its OOM, no restart for notebooks by default"
+expect_eq "$(csv_get res3/jobs.csv id b1 outcome,restarts)" "failed,0" "b1 fails: batch jobs do not restart by default"
+expect_eq "$(csv_get res3/jobs.csv id nb1 outcome,restarts,oom_kills)" "failed,0,1" "nb1 killed by its OOM, no restart for notebooks by default"
 
 # a crash on an MPS card takes its neighbours with it (one fault domain): they are the
 # crash's innocent victims, printed on the crash's part of the line, not as OOM victims
@@ -111,5 +111,5 @@ for args in "" "--set horizon=3h" "--set crash_rates.training=0.3 --set crash_ra
   done
 done
 # the jobs did end out of trace order, so the reorder was exercised
-awk -F, 'NR > 1 && $8 != "" { if (seen && $8 + 0 < last) out = 1; last = $8 + 0; seen = 1 } END { exit !out }' \
-  streamed/jobs.csv && pass || fail "every job ended in trace order: the streaming test tests nothing"
+csv_get streamed/jobs.csv "" "" end_s |
+  awk '$1 != "" { if (seen && $1 + 0 < last) out = 1; last = $1 + 0; seen = 1 } END { exit !out }' && pass || fail "every job ended in trace order: the streaming test tests nothing"

@@ -246,7 +246,7 @@ for limit in 150s 50s; do
   want=""
   for n in 1 2 3 4 5 6; do
     "$SHARESIM" run "$A" "$T" --set pools.train.nodes=$n -o scan$n -q 2>/dev/null
-    w=$(grep '^train,' scan$n/pools.csv | cut -d, -f"$(head -1 scan$n/pools.csv | tr ',' '\n' | grep -n '^wait_p95_s$' | cut -d: -f1)")
+    w=$(csv_get scan$n/pools.csv pool train wait_p95_s)
     if [ -z "$want" ] && awk -v w="$w" -v l="$lim" 'BEGIN { exit !(w <= l) }'; then want=$n; fi
   done
   expect_eq "$got" "$want" "size --max-wait-p95 $limit = exhaustive scan"
@@ -300,7 +300,7 @@ expect_eq "$(csv_field csz/sizing.csv study-a,train, 7)" "1- 2+" "probes of stud
 run size "$A" "$T" --pool train --max-wait-p95 150s --no-progress
 expect_out_contains "smallest size: 2 node"
 # the sized scenario is what ran: its folder's own pools.csv has 2 train nodes (8 GPUs)
-expect_eq "$(grep -c '^train,' csz/study-a/pools.csv)" "1" "train row in the sized run"
+expect_eq "$(csv_get csz/study-a/pools.csv pool train pool | wc -l)" "1" "train row in the sized run"
 expect_eq "$(grep '"gpus"' csz/study-a/summary.json | head -1 | tr -dc '0-9')" "10" "sized run has 10 GPUs"
 # with --seeds the seeds run on the sized scenarios too
 run compare "$A" "$B" "$T" --size-to-constraints --max-wait-p95 150s --seeds 2 -o cszs --no-progress
@@ -338,8 +338,8 @@ if command -v gnuplot >/dev/null 2>&1; then
   expect_eq "$(od -An -tu1 -j16 -N8 cmp/study-a/plots/utilisation.png | tr -s ' ' | sed 's/^ //')" "0 0 2 128 0 0 1 144" "PNG is 640x400"
   expect_eq "$(grep -c 'SM-active' cmp/study-a/plots/utilisation.svg)" "1" "SVG names the series"
   # latency: the CDF drawn from latency.csv (last row of a service: cumulative share 1)
-  expect_eq "$(head -1 cmp/study-a/latency.csv)" "service,latency_ms,cum_frac" "latency.csv header"
-  expect_eq "$(tail -1 cmp/study-a/latency.csv | cut -d, -f1,3)" "svc,1" "latency.csv ends at share 1"
+  expect_eq "$(head -1 cmp/study-a/latency.csv)" "scenario,seed,service,latency_ms,cum_frac" "latency.csv header"
+  expect_eq "$(csv_get cmp/study-a/latency.csv "" "" service,cum_frac | tail -1)" "svc,1" "latency.csv ends at share 1"
   expect_eq "$(grep -c 'from plots/latency-cdf.gp' cmp/study-a/plots/latency.gp)" "1" "latency drawn as a CDF"
   expect_eq "$(grep -c '>svc<' cmp/study-a/plots/latency.svg)" "1" "latency SVG names the service"
   run plot cmp -o cmpplots
@@ -361,10 +361,10 @@ if command -v gnuplot >/dev/null 2>&1; then
   expect_eq "$(grep -c "^gpus\[[0-9]*\] = '\(train\|dev\)/0/[0-3]'$" dcgmrun/plots/memory-gpus.gp)" "6" "one row per GPU, labelled pool/node/gpu"
   # colour: the highest FB_USED sample as a share of an A100-80GB (81920 MiB), in %
   expect_eq "$(awk '$1 !~ /^#/ && NF == 3 && $3 > m { m = $3 } END { print m }' dcgmrun/plots/memory-gpus.dat)" \
-    "$(awk -F, '$2 == "DCGM_FI_DEV_FB_USED" && $3 > m { m = $3 } END { printf "%.6g", m / 819.2 }' dcgmrun/dcgm.csv)" "memory-gpus peak share"
+    "$(csv_get dcgmrun/dcgm.csv metric DCGM_FI_DEV_FB_USED value | awk '$1 > m { m = $1 } END { printf "%.6g", m / 819.2 }')" "memory-gpus peak share"
   # more than 64 GPUs: the first 64 drawn, and a note
   for n in $(seq 1 25); do for g in 0 1 2 3; do
-    echo "120,DCGM_FI_DEV_FB_USED,40960,train-node$n,$g,GPU-train-$n-$g,x,y,train"
+    echo "study-a,1,120,DCGM_FI_DEV_FB_USED,40960,train-node$n,$g,GPU-train-$n-$g,x,y,train"
   done; done >> dcgmrun/dcgm.csv
   run plot dcgmrun --format png
   expect_rc 0

@@ -123,8 +123,8 @@ expect_out_contains "layout 3g.40gb + 2g.20gb + 1g.10gb x2, replicas per profile
 { echo 'id,submit_s,kind,gpus,mem_gb,duration_s,sm'
   for i in $(seq 1 12); do echo "j$i,0,batch,1,2,600,0.1"; done; } > twelve.csv
 run run s.yaml twelve.csv -o mixed -q; expect_rc 0
-expect_eq "$(awk -F, 'NR > 1 && $7 == 0' mixed/jobs.csv | wc -l | tr -d ' ')" "11" "11 start at once"
-expect_eq "$(awk -F, '$1 == "j12" {print $7}' mixed/jobs.csv)" "600" "j12 starts when the 2g.20gb frees"
+expect_eq "$(csv_get mixed/jobs.csv start_s 0 id | wc -l | tr -d ' ')" "11" "11 start at once"
+expect_eq "$(csv_get mixed/jobs.csv id j12 start_s)" "600" "j12 starts when the 2g.20gb frees"
 if grep -q '"settings" : "p: 1 node x 1 A100-80GB, mig, layout 3g.40gb + 2g.20gb + 1g.10gb x2, replicas per profile 3g.40gb: 2, 1g.10gb: 4' mixed/summary.json; then pass; else fail "summary.json lacks the per-profile replicas: $(grep settings mixed/summary.json)"; fi
 pool "    strategy: mig
     layout: 3g.40gb x2

@@ -131,7 +131,7 @@ static void inv_sum_jobs(const inv_case *c, const inv_folder *f, inv_sums *s) {
     /* work is at speed 1 on a whole GPU; it uses its SM share of the card while it computes,
      * which for training is all but its communication share (comm_frac, default 0.1) */
     double done = inv_num(t, r, cd), lost = inv_num(t, r, cl);
-    const char *id = inv_cell(t, r, 0);
+    const char *id = inv_key(t, r);
     double sm = inv_trace_num(f, id, "sm", 1.0);
     double compute = strcmp(kind, "training") ? 1.0 : 1.0 - inv_trace_num(f, id, "comm_frac", 0.1);
     s[i].j_work += ((isfinite(done) ? done : 0) + (isfinite(lost) ? lost : 0)) * sm * compute *
@@ -190,7 +190,7 @@ static void inv_check_job_charges(const inv_folder *f, inv_report *rep) {
     if (!told && (!(a >= 0) || !inv_le(sh, a) || !inv_le(a, held))) {
       told = TRUE;
       inv_fail(rep, "job-charge", "job %s: gpu_s_share %.9g, gpu_s_allocated %.9g, gpus x run_s "
-               "%.9g (want share <= allocated <= held)", inv_cell(t, r, 0), sh, a, held);
+               "%.9g (want share <= allocated <= held)", inv_key(t, r), sh, a, held);
     }
     double *sum = g_hash_table_lookup(by_tenant, inv_cell(t, r, ct));
     if (!sum) g_hash_table_insert(by_tenant, (char *)inv_cell(t, r, ct), sum = g_new0(double, 1));
@@ -224,7 +224,7 @@ static void inv_check_tenants(const inv_case *c, const inv_folder *f, inv_report
     if ((!inv_le(v[1], v[0]) || !inv_le(v[2], v[0])) && !over) {
       over = TRUE;
       inv_fail(rep, "tenant-bounds", "tenant %s: busy %.9g GPU-s, SM-active %.9g, above its "
-               "allocation %.9g (issue 11 bug 3)", inv_cell(t, r, 0), v[1], v[2], v[0]);
+               "allocation %.9g (issue 11 bug 3)", inv_key(t, r), v[1], v[2], v[0]);
     }
   }
   rep->checks += 4;
@@ -245,7 +245,7 @@ static void inv_check_services(const inv_folder *f, inv_report *rep) {
       cu = inv_col(t, "unanswered"), cv = inv_col(t, "violations"), ca = inv_col(t, "attainment_pct"),
       cm = inv_col(t, "met"), cp = inv_col(t, "slo_pct"), cl = inv_col(t, "slo_ms");
   for (guint r = 0; r < inv_rows(t); r++) {
-    const char *id = inv_cell(t, r, 0);
+    const char *id = inv_key(t, r);
     double q = inv_num(t, r, cq), s = inv_num(t, r, cs), d = inv_num(t, r, cd),
            u = cu >= 0 ? inv_num(t, r, cu) : 0, v = inv_num(t, r, cv);
     rep->checks += 3;
@@ -575,7 +575,7 @@ static gboolean inv_collect_stays(const inv_case *c, const inv_folder *f, int i,
   for (guint r = 0; r < inv_rows(t); r++) {
     if (inv_pool_index(c, inv_cell(t, r, cn)) != i) continue;
     if (inv_num(t, r, ck) > 0 || inv_num(t, r, cr) > 0) return FALSE;
-    const char *outcome = inv_cell(t, r, co), *id = inv_cell(t, r, 0);
+    const char *outcome = inv_cell(t, r, co), *id = inv_key(t, r);
     if (!strcmp(outcome, "unplaceable") || !strcmp(outcome, "not_submitted")) continue;
     inv_stay s = {.start = inv_num(t, r, c0), .end = inv_num(t, r, c1), .gpus = (int)inv_num(t, r, cg),
                   .gpu_ids = (char *)inv_cell(t, r, cid)};
@@ -677,8 +677,8 @@ static void inv_check_priority(const inv_case *c, const inv_folder *f, inv_repor
         continue;
       inv_fail(rep, "priority", "%s: %s (priority %d) first started at %g s while %s "
                "(priority %d, submitted at %g s, no larger) waited until %g s",
-               c->pools[pi].name, inv_cell(j, l, 0), inv_priority(c, tr, l), sl,
-               inv_cell(j, h, 0), inv_priority(c, tr, h), inv_num(j, h, cb), sh);
+               c->pools[pi].name, inv_key(j, l), inv_priority(c, tr, l), sl,
+               inv_key(j, h), inv_priority(c, tr, h), inv_num(j, h, cb), sh);
     }
   }
 }
@@ -698,7 +698,7 @@ static void inv_check_gangs(const inv_folder *f, inv_report *rep) {
     for (const char *x = ids; *x; x++) n += *x == ';';
     if (n != (int)inv_num(t, r, cg)) {
       inv_fail(rep, "gang-partial", "job %s of %g workers started on %d GPUs (%s)",
-               inv_cell(t, r, 0), inv_num(t, r, cg), n, ids);
+               inv_key(t, r), inv_num(t, r, cg), n, ids);
       return;
     }
   }
@@ -762,7 +762,7 @@ static void inv_check_quota(const inv_case *c, const inv_folder *f, inv_report *
   }
   int cq = inv_col(te, "quota_gpu_h"), cb = inv_col(te, "borrowed_gpu_h");
   for (guint r = 0; r < inv_rows(te); r++) {
-    const char *tn = inv_cell(te, r, 0);
+    const char *tn = inv_key(te, r);
     int ti = tn[0] == 't' ? atoi(tn + 1) : -1;
     double q = 3600 * inv_num(te, r, cq), b = 3600 * inv_num(te, r, cb);
     double want = ti >= 0 && ti < INV_TENANTS && c->tenant_cq[ti] >= 0 ? held[ti] : 0;

@@ -65,6 +65,13 @@ int inv_col(const inv_table *t, const char *name) {
 
 guint inv_rows(const inv_table *t) { return t->rows->len; }
 
+/* A result CSV begins with scenario and seed (docs/outputs.md): its key (id, tenant, pool)
+ * is the first column after them; another table's is its first. */
+const char *inv_key(const inv_table *t, guint row) {
+  int k = inv_col(t, "scenario") == 0 && inv_col(t, "seed") == 1 ? 2 : 0;
+  return inv_cell(t, row, k);
+}
+
 const char *inv_cell(const inv_table *t, guint row, int col) {
   if (col < 0 || row >= t->rows->len) return "";
   GPtrArray *r = g_ptr_array_index(t->rows, row);

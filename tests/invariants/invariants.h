@@ -66,6 +66,8 @@ void inv_table_free(inv_table *t);
 int inv_col(const inv_table *t, const char *name);
 guint inv_rows(const inv_table *t);
 const char *inv_cell(const inv_table *t, guint row, int col);
+/* The row's key: the first column after a result CSV's scenario and seed, else the first. */
+const char *inv_key(const inv_table *t, guint row);
 /* The cell as a number; NAN when empty or absent. */
 double inv_num(const inv_table *t, guint row, int col);
 

@@ -82,10 +82,10 @@ Test(calendar, utc_columns_and_absolute_dcgm_times) {
   report_file_string("timeseries.csv", r, ts);
   report_file_string("jobs.csv", r, jobs);
   report_dcgm_openmetrics(r, prom);
-  cr_expect(g_str_has_prefix(ts->str, "pool,t_start_s,t_end_s,allocated,busy,sm_active,"
+  cr_expect(g_str_has_prefix(ts->str, "scenario,seed,pool,t_start_s,t_end_s,allocated,busy,sm_active,"
                              "mem_used_gb,queued,running,slo_violations,t_start_utc\n"),
             "%.200s", ts->str);
-  cr_expect(strstr(ts->str, "\np,600,1200,") != NULL);
+  cr_expect(strstr(ts->str, ",p,600,1200,") != NULL);
   cr_expect(strstr(ts->str, ",2026-11-01T00:10:00Z\n") != NULL, "%.400s", ts->str);
   cr_expect(strstr(jobs->str, "submit_utc,start_utc,end_utc\n") != NULL);
   cr_expect(strstr(jobs->str, ",2026-11-01T00:10:00Z,2026-11-01T01:00:00Z,2026-11-01T01:30:00Z\n")

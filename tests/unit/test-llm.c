@@ -283,8 +283,8 @@ Test(llm, f04_notebook_growing_into_kv_memory_is_an_oom) {
     cr_assert(sv->ttft_p50_ms > 0 && sv->tpot_p50_ms > 0 && sv->ttft_p99_ms >= sv->ttft_p50_ms);
     GString *csv = g_string_new(NULL);
     cr_assert(report_file_string("llm.csv", r, csv));
-    cr_assert(g_str_has_prefix(csv->str, "id,pool,served,ttft_p50_ms,"), "%s", csv->str);
-    cr_assert(strstr(csv->str, "\nllm,p,"), "%s", csv->str);
+    cr_assert(g_str_has_prefix(csv->str, "scenario,seed,id,pool,served,ttft_p50_ms,"), "%s", csv->str);
+    cr_assert(strstr(csv->str, ",llm,p,"), "%s", csv->str);
     g_string_free(csv, TRUE);
     results_free(r);
   }

@@ -239,8 +239,8 @@ Test(place, fragmentation_over_time_per_pool_matches_the_hand_computation) {
     cr_expect_eq(seen, 4, "%s: one row per interval", pl[k]);
     g_autoptr(GString) out = g_string_new(NULL);
     report_file_string("fragmentation.csv", r, out);
-    cr_expect(g_str_has_prefix(out->str, "pool,t_start_s,t_end_s,allocated,busy,frag_gpus,"
-                                          "free_gpus,frag_ratio\n"), "%s", out->str);
+    cr_expect(g_str_has_prefix(out->str, "scenario,seed,pool,t_start_s,t_end_s,allocated,busy,"
+                                          "frag_gpus,free_gpus,frag_ratio\n"), "%s", out->str);
     results_free(r);
   }
 }

@@ -347,6 +347,7 @@ Test(reports, every_golden_copy_is_what_its_table_row_writes) {
  * served nothing. */
 Test(reports, latency_csv) {
   g_autoptr(results) r = results_new();
+  results_set_run(r, "two-pools", 7);
   service_result a = {.id = "chat", .pool = "infer", .served = 5, .requests = 5};
   a.latency_ns = histogram_new();
   histogram_add(a.latency_ns, 0.25);          /* below 1 ns: edge 1 ns */
@@ -365,20 +366,46 @@ Test(reports, latency_csv) {
   g_array_append_val(r->services, b);
   g_autoptr(GString) out = g_string_new(NULL);
   report_file_string("latency.csv", r, out);
-  cr_assert_str_eq(out->str, "service,latency_ms,cum_frac\n"
-                             "chat,1e-06,0.2\n"
-                             "chat,1.06496,0.8\n"
-                             "chat,17.0394,1\n"
-                             "\"embed,v2\",5.04627,1\n");
+  cr_assert_str_eq(out->str, "scenario,seed,service,latency_ms,cum_frac\n"
+                             "two-pools,7,chat,1e-06,0.2\n"
+                             "two-pools,7,chat,1.06496,0.8\n"
+                             "two-pools,7,chat,17.0394,1\n"
+                             "two-pools,7,\"embed,v2\",5.04627,1\n");
 }
 
 
+
+/* Every result CSV's rows begin with the run's scenario and seed: the key results_set_run
+ * makes once per run (a name that needs quotes quoted) and the one formatted for results
+ * made without it are the same bytes, in every CSV of the table. */
+Test(reports, every_csv_row_begins_with_scenario_and_seed) {
+  g_autoptr(results) cached = reports_fixture(), plain = reports_fixture();
+  results_set_run(cached, "two \"pools\", v2", 7);
+  g_free(plain->scenario_name);
+  plain->scenario_name = g_strdup("two \"pools\", v2");
+  cr_assert_null(plain->csv_key);
+  guint n;
+  const report_file *t = report_files(&n);
+  for (guint i = 0; i < n; i++) {
+    if (t[i].format != &report_format_csv) continue;
+    g_autoptr(GString) a = g_string_new(NULL), b = g_string_new(NULL);
+    if (!report_file_string(t[i].name, cached, a)) continue;
+    cr_assert(report_file_string(t[i].name, plain, b));
+    cr_expect_str_eq(a->str, b->str, "%s: the key made once differs", t[i].name);
+    g_auto(GStrv) lines = g_strsplit(a->str, "\n", -1);
+    cr_expect(g_str_has_prefix(lines[0], "scenario,seed,"), "%s: %s", t[i].name, lines[0]);
+    for (guint k = 1; lines[k] && lines[k][0]; k++)
+      cr_expect(g_str_has_prefix(lines[k], "\"two \"\"pools\"\", v2\",7,"), "%s: %s", t[i].name,
+                lines[k]);
+  }
+}
 
 Test(reports, csv_of_an_empty_run_is_the_header_only) {
   g_autoptr(results) r = results_new();
   g_autoptr(GString) out = g_string_new(NULL);
   report_csv_string(report_csv_tenants_to, r, out);
-  cr_assert_str_eq(out->str, "tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share,sm_active_gpu_h\n");
+  cr_assert_str_eq(out->str, "scenario,seed,tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share,"
+                             "sm_active_gpu_h\n");
 }
 
 Test(reports, text_durations_scale_their_unit) {
@@ -744,7 +771,8 @@ Test(reports, write_dir_writes_every_file_deterministically) {
   g_autofree char *expected = g_strjoinv(" ", (char **)names->pdata);
   cr_assert_str_eq(files, expected);
   g_autofree char *latency = reports_read(dir, "latency.csv");
-  cr_assert_str_eq(latency, "service,latency_ms,cum_frac\n", "no service: the header only");
+  cr_assert_str_eq(latency, "scenario,seed,service,latency_ms,cum_frac\n",
+                   "no service: the header only");
   for (guint i = 0; i < n; i++) { /* the folder's files are the golden copies */
     g_autofree char *path = g_build_filename(GOLDEN_DIR, t[i].name, NULL);
     if (!g_file_test(path, G_FILE_TEST_EXISTS)) continue;

@@ -1,6 +1,6 @@
 /* test-reportsql.c: the SQLite database of --sqlite (report-sql.c): every CSV of a run
  * folder, walked from the result file table, is a table of the same rows, cell by cell,
- * with its folder, scenario and seed; the same folder gives the same bytes; a file sharesim
+ * with its folder, and the scenario and seed that begin every result CSV; the same folder gives the same bytes; a file sharesim
  * did not write is refused and left as it was; an aborted database leaves nothing. */
 #include <criterion/criterion.h>
 #include <glib/gstdio.h>
@@ -88,9 +88,13 @@ static gboolean rs_same(sqlite3_stmt *st, int col, const char *cell) {
 static gboolean rs_row(const csvread_row *row, void *ud) {
   rs_cmp *c = ud;
   cr_assert_null(row->error, "%s:%u", c->file, row->line);
-  cr_assert_eq(sqlite3_column_count(c->st), (int)row->n + 3, "%s: columns", c->file);
+  cr_assert_eq(sqlite3_column_count(c->st), (int)row->n + 1, "%s: columns", c->file);
+  /* every result CSV begins with its run's scenario and seed, the table's too */
+  cr_assert_geq(row->n, 2, "%s: no scenario and seed", c->file);
+  cr_expect_str_eq(row->cells[0], row->header ? "scenario" : "files", "%s:%u", c->file, row->line);
+  cr_expect_str_eq(row->cells[1], row->header ? "seed" : "3", "%s:%u", c->file, row->line);
   for (guint i = 0; row->header && i < row->n; i++)
-    cr_expect_str_eq(sqlite3_column_name(c->st, (int)i + 3), row->cells[i], "%s: column %u", c->file, i);
+    cr_expect_str_eq(sqlite3_column_name(c->st, (int)i + 1), row->cells[i], "%s: column %u", c->file, i);
   if (row->header) return TRUE;
   cr_assert_eq(sqlite3_step(c->st), SQLITE_ROW, "%s: the table ends before line %u", c->file, row->line);
   c->rows++;
@@ -98,14 +102,15 @@ static gboolean rs_row(const csvread_row *row, void *ud) {
   cr_expect_str_eq((const char *)sqlite3_column_text(c->st, 1), "files");
   cr_expect_eq(sqlite3_column_int64(c->st, 2), 3);
   for (guint i = 0; i < row->n; i++)
-    cr_expect(rs_same(c->st, (int)i + 3, row->cells[i]), "%s:%u: column %s: '%s' became '%s'",
-              c->file, row->line, sqlite3_column_name(c->st, (int)i + 3), row->cells[i],
-              (const char *)sqlite3_column_text(c->st, (int)i + 3));
+    cr_expect(rs_same(c->st, (int)i + 1, row->cells[i]), "%s:%u: column %s: '%s' became '%s'",
+              c->file, row->line, sqlite3_column_name(c->st, (int)i + 1), row->cells[i],
+              (const char *)sqlite3_column_text(c->st, (int)i + 1));
   return TRUE;
 }
 
 /* Every CSV of the table the run wrote is its table: the header is the columns after the
- * three leading ones, each row the next row of the table, each cell its value. */
+ * folder (its first two, scenario and seed, the table's leading two), each row the next
+ * row of the table, each cell its value. */
 Test(reportsql, every_csv_of_a_run_is_its_table_cell_by_cell) {
   g_autofree char *top = g_dir_make_tmp("sharesim-sql-XXXXXX", NULL);
   g_autofree char *dir = rs_run_folder(top);
@@ -198,8 +203,9 @@ Test(reportsql, table_names) {
   }
 }
 
-/* A study's own CSV with a scenario column (compare-long.csv) fills the leading scenario;
- * a run's CSV with one keeps it apart as scenario_2. */
+/* A CSV's own scenario column fills the leading scenario, a study's (compare-long.csv, no
+ * scenario given) as a run's (every result CSV begins with scenario and seed); a leading
+ * column the CSV does not have is the one given. */
 Test(reportsql, a_study_csv_fills_the_scenario_column) {
   g_autofree char *top = g_dir_make_tmp("sharesim-sql-XXXXXX", NULL);
   g_autofree char *csv = g_build_filename(top, "long.csv", NULL);
@@ -215,7 +221,8 @@ Test(reportsql, a_study_csv_fills_the_scenario_column) {
   cr_assert_eq(sqlite3_open_v2(dest, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
   const char *q[][2] = {
       {"SELECT group_concat(folder || scenario || ifnull(seed, '-') || x, ' ') FROM study", ".a-1 .b-2"},
-      {"SELECT group_concat(folder || scenario || seed || scenario_2 || x, ' ') FROM run", "rsc7a1 rsc7b2"}};
+      {"SELECT group_concat(folder || scenario || seed || x, ' ') FROM run", "ra71 rb72"},
+      {"SELECT count(*) FROM pragma_table_info('run')", "4"}};
   for (guint i = 0; i < G_N_ELEMENTS(q); i++) {
     sqlite3_stmt *st = NULL;
     cr_assert_eq(sqlite3_prepare_v2(db, q[i][0], -1, &st, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));

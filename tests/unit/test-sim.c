@@ -543,7 +543,7 @@ static guint32 sim_live_peak(guint n, gboolean stream) {
   cr_assert_eq(r->job_count, n + 1);
   if (stream) {
     cr_assert_eq(c.rows, n + 1);
-    cr_assert(g_str_has_prefix(c.text->str, "long,batch,"), "trace order: the long job first");
+    cr_assert(g_str_has_prefix(c.text->str, "live,1,long,batch,"), "trace order: the long job first");
   }
   g_string_free(c.text, TRUE);
   return r->jobs_live_peak;
