@@ -38,6 +38,9 @@ static const struct {
     {"0x233510DE", "H200-141GB"}, /* H200 141GB */
     {"0x233B10DE", "H200-141GB"}, /* H200 NVL */
     {"0x290110DE", "B200"}, /* B200 */
+    {"0x294110DE", "GB200"}, /* GB200 HGX */
+    {"0x318210DE", "B300"}, /* B300 */
+    {"0x2BB510DE", "RTX-PRO-6000"}, /* RTX PRO 6000 Blackwell */
 };
 
 const char *nvconfig_pci_model(const char *pci_id) {
@@ -114,7 +117,7 @@ static void add_data(GArray *cands, diag_list *d, const char *file, const scenar
 /* Collects the data keys of root, a ConfigMap, a List or Helm values; *dflt gets the Helm
  * default key. FALSE when root is none of these (a plain config file). */
 static gboolean collect(GArray *cands, diag_list *d, const char *file, const scenario_yaml *root,
-                        unwrap_for wf, const char **dflt) {
+                        unwrap_for wf, const char **dflt, GPtrArray *keep) {
   const char *kind = scalar_text(scenario_yaml_get(root, "kind"));
   if (kind && !strcmp(kind, "ConfigMap")) {
     const char *cm = scalar_text(scenario_yaml_get(scenario_yaml_get(root, "metadata"), "name"));
@@ -153,6 +156,14 @@ static gboolean collect(GArray *cands, diag_list *d, const char *file, const sce
   if (!comp) return FALSE;
   const scenario_yaml *cfg = scenario_yaml_get(comp, "config");
   const scenario_yaml *data = scenario_yaml_get(cfg, "data");
+  if (data && data->type == SCENARIO_YAML_SCALAR && *data->text) {
+    /* data written as one block of text holding the keys (`data: |-` then `config.yaml: |-`,
+     * the GPU Operator docs' mig-cm-values.yaml [S6]): its keys, read with their lines */
+    scenario_yaml *inner = scenario_yaml_parse_embedded(file, data, d);
+    if (!inner) return TRUE;
+    g_ptr_array_add(keep, inner);
+    data = inner;
+  }
   if (wf == FOR_SHARING) *dflt = scalar_text(scenario_yaml_get(cfg, "default"));
   if (*dflt && !**dflt) *dflt = NULL;
   char w[64];
@@ -241,7 +252,8 @@ static scenario_yaml *load_config(const char *within, const char *path, unwrap_f
   g_array_set_clear_func(cands, candidate_clear);
   const char *dflt = NULL;
   guint before = d->count;
-  if (root->type != SCENARIO_YAML_MAP || !collect(cands, d, *file, root, wf, &dflt)) {
+  g_autoptr(GPtrArray) keep = g_ptr_array_new_with_free_func((GDestroyNotify)scenario_yaml_free);
+  if (root->type != SCENARIO_YAML_MAP || !collect(cands, d, *file, root, wf, &dflt, keep)) {
     if (key) {
       g_autofree char *e = esc(key);
       diag_add(d, *file, 0, 0, "'#%s' names a ConfigMap key, but this file is a plain config "
@@ -496,6 +508,7 @@ static const char *const entry_keys[] = {"devices", "device-filter", "mig-enable
 static void entry_free(nvconfig_mig_entry *e) {
   if (!e) return;
   g_array_unref(e->devices);
+  g_array_unref(e->device_pos);
   g_ptr_array_unref(e->device_filter);
   g_ptr_array_unref(e->profiles);
   g_array_unref(e->counts);
@@ -538,6 +551,7 @@ static nvconfig_mig_entry *parse_entry(const char *file, diag_list *d, const sce
   e->line = em->line;
   e->col = em->col;
   e->devices = g_array_new(FALSE, FALSE, sizeof(guint));
+  e->device_pos = g_array_new(FALSE, FALSE, sizeof(guint));
   e->device_filter = g_ptr_array_new_with_free_func(g_free);
   e->profiles = g_ptr_array_new_with_free_func(g_free);
   e->counts = g_array_new(FALSE, FALSE, sizeof(guint32));
@@ -554,9 +568,11 @@ static nvconfig_mig_entry *parse_entry(const char *file, diag_list *d, const sce
       char iw[208];
       g_snprintf(iw, sizeof iw, "%s[%u]", w, i + 1);
       int64_t v;
-      if (scenario_yaml_int(d, file, g_ptr_array_index(n->items, i), iw, 0, 1023, &v)) {
-        guint u = (guint)v;
+      const scenario_yaml *it = g_ptr_array_index(n->items, i);
+      if (scenario_yaml_int(d, file, it, iw, 0, 1023, &v)) {
+        guint u = (guint)v, pos[2] = {it->line, it->col};
         g_array_append_val(e->devices, u);
+        g_array_append_vals(e->device_pos, pos, 2);
       }
     }
   } else {
@@ -773,6 +789,38 @@ static void set_message(char **message, char *text) {
   else g_free(text);
 }
 
+/* The layout entry e (MIG enabled) gives a GPU of m: TRUE with *l, or FALSE with *problem
+ * (owned) or, when it creates no instance, with neither. */
+static gboolean entry_layout(const nvconfig_mig_entry *e, const gpu_model *m, mig_layout *l,
+                             char **problem) {
+  uint8_t idx[CATALOG_MAX_INSTANCES];
+  guint n = 0;
+  *problem = NULL;
+  memset(l, 0, sizeof *l);
+  for (guint k = 0; k < e->profiles->len && !*problem; k++) {
+    const char *prof = g_ptr_array_index(e->profiles, k);
+    guint32 cnt = g_array_index(e->counts, guint32, k);
+    if (cnt == 0) continue;
+    int pi = catalog_profile_index(m, prof);
+    if (pi < 0) {
+      g_autofree char *names = catalog_profile_names(m);
+      g_autofree char *ep = esc(prof);
+      *problem = g_strdup_printf("profile '%s' (line %u) does not exist on %s (its profiles: %s)",
+                                 ep, e->line, m->name, names);
+    } else if (n + cnt > CATALOG_MAX_INSTANCES) {
+      *problem = g_strdup_printf("more than %d MIG instances (line %u)", CATALOG_MAX_INSTANCES,
+                                 e->line);
+    } else {
+      for (guint j = 0; j < cnt; j++) idx[n++] = (uint8_t)pi;
+    }
+  }
+  if (*problem || n == 0) return FALSE;
+  g_autofree char *msg = NULL;
+  if (catalog_layout_validate(m, idx, n, l, &msg)) return TRUE;
+  *problem = g_strdup_printf("line %u: %s", e->line, msg ? msg : "not a valid MIG layout");
+  return FALSE;
+}
+
 gboolean nvconfig_mig_layout(const nvconfig_mig_config *cfg, const gpu_model *m,
                              mig_layout *out, char **message) {
   if (message) *message = NULL;
@@ -793,37 +841,12 @@ gboolean nvconfig_mig_layout(const nvconfig_mig_config *cfg, const gpu_model *m,
                                            "line %u)", cfg->name, e->line));
       return FALSE;
     }
-    uint8_t idx[CATALOG_MAX_INSTANCES];
-    guint n = 0;
+    mig_layout l;
     g_autofree char *problem = NULL;
-    for (guint k = 0; k < e->profiles->len && !problem; k++) {
-      const char *prof = g_ptr_array_index(e->profiles, k);
-      guint32 cnt = g_array_index(e->counts, guint32, k);
-      if (cnt == 0) continue;
-      int pi = catalog_profile_index(m, prof);
-      if (pi < 0) {
-        g_autofree char *names = catalog_profile_names(m);
-        g_autofree char *ep = esc(prof);
-        problem = g_strdup_printf("profile '%s' (line %u) does not exist on %s (its profiles: %s)",
-                                  ep, e->line, m->name, names);
-      } else if (n + cnt > CATALOG_MAX_INSTANCES) {
-        problem = g_strdup_printf("more than %d MIG instances (line %u)", CATALOG_MAX_INSTANCES,
-                                  e->line);
-      } else {
-        for (guint j = 0; j < cnt; j++) idx[n++] = (uint8_t)pi;
-      }
-    }
-    mig_layout l = {0};
-    gboolean empty = !problem && n == 0;
-    if (empty) {
+    if (!entry_layout(e, m, &l, &problem) && !problem) {
       set_message(message, g_strdup_printf("config '%s' creates no MIG instances (line %u)",
                                            cfg->name, e->line));
       return FALSE;
-    }
-    if (!problem) {
-      g_autofree char *msg = NULL;
-      if (!catalog_layout_validate(m, idx, n, &l, &msg))
-        problem = g_strdup_printf("line %u: %s", e->line, msg ? msg : "not a valid MIG layout");
     }
     if (problem) {
       /* An entry meant for m (by its PCI ID) is wrong; one without a filter that does not
@@ -859,4 +882,101 @@ gboolean nvconfig_mig_layout(const nvconfig_mig_config *cfg, const gpu_model *m,
   }
   *out = chosen_l;
   return TRUE;
+}
+
+/* ======================================================================================
+ * Per-device entries: what each GPU of a node gets
+ * ==================================================================================== */
+
+/* Claims GPU g for entry e (its devices list item k, or `all` when k < 0); FALSE with the
+ * problem reported at the item when g is beyond the node or already claimed. */
+static gboolean claim_gpu(const nvconfig_mig *mc, const nvconfig_mig_config *cfg,
+                          const nvconfig_mig_entry *e, int k, guint g, guint gpus,
+                          GArray *setups, const nvconfig_gpu_setup *s, diag_list *d) {
+  guint line = k < 0 ? e->line : g_array_index(e->device_pos, guint, 2 * (guint)k);
+  guint col = k < 0 ? e->col : g_array_index(e->device_pos, guint, 2 * (guint)k + 1);
+  if (g >= gpus) {
+    diag_add(d, mc->path, line, col, "mig-configs.%s: device index %u is beyond the node: the "
+             "pool has %u GPU%s a node (indices 0-%u)", cfg->name, g, gpus, gpus == 1 ? "" : "s",
+             gpus - 1);
+    return FALSE;
+  }
+  nvconfig_gpu_setup *at = &g_array_index(setups, nvconfig_gpu_setup, g);
+  if (at->line) {
+    diag_add(d, mc->path, line, col, "mig-configs.%s: GPU %u is named by two entries (line %u "
+             "and line %u): each GPU takes one entry", cfg->name, g, at->line, e->line);
+    return FALSE;
+  }
+  *at = *s;
+  return TRUE;
+}
+
+/* "GPU 0: MIG disabled; GPUs 1-2: 1g.10gb x7; GPU 3: not named (MIG disabled)": runs of
+ * equal set-ups. Owned. */
+static char *setups_text(const gpu_model *m, const GArray *setups) {
+  GString *s = g_string_new(NULL);
+  for (guint g = 0; g < setups->len;) {
+    const nvconfig_gpu_setup *a = &g_array_index(setups, nvconfig_gpu_setup, g);
+    g_autofree char *t = a->mig ? catalog_layout_to_string(m, &a->layout) : NULL;
+    guint h = g + 1;
+    for (; h < setups->len; h++) {
+      const nvconfig_gpu_setup *b = &g_array_index(setups, nvconfig_gpu_setup, h);
+      g_autofree char *u = b->mig ? catalog_layout_to_string(m, &b->layout) : NULL;
+      if (b->mig != a->mig || (a->mig && strcmp(t, u)) || (!a->line) != (!b->line)) break;
+    }
+    g_string_append_printf(s, "%sGPU%s %u", s->len ? "; " : "", h - g > 1 ? "s" : "", g);
+    if (h - g > 1) g_string_append_printf(s, "-%u", h - 1);
+    g_string_append_printf(s, ": %s%s", a->mig ? t : "MIG disabled",
+                           a->line ? "" : " (named by no entry)");
+    g = h;
+  }
+  return g_string_free(s, FALSE);
+}
+
+int nvconfig_mig_per_gpu(const nvconfig_mig *mc, const nvconfig_mig_config *cfg,
+                         const gpu_model *m, guint gpus, GArray *setups, char **text,
+                         diag_list *d) {
+  guint before = d->count;
+  *text = NULL;
+  g_array_set_size(setups, 0);
+  nvconfig_gpu_setup none = {0};
+  for (guint g = 0; g < gpus; g++) g_array_append_val(setups, none);
+  gboolean listed = FALSE;
+  for (guint i = 0; i < cfg->entries->len; i++) {
+    const nvconfig_mig_entry *e = g_ptr_array_index(cfg->entries, i);
+    int match = entry_matches(e, m);
+    if (match < 0) continue;
+    nvconfig_gpu_setup s = {.mig = e->mig_enabled, .line = e->line};
+    g_autofree char *problem = NULL;
+    /* an entry that does not fit m: another model's (no filter), or nvconfig_mig_layout's
+     * to report (its filter names m) */
+    if (e->mig_enabled && !entry_layout(e, m, &s.layout, &problem)) continue;
+    listed |= !e->all_devices;
+    if (e->all_devices)
+      for (guint g = 0; g < gpus; g++) claim_gpu(mc, cfg, e, -1, g, gpus, setups, &s, d);
+    for (guint k = 0; k < e->devices->len; k++)
+      claim_gpu(mc, cfg, e, (int)k, g_array_index(e->devices, guint, k), gpus, setups, &s, d);
+  }
+  if (d->count != before) return -1;
+  if (!listed) return 0;
+  /* alike when every GPU an entry names has MIG with one layout; GPUs named by no entry
+   * then take it too (mig-parted leaves them as they were) */
+  const nvconfig_gpu_setup *first = NULL;
+  gboolean alike = TRUE;
+  for (guint g = 0; g < gpus && alike; g++) {
+    const nvconfig_gpu_setup *a = &g_array_index(setups, nvconfig_gpu_setup, g);
+    if (!a->line) continue;
+    if (!a->mig) alike = FALSE;
+    else if (!first) first = a;
+    else if (memcmp(&first->layout, &a->layout, sizeof a->layout)) alike = FALSE;
+  }
+  for (guint g = 0; g < gpus && alike && first; g++) {
+    nvconfig_gpu_setup *a = &g_array_index(setups, nvconfig_gpu_setup, g);
+    if (!a->line) {
+      a->mig = TRUE;
+      a->layout = first->layout;
+    }
+  }
+  *text = setups_text(m, setups);
+  return alike ? 0 : 1;
 }

@@ -57,6 +57,7 @@ typedef struct nvconfig_mig_entry {
   guint line, col;            /* position of the entry's mapping */
   gboolean all_devices;       /* devices: all */
   GArray *devices;            /* guint GPU indices when !all_devices */
+  GArray *device_pos;         /* guint line, col of each index (pairs), for messages */
   GPtrArray *device_filter;   /* char* PCI IDs as written ("0x20B210DE"); may be empty */
   gboolean mig_enabled;
   GPtrArray *profiles;        /* char* profile names of mig-devices, file order */
@@ -74,6 +75,13 @@ typedef struct nvconfig_mig {
   char *source;               /* where the config came from: "FILE" or "FILE#KEY" */
   GPtrArray *configs;         /* nvconfig_mig_config*, file order */
 } nvconfig_mig;
+
+/* What a config's entries give one GPU of a node (nvconfig_mig_per_gpu). */
+typedef struct nvconfig_gpu_setup {
+  gboolean mig;               /* MIG enabled, with layout */
+  mig_layout layout;
+  guint line;                 /* the entry that names the GPU; 0: none does */
+} nvconfig_gpu_setup;
 
 /* Loads and validates a mig-parted config (version v1, mig-configs): the file, its ConfigMap
  * (or a List), or Helm values (migManager.config.data), "FILE#KEY" as for
@@ -98,6 +106,15 @@ char *nvconfig_mig_names(const nvconfig_mig *c);
  * instance, give different GPUs different layouts, or break the placement rule. */
 gboolean nvconfig_mig_layout(const nvconfig_mig_config *cfg, const gpu_model *m,
                              mig_layout *out, char **message);
+/* Per-device entries (`devices: [0, 1]`): the set-up each GPU 0..gpus-1 of a node of model m
+ * gets from the entries of cfg that apply to m (setups, gpus rows; a GPU no entry names has
+ * line 0 and MIG disabled). -1 with each problem in d at the mig-parted file's line:column:
+ * a device index beyond the node, a GPU named by two entries. 0 when every named GPU gets
+ * MIG with one layout (nvconfig_mig_layout's, which the unnamed GPUs take too); 1 when they
+ * differ. *text (owned, NULL without device lists): "GPUs 0-1: 3g.40gb x2; GPUs 2-3: ...". */
+int nvconfig_mig_per_gpu(const nvconfig_mig *mc, const nvconfig_mig_config *cfg,
+                         const gpu_model *m, guint gpus, GArray *setups, char **text,
+                         diag_list *d);
 /* The entries of cfg that are ignored for m because their device-filter names other devices
  * ("line 12 (device-filter 0x1FB010DE (not a MIG GPU sharesim knows))"), NULL when none.
  * Owned. For `check` to say what it left out. */

@@ -40,9 +40,14 @@ static void mig_ignored(GString *s, const pool_spec *p) {
   if (!p->mig_config_path || !p->mig_config_name) return;
   g_autoptr(diag_list) d = diag_list_new(1);
   g_autoptr(nvconfig_mig) mc = nvconfig_mig_load_in(p->ref_dir, p->mig_config_path, d);
-  g_autofree char *ign = mc ? nvconfig_mig_ignored(nvconfig_mig_find(mc, p->mig_config_name),
-                                                   p->gpu) : NULL;
+  const nvconfig_mig_config *cfg = mc ? nvconfig_mig_find(mc, p->mig_config_name) : NULL;
+  g_autofree char *ign = cfg ? nvconfig_mig_ignored(cfg, p->gpu) : NULL;
   if (ign) g_string_append_printf(s, "; entries ignored for %s: %s", p->gpu->name, ign);
+  /* per-device entries: the set-up of each GPU of a node */
+  g_autoptr(GArray) setups = g_array_new(FALSE, TRUE, sizeof(nvconfig_gpu_setup));
+  g_autofree char *per = NULL;
+  if (cfg && nvconfig_mig_per_gpu(mc, cfg, p->gpu, p->gpus_per_node, setups, &per, d) >= 0 && per)
+    g_string_append_printf(s, "; per device: %s", per);
 }
 
 /* ", replicas 2 per instance" or ", replicas per profile 1g.10gb: 2, 3g.40gb: 3 (others

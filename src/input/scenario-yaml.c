@@ -209,7 +209,12 @@ static scenario_yaml *yaml_parse(const char *file, const char *origin, const guc
       }
       if (ev.data.scalar.style == YAML_LITERAL_SCALAR_STYLE ||
           ev.data.scalar.style == YAML_FOLDED_SCALAR_STYLE)
-        n->block_indent = embed ? 0 : yb_block_indent(buf, len, ev.start_mark.index);
+        /* in an embedded block (a config inside a Helm value's block), offset by the
+         * outer block's indentation, so a third level maps into the file too */
+        n->block_indent = !embed                ? yb_block_indent(buf, len, ev.start_mark.index)
+                          : embed->block_indent ? yb_block_indent(buf, len, ev.start_mark.index) +
+                                                      embed->block_indent
+                                                : 0;
       yb_add(&b, n);
       break;
     }

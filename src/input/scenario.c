@@ -820,6 +820,18 @@ static void pool_check_mig_parted(pool_check *c, pool_spec *p, gboolean explicit
       scenario_yaml_expected(c->c->d, c->c->file, mcn_node, w, exp);
       return;
     }
+    g_autoptr(GArray) setups = g_array_new(FALSE, TRUE, sizeof(nvconfig_gpu_setup));
+    g_autofree char *per = NULL;
+    int per_gpu = nvconfig_mig_per_gpu(mc, cfg, m, p->gpus_per_node, setups, &per, c->c->d);
+    if (per_gpu < 0) return; /* reported at the mig-parted file's line */
+    if (per_gpu > 0) {
+      pool_check_report(c, mcn_node, "%s: %s: config '%s' gives the GPUs of a node different MIG "
+                        "set-ups (%s); sharesim reads per-GPU set-ups, but its MIG strategy "
+                        "places a pool's jobs on one layout for all its GPUs (docs/models.md, "
+                        "\"Not built yet\"): give each set-up a pool of its own", w, mc->path,
+                        cfg->name, per);
+      return;
+    }
     mig_layout l;
     g_autofree char *msg = NULL;
     if (!nvconfig_mig_layout(cfg, m, &l, &msg)) {

@@ -32,6 +32,53 @@ run check s.yaml; expect_rc 0
 expect_out_contains "layout 3g.40gb + 2g.20gb + 1g.10gb x2"
 expect_out_contains "entries ignored for A100-80GB: line 26 (device-filter 0x1FB010DE (not a MIG GPU sharesim knows))"
 
+# ---- issue 32: per-device mig-parted entries; the GPU Operator's custom-mig examples ----
+cp "$NV/gpu-operator-custom-mig.yaml" "$NV/gpu-operator-chart-custom-mig.yaml" "$NV/mig-per-device.yaml" .
+gpn() { printf 'name: t\npools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n    gpus_per_node: %s\n%s\n' "$1" "$2" > s.yaml; }
+# the docs' Helm values unchanged (data as one block holding config.yaml): GPU 0 laid out
+gpn 1 "    mig_config: gpu-operator-custom-mig.yaml
+    mig_config_name: custom-mig"
+run check s.yaml; expect_rc 0
+expect_out_contains "mig, layout 2g.20gb x2 + 1g.10gb x2 (from gpu-operator-custom-mig.yaml#config.yaml, config custom-mig)"
+expect_out_contains "per device: GPU 0: 2g.20gb x2 + 1g.10gb x2"
+printf 'id,submit_s,kind,gpus,mem_gb,duration_s\na,0,batch,1,15,100\nb,0,batch,1,8,100\n' > two.csv
+run run s.yaml two.csv -o cm -q; expect_rc 0
+expect_eq "$(grep -c ',completed,' cm/jobs.csv)" "2" "both jobs ran on GPU 0's instances"
+# an error inside the config inside the block: reported at its own line and column
+sed 's/"1g.10gb": 2/"1g.10gb": 9/' gpu-operator-custom-mig.yaml > cm-bad.yaml
+gpn 1 "    mig_config: cm-bad.yaml
+    mig_config_name: custom-mig"
+run check s.yaml; expect_rc 2
+expect_err_contains "cm-bad.yaml:21:28: mig-configs.custom-mig[1].mig-devices.1g.10gb: expected"
+# per-device entries alike: the pool takes the layout, check shows each GPU's
+gpn 4 "    mig_config: mig-per-device.yaml
+    mig_config_name: pairs-alike"
+run check s.yaml; expect_rc 0
+expect_out_contains "layout 3g.40gb x2 (from mig-per-device.yaml, config pairs-alike); per device: GPUs 0-3: 3g.40gb x2"
+gpn 8 "    mig_config: mig-per-device.yaml
+    mig_config_name: pairs-alike"
+run check s.yaml; expect_rc 0
+expect_out_contains "per device: GPUs 0-3: 3g.40gb x2; GPUs 4-7: 3g.40gb x2 (named by no entry)"
+# set-ups that differ: each GPU's named, refused (the MIG strategy has one layout a pool)
+gpn 4 "    mig_config: mig-per-device.yaml
+    mig_config_name: pairs-differ"
+run check s.yaml; expect_rc 2
+expect_err_contains "s.yaml:8:22: pools[1].mig_config_name: mig-per-device.yaml: config 'pairs-differ' gives the GPUs of a node different MIG set-ups (GPUs 0-1: 3g.40gb x2; GPUs 2-3: 1g.10gb x7); sharesim reads per-GPU set-ups, but its MIG strategy places a pool's jobs on one layout for all its GPUs"
+gpn 4 "    mig_config: gpu-operator-chart-custom-mig.yaml
+    mig_config_name: custom-mig"
+run check s.yaml; expect_rc 2
+expect_err_contains "(GPU 0: MIG disabled; GPU 1: 1g.10gb x7; GPU 2: 3g.40gb + 2g.20gb x2; GPU 3: 4g.40gb + 3g.40gb)"
+# bad per-device entries: refused at the index in the mig-parted file, exit 2
+gpn 4 "    mig_config: mig-per-device.yaml
+    mig_config_name: beyond"
+run check s.yaml; expect_rc 2
+expect_err_contains "mig-per-device.yaml:24:29: mig-configs.beyond: device index 4 is beyond the node: the pool has 4 GPUs a node (indices 0-3)"
+gpn 4 "    mig_config: mig-per-device.yaml
+    mig_config_name: overlap"
+run check s.yaml; expect_rc 2
+expect_err_contains "mig-per-device.yaml:33:17: mig-configs.overlap: GPU 1 is named by two entries (line 29 and line 33): each GPU takes one entry"
+expect_eq "$(grep -c 'GPU 2 is named\|GPU 3 is named' err.txt)" "0" "only GPU 1 is named twice"
+
 # ---- DCGM behind kube-prometheus: pod is the exporter, exported_pod the workload ----
 run import dcgm "$DATA/import/dcgm-kube-prometheus.csv" -o kp.csv; expect_rc 0
 expect_eq "$(cut -d, -f1 kp.csv | tail -n +2 | tr '\n' ' ')" "dev/nb-alice ml/train-1 " "jobs named after exported_pod"

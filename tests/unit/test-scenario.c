@@ -1139,8 +1139,10 @@ Test(scenario, mig_parted_config_errors) {
                        "half-half, too-many, all-enabled)");
   expect_msg(d2, path, ":15:5: pools[3]: mig_config_name needs mig_config (the mig-parted file)");
   expect_msg(d2, path, ":20:22: pools[4].mig_config_name: " NVDIR "mig-a100-80gb.yaml: config "
-                       "'half-half' gives the GPUs of A100-80GB different layouts (line 36: "
-                       "3g.40gb x2; line 40: 1g.10gb x7); a pool has one layout for all its GPUs");
+                       "'half-half' gives the GPUs of a node different MIG set-ups (GPUs 0-3: "
+                       "3g.40gb x2; GPUs 4-7: 1g.10gb x7); sharesim reads per-GPU set-ups, but "
+                       "its MIG strategy places a pool's jobs on one layout for all its GPUs "
+                       "(docs/models.md, \"Not built yet\"): give each set-up a pool of its own");
   cr_expect_eq(d2->count, 4);
 }
 
