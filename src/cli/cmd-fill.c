@@ -98,6 +98,29 @@ static gboolean fill_write_dir(const char *dir, const fill_setup *s, const fill_
 
 extern const cmd_entry cmd_fill_entry; /* at the end of this file; its row: cmd.c */
 
+/* --paper: the paper's set-up where the options leave it open (shuffled arrivals, seeds
+ * 42-51), and a warning on stderr for each way the run still differs from the paper's
+ * experiment (the comparison is then of different experiments). */
+static void fill_paper_setup(GArray *seeds, gboolean *shuffle, double inflate,
+                             const trace *tr) {
+  *shuffle = TRUE;
+  if (!seeds->len)
+    for (guint64 k = 0; k < FILL_PAPER_SEEDS; k++)
+      g_array_append_val(seeds, (guint64){FILL_PAPER_FIRST_SEED + k});
+  guint64 cpu_only = 0;
+  for (guint i = 0; i < trace_n_jobs(tr); i++) cpu_only += trace_job(tr, i).gpus == 0;
+  if (!cpu_only)
+    fprintf(stderr, "sharesim fill: --paper: the trace has no CPU-only pods; the paper's "
+                    "experiment keeps them and the never-scheduled ones (import alibaba-openb "
+                    "--pods all)\n");
+  if (seeds->len != FILL_PAPER_SEEDS ||
+      g_array_index(seeds, guint64, 0) != FILL_PAPER_FIRST_SEED)
+    fprintf(stderr, "sharesim fill: --paper: the published curves are means over seeds "
+                    "42-51; these runs use other seeds\n");
+  if (inflate != FILL_PAPER_INFLATE)
+    fprintf(stderr, "sharesim fill: --paper: the paper fills to an inflation of 1.3\n");
+}
+
 static int cmd_fill_main(int argc, char **argv) {
   g_autofree char *out_dir = NULL, *pool_name = NULL;
   g_auto(GStrv) seed_texts = NULL, policy_texts = NULL;
@@ -106,13 +129,13 @@ static int cmd_fill_main(int argc, char **argv) {
   gboolean shuffle = FALSE, quiet = FALSE, paper = FALSE;
   GOptionEntry entries[] = {
       {"inflate", 0, 0, G_OPTION_ARG_DOUBLE, &inflate, "Arrived GPU share of capacity to reach (default 1.3)", "F"},
-      {"seed", 0, 0, G_OPTION_ARG_STRING_ARRAY, &seed_texts, "Seeds: 42, 42-51 or 1,2,3 (repeatable; default 42)", "S"},
+      {"seed", 0, 0, G_OPTION_ARG_STRING_ARRAY, &seed_texts, "Seeds: 42, 42-51 or 1,2,3 (repeatable; default 42, with --paper 42-51)", "S"},
       {"policy", 0, 0, G_OPTION_ARG_STRING_ARRAY, &policy_texts, "Placement policies (repeatable or comma-separated; default the FGD paper's six)", "P"},
-      {"shuffle", 0, 0, G_OPTION_ARG_NONE, &shuffle, "Shuffle the arrival order (the FGD experiments do)", NULL},
+      {"shuffle", 0, 0, G_OPTION_ARG_NONE, &shuffle, "Shuffle the arrival order (the FGD experiments do; --paper implies it)", NULL},
       {"pool", 0, 0, G_OPTION_ARG_STRING, &pool_name, "Pool to fill (default the first)", "NAME"},
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Runs at a time (default: processors); outputs do not depend on it", "N"},
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir, "Write fill.csv, fill-mean.csv, summary and plot into DIR", "DIR"},
-      {"paper", 0, 0, G_OPTION_ARG_NONE, &paper, "Compare with the FGD paper's published allocation (openb trace; exit 1 when off by more than 1 pp); with -o also paper.csv, drawn dashed in fill.png", NULL},
+      {"paper", 0, 0, G_OPTION_ARG_NONE, &paper, "Compare with the FGD paper's published allocation (openb trace imported with --pods all; exit 1 when off by more than 1 pp); implies --shuffle and, without --seed, seeds 42-51: the paper's set-up; with -o also paper.csv, drawn dashed in fill.png", NULL},
       {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Do not print the summary", NULL},
       {NULL}};
   int rc;
@@ -140,18 +163,19 @@ static int cmd_fill_main(int argc, char **argv) {
     return 2;
   }
   if (!fill_parse_policies(policy_texts, pols)) return 2;
-  if (!seeds->len) g_array_append_val(seeds, (guint64){42});
   if (!pols->len)
     g_array_append_vals(pols, fill_paper_policies, FILL_PAPER_POLICIES);
+  g_autoptr(diag_list) d = diag_list_new(0);
+  g_autoptr(scenario) sc = scenario_load(argv[1], d);
+  g_autoptr(trace) tr = trace_load_flags(argv[2], TRACE_ALLOW_CPU_ONLY, d);
+  if (d->count) return cmd_print_diags("fill", d);
+  if (paper) fill_paper_setup(seeds, &shuffle, inflate, tr);
+  if (!seeds->len) g_array_append_val(seeds, (guint64){42});
   if ((guint64)seeds->len * pols->len > FILL_MAX_RUNS) {
     fprintf(stderr, "sharesim fill: %u policies x %u seeds is more than %d runs\n", pols->len,
             seeds->len, FILL_MAX_RUNS);
     return 2;
   }
-  g_autoptr(diag_list) d = diag_list_new(0);
-  g_autoptr(scenario) sc = scenario_load(argv[1], d);
-  g_autoptr(trace) tr = trace_load_flags(argv[2], TRACE_ALLOW_CPU_ONLY, d);
-  if (d->count) return cmd_print_diags("fill", d);
   if (!cmd_check_budget("fill", sc, NULL, FALSE)) return 2; /* the pools' memory */
   int pool = pool_name ? scenario_pool_index(sc, pool_name) : 0;
   if (pool < 0) {

@@ -3,7 +3,8 @@
  * node). One job per scheduled GPU pod: submit = creation_time, run time = deletion_time -
  * scheduled_time, gpu_frac = gpu_milli/1000 for single-GPU pods, kind by a qos rule; with
  * --nodes also host CPU, memory and gpu_spec. CPU-only and never-scheduled pods are counted
- * and left out unless --pods all. It does not guess GPU memory or utilisation beyond the
+ * and left out unless --pods all. Lists with fewer columns (FGD's repository ships them: no
+ * memory_mib, or no qos and no times) are read with each missing column's stated default. It does not guess GPU memory or utilisation beyond the
  * documented defaults (the file has neither); every mapping choice is in docs/traces.md. */
 #include "import.h"
 #include "catalog.h"
@@ -17,6 +18,8 @@
 #define OPENB_LS_BUSY 0.07        /* GenAI 2026 pods' mean GPU duty cycle, 7.0 % */
 #define OPENB_GPU_MODEL "T4"
 #define OPENB_STRATEGY "fractional"
+#define OPENB_NO_END_S 31536000   /* a pod with no deletion_time holds its GPUs a year (365 d) */
+#define OPENB_NO_QOS_TENANT "openb" /* tenant of every pod of a list without qos (kind batch) */
 
 static const import_opt openb_options[] = {
     {"nodes", "NODES.csv",
@@ -69,6 +72,7 @@ typedef struct openb_reader {
   GHashTable *ids;          /* pod names seen (duplicates are bad rows) */
   guint64 cpu_only, pending, fractional, multi, scheduled_gpu;
   guint64 gpu_pods, fractional_all; /* all pods asking for GPUs / for part of one */
+  guint64 index;            /* pod rows read: the arrival second of a list without times */
   guint64 by_kind[JOB_KIND_COUNT];
 } openb_reader;
 
@@ -100,22 +104,45 @@ static gboolean openb_bad(openb_reader *r, const csvread_row *row, int field,
                         "%s: expected %s, found '%s'", openb_cols[field], expected, esc);
 }
 
+/* The defaults taken for the optional columns a list lacks (docs/traces.md). */
+static void openb_note_missing(openb_reader *r) {
+  static const struct { int col; const char *what; } missing[] = {
+      {O_QOS, "no qos column: every pod is a batch job of tenant " OPENB_NO_QOS_TENANT},
+      {O_CREATE, "no creation_time column: pods arrive in list order, one a second from 0 s"},
+      {O_SCHED, "no scheduled_time column: every pod counts as scheduled at its creation"},
+      {O_DELETE, "no deletion_time column: pods hold their GPUs for a year (the fill-up "
+                 "experiment's pods never leave)"},
+      {O_CPU, "no cpu_milli column: pods ask for no host CPU"},
+      {O_MEM, "no memory_mib column: pods ask for no host memory"},
+      {O_SPEC, "no gpu_spec column: pods may run on any GPU model"}};
+  for (guint k = 0; k < G_N_ELEMENTS(missing); k++)
+    if (r->col[missing[k].col] < 0 && (missing[k].col < O_CPU || r->host))
+      import_note(r->c, "%s", missing[k].what);
+}
+
+/* Cell of an optional column, or def when the list lacks it. */
+static const char *openb_cell(const openb_reader *r, const csvread_row *row, int field,
+                              const char *def) {
+  return r->col[field] >= 0 ? row->cells[r->col[field]] : def;
+}
+
 static gboolean openb_header(openb_reader *r, const csvread_row *row) {
   r->have_header = TRUE;
   r->ncols = row->n;
   gboolean ok = TRUE;
   for (int f = 0; f < O_NCOLS; f++) {
     r->col[f] = import_column(row, openb_cols[f]);
-    gboolean optional = f == O_PHASE || (f >= O_CPU && !r->host);
-    if (r->col[f] < 0 && !optional) {
+    gboolean required = f == O_NAME || f == O_NUM_GPU || f == O_GPU_MILLI;
+    if (r->col[f] < 0 && required) {
       diag_add(r->c->diags, row->path, row->line, 0,
-               "header: missing column '%s' (an openb pod list has name, cpu_milli, memory_mib, "
-               "num_gpu, gpu_milli, gpu_spec, qos, pod_phase, creation_time, deletion_time, "
-               "scheduled_time)",
+               "header: missing column '%s' (an openb pod list has at least name, num_gpu and "
+               "gpu_milli; also cpu_milli, memory_mib, gpu_spec, qos, pod_phase, creation_time, "
+               "deletion_time, scheduled_time)",
                openb_cols[f]);
       ok = FALSE;
     }
   }
+  if (ok) openb_note_missing(r);
   r->header_bad = !ok;
   return ok;
 }
@@ -123,12 +150,11 @@ static gboolean openb_header(openb_reader *r, const csvread_row *row) {
 /* The host columns of a pod (--nodes): CPU, memory and the GPU-model constraint. */
 static gboolean openb_host(openb_reader *r, const csvread_row *row, int64_t *cpu,
                            int64_t *mem, const char **spec) {
-  const char *const *v = row->cells;
-  if (!openb_whole(v[r->col[O_CPU]], 0, (double)TRACE_MAX_CPU_MILLI, cpu))
+  if (!openb_whole(openb_cell(r, row, O_CPU, "0"), 0, (double)TRACE_MAX_CPU_MILLI, cpu))
     return openb_bad(r, row, O_CPU, "millicores, a whole number from 0 to 1e8"), FALSE;
-  if (!openb_whole(v[r->col[O_MEM]], 0, (double)TRACE_MAX_MEMORY_MIB, mem))
+  if (!openb_whole(openb_cell(r, row, O_MEM, "0"), 0, (double)TRACE_MAX_MEMORY_MIB, mem))
     return openb_bad(r, row, O_MEM, "MiB, a whole number from 0 to 1073741824"), FALSE;
-  const char *s = v[r->col[O_SPEC]];
+  const char *s = openb_cell(r, row, O_SPEC, "");
   gboolean ok = g_utf8_validate(s, -1, NULL);
   for (const char *p = s; ok && *p; p++) ok = (unsigned char)*p >= 0x20;
   if (!ok) return openb_bad(r, row, O_SPEC, "GPU models joined by '|'"), FALSE;
@@ -161,22 +187,27 @@ static gboolean openb_pod_fields(openb_reader *r, const csvread_row *row, openb_
     openb_bad(r, row, O_GPU_MILLI, "thousandths of a GPU from 0 to 1000");
     return FALSE;
   }
-  if (!openb_whole(v[r->col[O_CREATE]], 0, tmax, &t_create)) {
+  char index_s[32]; /* a list without times: the pods arrive one a second */
+  g_snprintf(index_s, sizeof index_s, "%" G_GUINT64_FORMAT, r->index);
+  const char *create = openb_cell(r, row, O_CREATE, index_s);
+  if (!openb_whole(create, 0, tmax, &t_create)) {
     openb_bad(r, row, O_CREATE, "whole seconds >= 0");
     return FALSE;
   }
-  if (!openb_whole(v[r->col[O_DELETE]], 0, tmax, &t_delete)) {
-    openb_bad(r, row, O_DELETE, "whole seconds >= 0");
-    return FALSE;
-  }
-  const char *sched = v[r->col[O_SCHED]];
+  const char *sched = openb_cell(r, row, O_SCHED, create);
   if (*sched && !openb_whole(sched, 0, tmax, &t_sched)) {
     openb_bad(r, row, O_SCHED, "whole seconds >= 0, or empty for a pod never scheduled");
     return FALSE;
   }
-  const char *qos = v[r->col[O_QOS]];
-  job_kind kind;
-  if (!openb_rule_kind(r, qos, &kind)) {
+  if (r->col[O_DELETE] < 0) {
+    t_delete = (t_sched >= 0 ? t_sched : t_create) + OPENB_NO_END_S;
+  } else if (!openb_whole(v[r->col[O_DELETE]], 0, tmax, &t_delete)) {
+    openb_bad(r, row, O_DELETE, "whole seconds >= 0");
+    return FALSE;
+  }
+  const char *qos = openb_cell(r, row, O_QOS, NULL);
+  job_kind kind = JOB_BATCH;
+  if (qos && !openb_rule_kind(r, qos, &kind)) {
     GString *names = g_string_new(NULL);
     for (guint i = 0; i < r->rules->len; i++) {
       const char *q = g_array_index(r->rules, openb_rule, i).qos;
@@ -200,7 +231,8 @@ static gboolean openb_pod_fields(openb_reader *r, const csvread_row *row, openb_
     openb_bad(r, row, O_GPU_MILLI, "a share above 0 for a pod with one GPU");
     return FALSE;
   }
-  *f = (openb_fields){name, qos, kind, num_gpu, milli, t_create, t_delete, t_sched};
+  *f = (openb_fields){name, qos ? qos : OPENB_NO_QOS_TENANT, kind, num_gpu, milli,
+                      t_create, t_delete, t_sched};
   return TRUE;
 }
 
@@ -208,7 +240,9 @@ static void openb_pod(openb_reader *r, const csvread_row *row) {
   import_ctx *c = r->c;
   const char *const *v = row->cells;
   openb_fields f;
-  if (!openb_pod_fields(r, row, &f)) return;
+  gboolean ok = openb_pod_fields(r, row, &f);
+  r->index++;
+  if (!ok) return;
   const char *name = f.name, *qos = f.qos;
   job_kind kind = f.kind;
   int64_t num_gpu = f.num_gpu, milli = f.milli, t_create = f.t_create, t_delete = f.t_delete,

@@ -113,6 +113,29 @@ expect_eq "$(grep -E '^    (gpu|strategy):' kg.yaml | sort | uniq -c | tr -s ' \
 run import dcgm "$K" -o kx.csv --gpu-model H100-80GB; expect_rc 2
 expect_err_contains "--gpu-model and --strategy describe the pools of --scenario-out: give it too"
 
+# ---- openb pod lists with fewer columns, as FGD's repository ships them ----
+O="$DATA/import/alibaba-openb"
+# the minimal form (name, cpu_milli, memory_mib, num_gpu, gpu_milli): list order, one pod a
+# second, never leaving within a year, batch jobs of tenant openb; CPU-only pods with --pods all
+run import alibaba-openb "$O/minimal.csv" --pods all -o min.csv; expect_rc 0
+expect_err_contains "no qos column: every pod is a batch job of tenant openb"
+expect_err_contains "no creation_time column: pods arrive in list order, one a second from 0 s"
+expect_err_contains "no deletion_time column: pods hold their GPUs for a year"
+expect_eq "$(tail -n +2 min.csv | cut -d, -f1-4,6,7 | tr '\n' ' ')" \
+  "pod-a,0,batch,1,31536000,openb pod-b,1,batch,1,31536000,openb pod-c,2,batch,0,31536000,openb pod-d,3,batch,8,31536000,openb " \
+  "minimal openb list: ids, arrivals, kinds, GPUs, durations, tenants"
+expect_eq "$(grep '^pod-b,' min.csv | cut -d, -f10)" "0.25" "minimal openb list: a quarter GPU"
+# without memory_mib (FGD's "nomem" lists), with the node list: host memory 0, noted
+run import alibaba-openb "$O/nomem.csv" --nodes "$DATA/import/openb-nodes.csv" --pods all --scenario-out nomem.yaml -o nomem.csv
+expect_rc 0; expect_err_contains "no memory_mib column: pods ask for no host memory"
+expect_eq "$(head -1 nomem.csv | tr ',' '\n' | grep -c '^memory_mib$')" 1 "host columns kept"
+expect_eq "$(grep '^pod-f,' nomem.csv | cut -d, -f2,6)" "5,895" "a pending pod lives from creation to deletion"
+run check nomem.yaml nomem.csv; expect_rc 0
+# name, num_gpu and gpu_milli stay required
+run import alibaba-openb "$O/bad-no-num-gpu.csv" -o nonum.csv; expect_rc 2
+expect_err_contains "bad-no-num-gpu.csv:1: header: missing column 'num_gpu' (an openb pod list has at least name, num_gpu and gpu_milli"
+expect_no_path nonum.csv
+
 # ---- the bundled example export imports (both forms) ----
 if [ -f "$TRACES/dcgm-example.csv" ]; then
   run import dcgm "$TRACES/dcgm-example.csv" -o ex.csv --phases-out exp.csv; expect_rc 0

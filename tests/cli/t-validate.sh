@@ -110,6 +110,25 @@ if [ $have_openb = yes ]; then
     if tr '\n' ' ' < "$TOP_SRCDIR/docs/studies.md" | grep -q "${pair#*:} $txt"; then pass
     else fail "docs/studies.md does not quote ${pair#*:} $txt"; fi
   done
+  # FGD as a user runs it (docs/studies.md, "fill"): the plain import gives validate's
+  # inputs byte for byte, and `fill --paper` (shuffled, seeds 42-51 by itself) its figures
+  OB="$VTRACES/alibaba-gpu-v2023-openb"
+  run import alibaba-openb "$OB/openb_pod_list_default.csv" --nodes "$OB/openb_node_list_gpu_node.csv" \
+    --pods all --scenario-out user-openb.yaml -o user-openb.csv; expect_rc 0
+  expect_same_files user-openb.yaml full/inputs/fgd-openb.yaml
+  expect_same_files user-openb.csv full/inputs/fgd-openb.csv
+  run fill user-openb.yaml user-openb.csv --paper -q; expect_rc 0; expect_err_empty
+  for pol in random dot-product gpu-clustering gpu-packing best-fit fgd; do
+    v=$(awk -F, -v p="$pol" '$1 == "fgd" && $2 == p {printf "%.2f", $4}' full/validate-scatter.csv)
+    expect_eq "$(awk -v p="$pol" '$1 == p {print $3}' out.txt)" "$v" "fill --paper's $pol mean at 130 % against validate's"
+  done
+  # a trace imported with the default --pods scheduled is not the paper's experiment: said
+  run import alibaba-openb "$OB/openb_pod_list_default.csv" --nodes "$OB/openb_node_list_gpu_node.csv" \
+    -o user-sched.csv; expect_rc 0
+  head -200 user-sched.csv > user-sched-200.csv
+  run fill user-openb.yaml user-sched-200.csv --paper --seed 1 --policy random -q
+  expect_err_contains "the trace has no CPU-only pods; the paper's experiment keeps them"
+  expect_err_contains "the published curves are means over seeds 42-51; these runs use other seeds"
 fi
 
 # the step time against Vidur's kernel profiles: per profile and per GPU the mean error;
