@@ -58,7 +58,7 @@ static int cmd_validate_main(int argc, char **argv) {
   gboolean csv_only = FALSE, markdown = FALSE, strict = FALSE;
   GOptionEntry entries[] = {
       {"traces", 0, 0, G_OPTION_ARG_FILENAME, &traces, "Folder holding lucid-asplos23/ (the Lucid repository's simulation data, docs/sources.md [S74]) and alibaba-gpu-v2023-openb/ (Alibaba's openb pod and node lists, [S83]); by default the public-traces folder of a development checkout (HACKING.md, Tests); cases whose files are absent are skipped", "DIR"},
-      {"case", 0, 0, G_OPTION_ARG_STRING, &only, "Run only these case families, comma-separated (queueing, lucid, colfax, tally, mig, stories, fgd, llm, vidur, parva, priority)", "FAMILY[,FAMILY...]"},
+      {"case", 0, 0, G_OPTION_ARG_STRING, &only, "Run only these case families, comma-separated (queueing, lucid, colfax, tally, mig, stories, fgd, fgdw, llm, vidur, parva, priority)", "FAMILY[,FAMILY...]"},
       {"csv", 0, 0, G_OPTION_ARG_NONE, &csv_only, "Print the table as CSV", NULL},
       {"markdown", 0, 0, G_OPTION_ARG_NONE, &markdown, "Print the table as Markdown (docs/models.md, Validation)", NULL},
       {"output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Write validate.csv, validate.txt, validate-scatter.csv and the cases' inputs into DIR", "DIR"},

@@ -25,7 +25,7 @@ fi
 # rows are checked in the check stage)
 FAMILIES=
 if skip_repeat "validate's priority family (1.5 M jobs through the preemption code t-preempt.sh runs)"; then
-  FAMILIES="--case queueing,lucid,colfax,tally,mig,stories,fgd,llm,vidur,parva"
+  FAMILIES="--case queueing,lucid,colfax,tally,mig,stories,fgd,fgdw,llm,vidur,parva"
 fi
 run validate --markdown --traces "$VTRACES" $FAMILIES -o full; expect_rc 0; expect_err_empty
 cp out.txt full.md
@@ -45,6 +45,7 @@ for id in $(tail -n +2 table.csv | cut -d, -f1); do
     *)
       if { [ -d "$VTRACES/lucid-asplos23" ] || [ "${id#lucid.}" = "$id" ]; } &&
          { [ $have_openb = yes ] || [ "${id#fgd.}" = "$id" ]; } &&
+         { [ "${id#fgdw.}" = "$id" ] || [ -f "$VTRACES/alibaba-gpu-v2023-openb/openb_pod_list_$(echo "$id" | cut -d. -f2).csv" ]; } &&
          { [ -d "$VTRACES/vidur-profiles/compute" ] || [ "${id#vidur.}" = "$id" ]; }; then
         expect_eq "$verdict" "yes" "validation case $id"
       else
@@ -68,6 +69,10 @@ expect_eq "$(kinds llm.)" "calibration 7 prediction 3 " "LLM rows by kind"
 expect_eq "$(kinds tally.)" "calibration 3 prediction 5 " "Tally rows by kind"
 expect_eq "$(kinds parva.)" "calibration 4 prediction 12 " "ParvaGPU rows by kind"
 expect_eq "$(kinds queueing.)" "analytic 5 " "queueing rows by kind"
+# FGD's other openb workloads (issue 27 item 2): six policies on each of twelve lists, all
+# predictions; FGD's held-out lists (cpu250, gpushare40, gpuspec33, multigpu50) have no rows
+expect_eq "$(kinds fgdw.)" "prediction 72 " "fgdw rows by kind"
+expect_eq "$(grep -c '^fgdw\.\(cpu250\|gpushare40\|gpuspec33\|multigpu50\)\.' table.csv)" 0 "held-out FGD workloads have no rows"
 expect_eq "$(kinds story.)" "analytic 1 prediction 1 " "story rows by kind"
 expect_eq "$(grep -c 'stated rel error' table.csv)" 0 "no stated-error rows"
 for gone in colfax.lone_tenant story.oom_all_four_notebooks story.mps_one_fault_kills_all \
@@ -81,7 +86,7 @@ has_line full/validate.txt "^llm        calibration: 7/7 pass, |rel error| media
 has_line full/validate.txt "^fitted constants (the rows each was fitted on):"
 if [ -d "$VTRACES/lucid-asplos23" ]; then
   analytic=15; [ -n "$FAMILIES" ] && analytic=6 # less the priority family's nine rows
-  has_line full/validate.txt "; 71 calibration, 25 prediction, $analytic analytic$"
+  has_line full/validate.txt "; 71 calibration, 97 prediction, $analytic analytic$"
 fi
 
 # ParvaGPU: aggregate and latency per slice (1g, 7g), batch (1, 8) and process count (2, 3)
@@ -130,6 +135,27 @@ if [ $have_openb = yes ]; then
   expect_err_contains "the trace has no CPU-only pods; the paper's experiment keeps them"
   expect_err_contains "the published curves are means over seeds 42-51; these runs use other seeds"
 fi
+
+# fgdw on a small made-up list and node list (the real ones: docs/models.md): the rows of a
+# list that is there are computed, through the same import and fill a user runs; the others
+# are skipped with the reason
+mkdir -p fw/alibaba-gpu-v2023-openb
+# (3 nodes of 8 GPUs, pods of at most a tenth of a GPU: the arrivals reach 130 % in steps
+# under 0.5 %)
+printf 'sn,cpu_milli,memory_mib,gpu,model\nn0,64000,262144,8,T4\nn1,64000,262144,8,T4\nn2,32000,131072,8,P100\n' \
+  > fw/alibaba-gpu-v2023-openb/openb_node_list_gpu_node.csv
+printf 'name,cpu_milli,memory_mib,num_gpu,gpu_milli\np0,800,1638,1,50\np1,400,819,1,100\np2,1600,3276,1,70\np3,2000,4096,0,0\np4,800,1638,1,90\n' \
+  > fw/alibaba-gpu-v2023-openb/openb_pod_list_cpu050.csv
+run validate --case fgdw --traces fw --csv; expect_rc 0
+expect_eq "$(grep -c ',skipped$' out.txt)" 66 "fgdw: the eleven absent lists' rows skipped"
+expect_out_contains ",no alibaba-gpu-v2023-openb/openb_pod_list_cpu100.csv and openb_node_list_gpu_node.csv (FGD's data/csv),skipped"
+mine=$(awk -F, '$1 == "fgdw.cpu050.best-fit.alloc_130" {print $(NF-3)}' out.txt)
+run import alibaba-openb fw/alibaba-gpu-v2023-openb/openb_pod_list_cpu050.csv \
+  --nodes fw/alibaba-gpu-v2023-openb/openb_node_list_gpu_node.csv --pods all --scenario-out fw.yaml -o fw.csv
+expect_rc 0
+run fill fw.yaml fw.csv --shuffle --seed 42-51 --policy best-fit -o fwfill -q; expect_rc 0
+expect_eq "$(awk -F, '$1 == "best-fit" && $3 == 130 {printf "%.2f", $4}' fwfill/fill-mean.csv)" \
+  "$(printf '%.2f' "$mine")" "fgdw's BestFit mean on cpu050 is fill's, on the same files"
 
 # the step time against Vidur's kernel profiles: per profile and per GPU the mean error;
 # without the profiles every row is skipped

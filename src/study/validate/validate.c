@@ -14,7 +14,7 @@
 static const validate_family *const families[] = {
     &validate_queueing_family, &validate_lucid_family, &validate_colfax_family,
     &validate_tally_family,    &validate_mig_family,   &validate_stories_family,
-    &validate_fgd_family,      &validate_llm_family,      &validate_vidur_family,
+    &validate_fgd_family,      &validate_fgdw_family,     &validate_llm_family,      &validate_vidur_family,
     &validate_parva_family,    &validate_priority_family,
 };
 

@@ -142,6 +142,7 @@ extern const validate_family validate_tally_family;
 extern const validate_family validate_mig_family;
 extern const validate_family validate_stories_family;
 extern const validate_family validate_fgd_family;
+extern const validate_family validate_fgdw_family;
 extern const validate_family validate_llm_family;
 extern const validate_family validate_vidur_family;
 extern const validate_family validate_parva_family;
