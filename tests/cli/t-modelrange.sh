@@ -139,6 +139,9 @@ run plan "$D/plan.yaml" "$D/batch.csv" --model-range -j 1 -o p1 --no-progress
 expect_rc 0
 expect_out_contains "recommendation: 4 GPUs"
 expect_out_contains "model range: judged at the pessimistic end"
+# the one-page report of that plan says its recommendation was judged across the range
+run report p1 -o p1.html; expect_rc 0
+if grep -qF '<p>Model range (<code>plan --model-range</code>): judged at the pessimistic end' p1.html; then pass; else fail "report of a plan --model-range folder: the range not said"; fi
 expect_eq "$(awk -F, '$3 == "time-slicing" && $4 ~ /replicas 2/ && $6 == 3 { print $9 }' p1/probes.csv)" "0" "time-slicing on 3 GPUs fails at an end"
 if grep -q '^batch,1,time-slicing,"replicas 2 with oom sidecar",A100-80GB,3,3,[0-9.]*,0,"at ts_curve_exp=0.9: queue wait p95' p1/probes.csv; then pass
 else fail "probes.csv does not name the end that broke time-slicing on 3 GPUs: $(grep ',3,3,' p1/probes.csv)"; fi

@@ -51,6 +51,7 @@ typedef struct hr_run {
 typedef struct hr_plan {
   table *csv;                         /* plan.csv */
   GPtrArray *reasons;                 /* char*: plan.txt's "binding constraint:" lines */
+  char *range;                        /* plan.txt's "model range:" line (--model-range), or NULL */
 } hr_plan;
 
 /* Appends to runs (hr_run*, owned by it) the set-ups of folder dir: a result folder, a

@@ -116,6 +116,7 @@ void hr_plan_free(hr_plan *p) {
   if (!p) return;
   table_free(p->csv);
   g_ptr_array_unref(p->reasons);
+  g_free(p->range);
   g_free(p);
 }
 
@@ -552,7 +553,8 @@ static gboolean hr_load_sweep(const char *dir, GPtrArray *runs, GError **error) 
   return TRUE;
 }
 
-/* A plan folder's plan.csv and plan.txt's binding constraint of each class, in order. */
+/* A plan folder's plan.csv and plan.txt's binding constraint of each class, in order, and
+ * its model-range line (plan --model-range). */
 static hr_plan *hr_load_plan(const char *dir) {
   hr_plan *p = g_new0(hr_plan, 1);
   p->csv = hr_table(dir, "plan.csv");
@@ -565,6 +567,8 @@ static hr_plan *hr_load_plan(const char *dir) {
     while (*l == ' ') l++;
     if (g_str_has_prefix(l, "binding constraint:"))
       g_ptr_array_add(p->reasons, g_strdup(l));
+    if (!p->range && g_str_has_prefix(l, "model range: "))
+      p->range = g_strdup(l + strlen("model range: "));
   }
   return p;
 }

@@ -129,6 +129,12 @@ static void hr_plan_rec(GString *out, const hr_plan *p) {
                        "SLO</th><th>OOM / victims</th><th class=\"why\">one node fewer</th></tr>\n");
   g_string_append(out, rows->str);
   g_string_append(out, "</table>\n");
+  if (p->range) {
+    g_string_append(out, "<p>Model range (<code>plan --model-range</code>): ");
+    hr_text(out, p->range);
+    g_string_append(out, ". The recommendation holds across the model range by construction: "
+                         "it does not flip with a fitted constant.</p>\n");
+  }
 }
 
 /* A value with the seeds' +/- half-width and the model range [lo, hi] when they are known
