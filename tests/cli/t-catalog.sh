@@ -120,6 +120,7 @@ expect_out_contains '"name" : "A10-24Q"'
 expect_out_contains '"series" : "desktop"'
 
 # a scenario on each new model runs (MIG on the Blackwell parts, vGPU on the L40S and T4)
+csv_col() { awk -F, -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } { print $k }' "$1"; }
 cat > bw.csv <<'CSV'
 id,submit_s,kind,gpus,mem_gb,duration_s,sm
 a,0,batch,1,20,300,0.3
@@ -145,10 +146,10 @@ pools:
 YAML
   run run "bw-$gpu.yaml" bw.csv -o "bw-out-$gpu" -q
   expect_rc 0
-  expect_eq "$(cut -d, -f2 "bw-out-$gpu/pools.csv" | tail -1)" "$gpu" "the pool's model in pools.csv"
+  expect_eq "$(csv_col "bw-out-$gpu/pools.csv" gpu | tail -1)" "$gpu" "the pool's model in pools.csv"
 done
 # T4-8Q holds 8 GiB: job b (30 GB) never fits anywhere and is reported so
-expect_eq "$(grep -c '^b,' bw-out-T4/jobs.csv)" "1" "T4 jobs.csv lists job b"
+expect_eq "$(csv_col bw-out-T4/jobs.csv id | grep -c '^b$')" "1" "T4 jobs.csv lists job b"
 
 # plan offers the compute profiles of a vGPU model, never its desktop ones
 sed 's/gpu: A100-80GB, max_gpus: 4/gpu: L40S, max_gpus: 4/' "$DATA/plan/small.yaml" > l40s-plan.yaml
