@@ -6,6 +6,7 @@
 #include "priority.h"
 #include "kueue.h"
 #include "nvconfig.h"
+#include "dra.h"
 #include "llm-model.h"
 #include "caltime.h"
 #include "paths.h"
@@ -331,6 +332,7 @@ static const char *const pool_common_keys[] = {"name", "gpu", "nodes", "gpus_per
                                                "strategy", "placement", "price", "oom", NULL};
 static const char *const pool_common_tail_keys[] = {
     "sharing_config", /* a config without a sharing section leaves exclusive */
+    "dra_claim", "dra_request", /* a Kubernetes DRA claim instead (scenario-dra.c) */
     "cpu_milli",      /* host resources and node groups: scenario-nodes.c */
     "memory_mib", "model", "node_groups", NULL};
 
@@ -454,6 +456,8 @@ static void pool_free(pool_spec *p) {
   g_free(p->ref_dir);
   g_free(p->mig_config_path);
   g_free(p->mig_config_name);
+  g_free(p->dra_claim_path);
+  g_free(p->dra_note);
   g_free(p->strategy_conf);
   g_free(p->placement_conf);
   scenario_nodes_free(p);
@@ -662,9 +666,10 @@ struct pool_check {
   share_strategy strategy;
   gboolean strategy_ok;
   placement_policy placement; /* the pool's, once read (NULL when `placement:` is invalid) */
-  const scenario_yaml *strategy_node, *sc_node, *mc_node, *mcn_node;
+  const scenario_yaml *strategy_node, *sc_node, *mc_node, *mcn_node, *dra_node;
   nvconfig_sharing *sc;
   nvconfig_mig *mc;
+  dra_claim *dra;
   gboolean explicit_replicas, explicit_fail, explicit_rename;
 };
 
@@ -854,7 +859,7 @@ void pool_check_mig(pool_check *c, pool_spec *p) {
   if (!m) return;
   if (!m->mig_slots) {
     g_autofree char *list = mig_model_names();
-    pool_check_report(c, c->strategy_node ? c->strategy_node : c->mc_node,
+    pool_check_report(c, c->strategy_node ? c->strategy_node : c->mc_node ? c->mc_node : c->dra_node,
                       "%s: strategy %s needs a MIG-capable GPU; %s has no MIG (MIG-capable: "
                       "%s)", pool_check_what(c, "strategy"), share_strategy_name(p->strategy),
                       m->name, list);
@@ -867,7 +872,8 @@ void pool_check_mig(pool_check *c, pool_spec *p) {
   const scenario_yaml *ls = pool_check_key(c, "layouts");
   if (ls) pool_check_layouts(c, p, ls);
   pool_check_mig_parted(c, p, ls != NULL);
-  if (!p->has_layout && !scenario_yaml_get(c->pm, "layout") && !c->mc_node && !c->mcn_node)
+  if (!p->has_layout && !scenario_yaml_get(c->pm, "layout") && !c->mc_node && !c->mcn_node &&
+      !c->dra_node)
     pool_check_report(c, c->pm, "%s: strategy %s needs 'layout' (or 'mig_config' with "
                       "'mig_config_name')", c->prefix, share_strategy_name(p->strategy));
   int e;
@@ -926,6 +932,40 @@ static void validate_pool_gpu(pool_check *pc, pool_spec *p) {
   }
 }
 
+/* dra_claim (and dra_request): the claim, the strategy it implies unless the pool names one
+ * (which must then be the same), and its MIG layout; not with the device plugin's files. */
+static void pool_load_dra(pool_check *pc, pool_spec *p, gboolean explicit) {
+  vctx *c = pc->c;
+  const scenario_yaml *rq = scenario_yaml_get(pc->pm, "dra_request");
+  pc->dra_node = scenario_yaml_get(pc->pm, "dra_claim");
+  if (!pc->dra_node) {
+    if (rq) pool_check_report(pc, scenario_yaml_get_key(pc->pm, "dra_request"), "%s: dra_request "
+                              "needs dra_claim (the DRA file)", pc->prefix);
+    return;
+  }
+  if (pc->sc_node || pc->mc_node) {
+    pool_check_report(pc, scenario_yaml_get_key(pc->pm, "dra_claim"), "%s: dra_claim and %s are "
+                      "alternatives: a DRA claim configures the sharing the device plugin's files "
+                      "would", pc->prefix, pc->sc_node ? "sharing_config" : "mig_config");
+    return;
+  }
+  const char *request = rq ? v_string(c, rq, pool_check_what(pc, "dra_request")) : NULL;
+  g_autofree char *full = v_file(c, pc->dra_node, pool_check_what(pc, "dra_claim"));
+  if (!full || (rq && !request)) return;
+  pc->dra = dra_load_in(c->dir, full, request, c->d);
+  p->dra_claim_path = g_steal_pointer(&full);
+  if (!p->ref_dir) p->ref_dir = g_strdup(c->dir);
+  if (!pc->dra || !pc->strategy_ok) return;
+  share_strategy implied = strategy_implied(scenario_dra_flag(pc->dra));
+  if (!explicit) p->strategy = implied;
+  else if (implied && p->strategy != implied)
+    scenario_yaml_report(c->d, c->file, pc->strategy_node, "%s: '%s' contradicts %s, whose %s "
+                         "maps to %s", pool_check_what(pc, "strategy"),
+                         share_strategy_name(p->strategy), pc->dra->path, pc->dra->object,
+                         share_strategy_name(implied));
+  if (p->strategy == implied) scenario_dra_layout(c->d, pc->dra, p);
+}
+
 /* The strategy key and the NVIDIA files that may imply it: explicit, else mig_config ->
  * mig, a device-plugin config -> its sharing kind, else exclusive. */
 static void validate_pool_strategy(pool_check *pc, pool_spec *p) {
@@ -969,6 +1009,7 @@ static void validate_pool_strategy(pool_check *pc, pool_spec *p) {
                            : pc->mc_node ? strategy_implied(SCENARIO_NV_MIG_CONFIG)
                            : sc_flag   ? strategy_implied(sc_flag) : NULL;
   if (implied) p->strategy = implied;
+  pool_load_dra(pc, p, explicit);
   pc->strategy = p->strategy;
   if (!sc || sc->kind == NVCONFIG_SHARING_NONE || !pc->strategy_ok) return;
   const char *section = nvconfig_sharing_kind_name(sc->kind);
@@ -1101,8 +1142,11 @@ static pool_spec *validate_pool(vctx *c, guint idx, const scenario_yaml *pm, GHa
   if (pc.sc && pool_check_key(&pc, "sharing_config") && (!p->strategy->mig_devices || p->gpu))
     pool_apply_sharing(c, p, pc.prefix, pc.sc_node, pc.sc, pc.explicit_replicas,
                        pc.explicit_fail, pc.explicit_rename);
+  if (pc.dra && pc.strategy_ok && p->strategy == strategy_implied(scenario_dra_flag(pc.dra)))
+    scenario_dra_apply(c->d, c->file, pc.dra_node, pc.dra, p, pc.explicit_replicas);
   if (pc.sc) nvconfig_sharing_free(pc.sc);
   if (pc.mc) nvconfig_mig_free(pc.mc);
+  dra_claim_free(pc.dra);
   return p;
 }
 

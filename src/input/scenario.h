@@ -99,6 +99,8 @@ typedef struct pool_spec {
   char *sharing_config_path;
   char *mig_config_path;
   char *mig_config_name;
+  char *dra_claim_path;         /* dra_claim: the DRA file (with its #NAME), or NULL */
+  char *dra_note;               /* what was taken from that claim, in words (check), or NULL */
   char *ref_dir;                /* the folder those files are confined to (paths.h), or NULL */
 } pool_spec;
 
@@ -458,6 +460,18 @@ void pool_node_info(const pool_spec *p, guint32 n, guint32 *gpus, int64_t *cpu_m
 gboolean scenario_nodes_parse(diag_list *d, const char *file, const scenario_yaml *pm,
                               pool_spec *p, const char *prefix);
 void scenario_nodes_free(pool_spec *p);
+
+/* scenario-dra.c: a pool whose sharing comes from a Kubernetes DRA claim (dra.h; the pool's
+ * dra_claim and dra_request keys, docs/scenario-format.md "DRA claims"). The SCENARIO_NV_*
+ * flag of the strategy the claim implies; the MIG layout its devices give a card of p->gpu
+ * (before the strategy's validate: p->layout, reporting into d at the claim's file); and,
+ * after it, the replicas (from the containers sharing a claimed device) and MPS settings
+ * the pool does not set itself, with p->dra_note. */
+struct dra_claim;
+guint scenario_dra_flag(const struct dra_claim *dc);
+void scenario_dra_layout(diag_list *d, const struct dra_claim *dc, pool_spec *p);
+void scenario_dra_apply(diag_list *d, const char *file, const scenario_yaml *node,
+                        const struct dra_claim *dc, pool_spec *p, gboolean explicit_replicas);
 
 /* ---- requirements (scenario-requirements.c) ------------------------------------------
  * The tenants' requirements of a scenario (`requirements:`) and what may be bought

@@ -39,6 +39,7 @@ route() {
   head=$(head -c 200 "$1" | tr -d '\r' | head -n 1 | sed 's/^\xef\xbb\xbf//')
   case "$1:$head" in
   */kueue/*.yaml:*) echo fuzz-kueue ;;
+  */dra/*.yaml:*) echo fuzz-dra ;;
   *.yaml:*) echo fuzz-scenario ;;
   *.jsonl:*) echo fuzz-import-mooncake ;;
   *:id,*) echo fuzz-trace ;;

@@ -251,7 +251,8 @@ gboolean sweep_spec_add_references(sweep_spec *s, const struct scenario *sc, GEr
   for (guint i = 0; i < sc->pools->len; i++) {
     const pool_spec *p = g_ptr_array_index(sc->pools, i);
     if (!sweep_ref_add(s, p->ref_dir, p->sharing_config_path, error) ||
-        !sweep_ref_add(s, p->ref_dir, p->mig_config_path, error))
+        !sweep_ref_add(s, p->ref_dir, p->mig_config_path, error) ||
+        !sweep_ref_add(s, p->ref_dir, p->dra_claim_path, error))
       return FALSE;
   }
   return TRUE;
