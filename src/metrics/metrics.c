@@ -260,27 +260,25 @@ static void metrics_jobs_add_unique(GArray *jobs, guint32 job) {
   g_array_append_val(jobs, job);
 }
 
-/* Per-GPU series: one row per GPU allocated at some time in the interval ending at `end`
- * (its gauges integrated up to `end` first), then the interval restarts. */
+/* Per-GPU series: one row per GPU and interval ending at `end`, idle or not (dcgm-exporter
+ * exports every GPU; its gauges integrated up to `end` first), then the interval restarts. */
 static void metrics_record_gpus(metrics_pool *mp, sim_time end) {
   double span = (double)(end - mp->bucket_start);
   for (guint32 i = 0; i < mp->n_gpus; i++) {
     metrics_gpu *g = metrics_pool_gpu(mp, i);
     metrics_gpu_integrate(g, end);
     double alloc = metrics_i128_value(g->int_alloc - g->ser_alloc);
-    if (alloc > 0 || g->ser_jobs->len) {
-      gpu_series_row row = {
-          .pool = mp->index, .node = g->node, .gpu = g->local,
-          .t_start_s = util_ns_to_seconds(mp->bucket_start), .t_end_s = util_ns_to_seconds(end),
-          .allocated = alloc / span, .busy = metrics_i128_value(g->int_busy - g->ser_busy) / span,
-          .sm_active = metrics_i128_value(g->int_sm - g->ser_sm) / span,
-          .mem_gb = (double)(g->int_mem - g->ser_mem) / 1e9 / span,
-          .peak_mem_gb = UTIL_GB(g->ser_peak_mem),
-          .jobs_first = mp->gpu_series_jobs->len, .jobs_n = g->ser_jobs->len,
-      };
-      g_array_append_vals(mp->gpu_series_jobs, g->ser_jobs->data, g->ser_jobs->len);
-      g_array_append_val(mp->gpu_series, row);
-    }
+    gpu_series_row row = {
+        .pool = mp->index, .node = g->node, .gpu = g->local,
+        .t_start_s = util_ns_to_seconds(mp->bucket_start), .t_end_s = util_ns_to_seconds(end),
+        .allocated = alloc / span, .busy = metrics_i128_value(g->int_busy - g->ser_busy) / span,
+        .sm_active = metrics_i128_value(g->int_sm - g->ser_sm) / span,
+        .mem_gb = (double)(g->int_mem - g->ser_mem) / 1e9 / span,
+        .peak_mem_gb = UTIL_GB(g->ser_peak_mem),
+        .jobs_first = mp->gpu_series_jobs->len, .jobs_n = g->ser_jobs->len,
+    };
+    g_array_append_vals(mp->gpu_series_jobs, g->ser_jobs->data, g->ser_jobs->len);
+    g_array_append_val(mp->gpu_series, row);
     g->ser_alloc = g->int_alloc;
     g->ser_busy = g->int_busy;
     g->ser_sm = g->int_sm;

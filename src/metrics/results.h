@@ -174,8 +174,9 @@ typedef struct tenant_cell {
 tenant_ts_row results_tenant_ts_row(const char *tenant, const GArray *cells, gint64 interval_ns,
                                     gint64 end_ns, guint64 b);
 
-/* One GPU, one interval in which it was allocated (run --dcgm: sim_options.gpu_series):
- * the means over the interval, and the jobs resident at some time in it. */
+/* One GPU, one interval (run --dcgm: sim_options.gpu_series; every GPU of every pool, idle
+ * ones too: jobs_n 0): the means over the interval, and the jobs resident at some time in
+ * it. */
 typedef struct gpu_series_row {
   guint32 pool, node, gpu;  /* gpu: index within its node */
   double t_start_s, t_end_s;

@@ -4,10 +4,12 @@
  * (OpenMetrics text, e.g. for `promtool tsdb create-blocks-from openmetrics`). One sample
  * per GPU, interval and resident job (the exporter labels a shared GPU's series with each
  * pod on it), at the interval's end; values are the interval's means (memory: its peak).
- * Idle intervals are left out. dcgm.prom adds the gauges NVIDIA's Grafana dashboard queries
- * (power, temperature, clocks, tensor activity: modelled or marked synthetic) and labels its
- * series as dcgm-exporter does, plus instance, pool and scenario; a run with a `start:` is
- * stamped in Unix seconds, else in seconds from 0. It reads the frozen results only. */
+ * dcgm.csv has no row for a GPU idle in an interval; dcgm.prom, as dcgm-exporter exports
+ * every GPU, gives it a sample of its own (container, namespace and pod empty). dcgm.prom
+ * adds the gauges NVIDIA's Grafana dashboard queries (power, temperature, clocks, tensor
+ * activity: modelled or marked synthetic) and labels its series as dcgm-exporter does, plus
+ * instance, pool and scenario; a run with a `start:` is stamped in Unix seconds, else in
+ * seconds from 0. Both are written a line at a time. It reads the frozen results only. */
 #include "report.h"
 #include "util.h"
 #include "catalog.h"
@@ -119,22 +121,26 @@ static void report_dcgm_labels_csv(GString *out, const results *r, const gpu_ser
   util_csv_field(out, pool);
 }
 
-void report_dcgm_csv(const results *r, GString *out) {
+void report_dcgm_csv_to(const results *r, report_out *ro) {
+  GString *out = ro->buf;
   report_csv_key_header(out);
   g_string_append(out, "timestamp,metric,value,Hostname,gpu,UUID,pod,namespace,pool\n");
   for (guint i = 0; i < r->gpu_series->len; i++) {
     const gpu_series_row *row = &g_array_index(r->gpu_series, gpu_series_row, i);
-    for (guint k = 0; k < row->jobs_n; k++) {
+    for (guint k = 0; k < row->jobs_n; k++) { /* an idle GPU's interval: no row (no pod) */
       const job_result *j = report_dcgm_job(r, row, k);
       for (gsize m = 0; m < G_N_ELEMENTS(report_dcgm_metrics); m++) {
         if (report_dcgm_metrics[m].prom_only) continue;
         report_csv_key(out, r);
         report_prom_stamp(out, r, row->t_end_s);
-        g_string_append_printf(out, ",%s,", report_dcgm_metrics[m].name);
+        g_string_append_c(out, ',');
+        g_string_append(out, report_dcgm_metrics[m].name);
+        g_string_append_c(out, ',');
         report_num(out, report_dcgm_value(&report_dcgm_metrics[m], r, row));
         g_string_append_c(out, ',');
         report_dcgm_labels_csv(out, r, row, j);
         g_string_append_c(out, '\n');
+        report_out_row(ro);
       }
     }
   }
@@ -163,22 +169,22 @@ static char *report_dcgm_uuid(const char *pool, guint32 node, guint32 gpu) {
 
 /* dcgm-exporter's label set, in its order (gpu, UUID, pci_bus_id, device, modelName,
  * Hostname, DCGM_FI_DRIVER_VERSION, container, namespace, pod), then the scrape target's
- * instance and sharesim's pool and scenario. A job id "ns/pod" (as `import dcgm` names
- * them) gives namespace ns and pod pod; else the pod is the id and the namespace the tenant. */
-static void report_dcgm_prom_labels(GString *out, const results *r, const gpu_series_row *row,
-                                    const job_result *j) {
+ * instance and sharesim's pool and scenario. The GPU's own labels (up to the driver
+ * version), the same for all its series, are made once per GPU (report_dcgm_gpu_labels).
+ * A job id "ns/pod" (as `import dcgm` names them) gives namespace ns and pod pod; else the
+ * pod is the id and the namespace the tenant. A GPU with no pod in an interval (j NULL)
+ * has a series of its own, as dcgm-exporter exports every GPU: container, namespace and
+ * pod empty. */
+static void report_dcgm_gpu_labels(GString *out, const results *r, const gpu_series_row *row) {
   const char *pool = report_dcgm_pool(r, row->pool);
   const gpu_model *g = report_dcgm_model(r, row);
   g_autofree char *host = g_strdup_printf("%s-node%u", pool, row->node);
   g_autofree char *uuid = report_dcgm_uuid(pool, row->node, row->gpu);
   g_autofree char *bus = g_strdup_printf("%08X:%02X:00.0", row->gpu / 255, row->gpu % 255 + 1);
   g_autofree char *device = g_strdup_printf("nvidia%u", row->gpu);
-  g_autofree char *instance = g_strdup_printf("%s:9400", host);
-  const char *slash = j && j->id ? strchr(j->id, '/') : NULL;
-  g_autofree char *ns = slash ? g_strndup(j->id, (gsize)(slash - j->id))
-                              : g_strdup(j && j->tenant ? j->tenant : "");
   char gpu[16];
   g_snprintf(gpu, sizeof gpu, "%u", row->gpu);
+  g_string_truncate(out, 0);
   report_prom_label(out, "gpu", gpu, TRUE);
   report_prom_label(out, "UUID", uuid, FALSE);
   report_prom_label(out, "pci_bus_id", bus, FALSE);
@@ -186,7 +192,18 @@ static void report_dcgm_prom_labels(GString *out, const results *r, const gpu_se
   report_prom_label(out, "modelName", g ? g->product_name : "NVIDIA GPU", FALSE);
   report_prom_label(out, "Hostname", host, FALSE);
   report_prom_label(out, "DCGM_FI_DRIVER_VERSION", "simulated", FALSE);
-  report_prom_label(out, "container", report_dcgm_container(j ? j->kind : NULL), FALSE);
+}
+
+static void report_dcgm_prom_labels(GString *out, const results *r, const gpu_series_row *row,
+                                    const GString *gpu_labels, const job_result *j) {
+  const char *pool = report_dcgm_pool(r, row->pool);
+  g_autofree char *instance = g_strdup_printf("%s-node%u:9400", pool, row->node);
+  const char *slash = j && j->id ? strchr(j->id, '/') : NULL;
+  g_autofree char *ns = slash ? g_strndup(j->id, (gsize)(slash - j->id))
+                              : g_strdup(j && j->tenant ? j->tenant : "");
+  g_string_truncate(out, 0);
+  g_string_append_len(out, gpu_labels->str, (gssize)gpu_labels->len);
+  report_prom_label(out, "container", j ? report_dcgm_container(j->kind) : "", FALSE);
   report_prom_label(out, "namespace", ns, FALSE);
   report_prom_label(out, "pod", slash ? slash + 1 : j && j->id ? j->id : "", FALSE);
   report_prom_label(out, "instance", instance, FALSE);
@@ -195,88 +212,119 @@ static void report_dcgm_prom_labels(GString *out, const results *r, const gpu_se
   g_string_append(out, "} ");
 }
 
+/* A sample: row's k-th resident job, or the GPU idle in row's interval (k IDLE). */
+#define REPORT_DCGM_IDLE G_MAXUINT32
 typedef struct report_dcgm_sample {
-  guint row, k;
+  guint32 row, k;
 } report_dcgm_sample;
 
-/* Do two samples belong to one series (the same GPU and job)? */
-static gboolean report_dcgm_same_series(const results *r, const report_dcgm_sample *x,
-                                        const report_dcgm_sample *y) {
-  const gpu_series_row *rx = &g_array_index(r->gpu_series, gpu_series_row, x->row);
-  const gpu_series_row *ry = &g_array_index(r->gpu_series, gpu_series_row, y->row);
-  return rx->pool == ry->pool && rx->node == ry->node && rx->gpu == ry->gpu &&
-         g_array_index(r->gpu_series_jobs, guint32, rx->jobs_first + x->k) ==
-             g_array_index(r->gpu_series_jobs, guint32, ry->jobs_first + y->k);
+/* The series of a sample on its GPU: 0 the idle one, else 1 + the job's index. */
+static guint64 report_dcgm_series_of(const results *r, const report_dcgm_sample *s) {
+  if (s->k == REPORT_DCGM_IDLE) return 0;
+  const gpu_series_row *row = &g_array_index(r->gpu_series, gpu_series_row, s->row);
+  return 1 + (guint64)g_array_index(r->gpu_series_jobs, guint32, row->jobs_first + s->k);
 }
 
-/* Series order: pool, node, GPU, job, then time (each series' points contiguous). */
-static gint report_dcgm_cmp(gconstpointer a, gconstpointer b, gpointer ud) {
-  const results *r = ud;
-  const report_dcgm_sample *x = a, *y = b;
-  const gpu_series_row *rx = &g_array_index(r->gpu_series, gpu_series_row, x->row);
-  const gpu_series_row *ry = &g_array_index(r->gpu_series, gpu_series_row, y->row);
-  if (rx->pool != ry->pool) return rx->pool < ry->pool ? -1 : 1;
-  if (rx->node != ry->node) return rx->node < ry->node ? -1 : 1;
-  if (rx->gpu != ry->gpu) return rx->gpu < ry->gpu ? -1 : 1;
-  guint32 jx = g_array_index(r->gpu_series_jobs, guint32, rx->jobs_first + x->k);
-  guint32 jy = g_array_index(r->gpu_series_jobs, guint32, ry->jobs_first + y->k);
-  if (jx != jy) return jx < jy ? -1 : 1;
-  if (rx->t_end_s != ry->t_end_s) return rx->t_end_s < ry->t_end_s ? -1 : 1;
+static const gpu_series_row *report_dcgm_row(const results *r, guint32 idx) {
+  return &g_array_index(r->gpu_series, gpu_series_row, idx);
+}
+
+/* Rows in GPU order: pool, node, GPU, then time (the array's order is pool, time, GPU). */
+static gint report_dcgm_row_cmp(gconstpointer a, gconstpointer b, gpointer ud) {
+  const gpu_series_row *x = report_dcgm_row(ud, *(const guint32 *)a);
+  const gpu_series_row *y = report_dcgm_row(ud, *(const guint32 *)b);
+  if (x->pool != y->pool) return x->pool < y->pool ? -1 : 1;
+  if (x->node != y->node) return x->node < y->node ? -1 : 1;
+  if (x->gpu != y->gpu) return x->gpu < y->gpu ? -1 : 1;
+  if (x->t_end_s != y->t_end_s) return x->t_end_s < y->t_end_s ? -1 : 1;
   return 0;
 }
 
-/* The label text of each series (samples sorted by series, so a series' samples are
- * contiguous): built once per series, not once per sample and metric. series[i] is the
- * index into the returned array of sample i's labels. */
-static GPtrArray *report_dcgm_series_labels(const results *r, GArray *samples, GArray *series) {
-  GPtrArray *labels = g_ptr_array_new_with_free_func(g_free);
-  for (guint i = 0; i < samples->len; i++) {
-    const report_dcgm_sample *s = &g_array_index(samples, report_dcgm_sample, i);
-    if (i > 0 && report_dcgm_same_series(r, s - 1, s)) {
-      guint prev = g_array_index(series, guint, i - 1);
-      g_array_append_val(series, prev);
-      continue;
-    }
-    const gpu_series_row *row = &g_array_index(r->gpu_series, gpu_series_row, s->row);
-    GString *lab = g_string_new(NULL);
-    report_dcgm_prom_labels(lab, r, row, report_dcgm_job(r, row, s->k));
-    guint n = labels->len;
-    g_ptr_array_add(labels, g_string_free(lab, FALSE));
-    g_array_append_val(series, n);
+/* One GPU's samples in series order: its idle series first, then one per job (by index),
+ * each in time order (one GPU's rows are in time order in the array). */
+static gint report_dcgm_sample_cmp(gconstpointer a, gconstpointer b, gpointer ud) {
+  const report_dcgm_sample *x = a, *y = b;
+  guint64 sx = report_dcgm_series_of(ud, x), sy = report_dcgm_series_of(ud, y);
+  if (sx != sy) return sx < sy ? -1 : 1;
+  return x->row < y->row ? -1 : x->row > y->row;
+}
+
+static gboolean report_dcgm_same_gpu(const gpu_series_row *x, const gpu_series_row *y) {
+  return x->pool == y->pool && x->node == y->node && x->gpu == y->gpu;
+}
+
+typedef struct report_dcgm_writer {
+  const results *r;
+  report_out *ro;
+  GArray *order;   /* guint32 row indices in GPU order (report_dcgm_row_cmp) */
+  GArray *samples; /* one GPU's report_dcgm_sample */
+  GString *gpu_labels, *labels;
+} report_dcgm_writer;
+
+/* The samples of metric def on the GPU of rows order[a, b), series by series. */
+static void report_dcgm_gpu(report_dcgm_writer *w, const dcgm_metric_def *def, guint a, guint b) {
+  const results *r = w->r;
+  g_array_set_size(w->samples, 0);
+  for (guint i = a; i < b; i++) {
+    guint32 idx = g_array_index(w->order, guint32, i);
+    report_dcgm_sample s = {idx, REPORT_DCGM_IDLE};
+    if (!report_dcgm_row(r, idx)->jobs_n) g_array_append_val(w->samples, s);
+    for (s.k = 0; s.k < report_dcgm_row(r, idx)->jobs_n; s.k++) g_array_append_val(w->samples, s);
   }
-  return labels;
+  g_array_sort_with_data(w->samples, report_dcgm_sample_cmp, (gpointer)r);
+  report_dcgm_gpu_labels(w->gpu_labels, r, report_dcgm_row(r, g_array_index(w->order, guint32, a)));
+  guint64 series = G_MAXUINT64;
+  GString *out = w->ro->buf;
+  for (guint i = 0; i < w->samples->len; i++) {
+    const report_dcgm_sample *s = &g_array_index(w->samples, report_dcgm_sample, i);
+    const gpu_series_row *row = report_dcgm_row(r, s->row);
+    if (report_dcgm_series_of(r, s) != series) { /* a new series: its labels, once */
+      series = report_dcgm_series_of(r, s);
+      report_dcgm_prom_labels(w->labels, r, row, w->gpu_labels,
+                              s->k == REPORT_DCGM_IDLE ? NULL : report_dcgm_job(r, row, s->k));
+    }
+    g_string_append(out, def->name);
+    g_string_append_c(out, '{');
+    g_string_append_len(out, w->labels->str, (gssize)w->labels->len);
+    report_num(out, report_dcgm_value(def, r, row));
+    g_string_append_c(out, ' ');
+    report_prom_stamp(out, r, row->t_end_s);
+    g_string_append_c(out, '\n');
+    report_out_row(w->ro);
+  }
+}
+
+/* dcgm.prom: each metric's family, GPU by GPU (in memory: the rows' GPU order, 4 bytes a
+ * row, and one GPU's samples), then the pools' series, then # EOF. */
+void report_dcgm_openmetrics_to(const results *r, report_out *ro) {
+  report_dcgm_writer w = {r, ro, g_array_sized_new(FALSE, FALSE, sizeof(guint32), r->gpu_series->len),
+                          g_array_new(FALSE, FALSE, sizeof(report_dcgm_sample)), g_string_new(NULL),
+                          g_string_new(NULL)};
+  for (guint32 i = 0; i < r->gpu_series->len; i++) g_array_append_val(w.order, i);
+  g_array_sort_with_data(w.order, report_dcgm_row_cmp, (gpointer)r);
+  for (gsize m = 0; m < G_N_ELEMENTS(report_dcgm_metrics); m++) {
+    const dcgm_metric_def *def = &report_dcgm_metrics[m];
+    g_string_append_printf(ro->buf, "# TYPE %s gauge\n# HELP %s %s\n", def->name, def->name,
+                           def->help);
+    guint b;
+    for (guint a = 0; a < w.order->len; a = b) {
+      const gpu_series_row *first = report_dcgm_row(r, g_array_index(w.order, guint32, a));
+      for (b = a + 1; b < w.order->len &&
+                      report_dcgm_same_gpu(first, report_dcgm_row(r, g_array_index(w.order, guint32, b)));
+           b++) {
+      }
+      report_dcgm_gpu(&w, def, a, b);
+    }
+  }
+  report_prom_pools(r, ro);
+  g_string_append(ro->buf, "# EOF\n");
+  g_string_free(w.labels, TRUE);
+  g_string_free(w.gpu_labels, TRUE);
+  g_array_unref(w.samples);
+  g_array_unref(w.order);
 }
 
 void report_dcgm_openmetrics(const results *r, GString *out) {
-  GArray *samples = g_array_new(FALSE, FALSE, sizeof(report_dcgm_sample));
-  for (guint i = 0; i < r->gpu_series->len; i++) {
-    const gpu_series_row *row = &g_array_index(r->gpu_series, gpu_series_row, i);
-    for (guint k = 0; k < row->jobs_n; k++) {
-      report_dcgm_sample s = {i, k};
-      g_array_append_val(samples, s);
-    }
-  }
-  g_array_sort_with_data(samples, report_dcgm_cmp, (gpointer)r);
-  GArray *series = g_array_sized_new(FALSE, FALSE, sizeof(guint), samples->len);
-  GPtrArray *labels = report_dcgm_series_labels(r, samples, series);
-  for (gsize m = 0; m < G_N_ELEMENTS(report_dcgm_metrics); m++) {
-    const dcgm_metric_def *def = &report_dcgm_metrics[m];
-    g_string_append_printf(out, "# TYPE %s gauge\n# HELP %s %s\n", def->name, def->name, def->help);
-    for (guint i = 0; i < samples->len; i++) {
-      const report_dcgm_sample *s = &g_array_index(samples, report_dcgm_sample, i);
-      const gpu_series_row *row = &g_array_index(r->gpu_series, gpu_series_row, s->row);
-      g_string_append(out, def->name);
-      g_string_append_c(out, '{');
-      g_string_append(out, g_ptr_array_index(labels, g_array_index(series, guint, i)));
-      report_num(out, report_dcgm_value(def, r, row));
-      g_string_append_c(out, ' ');
-      report_prom_stamp(out, r, row->t_end_s);
-      g_string_append_c(out, '\n');
-    }
-  }
-  report_prom_pools(r, out);
-  g_string_append(out, "# EOF\n");
-  g_ptr_array_unref(labels);
-  g_array_unref(series);
-  g_array_unref(samples);
+  report_out ro = {.buf = out};
+  report_dcgm_openmetrics_to(r, &ro);
 }

@@ -16,11 +16,6 @@ static void files_json(const results *r, report_out *ro) {
   g_free(json);
 }
 
-static void files_dcgm_csv(const results *r, report_out *ro) { report_dcgm_csv(r, ro->buf); }
-
-static void files_dcgm_prom(const results *r, report_out *ro) {
-  report_dcgm_openmetrics(r, ro->buf);
-}
 
 /* Every file of a result folder, in the order written: summary.json last, so that even the
  * folder's temporary looks like a sharesim result only once it is complete. */
@@ -63,10 +58,10 @@ static const report_file report_file_table[] = {
      .service_row = report_csv_llm_latency_rows},
     {"dcgm.csv", &report_format_csv, REPORT_WHOLE_RUN, .option = REPORT_OPT_DCGM,
      .reads_kept = TRUE, .what = "the per-GPU series as DCGM exporter samples",
-     .write = files_dcgm_csv},
+     .write = report_dcgm_csv_to},
     {"dcgm.prom", &report_format_openmetrics, REPORT_WHOLE_RUN, .option = REPORT_OPT_DCGM,
      .reads_kept = TRUE, .what = "the DCGM samples and the pools' series, OpenMetrics",
-     .write = files_dcgm_prom},
+     .write = report_dcgm_openmetrics_to},
     {"summary.json", &report_format_json, REPORT_WHOLE_RUN,
      .what = "the headline figures, for programs", .write = files_json},
 };

@@ -61,7 +61,8 @@ static double prom_value(const prom_family *f, const ts_row *t, double gpus) {
   }
 }
 
-static void prom_family_samples(GString *out, const results *r, const prom_family *f) {
+static void prom_family_samples(report_out *ro, const results *r, const prom_family *f) {
+  GString *out = ro->buf;
   gboolean counter = !strcmp(f->type, "counter");
   /* a counter's family is declared under its samples' name, NAME_total, as Prometheus's
    * own text format has it: `promtool check metrics` finds its help text there */
@@ -90,12 +91,13 @@ static void prom_family_samples(GString *out, const results *r, const prom_famil
     g_string_append_c(out, ' ');
     report_prom_stamp(out, r, t->t_end_s);
     g_string_append_c(out, '\n');
+    report_out_row(ro);
   }
 }
 
-void report_prom_pools(const results *r, GString *out) {
+void report_prom_pools(const results *r, report_out *ro) {
   for (gsize k = 0; k < G_N_ELEMENTS(prom_families); k++)
-    prom_family_samples(out, r, &prom_families[k]);
+    prom_family_samples(ro, r, &prom_families[k]);
 }
 
 /* A well-formed OpenMetrics text: every sample's family declared by a "# TYPE" line before

@@ -145,11 +145,14 @@ void report_csv_llm_latency_header(const results *r, GString *out);
 void report_csv_llm_latency_rows(const results *r, const service_result *s, GString *out);
 
 /* The per-GPU series (results.gpu_series) as DCGM exporter metrics (report-dcgm.c):
- * CSV one sample per row, and OpenMetrics text. */
-void report_dcgm_csv(const results *r, GString *out);
+ * dcgm.csv (one sample per row) and dcgm.prom (OpenMetrics text), each written through ro
+ * a line at a time (report_out_row: a file of any length holds one chunk in memory);
+ * report_dcgm_openmetrics is dcgm.prom's text into a GString (tests). */
+void report_dcgm_csv_to(const results *r, report_out *ro);
+void report_dcgm_openmetrics_to(const results *r, report_out *ro);
 void report_dcgm_openmetrics(const results *r, GString *out);
-/* sharesim's own pool series for dcgm.prom (report-prom.c), appended before its # EOF. */
-void report_prom_pools(const results *r, GString *out);
+/* sharesim's own pool series for dcgm.prom (report-prom.c), written before its # EOF. */
+void report_prom_pools(const results *r, report_out *ro);
 /* Appends name="value" (after a comma unless first), the value escaped as OpenMetrics wants
  * it (backslash, quote, newline). Shared by dcgm.prom's DCGM and pool series. */
 void report_prom_label(GString *out, const char *name, const char *value, gboolean first);

@@ -277,7 +277,7 @@ void budget_estimate_rows(const scenario *sc, const trace *tr, const budget_rows
   e->events = 0;
   for (int k = 0; k < BUDGET_EV_COUNT; k++) e->events += e->ev[k];
   e->mem_bytes = BUDGET_BYTES_BASE + e->gpus * BUDGET_BYTES_PER_GPU + e->series_rows * BUDGET_BYTES_PER_SERIES_ROW +
-                 e->gpu_rows * (double)sizeof(gpu_series_row) +
+                 e->gpu_rows * ((double)sizeof(gpu_series_row) + BUDGET_BYTES_PER_GPU_ORDER) +
                  e->tenants * BUDGET_BYTES_PER_TENANT * MAX(1.0, sc->pools->len / 3.0) +
                  (tr ? rows->fault_rows : 0) * BUDGET_BYTES_PER_FAULT_ROW +
                  (tr ? trace_n_jobs(tr) : 0) *
@@ -304,7 +304,7 @@ static void budget_report_memory(const scenario *sc, const trace *tr, const budg
                                  diag_list *d) {
   double gpu_b = e->gpus * BUDGET_BYTES_PER_GPU;
   double series_b = e->series_rows * BUDGET_BYTES_PER_SERIES_ROW +
-                    e->gpu_rows * (double)sizeof(gpu_series_row);
+                    e->gpu_rows * ((double)sizeof(gpu_series_row) + BUDGET_BYTES_PER_GPU_ORDER);
   GString *m = g_string_new(NULL);
   g_string_append_printf(m, "estimated memory %.3g GB is beyond the budget of %.3g GB: ",
                          e->mem_bytes / 1e9, BUDGET_MAX_MEM_BYTES / 1e9);
@@ -322,8 +322,8 @@ static void budget_report_memory(const scenario *sc, const trace *tr, const budg
                            BUDGET_BYTES_PER_SERIES_ROW, sc->pools->len, e->tenants,
                            e->intervals, util_ns_to_seconds(sc->interval_ns));
     if (e->gpu_rows > 0)
-      g_string_append_printf(m, " and %.4g per-GPU rows (--dcgm) of %zu bytes", e->gpu_rows,
-                             sizeof(gpu_series_row));
+      g_string_append_printf(m, " and %.4g per-GPU rows (--dcgm) of %.0f bytes", e->gpu_rows,
+                             (double)sizeof(gpu_series_row) + BUDGET_BYTES_PER_GPU_ORDER);
     if (tr && sc->horizon_ns <= 0) { /* the span is the trace's: its queue, not a line */
       g_string_append_printf(m, "; without a horizon the run may last %.4g s: the last "
                              "submit plus the queued work on the GPUs a waiting job leaves "

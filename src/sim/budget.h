@@ -27,6 +27,9 @@
 #define BUDGET_BYTES_PER_FAULT_ROW 80.0 /* an events.csv row (kill, requeue), kept to the end:
                                          * 1e6 restarts of one job peaked at 148 MB, 70
                                          * bytes a row */
+#define BUDGET_BYTES_PER_GPU_ORDER 4.0 /* run --dcgm: dcgm.prom's writer holds each per-GPU
+                                        * row's index in GPU order (the rows themselves:
+                                        * sizeof(gpu_series_row), one per GPU and interval) */
 #define BUDGET_BYTES_PER_KEPT_ROW 250.0 /* run --dcgm keeps every row in memory: a 200-byte
                                          * job_result and its gpu_ids (100k: 109 vs 82 MB) */
 

@@ -2,7 +2,7 @@
 # cluster under two scenario names go into one Prometheus TSDB (`promtool tsdb
 # create-blocks-from openmetrics`); a Prometheus server on that TSDB then answers the
 # dashboard's variable queries and panel queries as Grafana sends them, and every one must
-# return series of both scenarios. Also: dcgm.prom is clean under `promtool check metrics`
+# return series of both scenarios, and idle GPUs keep their series. Also: dcgm.prom is clean under `promtool check metrics`
 # but for the snake_case lint of dcgm-exporter's own `modelName` label (docs/traces.md).
 # The queries are those of dcgm-exporter's grafana/dcgm-exporter-dashboard.json (grafana.com
 # 12239): its Hostname and gpu variables on DCGM_FI_DEV_FB_FREE, and the older revision's
@@ -120,6 +120,12 @@ done < queries.txt
 promtool query instant --time="$T" "$url" 'count by (scenario) (DCGM_FI_DEV_GPU_TEMP)' > n.txt 2>&1
 expect_eq "$(sed -n 's/.*scenario="\([a-z]*\)"} => \([0-9]*\) @.*/\1 \2/p' n.txt | sort | tr '\n' ' ')" \
   "alpha 4 beta 4 " "GPU_TEMP series per scenario at $T"
+# an idle GPU keeps its series, as dcgm-exporter exports every GPU (pod, namespace and
+# container empty): in the interval ending 01:00 b and nb have gone and only a runs, on one
+# of the four GPUs
+promtool query instant --time=2026-11-01T01:00:00Z "$url" \
+  'count(DCGM_FI_DEV_GPU_UTIL{scenario="alpha",pod="",container=""} == 0)' > idle.txt 2>&1
+expect_eq "$(sed -n 's/.*=> \([0-9]*\) @.*/\1/p' idle.txt)" "3" "the three idle GPUs' series at 01:00"
 # the modelled values: batch job a's GPU at full SM activity draws the card's TDP (400 W) and
 # reads 70 C; the power total of scenario alpha adds its busy GPUs
 promtool query instant --time="$T" "$url" 'DCGM_FI_DEV_POWER_USAGE{scenario="alpha",pod="a"}' > pw.txt 2>&1

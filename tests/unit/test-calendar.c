@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include "testutil.h"
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <string.h>
 #include "caltime.h"
 #include "report.h"
@@ -146,5 +147,38 @@ Test(calendar, dashboard_uses_only_metrics_dcgm_prom_carries) {
   /* NVIDIA's dashboard keys its Hostname and gpu variables on DCGM_FI_DEV_FB_FREE */
   cr_expect(strstr(prom->str, "DCGM_FI_DEV_FB_FREE{gpu=\"0\",") != NULL);
   cr_expect(strstr(prom->str, "Hostname=\"p-node0\"") != NULL);
+  results_free(r);
+}
+
+/* dcgm.prom exports every GPU at every interval, as dcgm-exporter exports every GPU: a GPU
+ * with no pod in an interval has a sample of its own series (container, namespace and pod
+ * empty, gauges at idle); dcgm.csv, which `import dcgm` reads back, has rows of pods only.
+ * Here GPU 1 stays idle while b (2 GPUs) waits for a to free GPU 0. */
+Test(calendar, dcgm_prom_exports_every_gpu_idle_or_not) {
+  results *r = run_dated("");
+  g_autoptr(GString) prom = g_string_new(NULL), csv = g_string_new(NULL);
+  report_dcgm_openmetrics(r, prom);
+  cr_assert(report_file_string("dcgm.csv", r, csv));
+  g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  g_auto(GStrv) lines = g_strsplit(prom->str, "\n", -1);
+  guint idle = 0;
+  for (guint i = 0; lines[i]; i++) {
+    if (!g_str_has_prefix(lines[i], "DCGM_FI_DEV_GPU_UTIL{gpu=\"")) continue;
+    const char *stamp = strrchr(lines[i], ' ');
+    g_hash_table_add(seen, g_strdup_printf("%c@%s", lines[i][26], stamp + 1));
+    if (strstr(lines[i], ",container=\"\",namespace=\"\",pod=\"\",instance=\"p-node0:9400\"")) {
+      idle++;
+      cr_expect(strstr(lines[i], "\"} 0 ") != NULL, "an idle GPU reads 0 %%: %s", lines[i]);
+    }
+  }
+  guint intervals = (guint)ceil(r->end_s / 600);
+  for (guint g = 0; g < 2; g++)
+    for (guint k = 1; k <= intervals; k++) {
+      g_autofree char *key = g_strdup_printf("%u@%g", g, MIN(600.0 * k, r->end_s));
+      cr_expect(g_hash_table_contains(seen, key), "no GPU_UTIL sample of GPU %s", key);
+    }
+  cr_expect_geq(idle, 6, "GPU 1 idle from 0 to 3600 s: %u idle samples", idle);
+  cr_expect(strstr(prom->str, "DCGM_FI_DEV_GPU_UTIL{gpu=\"1\",") != NULL);
+  cr_expect(strstr(csv->str, ",,p\n") == NULL, "dcgm.csv: no row without a pod\n%.400s", csv->str);
   results_free(r);
 }

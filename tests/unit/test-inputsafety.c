@@ -136,7 +136,7 @@ Test(inputsafety, budget_estimate_matches_hand_counts) {
   /* with the per-GPU series (--dcgm) the rows are kept in memory */
   TU_NEAR(e.mem_bytes, BUDGET_BYTES_BASE + 2 * BUDGET_BYTES_PER_TENANT +
                            20 * BUDGET_BYTES_PER_GPU + 8640 * 4 * BUDGET_BYTES_PER_SERIES_ROW +
-                           8640 * 20 * (double)sizeof(gpu_series_row) +
+                           8640 * 20 * ((double)sizeof(gpu_series_row) + BUDGET_BYTES_PER_GPU_ORDER) +
                            3 * (BUDGET_BYTES_PER_JOB + BUDGET_BYTES_PER_KEPT_ROW),
           1e-3);
   cr_assert(budget_check(sc, tr, TRUE, d));
