@@ -37,6 +37,9 @@ else
     "$n" "compare-long.csv: the values and differences of compare.csv"
   expect_eq "$(q results.db "SELECT count(*) FROM compare_long l JOIN compare c ON c.key = l.key WHERE l.scenario = 'baseline-exclusive' AND l.value IS c.\"baseline-exclusive\" AND l.delta IS NULL")" \
     "$n" "compare-long.csv: the baseline's values, no difference"
+  # a compare-long.csv row is one run's: its scenario (column name) and seed join runs
+  expect_eq "$(q results.db 'SELECT count(*) FROM compare_long l JOIN runs r ON r.folder = l.scenario AND r.seed = l.seed')" \
+    "$(q results.db 'SELECT count(*) FROM compare_long')" "compare-long.csv: each row's scenario and seed are its run's"
   expect_eq "$(q results.db "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN ('jobs_id', 'jobs_tenant', 'jobs_pool', 'timeseries_t_start_s', 'tenants_tenant')")" \
     5 "the join columns are indexed"
   # the three queries of docs/outputs.md, each with the output printed under it

@@ -405,17 +405,20 @@ void compare_csv(const compare_table *t, GString *out) {
   }
 }
 
-/* One row per run and figure: the run's column name as scenario, the figure, its value
- * and its difference to the baseline (empty for the baseline); with seeds, the half-width
- * of the run's interval and the difference's interval and significance. */
+/* One row per run and figure: the run's column name as scenario, its seed (empty with
+ * seeds: the row is then the seeds' mean), the figure, its value and its difference to the
+ * baseline (empty for the baseline); with seeds, the half-width of the run's interval and
+ * the difference's interval and significance. */
 void compare_csv_long(const compare_table *t, GString *out) {
-  g_string_append(out, "scenario,section,key,figure,unit,value,delta");
+  g_string_append(out, "scenario,seed,section,key,figure,unit,value,delta");
   if (t->groups) g_string_append(out, ",ci95,delta_ci95_low,delta_ci95_high,significant");
   g_string_append_c(out, '\n');
   for (guint i = 0; i < t->runs->len; i++)
     for (guint r = 0; r < t->rows->len; r++) {
       const compare_row *row = &g_array_index(t->rows, compare_row, r);
       util_csv_field(out, g_ptr_array_index(t->names, i));
+      g_string_append_c(out, ',');
+      if (!t->groups) util_append_u64(out, ((const run_figures *)g_ptr_array_index(t->runs, i))->seed);
       g_string_append_c(out, ',');
       compare_csv_row_head(row, out);
       g_string_append_c(out, ',');

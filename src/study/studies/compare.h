@@ -61,7 +61,7 @@ int compare_row_index(const compare_table *t, const char *key);
 void compare_text(const compare_table *t, gboolean brief, GString *out);
 /* section,key,figure,unit, one value column per run, then "delta:NAME" per other run. */
 void compare_csv(const compare_table *t, GString *out);
-/* compare-long.csv: scenario,section,key,figure,unit,value,delta (+ ci95,delta_ci95_low,
+/* compare-long.csv: scenario,seed,section,key,figure,unit,value,delta (+ ci95,delta_ci95_low,
  * delta_ci95_high,significant with seeds), one row per run and figure, run by run. */
 void compare_csv_long(const compare_table *t, GString *out);
 void compare_json(const compare_table *t, GString *out);
