@@ -296,6 +296,15 @@ fill_result **fill_run_all(const fill_setup *s, const fill_options *opt,
   return runs;
 }
 
+fill_result **fill_run_paper(const fill_setup *s, guint threads, guint *n) {
+  guint64 seeds[FILL_PAPER_SEEDS];
+  for (guint k = 0; k < FILL_PAPER_SEEDS; k++) seeds[k] = FILL_PAPER_FIRST_SEED + k;
+  fill_options opt = {.inflate = FILL_PAPER_INFLATE, .shuffle = TRUE};
+  *n = FILL_PAPER_POLICIES * FILL_PAPER_SEEDS;
+  return fill_run_all(s, &opt, fill_paper_policies, FILL_PAPER_POLICIES, seeds,
+                      FILL_PAPER_SEEDS, threads);
+}
+
 const placement_policy fill_paper_policies[FILL_PAPER_POLICIES] = {
     &place_random_ops.input,      &place_dot_product_ops.input, &place_gpu_clustering_ops.input,
     &place_gpu_packing_ops.input, &place_best_fit_ops.input,    &place_fgd_ops.input};

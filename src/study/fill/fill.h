@@ -69,6 +69,10 @@ fill_result **fill_run_all(const fill_setup *s, const fill_options *opt,
                            const placement_policy *pols, guint n_pols, const guint64 *seeds,
                            guint n_seeds, guint threads);
 
+/* The paper's runs: its six policies x seeds 42-51, shuffled, inflation 1.3 (fill_run_all;
+ * *n set to the number of results, FILL_PAPER_POLICIES x FILL_PAPER_SEEDS). */
+fill_result **fill_run_paper(const fill_setup *s, guint threads, guint *n);
+
 /* fill.csv: policy,seed,arrived_pct,alloc_milli_pct,alloc_gpus_pct,frag_milli_pct,
  * frag_ratio_pct,unplaced (steps with no arrival within 1 % are left out). */
 void fill_write_csv(GString *out, fill_result *const *runs, guint n);

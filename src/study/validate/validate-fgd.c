@@ -115,12 +115,8 @@ static gboolean fgd_run(validate_ctx *c, GError **error) {
   if (!fgd_inputs(c, pods, nodes, &sc, &tr, error)) return FALSE;
   fill_setup *s = fill_setup_new(sc, 0, tr, error);
   if (!s) return FALSE;
-  guint64 seeds[FILL_PAPER_SEEDS];
-  for (guint k = 0; k < FILL_PAPER_SEEDS; k++) seeds[k] = FILL_PAPER_FIRST_SEED + k;
-  fill_options opt = {.inflate = FILL_PAPER_INFLATE, .shuffle = TRUE};
-  guint n = FILL_PAPER_POLICIES * FILL_PAPER_SEEDS;
-  fill_result **runs = fill_run_all(s, &opt, fill_paper_policies, FILL_PAPER_POLICIES, seeds,
-                                    FILL_PAPER_SEEDS, MAX(c->threads, 1u));
+  guint n;
+  fill_result **runs = fill_run_paper(s, MAX(c->threads, 1u), &n);
   c->runs += n;
   for (guint i = 0; i < FILL_PAPER_POLICIES; i++)
     fgd_policy_rows(c, runs, n, fill_paper_policies[i]);
