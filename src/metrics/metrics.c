@@ -190,6 +190,7 @@ void metrics_pool_use_gpus(metrics_pool *mp, guint32 n_gpus, metrics_gpu *first,
   mp->gpus_owned = first == NULL;
   mp->gpus = first ? first : g_new0(metrics_gpu, n_gpus ? n_gpus : 1);
   mp->gpu_stride = first ? stride : sizeof(metrics_gpu);
+  for (guint32 k = 0; k < n_gpus; k++) metrics_pool_gpu(mp, k)->over_from = INT64_MAX;
   for (guint32 k = 0; mp->m->gpu_series && k < n_gpus; k++) {
     metrics_pool_gpu(mp, k)->ser_jobs = g_array_new(FALSE, FALSE, sizeof(guint32));
     metrics_pool_gpu(mp, k)->cur_jobs = g_array_new(FALSE, FALSE, sizeof(guint32));
@@ -363,6 +364,11 @@ void metrics_gpu_detach(metrics_pool *mp, guint32 gpu, guint32 job) {
 }
 
 void metrics_gpu_oom(metrics_pool *mp, guint32 gpu) { metrics_pool_gpu(mp, gpu)->oom_events++; }
+
+void metrics_pool_set_oversub(metrics_pool *mp, int64_t card_bytes, int64_t capacity_bytes) {
+  mp->card_bytes = capacity_bytes;
+  for (guint32 k = 0; k < mp->n_gpus; k++) metrics_pool_gpu(mp, k)->over_from = card_bytes;
+}
 
 void metrics_slo_violations(metrics *m, guint32 pool, guint64 bucket, guint64 n) {
   if (!n) return;
@@ -543,6 +549,12 @@ void metrics_rowsums_add(metrics_rowsums *s, const job_result *jr, guint32 tenan
   t->quota_gpu_s += jr->quota_gpu_s;
   t->borrowed_gpu_s += jr->borrowed_gpu_s;
   culls_add(&t->culls, &jr->culls);
+  if (pool >= 0 && jr->oversub_gpu_s > 0) {
+    pool_result *pr = &s->pools[pool];
+    pr->oversub_jobs++;
+    pr->oversub_gpu_s += jr->oversub_gpu_s;
+    pr->oversub_slow_gpu_s += jr->oversub_gpu_s * jr->oversub_slowdown;
+  }
   double worker_s = run_ns / 1e9 * jr->gpus;
   if (pool < 0 || s->licence[pool] < 0) return;
   s->licensed_worker_s[pool] += worker_s;
@@ -621,6 +633,9 @@ static void metrics_freeze_pool(metrics *m, metrics_pool *mp, pool_result pr) {
     pr.jobs_queued = c->jobs_queued;
     pr.straggler_wait_gpu_s = c->straggler_wait_gpu_s;
     pr.culls = c->culls;
+    pr.oversub_jobs = c->oversub_jobs;
+    pr.oversub_gpu_s = c->oversub_gpu_s;
+    pr.oversub_slow_gpu_s = c->oversub_slow_gpu_s;
   }
   const pool_spec *ps = scenario_pool(m->sc, mp->index);
   pr.provisioned_gpu_s = (double)mp->n_gpus * r->end_s;
@@ -639,6 +654,7 @@ static void metrics_freeze_pool(metrics *m, metrics_pool *mp, pool_result pr) {
         .peak_mem_gb = UTIL_GB(g->peak_mem),
         .jobs_hosted = g->jobs_hosted,
         .oom_events = g->oom_events,
+        .oversub_s = (double)g->int_over / 1e9,
     };
     g_array_append_val(r->gpus, gr);
     pr.allocated_gpu_s += gr.allocated_s;

@@ -75,6 +75,10 @@ typedef struct metrics_gpu {      /* one GPU's gauges now and their integrals */
   int64_t ser_peak_mem;
   GArray *ser_jobs, *cur_jobs;    /* guint32 job indices */
   guint32 node, local;            /* where it is (set by the cluster: node groups differ) */
+  /* memory oversubscription: the memory above which the GPU counts as oversubscribed
+   * (INT64_MAX: never) and the time it was */
+  int64_t over_from;
+  sim_time int_over;
 } metrics_gpu;
 
 /* Exact amounts by interval from the current one on: slot b & mask holds interval b's
@@ -165,6 +169,7 @@ static inline void metrics_gpu_integrate(metrics_gpu *g, sim_time now) {
     g->int_busy += (metrics_i128)g->busy_fx * dt;
     g->int_sm += (metrics_i128)g->sm_fx * dt;
     g->int_mem += (metrics_i128)g->mem_bytes * dt;
+    g->int_over += g->mem_bytes > g->over_from ? dt : 0;
   }
   g->t_last = now;
 }
@@ -252,6 +257,10 @@ void metrics_set_ts_sink(metrics *m, metrics_ts_sink sink, void *data);
 /* Per pool: the strategy's licence price per worker-hour (share_ops.licence_per_worker_hour),
  * or a negative value when its pool charges none. Set before metrics_freeze. */
 void metrics_pool_set_licence(metrics *m, guint32 pool, double per_worker_hour);
+/* A pool whose cards may hold capacity_bytes (> card_bytes, their memory) through unified
+ * memory: each GPU counts the time it holds more than card_bytes (gpus.csv oversub_h), and
+ * its peak counts memory up to capacity_bytes. Before any GPU holds memory. */
+void metrics_pool_set_oversub(metrics_pool *mp, int64_t card_bytes, int64_t capacity_bytes);
 double metrics_pool_licence(const metrics *m, guint32 pool);
 /* Writes the pools (gauges, cost, licences and the rows' sums added to the rows in *pools,
  * which carry the names and counters), GPUs, time series, GPU series, tenants and tenant series

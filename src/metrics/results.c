@@ -345,6 +345,17 @@ double results_showback_total(const results *r) {
   return sum;
 }
 
+void results_oversub_total(const results *r, results_oversub *out) {
+  *out = (results_oversub){0};
+  for (guint i = 0; i < r->gpus->len; i++) out->gpu_s += g_array_index(r->gpus, gpu_result, i).oversub_s;
+  for (guint i = 0; i < r->pools->len; i++) {
+    const pool_result *p = &g_array_index(r->pools, pool_result, i);
+    out->jobs += p->oversub_jobs;
+    out->job_gpu_s += p->oversub_gpu_s;
+    out->slow_gpu_s += p->oversub_slow_gpu_s;
+  }
+}
+
 void results_culls_total(const results *r, results_culls *out) {
   *out = (results_culls){0};
   for (guint i = 0; i < r->pools->len; i++) {

@@ -64,6 +64,9 @@ typedef struct job_result {
   double preempt_lost_gpu_s; /* work its preemptions lost x workers (GPU-seconds) */
   double quota_gpu_s;       /* GPU-seconds admitted under its ClusterQueue's quota (Kueue) */
   double borrowed_gpu_s;    /* of which above the queue's nominal quota at admission */
+  double oversub_gpu_s;     /* worker-seconds run with memory beyond the card (host memory
+                             * through unified memory, docs/models.md); 0 when never */
+  double oversub_slowdown;  /* its mean page-migration slowdown over them; NAN when none */
 } job_result;
 
 typedef struct gpu_result {
@@ -74,6 +77,7 @@ typedef struct gpu_result {
   double peak_mem_gb;
   guint32 jobs_hosted;
   guint32 oom_events;
+  double oversub_s;         /* time its residents held more memory than the card */
 } gpu_result;
 
 typedef struct pool_result {
@@ -98,6 +102,10 @@ typedef struct pool_result {
   double vgpu_s;            /* licensed worker-seconds (vGPU: vGPU-seconds held by running VMs),
                              * in pools whose strategy charges a licence */
   results_culls culls;      /* its notebooks' (the rows' sums) */
+  /* memory oversubscription (the rows' sums): jobs that ran with memory beyond the card,
+   * their worker-seconds so, and those x their slowdown (the mean slowdown's numerator) */
+  guint32 oversub_jobs;
+  double oversub_gpu_s, oversub_slow_gpu_s;
 } pool_result;
 
 /* A tenant's part of the pools' gauges: each GPU's allocated, busy and SM-active time
@@ -257,6 +265,8 @@ typedef struct results {
                              * show the preemptions (opt-in columns) */
   gboolean quotas;          /* the scenario has Kueue quotas: tenants.csv and the summary
                              * show quota and borrowed GPU-hours (opt-in columns) */
+  gboolean oversub;         /* a pool lets cards hold more memory than they have (unified
+                             * memory): jobs.csv, gpus.csv and the summary show it (opt-in) */
   GArray *timeseries;       /* ts_row, by pool then time */
   GArray *tenant_timeseries; /* tenant_ts_row, by tenant (tenants order) then time; empty
                               * when the series are streamed (below) */
@@ -327,6 +337,14 @@ void results_fill_pool_waits(results *r);
 double results_showback_total(const results *r);
 /* The idle culler's figures over every pool (the sum of the pools' rows). */
 void results_culls_total(const results *r, results_culls *out);
+/* Memory oversubscription over the run (r->oversub): GPU-seconds with more memory than
+ * the card (the GPUs' oversub_s), the jobs that ran with memory beyond it, their
+ * worker-seconds so and those x their slowdown (the pools' sums). */
+typedef struct results_oversub {
+  double gpu_s, job_gpu_s, slow_gpu_s;
+  guint32 jobs;
+} results_oversub;
+void results_oversub_total(const results *r, results_oversub *out);
 
 /* SLO headline over r->services: services, those with an SLO and at least one request
  * (judged), those of them that met their target, and all their requests and violations

@@ -185,11 +185,22 @@ static double csv_frac(double part, double whole) {
   return whole > 0 ? part / whole : NAN;
 }
 
+/* Opt-in columns (only when their feature is on) appended to a header: its newline goes,
+ * then cols and a newline. */
+static void csv_opt_header(GString *out, gboolean on, const char *cols) {
+  if (!on) return;
+  g_assert(out->len > 0 && out->str[out->len - 1] == '\n');
+  g_string_truncate(out, out->len - 1);
+  g_string_append(out, cols);
+  g_string_append_c(out, '\n');
+}
+
 void report_csv_jobs_header(const results *r, GString *out) {
   g_string_append(out, CSV_KEY_HEADER "id,kind,tenant,pool,gpus,submit_s,start_s,end_s,wait_s,run_s,"
                        "slowdown,burst_stretch,outcome,restarts,kills,oom_kills,crashes,"
                        "work_s,work_done_s,work_lost_s,busy_s,gpu_s_allocated,gpu_ids,"
                        "reason,straggler_delay_s,straggler_wait_gpu_s,gpu_s_share,backoff_s\n");
+  csv_opt_header(out, r->oversub, ",oversub_gpu_s,oversub_slowdown");
   csv_time_header(r, out, "submit_utc,start_utc,end_utc");
 }
 
@@ -223,6 +234,10 @@ void report_csv_job_row(const results *r, const job_result *j, GString *out) {
   csv_n(out, j->straggler_wait_gpu_s);
   csv_n(out, j->gpu_s_share);
   csv_n(out, j->backoff_s);
+  if (r->oversub) { /* memory beyond the card (unified memory) */
+    csv_n(out, j->oversub_gpu_s);
+    csv_n(out, j->oversub_slowdown);
+  }
   csv_time(r, out, j->submit_s);
   csv_time(r, out, j->start_s);
   csv_time(r, out, j->end_s);
@@ -303,6 +318,7 @@ void report_csv_gpus_to(const results *r, report_out *ro) {
   GString *out = ro->buf;
   g_string_append(out, CSV_KEY_HEADER "pool,node,gpu,allocated_h,busy_h,sm_active_h,allocated_frac,busy_frac,"
                        "sm_active_frac,mean_mem_gb,peak_mem_gb,jobs_hosted,oom_events\n");
+  csv_opt_header(out, r->oversub, ",oversub_h");
   for (guint i = 0; i < r->gpus->len; i++) {
     const gpu_result *g = &g_array_index(r->gpus, gpu_result, i);
     csv_key(out, r);
@@ -319,6 +335,7 @@ void report_csv_gpus_to(const results *r, report_out *ro) {
     csv_n(out, g->peak_mem_gb);
     csv_u(out, g->jobs_hosted);
     csv_u(out, g->oom_events);
+    if (r->oversub) csv_n(out, csv_hours(g->oversub_s));
     csv_eol(out);
     report_out_row(ro);
   }

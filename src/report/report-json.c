@@ -281,6 +281,17 @@ char *report_json(const results *r, gboolean include_engine_stats) {
     json_culls(b, r, &c);
     json_builder_end_object(b);
   }
+  if (r->oversub) { /* memory beyond the card (unified memory) */
+    results_oversub o;
+    results_oversub_total(r, &o);
+    json_builder_set_member_name(b, "oversubscription");
+    json_builder_begin_object(b);
+    json_num(b, "gpu_h", o.gpu_s / 3600.0);
+    json_int(b, "jobs", o.jobs);
+    json_num(b, "job_gpu_h", o.job_gpu_s / 3600.0);
+    json_num(b, "mean_slowdown", o.job_gpu_s > 0 ? o.slow_gpu_s / o.job_gpu_s : NAN);
+    json_builder_end_object(b);
+  }
   json_slo(b, r);
 
   const guint32 counts[OUTCOME_COUNT] = {

@@ -371,6 +371,27 @@ static void text_mig_carved(GString *out, const results *r) {
                          created == 1 ? "" : "s", fragmented, fragmented == 1 ? "" : "s");
 }
 
+/* The memory-oversubscription line (only when a pool allows it): GPU-hours with more
+ * memory than the card, the jobs that ran with memory beyond it, their worker-hours so and
+ * mean page-migration slowdown. */
+static void text_oversub(GString *out, const results *r) {
+  if (!r->oversub) return;
+  results_oversub o;
+  results_oversub_total(r, &o);
+  text_label(out, "oversubscribed");
+  text_fmt(out, "%.1f", o.gpu_s / 3600.0);
+  g_string_append_printf(out, " GPU-h with memory beyond the card; %u job%s ran so for ", o.jobs,
+                         o.jobs == 1 ? "" : "s");
+  text_fmt(out, "%.1f", o.job_gpu_s / 3600.0);
+  g_string_append(out, " GPU-h");
+  if (o.job_gpu_s > 0) {
+    g_string_append(out, ", slowed ");
+    text_fmt(out, "%.2f", o.slow_gpu_s / o.job_gpu_s);
+    g_string_append(out, "x on average");
+  }
+  g_string_append_c(out, '\n');
+}
+
 /* The out-of-memory line: kills and their innocent victims, crashes and theirs (a crash's
  * neighbours are the crash's, not the out-of-memory line's), restarts, work lost. */
 static void text_faults(GString *out, const results_totals *t) {
@@ -458,6 +479,7 @@ void report_text(const results *r, GString *out) {
   text_showback(out, r);
 
   text_faults(out, &t);
+  text_oversub(out, r);
 
   if (t.reconfigurations || t.evictions) {
     text_label(out, "reconfiguration");

@@ -383,6 +383,7 @@ void cluster_attach(pool_state *p, task *view, gpu_state *g, guint32 slot) {
   task_run *t = task_run_of(view);
   t->gpu = g;
   t->slot = slot;
+  t->mem_slowdown = 1.0;
   gpu_residents_add(gpu_run_of(g), view);
   g->mem_used += t->mem_bytes;
   metrics_gpu_mem(p->m, g->index, t->mem_bytes);
@@ -418,6 +419,7 @@ void cluster_detach(pool_state *p, task *view) {
   if (gpu_free(g) != free_before) node_free_change(p, g->node, +1);
   share_index_update(p, g);
   t->gpu = NULL;
+  t->mem_slowdown = 1.0;
   cluster_host_change(p, view, g, +1);
 }
 
@@ -475,6 +477,7 @@ static void gpu_solo_speeds(pool_state *p, gpu_state *g) {
   guint n = g->n_residents;
   double *sp = g_newa(double, n), *al = g_newa(double, n), *tw = g_newa(double, n);
   double *solo = g_newa(double, n), *bw = g_newa(double, n), *bc = g_newa(double, n);
+  double *ms = g_newa(double, n);
   for (guint i = 0; i < n; i++) {
     const task *t = g->residents[i];
     sp[i] = t->speed;
@@ -482,6 +485,7 @@ static void gpu_solo_speeds(pool_state *p, gpu_state *g) {
     tw[i] = t->turn_wait_ns;
     bw[i] = t->block_wait;
     bc[i] = t->block_corr_ns;
+    ms[i] = t->mem_slowdown;
   }
   task **sub = g_newa(task *, n);
   gpu_state tmp = *g;
@@ -506,6 +510,7 @@ static void gpu_solo_speeds(pool_state *p, gpu_state *g) {
     t->turn_wait_ns = tw[i];
     t->block_wait = bw[i];
     t->block_corr_ns = bc[i];
+    t->mem_slowdown = ms[i];
     t->solo_speed = solo[i] > sp[i] ? solo[i] : sp[i];
   }
 }

@@ -152,6 +152,9 @@ struct job_run {
   sim_time t_last;
   event_id ev_done, ev_timer;
   double busy_ns, alloc_gpu_ns;
+  /* worker-ns run with memory beyond the card (task.mem_slowdown > 1), and the same
+   * weighted by the slowdown (jobs.csv oversub_gpu_s, oversub_slowdown) */
+  double oversub_ns, oversub_slow_ns;
   double charge_gpu_ns;      /* its part of the occupied GPUs' allocated time (GPU x ns): the
                               * m_part[0] of its workers integrated (cluster_task_charge) */
   job_state state;

@@ -164,13 +164,18 @@ void sim_service(sim *s, const service_result *row) {
   if (kept->id) kept->id = results_intern(s->res, kept->id); /* outlives the job's state */
 }
 
+/* What the residents of one of p's GPUs may hold together (share_ops.device_mem). */
+static int64_t pool_device_mem(const pool_state *p) {
+  return p->ops->device_mem ? p->ops->device_mem(&p->share_view) : p->spec->gpu->mem_bytes;
+}
+
 int64_t sim_job_mem_room(const sim *s, const job_run *j, guint32 w) {
   g_assert(w < j->n_tasks);
   const task *t = &j->tasks[w].view;
   const gpu_state *g = t->gpu;
   const pool_state *p = g->pool;
   int64_t limit = p->ops->mem_capacity(&p->share_view, g, t);
-  int64_t left = p->spec->gpu->mem_bytes - (g->mem_used - t->mem_bytes);
+  int64_t left = pool_device_mem(p) - (g->mem_used - t->mem_bytes);
   return MIN(limit, left) - t->mem_bytes;
 }
 
@@ -262,8 +267,18 @@ static void job_advance_to(sim *s, job_run *j, sim_time now) {
       if (j->work_left_ns < 0) j->work_left_ns = 0;
     }
     if (j->n_tasks > 1 && j->active && j->rate > 0) straggler_advance(j, dt);
-    double alloc = 0;
-    for (guint32 w = 0; w < j->n_tasks; w++) alloc += j->tasks[w].alloc_share;
+    double alloc = 0, slow = 0, over = 0;
+    for (guint32 w = 0; w < j->n_tasks; w++) {
+      alloc += j->tasks[w].alloc_share;
+      if (G_UNLIKELY(j->tasks[w].mem_slowdown > 1.0)) {
+        over += 1;
+        slow += j->tasks[w].mem_slowdown;
+      }
+    }
+    if (G_UNLIKELY(over > 0)) {
+      j->oversub_ns += over * dt;
+      j->oversub_slow_ns += slow * dt;
+    }
     j->busy_ns += j->duty * (double)j->n_tasks * dt;
     j->alloc_gpu_ns += alloc * dt;
   }
@@ -884,7 +899,8 @@ static gboolean check_oom(sim *s, gpu_state *g, task *offender) {
   for (;;) {
     int64_t cap = p->ops->mem_capacity(&p->share_view, g, offender);
     gboolean over_client = offender->mem_bytes > cap;
-    gboolean over_device = g->mem_used > p->spec->gpu->mem_bytes;
+    int64_t device = pool_device_mem(p);
+    gboolean over_device = g->mem_used > device;
     if (!over_client && !over_device) break;
     cluster_gpu_count_oom(g);
     any = TRUE;
@@ -898,7 +914,7 @@ static gboolean check_oom(sim *s, gpu_state *g, task *offender) {
                "%s needs %.2f GB beside %.2f GB of other residents on a %.2f GB GPU "
                "(%.2f GB demanded)",
                cause->spec->id, UTIL_GB(offender->mem_bytes),
-               UTIL_GB(g->mem_used - offender->mem_bytes), UTIL_GB(p->spec->gpu->mem_bytes),
+               UTIL_GB(g->mem_used - offender->mem_bytes), UTIL_GB(device),
                UTIL_GB(g->mem_used));
     p->ops->oom_victims(&p->share_view, g, offender, s->scratch_victims);
     if (!s->scratch_victims->len) break; /* the strategy spares everyone */
@@ -1436,6 +1452,8 @@ static void job_row(sim *s, const job_run *j, job_result *out) {
       .quota_gpu_s = j->quota_gpu_ns / 1e9,
       .borrowed_gpu_s = j->borrowed_gpu_ns / 1e9,
       .culls = j->culls,
+      .oversub_gpu_s = j->oversub_ns / 1e9,
+      .oversub_slowdown = j->oversub_ns > 0 ? j->oversub_slow_ns / j->oversub_ns : NAN,
   };
   if (j->outcome == OUTCOME_UNPLACEABLE || j->outcome == OUTCOME_NOT_SUBMITTED) out->wait_s = NAN;
   if (!session && j->outcome == OUTCOME_COMPLETED) {
@@ -1652,6 +1670,10 @@ static void sim_build(sim *s, const sim_options *opt) {
     cluster_pool_init(p, i, spec, share_for(spec->strategy), &s->params, s->m);
     if (p->ops->licence_per_worker_hour)
       metrics_pool_set_licence(s->m, i, p->ops->licence_per_worker_hour(p->spec));
+    if (pool_device_mem(p) > spec->gpu->mem_bytes) { /* unified memory beyond the card */
+      metrics_pool_set_oversub(p->m, spec->gpu->mem_bytes, pool_device_mem(p));
+      s->res->oversub = TRUE;
+    }
     max_gpus = MAX(max_gpus, p->n_gpus * p->slots_per_gpu);
   }
   s->n_jobs = trace_n_jobs(s->tr);

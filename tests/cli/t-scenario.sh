@@ -24,6 +24,15 @@ expect_eq "$(grep -c 'bad-many.yaml:' err.txt)" 16 "one line per problem"
 expect_eq "$(grep -o 'bad-many.yaml:[0-9]*' err.txt | cut -d: -f2 | tr '\n' ' ')" \
   "1 2 3 6 7 9 10 11 16 17 18 19 20 24 24 26 " "problems in line order"
 
+# memory oversubscription keys out of range, and on a strategy that does not offer it
+run check "$S/bad-oversub.yaml"
+expect_rc 2
+expect_err_contains "bad-oversub.yaml:8:28: pools[1].device_memory_scaling: expected a scaling greater than 0 and at most 10, found '12'"
+expect_err_contains "bad-oversub.yaml:9:25: pools[1].migration_slowdown: expected a slowdown of at least 1 and at most 1000, found '0'"
+expect_err_contains "bad-oversub.yaml:15:21: pools[2].unified_memory: expected a ratio of at least 1 and at most 10, found '0.5'"
+expect_err_contains "bad-oversub.yaml:21:5: pools[3]: key 'unified_memory' applies only to strategy time-slicing (this pool's strategy is exclusive)"
+expect_err_contains "4 problems"
+
 run check "$S/bad-syntax.yaml"
 expect_rc 2
 expect_err_contains "bad-syntax.yaml:4:10: YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence at line 3)"

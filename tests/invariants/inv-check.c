@@ -12,13 +12,7 @@
 #define INV_REL 2e-5
 #define INV_ABS_S 1e-3
 
-typedef struct inv_folder {
-  inv_table *pools, *gpus, *jobs, *tenants, *ts, *services, *events;
-  inv_table *trace;          /* the case's trace.csv */
-} inv_folder;
-
-/* A number of the job's trace row (column name), or dflt when the cell is empty. */
-static double inv_trace_num(const inv_folder *f, const char *id, const char *name, double dflt) {
+double inv_trace_num(const inv_folder *f, const char *id, const char *name, double dflt) {
   int c = inv_col(f->trace, name);
   for (guint r = 0; r < inv_rows(f->trace); r++)
     if (!strcmp(inv_cell(f->trace, r, 0), id)) {
@@ -42,7 +36,7 @@ static gboolean inv_near(double a, double b) {
 
 static gboolean inv_le(double a, double b) { return a <= b + INV_ABS_S + INV_REL * fabs(b); }
 
-static int inv_pool_index(const inv_case *c, const char *name) {
+int inv_pool_index(const inv_case *c, const char *name) {
   for (int i = 0; i < c->n_pools; i++)
     if (!strcmp(c->pools[i].name, name)) return i;
   return -1;
@@ -89,10 +83,11 @@ static void inv_sum_pools(const inv_case *c, const inv_folder *f, inv_sums *s, i
     if (!inv_le(b, a) || !inv_le(a, span) || !inv_le(m, a))
       inv_fail(rep, "gpu-bounds", "%s GPU row %u: busy %.6g s, SM-active %.6g s, allocated %.6g s, "
                "span %.6g s (want busy, SM <= allocated <= span)", c->pools[i].name, r, b, m, a, span);
-    double peak = inv_num(t, r, cpk);
-    if (peak > c->pools[i].card_gb * (1 + 1e-9))
-      inv_fail(rep, "memory", "%s GPU row %u: peak_mem_gb %.6g above the card's %.6g GB",
-               c->pools[i].name, r, peak, c->pools[i].card_gb);
+    double peak = inv_num(t, r, cpk), most = c->pools[i].card_gb * c->pools[i].oversub;
+    if (peak > most * (1 + 1e-9))
+      inv_fail(rep, "memory", "%s GPU row %u: peak_mem_gb %.6g above the %.6g GB the card may "
+               "hold (%g x its %.6g GB)", c->pools[i].name, r, peak, most, c->pools[i].oversub,
+               c->pools[i].card_gb);
   }
 }
 
@@ -341,12 +336,6 @@ static void inv_check_kills(const inv_case *c, const inv_folder *f, inv_report *
 
 /* ---- no job waits while it fits ---- */
 
-typedef struct inv_stay {
-  double start, end;
-  double need;              /* fractional: gpu_frac; MIG: the trace's memory in bytes */
-  int gpus;
-  char *gpu_ids;
-} inv_stay;
 
 /* What decides whether a job fits a pool, from the case's scenario. */
 typedef struct inv_fit {
@@ -360,7 +349,7 @@ typedef struct inv_fit {
 } inv_fit;
 
 /* The value of key in pool's block of the case's scenario (owned), NULL when absent. */
-static char *inv_pool_key(const char *case_dir, const char *pool, const char *key) {
+char *inv_pool_key(const char *case_dir, const char *pool, const char *key) {
   g_autofree char *path = g_build_filename(case_dir, "scenario.yaml", NULL);
   g_autofree char *text = NULL;
   if (!g_file_get_contents(path, &text, NULL, NULL)) return NULL;
@@ -564,8 +553,8 @@ static gboolean inv_pool_culled(const inv_case *c, const inv_folder *f, int i) {
 /* The stays (start to end, on gpu_ids) and waits (submission to start) of pool i from
  * jobs.csv; FALSE when a job was killed, restarted or culled (jobs.csv then shows only its
  * first start and its end, so the pool's history cannot be rebuilt). */
-static gboolean inv_collect_stays(const inv_case *c, const inv_folder *f, int i, GArray *stays,
-                                  GArray *waits) {
+gboolean inv_collect_stays(const inv_case *c, const inv_folder *f, int i, GArray *stays,
+                           GArray *waits) {
   if (inv_pool_culled(c, f, i)) return FALSE;
   const inv_table *t = f->jobs;
   int cn = inv_col(t, "pool"), cg = inv_col(t, "gpus"), cs = inv_col(t, "submit_s"),
@@ -577,7 +566,7 @@ static gboolean inv_collect_stays(const inv_case *c, const inv_folder *f, int i,
     if (inv_num(t, r, ck) > 0 || inv_num(t, r, cr) > 0) return FALSE;
     const char *outcome = inv_cell(t, r, co), *id = inv_key(t, r);
     if (!strcmp(outcome, "unplaceable") || !strcmp(outcome, "not_submitted")) continue;
-    inv_stay s = {.start = inv_num(t, r, c0), .end = inv_num(t, r, c1), .gpus = (int)inv_num(t, r, cg),
+    inv_stay s = {.start = inv_num(t, r, c0), .end = inv_num(t, r, c1), .gpus = (int)inv_num(t, r, cg), .id = id,
                   .gpu_ids = (char *)inv_cell(t, r, cid)};
     if (isnan(s.end)) s.end = INFINITY;
     if (cls == SCENARIO_CAPACITY_SHARES) s.need = inv_trace_num(f, id, "gpu_frac", 1.0);
@@ -783,7 +772,10 @@ static inv_table *inv_load(const char *out, const char *name, gboolean required,
   return t;
 }
 
-void inv_check_folder(const inv_case *c, const char *case_dir, const char *out, inv_report *rep) {
+void inv_check_folder(const inv_case *c0, const char *case_dir, const char *out, inv_report *rep) {
+  inv_case cc = *c0; /* with what each pool's memory may hold (inv-mem.c) */
+  inv_pool_oversub(&cc, case_dir);
+  const inv_case *c = &cc;
   inv_folder f = {
       .pools = inv_load(out, "pools.csv", TRUE, rep),
       .gpus = inv_load(out, "gpus.csv", TRUE, rep),
@@ -806,6 +798,8 @@ void inv_check_folder(const inv_case *c, const char *case_dir, const char *out, 
     inv_check_quota(c, &f, rep);
     inv_check_mig_slices(c, f.events, rep);
     if (c->lone) inv_check_lone(c, f.jobs, rep);
+    inv_check_oversub(c, &f, rep);
+    inv_check_limits(c, &f, case_dir, rep);
   }
   inv_table *all[] = {f.pools, f.gpus, f.jobs, f.tenants, f.ts, f.services, f.events, f.trace};
   for (guint i = 0; i < G_N_ELEMENTS(all); i++) inv_table_free(all[i]);

@@ -26,6 +26,9 @@ typedef struct inv_pool {
   const scenario_strategy *strategy;
   double card_gb;            /* memory of one card, GB */
   int gpus;
+  double oversub;            /* cards' memory its residents may hold together (1: the card;
+                              * more through unified memory: inv_pool_oversub) */
+  double migration_slowdown; /* its k (inv-mem.c), where oversub > 1 */
 } inv_pool;
 
 typedef struct inv_case {
@@ -98,6 +101,42 @@ void inv_budget_check(inv_budget *b, const char *sharesim, const char *dir, cons
 
 /* Checks every invariant on the result folder out of case c (inputs in case_dir). */
 void inv_check_folder(const inv_case *c, const char *case_dir, const char *out, inv_report *rep);
+/* A result folder's tables and the case's trace (inv-check.c). */
+typedef struct inv_folder {
+  inv_table *pools, *gpus, *jobs, *tenants, *ts, *services, *events;
+  inv_table *trace;          /* the case's trace.csv */
+} inv_folder;
+/* A number of the job's trace row (column name), or dflt when the cell is empty. */
+double inv_trace_num(const inv_folder *f, const char *id, const char *name, double dflt);
+/* The index of the case's pool of this name, -1 when none. */
+int inv_pool_index(const inv_case *c, const char *name);
+/* The value of key in pool's block of the case's scenario (owned), NULL when absent. */
+char *inv_pool_key(const char *case_dir, const char *pool, const char *key);
+/* A job's stay on a pool (start to end, on gpu_ids) or its wait (submission to start). */
+typedef struct inv_stay {
+  double start, end;
+  double need;              /* fractional: gpu_frac; MIG: the trace's memory in bytes */
+  int gpus;
+  char *gpu_ids;
+  const char *id;           /* the job's (borrowed from jobs.csv) */
+} inv_stay;
+/* The stays and waits of pool i from jobs.csv; FALSE when its history cannot be rebuilt
+ * (a job killed, restarted or culled). */
+gboolean inv_collect_stays(const inv_case *c, const inv_folder *f, int i, GArray *stays,
+                           GArray *waits);
+
+/* ---- memory limits and oversubscription (inv-mem.c) ---- */
+/* Sets c->pools[i].oversub and migration_slowdown from the case's scenario (case_dir). */
+void inv_pool_oversub(inv_case *c, const char *case_dir);
+/* Memory beyond the card only in pools that allow it, and there counted as oversubscribed:
+ * the opt-in columns, oversub_h and the jobs' oversub_gpu_s and slowdowns. */
+void inv_check_oversub(const inv_case *c, const inv_folder *f, inv_report *rep);
+/* HAMi: the containers on a card within its split count, their cores within 100 % and their
+ * memory limits within what the scheduler counts; KAI: the fractions on a card within 1;
+ * where memory is a per-container limit (HAMi, KAI enforced) an OOM never reaches a
+ * neighbour. */
+void inv_check_limits(const inv_case *c, const inv_folder *f, const char *case_dir,
+                      inv_report *rep);
 
 /* MIG carved on demand (inv-mig.c): instances only at valid positions, never sharing a
  * slice, none on a card that changes mode, from events.csv (t). */

@@ -1,6 +1,8 @@
 /* test-hami.c: the HAMi strategy (share-hami.c): a container over its own memory limit
  * dies alone, its core percentage is a hard cap under core_policy force and a guarantee it
- * may exceed alone under the default policy; bad keys are refused at their position. */
+ * may exceed alone under the default policy; memory beyond the card (deviceMemoryScaling
+ * above 1, time-slicing's unified_memory) runs slowed by the oversubscription formula
+ * instead of waiting or dying; bad keys are refused at their position. */
 #include "testutil.h"
 #include <string.h>
 
@@ -75,4 +77,75 @@ Test(hami, bad_keys_are_refused_at_their_position) {
   g_autofree char *m2 = ha_load_error(HA_POOL("    core_policy: hard\n"));
   cr_expect(strstr(m2, ":8:18: pools[1].core_policy: expected one of default | force | disable, "
                        "found 'hard'"), "%s", m2);
+}
+
+/* ---- memory oversubscription (share_oversub, docs/models.md) ---- */
+
+#define OS_CARD ((double)81920 * 1024 * 1024) /* an A100-80GB's bytes */
+#define OS_PAIR HA_HDR "a,0,batch,1,60,100,0.5,1\nb,0,batch,1,40,100,0.5,1\n"
+
+/* b (40 GB) arrived after a (60 GB): the part of the 100 GB beyond the card is b's, so b
+ * runs 1 + f (k - 1) times slower while a is there, f its share off the card; a, capped at
+ * half the cores, is not slowed. After a leaves b runs alone at `alone`. */
+static void os_expect_formula(const results *r, double k, double alone) {
+  const job_result *a = tu_job(r, "a"), *b = tu_job(r, "b");
+  double f = (100e9 - OS_CARD) / 40e9, slow = 1 + f * (k - 1);
+  double v = 100 / a->end_s; /* a's speed, and b's before its slowdown */
+  TU_NEAR(b->end_s, a->end_s + (100 - a->end_s * v / slow) / alone, 1e-6);
+  TU_NEAR(b->oversub_gpu_s, a->end_s, 1e-9);
+  TU_NEAR(b->oversub_slowdown, slow, 1e-9);
+  cr_expect_eq(a->oversub_gpu_s, 0);
+  cr_expect(isnan(a->oversub_slowdown));
+  TU_NEAR(g_array_index(r->gpus, gpu_result, 0).oversub_s, a->end_s, 1e-9);
+  const pool_result *p = &g_array_index(r->pools, pool_result, 0);
+  cr_expect_eq(p->oversub_jobs, 1);
+  cr_expect_eq(p->oom_kills, 0);
+  cr_expect(r->oversub);
+}
+
+Test(hami, scaled_memory_beyond_the_card_runs_at_the_formula_slowdown) {
+  results *r = tu_run(HA_POOL("    core_policy: force\n    device_memory_scaling: 1.5\n"), OS_PAIR,
+                      NULL);
+  TU_NEAR(tu_job(r, "a")->start_s, 0, 0);
+  TU_NEAR(tu_job(r, "b")->start_s, 0, 0);
+  os_expect_formula(r, 50, 0.5);
+  results_free(r);
+  r = tu_run(HA_POOL("    core_policy: force\n    device_memory_scaling: 1.5\n"
+                     "    migration_slowdown: 9\n"),
+             OS_PAIR, NULL);
+  os_expect_formula(r, 9, 0.5);
+  results_free(r);
+  /* without the scaling (the default) HAMi does not place b beside a: it waits */
+  r = tu_run(HA_POOL("    core_policy: force\n"), OS_PAIR, NULL);
+  TU_NEAR(tu_job(r, "b")->start_s, tu_job(r, "a")->end_s, 1e-9);
+  cr_expect_eq(tu_job(r, "b")->oversub_gpu_s, 0);
+  cr_expect(!r->oversub);
+  results_free(r);
+}
+
+#define TS_POOL(extra)                                                                       \
+  "name: t\npools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n    gpus_per_node: 1\n" \
+  "    strategy: time-slicing\n    replicas: 2\n" extra
+
+Test(hami, unified_memory_turns_the_out_of_memory_into_a_slowdown) {
+  /* time-slicing places both; today the 100 GB do not fit the card: an OOM kill */
+  results *r = tu_run(TS_POOL(""), OS_PAIR, NULL);
+  cr_expect_geq(g_array_index(r->pools, pool_result, 0).oom_kills, 1);
+  results_free(r);
+  /* with unified memory: nobody dies, b runs slowed while a is there, then alone */
+  r = tu_run(TS_POOL("    unified_memory: 1.5\n"), OS_PAIR, NULL);
+  os_expect_formula(r, 50, 1.0);
+  results_free(r);
+}
+
+Test(hami, bad_oversubscription_keys_are_refused_at_their_position) {
+  g_autofree char *m1 = ha_load_error(HA_POOL("    device_memory_scaling: 0\n"));
+  cr_expect(strstr(m1, ":8:28: pools[1].device_memory_scaling: expected a scaling greater than 0 "
+                       "and at most 10, found '0'"), "%s", m1);
+  g_autofree char *m2 = ha_load_error(HA_POOL("    migration_slowdown: 0.5\n"));
+  cr_expect(strstr(m2, ":8:25: pools[1].migration_slowdown: expected a slowdown of at least 1 and "
+                       "at most 1000, found '0.5'"), "%s", m2);
+  g_autofree char *m3 = ha_load_error(TS_POOL("    unified_memory: 11\n"));
+  cr_expect(strstr(m3, ":9:21: pools[1].unified_memory: expected a ratio of at least 1 and at most "
+                       "10, found '11'"), "%s", m3);
 }

@@ -355,7 +355,8 @@ Test(scenario, unknown_pool_key_lists_valid_keys_and_suggests) {
   expect_msg(d, path,
              ":5:5: pools[1]: unknown key 'replica' (did you mean 'replicas'?); valid keys: "
              "name, gpu, nodes, gpus_per_node, strategy, placement, price, oom, replicas, "
-             "timeslice, context_switch, failRequestsGreaterThanOne, renameByDefault, "
+             "timeslice, context_switch, failRequestsGreaterThanOne, renameByDefault, unified_memory, "
+             "migration_slowdown, "
              "layout, layouts, reconfigure, drain, reconfigure_time, mig_config, "
              "mig_config_name, instance_sharing, activeThreadPercentage, pinnedMemLimit, profile, scheduler, "
              "vgpu_licence_per_hour, fraction_cap, max_jobs_per_gpu, cpu_weight, sharing_config, "

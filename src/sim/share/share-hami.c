@@ -4,8 +4,10 @@
  * separately; a card takes at most device_split_count containers whose limits fit its memory
  * and whose cores sum to at most 100 %. A container past its own limit dies alone; its core
  * share is a hard cap (core_policy force), a guarantee it may exceed while the others idle
- * (default), or ignored (disable: plain time-slicing). docs/models.md ("HAMi").
- * Exports share_hami_ops only. */
+ * (default), or ignored (disable: plain time-slicing). deviceMemoryScaling S scales the
+ * memory the scheduler counts; above 1 HAMi-core lets the containers of a card hold S x its
+ * memory, the rest in host memory at a slowdown (share_oversub). docs/models.md ("HAMi",
+ * "Memory oversubscription"). Exports share_hami_ops only. */
 #include "share.h"
 #include <math.h>
 
@@ -22,15 +24,24 @@ typedef struct hami_conf {
   guint32 split;     /* device_split_count */
   int policy;        /* hami_policy */
   double cores;      /* gpucores / 100 for every container; 0: its gpu_frac */
+  double scaling;    /* device_memory_scaling (deviceMemoryScaling) */
+  share_oversub over; /* ratio: the scaling when above 1 (CUDA_OVERSUBSCRIBE), else 1 */
 } hami_conf;
 
-static const hami_conf hami_defaults = {HAMI_SPLIT, HAMI_CORES_DEFAULT, 0};
+static const hami_conf hami_defaults = {HAMI_SPLIT, HAMI_CORES_DEFAULT, 0, 1.0,
+                                        {1.0, SHARE_OVERSUB_SLOWDOWN}};
 
 static const hami_conf *hami_conf_of(const pool_spec *p) {
   return p->strategy_conf ? p->strategy_conf : &hami_defaults;
 }
 
 static guint32 hami_slots(const pool_spec *p) { return hami_conf_of(p)->split; }
+
+/* The memory the scheduler counts on a card: its own x deviceMemoryScaling. */
+static int64_t hami_registered(const pool_spec *p) {
+  double s = hami_conf_of(p)->scaling;
+  return s == 1.0 ? p->gpu->mem_bytes : (int64_t)((double)p->gpu->mem_bytes * s);
+}
 
 /* A container's core share (nvidia.com/gpucores / 100) and memory limit (nvidia.com/gpumem:
  * its mem_gb, plus an inference service's KV cache at full batch, kv_gb x max_batch, so
@@ -41,7 +52,7 @@ static double hami_cores(const pool_spec *p, const job_spec *j) {
 }
 
 static int64_t hami_mem_limit(const pool_spec *p, const job_spec *j) {
-  int64_t card = p->gpu->mem_bytes;
+  int64_t card = hami_registered(p);
   int64_t want = j->mem_bytes + j->kv_bytes * (int64_t)MAX(j->max_batch, 1u);
   return want > 0 && want < card ? want : card;
 }
@@ -49,7 +60,7 @@ static int64_t hami_mem_limit(const pool_spec *p, const job_spec *j) {
 /* Containers of one job an empty card takes: the split count, cores and memory. */
 static guint64 hami_workers_per_gpu(const pool_spec *p, const job_spec *j) {
   double by_cores = floor((1.0 + SHARE_EPS) / hami_cores(p, j));
-  double by_mem = floor((double)p->gpu->mem_bytes / (double)hami_mem_limit(p, j));
+  double by_mem = floor((double)hami_registered(p) / (double)hami_mem_limit(p, j));
   double k = MIN(by_cores, by_mem);
   guint32 slots = hami_slots(p);
   return k >= slots ? slots : (k < 1 ? 1 : (guint64)k);
@@ -64,9 +75,9 @@ static gboolean hami_can_ever_fit(const pool_spec *p, const job_spec *j, char **
                               p->name, total, total == 1 ? "" : "s", total * per_gpu);
     return FALSE;
   }
-  if (j->mem_bytes > p->gpu->mem_bytes) {
+  if (j->mem_bytes > hami_registered(p)) {
     *reason = g_strdup_printf("needs %.2f GB per worker; a %s holds %.2f GB",
-                              UTIL_GB(j->mem_bytes), p->gpu->name, UTIL_GB(p->gpu->mem_bytes));
+                              UTIL_GB(j->mem_bytes), p->gpu->name, UTIL_GB(hami_registered(p)));
     return FALSE;
   }
   return TRUE;
@@ -89,7 +100,7 @@ static gboolean hami_gpu_accepts(const share_pool *p, const gpu_state *g, const 
     cores += hami_cores(p->spec, o);
     mem += hami_mem_limit(p->spec, o);
   }
-  if (cores > 1.0 + SHARE_EPS || mem > p->spec->gpu->mem_bytes) return FALSE;
+  if (cores > 1.0 + SHARE_EPS || mem > hami_registered(p->spec)) return FALSE;
   *slot = g->slots_used + here;
   return TRUE;
 }
@@ -105,15 +116,21 @@ static const share_fill hami_fill = {hami_fill_share, hami_fill_cap};
 /* force: its core share and nothing more (share_fill_speeds with no borrowing); default:
  * the share guaranteed, idle cores borrowed; disable: time-slicing's contention curve. */
 static void hami_update_speeds(const share_pool *p, gpu_state *g) {
-  if (hami_conf_of(p->spec)->policy != HAMI_CORES_DISABLE) {
+  const hami_conf *c = hami_conf_of(p->spec);
+  if (c->policy != HAMI_CORES_DISABLE) {
     share_fill_speeds(p, g, &hami_fill);
-    return;
+  } else {
+    share_timeslice_speeds(p, g);
+    for (guint i = 0; i < g->n_residents; i++) {
+      task *t = g->residents[i];
+      t->alloc_share = hami_cores(p->spec, share_job_of(t->job)->spec);
+    }
   }
-  share_timeslice_speeds(p, g);
-  for (guint i = 0; i < g->n_residents; i++) {
-    task *t = g->residents[i];
-    t->alloc_share = hami_cores(p->spec, share_job_of(t->job)->spec);
-  }
+  if (c->over.ratio > 1.0) share_oversub_speeds(p, g, &c->over);
+}
+
+static int64_t hami_device_mem(const share_pool *p) {
+  return share_oversub_device_mem(p->spec, &hami_conf_of(p->spec)->over);
 }
 
 static int64_t hami_mem_capacity(const share_pool *p, const gpu_state *g, const task *t) {
@@ -125,7 +142,8 @@ static int64_t hami_mem_capacity(const share_pool *p, const gpu_state *g, const 
 static void hami_budget_bound(const pool_spec *p, const job_spec *j, double *residents,
                               double *alone) {
   double c = MAX(hami_cores(p, j), 1e-3);
-  *alone = 1.0 / c;
+  const share_oversub *o = &hami_conf_of(p)->over;
+  *alone = (o->ratio > 1.0 ? o->slowdown : 1.0) / c;
   *residents = MAX(*alone, (double)hami_slots(p));
 }
 
@@ -141,9 +159,13 @@ static const scenario_key hami_key_policy = {
 static const scenario_key hami_key_cores = {
     "gpucores", "gpu_frac x 100", "core percentage of every container (nvidia.com/gpucores), "
     "more than 0 and at most 100", "10..100"};
+static const scenario_key hami_key_scaling = {
+    "device_memory_scaling", "1", "deviceMemoryScaling: the memory the scheduler counts on a "
+    "card, in cards (0 < S <= 10); above 1 the containers may hold more than the card, the "
+    "rest in host memory, slowed (migration_slowdown)", "1|1.5|2"};
 static const scenario_key *const hami_keys[] = {
     &scenario_key_timeslice, &scenario_key_context_switch, &hami_key_split, &hami_key_policy,
-    &hami_key_cores, NULL};
+    &hami_key_cores, &hami_key_scaling, &share_key_migration_slowdown, NULL};
 
 static void hami_validate_pool(pool_check *c, pool_spec *p) {
   pool_check_timeslice(c, p);
@@ -158,12 +180,20 @@ static void hami_validate_pool(pool_check *c, pool_spec *p) {
   if (pool_check_number(c, "gpucores", "a core percentage greater than 0 and at most 100", 0,
                         TRUE, 100, FALSE, &pct))
     conf->cores = pct / 100.0;
+  double sc;
+  if (pool_check_number(c, "device_memory_scaling", "a scaling greater than 0 and at most 10", 0,
+                        TRUE, 10, FALSE, &sc))
+    conf->scaling = sc;
+  conf->over.ratio = MAX(conf->scaling, 1.0);
+  share_oversub_check(c, &conf->over);
 }
 
 static void hami_describe(GString *s, const pool_spec *p) {
   const hami_conf *c = hami_conf_of(p);
   g_string_append_printf(s, ", split %u, cores %s", c->split, hami_policy_names[c->policy]);
   if (c->cores > 0) g_string_append_printf(s, " %g%%", 100.0 * c->cores);
+  if (c->scaling < 1.0) g_string_append_printf(s, ", memory counted %g x the card", c->scaling);
+  share_oversub_describe(s, &c->over);
   scenario_describe_no_sharing(s, p);
 }
 
@@ -183,4 +213,5 @@ const share_ops share_hami_ops = {
     .oom_victims = share_offender_oom_victims,
     .crash_victims = share_default_crash_victims,
     .budget_bound = hami_budget_bound,
+    .device_mem = hami_device_mem,
 };

@@ -379,3 +379,45 @@ void share_timeslice_speeds(const share_pool *p, gpu_state *g) {
     t->turn_wait_ns = others > 0 ? others * (double)slice / 2.0 + (double)sw : 0.0;
   }
 }
+
+/* ---- unified-memory oversubscription (share.h; docs/models.md) ---- */
+
+const share_oversub share_oversub_off = {1.0, SHARE_OVERSUB_SLOWDOWN};
+
+const scenario_key share_key_migration_slowdown = {
+    "migration_slowdown", "50", "how many times slower memory beyond the card (host memory "
+    "through unified memory) is served than the card's own, k of docs/models.md", "9|50|100"};
+
+double share_oversub_factor(double f, double k) { return 1.0 + f * (k - 1.0); }
+
+void share_oversub_speeds(const share_pool *p, gpu_state *g, const share_oversub *o) {
+  int64_t room = p->spec->gpu->mem_bytes;
+  for (guint i = 0; i < g->n_residents; i++) {
+    task *t = g->residents[i];
+    int64_t on_card = MIN(MAX(room, 0), t->mem_bytes);
+    room -= t->mem_bytes;
+    t->mem_slowdown = 1.0;
+    if (o->ratio <= 1.0 || on_card >= t->mem_bytes || t->mem_bytes <= 0) continue;
+    double f = (double)(t->mem_bytes - on_card) / (double)t->mem_bytes;
+    t->mem_slowdown = share_oversub_factor(f, o->slowdown);
+    t->speed /= t->mem_slowdown;
+  }
+}
+
+int64_t share_oversub_device_mem(const pool_spec *p, const share_oversub *o) {
+  int64_t card = p->gpu->mem_bytes;
+  return o->ratio > 1.0 ? (int64_t)((double)card * o->ratio) : card;
+}
+
+void share_oversub_check(pool_check *c, share_oversub *o) {
+  double k;
+  if (pool_check_number(c, "migration_slowdown", "a slowdown of at least 1 and at most 1000", 1,
+                        FALSE, 1000, FALSE, &k))
+    o->slowdown = k;
+}
+
+void share_oversub_describe(GString *s, const share_oversub *o) {
+  if (o->ratio > 1.0)
+    g_string_append_printf(s, ", memory oversubscribed to %g x the card (migration slowdown %g)",
+                           o->ratio, o->slowdown);
+}

@@ -85,7 +85,11 @@ typedef enum { GPU_UP = 0, GPU_DRAINING, GPU_DOWN } gpu_service;
    * request (a request of work w served in wall time s waits Gamma(k = max(1, s / \
    * block_corr_ns)) with mean block_wait x w). Set by the strategy, used by request-level \
    * models; the fluid speed does not include it. */ \
-  double block_wait, block_corr_ns;
+  double block_wait, block_corr_ns; \
+  /* Unified-memory oversubscription (share_oversub_speeds): how many times slower it runs \
+   * for the part of its memory served from host memory (1: all on the card; set by the \
+   * strategy, included in speed; the simulator books the time it is over 1) */ \
+  double mem_slowdown;
 struct task { TASK_FIELDS };
 
 /* What a strategy sees of a GPU: struct gpu_state. The simulator's gpu_run (cluster.h)
@@ -200,6 +204,10 @@ typedef struct share_ops {
    * holding at least one resident can be below full speed. */
   void (*budget_bound)(const pool_spec *p, const job_spec *j, double *residents,
                        double *alone);
+  /* Memory the residents of one GPU may hold together before an out-of-memory (NULL: the
+   * card's). More than the card where the strategy serves the rest from host memory
+   * through unified memory (share_oversub below); those residents then run slowed. */
+  int64_t (*device_mem)(const share_pool *p);
 } share_ops;
 
 /* Tolerance of share sums (fractional shares add to at most 1 + SHARE_EPS). */
@@ -330,6 +338,33 @@ void share_offender_oom_victims(const share_pool *p, gpu_state *g, task *offende
                                 GPtrArray *victims);
 /* prune_rank when whether a job fits depends only on its worker count: 0 for every job. */
 guint32 share_prune_by_size(const share_pool *p, const share_job *j);
+
+/* ---- unified-memory oversubscription (docs/models.md "Memory oversubscription") ----
+ * A pool whose strategy allows it lets the residents of a card hold up to ratio x its
+ * memory together; the part beyond the card lives in host memory and is paged in over the
+ * host link. Residents hold the card in arrival order: the last to arrive is the one whose
+ * memory does not fit (its allocations were the ones that failed on the card). A resident
+ * with a fraction f of its memory off the card runs share_oversub_factor(f, k) times
+ * slower: its memory traffic, spread evenly over its memory, is served at the card's
+ * bandwidth for 1 - f of it and k times slower for f. ratio 1: off (nothing changes). */
+typedef struct share_oversub {
+  double ratio;     /* memory the residents may hold together, in cards (>= 1; 1: off) */
+  double slowdown;  /* k: host memory over the link against the card's (migration_slowdown) */
+} share_oversub;
+#define SHARE_OVERSUB_SLOWDOWN 50.0 /* k's default (docs/models.md: an assumption) */
+extern const share_oversub share_oversub_off;
+extern const scenario_key share_key_migration_slowdown;
+/* 1 + f x (k - 1). */
+double share_oversub_factor(double f, double k);
+/* The residents' spill and slowdowns on g: sets every resident's mem_slowdown and divides
+ * its speed by it (the strategy calls it last in update_speeds). */
+void share_oversub_speeds(const share_pool *p, gpu_state *g, const share_oversub *o);
+/* What the residents of a card may hold together: ratio x the card when ratio > 1. */
+int64_t share_oversub_device_mem(const pool_spec *p, const share_oversub *o);
+/* Reads migration_slowdown into o (a strategy's validate, after its own ratio key). */
+void share_oversub_check(pool_check *c, share_oversub *o);
+/* ", memory oversubscribed to R x the card (migration slowdown k)" when on. */
+void share_oversub_describe(GString *s, const share_oversub *o);
 
 /* ---- calls a strategy may make on the run (share.c forwards them) ----
  * Not from inside a scheduling pass unless said: schedule an event at now (share_at). */
