@@ -187,8 +187,8 @@ static gboolean openb_pod_fields(openb_reader *r, const csvread_row *row, openb_
     openb_bad(r, row, O_GPU_MILLI, "thousandths of a GPU from 0 to 1000");
     return FALSE;
   }
-  char index_s[32]; /* a list without times: the pods arrive one a second */
-  g_snprintf(index_s, sizeof index_s, "%" G_GUINT64_FORMAT, r->index);
+  char index_s[32] = ""; /* a list without times: the pods arrive one a second */
+  if (r->col[O_CREATE] < 0) g_snprintf(index_s, sizeof index_s, "%" G_GUINT64_FORMAT, r->index);
   const char *create = openb_cell(r, row, O_CREATE, index_s);
   if (!openb_whole(create, 0, tmax, &t_create)) {
     openb_bad(r, row, O_CREATE, "whole seconds >= 0");

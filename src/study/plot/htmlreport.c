@@ -166,6 +166,11 @@ static void hr_value(GString *out, const hr_run *r, const char *key, figure_unit
   hr_value_range(out, unit, v, half, lo, hi);
 }
 
+/* The run's own figure at key, its seed half-width and its model range. */
+static void hr_value_of(GString *out, const hr_run *r, const char *key, figure_unit unit) {
+  hr_value(out, r, key, unit, hr_fig(r, key), hr_half(r, key));
+}
+
 static void hr_row_start(GString *out, const char *label) {
   g_string_append(out, "<tr><td>");
   g_string_append(out, label);
@@ -178,10 +183,10 @@ static void hr_row_fig(GString *out, hr_run *const *runs, guint n, guint pick, c
   hr_row_start(out, label);
   for (guint i = 0; i < n; i++) {
     g_string_append(out, i == pick ? "<td class=\"pick\">" : "<td>");
-    hr_value(out, runs[i], key, unit, hr_fig(runs[i], key), hr_half(runs[i], key));
+    hr_value_of(out, runs[i], key, unit);
     if (key2) {
       g_string_append(out, " / ");
-      hr_value(out, runs[i], key2, unit, hr_fig(runs[i], key2), hr_half(runs[i], key2));
+      hr_value_of(out, runs[i], key2, unit);
     }
     g_string_append(out, "</td>");
   }
@@ -193,7 +198,7 @@ static void hr_row_gpus(GString *out, hr_run *const *runs, guint n, guint pick) 
   hr_row_start(out, "GPUs");
   for (guint i = 0; i < n; i++) {
     g_string_append(out, i == pick ? "<td class=\"pick\">" : "<td>");
-    hr_value(out, runs[i], "gpus", FIGURE_COUNT, hr_fig(runs[i], "gpus"), hr_half(runs[i], "gpus"));
+    hr_value_of(out, runs[i], "gpus", FIGURE_COUNT);
     if (runs[i]->sized_to && isfinite(runs[i]->typed_gpus))
       g_string_append_printf(out, " (sized; typed %.0f)", runs[i]->typed_gpus);
     g_string_append(out, "</td>");
@@ -260,13 +265,11 @@ static void hr_rows_faults(GString *out, hr_run *const *runs, guint n, guint pic
       g_string_append(out, "no SLO</td>");
       continue;
     }
-    hr_value(out, runs[i], "slo:attainment_pct", FIGURE_PERCENT,
-             hr_fig(runs[i], "slo:attainment_pct"), hr_half(runs[i], "slo:attainment_pct"));
+    hr_value_of(out, runs[i], "slo:attainment_pct", FIGURE_PERCENT);
     g_string_append(out, " (");
     figures_format(out, FIGURE_FRACTION, hr_fig(runs[i], "services:min_attainment"));
     g_string_append(out, "), ");
-    hr_value(out, runs[i], "slo:missed", FIGURE_COUNT, hr_fig(runs[i], "slo:missed"),
-             hr_half(runs[i], "slo:missed"));
+    hr_value_of(out, runs[i], "slo:missed", FIGURE_COUNT);
     g_string_append(out, "</td>");
   }
   g_string_append(out, "</tr>\n");
