@@ -17,10 +17,17 @@ case $jobs in ''|*[!0-9]*|0) echo "cli-tests.sh: CLI_JOBS '$jobs': expected a wh
 root=$(mktemp -d "${TMPDIR:-/tmp}/sharesim-cli.XXXXXX") || exit 1
 trap 'rm -rf "$root"' EXIT
 
-# The files that take longest (CPU seconds, HACKING.md "Tests") start first, so that the
-# runners finish close together; the others follow in name order.
-first="t-fill t-constants t-validate t-report t-checks t-study t-run t-reference t-import t-faults t-slurm
-       t-mig t-seeds t-accounting"
+# The files that take longest (wall seconds in CI, HACKING.md "Tests") start first, so that
+# the runners finish close together; the others follow in name order. Which ones are long
+# depends on the stage: the check stage runs the repeats (SHARESIM_SKIP_REPEATS unset), the
+# sanitizer build runs every program about three times slower.
+if [ -n "${SHARESIM_SKIP_REPEATS:-}" ]; then
+  first="t-reference t-report t-constants t-validate t-study t-import t-plan t-fill t-hostile t-run
+         t-faults t-modelrange t-sqlite t-slurm t-seeds t-docs"
+else
+  first="t-constants t-fill t-validate t-report t-reference t-modelrange t-plan t-slurm t-study
+         t-checks t-import t-faults t-sqlite t-docs t-hostile t-run"
+fi
 all=$(cd "$TOP_SRCDIR/tests/cli" && ls t-*.sh | sed 's/\.sh$//')
 if [ -n "${CLI_TESTS:-}" ]; then all=$CLI_TESTS; fi
 order=""

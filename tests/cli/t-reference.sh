@@ -30,10 +30,18 @@ same_folders() {
 heap_events() { sed -n 's/.*"heap_events" : \([0-9]*\).*/\1/p' "$1/summary.json"; }
 events() { sed -n 's/.*"events" : \([0-9]*\).*/\1/p' "$1/summary.json"; }
 
+# With SHARESIM_SKIP_REPEATS (the sanitizer and distcheck stages) the paths one at a time
+# and 7 of the 10 random-service rounds are left out: every path's code still runs, in the
+# default and the --reference runs; the check stage compares them all.
+one_at_a_time=yes; rounds=10
+if skip_repeat "t-reference: the fast paths one at a time and 7 of 10 random-service rounds"; then
+  one_at_a_time=no; rounds=3
+fi
 i=0
 while IFS='|' read -r name walks paths scen trace extra; do
   [ -n "$name" ] || continue
   i=$((i + 1))
+  [ "$one_at_a_time" = yes ] || paths=""
   # shellcheck disable=SC2086
   run run "$scen" "$trace" $extra -q --no-progress -o "f$i"
   expect_rc 0
@@ -69,7 +77,7 @@ CASES
 # sizes, on exclusive cards (one slot and many, fixed and drawn work) and time-sliced ones
 # (turns: the general loop both ways), each service restarted by crashes mid-interval.
 k=0
-while [ $k -lt 10 ]; do
+while [ $k -lt $rounds ]; do
   k=$((k + 1))
   awk -v k=$k 'BEGIN { srand(k * 7919)
     print "id,submit_s,kind,gpus,mem_gb,duration_s,tenant,rate_rps,service_ms,slo_ms,slo_pct,kv_gb,max_batch"
