@@ -34,6 +34,7 @@ typedef struct metrics_tenant_state {
   double preempt_lost_gpu_s;
   double quota_gpu_s, borrowed_gpu_s;
   results_culls culls;            /* the rows' sums (metrics_rowsums_hand_over) */
+  guint32 blast_caused, blast_suffered; /* victims in other tenants, from other tenants */
 } metrics_tenant_state;
 
 struct metrics {
@@ -47,6 +48,7 @@ struct metrics {
   double *licensed_worker_s;       /* per pool */
   GHashTable *tenant_index;        /* name -> index + 1 */
   GArray *tenants;                 /* metrics_tenant_state */
+  GHashTable *blast;               /* guint64 (kind, from + 1, to) -> guint32[effects] */
   metrics_ts_sink ts_sink;         /* NULL: the pools keep their rows (metrics_set_ts_sink) */
   void *ts_sink_data;
   pool_result *row_pools;          /* per pool: the rows' job counts and straggler sum, once
@@ -148,6 +150,7 @@ metrics *metrics_new(const scenario *sc, results *r, gboolean gpu_series) {
   }
   m->tenant_index = g_hash_table_new(g_str_hash, g_str_equal);
   m->tenants = g_array_new(FALSE, TRUE, sizeof(metrics_tenant_state));
+  m->blast = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
   return m;
 }
 
@@ -172,6 +175,7 @@ void metrics_free(metrics *m) {
   }
   g_array_unref(m->tenants);
   g_hash_table_destroy(m->tenant_index);
+  g_hash_table_destroy(m->blast);
   g_free(m->pools);
   g_free(m->licence_per_worker_hour);
   g_free(m->licensed_worker_s);
@@ -390,6 +394,55 @@ guint32 metrics_tenant(metrics *m, const char *name) {
   g_array_append_val(m->tenants, t);
   g_hash_table_insert(m->tenant_index, (gpointer)name, GUINT_TO_POINTER(m->tenants->len));
   return m->tenants->len - 1;
+}
+
+/* ---- blast radius ---- */
+
+/* The key of (kind, from, to): 8 bits of kind, 28 of from + 1 (0: no tenant), 28 of to. */
+static guint64 blast_key(blast_kind kind, guint32 from, guint32 to) {
+  guint64 f = from == METRICS_NO_TENANT ? 0 : (guint64)from + 1;
+  g_assert(f < (1u << 28) && to < (1u << 28));
+  return (guint64)kind << 56 | f << 28 | to;
+}
+
+void metrics_blast(metrics *m, blast_kind kind, guint32 from, guint32 to, blast_effect effect) {
+  guint64 key = blast_key(kind, from, to);
+  guint32 *n = g_hash_table_lookup(m->blast, &key);
+  if (!n) {
+    n = g_new0(guint32, BLAST_EFFECT_COUNT);
+    g_hash_table_insert(m->blast, g_memdup2(&key, sizeof key), n);
+  }
+  n[effect]++;
+  if (from == METRICS_NO_TENANT || from == to) return;
+  g_array_index(m->tenants, metrics_tenant_state, from).blast_caused++;
+  g_array_index(m->tenants, metrics_tenant_state, to).blast_suffered++;
+}
+
+static gint blast_row_cmp(gconstpointer a, gconstpointer b) {
+  const blast_row *x = a, *y = b;
+  if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
+  int c = strcmp(x->from, y->from);
+  return c ? c : strcmp(x->to, y->to);
+}
+
+/* The pairs into r->blast, by kind, then source, then victim tenant. */
+static void metrics_freeze_blast(metrics *m) {
+  GHashTableIter it;
+  gpointer k, v;
+  g_hash_table_iter_init(&it, m->blast);
+  while (g_hash_table_iter_next(&it, &k, &v)) {
+    guint64 key = *(const guint64 *)k;
+    guint64 f = key >> 28 & ((1u << 28) - 1);
+    guint32 to = (guint32)(key & ((1u << 28) - 1));
+    blast_row row = {
+        .kind = (blast_kind)(key >> 56),
+        .from = f ? g_array_index(m->tenants, metrics_tenant_state, f - 1).name : BLAST_NO_SOURCE,
+        .to = g_array_index(m->tenants, metrics_tenant_state, to).name,
+    };
+    memcpy(row.n, v, sizeof row.n);
+    g_array_append_val(m->r->blast, row);
+  }
+  g_array_sort(m->r->blast, blast_row_cmp);
 }
 
 /* The open interval's integrals go to its cell (as doubles, once). */
@@ -748,6 +801,8 @@ static void metrics_freeze_tenants(metrics *m, sim_time end) {
         .quota_gpu_s = t->quota_gpu_s,
         .borrowed_gpu_s = t->borrowed_gpu_s,
         .culls = t->culls,
+        .blast_caused = t->blast_caused,
+        .blast_suffered = t->blast_suffered,
     };
     g_array_append_val(r->tenants, tr);
   }
@@ -770,6 +825,7 @@ static void metrics_freeze_tenants(metrics *m, sim_time end) {
 void metrics_freeze(metrics *m, sim_time end, const pool_result *pools) {
   for (guint i = 0; i < m->n_pools; i++) metrics_freeze_pool(m, &m->pools[i], pools[i]);
   metrics_freeze_tenants(m, end);
+  metrics_freeze_blast(m);
   m->r->preemption = m->sc->priority && m->sc->priority->preempts;
   m->r->quotas = m->sc->kueue != NULL;
 }

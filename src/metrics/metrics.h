@@ -209,6 +209,13 @@ void metrics_slo_violations(metrics *m, guint32 pool, guint64 bucket, guint64 n)
 /* ---- tenants ---- */
 /* The tenant's index (registered on first use; the name is borrowed). */
 guint32 metrics_tenant(metrics *m, const char *name);
+/* No tenant: the source of a fault no job caused (BLAST_NO_SOURCE in the results). */
+#define METRICS_NO_TENANT G_MAXUINT32
+/* A fault of kind `kind` of a job of tenant `from` (METRICS_NO_TENANT: none) reached a job
+ * of tenant `to` other than the one at fault, with effect `effect` (docs/models.md "Blast
+ * radius"). Kept per (kind, from, to) that occurred: memory grows with the pairs seen, at
+ * most kinds x tenants^2, never with the victims. */
+void metrics_blast(metrics *m, blast_kind kind, guint32 from, guint32 to, blast_effect effect);
 /* A resident of the tenant on a GPU of pool `pool` changes its part of that GPU's gauges
  * (allocated, busy, SM-active) by d[] at now (the GPU's time): d[k] is metrics_fixed(after)
  * - metrics_fixed(before) of gauge k, the caller keeping each part's fixed-point value;

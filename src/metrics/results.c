@@ -36,6 +36,12 @@ const char *event_kind_name(event_kind k) {
   return results_event_names[k];
 }
 
+const char *blast_kind_name(blast_kind k) {
+  static const char *const names[BLAST_KIND_COUNT] = {"oom_kill", "crash", "eviction"};
+  if ((int)k < 0 || k >= BLAST_KIND_COUNT) return "unknown";
+  return names[k];
+}
+
 void results_service_clear(service_result *s) {
   g_clear_pointer(&s->latency_ns, histogram_free);
   g_clear_pointer(&s->ttft_ns, histogram_free);
@@ -49,6 +55,7 @@ results *results_new(void) {
   r->gpus = g_array_new(FALSE, TRUE, sizeof(gpu_result));
   r->pools = g_array_new(FALSE, TRUE, sizeof(pool_result));
   r->tenants = g_array_new(FALSE, TRUE, sizeof(tenant_result));
+  r->blast = g_array_new(FALSE, TRUE, sizeof(blast_row));
   r->timeseries = g_array_new(FALSE, TRUE, sizeof(ts_row));
   r->tenant_timeseries = g_array_new(FALSE, TRUE, sizeof(tenant_ts_row));
   r->events_log = g_array_new(FALSE, TRUE, sizeof(event_row));
@@ -85,6 +92,7 @@ void results_free(results *r) {
   g_array_unref(r->gpus);
   g_array_unref(r->pools);
   g_array_unref(r->tenants);
+  g_array_unref(r->blast);
   g_array_unref(r->timeseries);
   g_array_unref(r->tenant_timeseries);
   if (r->ts_slo) g_ptr_array_unref(r->ts_slo);
@@ -353,6 +361,15 @@ void results_oversub_total(const results *r, results_oversub *out) {
     out->jobs += p->oversub_jobs;
     out->job_gpu_s += p->oversub_gpu_s;
     out->slow_gpu_s += p->oversub_slow_gpu_s;
+  }
+}
+
+void results_blast_total(const results *r, gboolean all, guint32 out[BLAST_EFFECT_COUNT]) {
+  for (int e = 0; e < BLAST_EFFECT_COUNT; e++) out[e] = 0;
+  for (guint i = 0; i < r->blast->len; i++) {
+    const blast_row *b = &g_array_index(r->blast, blast_row, i);
+    if (!all && (!strcmp(b->from, b->to) || !strcmp(b->from, BLAST_NO_SOURCE))) continue;
+    for (int e = 0; e < BLAST_EFFECT_COUNT; e++) out[e] += b->n[e];
   }
 }
 

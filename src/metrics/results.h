@@ -120,7 +120,26 @@ typedef struct tenant_result {
   double preempt_lost_gpu_s; /* work its jobs lost to preemptions x workers (GPU-seconds) */
   results_culls culls;      /* its notebooks' (the rows' sums) */
   double quota_gpu_s, borrowed_gpu_s; /* GPU-seconds admitted under a Kueue quota, borrowed */
+  guint32 blast_caused;     /* jobs of other tenants its jobs' faults killed or evicted */
+  guint32 blast_suffered;   /* its jobs killed or evicted by other tenants' jobs' faults */
 } tenant_result;
+
+/* Blast radius (docs/models.md "Blast radius"): the faults that reach a job other than the
+ * one at fault, by kind. An OOM kill's innocent victims, a crash's (the other clients of an
+ * MPS server), a MIG drain's or mode switch's evictions. */
+typedef enum { BLAST_OOM_KILL = 0, BLAST_CRASH, BLAST_EVICTION, BLAST_KIND_COUNT } blast_kind;
+const char *blast_kind_name(blast_kind k);
+/* What the fault did to the victim (stalled: none of the modelled faults stalls a job yet;
+ * the column is the format's, 0 today). */
+typedef enum { BLAST_DIED = 0, BLAST_STALLED, BLAST_EVICTED, BLAST_EFFECT_COUNT } blast_effect;
+/* The source tenant of a fault no job caused (an eviction with no waiting job behind it). */
+#define BLAST_NO_SOURCE "-"
+typedef struct blast_row {
+  blast_kind kind;
+  const char *from;         /* the tenant of the job at fault, BLAST_NO_SOURCE when none */
+  const char *to;           /* the victims' tenant (borrowed from the trace or results) */
+  guint32 n[BLAST_EFFECT_COUNT]; /* victims died, stalled, evicted */
+} blast_row;
 
 typedef struct ts_row {       /* one pool, one interval */
   guint32 pool;
@@ -261,6 +280,8 @@ typedef struct results {
   GArray *gpus;             /* gpu_result, pool order then node then index */
   GArray *pools;            /* pool_result, scenario order */
   GArray *tenants;          /* tenant_result, sorted by name */
+  GArray *blast;            /* blast_row with a victim, by kind, then from, then to (names:
+                             * strcmp order); same-tenant pairs included (from == to) */
   gboolean preemption;      /* the scenario let jobs preempt: tenants.csv and the summary
                              * show the preemptions (opt-in columns) */
   gboolean quotas;          /* the scenario has Kueue quotas: tenants.csv and the summary
@@ -345,6 +366,9 @@ typedef struct results_oversub {
   guint32 jobs;
 } results_oversub;
 void results_oversub_total(const results *r, results_oversub *out);
+/* Blast radius over the run: victims by effect (out[BLAST_DIED ..]) of every kind, all
+ * pairs (all TRUE) or only those of one tenant's fault in another tenant. */
+void results_blast_total(const results *r, gboolean all, guint32 out[BLAST_EFFECT_COUNT]);
 
 /* SLO headline over r->services: services, those with an SLO and at least one request
  * (judged), those of them that met their target, and all their requests and violations

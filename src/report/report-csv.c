@@ -343,7 +343,8 @@ void report_csv_gpus_to(const results *r, report_out *ro) {
 
 void report_csv_tenants_to(const results *r, report_out *ro) {
   GString *out = ro->buf;
-  g_string_append(out, CSV_KEY_HEADER "tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share,sm_active_gpu_h");
+  g_string_append(out, CSV_KEY_HEADER "tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share,sm_active_gpu_h,"
+                       "blast_caused,blast_suffered");
   /* preemption's columns only where the scenario lets jobs preempt (opt-in) */
   g_string_append(out, r->preemption ? ",preemptions_suffered,preemptions_caused,"
                                        "preemption_lost_gpu_h\n" : "\n");
@@ -363,6 +364,8 @@ void report_csv_tenants_to(const results *r, report_out *ro) {
     csv_n(out, t->cost);
     csv_n(out, csv_frac(t->cost, showback));
     csv_n(out, csv_hours(t->sm_active_gpu_s));
+    csv_u(out, t->blast_caused);   /* victims in other tenants (the blast radius) */
+    csv_u(out, t->blast_suffered);
     if (r->preemption) {
       csv_u(out, t->preempted);
       csv_u(out, t->preempts_caused);

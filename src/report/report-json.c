@@ -165,9 +165,35 @@ static void json_tenants(JsonBuilder *b, const results *r) {
       json_num(b, "borrowed_gpu_h", t->borrowed_gpu_s / 3600.0);
     }
     json_culls(b, r, &t->culls);
+    json_int(b, "blast_caused", t->blast_caused);
+    json_int(b, "blast_suffered", t->blast_suffered);
     json_builder_end_object(b);
   }
   json_builder_end_array(b);
+}
+
+/* The blast radius: per fault kind, every (source tenant, victim tenant) pair with a
+ * victim, same-tenant pairs included (docs/output-format.md). */
+static void json_blast(JsonBuilder *b, const results *r) {
+  json_builder_set_member_name(b, "blast_radius");
+  json_builder_begin_object(b);
+  for (int k = 0; k < BLAST_KIND_COUNT; k++) {
+    json_builder_set_member_name(b, blast_kind_name(k));
+    json_builder_begin_array(b);
+    for (guint i = 0; i < r->blast->len; i++) {
+      const blast_row *x = &g_array_index(r->blast, blast_row, i);
+      if ((int)x->kind != k) continue;
+      json_builder_begin_object(b);
+      json_str(b, "from", x->from);
+      json_str(b, "to", x->to);
+      json_int(b, "died", x->n[BLAST_DIED]);
+      json_int(b, "stalled", x->n[BLAST_STALLED]);
+      json_int(b, "evicted", x->n[BLAST_EVICTED]);
+      json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+  }
+  json_builder_end_object(b);
 }
 
 /* The SLO headline of the inference services: counts, overall attainment, and the
@@ -272,6 +298,7 @@ char *report_json(const results *r, gboolean include_engine_stats) {
   json_totals(b, &t);
   json_pools(b, r);
   json_tenants(b, r);
+  json_blast(b, r);
   if (r->cull_timeout_s > 0) { /* the idle culler's totals */
     results_culls c;
     results_culls_total(r, &c);

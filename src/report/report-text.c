@@ -408,6 +408,35 @@ static void text_faults(GString *out, const results_totals *t) {
   g_string_append(out, " GPU-h\n");
 }
 
+/* The blast radius line, only when a fault reached another tenant's job: how many, and
+ * the first pairs (source -> victim tenant, kind, what it did), at most TEXT_BLAST_PAIRS. */
+#define TEXT_BLAST_PAIRS 4
+static void text_blast(GString *out, const results *r) {
+  guint32 n[BLAST_EFFECT_COUNT];
+  results_blast_total(r, FALSE, n);
+  guint32 all = n[BLAST_DIED] + n[BLAST_STALLED] + n[BLAST_EVICTED];
+  if (!all) return;
+  static const char *const did[BLAST_EFFECT_COUNT] = {"died", "stalled", "evicted"};
+  text_label(out, "blast radius");
+  g_string_append_printf(out, "%u job%s of other tenants hit:", all, all == 1 ? "" : "s");
+  guint shown = 0, pairs = 0;
+  for (guint i = 0; i < r->blast->len; i++) {
+    const blast_row *b = &g_array_index(r->blast, blast_row, i);
+    if (!strcmp(b->from, b->to) || !strcmp(b->from, BLAST_NO_SOURCE)) continue;
+    if (pairs++ >= TEXT_BLAST_PAIRS) continue;
+    g_string_append(out, shown++ ? "; " : " ");
+    text_name(out, b->from);
+    g_string_append(out, " -> ");
+    text_name(out, b->to);
+    g_string_append_printf(out, " (%s)", blast_kind_name(b->kind));
+    for (int e = 0; e < BLAST_EFFECT_COUNT; e++)
+      if (b->n[e]) g_string_append_printf(out, " %u %s", b->n[e], did[e]);
+  }
+  if (pairs > shown) g_string_append_printf(out, "; %u more pair%s", pairs - shown,
+                                            pairs - shown == 1 ? "" : "s");
+  g_string_append_c(out, '\n');
+}
+
 void report_text(const results *r, GString *out) {
   g_return_if_fail(r != NULL && out != NULL);
   results_totals t;
@@ -479,6 +508,7 @@ void report_text(const results *r, GString *out) {
   text_showback(out, r);
 
   text_faults(out, &t);
+  text_blast(out, r);
   text_oversub(out, r);
 
   if (t.reconfigurations || t.evictions) {

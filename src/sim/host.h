@@ -16,7 +16,7 @@ typedef struct sim_calls {
   event_id (*at)(sim *s, sim_time at, engine_handler handler, void *obj, uint64_t arg);
   void (*request_schedule)(sim *s, pool_state *p);
   gboolean (*try_start)(sim *s, pool_state *p, job_run *j);
-  void (*evict_gpu)(sim *s, gpu_state *g, const char *detail);
+  void (*evict_gpu)(sim *s, gpu_state *g, const job_run *source, const char *detail);
   void (*log_event)(sim *s, event_kind kind, const pool_state *p, const gpu_state *g,
                     const job_run *j, const job_run *cause, const char *detail);
   double (*job_expected_end)(const sim *s, const job_run *j);

@@ -152,8 +152,8 @@ static void jobs_reserve(sim *s, guint32 i) {
   s->jobs_mask = (guint32)(ncap - 1);
 }
 
-static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const job_run *blamed,
-                     const gpu_state *where, const char *detail);
+static gboolean job_kill(sim *s, job_run *j, event_kind why, job_run *cause,
+                         const job_run *blamed, const gpu_state *where, const char *detail);
 
 sim_time sim_now(const sim *s) { return *s->now; }
 gboolean sim_reference(const sim *s, unsigned what) { return (s->reference & what) != 0; }
@@ -800,8 +800,8 @@ void sim_job_cull(sim *s, job_run *j, sim_time back) {
 /* j dies of why; cause is the job whose allocation failed or that faulted (NULL for an
  * eviction); blamed is the job that is not an innocent victim besides those that grew
  * (cause, or NULL when another job's growth made the allocation fail). */
-static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const job_run *blamed,
-                     const gpu_state *where, const char *detail) {
+static gboolean job_kill(sim *s, job_run *j, event_kind why, job_run *cause,
+                         const job_run *blamed, const gpu_state *where, const char *detail) {
   pool_state *p = &s->pools[j->pool];
   job_begin(s, j);
   double lost = 0;
@@ -843,12 +843,11 @@ static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const j
     j->restarts++;
     p->restarts++;
     sim_time wait = evicted ? 0 : backoff_next(s->sc, j, sim_now(s));
-    if (wait > 0) {
-      job_backoff(s, j, cause, wait);
-      return;
+    if (wait > 0) job_backoff(s, j, cause, wait);
+    else {
+      log_event(s, EVENT_RESTART, j, cause, NULL, FALSE, 0, "requeued");
+      job_requeue(s, j);
     }
-    log_event(s, EVENT_RESTART, j, cause, NULL, FALSE, 0, "requeued");
-    job_requeue(s, j);
   } else {
     j->reason = preempted && session_left           ? "preempted more than max_restarts times"
                 : j->spec->restart == RESTART_NEVER ? "killed; restart: never"
@@ -856,11 +855,23 @@ static void job_kill(sim *s, job_run *j, event_kind why, job_run *cause, const j
                                                    : "killed; too many restarts";
     job_done(s, j, OUTCOME_FAILED);
   }
+  return innocent;
 }
 
-/* Kills the jobs owning the tasks in s->scratch_victims (each once). */
+/* The blast radius of a kill of why (docs/models.md "Blast radius"): an innocent victim of
+ * an OOM kill or a crash died, every victim of an eviction was evicted; from is the
+ * tenant of the job at fault (METRICS_NO_TENANT: none), to the victim's. */
+static void blast_count(sim *s, event_kind why, guint32 from, guint32 to, gboolean innocent) {
+  if (why == EVENT_EVICTION) metrics_blast(s->m, BLAST_EVICTION, from, to, BLAST_EVICTED);
+  else if (innocent && why == EVENT_OOM_KILL) metrics_blast(s->m, BLAST_OOM_KILL, from, to, BLAST_DIED);
+  else if (innocent && why == EVENT_CRASH) metrics_blast(s->m, BLAST_CRASH, from, to, BLAST_DIED);
+}
+
+/* Kills the jobs owning the tasks in s->scratch_victims (each once); source is the job at
+ * fault for the blast radius (NULL: none). */
 static void kill_victims(sim *s, event_kind why, job_run *cause, const job_run *blamed,
-                         const gpu_state *where, const char *detail) {
+                         const job_run *source, const gpu_state *where, const char *detail) {
+  guint32 from = source ? source->tenant : METRICS_NO_TENANT;
   GPtrArray *jobs = g_ptr_array_new();
   for (guint i = 0; i < s->scratch_victims->len; i++) {
     job_run *v = ((task *)g_ptr_array_index(s->scratch_victims, i))->job;
@@ -871,22 +882,25 @@ static void kill_victims(sim *s, event_kind why, job_run *cause, const job_run *
   g_ptr_array_set_size(s->scratch_victims, 0);
   for (guint i = 0; i < jobs->len; i++) {
     job_run *v = g_ptr_array_index(jobs, i);
-    if (v->state == JOB_RUNNING) job_kill(s, v, why, cause, blamed, where, detail);
+    if (v->state != JOB_RUNNING) continue;
+    guint32 to = v->tenant;
+    blast_count(s, why, from, to, job_kill(s, v, why, cause, blamed, where, detail));
   }
   g_ptr_array_unref(jobs);
 }
 
-/* Did a job other than offender's, sharing the memory that overflowed, grow past what it
- * held when placed? Over the device: any resident of g; over a per-client limit: those in
- * the offender's slot (a MIG instance's replicas; under MPS, vGPU and fractional a limit is
- * the client's own, and a client over it grew itself). */
-static gboolean other_grew(const gpu_state *g, const task *offender, gboolean device) {
+/* The first job other than offender's (residents' order), sharing the memory that
+ * overflowed, that grew past what it held when placed, or NULL. Over the device: any
+ * resident of g; over a per-client limit: those in the offender's slot (a MIG instance's
+ * replicas; under MPS, vGPU and fractional a limit is the client's own, and a client over
+ * it grew itself). */
+static const job_run *other_grew(const gpu_state *g, const task *offender, gboolean device) {
   for (guint i = 0; i < g->n_residents; i++) {
     const task *t = g->residents[i];
     if (t->job != offender->job && (device || t->slot == offender->slot) && job_grew(t->job))
-      return TRUE;
+      return t->job;
   }
-  return FALSE;
+  return NULL;
 }
 
 /* Checks g for an out-of-memory caused by offender's allocation; kills the victims, again
@@ -918,8 +932,9 @@ static gboolean check_oom(sim *s, gpu_state *g, task *offender) {
                UTIL_GB(g->mem_used));
     p->ops->oom_victims(&p->share_view, g, offender, s->scratch_victims);
     if (!s->scratch_victims->len) break; /* the strategy spares everyone */
-    kill_victims(s, EVENT_OOM_KILL, cause, other_grew(g, offender, !over_client) ? NULL : cause, g,
-                 detail);
+    /* the blast comes from the job that grew (the first), else the failing allocation's */
+    const job_run *grew = other_grew(g, offender, !over_client);
+    kill_victims(s, EVENT_OOM_KILL, cause, grew ? NULL : cause, grew ? grew : cause, g, detail);
     if (cause->state != JOB_RUNNING) break;
   }
   cluster_gpu_note_mem(g);
@@ -933,7 +948,7 @@ static void job_crash(sim *s, job_run *j, const char *why) {
   gpu_state *g = j->tasks[0].gpu;
   /* one events.csv row per victim (the faulting job is a victim too, not innocent) */
   p->ops->crash_victims(&p->share_view, g, &j->tasks[0].view, s->scratch_victims);
-  kill_victims(s, EVENT_CRASH, j, j, g, why);
+  kill_victims(s, EVENT_CRASH, j, j, j, g, why);
 }
 
 void sim_job_set_mem(sim *s, job_run *j, int64_t bytes) {
@@ -1264,10 +1279,10 @@ gboolean sim_try_start(sim *s, pool_state *p, job_run *j) {
   return try_start(s, p, j);
 }
 
-void sim_evict_gpu(sim *s, gpu_state *g, const char *detail) {
+void sim_evict_gpu(sim *s, gpu_state *g, const job_run *source, const char *detail) {
   for (guint i = 0; i < g->n_residents; i++)
     g_ptr_array_add(s->scratch_victims, g->residents[i]);
-  kill_victims(s, EVENT_EVICTION, NULL, NULL, g, detail);
+  kill_victims(s, EVENT_EVICTION, NULL, NULL, source, g, detail);
 }
 
 /* ---- arrivals ---- */

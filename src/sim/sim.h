@@ -101,8 +101,9 @@ void sim_request_schedule(sim *s, pool_state *p);
 gboolean sim_try_start(sim *s, pool_state *p, job_run *j);
 /* Kills every job with a worker on g as an eviction (events.csv `eviction` rows, work
  * since the last checkpoint lost); evicted jobs go back to their queue whatever their
- * restart policy. Not from inside a scheduling pass. */
-void sim_evict_gpu(sim *s, gpu_state *g, const char *detail);
+ * restart policy. Not from inside a scheduling pass. source: the job the eviction is for
+ * (its tenant is the blast radius's source), NULL when none. */
+void sim_evict_gpu(sim *s, gpu_state *g, const job_run *source, const char *detail);
 /* Appends an events.csv row at the current time (j, cause, g may be NULL). */
 void sim_log_event(sim *s, event_kind kind, const pool_state *p, const gpu_state *g,
                    const job_run *j, const job_run *cause, const char *detail);

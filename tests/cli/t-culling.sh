@@ -55,7 +55,7 @@ else fail "check --estimate events '$est' below the run's '$ran'"; fi
 sed '/notebook_cull_timeout/d' c.yaml > off.yaml
 run run off.yaml c.csv -o off -q; expect_rc 0
 expect_eq "$(csv_get off/events.csv event cull t_s | wc -l)/$(cell off/jobs.csv b start_s)" "0/20000" "no culling by default"
-expect_eq "$(head -1 off/tenants.csv)" "scenario,seed,tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share,sm_active_gpu_h" "tenants.csv keeps its columns"
+expect_eq "$(head -1 off/tenants.csv)" "scenario,seed,tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share,sm_active_gpu_h,blast_caused,blast_suffered" "tenants.csv keeps its columns"
 expect_eq "$(grep -c 'culling' off/summary.txt off/summary.json | grep -c ':0')" "2" "no culling figures in the summaries"
 # bad input
 printf 'notebook_cull_timeout: -10m\npools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n' > bad.yaml

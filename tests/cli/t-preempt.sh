@@ -62,7 +62,7 @@ expect_eq "$(cell never/jobs.csv g start_s)" 1000 "the Never job waits for a fre
 printf 'name: plain\npools:\n  - {name: p, gpu: A100-80GB, nodes: 1, gpus_per_node: 2}\n' > plain.yaml
 run run plain.yaml "$P/order.csv" -o plain -q
 expect_rc 0
-expect_eq "$(head -1 plain/tenants.csv)" "scenario,seed,tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share,sm_active_gpu_h" "no preemption columns"
+expect_eq "$(head -1 plain/tenants.csv)" "scenario,seed,tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share,sm_active_gpu_h,blast_caused,blast_suffered" "no preemption columns"
 expect_eq "$(preemptions plain)" "" "no preemption without classes"
 
 # bad input: file:line:column, exit 2, nothing written

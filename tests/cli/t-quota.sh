@@ -17,7 +17,7 @@ run run "$K/borrow.yaml" "$K/borrow.csv" -o borrow
 expect_rc 0
 expect_eq "$(span borrow a6)" "0 3600" "team-a borrows team-b's idle quota"
 expect_eq "$(span borrow b1)" "3600 7200" "team-b waits for its lent quota back"
-expect_eq "$(head -1 borrow/tenants.csv)" "scenario,seed,tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share,sm_active_gpu_h,quota_gpu_h,borrowed_gpu_h" "quota columns"
+expect_eq "$(head -1 borrow/tenants.csv)" "scenario,seed,tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share,sm_active_gpu_h,blast_caused,blast_suffered,quota_gpu_h,borrowed_gpu_h" "quota columns"
 expect_eq "$(cell borrow/tenants.csv team-a quota_gpu_h)" 6 "GPU-hours under the quota"
 expect_eq "$(cell borrow/tenants.csv team-a borrowed_gpu_h)" 2 "GPU-hours borrowed"
 expect_eq "$(cell borrow/tenants.csv team-b borrowed_gpu_h)" 0 "team-b borrowed nothing"

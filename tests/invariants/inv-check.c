@@ -800,6 +800,7 @@ void inv_check_folder(const inv_case *c0, const char *case_dir, const char *out,
     if (c->lone) inv_check_lone(c, f.jobs, rep);
     inv_check_oversub(c, &f, rep);
     inv_check_limits(c, &f, case_dir, rep);
+    inv_check_blast(&f, out, rep);
   }
   inv_table *all[] = {f.pools, f.gpus, f.jobs, f.tenants, f.ts, f.services, f.events, f.trace};
   for (guint i = 0; i < G_N_ELEMENTS(all); i++) inv_table_free(all[i]);

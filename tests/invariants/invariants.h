@@ -125,6 +125,11 @@ typedef struct inv_stay {
 gboolean inv_collect_stays(const inv_case *c, const inv_folder *f, int i, GArray *stays,
                            GArray *waits);
 
+/* ---- the blast radius (inv-blast.c) ---- */
+/* summary.json's blast_radius pairs add up to the innocent victims and evictions of the
+ * run, and tenants.csv's blast_caused and blast_suffered to its pairs across tenants. */
+void inv_check_blast(const inv_folder *f, const char *out, inv_report *rep);
+
 /* ---- memory limits and oversubscription (inv-mem.c) ---- */
 /* Sets c->pools[i].oversub and migration_slowdown from the case's scenario (case_dir). */
 void inv_pool_oversub(inv_case *c, const char *case_dir);

@@ -106,10 +106,15 @@ static results *reports_fixture(void) {
   g_array_append_vals(r->gpus, g, G_N_ELEMENTS(g));
 
   tenant_result t[] = {
-    {.name = "ml", .jobs = 2, .allocated_gpu_s = 86400, .busy_gpu_s = 43200, .sm_active_gpu_s = 21600, .cost = 75},
-    {.name = "web", .jobs = 1, .allocated_gpu_s = 43200, .busy_gpu_s = 8640, .sm_active_gpu_s = 4320, .cost = 25},
+    {.name = "ml", .jobs = 2, .allocated_gpu_s = 86400, .busy_gpu_s = 43200, .sm_active_gpu_s = 21600, .cost = 75,
+     .blast_suffered = 1},
+    {.name = "web", .jobs = 1, .allocated_gpu_s = 43200, .busy_gpu_s = 8640, .sm_active_gpu_s = 4320, .cost = 25,
+     .blast_caused = 1},
   };
   g_array_append_vals(r->tenants, t, G_N_ELEMENTS(t));
+  /* j1 (ml), the innocent victim of j9's out-of-memory (web's) */
+  blast_row b = {.kind = BLAST_OOM_KILL, .from = "web", .to = "ml", .n = {[BLAST_DIED] = 1}};
+  g_array_append_val(r->blast, b);
 
   ts_row ts[] = {
     {.pool = 0, .t_start_s = 0, .t_end_s = 3600, .allocated = 0.5, .busy = 0.25,
@@ -405,7 +410,7 @@ Test(reports, csv_of_an_empty_run_is_the_header_only) {
   g_autoptr(GString) out = g_string_new(NULL);
   report_csv_string(report_csv_tenants_to, r, out);
   cr_assert_str_eq(out->str, "scenario,seed,tenant,jobs,allocated_gpu_h,busy_gpu_h,cost,cost_share,"
-                             "sm_active_gpu_h\n");
+                             "sm_active_gpu_h,blast_caused,blast_suffered\n");
 }
 
 Test(reports, text_durations_scale_their_unit) {

@@ -549,7 +549,9 @@ static void mig_on_evict(void *ctx, void *obj, uint64_t arg) {
            p->spec->name, g->node, g->local,
            g_array_index(mp->shapes, mig_shape, mg->shape).text,
            g_array_index(mp->shapes, mig_shape, mg->target).text);
-  share_evict_gpu(s, g, detail); /* the last departure takes the GPU down (mig_on_release) */
+  /* for the job the new layout is made for, as go_down names it */
+  const share_job *cause = mg->claims->len ? g_array_index(mg->claims, mig_claim, 0).job : NULL;
+  share_evict_gpu(s, g, cause, detail); /* the last departure takes the GPU down (mig_on_release) */
 }
 
 static gint claim_order(gconstpointer a, gconstpointer b) {

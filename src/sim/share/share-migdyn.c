@@ -411,7 +411,7 @@ static void md_on_evict(void *ctx, void *obj, uint64_t arg) {
   char detail[200];
   snprintf(detail, sizeof detail, "evicted to switch %s/n%u/g%u from %s to %s mode",
            p->spec->name, g->node, g->local, md_mode_name(mg->mode), md_mode_name(mg->target));
-  share_evict_gpu(s, g, detail); /* the departures destroy the instances (md_on_release) */
+  share_evict_gpu(s, g, mg->full_for, detail); /* the departures destroy the instances (md_on_release) */
 }
 
 /* g starts draining for a change to mode `to` (for j, leaving MIG mode): no new instances

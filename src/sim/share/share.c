@@ -234,8 +234,8 @@ gboolean share_try_start(sim *s, share_pool *p, const share_job *j) {
   return share_host(s)->try_start(s, share_state(p), share_run(j));
 }
 
-void share_evict_gpu(sim *s, gpu_state *g, const char *detail) {
-  share_host(s)->evict_gpu(s, g, detail);
+void share_evict_gpu(sim *s, gpu_state *g, const share_job *source, const char *detail) {
+  share_host(s)->evict_gpu(s, g, source ? share_run(source) : NULL, detail);
 }
 
 void share_log_event(sim *s, event_kind kind, const share_pool *p, const gpu_state *g,

@@ -379,8 +379,8 @@ void share_request_schedule(sim *s, share_pool *p);
 gboolean share_try_start(sim *s, share_pool *p, const share_job *j);
 /* Kills every job with a worker on g as an eviction (events.csv `eviction` rows, work since
  * the last checkpoint lost); evicted jobs go back to their queue whatever their restart
- * policy. */
-void share_evict_gpu(sim *s, gpu_state *g, const char *detail);
+ * policy. source: the job the eviction is for (the blast radius's source), NULL when none. */
+void share_evict_gpu(sim *s, gpu_state *g, const share_job *source, const char *detail);
 /* Appends an events.csv row at the current time (g and cause may be NULL). */
 void share_log_event(sim *s, event_kind kind, const share_pool *p, const gpu_state *g,
                      const share_job *cause, const char *detail);
