@@ -15,11 +15,15 @@ const scenario_key *const kueue_top_keys[] = {&kueue_key, NULL};
 static const char *const kueue_value_keys[] = {"file", "flavors", NULL};
 static const char *const cq_spec_keys[] = {
     "cohort", "cohortName", "queueingStrategy", "resourceGroups", "namespaceSelector",
-    "preemption", /* not a key */ /* Kueue's spec field (read, not modelled) */
+    "preemption", /* not a key */ /* Kueue's spec field, not the priority section */
     "fairSharing", "flavorFungibility", "admissionChecks",
     "admissionChecksStrategy", "stopPolicy", "admissionScope", NULL};
 static const char *const cohort_spec_keys[] = {"parent", "parentName", "resourceGroups",
                                                "fairSharing", NULL};
+static const char *const preemption_keys[] = {"withinClusterQueue", "reclaimWithinCohort",
+                                              "borrowWithinCohort", NULL};
+static const char *const borrow_within_keys[] = {"policy", "maxPriorityThreshold", NULL};
+static const char *const fair_keys[] = {"weight", NULL};
 static const char *const group_keys[] = {"coveredResources", "flavors", NULL};
 static const char *const flavor_keys[] = {"name", "resources", NULL};
 static const char *const resource_keys[] = {"name", "nominalQuota", "borrowingLimit",
@@ -213,6 +217,85 @@ static const scenario_yaml *spec_of(kctx *c, const scenario_yaml *o, const char 
   return spec;
 }
 
+/* One policy of spec.preemption: names[i] is kueue_preempt i (NULL: not allowed here). */
+static void parse_policy(kctx *c, const scenario_yaml *v, const char *what,
+                         const char *const names[4], kueue_preempt *out) {
+  for (int i = 0; i < 4 && v->type == SCENARIO_YAML_SCALAR; i++)
+    if (names[i] && !strcmp(v->text, names[i])) {
+      *out = (kueue_preempt)i;
+      return;
+    }
+  GString *e = g_string_new(NULL);
+  int total = 0;
+  for (int i = 0; i < 4; i++) total += names[i] != NULL;
+  for (int i = 0, n = 0; i < 4; i++)
+    if (names[i]) {
+      n++;
+      g_string_append_printf(e, "%s%s", n == 1 ? "" : n == total ? " or " : ", ", names[i]);
+    }
+  scenario_yaml_expected(c->d, c->file, v, what, e->str);
+  g_string_free(e, TRUE);
+}
+
+/* spec.preemption of ClusterQueue n (Kueue's ClusterQueuePreemption). */
+static void parse_preemption(kctx *c, kueue_node *n, const scenario_yaml *pr) {
+  static const char *const within[4] = {"Never", "LowerPriority", "LowerOrNewerEqualPriority", NULL};
+  static const char *const reclaim[4] = {"Never", "LowerPriority", NULL, "Any"};
+  static const char *const borrow[4] = {"Never", "LowerPriority", NULL, NULL};
+  if (pr->type != SCENARIO_YAML_MAP) {
+    scenario_yaml_expected(c->d, c->file, pr, "spec.preemption", "a mapping {withinClusterQueue, "
+                           "reclaimWithinCohort, borrowWithinCohort}");
+    return;
+  }
+  scenario_yaml_check_keys(c->d, c->file, pr, "spec.preemption", preemption_keys);
+  const scenario_yaml *v;
+  if ((v = scenario_yaml_get(pr, "withinClusterQueue")))
+    parse_policy(c, v, "spec.preemption.withinClusterQueue", within, &n->within);
+  if ((v = scenario_yaml_get(pr, "reclaimWithinCohort")))
+    parse_policy(c, v, "spec.preemption.reclaimWithinCohort", reclaim, &n->reclaim);
+  if (!(v = scenario_yaml_get(pr, "borrowWithinCohort"))) return;
+  if (v->type != SCENARIO_YAML_MAP) {
+    scenario_yaml_expected(c->d, c->file, v, "spec.preemption.borrowWithinCohort",
+                           "a mapping {policy, maxPriorityThreshold}");
+    return;
+  }
+  scenario_yaml_check_keys(c->d, c->file, v, "spec.preemption.borrowWithinCohort", borrow_within_keys);
+  const scenario_yaml *x;
+  if ((x = scenario_yaml_get(v, "policy")))
+    parse_policy(c, x, "spec.preemption.borrowWithinCohort.policy", borrow, &n->borrow_within);
+  int64_t t;
+  if ((x = scenario_yaml_get(v, "maxPriorityThreshold")) &&
+      scenario_yaml_int(c->d, c->file, x, "spec.preemption.borrowWithinCohort.maxPriorityThreshold",
+                        G_MININT32, G_MAXINT32, &t)) {
+    n->borrow_max_set = TRUE;
+    n->borrow_max = (int32_t)t;
+  }
+}
+
+/* spec.fairSharing of a ClusterQueue or Cohort: weight, a Kubernetes quantity >= 0 (2, 0.5,
+ * 500m); *weight unchanged when absent. */
+static void parse_fair(kctx *c, const scenario_yaml *fs, double *weight) {
+  if (fs->type != SCENARIO_YAML_MAP) {
+    scenario_yaml_expected(c->d, c->file, fs, "spec.fairSharing", "a mapping {weight}");
+    return;
+  }
+  scenario_yaml_check_keys(c->d, c->file, fs, "spec.fairSharing", fair_keys);
+  const scenario_yaml *v = scenario_yaml_get(fs, "weight");
+  if (!v) return;
+  char *end = NULL;
+  double w = v->type == SCENARIO_YAML_SCALAR && v->text[0] ? g_ascii_strtod(v->text, &end) : -1;
+  if (end && *end == 'm' && end[1] == 0) {
+    w /= 1000;
+    end++;
+  }
+  if (!end || *end || !(w >= 0 && w <= 1e9)) {
+    scenario_yaml_expected(c->d, c->file, v, "spec.fairSharing.weight",
+                           "a non-negative number (a Kubernetes quantity: 2, 0.5, 500m)");
+    return;
+  }
+  *weight = w;
+}
+
 static void parse_cluster_queue(kctx *c, const scenario_yaml *o) {
   const scenario_yaml *name = meta_name(c, o, "ClusterQueue");
   if (!name) return;
@@ -228,17 +311,17 @@ static void parse_cluster_queue(kctx *c, const scenario_yaml *o) {
   if (!spec) return;
   if ((v = scenario_yaml_get(spec, "cohort")) || (v = scenario_yaml_get(spec, "cohortName")))
     if (v->type == SCENARIO_YAML_SCALAR && v->text[0]) g_ptr_array_index(c->cq_cohort, i) = (gpointer)v;
+  kueue_node *n = &g_array_index(c->k->nodes, kueue_node, i);
   if ((v = scenario_yaml_get(spec, "queueingStrategy"))) {
-    kueue_node *n = &g_array_index(c->k->nodes, kueue_node, i);
     if (v->type == SCENARIO_YAML_SCALAR && !strcmp(v->text, "StrictFIFO"))
       n->strategy = KUEUE_STRICT_FIFO;
     else if (!(v->type == SCENARIO_YAML_SCALAR && !strcmp(v->text, "BestEffortFIFO")))
       scenario_yaml_expected(c->d, c->file, v, "spec.queueingStrategy",
                              "StrictFIFO or BestEffortFIFO");
   }
-  const scenario_yaml *fs = scenario_yaml_get(spec, "fairSharing");
-  if ((v = scenario_yaml_get(fs, "weight")) && v->type == SCENARIO_YAML_SCALAR)
-    g_array_index(c->k->nodes, kueue_node, i).weight = g_ascii_strtod(v->text, NULL);
+  if ((v = scenario_yaml_get(spec, "fairSharing"))) parse_fair(c, v, &n->weight);
+  if ((v = scenario_yaml_get(spec, "preemption"))) parse_preemption(c, n, v); /* not a key */
+  if (n->within != KUEUE_PREEMPT_NEVER || n->reclaim != KUEUE_PREEMPT_NEVER) c->k->preempts = TRUE;
   if ((v = scenario_yaml_get(spec, "resourceGroups"))) parse_groups(c, i, v, what);
 }
 
@@ -261,6 +344,8 @@ static void parse_cohort(kctx *c, const scenario_yaml *o) {
   if (!spec) return;
   if ((v = scenario_yaml_get(spec, "parent")) || (v = scenario_yaml_get(spec, "parentName")))
     if (v->type == SCENARIO_YAML_SCALAR && v->text[0]) g_ptr_array_index(c->cq_cohort, i) = (gpointer)v;
+  if ((v = scenario_yaml_get(spec, "fairSharing")))
+    parse_fair(c, v, &g_array_index(c->k->nodes, kueue_node, i).weight);
   if ((v = scenario_yaml_get(spec, "resourceGroups"))) parse_groups(c, i, v, what);
 }
 
@@ -602,6 +687,19 @@ int kueue_pool_flavor(const scenario_kueue *k, int pi) {
   return -1;
 }
 
+/* A ClusterQueue's spec.preemption for `check`, where it preempts. */
+static void describe_preemption(GString *out, const kueue_node *n) {
+  static const char *const names[] = {"Never", "LowerPriority", "LowerOrNewerEqualPriority", "Any"};
+  if (n->within != KUEUE_PREEMPT_NEVER)
+    g_string_append_printf(out, ", withinClusterQueue %s", names[n->within]);
+  if (n->reclaim != KUEUE_PREEMPT_NEVER)
+    g_string_append_printf(out, ", reclaimWithinCohort %s", names[n->reclaim]);
+  if (n->borrow_within != KUEUE_PREEMPT_NEVER) {
+    g_string_append(out, ", borrowWithinCohort LowerPriority");
+    if (n->borrow_max_set) g_string_append_printf(out, " (maxPriorityThreshold %d)", n->borrow_max);
+  }
+}
+
 void kueue_describe(GString *out, const scenario_kueue *k) {
   g_string_append_printf(out, "  quotas (Kueue, %s): %u ClusterQueue%s\n", k->path, k->n_cq,
                          k->n_cq == 1 ? "" : "s");
@@ -612,6 +710,8 @@ void kueue_describe(GString *out, const scenario_kueue *k) {
       g_string_append_printf(out, " in cohort %s", g_array_index(k->nodes, kueue_node, n->parent).name);
     if (n->is_cq)
       g_string_append(out, n->strategy == KUEUE_STRICT_FIFO ? ", StrictFIFO" : ", BestEffortFIFO");
+    if (n->is_cq) describe_preemption(out, n);
+    if (n->weight != 1.0) g_string_append_printf(out, ", fair sharing weight %g", n->weight);
     for (guint f = 0; f < k->flavors->len; f++) {
       const kueue_quota *q = &n->quota[f];
       if (!q->listed) continue;

@@ -12,6 +12,14 @@
 /* A ClusterQueue's queueingStrategy. */
 typedef enum { KUEUE_BEST_EFFORT_FIFO = 0, KUEUE_STRICT_FIFO } kueue_strategy;
 
+/* A policy of a ClusterQueue's spec.preemption (Never, the default, for each). */
+typedef enum {
+  KUEUE_PREEMPT_NEVER = 0,
+  KUEUE_PREEMPT_LOWER_PRIORITY,          /* all three fields */
+  KUEUE_PREEMPT_LOWER_OR_NEWER_EQUAL,    /* withinClusterQueue: LowerOrNewerEqualPriority */
+  KUEUE_PREEMPT_ANY                      /* reclaimWithinCohort: Any */
+} kueue_preempt;
+
 #define KUEUE_NO_LIMIT (-1)    /* borrowingLimit / lendingLimit not set */
 #define KUEUE_MAX_NODES 4096   /* ClusterQueues and Cohorts in one file */
 #define KUEUE_MAX_FLAVORS 64   /* ResourceFlavors in one file */
@@ -33,7 +41,11 @@ typedef struct kueue_node {    /* a ClusterQueue or a Cohort of the quota tree *
   guint parent_line, parent_col; /* where the parent is named */
   kueue_quota *quota;          /* per flavour (n_flavors), owned */
   kueue_strategy strategy;     /* ClusterQueues: queueingStrategy (BestEffortFIFO default) */
-  double weight;               /* fairSharing.weight (read; fair sharing is not modelled) */
+  double weight;               /* fairSharing.weight (default 1; used with fairSharing.enable) */
+  /* ClusterQueues: spec.preemption (docs/models.md "Quotas and gangs") */
+  kueue_preempt within, reclaim, borrow_within;
+  gboolean borrow_max_set;     /* borrowWithinCohort.maxPriorityThreshold given */
+  int32_t borrow_max;          /* ... its value */
 } kueue_node;
 
 typedef struct kueue_flavor {
@@ -55,6 +67,8 @@ typedef struct scenario_kueue {
   GArray *nodes;               /* kueue_node: ClusterQueues and Cohorts */
   GArray *locals;              /* kueue_local */
   guint n_cq;                  /* ClusterQueues among nodes */
+  gboolean preempts;           /* some ClusterQueue preempts (withinClusterQueue or
+                                * reclaimWithinCohort not Never) */
   /* [node * MAX(n_flavors, 1) + f], computed once: */
   int64_t *subtree;            /* nominal plus what its children lend */
   int64_t *kept;               /* what it keeps from its parent (subtree beyond lendingLimit) */

@@ -187,6 +187,7 @@ typedef struct scenario {
   struct scenario_requirements *requirements;
   struct scenario_priority *priority; /* priority classes and preemption (priority.h); NULL
                                        * when the scenario has none: nothing preempts */
+  gboolean kueue_fair_sharing;  /* Kueue's fairSharing.enable (src/sim/quota.c's key) */
   struct scenario_kueue *kueue; /* Kueue's quotas (kueue.h); NULL when the scenario has none:
                                  * every job is admitted as it fits */
 } scenario;

@@ -6,6 +6,7 @@
  * jobs' progress, placement or strategies: the simulator reports changes to it. */
 #include "metrics.h"
 #include "priority.h"
+#include "kueue.h"
 #include "histogram.h"
 #include <math.h>
 #include <string.h>
@@ -31,6 +32,7 @@ typedef struct metrics_tenant_state {
   guint32 jobs;
   double licence_cost;
   guint32 preempted, preempts_caused; /* from the rows (metrics_rowsums) */
+  guint32 reclaimed, reclaims_caused;
   double preempt_lost_gpu_s;
   double quota_gpu_s, borrowed_gpu_s;
   results_culls culls;            /* the rows' sums (metrics_rowsums_hand_over) */
@@ -539,7 +541,7 @@ void metrics_burst(metrics *m, guint32 pool, guint32 gpu, guint32 tenant, sim_ti
 typedef struct rowsums_tenant {
   guint32 jobs;
   double licence_cost;
-  guint32 preempted, preempts_caused;
+  guint32 preempted, preempts_caused, reclaimed, reclaims_caused;
   double preempt_lost_gpu_s;
   double quota_gpu_s, borrowed_gpu_s;
   results_culls culls;
@@ -598,6 +600,8 @@ void metrics_rowsums_add(metrics_rowsums *s, const job_result *jr, guint32 tenan
   t->jobs++;
   t->preempted += jr->preempted;
   t->preempts_caused += jr->preempts_caused;
+  t->reclaimed += jr->reclaimed;
+  t->reclaims_caused += jr->reclaims_caused;
   t->preempt_lost_gpu_s += jr->preempt_lost_gpu_s;
   t->quota_gpu_s += jr->quota_gpu_s;
   t->borrowed_gpu_s += jr->borrowed_gpu_s;
@@ -623,6 +627,8 @@ void metrics_rowsums_hand_over(metrics *m, metrics_rowsums *s) {
     t->licence_cost += x->licence_cost;
     t->preempted += x->preempted;
     t->preempts_caused += x->preempts_caused;
+    t->reclaimed += x->reclaimed;
+    t->reclaims_caused += x->reclaims_caused;
     t->preempt_lost_gpu_s += x->preempt_lost_gpu_s;
     t->quota_gpu_s += x->quota_gpu_s;
     t->borrowed_gpu_s += x->borrowed_gpu_s;
@@ -797,6 +803,8 @@ static void metrics_freeze_tenants(metrics *m, sim_time end) {
         .cost = cost + t->licence_cost,
         .preempted = t->preempted,
         .preempts_caused = t->preempts_caused,
+        .reclaimed = t->reclaimed,
+        .reclaims_caused = t->reclaims_caused,
         .preempt_lost_gpu_s = t->preempt_lost_gpu_s,
         .quota_gpu_s = t->quota_gpu_s,
         .borrowed_gpu_s = t->borrowed_gpu_s,
@@ -826,6 +834,7 @@ void metrics_freeze(metrics *m, sim_time end, const pool_result *pools) {
   for (guint i = 0; i < m->n_pools; i++) metrics_freeze_pool(m, &m->pools[i], pools[i]);
   metrics_freeze_tenants(m, end);
   metrics_freeze_blast(m);
-  m->r->preemption = m->sc->priority && m->sc->priority->preempts;
   m->r->quotas = m->sc->kueue != NULL;
+  m->r->reclaim = m->sc->kueue && m->sc->kueue->preempts;
+  m->r->preemption = (m->sc->priority && m->sc->priority->preempts) || m->r->reclaim;
 }

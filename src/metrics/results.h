@@ -61,6 +61,7 @@ typedef struct job_result {
   const char *gpu_ids;      /* "pool/n0/g3;pool/n1/g0" of the last placement (interned) */
   guint32 preempted;        /* times evicted by a preemption (docs/models.md) */
   guint32 preempts_caused;  /* running jobs it evicted by preemption */
+  guint32 reclaimed, reclaims_caused; /* of those, Kueue's to reclaim lent quota */
   double preempt_lost_gpu_s; /* work its preemptions lost x workers (GPU-seconds) */
   double quota_gpu_s;       /* GPU-seconds admitted under its ClusterQueue's quota (Kueue) */
   double borrowed_gpu_s;    /* of which above the queue's nominal quota at admission */
@@ -117,6 +118,7 @@ typedef struct tenant_result {
   double allocated_gpu_s, busy_gpu_s, sm_active_gpu_s;
   double cost;              /* showback: allocated GPU-hours x the pool's price, + licences */
   guint32 preempted, preempts_caused; /* preemptions its jobs suffered and caused */
+  guint32 reclaimed, reclaims_caused; /* of which Kueue's to reclaim lent quota */
   double preempt_lost_gpu_s; /* work its jobs lost to preemptions x workers (GPU-seconds) */
   results_culls culls;      /* its notebooks' (the rows' sums) */
   double quota_gpu_s, borrowed_gpu_s; /* GPU-seconds admitted under a Kueue quota, borrowed */
@@ -286,6 +288,8 @@ typedef struct results {
                              * show the preemptions (opt-in columns) */
   gboolean quotas;          /* the scenario has Kueue quotas: tenants.csv and the summary
                              * show quota and borrowed GPU-hours (opt-in columns) */
+  gboolean reclaim;         /* a ClusterQueue preempts (Kueue's spec.preemption): tenants.csv
+                             * and the summary show the preemptions to reclaim quota too */
   gboolean oversub;         /* a pool lets cards hold more memory than they have (unified
                              * memory): jobs.csv, gpus.csv and the summary show it (opt-in) */
   GArray *timeseries;       /* ts_row, by pool then time */

@@ -351,7 +351,8 @@ void report_csv_tenants_to(const results *r, report_out *ro) {
   csv_culls_header(out, r);
   if (r->quotas) { /* and the quota's where the scenario has Kueue quotas */
     g_string_truncate(out, out->len - 1);
-    g_string_append(out, ",quota_gpu_h,borrowed_gpu_h\n");
+    g_string_append(out, r->reclaim ? ",quota_gpu_h,borrowed_gpu_h,reclaims_suffered,reclaims_caused\n"
+                                    : ",quota_gpu_h,borrowed_gpu_h\n");
   }
   double showback = results_showback_total(r);
   for (guint i = 0; i < r->tenants->len; i++) {
@@ -375,6 +376,10 @@ void report_csv_tenants_to(const results *r, report_out *ro) {
     if (r->quotas) {
       csv_n(out, csv_hours(t->quota_gpu_s));
       csv_n(out, csv_hours(t->borrowed_gpu_s));
+      if (r->reclaim) {
+        csv_u(out, t->reclaimed);
+        csv_u(out, t->reclaims_caused);
+      }
     }
     csv_eol(out);
     report_out_row(ro);

@@ -163,6 +163,10 @@ static void json_tenants(JsonBuilder *b, const results *r) {
     if (r->quotas) {
       json_num(b, "quota_gpu_h", t->quota_gpu_s / 3600.0);
       json_num(b, "borrowed_gpu_h", t->borrowed_gpu_s / 3600.0);
+      if (r->reclaim) {
+        json_int(b, "reclaims_suffered", t->reclaimed);
+        json_int(b, "reclaims_caused", t->reclaims_caused);
+      }
     }
     json_culls(b, r, &t->culls);
     json_int(b, "blast_caused", t->blast_caused);

@@ -269,15 +269,18 @@ static void text_quotas(GString *out, const results *r) {
  * lost, and per tenant suffered / caused, in name order. */
 static void text_preemption(GString *out, const results *r) {
   if (!r->preemption) return;
-  guint32 n = 0;
+  guint32 n = 0, reclaims = 0;
   double lost = 0;
   for (guint i = 0; i < r->tenants->len; i++) {
     const tenant_result *t = &g_array_index(r->tenants, tenant_result, i);
     n += t->preempted;
+    reclaims += t->reclaimed;
     lost += t->preempt_lost_gpu_s;
   }
   text_label(out, "preemption");
-  g_string_append_printf(out, "%u preemption%s; work lost ", n, n == 1 ? "" : "s");
+  g_string_append_printf(out, "%u preemption%s", n, n == 1 ? "" : "s");
+  if (r->reclaim) g_string_append_printf(out, " (%u to reclaim lent quota)", reclaims);
+  g_string_append(out, "; work lost ");
   text_fmt(out, "%.1f", lost / 3600.0);
   g_string_append(out, " GPU-h");
   for (guint i = 0; i < r->tenants->len && n; i++) {

@@ -7,6 +7,8 @@
 #include "cluster.h"
 #include "share.h"
 #include "priority.h"
+#include "kueue.h"
+#include "preempt.h"
 #include <math.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -122,6 +124,7 @@ static double budget_restarts(const scenario *sc, const trace *tr, const pool_sp
  * max_restarts + 1 in a pool where jobs preempt (the one past max_restarts fails it), each
  * ending an attempt after the grace period; none where nothing preempts. */
 static double budget_preemptions(const scenario *sc, const pool_spec *p) {
+  if (sc->kueue && sc->kueue->preempts) return (double)sc->max_restarts + 1; /* any pool */
   if (!sc->priority || !sc->priority->preempts) return 0;
   scenario_capacity c = p->strategy->capacity;
   if (c != SCENARIO_CAPACITY_SLOTS && c != SCENARIO_CAPACITY_SHARES) return 0;
@@ -196,7 +199,7 @@ static void budget_job_events(budget_rows *b, const scenario *sc, const trace *t
     occupied += attempts * util_ns_to_seconds(p->reconfigure_time_ns);
   /* a victim keeps its GPUs for the grace period of each preemption */
   double held = backoff_s;
-  if (preempts > 0) held += preempts * util_ns_to_seconds(sc->priority->grace_ns);
+  if (preempts > 0) held += preempts * util_ns_to_seconds(preempt_grace_ns(sc));
   occupied += held;
   double longest = (session ? dur : attempts * dur * slow_job) + held;
   b->pool_last_s[pi] = MAX(b->pool_last_s[pi], util_ns_to_seconds(j->submit_ns));

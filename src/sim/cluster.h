@@ -202,6 +202,8 @@ struct job_run {
   event_id ev_preempt;       /* the end of that termination grace period */
   guint32 preempt_pending;   /* its victims still terminating (it preempts no more till then) */
   guint32 preempted, preempts_caused; /* times chosen as a victim, victims it chose */
+  guint32 reclaimed, reclaims_caused; /* of which by Kueue to reclaim lent quota (quota.c) */
+  guint8 preempt_why;        /* while terminating: PREEMPT_WHY_* of preempt.h */
   double preempt_lost_gpu_ns; /* work lost to its preemptions x workers (GPU x ns) */
   gboolean may_preempt;      /* its class's preemption_policy is PreemptLowerPriority */
   gboolean preempt_mark;     /* scratch of preempt_select */

@@ -3,7 +3,16 @@
  * It judges a fit on copies of a node's GPUs with the candidates taken away, through the
  * strategy's gpu_accepts; it changes nothing: sim.c evicts, after the grace period. */
 #include "preempt.h"
+#include "priority.h"
 #include <string.h>
+
+sim_time preempt_grace_ns(const scenario *sc) {
+  return sc->priority ? sc->priority->grace_ns : 30 * (sim_time)1000000000;
+}
+
+gboolean preempt_checkpoints(const scenario *sc) {
+  return sc->priority && sc->priority->checkpoint_on_termination;
+}
 
 gboolean preempt_pool_supported(const pool_state *p) {
   scenario_capacity c = p->spec->strategy->capacity;

@@ -4,6 +4,10 @@
 #include <glib.h>
 #include "cluster.h"
 
+/* Why a victim terminates (job_run.preempt_why): kube-scheduler's priority preemption, or
+ * Kueue's (quota.c): prioritization within the ClusterQueue, reclamation within the cohort. */
+enum { PREEMPT_WHY_PRIORITY = 0, PREEMPT_WHY_IN_QUEUE, PREEMPT_WHY_RECLAIM };
+
 /* Does p's strategy let preempt_select judge a fit with residents taken away? (Whole GPUs,
  * replicas and fractions: yes; MIG and vGPU, whose GPUs keep state of their own: no.) */
 gboolean preempt_pool_supported(const pool_state *p);
@@ -18,3 +22,9 @@ gboolean preempt_pool_supported(const pool_state *p);
 gboolean preempt_select(pool_state *p, const job_run *j, GPtrArray *victims);
 /* The lowest priority of a job running in p (G_MAXINT32 when none runs). */
 int32_t preempt_lowest_running(const pool_state *p);
+/* The termination grace period of a victim: the priority section's, else Kubernetes'
+ * default terminationGracePeriodSeconds (30 s), as for Kueue's preemptions without one. */
+sim_time preempt_grace_ns(const scenario *sc);
+/* Do victims save their work in the grace period (the priority section's setting; off
+ * without one)? */
+gboolean preempt_checkpoints(const scenario *sc);

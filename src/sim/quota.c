@@ -1,7 +1,18 @@
 /* quota.c: Kueue's quota arithmetic of a run (quota.h): subtree quotas and kept quotas of the
  * ClusterQueue/Cohort tree computed once, usage bubbled up the tree as Kueue's resource nodes
- * do, and what a ClusterQueue may admit now (subtree and kept quotas: kueue.c's tables). Which job is admitted when is sim.c's. */
+ * do, what a ClusterQueue may admit now (subtree and kept quotas: kueue.c's tables), fair
+ * sharing's dominant resource share, and the victims of Kueue's preemption (reclaiming lent
+ * quota). Which job is admitted or evicted when is sim.c's. */
 #include "quota.h"
+#include "cluster.h"
+#include "scenario.h"
+
+static const scenario_model_section quota_section_fair = {"fairSharing", "{enable: true}"};
+const scenario_model_key quota_key_fair_sharing = {
+    {"fairSharing.enable", "false", "Kueue's fair sharing: a cohort's borrowers admitted by "
+     "weighted dominant resource share", NULL},
+    SCENARIO_MODEL_ONOFF, NULL, 0, 1, FALSE, FALSE, 0, offsetof(scenario, kueue_fair_sharing),
+    NULL, &quota_section_fair};
 
 struct quota_state {
   const scenario_kueue *k;
@@ -56,4 +67,170 @@ int64_t quota_add(quota_state *q, int cq, int f, int64_t n) {
     i = g_array_index(q->k->nodes, kueue_node, i).parent;
   }
   return borrowed;
+}
+
+static const kueue_node *qnode(const quota_state *q, int i) {
+  return &g_array_index(q->k->nodes, kueue_node, i);
+}
+
+gboolean quota_would_borrow(const quota_state *q, int cq, int f, int64_t n) {
+  return quota_usage(q, cq, f) + n > qnode(q, cq)->quota[f].nominal;
+}
+
+int64_t quota_share(const quota_state *q, int cq, int f, int64_t n) {
+  const kueue_node *x = qnode(q, cq);
+  int64_t b = quota_usage(q, cq, f) + n - x->quota[f].nominal;
+  if (x->parent < 0 || b <= 0) return 0;
+  int64_t w = (int64_t)(x->weight * 1000 + 0.5);
+  if (w <= 0) return INT64_MAX;
+  int root = cq;
+  while (qnode(q, root)->parent >= 0) root = qnode(q, root)->parent;
+  int64_t lendable = q->subtree[(gsize)root * q->n_fl + f];
+  if (lendable <= 0) return 0;
+  return b * 1000 / lendable * 1000 / w;
+}
+
+/* ---- preemption (Kueue's classical preemption, pkg/scheduler/preemption) ---- */
+
+typedef struct qv_ctx {
+  quota_state *q;
+  int f, cq;                 /* the flavour, the preemptor's ClusterQueue */
+  int64_t need;              /* its GPUs */
+} qv_ctx;
+
+/* Does the preemptor fit now (within its nominal quota unless borrow)? */
+static gboolean qv_fits(const qv_ctx *c, gboolean borrow) {
+  if (!borrow && quota_would_borrow(c->q, c->cq, c->f, c->need)) return FALSE;
+  return quota_available(c->q, c->cq, c->f) >= c->need;
+}
+
+static void qv_remove(const qv_ctx *c, const job_run *v, int sign) {
+  quota_add(c->q, v->cq, c->f, sign * (int64_t)v->n_tasks);
+}
+
+/* Kueue's minimalPreemptions: candidates (in order) removed while their ClusterQueue is
+ * still borrowing (the preemptor's own always) until the preemptor fits, then put back
+ * from the last but one while it still fits. *threshold: borrowWithinCohort's, a victim of
+ * another queue at or above it forbids borrowing. The targets into out; how many. */
+static guint qv_minimal(const qv_ctx *c, GPtrArray *cand, gboolean borrow,
+                        const int32_t *threshold, const job_run **out) {
+  guint n = 0;
+  gboolean fit = FALSE;
+  for (guint i = 0; i < cand->len && !fit; i++) {
+    const job_run *v = g_ptr_array_index(cand, i);
+    gboolean same = v->cq == c->cq;
+    if (!same && !quota_would_borrow(c->q, v->cq, c->f, 0)) continue;
+    if (!same && threshold && v->spec->priority >= *threshold) borrow = FALSE;
+    qv_remove(c, v, -1);
+    out[n++] = v;
+    fit = qv_fits(c, borrow);
+  }
+  if (fit)
+    for (guint i = n >= 2 ? n - 1 : 0; i-- > 0;) {
+      qv_remove(c, out[i], 1);
+      if (qv_fits(c, borrow)) out[i] = out[--n];
+      else qv_remove(c, out[i], -1);
+    }
+  for (guint i = 0; i < n; i++) qv_remove(c, out[i], 1);
+  return fit ? n : 0;
+}
+
+/* Kueue's candidate order: other ClusterQueues' first, lower priority, the most recently
+ * admitted, then the trace row. */
+static gint qv_order(gconstpointer a, gconstpointer b, gpointer data) {
+  const job_run *x = *(job_run *const *)a, *y = *(job_run *const *)b;
+  int cq = GPOINTER_TO_INT(data);
+  if ((x->cq == cq) != (y->cq == cq)) return x->cq == cq ? 1 : -1;
+  if (x->spec->priority != y->spec->priority) return x->spec->priority < y->spec->priority ? -1 : 1;
+  if (x->attempt_start != y->attempt_start) return x->attempt_start > y->attempt_start ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Is running job v a candidate for queued j (Kueue's findCandidates)? */
+static gboolean qv_candidate(const quota_state *q, int f, const job_run *j, const job_run *v,
+                             int root) {
+  const kueue_node *n = qnode(q, j->cq);
+  int32_t pj = j->spec->priority, pv = v->spec->priority;
+  if (v->cq == j->cq) {
+    if (n->within == KUEUE_PREEMPT_LOWER_PRIORITY) return pv < pj;
+    if (n->within != KUEUE_PREEMPT_LOWER_OR_NEWER_EQUAL) return FALSE;
+    return pv < pj || (pv == pj && (j->spec->submit_ns < v->spec->submit_ns ||
+                                    (j->spec->submit_ns == v->spec->submit_ns && j->index < v->index)));
+  }
+  if (n->reclaim == KUEUE_PREEMPT_NEVER || root < 0) return FALSE;
+  int r = v->cq;
+  while (qnode(q, r)->parent >= 0) r = qnode(q, r)->parent;
+  if (r != root || !quota_would_borrow(q, v->cq, f, 0)) return FALSE;
+  return n->reclaim == KUEUE_PREEMPT_ANY || pv < pj;
+}
+
+/* Keeps the candidates of queue cq, and the others below priority below. */
+static void qv_keep(GPtrArray *cand, int cq, int64_t below) {
+  guint k = 0;
+  for (guint i = 0; i < cand->len; i++) {
+    job_run *v = g_ptr_array_index(cand, i);
+    if (v->cq == cq || v->spec->priority < below) g_ptr_array_index(cand, k++) = v;
+  }
+  g_ptr_array_set_size(cand, k);
+}
+
+/* Kueue's GetTargets on the sorted candidates: only its own queue's (borrowing allowed);
+ * with borrowWithinCohort, all (others below its threshold unless it is under nominal);
+ * else, under its nominal quota, the cohort's without borrowing, then its own queue's. */
+static guint qv_targets(const qv_ctx *c, const kueue_node *n, const job_run *j, GPtrArray *cand,
+                        const job_run **out) {
+  guint same = 0;
+  for (guint i = 0; i < cand->len; i++) same += ((job_run *)g_ptr_array_index(cand, i))->cq == c->cq;
+  gboolean under = quota_usage(c->q, c->cq, c->f) < n->quota[c->f].nominal;
+  if (same == cand->len) return qv_minimal(c, cand, TRUE, NULL, out);
+  if (n->borrow_within != KUEUE_PREEMPT_NEVER) {
+    int32_t th = j->spec->priority;
+    if (n->borrow_max_set && n->borrow_max < th) th = n->borrow_max + 1;
+    if (!under) qv_keep(cand, c->cq, th);
+    return qv_minimal(c, cand, TRUE, &th, out);
+  }
+  guint k = under ? qv_minimal(c, cand, FALSE, NULL, out) : 0;
+  if (k) return k;
+  qv_keep(cand, c->cq, G_MININT64);
+  return qv_minimal(c, cand, TRUE, NULL, out);
+}
+
+guint quota_victims(quota_state *q, const pool_state *p, int f, const job_run *j,
+                    GPtrArray *victims) {
+  const kueue_node *n = qnode(q, j->cq);
+  int root = -1;
+  for (int r = n->parent; r >= 0; r = qnode(q, r)->parent) root = r;
+  GPtrArray *all = g_ptr_array_new(), *cand = g_ptr_array_new();
+  for (guint32 g = 0; g < p->n_gpus; g++)
+    for (guint32 i = 0; i < p->gpus[g].n_residents; i++) {
+      job_run *v = p->gpus[g].residents[i]->job;
+      if (v->preempt_mark || v->cq < 0) continue;
+      v->preempt_mark = TRUE;
+      g_ptr_array_add(all, v);
+    }
+  qv_ctx c = {.q = q, .f = f, .cq = j->cq, .need = j->spec->gpus};
+  for (guint i = 0; i < all->len; i++) { /* those terminating are gone already */
+    job_run *v = g_ptr_array_index(all, i);
+    v->preempt_mark = FALSE;
+    if (v->terminating) qv_remove(&c, v, -1);
+  }
+  for (guint i = 0; i < all->len; i++) {
+    job_run *v = g_ptr_array_index(all, i);
+    if (!v->terminating && qv_candidate(q, f, j, v, root)) g_ptr_array_add(cand, v);
+  }
+  guint k = 0;
+  if (cand->len) {
+    const job_run **out = g_new(const job_run *, cand->len);
+    g_ptr_array_sort_with_data(cand, qv_order, GINT_TO_POINTER(j->cq));
+    k = qv_targets(&c, n, j, cand, out);
+    for (guint i = 0; i < k; i++) g_ptr_array_add(victims, (gpointer)out[i]);
+    g_free(out);
+  }
+  for (guint i = 0; i < all->len; i++) {
+    job_run *v = g_ptr_array_index(all, i);
+    if (v->terminating) qv_remove(&c, v, 1);
+  }
+  g_ptr_array_unref(all);
+  g_ptr_array_unref(cand);
+  return k;
 }

@@ -21,3 +21,22 @@ int64_t quota_add(quota_state *q, int cq, int f, int64_t n);
 /* The usage of node i in flavour f (ClusterQueues and Cohorts: what their children use
  * beyond what they keep). */
 int64_t quota_usage(const quota_state *q, int i, int f);
+/* Would n more GPUs of flavour f put cq above its nominal quota (Kueue: borrowing)? */
+gboolean quota_would_borrow(const quota_state *q, int cq, int f, int64_t n);
+/* Kueue's dominant resource share of cq in flavour f with n more GPUs (fair sharing): what
+ * it would use above its nominal quota, per mille of what its cohort tree lends (its root's
+ * subtree quota), per mille of its fairSharing.weight; 0 when it does not borrow, INT64_MAX
+ * for a weight of 0 that borrows. */
+int64_t quota_share(const quota_state *q, int cq, int f, int64_t n);
+
+struct pool_state;
+struct job_run;
+/* The running jobs of pool p (flavour f) Kueue would evict so that queued job j, refused by
+ * its ClusterQueue's quota, is admitted (its spec.preemption; docs/models.md "Quotas and
+ * gangs"), appended to victims (job_run *); how many. Jobs already terminating count
+ * as gone. Changes nothing. */
+guint quota_victims(quota_state *q, const struct pool_state *p, int f, const struct job_run *j,
+                    GPtrArray *victims);
+
+/* Kueue's Configuration `fairSharing.enable` (a scenario key this model owns). */
+extern const struct scenario_model_key quota_key_fair_sharing;

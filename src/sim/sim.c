@@ -71,6 +71,7 @@ const scenario_model_key *const sim_model_keys[] = {
     &workload_key_llm_bandwidth_efficiency,
     &workload_key_llm_compute_efficiency,
     &workload_key_llm_step_overhead_ms,
+    &quota_key_fair_sharing,
     NULL,
 };
 
@@ -126,6 +127,8 @@ struct sim {
   int *quota_flavor;         /* per pool: its flavour, -1 when none */
   guint32 *quota_blocked;    /* per quota node: the pass a StrictFIFO head was refused in */
   guint32 quota_pass;        /* on_schedule passes, numbered */
+  gboolean kueue_order;      /* a ClusterQueue preempts or fair sharing is on: a pass admits
+                              * as Kueue orders its entries (quota_admit_pass) */
 };
 
 /* The slot of a row that is out while an earlier one is not. */
@@ -813,7 +816,7 @@ static gboolean job_kill(sim *s, job_run *j, event_kind why, job_run *cause,
    * (the one whose allocation failed only when nobody else grew); a fault's, the faulting
    * job; every other victim is innocent (docs/models.md, section 5) */
   gboolean preempted = why == EVENT_PREEMPTION;
-  if (preempted && s->sc->priority->checkpoint_on_termination && !j->wl->session) {
+  if (preempted && preempt_checkpoints(s->sc) && !j->wl->session) {
     j->kept_ns = work_done_in_attempt(j); /* saved in its grace period */
     lost = 0;
   }
@@ -1139,17 +1142,26 @@ static void on_preempt_end(void *ctx, void *obj, uint64_t arg) {
   v->ev_preempt = 0;
   job_run *cause = preempt_cause(s, v); /* NULL once its row is out: the detail names it */
   char detail[200];
-  snprintf(detail, sizeof detail, "preempted by %s", v->preempt_cause_id);
+  static const char *const why[] = {"", " (Kueue: prioritization in the ClusterQueue)",
+                                     " (Kueue: reclamation within the cohort)"};
+  snprintf(detail, sizeof detail, "preempted by %s%s", v->preempt_cause_id, why[v->preempt_why]);
   job_kill(s, v, EVENT_PREEMPTION, cause, NULL, v->tasks[0].gpu, detail);
 }
 
-/* j preempts: its victims start terminating; each keeps its GPUs for the grace period. */
-static void preempt_start(sim *s, job_run *j, GPtrArray *victims) {
-  sim_time at = sim_now(s) + s->sc->priority->grace_ns;
+/* j preempts: its victims start terminating; each keeps its GPUs for the grace period.
+ * why: PREEMPT_WHY_* (Kueue's: a victim of another ClusterQueue is reclaimed quota). */
+static void preempt_start(sim *s, job_run *j, GPtrArray *victims, int why) {
+  sim_time at = sim_now(s) + preempt_grace_ns(s->sc);
   const char *id = metrics_intern(s->m, j->spec->id);
   for (guint i = 0; i < victims->len; i++) {
     job_run *v = g_ptr_array_index(victims, i);
     v->terminating = TRUE;
+    v->preempt_why = (guint8)(why == PREEMPT_WHY_PRIORITY ? why
+                              : v->cq == j->cq ? PREEMPT_WHY_IN_QUEUE : PREEMPT_WHY_RECLAIM);
+    if (v->preempt_why == PREEMPT_WHY_RECLAIM) {
+      v->reclaimed++;
+      j->reclaims_caused++;
+    }
     v->preempt_cause_row = j->index;
     v->preempt_cause_id = id;
     v->preempted++; /* counted when chosen, as the preemptor's victims are */
@@ -1185,33 +1197,37 @@ static void preempt_pass(sim *s, pool_state *p) {
     cur[best] = g_sequence_iter_next(cur[best]);
     if (!bj->may_preempt || bj->preempt_pending || !quota_admits(s, bj)) continue;
     g_ptr_array_set_size(victims, 0);
-    if (preempt_select(p, bj, victims)) preempt_start(s, bj, victims);
+    if (preempt_select(p, bj, victims)) preempt_start(s, bj, victims, PREEMPT_WHY_PRIORITY);
   }
   g_ptr_array_unref(victims);
+}
+
+/* The jobs a merge pass admits: all (without Kueue's ordering), or, as Kueue orders a
+ * cycle's entries, first those within their ClusterQueue's nominal quota, then those that
+ * borrow (docs/models.md "Quotas and gangs"). */
+enum { ADMIT_ALL = 0, ADMIT_NOMINAL, ADMIT_BORROW };
+
+/* In a pass: whether Kueue admits bj now. A StrictFIFO queue whose head (in queue order) was
+ * refused admits none of its later jobs in the pass; BestEffortFIFO goes on with them. */
+static gboolean quota_gate(sim *s, const job_run *bj, int mode) {
+  if (s->quota_blocked[bj->cq] == s->quota_pass) return FALSE;
+  if (quota_admits(s, bj) &&
+      (mode != ADMIT_NOMINAL ||
+       !quota_would_borrow(s->quota, bj->cq, s->quota_flavor[bj->pool], bj->spec->gpus)))
+    return TRUE;
+  if (g_array_index(s->sc->kueue->nodes, kueue_node, bj->cq).strategy == KUEUE_STRICT_FIFO)
+    s->quota_blocked[bj->cq] = s->quota_pass;
+  return FALSE;
 }
 
 /* A scheduling pass: places every queued job that fits, in queue order (priority, then
  * submission), as a k-way merge of the per-size queues. Sizes larger than the free slots
  * are skipped; with the strategy's prune_rank, jobs ranked at or above one of the same size
  * that did not fit are not tried, and a size is done when a job of rank 0 does not fit;
- * without it every queued job is tried (the placement index keeps a failing try cheap). */
-/* In a pass: whether Kueue admits bj now. A StrictFIFO queue whose head (in queue order) was
- * refused admits none of its later jobs in the pass; BestEffortFIFO goes on with them. */
-static gboolean quota_gate(sim *s, const job_run *bj) {
-  if (s->quota_blocked[bj->cq] == s->quota_pass) return FALSE;
-  if (quota_admits(s, bj)) return TRUE;
-  if (g_array_index(s->sc->kueue->nodes, kueue_node, bj->cq).strategy == KUEUE_STRICT_FIFO)
-    s->quota_blocked[bj->cq] = s->quota_pass;
-  return FALSE;
-}
-
-static void on_schedule(void *ctx, void *obj, uint64_t arg) {
-  sim *s = ctx;
-  pool_state *p = obj;
-  p->schedule_pending = FALSE;
-  s->quota_pass++;
+ * without it every queued job is tried (the placement index keeps a failing try cheap).
+ * mode: ADMIT_*; ADMIT_BORROW leaves the jobs of no ClusterQueue (tried before). */
+static void schedule_merge(sim *s, pool_state *p, int mode) {
   guint n = p->queue_sizes->len;
-  if (!n) return;
   guint32 *sizes = g_newa(guint32, n);
   GSequenceIter **cur = g_newa(GSequenceIter *, n);
   gboolean *live = g_newa(gboolean, n);
@@ -1239,8 +1255,8 @@ static void on_schedule(void *ctx, void *obj, uint64_t arg) {
     }
     if (best < 0) break;
     GSequenceIter *next = g_sequence_iter_next(cur[best]);
-    if (G_UNLIKELY(bj->cq >= 0) && !quota_gate(s, bj)) { /* not admitted: not tried */
-      cur[best] = next;
+    if (G_UNLIKELY(bj->cq >= 0) ? !quota_gate(s, bj, mode) : mode == ADMIT_BORROW) {
+      cur[best] = next; /* not admitted: not tried */
       continue;
     }
     guint32 rank = prune ? prune(&p->share_view, &bj->share_view) : 0;
@@ -1256,6 +1272,102 @@ static void on_schedule(void *ctx, void *obj, uint64_t arg) {
       cur[best] = next;
     }
   }
+}
+
+static gint queue_cmp(gconstpointer a, gconstpointer b) {
+  const job_run *x = *(job_run *const *)a, *y = *(job_run *const *)b;
+  return cluster_queue_before(x, y) ? -1 : cluster_queue_before(y, x) ? 1 : 0;
+}
+
+/* p's queued jobs of a ClusterQueue, in queue order, into out. */
+static void quota_queued(const pool_state *p, GPtrArray *out) {
+  for (guint c = 0; c < p->queue_sizes->len; c++) {
+    GSequence *q = p->queue_by_gpus[g_array_index(p->queue_sizes, guint32, c)];
+    for (GSequenceIter *it = g_sequence_get_begin_iter(q); !g_sequence_iter_is_end(it);
+         it = g_sequence_iter_next(it)) {
+      job_run *j = g_sequence_get(it);
+      if (j->cq >= 0) g_ptr_array_add(out, j);
+    }
+  }
+  g_ptr_array_sort(out, queue_cmp);
+}
+
+/* Kueue's fair sharing (fairSharing.enable): the jobs that borrow are admitted one at a
+ * time, the one whose ClusterQueue's dominant resource share with it is lowest first
+ * (quota_share), then in queue order; a StrictFIFO queue offers only its first job. */
+static void schedule_fair(sim *s, pool_state *p) {
+  GPtrArray *q = g_ptr_array_new();
+  quota_queued(p, q);
+  int f = s->quota_flavor[p->index];
+  for (;;) {
+    int best = -1;
+    int64_t best_share = 0;
+    s->quota_pass++; /* marks the queues whose first job was offered */
+    for (guint i = 0; i < q->len; i++) {
+      job_run *j = g_ptr_array_index(q, i);
+      if (!j || s->quota_blocked[j->cq] == s->quota_pass) continue;
+      if (g_array_index(s->sc->kueue->nodes, kueue_node, j->cq).strategy == KUEUE_STRICT_FIFO)
+        s->quota_blocked[j->cq] = s->quota_pass;
+      if (j->spec->gpus > p->free_slots || !quota_admits(s, j)) continue;
+      int64_t share = quota_share(s->quota, j->cq, f, j->spec->gpus);
+      if (best < 0 || share < best_share) {
+        best = (int)i;
+        best_share = share;
+      }
+    }
+    if (best < 0) break;
+    job_run *j = g_ptr_array_index(q, best);
+    g_ptr_array_index(q, best) = NULL;
+    if (!try_start(s, p, j) && p->ops->on_unplaced)
+      p->ops->on_unplaced(s, &p->share_view, &j->share_view);
+  }
+  g_ptr_array_unref(q);
+}
+
+/* Kueue's preemption (docs/models.md "Quotas and gangs", reclaiming lent quota): in queue
+ * order, each job of a ClusterQueue with spec.preemption that its quota refuses evicts what
+ * quota_victims chooses; a queue's first such job that preempts or has victims terminating
+ * for it is its last in the pass (Kueue's head), as is a StrictFIFO queue's first. */
+static void quota_preempt_pass(sim *s, pool_state *p) {
+  int f = s->quota_flavor[p->index];
+  if (!s->sc->kueue->preempts || f < 0 || !p->n_queued) return;
+  GPtrArray *q = g_ptr_array_new(), *victims = g_ptr_array_new();
+  quota_queued(p, q);
+  s->quota_pass++; /* marks the queues whose first refused job was seen */
+  for (guint i = 0; i < q->len; i++) {
+    job_run *j = g_ptr_array_index(q, i);
+    const kueue_node *n = &g_array_index(s->sc->kueue->nodes, kueue_node, j->cq);
+    if (s->quota_blocked[j->cq] == s->quota_pass || quota_admits(s, j) ||
+        (n->within == KUEUE_PREEMPT_NEVER && n->reclaim == KUEUE_PREEMPT_NEVER))
+      continue;
+    g_ptr_array_set_size(victims, 0);
+    if (!j->preempt_pending && quota_victims(s->quota, p, f, j, victims))
+      preempt_start(s, j, victims, PREEMPT_WHY_IN_QUEUE);
+    if (j->preempt_pending || n->strategy == KUEUE_STRICT_FIFO)
+      s->quota_blocked[j->cq] = s->quota_pass; /* BestEffortFIFO: the next one may try */
+  }
+  g_ptr_array_unref(q);
+  g_ptr_array_unref(victims);
+}
+
+/* Kueue's order of a pass (s->kueue_order): jobs within their nominal quota, then those
+ * that borrow (by fair share when on), then preemption. */
+static void quota_admit_pass(sim *s, pool_state *p) {
+  schedule_merge(s, p, ADMIT_NOMINAL);
+  s->quota_pass++;
+  if (s->sc->kueue_fair_sharing) schedule_fair(s, p);
+  else schedule_merge(s, p, ADMIT_BORROW);
+  quota_preempt_pass(s, p);
+}
+
+static void on_schedule(void *ctx, void *obj, uint64_t arg) {
+  sim *s = ctx;
+  pool_state *p = obj;
+  p->schedule_pending = FALSE;
+  s->quota_pass++;
+  if (!p->queue_sizes->len) return;
+  if (G_LIKELY(!s->kueue_order)) schedule_merge(s, p, ADMIT_ALL);
+  else quota_admit_pass(s, p);
   if (G_UNLIKELY(s->preempt_on)) preempt_pass(s, p);
 }
 
@@ -1463,6 +1575,8 @@ static void job_row(sim *s, const job_run *j, job_result *out) {
       .backoff_s = j->backoff_wait_ns / 1e9,
       .preempted = j->preempted,
       .preempts_caused = j->preempts_caused,
+      .reclaimed = j->reclaimed,
+      .reclaims_caused = j->reclaims_caused,
       .preempt_lost_gpu_s = j->preempt_lost_gpu_ns / 1e9,
       .quota_gpu_s = j->quota_gpu_ns / 1e9,
       .borrowed_gpu_s = j->borrowed_gpu_ns / 1e9,
@@ -1710,6 +1824,7 @@ static void sim_build(sim *s, const sim_options *opt) {
     s->quota_flavor = g_new(int, MAX(s->n_pools, 1u));
     for (guint i = 0; i < s->n_pools; i++) s->quota_flavor[i] = kueue_pool_flavor(sc->kueue, (int)i);
     s->quota_blocked = g_new0(guint32, MAX(sc->kueue->nodes->len, 1u));
+    s->kueue_order = sc->kueue->preempts || sc->kueue_fair_sharing;
   }
 }
 

@@ -1,8 +1,9 @@
 # t-quota.sh: quotas as Kueue models them (docs/models.md "Quotas"; docs/scenario-format.md
 # "Quotas: kueue"): golden runs re-expressing Kueue's documented admission and borrowing
 # (two teams in a cohort, borrowingLimit, lendingLimit, StrictFIFO against BestEffortFIFO,
-# a hierarchical cohort), the quota columns of tenants.csv and the summary, and bad input at
-# file:line:column with exit 2 and nothing written.
+# a hierarchical cohort, reclaiming lent quota by preemption, fair sharing by weight), the
+# quota columns of tenants.csv and the summary, and bad input at file:line:column with exit
+# 2 and nothing written.
 K="$DATA/kueue"
 
 # "start_s end_s" of job KEY in a result folder's jobs.csv
@@ -51,6 +52,35 @@ expect_out_contains "ClusterQueue team-a-cq in cohort team-ab, BestEffortFIFO; a
 expect_out_contains "ClusterQueue team-b-cq in cohort team-ab, BestEffortFIFO; a100 (pool a100): nominal 4, lending limit 3, at most 10"
 expect_out_contains "Cohort team-ab in cohort org"
 
+# reclaiming lent quota (Kueue's "Reclaim within cohort"): the same teams, team-b-cq with
+# reclaimWithinCohort: Any. At 1800 s b1 (4 GPUs, within team-b's nominal) finds 2 free:
+# team-a borrows 2, so the two most recently admitted of team-a's (a tie at 0 s: the first
+# rows) are evicted; after their 30 s grace b1 starts and they queue again, losing 1830 s
+# each, and run when team-a's others end
+run run "$K/s-reclaim.yaml" "$K/borrow.csv" -o reclaim -q
+expect_rc 0
+expect_eq "$(span reclaim b1)" "1830 5430" "team-b reclaims its lent quota by preemption"
+expect_eq "$(span reclaim a1) $(span reclaim a3)" "0 7200 0 3600" "the victims run again after"
+expect_eq "$(cell reclaim/tenants.csv team-a reclaims_suffered) $(cell reclaim/tenants.csv team-b reclaims_caused)" "2 2" "reclaims counted"
+expect_eq "$(cell reclaim/tenants.csv team-a preemptions_suffered)" 2 "and among the preemptions"
+expect_eq "$(grep -c 'preempted by b1 (Kueue: reclamation within the cohort)' reclaim/events.csv)" 2 "events"
+expect_eq "$(grep -c '"reclaims_caused" : 2' reclaim/summary.json)" 1 "summary.json"
+run check "$K/s-reclaim.yaml"
+expect_rc 0
+expect_out_contains "ClusterQueue team-b-cq in cohort team-ab, BestEffortFIFO, reclaimWithinCohort Any; a100"
+
+# fair sharing by weight (fairSharing.enable): team-a (weight 1) and team-b (weight 2) each
+# borrow from team-l's idle 6; the borrowing admissions go to the lower weighted dominant
+# resource share: b, a, b, b, a, b (ties in queue order): team-b runs 5, team-a 3. Without
+# fair sharing queue order gives team-a all the borrowed quota.
+started() { awk -F, -v t="$2" 'NR > 1 && $5 == t && $9 == 100' "$1/jobs.csv" | wc -l | tr -d ' '; }
+run run "$K/s-fair.yaml" "$K/fair.csv" -o fair -q
+expect_rc 0
+expect_eq "$(started fair team-a) $(started fair team-b)" "3 5" "fair sharing: weight 2 borrows twice weight 1"
+run run "$K/s-nofair.yaml" "$K/fair.csv" -o nofair -q
+expect_rc 0
+expect_eq "$(started nofair team-a) $(started nofair team-b)" "8 0" "without it, queue order"
+
 # bad input: file:line:column, exit 2, nothing written
 bad() { run run "$K/s-bad-$1.yaml" "$K/borrow.csv" -o "bad-$1"; expect_rc 2; expect_err_contains "$2"; expect_no_path "bad-$1"; }
 bad cycle "bad-cycle.yaml:25:11: Cohort x: cohort cycle x -> y -> x"
@@ -59,6 +89,9 @@ bad local "bad-local.yaml:25:17: LocalQueue of namespace 'team-a': ClusterQueue 
 bad never "bad-never.yaml:9:9: ClusterQueue team-a-cq can never admit a workload"
 bad key "bad-key.yaml:11:3: ClusterQueue team-a-cq.spec: unknown key 'queueingStratgy' (did you mean 'queueingStrategy'?)"
 bad map "s-bad-map.yaml:4:38: kueue.flavors: unknown flavour 'h100'"
+bad policy "bad-policy.yaml:11:37: spec.preemption.reclaimWithinCohort: expected Never, LowerPriority or Any, found 'LowerOrNewerEqualPriority'"
+bad weight "bad-weight.yaml:11:25: spec.fairSharing.weight: expected a non-negative number"
+bad fair "s-bad-fair.yaml:5:23: fairSharing.enable: expected one of false | true, found 'maybe'"
 # a job larger than its ClusterQueue may ever hold: at the quota's line, run refuses
 run run "$K/borrow.yaml" "$K/big.csv" -o big
 expect_rc 2

@@ -370,7 +370,7 @@ Test(scenario, unknown_top_level_key) {
                    "ts_switch_loss, ts_curve_exp, ts_overlap_exp, mps_bandwidth_loss, "
                    "mps_block_wait, mps_block_corr, max_restarts, restart_backoff, "
                    "restart_backoff_max, restart_backoff_reset, notebook_cull_timeout, "
-                   "inference, llm, requirements, purchase, priority_classes, priority_rules, "
+                   "inference, llm, fairSharing, requirements, purchase, priority_classes, priority_rules, "
                    "preemption, kueue");
 }
 
@@ -797,7 +797,7 @@ Test(scenario, override_errors_name_the_override) {
                    "mps_bandwidth_loss, mps_block_wait, mps_block_corr, max_restarts, "
                    "restart_backoff, restart_backoff_max, restart_backoff_reset, "
                    "notebook_cull_timeout, pools.NAME.KEY, "
-                   "prices.MODEL, crash_rates.KIND, inference.KEY, llm.KEY");
+                   "prices.MODEL, crash_rates.KIND, inference.KEY, llm.KEY, fairSharing.KEY");
   expect_msg(d, p, ": --set 'seed': expected KEY=VALUE (e.g. pools.dev.replicas=8)");
   expect_msg(d, p, ": --set seed: expected a single value or a [list], found a mapping");
   expect_msg_contains(d, ": --set horizon: YAML syntax error: ");
