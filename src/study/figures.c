@@ -228,6 +228,13 @@ static void figures_service_clear(gpointer p) {
   g_free(s->pool);
 }
 
+static void figures_blast_clear(gpointer p) {
+  figure_blast *b = p;
+  g_free(b->kind);
+  g_free(b->from);
+  g_free(b->to);
+}
+
 static run_figures *figures_new(const char *dir) {
   run_figures *f = g_new0(run_figures, 1);
   f->dir = g_strdup(dir ? dir : "");
@@ -243,6 +250,8 @@ static run_figures *figures_new(const char *dir) {
   f->pool_models = g_ptr_array_new_with_free_func(g_free);
   f->services = g_array_new(FALSE, TRUE, sizeof(service_figure));
   g_array_set_clear_func(f->services, figures_service_clear);
+  f->blast = g_array_new(FALSE, TRUE, sizeof(figure_blast));
+  g_array_set_clear_func(f->blast, figures_blast_clear);
   return f;
 }
 
@@ -277,6 +286,14 @@ run_figures *figures_copy(const run_figures *f, const char *dir) {
   }
   c->services_file = f->services_file;
   c->services_slo = f->services_slo;
+  for (guint i = 0; i < f->blast->len; i++) {
+    figure_blast b = g_array_index(f->blast, figure_blast, i);
+    b.kind = g_strdup(b.kind);
+    b.from = g_strdup(b.from);
+    b.to = g_strdup(b.to);
+    g_array_append_val(c->blast, b);
+  }
+  c->blast_known = f->blast_known;
   return c;
 }
 
@@ -291,6 +308,7 @@ void figures_free(run_figures *f) {
   g_ptr_array_free(f->pool_names, TRUE);
   g_ptr_array_free(f->pool_models, TRUE);
   g_array_free(f->services, TRUE);
+  g_array_free(f->blast, TRUE);
   g_free(f);
 }
 
@@ -379,7 +397,8 @@ static void figures_read_tenants(run_figures *f, JsonArray *tenants) {
  * known ones: every numeric member becomes a figure. */
 static void figures_read_generic(run_figures *f, const char *member, JsonNode *n) {
   static const char *const skip[] = {"totals", "pools", "tenants", "outcomes", "engine",
-                                     "seed", "span_s", "interval_s", "start", "end"};
+                                     "seed", "span_s", "interval_s", "start", "end",
+                                     "blast_radius"};
   for (guint i = 0; i < G_N_ELEMENTS(skip); i++)
     if (!strcmp(member, skip[i])) return;
   g_autofree char *cm = figures_clean_text(member);
@@ -425,6 +444,48 @@ static void figures_read_generic(run_figures *f, const char *member, JsonNode *n
     }
     g_list_free(members);
   }
+}
+
+/* summary.json's blast_radius: per kind, its pairs; entries without names are left out. */
+static void figures_read_blast(run_figures *f, JsonObject *blast) {
+  f->blast_known = TRUE;
+  GList *kinds = json_object_get_members(blast); /* insertion order */
+  for (GList *k = kinds; k; k = k->next) {
+    JsonNode *a = json_object_get_member(blast, k->data);
+    if (!JSON_NODE_HOLDS_ARRAY(a)) continue;
+    JsonArray *arr = json_node_get_array(a);
+    for (guint i = 0; i < json_array_get_length(arr); i++) {
+      JsonNode *e = json_array_get_element(arr, i);
+      if (!JSON_NODE_HOLDS_OBJECT(e)) continue;
+      JsonObject *o = json_node_get_object(e);
+      const char *from = figures_json_str(o, "from"), *to = figures_json_str(o, "to");
+      if (!from || !to) continue;
+      gboolean is_num;
+      figure_blast b = {
+          .kind = figures_clean_text(k->data), .from = figures_clean_text(from),
+          .to = figures_clean_text(to),
+          .died = figures_json_value(json_object_get_member(o, "died"), &is_num),
+          .stalled = figures_json_value(json_object_get_member(o, "stalled"), &is_num),
+          .evicted = figures_json_value(json_object_get_member(o, "evicted"), &is_num)};
+      g_array_append_val(f->blast, b);
+    }
+  }
+  g_list_free(kinds);
+}
+
+double figures_blast_across(const run_figures *f, const char *const *from, guint n_from) {
+  double n = 0;
+  for (guint i = 0; i < f->blast->len; i++) {
+    const figure_blast *b = &g_array_index(f->blast, figure_blast, i);
+    if (!strcmp(b->from, b->to) || !strcmp(b->from, "-")) continue;
+    gboolean pick = !from;
+    for (guint k = 0; !pick && k < n_from; k++) pick = !strcmp(from[k], b->from);
+    if (!pick) continue;
+    if (isfinite(b->died)) n += b->died;
+    if (isfinite(b->stalled)) n += b->stalled;
+    if (isfinite(b->evicted)) n += b->evicted;
+  }
+  return n;
 }
 
 static void figures_take_str(char **field, const char *value) {
@@ -476,6 +537,8 @@ run_figures *figures_parse(const char *dir, const char *json, gsize len, GError 
   JsonNode *tenants = json_object_get_member(o, "tenants");
   if (tenants && JSON_NODE_HOLDS_ARRAY(tenants))
     figures_read_tenants(f, json_node_get_array(tenants));
+  JsonNode *blast = json_object_get_member(o, "blast_radius");
+  if (blast && JSON_NODE_HOLDS_OBJECT(blast)) figures_read_blast(f, json_node_get_object(blast));
   GList *members = json_object_get_members(o);
   for (GList *l = members; l; l = l->next)
     figures_read_generic(f, l->data, json_object_get_member(o, l->data));

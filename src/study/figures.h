@@ -64,6 +64,13 @@ typedef struct service_figure {
   double target;          /* the service's own target share (slo_pct / 100), NAN if none */
 } service_figure;
 
+/* One (fault kind, source tenant, victim tenant) pair of summary.json's blast_radius
+ * (docs/models.md "Blast radius"): victims that died, stalled, were evicted. */
+typedef struct figure_blast {
+  char *kind, *from, *to;   /* owned; from "-": no job at fault */
+  double died, stalled, evicted;
+} figure_blast;
+
 typedef struct run_figures {
   char *dir;              /* the folder read; owned */
   char *scenario;         /* scenario name ("" when missing); owned */
@@ -78,6 +85,8 @@ typedef struct run_figures {
   GArray *services;       /* service_figure, services.csv order (empty when absent) */
   gboolean services_file; /* services.csv exists */
   gboolean services_slo;  /* services.csv has an SLO attainment column */
+  GArray *blast;          /* figure_blast, summary order (by kind, source, victim) */
+  gboolean blast_known;   /* summary.json has a blast_radius object (older folders do not) */
 } run_figures;
 
 /* Reads DIR/summary.json (required), DIR/services.csv and DIR/llm.csv (optional). NULL with error
@@ -89,6 +98,10 @@ run_figures *figures_parse(const char *dir, const char *json, gsize len, GError 
 run_figures *figures_copy(const run_figures *f, const char *dir);
 void figures_free(run_figures *f);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(run_figures, figures_free)
+
+/* Victims (died + stalled + evicted) of the pairs of f whose source is another tenant
+ * than the victim's; only those from a tenant in `from` (NULL: any), when given. */
+double figures_blast_across(const run_figures *f, const char *const *from, guint n_from);
 
 /* The figure with key, or NULL. */
 const figure *figures_find(const run_figures *f, const char *key);

@@ -45,6 +45,13 @@ bad=$(awk -F, 'NR > 1 && $1 == "inference" && $3 == "mps"' pl/plan.csv pl/probes
 expect_eq "$bad" "" "org inference never on mps"
 n=$(awk -F, '$1 == "batch" && $3 == "mps"' pl/plan.csv | wc -l)
 expect_eq "$n" 2 "team batch is offered mps (replicas 2 and 4)"
+# the blast radius: plan.csv has it per candidate, and no set-up plan keeps for the untrusted
+# notebooks lets a fault reach another tenant (the hard rule, docs/studies.md "plan")
+bad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+  $1 == "notebook" && $c["status"] ~ /^(feasible|recommended)$/ && $c["blast_radius"] != "0"' pl/plan.csv)
+expect_eq "$(head -1 pl/plan.csv | grep -c ',innocent_victims,blast_radius,')" 1 "plan.csv's blast_radius column"
+expect_eq "$bad" "" "no kept set-up of the untrusted class with a blast radius"
+expect_eq "$(grep -c 'no fault of an untrusted tenant reaches another tenant' pl/plan.txt)" 1 "the rule among the notebooks' constraints"
 
 # ---- against the exhaustive run: same cheapest set-up, every cheaper one broke something ----
 sed 's/max_gpus: 4/max_gpus: 2/' "$P/small.yaml" > tiny.yaml

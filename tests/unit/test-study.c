@@ -10,6 +10,7 @@
 #include <string.h>
 #include "compare.h"
 #include "figures.h"
+#include "plan.h"
 #include "plot.h"
 #include "report.h"
 #include "sizing.h"
@@ -1106,4 +1107,55 @@ Test(svg, time_ticks_on_whole_hours_and_days) {
   cr_assert_str_eq(hours, "0 h|2 h|4 h|6 h|8 h|10 h|12 h|14 h|16 h");
   g_autofree char *minutes = study_svg_ticks(-1, 225);
   cr_assert_str_eq(minutes, "0 min|1 min|2 min|3 min");
+}
+
+/* ---- plan: the blast radius's hard rule (docs/studies.md "plan") ---- */
+
+/* A run where untrusted tenant a's OOM killed one of b's jobs, org tenant c's crash two of
+ * b's, and b's own eviction one of b's (same tenant: not across tenants). */
+static const char plan_blast_summary[] =
+    "{\"totals\": {\"innocent_victims\": 3, \"evictions\": 1}, \"blast_radius\": {"
+    "\"oom_kill\": [{\"from\": \"a\", \"to\": \"b\", \"died\": 1, \"stalled\": 0, \"evicted\": 0}],"
+    "\"crash\": [{\"from\": \"c\", \"to\": \"b\", \"died\": 2, \"stalled\": 0, \"evicted\": 0}],"
+    "\"eviction\": [{\"from\": \"b\", \"to\": \"b\", \"died\": 0, \"stalled\": 0, \"evicted\": 1}]}}";
+
+static plan_class plan_blast_class(void) {
+  plan_class k = {.pool = "batch", .min_slo = NAN, .max_wait_p95_s = NAN, .max_slowdown = NAN,
+                  .max_oom = -1, .max_victims = -1};
+  k.untrusted = g_ptr_array_new_with_free_func(g_free);
+  g_ptr_array_add(k.untrusted, g_strdup("a"));
+  return k;
+}
+
+Test(plan, untrusted_faults_reaching_another_tenant_reject_the_set_up) {
+  g_autoptr(GError) err = NULL;
+  g_autoptr(run_figures) f = figures_parse("no-such-dir", plan_blast_summary,
+                                           sizeof plan_blast_summary - 1, &err);
+  cr_assert_not_null(f, "%s", err ? err->message : "");
+  cr_assert(f->blast_known);
+  cr_assert_eq(f->blast->len, 3);
+  cr_assert_null(figures_find(f, "blast_radius:oom_kill"), "no generic figure of the pairs");
+  plan_class k = plan_blast_class();
+  plan_measure m, out;
+  plan_measure_of(f, &k, &m);
+  cr_assert_float_eq(m.blast, 3, 1e-12, "across tenants: a -> b and c -> b, not b -> b");
+  cr_assert_float_eq(m.blast_untrusted, 1, 1e-12, "of them from untrusted a");
+  cr_assert_str_eq(m.blast_src, "a");
+  plan_measure *one = &m;
+  g_autoptr(GString) why = g_string_new(NULL);
+  cr_assert_not(plan_judge(&k, &one, 1, &out, why), "rejected");
+  cr_assert(strstr(why->str, "untrusted tenant a's faults reached other tenants (1 job"),
+            "%s", why->str);
+  plan_measure_clear(&out);
+  plan_measure_clear(&m);
+  /* c is org: its crash alone breaks no hard rule */
+  g_ptr_array_set_size(k.untrusted, 0);
+  g_ptr_array_add(k.untrusted, g_strdup("b"));
+  plan_measure_of(f, &k, &m);
+  cr_assert_float_eq(m.blast_untrusted, 0, 1e-12, "b's faults stayed in b");
+  g_string_truncate(why, 0);
+  cr_assert(plan_judge(&k, &one, 1, &out, why), "%s", why->str);
+  plan_measure_clear(&out);
+  plan_measure_clear(&m);
+  g_ptr_array_unref(k.untrusted);
 }

@@ -97,6 +97,7 @@ static void plan_csv_row(const plan *p, guint rank, guint i, GString *csv) {
   plan_csv_num(csv, m ? m->slo_min : NAN);
   plan_csv_num(csv, m ? m->oom_kills : NAN);
   plan_csv_num(csv, m ? m->victims : NAN);
+  plan_csv_num(csv, m ? m->blast : NAN);
   plan_csv_num(csv, m ? m->slowdown_mean : NAN);
   plan_csv_num(csv, m ? m->slowdown_p95 : NAN);
   plan_csv_num(csv, m ? m->wait_p95_s : NAN);
@@ -128,6 +129,7 @@ static void plan_text_row(const plan *p, guint rank, guint i, GString *t) {
   plan_fmt(t, FIGURE_FRACTION, m ? m->slo_min : NAN, 7);
   plan_fmt(t, FIGURE_NUMBER, m ? m->oom_kills : NAN, 4);
   plan_fmt(t, FIGURE_NUMBER, m ? m->victims : NAN, 4);
+  plan_fmt(t, FIGURE_NUMBER, m ? m->blast : NAN, 5);
   plan_fmt(t, FIGURE_RATIO, m ? m->slowdown_mean : NAN, 6);
   plan_fmt(t, FIGURE_RATIO, m ? m->slowdown_p95 : NAN, 6);
   plan_fmt(t, FIGURE_SECONDS, m ? m->wait_p95_s : NAN, 8);
@@ -260,9 +262,9 @@ static void plan_class_head(const plan *p, guint ci, GString *t) {
     g_string_append_printf(t, "%s%s", i ? ", " : "", (const char *)g_ptr_array_index(k->allowed, i));
   g_string_append(t, "\n  constraints: ");
   plan_describe_constraints(k, t);
-  g_string_append_printf(t, "\n  %-4s %-52s %5s %4s %10s %6s %6s %7s %4s %4s %6s %6s %8s  %s\n", "rank",
-                         "set-up", "nodes", "GPUs", "$/month", "alloc", "busy", "min SLO", "OOM",
-                         "vict", "sd.avg", "sd.p95", "wait p95", "verdict");
+  g_string_append_printf(t, "\n  %-4s %-52s %5s %4s %10s %6s %6s %7s %4s %4s %5s %6s %6s %8s  %s\n",
+                         "rank", "set-up", "nodes", "GPUs", "$/month", "alloc", "busy", "min SLO",
+                         "OOM", "vict", "blast", "sd.avg", "sd.p95", "wait p95", "verdict");
 }
 
 /* The recommended set-up as its own run (joined): total and each class judged again. */
@@ -290,7 +292,7 @@ static void plan_joined(const plan *p, const run_figures *joined, GString *t) {
   for (guint ci = 0; joined && ci < p->classes->len; ci++) {
     const plan_class *k = &g_array_index(p->classes, plan_class, ci);
     plan_measure m, out;
-    plan_measure_of(joined, k->pool, &m);
+    plan_measure_of(joined, k, &m);
     plan_measure *one = &m;
     GString *why = g_string_new(NULL);
     gboolean ok = plan_judge(k, &one, 1, &out, why);
@@ -348,7 +350,7 @@ void plan_report(const plan *p, const run_figures *joined, GString *text, GStrin
   }
   g_string_append(csv, "class,rank,mechanism,settings,gpu,nodes,gpus,cost_month,status,"
                        "allocated_frac,busy_frac,min_slo_attainment,oom_kills,innocent_victims,"
-                       "slowdown_mean,slowdown_p95,wait_p95_s,broke\n");
+                       "blast_radius,slowdown_mean,slowdown_p95,wait_p95_s,broke\n");
   for (guint ci = 0; ci < p->classes->len; ci++) {
     plan_class_head(p, ci, text);
     GArray *r = plan_ranked(p, ci);

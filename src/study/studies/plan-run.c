@@ -246,8 +246,8 @@ static void plan_run_round(plan *p, studyrun_pool *pool, GArray *probes, GHashTa
     p->range_runs += pr->sc != NULL && pr->seed_k >= p->opt.n_seeds;
     if (pr->task->fig) {
       plan_measure *m = g_new0(plan_measure, 1);
-      plan_measure_of(pr->task->fig, g_array_index(p->classes, plan_class,
-                                                   g_array_index(p->cands, plan_candidate, pr->cand).cls).pool, m);
+      plan_measure_of(pr->task->fig, &g_array_index(p->classes, plan_class,
+                                                    g_array_index(p->cands, plan_candidate, pr->cand).cls), m);
       g_hash_table_insert(p->cache, g_strdup(pr->key), m);
       outdir_remove_tree(pr->task->dir, NULL);
     } else {
@@ -261,9 +261,9 @@ static void plan_run_round(plan *p, studyrun_pool *pool, GArray *probes, GHashTa
  * waiting, killed and slowed, the lowest SLO attainment (with its service). */
 static void plan_measure_worse(plan_measure *acc, const plan_measure *m) {
   double *a[] = {&acc->unplaceable, &acc->queued, &acc->wait_p95_s, &acc->oom_kills,
-                 &acc->victims, &acc->slowdown_mean, &acc->slowdown_p95};
+                 &acc->victims, &acc->slowdown_mean, &acc->slowdown_p95, &acc->blast};
   const double b[] = {m->unplaceable, m->queued, m->wait_p95_s, m->oom_kills,
-                      m->victims, m->slowdown_mean, m->slowdown_p95};
+                      m->victims, m->slowdown_mean, m->slowdown_p95, m->blast};
   for (guint i = 0; i < G_N_ELEMENTS(b); i++)
     if (isfinite(b[i]) && (!isfinite(*a[i]) || b[i] > *a[i])) *a[i] = b[i];
   if (isfinite(m->slo_min) && (!isfinite(acc->slo_min) || m->slo_min < acc->slo_min)) {

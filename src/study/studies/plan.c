@@ -20,6 +20,8 @@ double plan_cost_month(const plan_candidate *c, guint32 nodes) {
 void plan_measure_clear(plan_measure *m) {
   g_free(m->slo_worst);
   m->slo_worst = NULL;
+  g_free(m->blast_src);
+  m->blast_src = NULL;
 }
 
 static void plan_measure_free(gpointer m) {
@@ -52,6 +54,7 @@ static plan_class plan_class_new(job_kind kind) {
                   .min_slo = NAN, .max_wait_p95_s = NAN, .max_slowdown = NAN, .max_oom = -1,
                   .max_victims = -1};
   k.tenants = g_ptr_array_new_with_free_func(g_free);
+  k.untrusted = g_ptr_array_new_with_free_func(g_free);
   k.allowed = g_ptr_array_new();
   for (guint s = 0; s < scenario_strategy_count(); s++)
     g_ptr_array_add(k.allowed, (char *)scenario_strategy_get(s)->name);
@@ -76,6 +79,10 @@ static void plan_class_add_job(plan *p, plan_class *cls, GString **text, const j
     seen = !strcmp(g_ptr_array_index(k->tenants, i), tenant);
   if (!seen) g_ptr_array_add(k->tenants, g_strdup(tenant));
   const req_rule *u = requirements_match(p->sc->requirements, j);
+  seen = u->trust != REQ_TRUST_UNTRUSTED;
+  for (guint i = 0; i < k->untrusted->len && !seen; i++)
+    seen = !strcmp(g_ptr_array_index(k->untrusted, i), tenant);
+  if (!seen) g_ptr_array_add(k->untrusted, g_strdup(tenant));
   if (!g_hash_table_contains(rules[j->kind], u)) {
     g_hash_table_add(rules[j->kind], (gpointer)u);
     plan_class_add_rule(k, u);
@@ -139,6 +146,7 @@ gboolean plan_classes(plan *p, const trace *tr, GError **error) {
     if (!text[kind]) continue;
     g_hash_table_destroy(rules[kind]);
     g_ptr_array_sort(cls[kind].tenants, plan_cmp_str);
+    g_ptr_array_sort(cls[kind].untrusted, plan_cmp_str);
     plan_class_check(p, &cls[kind], d);
     g_autofree char *name = g_strdup_printf("class-%s.csv", cls[kind].pool);
     cls[kind].trace_path = g_build_filename(p->work, name, NULL);
@@ -356,8 +364,20 @@ static double plan_pool_value(const run_figures *f, const char *pool, const char
   return figures_value(f, key);
 }
 
-void plan_measure_of(const run_figures *f, const char *pool, plan_measure *m) {
-  const char *worst = NULL;
+/* The first pair of f whose source is one of k's untrusted tenants and whose victim is
+ * another tenant: its source, NULL when none. */
+static const char *plan_blast_src(const run_figures *f, const plan_class *k) {
+  for (guint i = 0; i < f->blast->len; i++) {
+    const figure_blast *b = &g_array_index(f->blast, figure_blast, i);
+    if (strcmp(b->from, b->to)) /* a pair is written only with a victim */
+      for (guint t = 0; t < k->untrusted->len; t++)
+        if (!strcmp(g_ptr_array_index(k->untrusted, t), b->from)) return b->from;
+  }
+  return NULL;
+}
+
+void plan_measure_of(const run_figures *f, const plan_class *k, plan_measure *m) {
+  const char *worst = NULL, *pool = k->pool;
   *m = (plan_measure){
       .unplaceable = plan_pool_value(f, pool, "unplaceable"),
       .queued = plan_pool_value(f, pool, "queued"),
@@ -368,8 +388,15 @@ void plan_measure_of(const run_figures *f, const char *pool, plan_measure *m) {
       .slowdown_mean = figures_value(f, "slowdown_mean"),
       .slowdown_p95 = plan_slowdown_p95(f->dir),
       .allocated_frac = plan_pool_value(f, pool, "allocated_frac"),
-      .busy_frac = plan_pool_value(f, pool, "busy_frac")};
+      .busy_frac = plan_pool_value(f, pool, "busy_frac"),
+      .blast = f->blast_known ? figures_blast_across(f, NULL, 0) : NAN,
+      .blast_untrusted = f->blast_known
+                             ? figures_blast_across(f, (const char *const *)k->untrusted->pdata,
+                                                    k->untrusted->len)
+                             : NAN};
   m->slo_worst = worst ? g_strdup(worst) : NULL;
+  const char *src = plan_blast_src(f, k);
+  m->blast_src = src ? g_strdup(src) : NULL;
 }
 
 /* The value a constraint is judged on over n seeds: the upper (upper TRUE) or lower end of
@@ -395,10 +422,15 @@ static void plan_why(GString *why, const char *what, figure_unit u, double v, co
 
 gboolean plan_judge(const plan_class *k, plan_measure *const *seeds, guint n,
                     plan_measure *out, GString *why) {
-  double never = 0, queued = 0;
+  double never = 0, queued = 0, untrusted = 0;
+  const char *src = NULL;
   for (guint i = 0; i < n; i++) {
     if (isfinite(seeds[i]->unplaceable)) never = MAX(never, seeds[i]->unplaceable);
     if (isfinite(seeds[i]->queued)) queued = MAX(queued, seeds[i]->queued);
+    if (isfinite(seeds[i]->blast_untrusted) && seeds[i]->blast_untrusted > untrusted) {
+      untrusted = seeds[i]->blast_untrusted;
+      src = seeds[i]->blast_src;
+    }
   }
 #define PLAN_B(field, upper) plan_bound(seeds, n, G_STRUCT_OFFSET(plan_measure, field), upper)
   *out = (plan_measure){.unplaceable = never, .queued = queued,
@@ -407,13 +439,19 @@ gboolean plan_judge(const plan_class *k, plan_measure *const *seeds, guint n,
                         .slowdown_mean = PLAN_B(slowdown_mean, TRUE),
                         .slowdown_p95 = PLAN_B(slowdown_p95, TRUE),
                         .allocated_frac = PLAN_B(allocated_frac, TRUE),
-                        .busy_frac = PLAN_B(busy_frac, TRUE)};
+                        .busy_frac = PLAN_B(busy_frac, TRUE), .blast = PLAN_B(blast, TRUE),
+                        .blast_untrusted = untrusted};
 #undef PLAN_B
   out->slo_worst = g_strdup(seeds[0]->slo_worst);
+  out->blast_src = g_strdup(src);
   gsize before = why->len;
   if (never > 0) g_string_append_printf(why, "%s%.0f job(s) never fit", why->len ? "; " : "", never);
   if (queued > 0)
     g_string_append_printf(why, "%s%.0f job(s) still queued at the end", why->len ? "; " : "", queued);
+  if (untrusted > 0) /* a hard rule: in any seed, never traded against cost */
+    g_string_append_printf(why, "%suntrusted tenant %s's faults reached other tenants (%.0f "
+                           "job(s) killed or evicted)", why->len ? "; " : "", src ? src : "?",
+                           untrusted);
   if (!isnan(k->max_wait_p95_s) && isfinite(out->wait_p95_s) && out->wait_p95_s > k->max_wait_p95_s)
     plan_why(why, "queue wait p95", FIGURE_SECONDS, out->wait_p95_s, ">", k->max_wait_p95_s);
   if (k->max_oom >= 0 && isfinite(out->oom_kills) && out->oom_kills > (double)k->max_oom)
@@ -434,6 +472,8 @@ gboolean plan_judge(const plan_class *k, plan_measure *const *seeds, guint n,
 
 void plan_describe_constraints(const plan_class *k, GString *out) {
   g_string_append(out, "every job fits and none is left queued");
+  if (k->untrusted->len)
+    g_string_append(out, "; no fault of an untrusted tenant reaches another tenant");
   if (!isnan(k->max_wait_p95_s)) {
     g_string_append(out, "; queue wait p95 <= ");
     figures_format(out, FIGURE_SECONDS, k->max_wait_p95_s);
@@ -455,6 +495,7 @@ void plan_free_contents(plan *p) {
   for (guint i = 0; p->classes && i < p->classes->len; i++) {
     plan_class *k = &g_array_index(p->classes, plan_class, i);
     g_ptr_array_free(k->tenants, TRUE);
+    g_ptr_array_free(k->untrusted, TRUE);
     g_ptr_array_free(k->allowed, TRUE);
     g_free(k->big_job);
     g_free(k->trace_path);

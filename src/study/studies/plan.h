@@ -19,6 +19,11 @@ typedef struct plan_measure {
   double wait_p95_s, oom_kills, victims, slo_min, slowdown_mean, slowdown_p95;
   double allocated_frac, busy_frac;
   char *slo_worst;              /* the service of slo_min; owned, may be NULL */
+  /* the blast radius (docs/models.md): victims of other tenants' faults (all kinds), and of
+   * them those of an untrusted tenant of the class (the source first named in blast_src);
+   * NAN when the run's summary has none (a folder of an older sharesim) */
+  double blast, blast_untrusted;
+  char *blast_src;              /* owned, may be NULL */
 } plan_measure;
 
 /* One class: the jobs of one kind. */
@@ -28,6 +33,8 @@ typedef struct plan_class {
   guint n_jobs;
   GPtrArray *tenants;           /* char*, distinct, sorted; owned */
   req_trust trust;              /* the least trusting rule of its jobs */
+  GPtrArray *untrusted;         /* char*, its tenants with a job whose rule is untrusted,
+                                 * sorted; owned */
   GPtrArray *allowed;           /* char* strategy names every job's rule allows, table order */
   /* the strictest constraints over its jobs' rules */
   double min_slo, max_wait_p95_s, max_slowdown;
@@ -123,12 +130,14 @@ char *plan_scenario_text(const plan *p, const guint *pick, const guint32 *nodes,
 gboolean plan_nvidia_write(const plan *p, const char *dir, GString *report, GError **error);
 /* Monthly cost (730 h) of candidate c on n nodes. */
 double plan_cost_month(const plan_candidate *c, guint32 nodes);
-/* The measure of a run's pool (reads the run's jobs.csv for the slowdown p95). */
-void plan_measure_of(const run_figures *f, const char *pool, plan_measure *m);
+/* The measure of class k's pool in a run (reads the run's jobs.csv for the slowdown p95);
+ * the blast radius is the run's, its untrusted part from k's untrusted tenants. */
+void plan_measure_of(const run_figures *f, const plan_class *k, plan_measure *m);
 void plan_measure_clear(plan_measure *m);
 /* Judges the measures of a probe's seeds against class k's constraints: a constraint holds
  * when its 95 % bound over the seeds does (the value itself with one seed); every job must
- * fit and none be left queued in every seed. out receives the bound (or the value). TRUE
+ * fit and none be left queued in every seed, and no fault of an untrusted tenant may reach
+ * another tenant's job in any seed (a hard rule). out receives the bound (or the value). TRUE
  * when all hold; why receives the failures. */
 gboolean plan_judge(const plan_class *k, plan_measure *const *seeds, guint n,
                     plan_measure *out, GString *why);
