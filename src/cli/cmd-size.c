@@ -496,6 +496,15 @@ static char *size_meets_cell(const size_ctx *c, const size_probe_result *r) {
   return g_string_free(cell, FALSE);
 }
 
+/* A size.csv row's "scenario,seed," (as every result CSV begins): the probe's run's
+ * scenario name and seed; the seed empty with --seeds (the row is the seeds' mean). */
+static void size_csv_lead(GString *csv, const size_ctx *c, const size_probe_result *r) {
+  util_csv_field(csv, r->fig && r->fig->scenario ? r->fig->scenario : "");
+  g_string_append_c(csv, ',');
+  if (c->n_seeds <= 1 && r->fig) g_string_append_printf(csv, "%" G_GUINT64_FORMAT, r->fig->seed);
+  g_string_append_c(csv, ',');
+}
+
 /* The table of runs (text) and size.csv. */
 static void size_tables(const size_ctx *c, GString *text, GString *csv) {
   static const struct { const char *member, *title; } cols[] = {
@@ -509,7 +518,7 @@ static void size_tables(const size_ctx *c, GString *text, GString *csv) {
   g_ptr_array_add(cells, g_strdup("meets"));
   for (guint k = 0; k < G_N_ELEMENTS(cols); k++) g_ptr_array_add(cells, g_strdup(cols[k].title));
   g_ptr_array_add(cells, g_strdup("why not"));
-  g_string_append(csv, "run,nodes,meets");
+  g_string_append(csv, "scenario,seed,run,nodes,meets");
   /* the pool's figures carry the pool's name in size.csv where they would clash with the
    * whole run's (issue 11 bug 9: two columns were named cost) */
   for (guint k = 0; k < G_N_ELEMENTS(cols); k++)
@@ -523,6 +532,7 @@ static void size_tables(const size_ctx *c, GString *text, GString *csv) {
     g_ptr_array_add(cells, g_strdup_printf("%u", i + 1));
     g_ptr_array_add(cells, g_strdup_printf("%u", r->nodes));
     g_ptr_array_add(cells, size_meets_cell(c, r));
+    size_csv_lead(csv, c, r);
     g_string_append_printf(csv, "%u,%u,%s", i + 1, r->nodes, r->pass ? "yes" : "no");
     for (guint k = 0; k < G_N_ELEMENTS(cols); k++) {
       const figure *fig = figures_find(r->fig, size_figure_key(c->pool, cols[k].member, key, sizeof key));

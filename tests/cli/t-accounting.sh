@@ -21,7 +21,7 @@ run size "$D/size-slo.yaml" "$D/size-slo.csv" --pool serve --slo 99@200ms --max 
 expect_rc 0
 expect_out_contains "SLO attainment >= 99.0 % within 200 ms for every service"
 expect_out_contains "smallest size: 2 nodes (2 GPUs) in pool 'serve': 2 nodes meet the constraints and 1 does not"
-expect_eq "$(head -1 sz/size.csv)" "run,nodes,meets,gpus,wait_p95_s,oom_kills,unplaceable,busy_frac,pool_cost,run_cost,slo_min_attainment,why_not" "size.csv: one column per name"
+expect_eq "$(head -1 sz/size.csv)" "scenario,seed,run,nodes,meets,gpus,wait_p95_s,oom_kills,unplaceable,busy_frac,pool_cost,run_cost,slo_min_attainment,why_not" "size.csv: one column per name"
 expect_eq "$(grep -c 'svc,' sz/nodes-1/services.csv)" "1" "the service's row"
 expect_eq "$(csv_get sz/nodes-1/services.csv id svc slo_ms,slo_pct)" "200,99" "the SLO given on the command line"
 run size "$D/size-slo.yaml" "$D/size-slo.csv" --pool serve --slo 99@fast

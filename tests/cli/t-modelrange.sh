@@ -121,7 +121,7 @@ expect_rc 0
 expect_out_contains "smallest size: 4 nodes (4 GPUs) in pool 'dev': 4 nodes meet the constraints and 3 do not"
 expect_out_contains "decided by the model range: 3 nodes meet the constraints at the models' defaults but not at ts_curve_exp=0.9"
 expect_out_contains "no (at the defaults: yes)"
-expect_eq "$(awk -F, '$2 == 3 { print $3, $(NF - 1), $NF }' s1/size.csv)" "no yes ts_curve_exp=0.9; ts_overlap_exp=1.5" "size.csv: 3 nodes fail only at the ends"
+expect_eq "$(awk -F, '$4 == 3 { print $5, $(NF - 1), $NF }' s1/size.csv)" "no yes ts_curve_exp=0.9; ts_overlap_exp=1.5" "size.csv: 3 nodes fail only at the ends"
 for f in size.txt nodes-3/model-range.json nodes-3/base/seed-1/summary.json nodes-3/ts_curve_exp-low/seeds.json nodes-4/llm.step_overhead_ms-high/seed-1/summary.json; do
   expect_file "s1/$f"
 done

@@ -163,8 +163,9 @@ for f in size.csv size.txt nodes-6/seeds.csv nodes-6/seed-5/summary.json nodes-5
 done
 # the mean in size.csv is the mean of the seeds' own p95 waits
 want=$(for s in 1 2 3 4 5; do total z1/nodes-6/seed-$s wait_p95_s; done | awk '{ m += $1 } END { printf "%.10g", m / NR }')
-expect_eq "$(near "$(grep '^[0-9]*,6,' z1/size.csv | cut -d, -f5)" "$want")" "ok" "size.csv wait p95 at 6 nodes = the seeds' mean"
-expect_eq "$(grep '^[0-9]*,6,' z1/size.csv | cut -d, -f13-14)" "5,3" "3 of the 5 seeds meet 15 m at 6 nodes"
+expect_eq "$(near "$(csv_get z1/size.csv nodes 6 wait_p95_s)" "$want")" "ok" "size.csv wait p95 at 6 nodes = the seeds' mean"
+expect_eq "$(csv_get z1/size.csv nodes 6 seeds,seeds_meeting)" "5,3" "3 of the 5 seeds meet 15 m at 6 nodes"
+expect_eq "$(csv_get z1/size.csv nodes 6 scenario,seed)" "$(sed -n 's/^name: *//p' "${SZ%% *}")," "size.csv with --seeds: the scenario, no one seed"
 run size $SZ -j 2 -o z2
 expect_rc 0
 if diff -r z1 z2 >/dev/null; then pass; else fail "size --seeds -j 1 and -j 2 folders differ"; fi
@@ -192,7 +193,7 @@ expect_rc 0
 if diff -r w1 w2 >/dev/null; then pass; else fail "sweep --seeds -j 1 and -j 2 folders differ"; fi
 # the point's mean and interval in sweep.csv are those of its seeds folder
 c=$(col w1/sweep.csv wait_mean_s)
-expect_eq "$(grep '^1_' w1/sweep.csv | cut -d, -f"$c"-$((c + 2)))" "$(grep '^jobs,wait_mean_s,' w1/points/1_gpus_per_node-2/seeds.csv | cut -d, -f6,8,9)" "sweep.csv: mean, ci95_low, ci95_high of the point"
+expect_eq "$(grep ',1_' w1/sweep.csv | cut -d, -f"$c"-$((c + 2)))" "$(grep '^jobs,wait_mean_s,' w1/points/1_gpus_per_node-2/seeds.csv | cut -d, -f6,8,9)" "sweep.csv: mean, ci95_low, ci95_high of the point"
 expect_eq "$(head -1 w1/sweep.csv | cut -d, -f"$c"-$((c + 2)))" "wait_mean_s,wait_mean_s:ci95_low,wait_mean_s:ci95_high" "sweep.csv columns"
 # the point is its own run --seeds
 run run "$S2" "$T" --set pools.batch.gpus_per_node=8 --seeds 4 -o p8 -q

@@ -68,6 +68,9 @@ if [ "$have_sqlite3" = yes ]; then
   expect_eq "$(q seeds.db 'SELECT count(*) > 10 FROM seeds')" 1 "run --seeds: seeds.csv's figures"
   expect_eq "$(q sweep.db 'SELECT count(*) FROM sweep; SELECT count(DISTINCT folder) FROM pools' | tr '\n' ' ')" "2 2 " "sweep: sweep.csv and each point"
   expect_eq "$(q size.db "SELECT count(*) FROM size; SELECT folder FROM runs" | tr '\n' ' ')" "1 nodes-1 " "size: size.csv and its run"
+  # a study's rows join their runs on scenario and seed, as the runs' own CSVs do
+  expect_eq "$(q sweep.db "SELECT count(*) FROM sweep s JOIN runs r ON r.folder = 'points/' || s.point AND r.scenario = s.scenario AND r.seed = s.seed")" 2 "sweep: each row joins its point's run"
+  expect_eq "$(q size.db "SELECT count(*) FROM size s JOIN runs r ON r.folder = 'nodes-' || s.nodes AND r.scenario = s.scenario AND r.seed = s.seed")" 1 "size: each row joins its run"
   expect_eq "$(q plan.db "SELECT count(*) > 0 FROM probes; SELECT folder FROM runs" | tr '\n' ' ')" "1 recommended " "plan: probes.csv and the recommended run"
 fi
 

@@ -76,10 +76,17 @@ run sweep "$A" "$T" $SETS -j 1 -o sw1 --no-progress
 expect_rc 0
 expect_out_contains "sweep written to sw1/"
 expect_eq "$(grep -c '' sw1/sweep.csv)" "7" "header and 6 points"
-expect_eq "$(head -1 sw1/sweep.csv | cut -d, -f1-4)" "point,pools.train.nodes,pools.dev.placement,gpus" "sweep.csv columns"
-expect_eq "$(sed -n 2p sw1/sweep.csv | cut -d, -f1-4)" "1_nodes-1_placement-pack,1,pack,6" "first point"
-expect_eq "$(sed -n 7p sw1/sweep.csv | cut -d, -f1-4)" "6_nodes-3_placement-spread,3,spread,14" "last point"
+expect_eq "$(head -1 sw1/sweep.csv | cut -d, -f1-6)" "scenario,seed,point,pools.train.nodes,pools.dev.placement,gpus" "sweep.csv columns"
+expect_eq "$(sed -n 2p sw1/sweep.csv | cut -d, -f3-6)" "1_nodes-1_placement-pack,1,pack,6" "first point"
+expect_eq "$(sed -n 7p sw1/sweep.csv | cut -d, -f3-6)" "6_nodes-3_placement-spread,3,spread,14" "last point"
+# every row begins with its point's run's scenario and seed (as the point's jobs.csv)
+expect_eq "$(sed -n 7p sw1/sweep.csv | cut -d, -f1-2)" "$(sed -n 2p sw1/points/6_nodes-3_placement-spread/jobs.csv | cut -d, -f1-2)" "sweep.csv: the point's scenario and seed"
 expect_eq "$(ls sw1/points | wc -l)" "6" "one folder per point"
+# a sweep of the seed: the leading seed column carries it, and no column name repeats
+run sweep "$DATA/seeds/gpus-2.yaml" "$DATA/seeds/batch.csv" --set seed=3,4 -o swsd -q
+expect_rc 0
+expect_eq "$(head -1 swsd/sweep.csv | tr ',' '\n' | sort | uniq -d)" "" "sweep.csv of seed=3,4: no column twice"
+expect_eq "$(csv_get swsd/sweep.csv "" "" seed,point | tr '\n' ' ')" "3,1_seed-3 4,2_seed-4 " "sweep.csv of seed=3,4: each point's seed"
 run sweep "$A" "$T" $SETS -j 4 -o sw4 -q
 expect_rc 0
 expect_same_files sw1/sweep.csv sw4/sweep.csv

@@ -378,8 +378,9 @@ Test(sweep, manifest_round_trip_and_csv_from_points) {
   cr_assert(sweep_csv(s, dir, csv, missing, &err));
   cr_assert_eq(missing->len, 1);
   cr_assert_str_eq(g_ptr_array_index(missing, 0), "1_nodes-1");
-  cr_assert(g_str_has_prefix(csv->str, "point,pools.dev.nodes,gpus,span_s,allocated_frac,"), "%s", csv->str);
-  cr_assert(strstr(csv->str, "\n2_nodes-2,2,24,7200,0.3,") != NULL, "%s", csv->str);
+  cr_assert(g_str_has_prefix(csv->str, "scenario,seed,point,pools.dev.nodes,gpus,span_s,allocated_frac,"), "%s", csv->str);
+  /* the row begins with the point's run's scenario name and seed (summary.json's) */
+  cr_assert(strstr(csv->str, "\nlean,4,2_nodes-2,2,24,7200,0.3,") != NULL, "%s", csv->str);
   cr_assert_eq(strchr(strchr(csv->str, '\n') + 1, '\n')[1], '\0'); /* header and one row */
   g_string_free(csv, TRUE);
   g_ptr_array_free(missing, TRUE);

@@ -551,6 +551,29 @@ static void sweep_csv_interval(GString *out, const seeds_table *g, const char *k
   report_num(out, st.hi);
 }
 
+/* The index of the grid's `seed` key, or -1 when the sweep does not vary the seed. */
+static int sweep_seed_key(const sweep_spec *s) {
+  for (guint k = 0; k < s->grid->keys->len; k++)
+    if (!strcmp(g_ptr_array_index(s->grid->keys, k), "seed")) return (int)k;
+  return -1;
+}
+
+/* A row's "scenario,seed," (as every result CSV begins): the point's run's scenario name
+ * and seed. A point of several seeds (its row is their mean) has an empty seed, unless the
+ * grid varies `seed`: then the point's value of it (its first seed), the one column that
+ * carries the swept key (sweep.csv never repeats the column name). */
+static void sweep_csv_run(GString *out, const sweep_spec *s, guint p, const run_figures *f,
+                          gboolean seeds) {
+  util_csv_field(out, f->scenario ? f->scenario : "");
+  g_string_append_c(out, ',');
+  int k = sweep_seed_key(s);
+  if (k >= 0)
+    util_csv_field(out, sweep_grid_value(s->grid, (guint)k, p));
+  else if (!seeds)
+    g_string_append_printf(out, "%" G_GUINT64_FORMAT, f->seed);
+  g_string_append_c(out, ',');
+}
+
 gboolean sweep_csv(const sweep_spec *s, const char *dir, GString *out, GPtrArray *missing,
                    GError **error) {
   g_autoptr(GPtrArray) groups = sweep_groups_new();
@@ -569,8 +592,10 @@ gboolean sweep_csv(const sweep_spec *s, const char *dir, GString *out, GPtrArray
       g_ptr_array_add(keys, fig->key);
     }
   }
-  g_string_append(out, "point");
+  g_string_append(out, "scenario,seed,point");
+  int seed_key = sweep_seed_key(s);
   for (guint k = 0; k < s->grid->keys->len; k++) {
+    if ((int)k == seed_key) continue;
     g_string_append_c(out, ',');
     util_csv_field(out, g_ptr_array_index(s->grid->keys, k));
   }
@@ -587,8 +612,10 @@ gboolean sweep_csv(const sweep_spec *s, const char *dir, GString *out, GPtrArray
   for (guint p = 0; p < runs->len; p++) {
     const run_figures *f = g_ptr_array_index(runs, p);
     if (!f) continue;
+    sweep_csv_run(out, s, p, f, g_ptr_array_index(groups, p) != NULL);
     util_csv_field(out, g_ptr_array_index(s->names, p));
     for (guint k = 0; k < s->grid->keys->len; k++) {
+      if ((int)k == seed_key) continue;
       g_string_append_c(out, ',');
       util_csv_field(out, sweep_grid_value(s->grid, k, p));
     }

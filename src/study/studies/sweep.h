@@ -83,7 +83,9 @@ struct seeds_table; /* seeds.h */
 run_figures *sweep_point_load(const char *dir, const char *name, struct seeds_table **group,
                               GError **error);
 
-/* sweep.csv from the finished points, in grid order: "point", the swept keys, then every
+/* sweep.csv from the finished points, in grid order: "scenario", "seed" (the point's run's;
+ * empty for a point of several seeds unless the grid varies `seed`), "point", the swept
+ * keys (but `seed`, which the leading column carries), then every
  * figure key that any point has (in order of first appearance); with seeds, each figure
  * is the mean over the point's seeds and is followed by KEY:ci95_low and KEY:ci95_high. Points not finished are
  * left out and their names added to missing (when not NULL). FALSE with error when a
