@@ -68,7 +68,9 @@ static void describe_mig_replicas(GString *s, const pool_spec *p) {
 }
 
 void scenario_describe_mig(GString *s, const pool_spec *p) {
-  if (p->has_layout) {
+  if (p->gpu_layouts) {
+    g_string_append(s, ", a layout per GPU"); /* mig_ignored names each */
+  } else if (p->has_layout) {
     g_autofree char *l = catalog_layout_to_string(p->gpu, &p->layout);
     g_string_append_printf(s, ", layout %s", l);
   }

@@ -452,6 +452,7 @@ static void pool_free(pool_spec *p) {
   if (!p) return;
   g_free(p->name);
   g_array_unref(p->layouts);
+  if (p->gpu_layouts) g_array_unref(p->gpu_layouts);
   g_free(p->sharing_config_path);
   g_free(p->ref_dir);
   g_free(p->mig_config_path);
@@ -583,6 +584,11 @@ static gboolean sharing_replicas_ok(vctx *c, const pool_spec *p, const nvconfig_
 static gboolean pool_layouts_have(const pool_spec *p, int pi) {
   for (guint k = 0; p->has_layout && k < p->layout.n; k++)
     if (p->layout.inst[k].profile == pi) return TRUE;
+  for (guint i = 0; p->gpu_layouts && i < p->gpu_layouts->len; i++) {
+    const mig_layout *l = &g_array_index(p->gpu_layouts, mig_layout, i);
+    for (guint k = 0; k < l->n; k++)
+      if (l->inst[k].profile == pi) return TRUE;
+  }
   for (guint i = 0; p->reconfigure == RECONFIGURE_ON_DEMAND && i < p->layouts->len; i++) {
     const mig_layout *l = &g_array_index(p->layouts, mig_layout, i);
     for (guint k = 0; k < l->n; k++)
@@ -801,6 +807,34 @@ static void pool_check_layouts(pool_check *c, pool_spec *p, const scenario_yaml 
   }
 }
 
+/* Per-device entries that give the GPUs of a node different set-ups (per, in words): each
+ * GPU index starts with its own layout (a GPU with MIG off, or named by no entry, is one
+ * whole-card instance); the pool's `layout` is the first MIG layout, unless the pool gives
+ * one (then every GPU takes that). A config that leaves MIG off on every GPU is refused. */
+static void pool_take_per_gpu(pool_check *c, pool_spec *p, const GArray *setups,
+                              const char *per) {
+  if (p->has_layout) return;
+  GArray *ls = g_array_new(FALSE, TRUE, sizeof(mig_layout));
+  const mig_layout *first = NULL;
+  for (guint g = 0; g < setups->len; g++) {
+    const nvconfig_gpu_setup *a = &g_array_index(setups, nvconfig_gpu_setup, g);
+    mig_layout l = {.n = 1, .inst = {{.profile = POOL_MIG_OFF, .start = 0}}};
+    if (a->mig) l = a->layout;
+    g_array_append_val(ls, l);
+    if (a->mig && !first) first = &a->layout;
+  }
+  if (!first) {
+    pool_check_report(c, c->mcn_node, "%s: %s: config '%s' leaves MIG off on every GPU of the "
+                      "node (%s): strategy mig needs MIG instances", c->what, c->mc->path,
+                      c->mcn_node->text, per);
+    g_array_unref(ls);
+    return;
+  }
+  p->layout = *first;
+  p->has_layout = TRUE;
+  p->gpu_layouts = ls;
+}
+
 /* mig_config + mig_config_name: the named config's layout (unless the pool gives one) and,
  * without an explicit list, every config's layout as a reconfiguration target */
 static void pool_check_mig_parted(pool_check *c, pool_spec *p, gboolean explicit_layouts) {
@@ -829,17 +863,11 @@ static void pool_check_mig_parted(pool_check *c, pool_spec *p, gboolean explicit
     g_autofree char *per = NULL;
     int per_gpu = nvconfig_mig_per_gpu(mc, cfg, m, p->gpus_per_node, setups, &per, c->c->d);
     if (per_gpu < 0) return; /* reported at the mig-parted file's line */
-    if (per_gpu > 0) {
-      pool_check_report(c, mcn_node, "%s: %s: config '%s' gives the GPUs of a node different MIG "
-                        "set-ups (%s); sharesim reads per-GPU set-ups, but its MIG strategy "
-                        "places a pool's jobs on one layout for all its GPUs (docs/models.md, "
-                        "\"Not built yet\"): give each set-up a pool of its own", w, mc->path,
-                        cfg->name, per);
-      return;
-    }
     mig_layout l;
     g_autofree char *msg = NULL;
-    if (!nvconfig_mig_layout(cfg, m, &l, &msg)) {
+    if (per_gpu > 0) {
+      pool_take_per_gpu(c, p, setups, per);
+    } else if (!nvconfig_mig_layout(cfg, m, &l, &msg)) {
       pool_check_report(c, mcn_node, "%s: %s: %s", w, mc->path, msg);
     } else if (!p->has_layout) {
       p->layout = l;

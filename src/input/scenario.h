@@ -74,6 +74,11 @@ typedef struct pool_spec {
   gboolean has_layout;
   mig_layout layout;            /* the layout every GPU starts with */
   GArray *layouts;              /* mig_layout: allowed reconfiguration targets (may be empty) */
+  /* per-GPU layouts (mig-parted per-device entries that give the GPUs of a node different
+   * set-ups): gpus_per_node mig_layout, the one GPU i of every node starts with; a card
+   * with MIG off is one instance of profile POOL_MIG_OFF (the whole card). NULL when every
+   * GPU starts with `layout`. */
+  GArray *gpu_layouts;
   /* time-sliced replicas of each instance of a MIG profile (index into gpu->profiles), as
    * the device plugin's mixed strategy shares nvidia.com/mig-<profile>; 0 = `replicas` */
   guint32 profile_replicas[CATALOG_MAX_PROFILES];
@@ -445,6 +450,9 @@ gboolean share_strategy_parse(const char *text, share_strategy *out);
 static inline guint64 pool_gpus(const pool_spec *p) {
   return p->node_groups ? p->group_gpus : (guint64)p->nodes * p->gpus_per_node;
 }
+/* The profile index of a card with MIG off in pool_spec.gpu_layouts: the whole card, one
+ * device (nvidia.com/gpu), time-sliced `replicas` ways. */
+enum { POOL_MIG_OFF = 0xFF };
 /* Replicas of one MIG instance of profile index `profile` in pool p: the profile's own
  * count, else the pool's replicas (1 when unset). */
 static inline guint32 pool_mig_replicas(const pool_spec *p, guint profile) {

@@ -20,6 +20,9 @@ inv_table() { grep "$1: expected one of" "$2" | sed 's/.*expected one of \(.*\),
 # 80 generated cases (60 until a ninth strategy left a hami key unset): their scenarios and traces
 s=1; while [ $s -le 80 ]; do "$inv" --gen $s "case$s" || fail "invariants --gen $s"; s=$((s + 1)); done
 cat case*/scenario.yaml > scenarios.txt; cut -d, -f3 case*/trace.csv > kinds.txt
+# per-GPU MIG layouts (mig-parted per-device entries): some pools, with a MIG-off card among them
+if [ "$(ls case*/mig-per-gpu.yaml 2>/dev/null | wc -l)" -ge 3 ]; then pass; else fail "fewer than 3 generated cases have per-GPU MIG layouts"; fi
+if cat case*/mig-per-gpu.yaml 2>/dev/null | grep -q 'mig-enabled: false'; then pass; else fail "no generated per-GPU MIG config leaves a card with MIG off"; fi
 for spec in strategy:probe-err.txt:strategy placement:probe-err.txt:placement kind:kinds-err.txt:kind; do
   key=${spec%%:*}; rest=${spec#*:}; file=${rest%%:*}
   names=$(inv_table "\.$key" "$file"); [ "$key" = kind ] && names=$(inv_table "kind" "$file")

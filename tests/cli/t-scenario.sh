@@ -47,7 +47,7 @@ expect_rc 2; expect_err_contains "no-such-file.yaml: cannot read: No such file o
 run check "$S/bad-nvidia.yaml"
 expect_rc 2
 expect_err_contains "nvidia/mps-60.yaml:6:19: sharing.mps.resources[1].replicas: expected an integer from 2 to 48, found '60'"
-expect_err_contains "bad-nvidia.yaml:11:22: pools[2].mig_config_name: $S/nvidia/mig-a100-80gb.yaml: config 'half-half' gives the GPUs of a node different MIG set-ups (GPUs 0-3: 3g.40gb x2; GPUs 4-7: 1g.10gb x7)"
+expect_err_contains "bad-nvidia.yaml:11:22: pools[2].mig_config_name: $S/nvidia/mig-a100-80gb.yaml: config 'all-disabled' disables MIG (mig-enabled: false at line 5)"
 
 run check "$S/nvidia/bad-sharing.yaml"   # not a scenario: its keys are reported, not a crash
 expect_rc 2; expect_err_contains "bad-sharing.yaml:1:1: unknown key 'version'"

@@ -59,15 +59,29 @@ gpn 8 "    mig_config: mig-per-device.yaml
     mig_config_name: pairs-alike"
 run check s.yaml; expect_rc 0
 expect_out_contains "per device: GPUs 0-3: 3g.40gb x2; GPUs 4-7: 3g.40gb x2 (named by no entry)"
-# set-ups that differ: each GPU's named, refused (the MIG strategy has one layout a pool)
+# set-ups that differ: each GPU starts with its own layout, check names each GPU's
 gpn 4 "    mig_config: mig-per-device.yaml
     mig_config_name: pairs-differ"
-run check s.yaml; expect_rc 2
-expect_err_contains "s.yaml:8:22: pools[1].mig_config_name: mig-per-device.yaml: config 'pairs-differ' gives the GPUs of a node different MIG set-ups (GPUs 0-1: 3g.40gb x2; GPUs 2-3: 1g.10gb x7); sharesim reads per-GPU set-ups, but its MIG strategy places a pool's jobs on one layout for all its GPUs"
+run check s.yaml; expect_rc 0
+expect_out_contains "mig, a layout per GPU (from mig-per-device.yaml, config pairs-differ); per device: GPUs 0-1: 3g.40gb x2; GPUs 2-3: 1g.10gb x7"
+# the Helm chart's custom-mig unchanged: GPU 0 MIG off (the whole card), 1-3 their own layouts
 gpn 4 "    mig_config: gpu-operator-chart-custom-mig.yaml
     mig_config_name: custom-mig"
+run check s.yaml; expect_rc 0
+expect_out_contains "per device: GPU 0: MIG disabled; GPU 1: 1g.10gb x7; GPU 2: 3g.40gb + 2g.20gb x2; GPU 3: 4g.40gb + 3g.40gb"
+printf 'id,submit_s,kind,gpus,mem_gb,duration_s\nw,0,batch,1,70,100\ns,0,batch,1,8,100\nm,0,batch,1,15,100\nl,0,batch,1,35,100\nl2,0,batch,1,35,100\nl3,0,batch,1,35,100\n' > cm.csv
+run run s.yaml cm.csv -o cmc -q; expect_rc 0
+# 70 GB: only the whole card; 8 GB: GPU 1's 1g.10gb; 15 GB: GPU 2's 2g.20gb; the 35 GB
+# jobs: GPU 2's 3g.40gb, then GPU 3's 3g.40gb (42 SMs) and 4g.40gb (56 SMs)
+expect_eq "$(cut -d, -f3,10,25 cmc/jobs.csv | tail -n +2 | tr '\n' ' ')" \
+  "w,100,p/n0/g0 s,771.429,p/n0/g1 m,385.714,p/n0/g2 l,257.143,p/n0/g2 l2,257.143,p/n0/g3 l3,192.857,p/n0/g3 " \
+  "each job on the instance of its own card"
+# a config that leaves MIG off on every GPU it names is refused at mig_config_name
+printf 'version: v1\nmig-configs:\n  off:\n    - devices: [0, 1]\n      mig-enabled: false\n' > off.yaml
+gpn 2 "    mig_config: off.yaml
+    mig_config_name: off"
 run check s.yaml; expect_rc 2
-expect_err_contains "(GPU 0: MIG disabled; GPU 1: 1g.10gb x7; GPU 2: 3g.40gb + 2g.20gb x2; GPU 3: 4g.40gb + 3g.40gb)"
+expect_err_contains "s.yaml:8:22: pools[1].mig_config_name: off.yaml: config 'off' leaves MIG off on every GPU of the node (GPUs 0-1: MIG disabled): strategy mig needs MIG instances"
 # bad per-device entries: refused at the index in the mig-parted file, exit 2
 gpn 4 "    mig_config: mig-per-device.yaml
     mig_config_name: beyond"

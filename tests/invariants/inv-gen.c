@@ -106,6 +106,7 @@ static void inv_gen_pool(GRand *r, GString *y, inv_case *c, int i) {
   p->strategy = st;
   p->card_gb = (double)catalog_find(gpu)->mem_bytes / 1e9;
   p->gpus = nodes * per;
+  p->per_node = per;
 }
 
 static void inv_gen_scenario(GRand *r, inv_case *c, GString *y) {
@@ -250,6 +251,41 @@ static void inv_gen_quota(guint32 seed, inv_case *c, GString *y, GString *k, int
   g_rand_free(r);
 }
 
+/* Per-GPU MIG layouts (mig-parted per-device entries, docs/scenario-format.md) for about
+ * 60 % of the mig pools, from a stream of their own (the other draws of a seed stay what
+ * they were; such a pool's `layout` line gives way to mig_config): GPU k of a node gets
+ * one of six set-ups, MIG off among them (GPU 0 gets 7g.80gb when every draw was MIG off).
+ * The configs, one per pool (named after it), go to mig-per-gpu.yaml. */
+static void inv_gen_per_gpu(guint32 seed, inv_case *c, GString *y, GString *m) {
+  static const char *const setups[] = {"{\"7g.80gb\": 1}", "{\"3g.40gb\": 2}",
+                                       "{\"1g.10gb\": 7}", "{\"4g.40gb\": 1, \"3g.40gb\": 1}",
+                                       "{\"2g.20gb\": 3, \"1g.10gb\": 1}", NULL};
+  GRand *r = g_rand_new_with_seed(seed ^ 0x85ebca6bu);
+  for (int i = 0; i < c->n_pools; i++) {
+    if (strcmp(c->pools[i].strategy->name, "mig") || !inv_chance(r, 0.6)) continue;
+    g_autofree char *head = g_strdup_printf("  - name: p%d\n", i);
+    const char *at = strstr(y->str, head), *next = at ? strstr(at + 1, "  - name: ") : NULL;
+    const char *l = at ? strstr(at, "    layout: ") : NULL;
+    if (!l || (next && l > next)) continue;
+    gsize pos = (gsize)(l - y->str), len = (gsize)(strchr(l, '\n') + 1 - l);
+    g_string_erase(y, (gssize)pos, (gssize)len);
+    g_autofree char *keys = g_strdup_printf("    mig_config: mig-per-gpu.yaml\n"
+                                            "    mig_config_name: p%d\n", i);
+    g_string_insert(y, (gssize)pos, keys);
+    if (!m->len) g_string_append(m, "version: v1\nmig-configs:\n");
+    g_string_append_printf(m, "  p%d:\n", i);
+    int k[8], on = 0, per = c->pools[i].per_node;
+    for (int g = 0; g < per; g++) on += (k[g] = inv_pick(r, 6)) < 5;
+    if (!on) k[0] = 0;
+    for (int g = 0; g < per; g++)
+      g_string_append_printf(m, "    - devices: [%d]\n      mig-enabled: %s\n%s%s%s", g,
+                             k[g] < 5 ? "true" : "false", k[g] < 5 ? "      mig-devices: " : "",
+                             k[g] < 5 ? setups[k[g]] : "", k[g] < 5 ? "\n" : "");
+    c->per_gpu = TRUE;
+  }
+  g_rand_free(r);
+}
+
 static gboolean inv_write(const char *dir, const char *name, const GString *s, GError **error) {
   g_autofree char *p = g_build_filename(dir, name, NULL);
   return g_file_set_contents(p, s->str, (gssize)s->len, error);
@@ -275,9 +311,12 @@ gboolean inv_gen(guint32 seed, const char *dir, inv_case *c, GError **error) {
     if (x) most = MAX(most, atoi(x));
   }
   inv_gen_quota(seed, c, y, k, most);
+  g_autoptr(GString) m = g_string_new(NULL);
+  inv_gen_per_gpu(seed, c, y, m);
   return inv_write(dir, "scenario.yaml", y, error) && inv_write(dir, "trace.csv", t, error) &&
          inv_write(dir, "phases.csv", ph, error) &&
-         (!c->quota_on || inv_write(dir, "kueue.yaml", k, error));
+         (!c->quota_on || inv_write(dir, "kueue.yaml", k, error)) &&
+         (!m->len || inv_write(dir, "mig-per-gpu.yaml", m, error));
 }
 
 /* Reads back what the checks need of a case folder's scenario (kept cases have no seed to

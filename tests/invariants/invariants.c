@@ -201,7 +201,8 @@ static void inv_keep(inv_opts *o, const inv_case *c, const char *dir, const GStr
   g_autofree char *name = g_strdup_printf("seed-%u", c->seed);
   g_autofree char *to = g_build_filename(o->keep, name, NULL);
   g_mkdir_with_parents(to, 0755);
-  const char *files[] = {"scenario.yaml", "trace.csv", "phases.csv", "kueue.yaml"};
+  const char *files[] = {"scenario.yaml", "trace.csv", "phases.csv", "kueue.yaml",
+                         "mig-per-gpu.yaml"};
   for (guint i = 0; i < G_N_ELEMENTS(files); i++) {
     g_autofree char *from = inv_path(dir, files[i]), *dest = inv_path(to, files[i]), *text = NULL;
     gsize n = 0;
@@ -265,11 +266,12 @@ static void inv_kept(inv_opts *o, const char *case_dir) {
     g_rmdir(dir);
     return;
   }
-  const char *files[] = {"scenario.yaml", "trace.csv", "phases.csv", "kueue.yaml"};
+  const char *files[] = {"scenario.yaml", "trace.csv", "phases.csv", "kueue.yaml",
+                         "mig-per-gpu.yaml"};
   for (guint i = 0; i < G_N_ELEMENTS(files); i++) {
     g_autofree char *from = inv_path(case_dir, files[i]), *dest = inv_path(dir, files[i]), *text = NULL;
     gsize n = 0;
-    if (!g_file_get_contents(from, &text, &n, NULL) && i == 3) continue; /* no quotas */
+    if (!g_file_get_contents(from, &text, &n, NULL) && i >= 3) continue; /* no quotas, MIG */
     if (!text) text = g_strdup(i == 2 ? INV_PHASES_HEADER "\n" : "");
     g_file_set_contents(dest, text, -1, NULL);
   }

@@ -26,6 +26,7 @@ typedef struct inv_pool {
   const scenario_strategy *strategy;
   double card_gb;            /* memory of one card, GB */
   int gpus;
+  int per_node;              /* gpus_per_node (inv_gen only; 0 when read back) */
   double oversub;            /* cards' memory its residents may hold together (1: the card;
                               * more through unified memory: inv_pool_oversub) */
   double migration_slowdown; /* its k (inv-mem.c), where oversub > 1 */
@@ -45,6 +46,7 @@ typedef struct inv_case {
    * tenant has no LocalQueue), all in one cohort; per queue and pool its nominalQuota and
    * borrowingLimit (-1: none) */
   gboolean quota_on;
+  gboolean per_gpu;          /* a mig pool has per-GPU layouts (inv_gen_per_gpu; inv_gen only) */
   int tenant_cq[INV_TENANTS];
   int quota_nominal[INV_TENANTS][INV_MAX_POOLS], quota_borrow[INV_TENANTS][INV_MAX_POOLS];
 } inv_case;

@@ -590,6 +590,66 @@ Test(mig, a_pool_from_a_mig_parted_config_runs_and_reconfigures_to_its_other_con
   results_free(r);
 }
 
+/* ---- per-GPU layouts (mig-parted per-device entries) ---- */
+
+/* A pool of one node whose GPUs take the per-device entries of config `per-gpu`. */
+static char *per_gpu_pool(int gpus, const char *entries) {
+  g_autofree char *cfg = g_strdup_printf("version: v1\nmig-configs:\n  per-gpu:\n%s", entries);
+  g_autofree char *path = tu_write_temp("per-gpu-mig.yaml", cfg);
+  return g_strdup_printf("pools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n"
+                         "    gpus_per_node: %d\n    mig_config: %s\n"
+                         "    mig_config_name: per-gpu\n", gpus, path);
+}
+
+/* Golden: GPU 0 carries 1g.10gb x7, GPU 1 7g.80gb. The 40 GB model fits only GPU 1's
+ * instance; the seven 10 GB jobs take GPU 0's seven 1g.10gb (14 SMs each), none waits. */
+Test(mig, per_gpu_layouts_place_each_job_on_its_own_cards_instances) {
+  g_autofree char *yaml = per_gpu_pool(2, "    - devices: [0]\n      mig-enabled: true\n"
+                                          "      mig-devices: {\"1g.10gb\": 7}\n"
+                                          "    - devices: [1]\n      mig-enabled: true\n"
+                                          "      mig-devices: {\"7g.80gb\": 1}\n");
+  GString *csv = g_string_new("id,submit_s,kind,gpus,mem_gb,duration_s,sm\nbig,0,batch,1,40,98,1\n");
+  for (int i = 0; i < 7; i++) g_string_append_printf(csv, "s%d,0,batch,1,10,14,1\n", i);
+  results *r = tu_run(yaml, csv->str, NULL);
+  g_string_free(csv, TRUE);
+  const job_result *big = tu_job(r, "big");
+  cr_assert_str_eq(big->gpu_ids, "p/n0/g1");
+  TU_NEAR(big->start_s, 0, 1e-9);
+  TU_NEAR(big->end_s, 108, 1e-6); /* 98 s of work at 98/108 */
+  for (int i = 0; i < 7; i++) {
+    g_autofree char *id = g_strdup_printf("s%d", i);
+    const job_result *j = tu_job(r, id);
+    cr_assert_str_eq(j->gpu_ids, "p/n0/g0", "%s on %s", id, j->gpu_ids);
+    TU_NEAR(j->start_s, 0, 1e-9);
+    TU_NEAR(j->end_s, 108, 1e-6); /* 14 s of work at 14/108 */
+  }
+  cr_assert_eq(pool0(r)->reconfigurations, 0);
+  results_free(r);
+}
+
+/* A GPU the entries leave with MIG off is one whole card (all 108 SMs, 80 GB): a 70 GB job
+ * no instance of GPU 1 holds runs there at full speed. */
+Test(mig, a_per_gpu_card_with_mig_off_is_one_whole_card) {
+  g_autofree char *yaml = per_gpu_pool(2, "    - devices: [0]\n      mig-enabled: false\n"
+                                          "    - devices: [1]\n      mig-enabled: true\n"
+                                          "      mig-devices: {\"3g.40gb\": 2}\n");
+  results *r = tu_run(yaml,
+                      "id,submit_s,kind,gpus,mem_gb,duration_s,sm\n"
+                      "a,0,batch,1,30,100,1\n" /* GPU 0 is lowest: the whole card */
+                      "huge,0,batch,1,70,100,1\n" /* no 3g.40gb holds it: waits for GPU 0 */
+                      "b,0,batch,1,30,42,1\n", /* GPU 1's 3g.40gb: 42 of 108 SMs */
+                      NULL);
+  const job_result *a = tu_job(r, "a"), *huge = tu_job(r, "huge"), *b = tu_job(r, "b");
+  cr_assert_str_eq(a->gpu_ids, "p/n0/g0");
+  TU_NEAR(a->end_s, 100, 1e-6);
+  cr_assert_str_eq(huge->gpu_ids, "p/n0/g0");
+  TU_NEAR(huge->start_s, 100, 1e-6);
+  TU_NEAR(huge->end_s, 200, 1e-6);
+  cr_assert_str_eq(b->gpu_ids, "p/n0/g1");
+  TU_NEAR(b->end_s, 108, 1e-6);
+  results_free(r);
+}
+
 /* ---- vGPU ---- */
 
 static char *vgpu_pool(const char *profile, const char *sched) {

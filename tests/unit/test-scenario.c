@@ -1139,12 +1139,23 @@ Test(scenario, mig_parted_config_errors) {
                        "all-disabled, all-1g.10gb, all-balanced, all-3g.40gb, all-1g.5gb, "
                        "half-half, too-many, all-enabled)");
   expect_msg(d2, path, ":15:5: pools[3]: mig_config_name needs mig_config (the mig-parted file)");
-  expect_msg(d2, path, ":20:22: pools[4].mig_config_name: " NVDIR "mig-a100-80gb.yaml: config "
-                       "'half-half' gives the GPUs of a node different MIG set-ups (GPUs 0-3: "
-                       "3g.40gb x2; GPUs 4-7: 1g.10gb x7); sharesim reads per-GPU set-ups, but "
-                       "its MIG strategy places a pool's jobs on one layout for all its GPUs "
-                       "(docs/models.md, \"Not built yet\"): give each set-up a pool of its own");
-  cr_expect_eq(d2->count, 4);
+  cr_expect_eq(d2->count, 3); /* half-half (pool d) gives each GPU its layout */
+}
+
+/* Per-device entries that differ: GPU i of every node starts with its own layout. */
+Test(scenario, per_device_entries_that_differ_give_each_gpu_its_layout) {
+  g_autoptr(scenario) s = load_ok("pools:\n  - name: d\n" POOL_MIN "    mig_config: " NVDIR
+                                  "mig-a100-80gb.yaml\n    mig_config_name: half-half\n");
+  const pool_spec *p = g_ptr_array_index(s->pools, 0);
+  cr_assert_not_null(p->gpu_layouts);
+  cr_assert_eq(p->gpu_layouts->len, 8);
+  g_autofree char *g0 = catalog_layout_to_string(p->gpu, &g_array_index(p->gpu_layouts, mig_layout, 0));
+  g_autofree char *g7 = catalog_layout_to_string(p->gpu, &g_array_index(p->gpu_layouts, mig_layout, 7));
+  cr_expect_str_eq(g0, "3g.40gb x2");
+  cr_expect_str_eq(g7, "1g.10gb x7");
+  g_autofree char *text = scenario_pool_describe(p);
+  cr_expect(strstr(text, "a layout per GPU") && strstr(text, "per device: GPUs 0-3: 3g.40gb x2; "
+                                                      "GPUs 4-7: 1g.10gb x7"), "%s", text);
 }
 
 /* ---- vGPU ------------------------------------------------------------------------------ */

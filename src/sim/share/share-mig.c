@@ -5,7 +5,8 @@
  * time-sliced neighbours, or MPS clients (instance_sharing: mps), up to its profile's
  * replicas (pool_mig_replicas). On demand, a GPU is drained, taken down for
  * reconfigure_time and brought back with another allowed layout (docs/models.md, "MIG").
- * It does not model CI subdivision or per-GPU layouts. Exports share_mig_ops only. */
+ * GPU i of every node may start with a layout of its own (pool_spec.gpu_layouts; MIG off:
+ * one whole-card instance). It does not model CI subdivision. Exports share_mig_ops only. */
 #include "share.h"
 #include <math.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@ typedef struct mig_shape {
   mig_layout layout;
   char *text;                           /* canonical, "3g.40gb x2" */
   int64_t mem[CATALOG_MAX_INSTANCES];   /* usable bytes per instance */
+  double bw[CATALOG_MAX_INSTANCES];     /* share of the card's memory bandwidth */
   guint32 sms[CATALOG_MAX_INSTANCES];
   guint32 slices[CATALOG_MAX_INSTANCES];
   guint32 rep[CATALOG_MAX_INSTANCES];   /* time-sliced replicas of each instance */
@@ -48,8 +50,25 @@ typedef struct mig_pool {
   mig_gpu *gpus;
 } mig_pool;
 
+/* A card with MIG off (POOL_MIG_OFF) is one instance: the whole card. */
+static gboolean mig_off(const mig_layout *l) {
+  return l->n == 1 && l->inst[0].profile == POOL_MIG_OFF;
+}
+
 static int64_t inst_mem(const gpu_model *m, const mig_layout *l, guint i) {
+  if (l->inst[i].profile == POOL_MIG_OFF) return m->mem_bytes;
   return catalog_profile_mem_bytes(&m->profiles[l->inst[i].profile]);
+}
+
+static int64_t layout_largest(const gpu_model *m, const mig_layout *l) {
+  int64_t most = 0;
+  for (guint i = 0; i < l->n; i++) most = MAX(most, inst_mem(m, l, i));
+  return most;
+}
+
+/* "3g.40gb x2", or "MIG off" for a whole card. Owned. */
+static char *layout_text(const gpu_model *m, const mig_layout *l) {
+  return mig_off(l) ? g_strdup("MIG off") : catalog_layout_to_string(m, l);
 }
 
 /* Workers of mem bytes l holds: the replicas of its instances whose memory holds them. */
@@ -60,13 +79,18 @@ static guint32 layout_room(const pool_spec *p, const mig_layout *l, int64_t mem)
   return n;
 }
 
-/* The layouts a GPU of the pool may have: the initial one, and with on-demand
- * reconfiguration the allowed targets. i = 0 is the initial layout. */
+/* The layouts a GPU of the pool may have: the initial ones (one, or one per GPU index of a
+ * node), and with on-demand reconfiguration the allowed targets. i < n_initial: initial. */
+static guint n_initial(const pool_spec *p) {
+  return p->gpu_layouts ? p->gpu_layouts->len : 1;
+}
 static guint n_usable(const pool_spec *p) {
-  return 1 + (p->reconfigure == RECONFIGURE_ON_DEMAND ? p->layouts->len : 0);
+  return n_initial(p) + (p->reconfigure == RECONFIGURE_ON_DEMAND ? p->layouts->len : 0);
 }
 static const mig_layout *usable(const pool_spec *p, guint i) {
-  return i == 0 ? &p->layout : &g_array_index(p->layouts, mig_layout, i - 1);
+  if (i < n_initial(p))
+    return p->gpu_layouts ? &g_array_index(p->gpu_layouts, mig_layout, i) : &p->layout;
+  return &g_array_index(p->layouts, mig_layout, i - n_initial(p));
 }
 
 /* Every worker a GPU can hold under any usable layout: the size of cluster.c's free-slot
@@ -85,7 +109,7 @@ static char *usable_list(const pool_spec *p) {
   GPtrArray *seen = g_ptr_array_new_with_free_func(g_free);
   GString *s = g_string_new(NULL);
   for (guint i = 0; i < n_usable(p); i++) {
-    char *t = catalog_layout_to_string(p->gpu, usable(p, i));
+    char *t = layout_text(p->gpu, usable(p, i));
     if (g_ptr_array_find_with_equal_func(seen, t, g_str_equal, NULL)) {
       g_free(t);
       continue;
@@ -133,11 +157,11 @@ static gboolean fit_better(int64_t fit, guint32 n, int64_t best_fit, guint32 bes
   return fit < best_fit || (fit == best_fit && n > best_n);
 }
 
-/* Workers of mem bytes one GPU can take in the layouts this job may ever see: the initial
- * layout if it holds them (a reconfiguration is never started for them then), else the
- * target a reconfiguration would choose (0 with reconfigure: never). */
-static guint32 per_gpu_capacity(const pool_spec *p, int64_t mem) {
-  guint32 n = layout_room(p, &p->layout, mem);
+/* Workers of mem bytes a GPU starting with layout init can take in the layouts this job
+ * may ever see: init if it holds them (a reconfiguration is never started for them then),
+ * else the target a reconfiguration would choose (0 with reconfigure: never). */
+static guint32 per_gpu_capacity(const pool_spec *p, const mig_layout *init, int64_t mem) {
+  guint32 n = layout_room(p, init, mem);
   if (n || p->reconfigure != RECONFIGURE_ON_DEMAND) return n;
   int64_t best_fit = INT64_MAX;
   guint32 best_n = 0;
@@ -153,6 +177,26 @@ static guint32 per_gpu_capacity(const pool_spec *p, int64_t mem) {
   return best_n;
 }
 
+/* GPUs of the pool with index k in their node (node groups may have fewer GPUs a node). */
+static guint64 gpus_at(const pool_spec *p, guint k) {
+  if (!p->node_groups) return k < p->gpus_per_node ? p->nodes : 0;
+  guint64 n = 0;
+  for (guint i = 0; i < p->node_groups->len; i++) {
+    const pool_node_group *g = &g_array_index(p->node_groups, pool_node_group, i);
+    if (k < g->gpus_per_node) n += g->nodes;
+  }
+  return n;
+}
+
+/* Workers of mem bytes the pool's GPUs can hold at most (per_gpu_capacity over its GPUs). */
+static guint64 pool_room(const pool_spec *p, int64_t mem) {
+  if (!p->gpu_layouts) return (guint64)per_gpu_capacity(p, &p->layout, mem) * pool_gpus(p);
+  guint64 n = 0;
+  for (guint k = 0; k < p->gpu_layouts->len; k++)
+    n += per_gpu_capacity(p, &g_array_index(p->gpu_layouts, mig_layout, k), mem) * gpus_at(p, k);
+  return n;
+}
+
 static gboolean mig_can_ever_fit(const pool_spec *p, const job_spec *j, char **reason) {
   const gpu_model *m = p->gpu;
   guint32 rep = fit_replicas(p, j->mem_bytes);
@@ -164,7 +208,7 @@ static gboolean mig_can_ever_fit(const pool_spec *p, const job_spec *j, char **r
   }
   int64_t largest = 0;
   for (guint i = 0; i < n_usable(p); i++)
-    largest = MAX(largest, catalog_layout_largest_mem(m, usable(p, i)));
+    largest = MAX(largest, layout_largest(m, usable(p, i)));
   gboolean on_demand = p->reconfigure == RECONFIGURE_ON_DEMAND && p->layouts->len;
   if (j->mem_bytes > largest) {
     g_autofree char *list = usable_list(p);
@@ -178,7 +222,7 @@ static gboolean mig_can_ever_fit(const pool_spec *p, const job_spec *j, char **r
                                 UTIL_GB(j->mem_bytes), p->name, list, UTIL_GB(largest));
     return FALSE;
   }
-  guint64 most = (guint64)per_gpu_capacity(p, j->mem_bytes) * pool_gpus(p);
+  guint64 most = pool_room(p, j->mem_bytes);
   if (j->gpus > most) {
     *reason = g_strdup_printf("needs %u workers of %.2f GB; pool '%s' has room for at most %"
                               G_GUINT64_FORMAT " MIG %s that large",
@@ -195,35 +239,43 @@ static void shape_fill(const pool_spec *p, const mig_layout *l, mig_shape *sh) {
   const gpu_model *m = p->gpu;
   memset(sh, 0, sizeof *sh);
   sh->layout = *l;
-  sh->text = catalog_layout_to_string(m, l);
+  sh->text = layout_text(m, l);
   for (guint i = 0; i < l->n; i++) {
-    const mig_profile *pr = &m->profiles[l->inst[i].profile];
-    sh->mem[i] = catalog_profile_mem_bytes(pr);
-    sh->sms[i] = pr->sms;
-    sh->slices[i] = pr->compute_slices;
+    if (mig_off(l)) { /* the whole card */
+      sh->mem[i] = m->mem_bytes;
+      sh->sms[i] = m->sms;
+      sh->slices[i] = m->mig_compute_slices ? m->mig_compute_slices : 7;
+      sh->bw[i] = 1.0;
+    } else {
+      const mig_profile *pr = &m->profiles[l->inst[i].profile];
+      sh->mem[i] = catalog_profile_mem_bytes(pr);
+      sh->sms[i] = pr->sms;
+      sh->slices[i] = pr->compute_slices;
+      sh->bw[i] = m->mig_slots ? (double)pr->mem_slices / (double)m->mig_slots : 1.0;
+    }
     sh->rep[i] = pool_mig_replicas(p, l->inst[i].profile);
     sh->slots += sh->rep[i];
     sh->largest = MAX(sh->largest, sh->mem[i]);
   }
 }
 
-static void mig_init_pool(share_pool *p) {
-  const pool_spec *ps = p->spec;
-  mig_pool *mp = g_new0(mig_pool, 1);
-  mp->shapes = g_array_new(FALSE, TRUE, sizeof(mig_shape));
+/* Adds the shapes of the usable layouts, each once (an initial layout may be listed among
+ * the targets too); of_usable[i] is the shape of usable layout i. */
+static void add_shapes(const pool_spec *ps, mig_pool *mp, guint *of_usable) {
   for (guint i = 0; i < n_usable(ps); i++) {
     mig_shape sh;
     shape_fill(ps, usable(ps, i), &sh);
-    sh.target = i > 0;
-    gboolean dup = FALSE; /* the initial layout may be listed among the targets too */
-    for (guint k = 0; k < mp->shapes->len && !dup; k++) {
+    sh.target = i >= n_initial(ps);
+    of_usable[i] = mp->shapes->len;
+    for (guint k = 0; k < mp->shapes->len; k++) {
       mig_shape *o = &g_array_index(mp->shapes, mig_shape, k);
       if (!strcmp(o->text, sh.text)) {
         o->target |= sh.target;
-        dup = TRUE;
+        of_usable[i] = k;
+        break;
       }
     }
-    if (dup) g_free(sh.text);
+    if (of_usable[i] < mp->shapes->len) g_free(sh.text);
     else g_array_append_val(mp->shapes, sh);
   }
   mp->sizes = g_array_new(FALSE, FALSE, sizeof(int64_t));
@@ -236,17 +288,27 @@ static void mig_init_pool(share_pool *p) {
         g_array_insert_val(mp->sizes, pos, sh->mem[i]);
     }
   }
+}
+
+static void mig_init_pool(share_pool *p) {
+  const pool_spec *ps = p->spec;
+  mig_pool *mp = g_new0(mig_pool, 1);
+  mp->shapes = g_array_new(FALSE, TRUE, sizeof(mig_shape));
+  g_autofree guint *of_usable = g_new0(guint, n_usable(ps));
+  add_shapes(ps, mp, of_usable);
   mp->claimed = g_hash_table_new(g_direct_hash, g_direct_equal);
   mp->up_with = g_new0(guint32, mp->shapes->len);
-  mp->up_with[0] = p->n_gpus;
   mp->busy = g_ptr_array_new();
   mp->gpus = g_new0(mig_gpu, p->n_gpus);
   p->strategy_data = mp;
-  guint32 slots = g_array_index(mp->shapes, mig_shape, 0).slots;
   for (guint32 i = 0; i < p->n_gpus; i++) {
-    mp->gpus[i].claims = g_array_new(FALSE, FALSE, sizeof(mig_claim));
-    share_gpu(p, i)->strategy_data = &mp->gpus[i];
-    share_gpu_set_capacity(p, share_gpu(p, i), slots); /* the instances it has */
+    gpu_state *g = share_gpu(p, i);
+    mig_gpu *mg = &mp->gpus[i];
+    mg->claims = g_array_new(FALSE, FALSE, sizeof(mig_claim));
+    mg->shape = ps->gpu_layouts ? of_usable[g->local] : 0; /* the layout it starts with */
+    mp->up_with[mg->shape]++;
+    g->strategy_data = mg;
+    share_gpu_set_capacity(p, g, g_array_index(mp->shapes, mig_shape, mg->shape).slots);
   }
 }
 
@@ -450,9 +512,8 @@ static void mig_partition(const share_pool *p, const gpu_state *g, const task *t
   const mig_shape *sh = gpu_shape(p, g);
   const gpu_model *m = p->spec->gpu;
   g_assert(t->slot < sh->layout.n);
-  const mig_profile *pr = &m->profiles[sh->layout.inst[t->slot].profile];
   *sm = (double)sh->sms[t->slot] / (double)m->sms;
-  *bw = m->mig_slots ? (double)pr->mem_slices / (double)m->mig_slots : 1.0;
+  *bw = sh->bw[t->slot];
 }
 
 /* The instance's memory less what its other residents (time-sliced replicas) hold: an
