@@ -693,52 +693,102 @@ static void inv_check_gangs(const inv_folder *f, inv_report *rep) {
   }
 }
 
-/* GPUs that ClusterQueue q holds in pool p at instant t (the stays of jobs.csv). */
-static int inv_quota_usage(const inv_case *c, const inv_folder *f, int q, int p, double t) {
+/* One attempt of a job of a managed tenant: ClusterQueue q holds gpus of pool p over
+ * [start, end). */
+typedef struct inv_hold {
+  double start, end;
+  int q, p, gpus;
+} inv_hold;
+
+/* When job id was killed (events.csv: oom_kill, crash, eviction, preemption), NAN if never. */
+static double inv_kill_time(const inv_table *ev, const char *id) {
+  int ce = inv_col(ev, "event"), cj = inv_col(ev, "job"), ct = inv_col(ev, "t_s");
+  for (guint r = 0; r < inv_rows(ev); r++) {
+    const char *e = inv_cell(ev, r, ce);
+    if (!strcmp(inv_cell(ev, r, cj), id) &&
+        (!strcmp(e, "oom_kill") || !strcmp(e, "crash") || !strcmp(e, "eviction") ||
+         !strcmp(e, "preemption")))
+      return inv_num(ev, r, ct);
+  }
+  return NAN;
+}
+
+/* The attempts of the managed tenants' jobs (jobs.csv, events.csv): a job killed once ran
+ * [start, kill) and, restarted, its last attempt, which ended at end_s and ran what run_s
+ * leaves (a Kueue preemption's victim, say). FALSE when a job was killed or restarted more
+ * than once, or restarted and did not end: its attempts cannot be rebuilt. */
+static gboolean inv_quota_holds(const inv_case *c, const inv_folder *f, GArray *holds) {
   const inv_table *j = f->jobs;
   int ct = inv_col(j, "tenant"), cp = inv_col(j, "pool"), cg = inv_col(j, "gpus"),
-      c0 = inv_col(j, "start_s"), c1 = inv_col(j, "end_s");
-  int used = 0;
+      c0 = inv_col(j, "start_s"), c1 = inv_col(j, "end_s"), ck = inv_col(j, "kills"),
+      cr = inv_col(j, "restarts"), crun = inv_col(j, "run_s");
   for (guint r = 0; r < inv_rows(j); r++) {
+    double s = inv_num(j, r, c0), e = inv_num(j, r, c1), k = inv_num(j, r, ck), rs = inv_num(j, r, cr);
+    if (k > 1 || rs > k) return FALSE;
     const char *tn = inv_cell(j, r, ct);
-    int ti = tn[0] == 't' ? atoi(tn + 1) : -1;
-    double s = inv_num(j, r, c0), e = inv_num(j, r, c1);
-    if (ti < 0 || ti >= INV_TENANTS || c->tenant_cq[ti] != q || inv_pool_index(c, inv_cell(j, r, cp)) != p)
-      continue;
-    if (isnan(e)) e = INFINITY;
-    if (s <= t && t < e) used += (int)inv_num(j, r, cg);
+    int ti = tn[0] == 't' ? atoi(tn + 1) : -1, p = inv_pool_index(c, inv_cell(j, r, cp));
+    if (isnan(s) || p < 0 || ti < 0 || ti >= INV_TENANTS || c->tenant_cq[ti] < 0) continue;
+    inv_hold h = {.start = s, .end = isnan(e) ? INFINITY : e, .q = c->tenant_cq[ti], .p = p,
+                  .gpus = (int)inv_num(j, r, cg)};
+    if (k == 1) {
+      double kt = inv_kill_time(f->events, inv_key(j, r));
+      if (isnan(kt) || (rs == 1 && isnan(e))) return FALSE;
+      h.end = kt;
+      if (rs == 1) {
+        inv_hold last = h;
+        last.start = e - (inv_num(j, r, crun) - (kt - s));
+        last.end = e;
+        g_array_append_val(holds, last);
+      }
+    }
+    g_array_append_val(holds, h);
+  }
+  return TRUE;
+}
+
+/* GPUs that ClusterQueue q holds in pool p at instant t (rebuilt attempts have rounding:
+ * an attempt holds from a millisecond after its start to one before its end). */
+static int inv_quota_usage(const GArray *holds, int q, int p, double t) {
+  int used = 0;
+  for (guint i = 0; i < holds->len; i++) {
+    const inv_hold *h = &g_array_index(holds, inv_hold, i);
+    if (h->q == q && h->p == p && h->start <= t + 1e-3 && t + 1e-3 < h->end) used += h->gpus;
   }
   return used;
 }
 
-/* With Kueue's quotas, where jobs.csv shows every stay (no kill, restart or cull): at every
- * start, no ClusterQueue holds more of a pool than its nominal plus its borrowing limit, the
- * cohort no more than the queues' nominal quotas together; tenants.csv's quota GPU-hours are
- * the managed tenants' GPU-hours of jobs.csv, none for a tenant without a LocalQueue, and
- * what they borrowed is part of them. */
+/* With Kueue's quotas, where each job's attempts can be rebuilt (inv_quota_holds; none
+ * culled): at every attempt's start, no ClusterQueue holds more of a pool than its nominal
+ * plus its borrowing limit, the cohort no more than the queues' nominal quotas together
+ * (with reclaim by preemption and fair sharing too: tests/invariants/inv-gen.c); tenants.csv's
+ * quota GPU-hours are the managed tenants' GPU-hours of jobs.csv, none for a tenant without
+ * a LocalQueue, and what they borrowed is part of them. */
 static void inv_check_quota(const inv_case *c, const inv_folder *f, inv_report *rep) {
   if (!c->quota_on) return;
   const inv_table *j = f->jobs, *te = f->tenants;
-  int ck = inv_col(j, "kills"), cr = inv_col(j, "restarts"), c0 = inv_col(j, "start_s"),
-      cg = inv_col(j, "gpus"), ct = inv_col(j, "tenant"), crun = inv_col(j, "run_s");
+  int c0 = inv_col(j, "start_s"), cg = inv_col(j, "gpus"), ct = inv_col(j, "tenant"),
+      crun = inv_col(j, "run_s");
   for (int i = 0; i < c->n_pools; i++)
     if (inv_pool_culled(c, f, i)) return;
+  GArray *holds = g_array_new(FALSE, TRUE, sizeof(inv_hold));
+  if (!inv_quota_holds(c, f, holds)) {
+    g_array_free(holds, TRUE);
+    return;
+  }
   double held[INV_TENANTS] = {0};
   for (guint r = 0; r < inv_rows(j); r++) {
-    if (inv_num(j, r, ck) > 0 || inv_num(j, r, cr) > 0) return;
     const char *tn = inv_cell(j, r, ct);
     int ti = tn[0] == 't' ? atoi(tn + 1) : -1;
-    double s = inv_num(j, r, c0);
-    if (ti >= 0 && ti < INV_TENANTS && !isnan(s)) held[ti] += inv_num(j, r, crun) * inv_num(j, r, cg);
+    if (ti >= 0 && ti < INV_TENANTS && !isnan(inv_num(j, r, c0)))
+      held[ti] += inv_num(j, r, crun) * inv_num(j, r, cg);
   }
   rep->checks += 2;
-  for (guint r = 0; r < inv_rows(j); r++) {
-    double t = inv_num(j, r, c0);
-    int p = inv_pool_index(c, inv_cell(j, r, inv_col(j, "pool")));
-    if (isnan(t) || p < 0) continue;
-    int all = 0, nominal = 0;
+  for (guint x = 0; x < holds->len; x++) {
+    const inv_hold *at = &g_array_index(holds, inv_hold, x);
+    double t = at->start;
+    int p = at->p, all = 0, nominal = 0;
     for (int q = 0; q < INV_TENANTS; q++) {
-      int u = inv_quota_usage(c, f, q, p, t), b = c->quota_borrow[q][p];
+      int u = inv_quota_usage(holds, q, p, t), b = c->quota_borrow[q][p];
       all += u;
       nominal += c->quota_nominal[q][p];
       if (b >= 0 && u > c->quota_nominal[q][p] + b)
@@ -749,6 +799,7 @@ static void inv_check_quota(const inv_case *c, const inv_folder *f, inv_report *
       inv_fail(rep, "quota-cohort", "the cohort's queues hold %d GPUs of %s at %g s: above their "
                "nominal quotas together (%d)", all, c->pools[p].name, t, nominal);
   }
+  g_array_free(holds, TRUE);
   int cq = inv_col(te, "quota_gpu_h"), cb = inv_col(te, "borrowed_gpu_h");
   for (guint r = 0; r < inv_rows(te); r++) {
     const char *tn = inv_key(te, r);
@@ -759,6 +810,57 @@ static void inv_check_quota(const inv_case *c, const inv_folder *f, inv_report *
       inv_fail(rep, "quota-partition", "tenant %s: %.9g GPU-s under quota, %.9g borrowed; its "
                "jobs held %.9g", tn, q, b, want);
   }
+}
+
+/* The tenant index of job id (jobs.csv's "tK"), -1 when none. */
+static int inv_job_tenant(const inv_table *j, const char *id) {
+  int ct = inv_col(j, "tenant");
+  for (guint r = 0; r < inv_rows(j); r++)
+    if (!strcmp(inv_key(j, r), id)) {
+      const char *tn = inv_cell(j, r, ct);
+      int ti = tn[0] == 't' ? atoi(tn + 1) : -1;
+      return ti >= 0 && ti < INV_TENANTS ? ti : -1;
+    }
+  return -1;
+}
+
+/* Kueue's preemptions to reclaim lent quota (where a queue preempts): each such event of
+ * events.csv evicts a job of another ClusterQueue than its cause's, both managed; per
+ * tenant the events are at most tenants.csv's reclaims_suffered (counted when chosen: a
+ * victim may end first) and those at most its preemptions_suffered; the reclaims suffered
+ * and caused add up to the same. */
+static void inv_check_reclaim(const inv_case *c, const inv_folder *f, inv_report *rep) {
+  const inv_table *te = f->tenants, *ev = f->events;
+  int cs = inv_col(te, "reclaims_suffered"), cc = inv_col(te, "reclaims_caused"),
+      cp = inv_col(te, "preemptions_suffered");
+  if (!c->quota_on || cs < 0) return;
+  rep->checks++;
+  int ce = inv_col(ev, "event"), cj = inv_col(ev, "job"), ck = inv_col(ev, "cause_job"),
+      cd = inv_col(ev, "detail");
+  double seen[INV_TENANTS] = {0}, suffered = 0, caused = 0;
+  for (guint r = 0; r < inv_rows(ev); r++) {
+    if (strcmp(inv_cell(ev, r, ce), "preemption") || !strstr(inv_cell(ev, r, cd), "(Kueue: reclamation"))
+      continue;
+    int tv = inv_job_tenant(f->jobs, inv_cell(ev, r, cj)), tc = inv_job_tenant(f->jobs, inv_cell(ev, r, ck));
+    int qv = tv < 0 ? -1 : c->tenant_cq[tv], qc = tc < 0 ? -1 : c->tenant_cq[tc];
+    if (qv < 0 || qc < 0 || qv == qc)
+      inv_fail(rep, "reclaim-victim", "%s reclaimed for %s: ClusterQueues cq%d and cq%d",
+               inv_cell(ev, r, cj), inv_cell(ev, r, ck), qv, qc);
+    if (tv >= 0) seen[tv]++;
+  }
+  for (guint r = 0; r < inv_rows(te); r++) {
+    const char *tn = inv_key(te, r);
+    int ti = tn[0] == 't' ? atoi(tn + 1) : -1;
+    double s = inv_num(te, r, cs);
+    suffered += s;
+    caused += inv_num(te, r, cc);
+    if ((ti >= 0 && ti < INV_TENANTS && seen[ti] > s) || s > inv_num(te, r, cp))
+      inv_fail(rep, "reclaim-counts", "tenant %s: %g reclaims suffered, %g events, %g "
+               "preemptions suffered", tn, s, ti >= 0 && ti < INV_TENANTS ? seen[ti] : 0,
+               inv_num(te, r, cp));
+  }
+  if (suffered != caused)
+    inv_fail(rep, "reclaim-counts", "%g reclaims suffered, %g caused", suffered, caused);
 }
 
 /* ---- the folder ---- */
@@ -796,6 +898,7 @@ void inv_check_folder(const inv_case *c0, const char *case_dir, const char *out,
     if (!c->quota_on) inv_check_priority(c, &f, rep); /* a quota holds back, not the order */
     inv_check_gangs(&f, rep);
     inv_check_quota(c, &f, rep);
+    inv_check_reclaim(c, &f, rep);
     inv_check_mig_slices(c, f.events, rep);
     if (c->lone) inv_check_lone(c, f.jobs, rep);
     inv_check_oversub(c, &f, rep);

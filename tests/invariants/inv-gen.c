@@ -210,22 +210,35 @@ static void inv_gen_priority(guint32 seed, inv_case *c, GString *y) {
  * flavour as the trace's largest job has workers and lends them all; the others 0 to 2, with
  * a borrowingLimit of at least that many less their nominal half the time (so that every job
  * is admitted some day, and quotas bind) and a lendingLimit a
- * quarter of the time; StrictFIFO or BestEffortFIFO. The objects go to kueue.yaml, what the
- * checks need to comment lines of scenario.yaml ("# inv-quota cq K pool P N B"). */
+ * quarter of the time; StrictFIFO or BestEffortFIFO. From a second stream (so that the
+ * quotas of a seed stay those drawn before): in half the cases every queue reclaims lent
+ * quota by preemption (reclaimWithinCohort Any, or LowerPriority with withinClusterQueue
+ * LowerPriority), in 40 % fair sharing is on, and queues weigh 1, 2 or 0.5. The objects go
+ * to kueue.yaml, what the checks need to comment lines of scenario.yaml ("# inv-quota cq K
+ * pool P N B"). */
 static void inv_gen_quota(guint32 seed, inv_case *c, GString *y, GString *k, int most) {
   GRand *r = g_rand_new_with_seed(seed ^ 0x27d4eb2fu);
+  GRand *r2 = g_rand_new_with_seed(seed ^ 0x5bd1e995u); /* preemption, fair sharing */
   if (inv_chance(r, 0.35)) {
     c->quota_on = TRUE;
     g_string_append(y, "kueue: kueue.yaml\n");
+    gboolean reclaim = inv_chance(r2, 0.5);
+    if (inv_chance(r2, 0.4)) g_string_append(y, "fairSharing: {enable: true}\n");
     for (int p = 0; p < c->n_pools; p++)
       g_string_append_printf(k, "apiVersion: kueue.x-k8s.io/v1beta1\nkind: ResourceFlavor\n"
                              "metadata: {name: p%d}\n---\n", p);
     for (int q = 0; q < INV_TENANTS; q++) {
+      static const char *const pre[] = {
+          "", "  preemption: {reclaimWithinCohort: Any}\n",
+          "  preemption: {reclaimWithinCohort: LowerPriority, withinClusterQueue: LowerPriority}\n"};
+      static const char *const weight[] = {"", "  fairSharing: {weight: 2}\n",
+                                           "  fairSharing: {weight: 500m}\n"};
+      const char *pq = pre[reclaim ? 1 + inv_pick(r2, 2) : 0], *wq = weight[inv_pick(r2, 3)];
       g_string_append_printf(k, "apiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\n"
                              "metadata: {name: cq%d}\nspec:\n  cohort: co\n"
-                             "  queueingStrategy: %s\n  resourceGroups:\n"
+                             "  queueingStrategy: %s\n%s%s  resourceGroups:\n"
                              "  - coveredResources: [nvidia.com/gpu]\n    flavors:\n", q,
-                             inv_chance(r, 0.5) ? "StrictFIFO" : "BestEffortFIFO");
+                             inv_chance(r, 0.5) ? "StrictFIFO" : "BestEffortFIFO", pq, wq);
       for (int p = 0; p < c->n_pools; p++) {
         int n = q == 0 ? most : inv_pick(r, 3), b = q > 0 && inv_chance(r, 0.5) ? MAX(0, most - n) + inv_pick(r, 2) : -1;
         g_string_append_printf(k, "    - name: p%d\n      resources:\n      - {name: nvidia.com/gpu, "
@@ -249,6 +262,7 @@ static void inv_gen_quota(guint32 seed, inv_case *c, GString *y, GString *k, int
     }
   }
   g_rand_free(r);
+  g_rand_free(r2);
 }
 
 /* Per-GPU MIG layouts (mig-parted per-device entries, docs/scenario-format.md) for about
