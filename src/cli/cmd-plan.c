@@ -2,7 +2,8 @@
  * [-o DIR] [--exhaustive]`: the cheapest set-up meeting the scenario's `requirements:` with what
  * `purchase:` allows. It loads the inputs, runs the search (src/study/studies/plan*.c) in a
  * scratch folder, runs the recommended scenario once more as a whole, and writes plan.txt,
- * plan.csv, probes.csv, scenario.yaml and recommended/ under -o DIR. Exit 3: no set-up. */
+ * plan.csv, probes.csv, pareto.csv, scenario.yaml and recommended/ under -o DIR. Exit 3: no
+ * set-up. */
 #include "cmd.h"
 #include "cmd-load.h"
 #include "cmd-seeds.h"
@@ -67,10 +68,15 @@ static run_figures *plan_run_joined(const plan *p, const trace *tr, const char *
   return f;
 }
 
+/* The files of a plan: plan.txt, plan.csv, probes.csv, pareto.csv. */
+typedef struct plan_files {
+  GString *text, *csv, *probes, *pareto;
+} plan_files;
+
 /* The search and its files into work (od's temporary, or a scratch folder). 0, 2 (input),
- * 1 (runtime) or PLAN_EXIT_NONE. text, csv, probes receive the files. */
+ * 1 (runtime) or PLAN_EXIT_NONE. fl receives the files. */
 static int plan_study(plan *p, const trace *tr, const char *work, const char *final_dir,
-                      GString *text, GString *csv, GString *probes) {
+                      const plan_files *fl) {
   g_autoptr(GError) err = NULL;
   g_autofree char *scratch = outdir_make_scratch("sharesim-plan", &err);
   if (!scratch) return cmd_fail("plan", err);
@@ -88,37 +94,43 @@ static int plan_study(plan *p, const trace *tr, const char *work, const char *fi
     if (err) rc = cmd_fail("plan", err);
     else if (!joined) rc = PLAN_EXIT_NONE;
   }
-  if (rc == 0 || rc == PLAN_EXIT_NONE) plan_report(p, joined, text, csv, probes);
-  if (rc == 0 && !plan_nvidia_write(p, work, text, &err)) rc = cmd_fail("plan", err);
+  if (rc == 0 || rc == PLAN_EXIT_NONE) {
+    plan_report(p, joined, fl->text, fl->csv, fl->probes);
+    plan_pareto(p, fl->pareto);
+  }
+  if (rc == 0 && !plan_nvidia_write(p, work, fl->text, &err)) rc = cmd_fail("plan", err);
   outdir_remove_scratch(scratch);
   p->work = NULL;
   return rc;
 }
 
 /* Writes the files into od and commits it to out; prints the text. */
-static int plan_publish(outdir *od, const char *out, const GString *text, const GString *csv,
-                        const GString *probes) {
+static int plan_publish(outdir *od, const char *out, const plan_files *fl) {
   g_autoptr(GError) err = NULL;
-  gboolean ok = outdir_write(od, "plan.txt", text->str, text->len, &err) &&
-                outdir_write(od, "plan.csv", csv->str, csv->len, &err) &&
-                outdir_write(od, "probes.csv", probes->str, probes->len, &err);
+  gboolean ok = outdir_write(od, "plan.txt", fl->text->str, fl->text->len, &err) &&
+                outdir_write(od, "plan.csv", fl->csv->str, fl->csv->len, &err) &&
+                outdir_write(od, "probes.csv", fl->probes->str, fl->probes->len, &err) &&
+                outdir_write(od, "pareto.csv", fl->pareto->str, fl->pareto->len, &err);
   if (ok) ok = studydir_commit(od, out, "plan.csv", &err);
   else outdir_abort(od);
-  fwrite(text->str, 1, text->len, stdout);
+  fwrite(fl->text->str, 1, fl->text->len, stdout);
   if (!ok) return cmd_fail("plan", err);
   printf("plan written to %s/\n", out);
   return 0;
 }
 
-/* --sqlite: the tables of the folder written (out), or of the scratch folder with plan.csv
- * and probes.csv put beside the recommended run. Takes sql; returns the exit code. */
-static int plan_sql(const char *out, const char *scratch, const GString *csv,
-                    const GString *probes, report_sql *sql) {
+/* --sqlite: the tables of the folder written (out), or of the scratch folder with plan.csv,
+ * probes.csv and pareto.csv put beside the recommended run. Takes sql; returns the exit
+ * code. */
+static int plan_sql(const char *out, const char *scratch, const plan_files *fl,
+                    report_sql *sql) {
   g_autoptr(GError) err = NULL;
   g_autofree char *pc = scratch ? g_build_filename(scratch, "plan.csv", NULL) : NULL;
   g_autofree char *pp = scratch ? g_build_filename(scratch, "probes.csv", NULL) : NULL;
-  if (scratch && (!g_file_set_contents(pc, csv->str, (gssize)csv->len, &err) ||
-                  !g_file_set_contents(pp, probes->str, (gssize)probes->len, &err))) {
+  g_autofree char *pf = scratch ? g_build_filename(scratch, "pareto.csv", NULL) : NULL;
+  if (scratch && (!g_file_set_contents(pc, fl->csv->str, (gssize)fl->csv->len, &err) ||
+                  !g_file_set_contents(pp, fl->probes->str, (gssize)fl->probes->len, &err) ||
+                  !g_file_set_contents(pf, fl->pareto->str, (gssize)fl->pareto->len, &err))) {
     report_sql_abort(sql);
     return cmd_fail("plan", err);
   }
@@ -156,17 +168,18 @@ static int plan_main_loaded(const plan_args *a, char **argv, cmd_inputs *in) {
   }
   p.classes = g_array_new(FALSE, TRUE, sizeof(plan_class));
   p.cands = g_array_new(FALSE, TRUE, sizeof(plan_candidate));
-  GString *text = g_string_new(NULL), *csv = g_string_new(NULL), *probes = g_string_new(NULL);
-  rc = plan_study(&p, in->tr, work, a->out, text, csv, probes);
+  plan_files fl = {g_string_new(NULL), g_string_new(NULL), g_string_new(NULL),
+                   g_string_new(NULL)};
+  rc = plan_study(&p, in->tr, work, a->out, &fl);
   if (od && (rc == 0 || rc == PLAN_EXIT_NONE)) {
-    int wrc = plan_publish(od, a->out, text, csv, probes);
+    int wrc = plan_publish(od, a->out, &fl);
     if (wrc) rc = wrc;
   } else {
     if (od) outdir_abort(od);
-    fwrite(text->str, 1, text->len, stdout);
+    fwrite(fl.text->str, 1, fl.text->len, stdout);
   }
   if (sql && (rc == 0 || rc == PLAN_EXIT_NONE)) {
-    int src = plan_sql(a->out, scratch, csv, probes, g_steal_pointer(&sql));
+    int src = plan_sql(a->out, scratch, &fl, g_steal_pointer(&sql));
     if (src) rc = src;
   }
   report_sql_abort(sql);
@@ -179,9 +192,10 @@ static int plan_main_loaded(const plan_args *a, char **argv, cmd_inputs *in) {
   }
   if (scratch) outdir_remove_scratch(scratch);
   plan_free_contents(&p);
-  g_string_free(text, TRUE);
-  g_string_free(csv, TRUE);
-  g_string_free(probes, TRUE);
+  g_string_free(fl.text, TRUE);
+  g_string_free(fl.csv, TRUE);
+  g_string_free(fl.probes, TRUE);
+  g_string_free(fl.pareto, TRUE);
   return rc;
 }
 
@@ -190,7 +204,7 @@ extern const cmd_entry cmd_plan_entry; /* at the end of this file; its row: cmd.
 static int cmd_plan_main(int argc, char **argv) {
   plan_args a = {.n_seeds = 1};
   GOptionEntry entries[] = {
-      {"output", 'o', 0, G_OPTION_ARG_FILENAME, &a.out, "Write plan.txt, plan.csv, probes.csv, scenario.yaml and recommended/ into DIR", "DIR"},
+      {"output", 'o', 0, G_OPTION_ARG_FILENAME, &a.out, "Write plan.txt, plan.csv, probes.csv, pareto.csv, scenario.yaml and recommended/ into DIR", "DIR"},
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs, "Runs at once (default: the number of processors); the result is the same for any N", "N"},
       {"seeds", 0, 0, G_OPTION_ARG_STRING, &a.seeds, "Judge every probe over N seeds (the scenario's and the next N - 1): a constraint holds when its 95 % bound does", "N"},
       {"model-range", 0, 0, G_OPTION_ARG_NONE, &a.model_range, "Judge every set-up at the pessimistic end of the model ranges: a size that meets the constraints at the models' defaults is run again with each fitted or assumed constant at each end of its interval and must meet them in every run", NULL},

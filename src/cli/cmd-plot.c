@@ -1,7 +1,7 @@
 /* cmd-plot.c: `sharesim plot DIR... [--format png,svg,pdf] [-o OUTDIR] [--size WxH]`:
  * decides what to draw and where: one result folder (its charts), several (each one's
- * charts and the comparison charts), a compare folder (the same for its runs) or a sweep
- * folder (lines across the swept value). gnuplot is looked up on PATH when the command
+ * charts and the comparison charts), a compare folder (the same for its runs), a sweep
+ * folder (lines across the swept value) or a plan folder (its Pareto fronts). gnuplot is looked up on PATH when the command
  * runs; without it the data and scripts are still written (exit 0, with a warning). The
  * charts themselves are plot.c's. */
 #include "cmd.h"
@@ -84,7 +84,7 @@ static gboolean plot_runs(const compare_table *t, const char *base, const plot_o
   return ok;
 }
 
-/* Draws the charts of the folders (one result folder, several, a compare or a sweep folder)
+/* Draws the charts of the folders (one result folder, several, a compare, sweep or plan folder)
  * into out, or beside them; *written_to is where they went (NULL: each folder's own). */
 static gboolean cmd_plot_draw(int argc, char **argv, const char *out, const plot_options *opt,
                               plot_report *rep, const char **written_to, char **default_out,
@@ -103,7 +103,11 @@ static gboolean cmd_plot_draw(int argc, char **argv, const char *out, const plot
     *default_out = g_build_filename(first, "plots", NULL);
     ok = plot_validate(first, out ? out : *default_out, opt, rep, &err);
     if (!out) *written_to = *default_out;
-} else if (argc == 2 && !plot_has(first, "summary.json") && plot_has(first, "compare.json")) {
+  } else if (argc == 2 && !plot_has(first, "summary.json") && plot_has(first, "plan.csv")) {
+    *default_out = g_build_filename(first, "plots", NULL);
+    ok = plot_plan(first, out ? out : *default_out, opt, rep, &err);
+    if (!out) *written_to = *default_out;
+  } else if (argc == 2 && !plot_has(first, "summary.json") && plot_has(first, "compare.json")) {
     GPtrArray *runs = g_ptr_array_new_with_free_func((GDestroyNotify)figures_free);
     ok = compare_load_dir(first, runs, &err) && runs->len > 0;
     if (ok) {
@@ -226,7 +230,7 @@ static char *cmd_plot_describe(void) {
 const cmd_entry cmd_plot_entry = {
     .name = "plot",
     .usage = "DIR... [--format png,svg,pdf] [-o OUTDIR] [--size WxH]",
-    .summary = "gnuplot charts from result, compare or sweep folders (data and scripts kept beside)",
+    .summary = "gnuplot charts from result, compare, sweep or plan folders (data and scripts kept beside)",
     .main = cmd_plot_main,
     .describe = cmd_plot_describe,
 };

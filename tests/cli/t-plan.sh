@@ -3,13 +3,14 @@
 # files are the same at any -j, the answer equals the cheapest feasible set-up of an
 # exhaustive run and every cheaper set-up names the constraint it broke, the trust rules
 # hold (an untrusted class is never given time-slicing, MPS or fractional; an org class
-# never MPS), and bad input is refused at file:line:column with nothing written.
+# never MPS), pareto.csv is the Pareto front of probes.csv (checked point by point), and bad
+# input is refused at file:line:column with nothing written.
 P="$DATA/plan"
 
 # ---- a plan, its files, and the recommended scenario rerun ----
 run plan "$P/small.yaml" "$P/small.csv" -o pl -j 1 --no-progress
 expect_rc 0
-for f in plan.txt plan.csv probes.csv scenario.yaml recommended/summary.json; do expect_file "pl/$f"; done
+for f in plan.txt plan.csv probes.csv pareto.csv scenario.yaml recommended/summary.json; do expect_file "pl/$f"; done
 expect_out_contains "recommendation: 6 GPUs"
 run run pl/scenario.yaml "$P/small.csv" -o rerun
 expect_rc 0
@@ -32,7 +33,7 @@ expect_same_files plan-jobs.csv nv-jobs.csv
 if ! skip_repeat "the same plan at -j 3 (the same bytes)"; then
   run plan "$P/small.yaml" "$P/small.csv" -o pl3 -j 3 --no-progress
   expect_rc 0
-  for f in plan.txt plan.csv probes.csv scenario.yaml nvidia/device-plugin-config.yaml nvidia/mig-parted-config.yaml; do
+  for f in plan.txt plan.csv probes.csv pareto.csv scenario.yaml nvidia/device-plugin-config.yaml nvidia/mig-parted-config.yaml; do
     expect_same_files "pl/$f" "pl3/$f"
   done
 fi
@@ -63,9 +64,55 @@ for cls in notebook inference training batch; do
   want=$(awk -F, -v c=$cls '$1 == c && $9 == 1 { if (m == "" || $8 + 0 < m + 0) m = $8 } END { print m }' tinyx/probes.csv)
   got=$(awk -F, -v c=$cls '$1 == c && $9 == "recommended" { print $8 }' tiny/plan.csv)
   expect_eq "$got" "$want" "plan's $cls cost = the cheapest feasible of the exhaustive run"
-  unnamed=$(awk -F, -v c=$cls -v w="$got" '$1 == c && $8 + 0 < w + 0 && ($9 != 0 || $NF == "\"\"")' tinyx/probes.csv | head -3)
+  unnamed=$(awk -F, -v c=$cls -v w="$got" '$1 == c && $8 + 0 < w + 0 && ($9 != 0 || $10 == "\"\"")' tinyx/probes.csv | head -3)
   expect_eq "$unnamed" "" "every $cls set-up cheaper than the plan's fails and names why"
 done
+
+# ---- the Pareto fronts against every set-up simulated (probes.csv), by the definition ----
+# Per class and front (slo: cost against worst SLO attainment, higher better; wait: against
+# the p95 wait, lower better), over the probes that served every job: no point of
+# pareto.csv is dominated by any of them, and every one of them off the front is dominated
+# by a point on it. Prints the first violation.
+pareto_check() {
+  awk -F, 'FNR == 1 { file++; next }
+    file == 1 && $(NF-2) == 1 {
+      n++; cls[n] = $1; key[n] = $1 "," $2 "," $6; cost[n] = $8 + 0
+      slo[n] = $(NF-1); wait[n] = $NF }
+    file == 2 { on[$1 "," $2 "," $3 "," $7] = 1; rows++
+      if (!(($2 "," $3 "," $7) in seen)) seen[$2 "," $3 "," $7] = 1 }
+    function y(f, i) { return f == "slo" ? slo[i] : wait[i] }
+    function dom(f, j, i) {  # j dominates i
+      if (cls[j] != cls[i] || y(f, j) == "" || y(f, i) == "") return 0
+      better = f == "slo" ? y(f, j) + 0 > y(f, i) + 0 : y(f, j) + 0 < y(f, i) + 0
+      noworse = f == "slo" ? y(f, j) + 0 >= y(f, i) + 0 : y(f, j) + 0 <= y(f, i) + 0
+      return cost[j] <= cost[i] && noworse && (cost[j] < cost[i] || better) }
+    END {
+      split("slo wait", fr, " ")
+      for (k = 1; k <= 2; k++) { f = fr[k]; found = 0
+        for (i = 1; i <= n; i++) {
+          if (y(f, i) == "") { if ((f "," key[i]) in on) { print f " " key[i] " on the front without a figure"; exit } continue }
+          if ((f "," key[i]) in on) { found++
+            for (j = 1; j <= n; j++) if (dom(f, j, i)) { print f " " key[i] " on the front, dominated by " key[j]; exit }
+          } else {
+            d = 0; for (j = 1; j <= n && !d; j++) d = ((f "," key[j]) in on) && dom(f, j, i)
+            if (!d) { print f " " key[i] " off the front, dominated by none on it"; exit } } }
+        total += found }
+      if (total != rows) print "pareto.csv has " rows " rows, " total " of them set-ups of probes.csv"
+    }' "$1/probes.csv" "$1/pareto.csv"
+}
+for d in pl tinyx; do
+  expect_eq "$(pareto_check $d)" "" "$d/pareto.csv is the Pareto front of $d/probes.csv"
+done
+n=$(awk -F, '$1 == "wait" && $2 == "notebook"' tinyx/pareto.csv | wc -l)
+expect_eq "$((n > 1))" 1 "the notebooks' wait front of the exhaustive run has more than one set-up"
+run plot pl
+expect_rc 0
+expect_file pl/plots/pareto-wait.gp
+expect_file pl/plots/pareto-slo.dat
+run report pl -o pl.html
+expect_rc 0
+n=$(grep -c 'the Pareto fronts</h2>' pl.html)
+expect_eq "$n" 1 "the report of a plan folder shows its Pareto fronts"
 
 # ---- seeds: judged at the 95 % bound ----
 run plan tiny.yaml "$P/small.csv" --seeds 2 -j 2 --no-progress

@@ -1,6 +1,6 @@
 /* test-study.c: the what-if study modules: reading result files back (table, figures),
  * the comparison table and its arithmetic, sweep grids, names and manifests, the sizing
- * search against an exhaustive scan, and the charts: every one rendered by the real
+ * search against an exhaustive scan, plan's Pareto front against the definition, and the charts: every one rendered by the real
  * gnuplot (PNG size from its IHDR chunk, SVG parsed with GMarkup and searched for the
  * series names), with names made of gnuplot syntax drawn as text and running nothing. */
 #include <criterion/criterion.h>
@@ -451,6 +451,54 @@ Test(sizing, search_equals_exhaustive_scan) {
         g_array_free(probes, TRUE);
         g_hash_table_destroy(p.seen);
       }
+}
+
+/* ---- plan's Pareto front ---- */
+
+/* j dominates i: costs no more, y no worse, one of them strictly better; NaN never counts. */
+static gboolean study_dominates(const double *cost, const double *y, guint j, guint i,
+                                gboolean higher) {
+  if (isnan(cost[j]) || isnan(y[j]) || isnan(cost[i]) || isnan(y[i])) return FALSE;
+  gboolean no_worse = higher ? y[j] >= y[i] : y[j] <= y[i];
+  gboolean better = higher ? y[j] > y[i] : y[j] < y[i];
+  return cost[j] <= cost[i] && no_worse && (cost[j] < cost[i] || better);
+}
+
+/* Random point sets (ties and NaNs included): no point on the front is dominated by any
+ * point; every other point with finite coordinates is dominated by one on the front. */
+Test(plan, pareto_front_against_the_definition) {
+  GRand *rng = g_rand_new_with_seed(28);
+  for (guint round = 0; round < 400; round++) {
+    guint n = 1 + round % 40;
+    double cost[40], y[40];
+    gboolean on[40];
+    gboolean higher = round % 2;
+    for (guint i = 0; i < n; i++) {
+      cost[i] = g_rand_int_range(rng, 0, 6) == 0 ? NAN : 100 * g_rand_int_range(rng, 1, 12);
+      y[i] = g_rand_int_range(rng, 0, 8) == 0 ? NAN : g_rand_int_range(rng, 0, 10) / 10.0;
+    }
+    plan_pareto_front(cost, y, n, higher, on);
+    guint on_front = 0;
+    for (guint i = 0; i < n; i++) {
+      gboolean finite = !isnan(cost[i]) && !isnan(y[i]);
+      if (on[i]) {
+        on_front++;
+        cr_assert(finite, "round %u: point %u with a NaN on the front", round, i);
+        for (guint j = 0; j < n; j++)
+          cr_assert(!study_dominates(cost, y, j, i, higher), "round %u: %u on the front but "
+                    "%u dominates it", round, i, j);
+      } else if (finite) {
+        gboolean by_front = FALSE;
+        for (guint j = 0; j < n && !by_front; j++)
+          by_front = on[j] && study_dominates(cost, y, j, i, higher);
+        cr_assert(by_front, "round %u: %u off the front, dominated by none on it", round, i);
+      }
+    }
+    gboolean any_finite = FALSE;
+    for (guint i = 0; i < n; i++) any_finite |= !isnan(cost[i]) && !isnan(y[i]);
+    cr_assert_eq(on_front > 0, any_finite, "round %u: a finite set has a front", round);
+  }
+  g_rand_free(rng);
 }
 
 static sizing_verdict study_probe_error(guint32 nodes, gpointer user, GError **error) {

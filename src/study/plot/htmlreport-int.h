@@ -50,6 +50,7 @@ typedef struct hr_run {
 /* A plan folder's recommendation, per class, from plan.csv and plan.txt. */
 typedef struct hr_plan {
   table *csv;                         /* plan.csv */
+  table *pareto;                      /* pareto.csv, or NULL (a plan folder from before it) */
   GPtrArray *reasons;                 /* char*: plan.txt's "binding constraint:" lines */
   char *range;                        /* plan.txt's "model range:" line (--model-range), or NULL */
 } hr_plan;

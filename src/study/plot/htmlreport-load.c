@@ -115,6 +115,7 @@ void hr_run_free(hr_run *r) {
 void hr_plan_free(hr_plan *p) {
   if (!p) return;
   table_free(p->csv);
+  table_free(p->pareto);
   g_ptr_array_unref(p->reasons);
   g_free(p->range);
   g_free(p);
@@ -553,11 +554,12 @@ static gboolean hr_load_sweep(const char *dir, GPtrArray *runs, GError **error) 
   return TRUE;
 }
 
-/* A plan folder's plan.csv and plan.txt's binding constraint of each class, in order, and
+/* A plan folder's plan.csv, pareto.csv and plan.txt's binding constraint of each class, in order, and
  * its model-range line (plan --model-range). */
 static hr_plan *hr_load_plan(const char *dir) {
   hr_plan *p = g_new0(hr_plan, 1);
   p->csv = hr_table(dir, "plan.csv");
+  p->pareto = hr_table(dir, "pareto.csv");
   p->reasons = g_ptr_array_new_with_free_func(g_free);
   g_autofree char *path = g_build_filename(dir, "plan.txt", NULL), *text = NULL;
   if (!g_file_get_contents(path, &text, NULL, NULL)) return p;

@@ -137,6 +137,63 @@ static void hr_plan_rec(GString *out, const hr_plan *p) {
   }
 }
 
+/* Rows of one class's front shown; the rest are counted. */
+#define HR_MAX_FRONT 6
+
+/* A plan folder's Pareto fronts (pareto.csv): per front and class, the set-ups simulated
+ * that no other one beats on both cost and the figure, cheapest first. Nothing when the folder has none. */
+static void hr_plan_pareto(GString *out, const hr_plan *p) {
+  const table *t = p->pareto;
+  static const char *const cols[] = {"front", "class", "mechanism", "settings", "gpu", "gpus",
+                                     "cost_month", "min_slo_attainment", "wait_p95_s", "pass",
+                                     "recommended"};
+  int c[G_N_ELEMENTS(cols)];
+  for (guint k = 0; k < G_N_ELEMENTS(cols); k++) c[k] = t ? table_column(t, cols[k]) : -1;
+  if (!t || !t->rows->len || c[0] < 0) return;
+  g_string_append(out, "<h2>Cost against quality: the Pareto fronts</h2>\n<p>Per class, the "
+                       "set-ups plan simulated (each candidate at each size it judged) that no other one beats on both cost and the "
+                       "figure (the worst SLO attainment, or the p95 queue wait), cheapest "
+                       "first: what each step of money buys (pareto.csv; <code>sharesim plot"
+                       "</code> draws them).</p>\n<table class=\"plan\"><tr><th>front</th>"
+                       "<th>class: set-up</th><th>GPUs</th><th>a month</th><th>worst SLO</th>"
+                       "<th>wait p95</th><th>constraints</th></tr>\n");
+  guint left = 0; /* rows of this front and class not shown */
+  for (guint i = 0, shown = 0; i < t->rows->len; i++) {
+    gboolean same = i > 0 && !strcmp(table_cell(t, i, c[0]), table_cell(t, i - 1, c[0])) &&
+                    !strcmp(table_cell(t, i, c[1]), table_cell(t, i - 1, c[1]));
+    shown = same ? shown + 1 : 0;
+    if (shown >= HR_MAX_FRONT) {
+      left++;
+      continue;
+    }
+    g_string_append(out, "<tr><td>");
+    hr_text(out, !strcmp(table_cell(t, i, c[0]), "slo") ? "cost / SLO" : "cost / wait");
+    g_string_append(out, "</td><td>");
+    hr_text(out, table_cell(t, i, c[1]));
+    g_string_append_c(out, ':');
+    for (guint k = 2; k < 5; k++)
+      if (*table_cell(t, i, c[k])) {
+        g_string_append(out, k == 4 ? " on " : " ");
+        hr_text(out, table_cell(t, i, c[k]));
+      }
+    g_string_append_printf(out, "</td><td>%.0f</td><td>", table_number(t, i, c[5]));
+    svg_money(out, table_number(t, i, c[6]));
+    g_string_append(out, "</td><td>");
+    figures_format(out, FIGURE_FRACTION, table_number(t, i, c[7]));
+    g_string_append(out, "</td><td>");
+    figures_format(out, FIGURE_SECONDS, table_number(t, i, c[8]));
+    g_string_append(out, "</td><td>");
+    g_string_append(out, table_number(t, i, c[10]) == 1 ? "recommended"
+                         : table_number(t, i, c[9]) == 1 ? "meets all" : "breaks some");
+    g_string_append(out, "</td></tr>\n");
+  }
+  g_string_append(out, "</table>\n");
+  if (left)
+    g_string_append_printf(out, "<p class=\"muted\">%u more set-up%s on these fronts (past %u "
+                                "per class and front) are in pareto.csv.</p>\n",
+                           left, left == 1 ? "" : "s", HR_MAX_FRONT);
+}
+
 /* A value with the seeds' +/- half-width and the model range [lo, hi] when they are known
  * and move it. */
 static void hr_value_range(GString *out, figure_unit unit, double v, double half, double lo,
@@ -581,6 +638,7 @@ gboolean htmlreport_build(const char *const *dirs, guint n, GString *out, GError
     if (plan) hr_plan_rec(out, plan);
     else g_string_append(out, why->str);
     hr_decision(out, r, m, plan ? G_MAXUINT : pick);
+    if (plan) hr_plan_pareto(out, plan);
     hr_charts(out, r, m);
     hr_showback(out, r, m);
     hr_footer(out, r, m);

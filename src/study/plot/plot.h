@@ -81,6 +81,11 @@ gboolean plot_validate(const char *dir, const char *out_dir, const plot_options 
  * its chart table, for --help. */
 char *plot_run_chart_names(void);
 
+/* The Pareto charts of a plan folder (probes.csv, pareto.csv; plot-pareto.c): pareto-slo and
+ * pareto-wait, into out_dir. FALSE with error when either file cannot be read. */
+gboolean plot_plan(const char *dir, const char *out_dir, const plot_options *opt,
+                   plot_report *rep, GError **error);
+
 /* Bars per run and lines over time across runs, into out_dir. names (one per run) label
  * the runs; runs[0] is the baseline of the cost chart. */
 gboolean plot_compare(const run_figures *const *runs, const char *const *names, guint n,

@@ -65,12 +65,12 @@ static GArray *plan_ranked(const plan *p, guint ci) {
   return r;
 }
 
-static void plan_csv_num(GString *csv, double v) {
+void plan_csv_num(GString *csv, double v) {
   if (isfinite(v)) g_string_append_printf(csv, ",%.6g", v);
   else g_string_append(csv, ",");
 }
 
-static void plan_csv_text(GString *csv, const char *s) {
+void plan_csv_text(GString *csv, const char *s) {
   g_string_append(csv, ",\"");
   for (const char *q = s ? s : ""; *q; q++) {
     if (*q == '"') g_string_append_c(csv, '"');
@@ -306,7 +306,8 @@ static void plan_joined(const plan *p, const run_figures *joined, GString *t) {
 
 /* probes.csv: every size judged, by class, candidate and size. */
 static void plan_probes_csv(const plan *p, GString *probes) {
-  g_string_append(probes, "class,candidate,mechanism,settings,gpu,nodes,gpus,cost_month,pass,broke\n");
+  g_string_append(probes, "class,candidate,mechanism,settings,gpu,nodes,gpus,cost_month,pass,broke,"
+                         "served,min_slo_attainment,wait_p95_s\n");
   for (guint i = 0; i < p->cands->len; i++) {
     const plan_candidate *c = &g_array_index(p->cands, plan_candidate, i);
     const req_buy *b = &g_array_index(p->sc->requirements->buy, req_buy, c->buy);
@@ -318,6 +319,10 @@ static void plan_probes_csv(const plan *p, GString *probes) {
       plan_csv_num(probes, plan_cost_month(c, pr->nodes));
       g_string_append_printf(probes, ",%d", pr->pass ? 1 : 0);
       plan_csv_text(probes, g_ptr_array_index(c->whys, k));
+      const plan_measure *m = g_ptr_array_index(c->measures, k);
+      g_string_append_printf(probes, ",%d", plan_served(m) ? 1 : 0);
+      plan_csv_num(probes, m->slo_min);
+      plan_csv_num(probes, m->wait_p95_s);
       g_string_append_c(probes, '\n');
     }
   }

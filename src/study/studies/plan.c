@@ -399,6 +399,10 @@ void plan_measure_of(const run_figures *f, const plan_class *k, plan_measure *m)
   m->blast_src = src ? g_strdup(src) : NULL;
 }
 
+gboolean plan_served(const plan_measure *m) {
+  return !(m->unplaceable > 0) && !(m->queued > 0);
+}
+
 /* The value a constraint is judged on over n seeds: the upper (upper TRUE) or lower end of
  * the 95 % interval of the mean, the value itself with one seed. */
 static double plan_bound(plan_measure *const *seeds, guint n, gsize off, gboolean upper) {

@@ -134,6 +134,9 @@ double plan_cost_month(const plan_candidate *c, guint32 nodes);
  * the blast radius is the run's, its untrusted part from k's untrusted tenants. */
 void plan_measure_of(const run_figures *f, const plan_class *k, plan_measure *m);
 void plan_measure_clear(plan_measure *m);
+/* Every job fitted and none was left queued (in every seed): the figures describe all of
+ * the class's jobs. */
+gboolean plan_served(const plan_measure *m);
 /* Judges the measures of a probe's seeds against class k's constraints: a constraint holds
  * when its 95 % bound over the seeds does (the value itself with one seed); every job must
  * fit and none be left queued in every seed, and no fault of an untrusted tenant may reach
@@ -149,6 +152,19 @@ void plan_free_contents(plan *p);
  * search; joined (may be NULL) is the recommended scenario's own run. */
 void plan_report(const plan *p, const run_figures *joined, GString *text, GString *csv,
                  GString *probes);
+/* pareto.csv (plan-pareto.c): per class, the set-ups simulated (every candidate at every size
+ * judged) that no other one dominates on (monthly cost, worst SLO attainment) -- front "slo"
+ * -- and on (monthly cost, p95 queue wait) -- front "wait"; docs/studies.md, "plan". */
+void plan_pareto(const plan *p, GString *csv);
+/* plan-report.c, shared with plan-pareto.c: a number (empty when not finite) and a quoted
+ * text as the next CSV cell. */
+void plan_csv_num(GString *csv, double v);
+void plan_csv_text(GString *csv, const char *s);
+/* The front of n points (cost[i], y[i]): on[i] is TRUE when no other point costs no more and
+ * has a y at least as good (higher when higher_better, else lower), one of the two strictly
+ * better. A point with a NaN coordinate is never on it and dominates none. */
+void plan_pareto_front(const double *cost, const double *y, guint n, gboolean higher_better,
+                       gboolean *on);
 /* For each class without a set-up: "class NAME:" and the closest candidates with the
  * constraints they break. */
 void plan_explain_failures(const plan *p, GString *out);
