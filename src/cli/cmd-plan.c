@@ -2,8 +2,8 @@
  * [-o DIR] [--exhaustive]`: the cheapest set-up meeting the scenario's `requirements:` with what
  * `purchase:` allows. It loads the inputs, runs the search (src/study/studies/plan*.c) in a
  * scratch folder, runs the recommended scenario once more as a whole, and writes plan.txt,
- * plan.csv, probes.csv, pareto.csv, scenario.yaml and recommended/ under -o DIR. Exit 3: no
- * set-up. */
+ * plan.csv, probes.csv, pareto.csv, scenario.yaml and recommended/ under -o DIR, keeping
+ * DIR.journal meanwhile so that an interrupted plan resumes. Exit 3: no set-up. */
 #include "cmd.h"
 #include "cmd-load.h"
 #include "cmd-seeds.h"
@@ -15,6 +15,7 @@
 #include "studydir.h"
 #include "studyrun.h"
 #include "util.h"
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -161,6 +162,13 @@ static int plan_main_loaded(const plan_args *a, char **argv, cmd_inputs *in) {
   plan p = {.sc = in->sc, .scenario_path = argv[1], .trace_path = argv[2],
             .opt = {.jobs = (guint)a->jobs, .n_seeds = a->n_seeds, .exhaustive = a->exhaustive,
                     .progress = !a->no_progress, .n_ranges = 1}};
+  g_autofree char *journal = NULL;
+  if (a->out) { /* DIR.journal, beside DIR (a trailing '/' dropped) */
+    gsize n = strlen(a->out);
+    while (n > 1 && a->out[n - 1] == '/') n--;
+    journal = g_strdup_printf("%.*s.journal", (int)n, a->out);
+    p.opt.journal = journal;
+  }
   if (a->model_range) {
     guint n_constants;
     modelrange_constants(&n_constants);
@@ -171,9 +179,13 @@ static int plan_main_loaded(const plan_args *a, char **argv, cmd_inputs *in) {
   plan_files fl = {g_string_new(NULL), g_string_new(NULL), g_string_new(NULL),
                    g_string_new(NULL)};
   rc = plan_study(&p, in->tr, work, a->out, &fl);
+  if (p.resumed_runs)
+    fprintf(stderr, "sharesim plan: resumed: %u of the %u runs taken from %s (an interrupted "
+                    "plan's)\n", p.resumed_runs, p.runs, journal);
   if (od && (rc == 0 || rc == PLAN_EXIT_NONE)) {
     int wrc = plan_publish(od, a->out, &fl);
     if (wrc) rc = wrc;
+    else g_unlink(journal); /* the plan is whole: nothing to resume */
   } else {
     if (od) outdir_abort(od);
     fwrite(fl.text->str, 1, fl.text->len, stdout);
@@ -204,7 +216,7 @@ extern const cmd_entry cmd_plan_entry; /* at the end of this file; its row: cmd.
 static int cmd_plan_main(int argc, char **argv) {
   plan_args a = {.n_seeds = 1};
   GOptionEntry entries[] = {
-      {"output", 'o', 0, G_OPTION_ARG_FILENAME, &a.out, "Write plan.txt, plan.csv, probes.csv, pareto.csv, scenario.yaml and recommended/ into DIR", "DIR"},
+      {"output", 'o', 0, G_OPTION_ARG_FILENAME, &a.out, "Write plan.txt, plan.csv, probes.csv, pareto.csv, scenario.yaml and recommended/ into DIR; an interrupted plan resumes from DIR.journal", "DIR"},
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs, "Runs at once (default: the number of processors); the result is the same for any N", "N"},
       {"seeds", 0, 0, G_OPTION_ARG_STRING, &a.seeds, "Judge every probe over N seeds (the scenario's and the next N - 1): a constraint holds when its 95 % bound does", "N"},
       {"model-range", 0, 0, G_OPTION_ARG_NONE, &a.model_range, "Judge every set-up at the pessimistic end of the model ranges: a size that meets the constraints at the models' defaults is run again with each fitted or assumed constant at each end of its interval and must meet them in every run", NULL},

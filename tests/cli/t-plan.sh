@@ -3,8 +3,8 @@
 # files are the same at any -j, the answer equals the cheapest feasible set-up of an
 # exhaustive run and every cheaper set-up names the constraint it broke, the trust rules
 # hold (an untrusted class is never given time-slicing, MPS or fractional; an org class
-# never MPS), pareto.csv is the Pareto front of probes.csv (checked point by point), and bad
-# input is refused at file:line:column with nothing written.
+# never MPS), pareto.csv is the Pareto front of probes.csv (checked point by point), a plan
+# killed midway resumes from its journal to the same files, and bad input is refused at file:line:column with nothing written.
 P="$DATA/plan"
 
 # ---- a plan, its files, and the recommended scenario rerun ----
@@ -37,6 +37,28 @@ if ! skip_repeat "the same plan at -j 3 (the same bytes)"; then
     expect_same_files "pl/$f" "pl3/$f"
   done
 fi
+
+# ---- an interrupted plan resumes from DIR.journal: the same files as uninterrupted ----
+"$SHARESIM" plan "$P/small.yaml" "$P/small.csv" -o plk -j 1 --no-progress >/dev/null 2>&1 &
+pid=$!
+i=0 # SIGKILLed once the first round is in the journal (header + a run), before it ends
+while [ "$(wc -l < plk.journal 2>/dev/null || echo 0)" -lt 2 ] && [ $i -lt 6000 ] && kill -0 $pid 2>/dev/null; do
+  sleep 0.01; i=$((i + 1))
+done
+kill -STOP $pid 2>/dev/null; kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+if [ -f plk.journal ] && [ ! -e plk ]; then pass; else fail "the plan was not killed midway ($(ls -d plk* 2>&1))"; fi
+sed 's/max_gpus: 4/max_gpus: 3/' "$P/small.yaml" > other.yaml
+run plan other.yaml "$P/small.csv" -o plk --no-progress
+expect_rc 2
+expect_err_contains "plk.journal: the journal of an interrupted plan on other inputs"
+expect_no_path plk
+run plan "$P/small.yaml" "$P/small.csv" -o plk -j 2 --no-progress
+expect_rc 0
+expect_err_contains "runs taken from plk.journal (an interrupted plan's)"
+for f in plan.txt plan.csv probes.csv pareto.csv scenario.yaml recommended/jobs.csv; do
+  expect_same_files "pl/$f" "plk/$f"
+done
+expect_no_path plk.journal
 
 # ---- trust: the rows of each class use only what its trust allows ----
 # notebook: team-06 untrusted -> exclusive, mig, vgpu; inference: org -> no mps

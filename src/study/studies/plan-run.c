@@ -216,6 +216,16 @@ static void plan_start(plan *p, GArray *probes, guint ci, guint32 nodes) {
       g_free(pr.key);
       continue;
     }
+    gpointer old_key, m;
+    if (g_hash_table_steal_extended(p->resumed, pr.key, &old_key, &m)) {
+      /* made before an interruption: counted as the run it stands for */
+      g_hash_table_insert(p->cache, old_key, m);
+      p->runs++;
+      p->resumed_runs++;
+      p->range_runs += k >= p->opt.n_seeds;
+      g_free(pr.key);
+      continue;
+    }
     g_autofree char *stem = g_strdup_printf("%s/c%u-n%u-s%u", p->work, ci, nodes, k);
     g_autofree char *dir = g_strdup_printf("%s.run", stem);
     GError *err = NULL;
@@ -231,15 +241,18 @@ static void plan_start(plan *p, GArray *probes, guint ci, guint32 nodes) {
   }
 }
 
-/* Runs the round's probes and puts their measures into the cache (a probe that could not
- * run gets a measure of NANs and its error as the cache's entry is absent). */
-static void plan_run_round(plan *p, studyrun_pool *pool, GArray *probes, GHashTable *errors) {
+/* Runs the round's probes and puts their measures into the cache and the journal (a probe
+ * that could not run has its error in errors, and no entry). FALSE with error when the
+ * journal cannot be written. */
+static gboolean plan_run_round(plan *p, studyrun_pool *pool, GArray *probes, GHashTable *errors,
+                               GError **error) {
   for (guint i = 0; i < probes->len; i++) {
     plan_probe *pr = &g_array_index(probes, plan_probe, i);
     if (pr->sc) studyrun_submit(pool, pr->task);
   }
   studyrun_task *t;
   while ((t = studyrun_wait(pool)) != NULL) (void)t; /* tasks stay owned by their probe */
+  GString *lines = g_string_new(NULL);
   for (guint i = 0; i < probes->len; i++) {
     plan_probe *pr = &g_array_index(probes, plan_probe, i);
     p->runs += pr->sc != NULL;
@@ -249,12 +262,16 @@ static void plan_run_round(plan *p, studyrun_pool *pool, GArray *probes, GHashTa
       plan_measure_of(pr->task->fig, &g_array_index(p->classes, plan_class,
                                                     g_array_index(p->cands, plan_candidate, pr->cand).cls), m);
       g_hash_table_insert(p->cache, g_strdup(pr->key), m);
+      plan_journal_line(lines, pr->key, m);
       outdir_remove_tree(pr->task->dir, NULL);
     } else {
       g_hash_table_insert(errors, g_strdup(pr->key),
                           g_strdup(pr->task->error ? pr->task->error->message : "stopped"));
     }
   }
+  gboolean ok = plan_journal_append(p, lines, error);
+  g_string_free(lines, TRUE);
+  return ok;
 }
 
 /* The worse of acc and m, figure by figure (into acc): the most never-fitting, queued,
@@ -363,11 +380,14 @@ static void plan_cache_free(gpointer m) {
 
 gboolean plan_search(plan *p, GError **error) {
   p->cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, plan_cache_free);
+  p->resumed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, plan_cache_free);
   p->best = g_array_new(FALSE, FALSE, sizeof(guint));
+  if (!plan_journal_open(p, error)) return FALSE;
   studyrun_pool *pool = studyrun_pool_new(p->opt.jobs, p->opt.progress, "plan");
   GHashTable *errors = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
   GArray *sizes = g_array_new(FALSE, FALSE, sizeof(guint32));
   GArray *owner = g_array_new(FALSE, FALSE, sizeof(guint));
+  gboolean ok = TRUE;
   for (;;) {
     /* the searches that just ended first, so that the cost bound knows their answers */
     for (guint i = 0; i < p->cands->len; i++)
@@ -386,17 +406,19 @@ gboolean plan_search(plan *p, GError **error) {
     g_array_set_clear_func(probes, plan_probe_clear);
     for (guint i = 0; i < sizes->len; i++)
       plan_start(p, probes, g_array_index(owner, guint, i), g_array_index(sizes, guint32, i));
-    plan_run_round(p, pool, probes, errors);
+    ok = plan_run_round(p, pool, probes, errors, error);
     g_array_free(probes, TRUE);
+    if (!ok) break;
     for (guint i = 0; i < sizes->len; i++)
       plan_judge_probe(p, g_array_index(owner, guint, i), g_array_index(sizes, guint32, i), errors);
   }
-  for (guint i = 0; i < p->cands->len; i++) plan_verdict(&g_array_index(p->cands, plan_candidate, i));
-  plan_pick(p);
+  for (guint i = 0; ok && i < p->cands->len; i++)
+    plan_verdict(&g_array_index(p->cands, plan_candidate, i));
+  if (ok) plan_pick(p);
   g_array_free(sizes, TRUE);
   g_array_free(owner, TRUE);
   g_hash_table_destroy(errors);
   studyrun_pool_free(pool);
-  (void)error;
-  return TRUE;
+  plan_journal_close(p);
+  return ok;
 }

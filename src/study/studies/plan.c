@@ -517,6 +517,7 @@ void plan_free_contents(plan *p) {
   if (p->classes) g_array_free(p->classes, TRUE);
   if (p->cands) g_array_free(p->cands, TRUE);
   if (p->cache) g_hash_table_destroy(p->cache);
+  if (p->resumed) g_hash_table_destroy(p->resumed);
   if (p->best) g_array_free(p->best, TRUE);
   g_free(p->base_yaml);
 }

@@ -8,6 +8,7 @@
  * files. docs/studies.md, "plan". */
 #pragma once
 #include <glib.h>
+#include <stdio.h>
 #include "figures.h"
 #include "scenario.h"
 #include "sizing.h"
@@ -80,6 +81,8 @@ typedef struct plan_options {
                                  * constraints at the models' defaults is judged again at every
                                  * run of the model range: the pessimistic end); 0 or 1: off */
   gboolean exhaustive;          /* every size of every candidate, no pruning (tests) */
+  const char *journal;          /* -o DIR: DIR.journal, every run's measure kept so that an
+                                 * interrupted plan resumes (plan-journal.c); NULL: none */
   gboolean progress;
 } plan_options;
 
@@ -96,6 +99,10 @@ typedef struct plan {
   guint runs, cache_hits, rounds;
   guint range_runs;             /* of runs, those at an end of the model range */
   GArray *best;                 /* guint per class: the recommended candidate, G_MAXUINT none */
+  GHashTable *resumed;          /* probe identity -> plan_measure* read from the journal, moved
+                                 * into the cache as the search reaches them; owned */
+  guint resumed_runs;           /* of runs, those taken from the journal */
+  FILE *journal_out;            /* the journal, appended after each round */
 } plan;
 
 /* Builds the classes from the trace and the scenario's requirements and writes each class's
@@ -110,6 +117,15 @@ gboolean plan_classes(plan *p, const trace *tr, GError **error);
 gboolean plan_base(plan *p, GError **error);
 /* The candidates of every class (plan->cands), the fit pruning applied. */
 void plan_candidates(plan *p);
+/* plan-journal.c: reads opt.journal when it exists into resumed (FALSE with error,
+ * SHARESIM_ERROR_INPUT, when it was written for other inputs), rewrites it whole (a last
+ * line cut short dropped) and opens it for appending; nothing without opt.journal. */
+gboolean plan_journal_open(plan *p, GError **error);
+/* Appends one run's record (its identity key and measure m) to s, as a journal line. */
+void plan_journal_line(GString *s, const char *key, const plan_measure *m);
+/* Appends lines (plan_journal_line's) to the journal and syncs it; TRUE without one. */
+gboolean plan_journal_append(plan *p, const GString *lines, GError **error);
+void plan_journal_close(plan *p);
 /* The search over every candidate (plan-run.c): FALSE with error when a probe cannot run. */
 gboolean plan_search(plan *p, GError **error);
 
