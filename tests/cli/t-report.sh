@@ -31,6 +31,15 @@ for row in 'slowdown of notebook, mean / p95' 'requests within SLO (worst servic
   if grep -qF "<tr><td>$row" r.html; then pass; else fail "decision table lacks the row '$row'"; fi
 done
 expect_eq "$(grep -o 'blast radius[^/]*</td><td>[^<]*</td><td[^>]*>[^<]*</td><td>[0-9]' r.html | wc -l | tr -d ' ')" "1" "a blast radius for the set-up with OOM kills, none for the others"
+# the blast radius across tenants by pair (summary.json's blast_radius, every kind summed):
+# the pairs with most victims first, as cheap/summary.json has them
+expect_eq "$(grep -o '<tr><td>blast radius across tenants: jobs killed or evicted, source &rarr; victim</td>.*</tr>' r.html)" \
+  '<tr><td>blast radius across tenants: jobs killed or evicted, source &rarr; victim</td><td>none</td><td class="pick">none</td><td>team-05 &rarr; team-01 37; team-03 &rarr; team-01 22; team-06 &rarr; team-01 21; 20 more pairs</td></tr>' \
+  "the blast radius by pair"
+# a folder written before the blast radius existed: said, not shown as none
+cp -r base old && sed -i '/"blast_radius" : {/,/^  },/d' old/summary.json
+run report old -o old.html; expect_rc 0
+if grep -qF 'source &rarr; victim</td><td class="pick">not recorded</td>' old.html; then pass; else fail "a folder without blast_radius not said"; fi
 # a trace shorter than a week: the warning, and no weekly figure anywhere
 if grep -qF '<b>Short trace: 122.9 hours, less than a week.</b>' r.html; then pass; else fail "no short-trace warning on 5 days"; fi
 expect_eq "$(grep -cE '\$[0-9,.]+ (more )?a week' r.html)" "0" "no money per week projected from a short trace"

@@ -313,6 +313,67 @@ static void hr_rows_classes(GString *out, hr_run *const *runs, guint n, guint pi
   }
 }
 
+/* One pair of tenants of the blast radius across tenants: victims over the seeds. */
+typedef struct hr_pair {
+  const char *from, *to; /* borrowed from the runs' figures */
+  double n;
+} hr_pair;
+
+static gint hr_pair_cmp(gconstpointer a, gconstpointer b) {
+  const hr_pair *x = a, *y = b;
+  if (x->n != y->n) return x->n > y->n ? -1 : 1;
+  int c = strcmp(x->from, y->from);
+  return c ? c : strcmp(x->to, y->to);
+}
+
+/* The pairs of the blast radius across tenants (summary.json's blast_radius, every kind),
+ * summed over r's runs (its seeds, or its one run); *runs receives how many. NULL when a
+ * run's summary has no blast radius (a folder of an older sharesim). */
+static GArray *hr_pairs(const hr_run *r, guint *runs) {
+  *runs = r->seed_runs ? r->seed_runs->len : 1;
+  GArray *pairs = g_array_new(FALSE, FALSE, sizeof(hr_pair));
+  for (guint s = 0; s < *runs; s++) {
+    const run_figures *f = r->seed_runs ? g_ptr_array_index(r->seed_runs, s) : r->f;
+    if (!f->blast_known) return g_array_free(pairs, TRUE), NULL;
+    for (guint i = 0; i < f->blast->len; i++) {
+      const figure_blast *b = &g_array_index(f->blast, figure_blast, i);
+      if (!strcmp(b->from, b->to) || !strcmp(b->from, "-")) continue;
+      double v = (isfinite(b->died) ? b->died : 0) + (isfinite(b->stalled) ? b->stalled : 0) +
+                 (isfinite(b->evicted) ? b->evicted : 0);
+      guint k = 0;
+      while (k < pairs->len && (strcmp(g_array_index(pairs, hr_pair, k).from, b->from) ||
+                                strcmp(g_array_index(pairs, hr_pair, k).to, b->to)))
+        k++;
+      if (k == pairs->len) g_array_append_val(pairs, ((hr_pair){b->from, b->to, 0}));
+      g_array_index(pairs, hr_pair, k).n += v;
+    }
+  }
+  g_array_sort(pairs, hr_pair_cmp);
+  return pairs;
+}
+
+/* The blast radius across tenants by pair: most victims first (the mean over seeds), at
+ * most HR_BLAST_PAIRS, then how many more; "none", or "not recorded". */
+#define HR_BLAST_PAIRS 3
+static void hr_blast_cell(GString *out, const hr_run *r) {
+  guint runs;
+  GArray *pairs = hr_pairs(r, &runs);
+  if (!pairs || !pairs->len) g_string_append(out, pairs ? "none" : "not recorded");
+  for (guint i = 0; pairs && i < MIN(pairs->len, HR_BLAST_PAIRS); i++) {
+    const hr_pair *p = &g_array_index(pairs, hr_pair, i);
+    if (i) g_string_append(out, "; ");
+    hr_text(out, p->from);
+    g_string_append(out, " &rarr; ");
+    hr_text(out, p->to);
+    g_string_append_c(out, ' ');
+    figures_format(out, FIGURE_NUMBER, p->n / runs);
+  }
+  if (pairs && pairs->len > HR_BLAST_PAIRS)
+    g_string_append_printf(out, "; %u more pair%s", pairs->len - HR_BLAST_PAIRS,
+                           pairs->len - HR_BLAST_PAIRS == 1 ? "" : "s");
+  if (pairs) g_array_free(pairs, TRUE);
+}
+
 /* SLO attainment (all requests, the worst service) and the blast radius. */
 static void hr_rows_faults(GString *out, hr_run *const *runs, guint n, guint pick) {
   hr_row_start(out, "requests within SLO (worst service), services missing it");
@@ -342,6 +403,13 @@ static void hr_rows_faults(GString *out, hr_run *const *runs, guint n, guint pic
     } else {
       g_string_append(out, "none");
     }
+    g_string_append(out, "</td>");
+  }
+  g_string_append(out, "</tr>\n");
+  hr_row_start(out, "blast radius across tenants: jobs killed or evicted, source &rarr; victim");
+  for (guint i = 0; i < n; i++) {
+    g_string_append(out, i == pick ? "<td class=\"pick\">" : "<td>");
+    hr_blast_cell(out, runs[i]);
     g_string_append(out, "</td>");
   }
   g_string_append(out, "</tr>\n");
