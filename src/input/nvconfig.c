@@ -367,7 +367,9 @@ static void parse_resource(nvconfig_sharing *c, diag_list *d, const scenario_yam
   if ((n = scenario_yaml_get(rm, "devices"))) {
     g_snprintf(w, sizeof w, "%s.devices", what);
     if (n->type != SCENARIO_YAML_SCALAR || strcmp(n->text, "all")) {
-      scenario_yaml_expected(d, file, n, w, "'all' (sharesim shares every GPU of a pool alike)");
+      scenario_yaml_expected(d, file, n, w, "'all' (the device plugin shares every GPU of a "
+                             "node alike: it resets `devices` to all on load; per-GPU sharing is "
+                             "not built, docs/models.md \"Not built yet\")");
       ok = FALSE;
     }
   }

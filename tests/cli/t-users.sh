@@ -82,6 +82,13 @@ gpn 2 "    mig_config: off.yaml
     mig_config_name: off"
 run check s.yaml; expect_rc 2
 expect_err_contains "s.yaml:8:22: pools[1].mig_config_name: off.yaml: config 'off' leaves MIG off on every GPU of the node (GPUs 0-1: MIG disabled): strategy mig needs MIG instances"
+# per-GPU sharing (a device-plugin resource's devices: a GPU list) is refused at its line:
+# the released plugin resets it to all and shares every GPU alike (not built)
+printf 'version: v1\nsharing:\n  timeSlicing:\n    resources:\n      - name: nvidia.com/gpu\n        replicas: 4\n        devices: [0, 1]\n' > ts-per-gpu.yaml
+printf 'name: t\npools:\n  - name: p\n    gpu: A100-80GB\n    nodes: 1\n    sharing_config: ts-per-gpu.yaml\n' > s.yaml
+run run s.yaml two.csv -o tsg -q; expect_rc 2
+expect_err_contains "ts-per-gpu.yaml:7:18: sharing.timeSlicing.resources[1].devices: expected 'all' (the device plugin shares every GPU of a node alike"
+if [ -e tsg ]; then fail "a refused run wrote tsg"; else pass; fi
 # bad per-device entries: refused at the index in the mig-parted file, exit 2
 gpn 4 "    mig_config: mig-per-device.yaml
     mig_config_name: beyond"

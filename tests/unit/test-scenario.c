@@ -894,8 +894,10 @@ Test(scenario, device_plugin_config_errors) {
                      "2 to 4294967295, found '1'");
   expect_msg(d2, cp, ":8:15: sharing.timeSlicing.resources[2].name: expected nvidia.com/gpu or "
                      "nvidia.com/mig-<profile>, found 'amd.com/gpu'");
-  expect_msg(d2, cp, ":10:18: sharing.timeSlicing.resources[2].devices: expected 'all' (sharesim "
-                     "shares every GPU of a pool alike), found a list");
+  expect_msg(d2, cp, ":10:18: sharing.timeSlicing.resources[2].devices: expected 'all' (the device "
+                     "plugin shares every GPU of a node alike: it resets `devices` to all on "
+                     "load; per-GPU sharing is not built, docs/models.md \"Not built yet\"), "
+                     "found a list");
   expect_msg(d2, cp, ":11:9: sharing.timeSlicing.resources[3]: missing required key 'name' (e.g. "
                      "nvidia.com/gpu)");
   cr_expect_eq(d2->count, 5);
