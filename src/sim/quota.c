@@ -108,6 +108,21 @@ static void qv_remove(const qv_ctx *c, const job_run *v, int sign) {
   quota_add(c->q, v->cq, c->f, sign * (int64_t)v->n_tasks);
 }
 
+/* The end of a choice of the n targets in out, removed from the usage: when the preemptor
+ * fits, each is put back, from the last but one, where it still fits (Kueue's
+ * fillBackWorkloads); then the usage is restored. How many targets remain (0 unless fit). */
+static guint qv_finish(const qv_ctx *c, const job_run **out, guint n, gboolean fit,
+                       gboolean borrow) {
+  if (fit)
+    for (guint i = n >= 2 ? n - 1 : 0; i-- > 0;) {
+      qv_remove(c, out[i], 1);
+      if (qv_fits(c, borrow)) out[i] = out[--n];
+      else qv_remove(c, out[i], -1);
+    }
+  for (guint i = 0; i < n; i++) qv_remove(c, out[i], 1);
+  return fit ? n : 0;
+}
+
 /* Kueue's minimalPreemptions: candidates (in order) removed while their ClusterQueue is
  * still borrowing (the preemptor's own always) until the preemptor fits, then put back
  * from the last but one while it still fits. *threshold: borrowWithinCohort's, a victim of
@@ -125,14 +140,7 @@ static guint qv_minimal(const qv_ctx *c, GPtrArray *cand, gboolean borrow,
     out[n++] = v;
     fit = qv_fits(c, borrow);
   }
-  if (fit)
-    for (guint i = n >= 2 ? n - 1 : 0; i-- > 0;) {
-      qv_remove(c, out[i], 1);
-      if (qv_fits(c, borrow)) out[i] = out[--n];
-      else qv_remove(c, out[i], -1);
-    }
-  for (guint i = 0; i < n; i++) qv_remove(c, out[i], 1);
-  return fit ? n : 0;
+  return qv_finish(c, out, n, fit, borrow);
 }
 
 /* Kueue's candidate order: other ClusterQueues' first, lower priority, the most recently
@@ -164,6 +172,103 @@ static gboolean qv_candidate(const quota_state *q, int f, const job_run *j, cons
   return n->reclaim == KUEUE_PREEMPT_ANY || pv < pj;
 }
 
+/* A ClusterQueue's candidates in fair sharing's preemption: cand[first .. end) in order,
+ * next the first not yet taken or passed over, share its current dominant share. */
+typedef struct qv_group {
+  int cq;
+  guint first, end, next;
+  int64_t share;
+  gboolean live;
+} qv_group;
+
+/* The candidates grouped by queue (each group in candidate order; cand re-sorted so). */
+static guint qv_groups(const qv_ctx *c, GPtrArray *cand, qv_group *g) {
+  guint n = 0, k = 0;
+  const job_run **sorted = g_new(const job_run *, MAX(cand->len, 1u));
+  for (guint i = 0; i < cand->len; i++) {
+    int cq = ((job_run *)g_ptr_array_index(cand, i))->cq;
+    gboolean seen = FALSE;
+    for (guint x = 0; x < n && !seen; x++) seen = g[x].cq == cq;
+    if (seen) continue;
+    g[n] = (qv_group){.cq = cq, .first = k, .share = quota_share(c->q, cq, c->f, 0), .live = TRUE};
+    for (guint x = i; x < cand->len; x++)
+      if (((job_run *)g_ptr_array_index(cand, x))->cq == cq) sorted[k++] = g_ptr_array_index(cand, x);
+    g[n].end = k;
+    g[n].next = g[n].first;
+    n++;
+  }
+  for (guint i = 0; i < cand->len; i++) g_ptr_array_index(cand, i) = (gpointer)sorted[i];
+  g_free(sorted);
+  return n;
+}
+
+/* The live group of the highest share (the first of a tie), NULL when none. */
+static qv_group *qv_top(qv_group *g, guint n) {
+  qv_group *best = NULL;
+  for (guint i = 0; i < n; i++)
+    if (g[i].live && (!best || g[i].share > best->share)) best = &g[i];
+  return best;
+}
+
+/* Kueue's fairPreemptions with its default strategies: the queue of the highest share
+ * first; its own queue's next candidate always; another's first candidate whose removal
+ * leaves that queue's share at least the preemptor's queue's share with the job
+ * (LessThanOrEqualToFinalShare), or below *threshold; then, of the candidates passed over,
+ * each queue's first while the preemptor's share with the job is below that queue's
+ * (LessThanInitialShare). Targets into out; how many (0: it does not fit). */
+static guint qv_fair(const qv_ctx *c, GPtrArray *cand, const int32_t *threshold,
+                     const job_run **out) {
+  qv_group *g = g_new(qv_group, MAX(cand->len, 1u));
+  guint ng = qv_groups(c, cand, g), n = 0;
+  const job_run **retry = g_new(const job_run *, MAX(cand->len, 1u));
+  guint nr = 0;
+  gboolean fit = FALSE;
+  int64_t mine = quota_share(c->q, c->cq, c->f, c->need);
+  for (qv_group *x; !fit && (x = qv_top(g, ng));) {
+    gboolean taken = FALSE;
+    for (guint i = x->next; i < x->end && !taken; i++) {
+      const job_run *v = g_ptr_array_index(cand, i);
+      int64_t after = quota_share(c->q, x->cq, c->f, -(int64_t)v->n_tasks);
+      gboolean below = threshold && v->spec->priority < *threshold;
+      if (x->cq != c->cq && !below && mine > after) {
+        retry[nr++] = v;
+        continue;
+      }
+      qv_remove(c, v, -1);
+      out[n++] = v;
+      fit = qv_fits(c, TRUE);
+      x->next = i + 1;
+      x->share = x->cq == c->cq ? quota_share(c->q, x->cq, c->f, 0) : after;
+      if (x->cq == c->cq) mine = quota_share(c->q, c->cq, c->f, c->need);
+      taken = TRUE;
+    }
+    x->live = taken && x->next < x->end && (x->cq == c->cq || quota_would_borrow(c->q, x->cq, c->f, 0));
+  }
+  guint nf = 0; /* LessThanInitialShare: each queue's first passed over, by share */
+  for (guint i = 0; i < nr; i++) {
+    gboolean first = TRUE;
+    for (guint k = 0; k < nf && first; k++) first = retry[k]->cq != retry[i]->cq;
+    if (first) retry[nf++] = retry[i];
+  }
+  int64_t *share = g_new(int64_t, MAX(nf, 1u));
+  for (guint i = 0; i < nf; i++) share[i] = quota_share(c->q, retry[i]->cq, c->f, 0);
+  for (guint left = nf; left > 0 && !fit; left--) {
+    guint b = G_MAXUINT;
+    for (guint i = 0; i < nf; i++)
+      if (retry[i] && (b == G_MAXUINT || share[i] > share[b])) b = i;
+    if (mine < share[b]) {
+      qv_remove(c, retry[b], -1);
+      out[n++] = retry[b];
+      fit = qv_fits(c, TRUE);
+    }
+    retry[b] = NULL;
+  }
+  g_free(share);
+  g_free(retry);
+  g_free(g);
+  return qv_finish(c, out, n, fit, TRUE);
+}
+
 /* Keeps the candidates of queue cq, and the others below priority below. */
 static void qv_keep(GPtrArray *cand, int cq, int64_t below) {
   guint k = 0;
@@ -178,14 +283,15 @@ static void qv_keep(GPtrArray *cand, int cq, int64_t below) {
  * with borrowWithinCohort, all (others below its threshold unless it is under nominal);
  * else, under its nominal quota, the cohort's without borrowing, then its own queue's. */
 static guint qv_targets(const qv_ctx *c, const kueue_node *n, const job_run *j, GPtrArray *cand,
-                        const job_run **out) {
+                        gboolean fair, const job_run **out) {
   guint same = 0;
   for (guint i = 0; i < cand->len; i++) same += ((job_run *)g_ptr_array_index(cand, i))->cq == c->cq;
   gboolean under = quota_usage(c->q, c->cq, c->f) < n->quota[c->f].nominal;
   if (same == cand->len) return qv_minimal(c, cand, TRUE, NULL, out);
+  int32_t th = j->spec->priority;
+  if (n->borrow_max_set && n->borrow_max < th) th = n->borrow_max + 1;
+  if (fair) return qv_fair(c, cand, n->borrow_within != KUEUE_PREEMPT_NEVER ? &th : NULL, out);
   if (n->borrow_within != KUEUE_PREEMPT_NEVER) {
-    int32_t th = j->spec->priority;
-    if (n->borrow_max_set && n->borrow_max < th) th = n->borrow_max + 1;
     if (!under) qv_keep(cand, c->cq, th);
     return qv_minimal(c, cand, TRUE, &th, out);
   }
@@ -195,7 +301,7 @@ static guint qv_targets(const qv_ctx *c, const kueue_node *n, const job_run *j, 
   return qv_minimal(c, cand, TRUE, NULL, out);
 }
 
-guint quota_victims(quota_state *q, const pool_state *p, int f, const job_run *j,
+guint quota_victims(quota_state *q, const pool_state *p, int f, const job_run *j, gboolean fair,
                     GPtrArray *victims) {
   const kueue_node *n = qnode(q, j->cq);
   int root = -1;
@@ -222,7 +328,7 @@ guint quota_victims(quota_state *q, const pool_state *p, int f, const job_run *j
   if (cand->len) {
     const job_run **out = g_new(const job_run *, cand->len);
     g_ptr_array_sort_with_data(cand, qv_order, GINT_TO_POINTER(j->cq));
-    k = qv_targets(&c, n, j, cand, out);
+    k = qv_targets(&c, n, j, cand, fair, out);
     for (guint i = 0; i < k; i++) g_ptr_array_add(victims, (gpointer)out[i]);
     g_free(out);
   }

@@ -34,9 +34,9 @@ struct job_run;
 /* The running jobs of pool p (flavour f) Kueue would evict so that queued job j, refused by
  * its ClusterQueue's quota, is admitted (its spec.preemption; docs/models.md "Quotas and
  * gangs"), appended to victims (job_run *); how many. Jobs already terminating count
- * as gone. Changes nothing. */
+ * as gone; fair: fair sharing's preemption (fairSharing.enable). Changes nothing. */
 guint quota_victims(quota_state *q, const struct pool_state *p, int f, const struct job_run *j,
-                    GPtrArray *victims);
+                    gboolean fair, GPtrArray *victims);
 
 /* Kueue's Configuration `fairSharing.enable` (a scenario key this model owns). */
 extern const struct scenario_model_key quota_key_fair_sharing;

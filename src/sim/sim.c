@@ -1341,7 +1341,7 @@ static void quota_preempt_pass(sim *s, pool_state *p) {
         (n->within == KUEUE_PREEMPT_NEVER && n->reclaim == KUEUE_PREEMPT_NEVER))
       continue;
     g_ptr_array_set_size(victims, 0);
-    if (!j->preempt_pending && quota_victims(s->quota, p, f, j, victims))
+    if (!j->preempt_pending && quota_victims(s->quota, p, f, j, s->sc->kueue_fair_sharing, victims))
       preempt_start(s, j, victims, PREEMPT_WHY_IN_QUEUE);
     if (j->preempt_pending || n->strategy == KUEUE_STRICT_FIFO)
       s->quota_blocked[j->cq] = s->quota_pass; /* BestEffortFIFO: the next one may try */

@@ -1,7 +1,8 @@
 # t-quota.sh: quotas as Kueue models them (docs/models.md "Quotas"; docs/scenario-format.md
 # "Quotas: kueue"): golden runs re-expressing Kueue's documented admission and borrowing
 # (two teams in a cohort, borrowingLimit, lendingLimit, StrictFIFO against BestEffortFIFO,
-# a hierarchical cohort, reclaiming lent quota by preemption, fair sharing by weight), the
+# a hierarchical cohort, reclaiming lent quota by preemption, fair sharing by weight and
+# its preemption), the
 # quota columns of tenants.csv and the summary, and bad input at file:line:column with exit
 # 2 and nothing written.
 K="$DATA/kueue"
@@ -80,6 +81,19 @@ expect_eq "$(started fair team-a) $(started fair team-b)" "3 5" "fair sharing: w
 run run "$K/s-nofair.yaml" "$K/fair.csv" -o nofair -q
 expect_rc 0
 expect_eq "$(started nofair team-a) $(started nofair team-b)" "8 0" "without it, queue order"
+
+# fair sharing's preemption: team-a (weight 1) borrows all 7 idle GPUs; team-b's jobs (100 s)
+# preempt while team-b's share with the job is at most team-a's without the victim: 4
+# each, the victims' grace periods one after another (130 s to 220 s). The classic
+# preemption gives team-b back its nominal GPU only.
+early() { awk -F, -v t="$2" 'NR > 1 && $5 == t && $9 < 3600' "$1/jobs.csv" | wc -l | tr -d ' '; }
+run run "$K/s-fairpre.yaml" "$K/fairpre.csv" -o fairpre -q
+expect_rc 0
+expect_eq "$(early fairpre team-b) $(cell fairpre/tenants.csv team-a reclaims_suffered)" "4 4" "fair sharing's preemption: 4 GPUs each"
+expect_eq "$(span fairpre b4)" "220 3820" "one grace period after another"
+run run "$K/s-classicpre.yaml" "$K/fairpre.csv" -o classicpre -q
+expect_rc 0
+expect_eq "$(early classicpre team-b) $(cell classicpre/tenants.csv team-a reclaims_suffered)" "1 1" "classic: the nominal GPU only"
 
 # bad input: file:line:column, exit 2, nothing written
 bad() { run run "$K/s-bad-$1.yaml" "$K/borrow.csv" -o "bad-$1"; expect_rc 2; expect_err_contains "$2"; expect_no_path "bad-$1"; }
