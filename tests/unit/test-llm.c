@@ -374,13 +374,15 @@ Test(llm, chunked_prefill_off_stalls_decodes) {
 Test(llm, scenario_llm_keys) {
   g_autofree char *p = tu_write_temp("llm-keys.yaml",
       "name: k\npools:\n  - {name: p, gpu: H100-80GB, nodes: 1, strategy: exclusive}\n"
-      "llm: {max_num_batched_tokens: 2048, chunked_prefill: false, block_size: 32}\n");
+      "llm: {max_num_batched_tokens: 2048, chunked_prefill: false, block_size: 32, "
+      "closed_loop: true}\n");
   g_autoptr(diag_list) d = diag_list_new(0);
   scenario *sc = scenario_load(p, d);
   cr_assert_not_null(sc);
   cr_assert_eq(sc->llm.max_num_batched_tokens, 2048);
   cr_assert_not(sc->llm.chunked_prefill);
   cr_assert_eq(sc->llm.block_size, 32);
+  cr_assert(sc->llm.closed_loop);
   scenario_free(sc);
   g_autofree char *q = tu_write_temp("llm-bad.yaml",
       "name: k\npools:\n  - {name: p, gpu: H100-80GB, nodes: 1, strategy: exclusive}\n"
@@ -428,4 +430,56 @@ Test(llm, token_delivery_cost_caps_throughput) {
   closed_loop_run(&cfg, 1, 45, 256, &tok0, &tpot0);
   cr_assert_eq(tpot1, tpot0);
   cr_assert_eq(tok1, tok0);
+}
+
+/* TTFT and end-to-end latency of each request, smallest and largest. */
+typedef struct lat_ud { double ttft_min, ttft_max, e2e_min, e2e_max; guint64 n; } lat_ud;
+static void lat_done(void *ud, double a, double f, double e, guint32 o) {
+  lat_ud *l = ud;
+  (void)o;
+  cr_assert(f >= a && e >= f, "times out of order: %g %g %g", a, f, e);
+  l->ttft_min = l->n ? MIN(l->ttft_min, f - a) : f - a;
+  l->ttft_max = l->n ? MAX(l->ttft_max, f - a) : f - a;
+  l->e2e_min = l->n ? MIN(l->e2e_min, e - a) : e - a;
+  l->e2e_max = l->n ? MAX(l->e2e_max, e - a) : e - a;
+  l->n++;
+}
+static void lat_run(gboolean closed, lat_ud *l) {
+  llm_config cfg = llm_cfg("llama-3.1-8b", "H100-80GB", 2, 100000);
+  cfg.closed_loop = closed;
+  llm_engine *e = llm_engine_new(&cfg, 0);
+  for (guint i = 0; i < 10; i++) cr_assert(llm_engine_submit(e, 0, 45, 20));
+  *l = (lat_ud){0};
+  llm_engine_run(e, 3600e9, lat_done, l);
+  cr_assert_eq(l->n, 10);
+  llm_engine_free(e);
+}
+
+/* llm.closed_loop: 10 requests queued at 0 for 2 clients are each sent when a client's
+ * previous one ends, so every TTFT is one prefill step and every end to end one request's
+ * time; counted from 0 instead, the last pair waited four requests' time. A request
+ * preempted after its first token keeps the time it was sent (its TTFT never negative). */
+Test(llm, closed_loop_counts_latency_from_sending) {
+  lat_ud open, closed;
+  lat_run(FALSE, &open);
+  lat_run(TRUE, &closed);
+  cr_assert(closed.ttft_max < 1.01 * closed.ttft_min && closed.ttft_max < 10e6,
+            "closed loop TTFT %g-%g ns", closed.ttft_min, closed.ttft_max);
+  cr_assert(closed.e2e_max < 1.01 * closed.e2e_min, "closed loop e2e %g-%g ns", closed.e2e_min,
+            closed.e2e_max);
+  cr_assert(fabs(closed.ttft_min / open.ttft_min - 1) < 1e-9, "first pair: %g vs %g ns",
+            closed.ttft_min, open.ttft_min);
+  cr_assert_gt(open.ttft_max, 4 * closed.e2e_min, "queued TTFT %g ns", open.ttft_max);
+  llm_config cfg = llm_cfg("llama-3-8b", "A100-80GB", 64, 400); /* 6,400 tokens of KV */
+  cfg.closed_loop = TRUE;
+  llm_engine *e = llm_engine_new(&cfg, 0);
+  for (guint i = 0; i < 300; i++)
+    cr_assert(llm_engine_submit(e, 0, 200 + (i * 397) % 800, 20 + (i * 131) % 300));
+  lat_ud l = {0};
+  llm_engine_run(e, 3600e9, lat_done, &l);
+  llm_engine_stats st;
+  llm_engine_get_stats(e, &st);
+  cr_assert_eq(l.n, 300);
+  cr_assert_gt(st.preemptions, 0);
+  llm_engine_free(e);
 }

@@ -26,6 +26,7 @@ typedef struct llm_seq {
 typedef struct llm_wait {
   double arrival, first;
   guint32 prompt, output, gen_before;
+  gboolean sent;           /* admitted before (a preempted request): its client has sent it */
 } llm_wait;
 
 typedef struct llm_hent {
@@ -350,7 +351,7 @@ static void llm_preempt_tail(llm_engine *e) {
   g_assert(s >= 0);
   llm_seq *q = &e->seq[s];
   llm_wait w = {.arrival = q->arrival, .first = q->first, .prompt = q->prompt,
-                .output = q->output, .gen_before = q->gen_before};
+                .output = q->output, .gen_before = q->gen_before, .sent = TRUE};
   if (q->state == SEQ_DECODE) {
     w.gen_before = (guint32)(e->G - q->g0);
     llm_decode_remove(e, s);
@@ -423,7 +424,7 @@ gboolean llm_engine_submit(llm_engine *e, double arrival_ns, guint32 prompt, gui
   if (e->w_len == e->w_cap) llm_wait_grow(e);
   llm_wait *w = &e->wq[(e->w_head + e->w_len) & (e->w_cap - 1)];
   *w = (llm_wait){.arrival = arrival_ns, .first = NAN, .prompt = prompt, .output = output,
-                  .gen_before = 0};
+                  .gen_before = 0, .sent = FALSE};
   e->w_len++;
   return TRUE;
 }
@@ -515,9 +516,12 @@ static int64_t llm_decode_steps_blocks(const llm_engine *e, int64_t hi) {
 }
 
 /* Admits the waiting request at the front into a free slot as a prefill of `chunk` tokens
- * (its blocks taken); returns the slot. */
+ * (its blocks taken); returns the slot. In a closed loop the waiting requests are the
+ * clients' next ones, not yet sent: one is sent when a client's seat frees, so its latency
+ * counts from here (its first admission) instead of from its queued arrival. */
 static int32_t llm_admit(llm_engine *e, guint32 chunk, int64_t blocks) {
   llm_wait w = e->wq[e->w_head];
+  if (e->c.closed_loop && !w.sent && w.arrival < e->clock) w.arrival = e->clock;
   e->w_head = (e->w_head + 1) & (e->w_cap - 1);
   e->w_len--;
   int32_t s = e->free_stack[--e->n_free];

@@ -32,6 +32,10 @@ typedef struct llm_config {
    * client's per-chunk work): a step that emits n decode tokens lasts at least n times it;
    * 0 by default (docs/models.md, "Token delivery") */
   double stream_ns_per_token;
+  /* a closed loop of max_num_seqs clients: the waiting requests are the clients' next ones,
+   * sent when a seat frees, so latencies (TTFT, end to end) count from a request's first
+   * admission, not its queued arrival (docs/models.md, "Closed loop"); FALSE by default */
+  gboolean closed_loop;
   guint32 max_num_seqs;
   guint32 max_num_batched_tokens;
   guint32 block_size;          /* tokens per KV block (vLLM default 16) */

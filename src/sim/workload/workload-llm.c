@@ -39,6 +39,11 @@ const scenario_model_key workload_key_llm_stream_ms_per_token = {
     SCENARIO_MODEL_NUMBER, "milliseconds per output token from 0 to 1000", 0, 1000, FALSE,
     FALSE, 0, offsetof(scenario, llm.stream_ms_per_token), NULL,
     &workload_section_llm};
+const scenario_model_key workload_key_llm_closed_loop = {
+    {"llm.closed_loop", "false", "the waiting requests are max_batch clients' next ones", NULL},
+    SCENARIO_MODEL_ONOFF, NULL, 0, 1, FALSE, FALSE, 0,
+    offsetof(scenario, llm.closed_loop), NULL,
+    &workload_section_llm};
 const scenario_model_key workload_key_llm_bandwidth_efficiency = {
     {"llm.bandwidth_efficiency", "0.76", "the share of peak memory bandwidth a step gets",
      NULL},
@@ -235,6 +240,7 @@ static llm_state *llm_state_new(sim *s, job_run *j) {
                          .block_size = sc->llm.block_size,
                          .chunked_prefill = sc->llm.chunked_prefill,
                          .stream_ns_per_token = sc->llm.stream_ms_per_token * 1e6,
+                         .closed_loop = sc->llm.closed_loop,
                          .step_overhead_ns = sc->llm.step_overhead_ms * 1e6,
                          .max_waiting = LLM_MAX_WAITING};
   st->b_arr = g_new(rngfast_buf, 1);

@@ -17,7 +17,9 @@ static const char *const fit_mig[] = {"mig.*", NULL};
 static const char *const fit_parva[] = {"parva.1g.b1.n2.*", "parva.1g.b8.n2.*", NULL};
 static const char *const fit_llm_eff[] = {"vidur.*", NULL};
 static const char *const fit_llm_step[] = {"llm.a100.c1.*", "llm.h100.c1.tpot_ms", NULL};
-static const char *const fit_llm_stream[] = {"llm.h100.c16.*", "llm.h100.c64.*", NULL};
+/* (their throughput and TPOT; the TTFT rows of the same runs are predictions) */
+static const char *const fit_llm_stream[] = {"llm.h100.c16.tok_s", "llm.h100.c16.tpot_ms",
+                                             "llm.h100.c64.tok_s", "llm.h100.c64.tpot_ms", NULL};
 static const char *const fit_fgd[] = {"fgd.*", NULL};
 
 static const validate_fit fits[] = {

@@ -3,8 +3,9 @@
  * requests of fixed lengths all waiting at time 0, so each client's next request starts as
  * its last one ends. Either 20 c of them (`vllm bench serve --max-concurrency c --num-prompts
  * 20c`) or as many as the clients start in a measurement window (InferenceBench), the first
- * few discarded; the throughput is the counted output tokens over the last completion.
- * Sweeps: Llama-3.1-8B on an A100 40GB (vllm bench serve) and on an H100 (InferenceBench). */
+ * few discarded; the throughput is the counted output tokens over the last completion. TTFT
+ * is read from the same window rerun with `llm.closed_loop` (latency from each request's
+ * sending, not from time 0). Sweeps: Llama-3.1-8B on an A100 40GB and on an H100. */
 #include "validate.h"
 #include "sim.h"
 #include "util.h"
@@ -16,7 +17,7 @@
  * decides it (a calibration row, validate-fits.c), or NULL (a prediction). */
 typedef struct llm_point {
   guint conc;
-  gboolean tpot, no_tok;
+  gboolean tpot, no_tok, ttft; /* ttft: TTFT p50 and p99 are published (prediction rows) */
   const char *tok_fit, *tpot_fit;
 } llm_point;
 
@@ -25,6 +26,7 @@ typedef struct llm_sweep {
   const char *gpu;
   guint32 prompt, output;
   const char *engine;   /* the scenario's llm: line ("" for the defaults) */
+  const char *engine_closed; /* the same with closed_loop: true (for the TTFT rows) */
   double window_s;      /* the clients start requests for this long (0: 20 c requests) */
   guint discard;        /* first completions not counted (the harness's warm-up) */
   const llm_point *points; /* conc 0 ends */
@@ -34,38 +36,42 @@ typedef struct llm_sweep {
  * fixed cost of a step (LLM_STEP_OVERHEAD_NS) from the two c = 1 TPOTs, this one and the
  * H100's; at c = 1 the throughput is that TPOT's inverse, so it is in sample too
  * (docs/models.md, "Calibration and errors"). */
-static const llm_point llm_a100[] = {{1, TRUE, FALSE, "set by the step overhead", "step overhead fitted"},
-                                     {8, FALSE, FALSE, NULL, NULL},
-                                     {0, FALSE, FALSE, NULL, NULL}};
+static const llm_point llm_a100[] = {
+    {1, TRUE, FALSE, FALSE, "set by the step overhead", "step overhead fitted"},
+    {8, FALSE, FALSE, FALSE, NULL, NULL},
+    {0, FALSE, FALSE, FALSE, NULL, NULL}};
 /* InferenceBench: the step overhead is fitted on the c = 1 TPOT, the client's delivery cost
  * on the c = 64 one, and that cost sets c = 16 and 64 (their TPOT is c x 0.733 ms). The
  * c = 1 throughput is no row: it is 79 % of 1 / TPOT where c = 4-64 give 94-96 % of
  * c / TPOT, about 57 s of its 300 s window produced no counted token, a loss no
- * per-request cost explains (docs/models.md: the simulator is 26 % above it). */
+ * per-request cost explains (docs/models.md: the simulator is 26 % above it). Its TTFT
+ * p50 and p99 come from the same runs; nothing is fitted on them (predictions, 20 %). */
 static const llm_point llm_h100[] = {
-    {1, TRUE, TRUE, NULL, "step overhead fitted"},
-    {4, TRUE, FALSE, NULL, NULL},
-    {16, TRUE, FALSE, "set by the streaming cost", "set by the streaming cost"},
-    {64, TRUE, FALSE, "set by the streaming cost", "streaming cost fitted: 46.91 ms / 64"},
-    {0, FALSE, FALSE, NULL, NULL}};
+    {1, TRUE, TRUE, TRUE, NULL, "step overhead fitted"},
+    {4, TRUE, FALSE, TRUE, NULL, NULL},
+    {16, TRUE, FALSE, TRUE, "set by the streaming cost", "set by the streaming cost"},
+    {64, TRUE, FALSE, TRUE, "set by the streaming cost", "streaming cost fitted: 46.91 ms / 64"},
+    {0, FALSE, FALSE, FALSE, NULL, NULL}};
 
 static const llm_sweep llm_sweeps[] = {
-    {"a100", "A100-40GB", 1024, 128, "", 0, 0, llm_a100},
+    {"a100", "A100-40GB", 1024, 128, "", "", 0, 0, llm_a100},
     /* ~45 prompt tokens (InferenceBench's bundled prompts in Llama 3.1's chat template);
      * its plugin asks max_tokens 128 and the answers average 123 tokens (its Llama-3.1-8B
      * envelope on the same H100 and vLLM: 227.5 tok/s at 1.850 requests/s). `bench run`'s
      * window is 300 s (--duration's default) and its first 3 completions are discarded.
      * Its Python client takes 0.733 ms to deliver a token, so at most ~1,360 tokens a
      * second leave the server. */
-    {"h100", "H100-80GB", 45, 123, "llm: {stream_ms_per_token: 0.733}\n", 300, 3, llm_h100},
+    {"h100", "H100-80GB", 45, 123, "llm: {stream_ms_per_token: 0.733}\n",
+     "llm: {stream_ms_per_token: 0.733, closed_loop: true}\n", 300, 3, llm_h100},
 };
 
-/* Writes the case's files and runs it with its requests file attached. */
+/* Writes the case's files and runs it with its requests file attached (closed: with
+ * llm.closed_loop, for TTFT). */
 static results *llm_run(validate_ctx *c, const char *name, const llm_sweep *w, guint conc,
-                        guint n_requests, GError **error) {
+                        guint n_requests, gboolean closed, GError **error) {
   g_autofree char *yaml = g_strdup_printf(
       "name: %s\nseed: 1\npools:\n  - {name: p, gpu: %s, nodes: 1, gpus_per_node: 1, "
-      "strategy: exclusive}\n%s", name, w->gpu, w->engine);
+      "strategy: exclusive}\n%s", name, w->gpu, closed ? w->engine_closed : w->engine);
   g_autofree char *csv = g_strdup_printf(
       "id,submit_s,kind,gpus,mem_gb,duration_s,rate_rps,model,max_batch\n"
       "svc,0,inference,1,0,100000,1,llama-3.1-8b,%u\n", conc);
@@ -96,7 +102,7 @@ static results *llm_run(validate_ctx *c, const char *name, const llm_sweep *w, g
 }
 
 static void llm_row(validate_ctx *c, const llm_sweep *w, guint conc, const char *what,
-                    const char *fit, const char *unit, double predicted) {
+                    const char *fit, const char *unit, double predicted, double tol) {
   const char *src = NULL;
   g_autofree char *key = g_strdup_printf("llm.%s.c%u.%s", w->key, conc, unit);
   double pub = validate_published(key, &src);
@@ -104,33 +110,57 @@ static void llm_row(validate_ctx *c, const llm_sweep *w, guint conc, const char 
                                          w->gpu, w->prompt, w->output, conc, what,
                                          fit ? " (" : "", fit ? fit : "", fit ? ")" : "");
   validate_set_kind(c, fit ? VALIDATE_CALIBRATION : VALIDATE_PREDICTION);
-  validate_rel(c, key, src, cmp, pub, predicted, 0.15);
+  validate_rel(c, key, src, cmp, pub, predicted, tol);
 }
 
 /* Runs one point: 20 c requests, then, for a measurement window, as many as the clients
- * start in it (each client's requests take the same time: 20 of them gave it). */
-static results *llm_point_run(validate_ctx *c, const llm_sweep *w, guint conc, GError **error) {
+ * start in it (each client's requests take the same time: 20 of them gave it); *n gets
+ * the number of requests of the run returned. */
+static results *llm_point_run(validate_ctx *c, const llm_sweep *w, guint conc, guint *n,
+                              GError **error) {
   g_autofree char *name = g_strdup_printf("llm-%s-c%u", w->key, conc);
-  results *r = llm_run(c, name, w, conc, 20 * conc, error);
+  *n = 20 * conc;
+  results *r = llm_run(c, name, w, conc, *n, FALSE, error);
   if (!r || w->window_s <= 0) return r;
   double cycle_s = validate_service(r, "svc")->max_ms / 1e3 / 20;
   results_free(r);
   guint per_client = (guint)ceil(w->window_s / cycle_s);
   g_autofree char *wname = g_strdup_printf("llm-%s-c%u-window", w->key, conc);
-  return llm_run(c, wname, w, conc, conc * per_client, error);
+  *n = conc * per_client;
+  return llm_run(c, wname, w, conc, *n, FALSE, error);
+}
+
+/* TTFT p50 and p99 of the same requests as the point's run, rerun as a closed loop: each
+ * request's TTFT from its sending (its client's previous request ended) to its first token,
+ * as the client measures it; its time at 0 in the queue is no part of it. (The harness's 3
+ * warm-up requests are counted here; their TTFT is every other request's in these runs.) */
+static gboolean llm_ttft_rows(validate_ctx *c, const llm_sweep *w, guint conc, guint n,
+                              GError **error) {
+  g_autofree char *name = g_strdup_printf("llm-%s-c%u-ttft", w->key, conc);
+  results *r = llm_run(c, name, w, conc, n, TRUE, error);
+  if (!r) return FALSE;
+  const service_result *s = validate_service(r, "svc");
+  llm_row(c, w, conc, "median TTFT (ms)", NULL, "ttft_ms", s->ttft_p50_ms, 0.20);
+  llm_row(c, w, conc, "TTFT p99 (ms)", NULL, "ttft_p99_ms", s->ttft_p99_ms, 0.20);
+  results_free(r);
+  return TRUE;
 }
 
 static gboolean llm_sweep_rows(validate_ctx *c, const llm_sweep *w, GError **error) {
   for (const llm_point *p = w->points; p->conc; p++) {
-    results *r = llm_point_run(c, w, p->conc, error);
+    guint n = 0;
+    results *r = llm_point_run(c, w, p->conc, &n, error);
     if (!r) return FALSE;
     const service_result *s = validate_service(r, "svc");
     /* all requests arrive at 0: the longest end to end is the run's duration */
     double counted = s->served > w->discard ? (double)(s->served - w->discard) : 0;
     double tok_s = counted * w->output / (s->max_ms / 1e3);
-    if (!p->no_tok) llm_row(c, w, p->conc, "output tokens/s", p->tok_fit, "tok_s", tok_s);
-    if (p->tpot) llm_row(c, w, p->conc, "median TPOT (ms)", p->tpot_fit, "tpot_ms", s->tpot_p50_ms);
+    if (!p->no_tok)
+      llm_row(c, w, p->conc, "output tokens/s", p->tok_fit, "tok_s", tok_s, 0.15);
+    if (p->tpot)
+      llm_row(c, w, p->conc, "median TPOT (ms)", p->tpot_fit, "tpot_ms", s->tpot_p50_ms, 0.15);
     results_free(r);
+    if (p->ttft && !llm_ttft_rows(c, w, p->conc, n, error)) return FALSE;
   }
   return TRUE;
 }
@@ -143,6 +173,6 @@ static gboolean llm_family(validate_ctx *c, GError **error) {
 
 const validate_family validate_llm_family = {
     .name = "llm",
-    .summary = "vLLM concurrency sweeps of Llama-3.1-8B (A100 40GB, H100): throughput and TPOT",
+    .summary = "vLLM concurrency sweeps of Llama-3.1-8B (A100 40GB, H100): throughput, TPOT, TTFT",
     .run = llm_family,
 };
