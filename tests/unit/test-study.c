@@ -1208,3 +1208,47 @@ Test(plan, untrusted_faults_reaching_another_tenant_reject_the_set_up) {
   plan_measure_clear(&m);
   g_ptr_array_unref(k.untrusted);
 }
+
+static void plan_test_measure_free(gpointer m) {
+  plan_measure_clear(m);
+  g_free(m);
+}
+
+/* A resumed plan judges its runs from the journal: the blast radius and its untrusted
+ * source come back with the other figures (else a resumed plan would skip the hard rule). */
+Test(plan, journal_keeps_the_blast_radius) {
+  g_autofree char *dir = g_dir_make_tmp("sharesim-plan-XXXXXX", NULL);
+  cr_assert_not_null(dir);
+  g_autofree char *sc = g_build_filename(dir, "s.yaml", NULL);
+  g_autofree char *tr = g_build_filename(dir, "t.csv", NULL);
+  g_autofree char *jn = g_build_filename(dir, "p.journal", NULL);
+  cr_assert(g_file_set_contents(sc, "name: s\n", -1, NULL));
+  cr_assert(g_file_set_contents(tr, "id\n", -1, NULL));
+  plan_measure m = {.wait_p95_s = 12.5, .slo_min = NAN, .blast = 3, .blast_untrusted = 1,
+                    .blast_src = "tenant\ta"};
+  for (int round = 0; round < 2; round++) {
+    plan p = {.scenario_path = sc, .trace_path = tr, .opt = {.journal = jn, .n_seeds = 1}};
+    p.resumed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, plan_test_measure_free);
+    g_autoptr(GError) err = NULL;
+    cr_assert(plan_journal_open(&p, &err), "%s", err ? err->message : "");
+    if (round == 0) { /* the first plan writes one run */
+      g_autoptr(GString) s = g_string_new(NULL);
+      plan_journal_line(s, "c0-n1-s0", &m);
+      cr_assert(plan_journal_append(&p, s, &err));
+    } else { /* the second reads it back */
+      const plan_measure *r = g_hash_table_lookup(p.resumed, "c0-n1-s0");
+      cr_assert_not_null(r, "the run is resumed");
+      cr_assert_float_eq(r->wait_p95_s, 12.5, 0);
+      cr_assert_float_eq(r->blast, 3, 0);
+      cr_assert_float_eq(r->blast_untrusted, 1, 0);
+      cr_assert_str_eq(r->blast_src, "tenant\ta");
+      cr_assert_null(r->slo_worst);
+    }
+    plan_journal_close(&p);
+    g_hash_table_destroy(p.resumed);
+  }
+  g_remove(jn);
+  g_remove(sc);
+  g_remove(tr);
+  g_rmdir(dir);
+}

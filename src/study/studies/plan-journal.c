@@ -15,8 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#define PLAN_JOURNAL_MAGIC "sharesim plan journal 1"
-#define PLAN_JOURNAL_FIELDS 12 /* key, ten numbers, the worst service */
+#define PLAN_JOURNAL_MAGIC "sharesim plan journal 2"
+#define PLAN_JOURNAL_NUMBERS 12 /* ten figures, the blast radius and its untrusted part */
+#define PLAN_JOURNAL_FIELDS (PLAN_JOURNAL_NUMBERS + 3) /* key, numbers, worst service, source */
 
 /* The SHA-256 of a file's bytes, NULL with error. */
 static char *plan_journal_sha256(const char *path, GError **error) {
@@ -36,14 +37,25 @@ static char *plan_journal_header(const plan *p, GError **error) {
                          p->opt.n_seeds, MAX(1u, p->opt.n_ranges), p->opt.exhaustive ? 1 : 0);
 }
 
+/* An optional text field: "=TEXT" (escaped) or "-" for none. */
+static char *plan_journal_text(const char *f) {
+  return f[0] == '-' ? NULL : g_strcompress(f + 1);
+}
+
+static void plan_journal_put_text(GString *s, const char *t) {
+  g_autofree char *w = t ? g_strescape(t, NULL) : NULL;
+  g_string_append_printf(s, "\t%s%s", w ? "=" : "-", w ? w : "");
+}
+
 /* One record line of the journal into the resumed table; FALSE when it is not whole. A
- * record: the key, ten numbers (g_ascii_dtostr: they read back to the same bits) and the
- * worst service ("=NAME", or "-"), tab-separated, the texts escaped (g_strescape). */
+ * record: the key, PLAN_JOURNAL_NUMBERS numbers (g_ascii_dtostr: they read back to the same
+ * bits), the worst service and the blast radius's untrusted source ("=NAME", or "-"),
+ * tab-separated, the texts escaped (g_strescape). */
 static gboolean plan_journal_record(plan *p, const char *line) {
   g_auto(GStrv) f = g_strsplit(line, "\t", -1);
   if (g_strv_length(f) != PLAN_JOURNAL_FIELDS) return FALSE;
-  double v[10];
-  for (guint i = 0; i < 10; i++) {
+  double v[PLAN_JOURNAL_NUMBERS];
+  for (guint i = 0; i < PLAN_JOURNAL_NUMBERS; i++) {
     char *end = NULL;
     v[i] = g_ascii_strtod(f[i + 1], &end);
     if (!f[i + 1][0] || *end) return FALSE;
@@ -52,8 +64,9 @@ static gboolean plan_journal_record(plan *p, const char *line) {
   *m = (plan_measure){.unplaceable = v[0], .queued = v[1], .wait_p95_s = v[2],
                       .oom_kills = v[3], .victims = v[4], .slo_min = v[5],
                       .slowdown_mean = v[6], .slowdown_p95 = v[7], .allocated_frac = v[8],
-                      .busy_frac = v[9]};
-  m->slo_worst = f[11][0] == '-' ? NULL : g_strcompress(f[11] + 1);
+                      .busy_frac = v[9], .blast = v[10], .blast_untrusted = v[11]};
+  m->slo_worst = plan_journal_text(f[PLAN_JOURNAL_NUMBERS + 1]);
+  m->blast_src = plan_journal_text(f[PLAN_JOURNAL_NUMBERS + 2]);
   g_hash_table_replace(p->resumed, g_strcompress(f[0]), m);
   return TRUE;
 }
@@ -109,14 +122,12 @@ void plan_journal_line(GString *s, const char *key, const plan_measure *m) {
   g_string_append(s, k);
   const double v[] = {m->unplaceable, m->queued, m->wait_p95_s, m->oom_kills, m->victims,
                       m->slo_min, m->slowdown_mean, m->slowdown_p95, m->allocated_frac,
-                      m->busy_frac};
+                      m->busy_frac, m->blast, m->blast_untrusted};
+  G_STATIC_ASSERT(G_N_ELEMENTS(v) == PLAN_JOURNAL_NUMBERS);
   for (guint i = 0; i < G_N_ELEMENTS(v); i++) plan_journal_value(s, v[i]);
-  if (m->slo_worst) {
-    g_autofree char *w = g_strescape(m->slo_worst, NULL);
-    g_string_append_printf(s, "\t=%s\n", w);
-  } else {
-    g_string_append(s, "\t-\n");
-  }
+  plan_journal_put_text(s, m->slo_worst);
+  plan_journal_put_text(s, m->blast_src);
+  g_string_append_c(s, '\n');
 }
 
 gboolean plan_journal_append(plan *p, const GString *lines, GError **error) {
