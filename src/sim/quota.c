@@ -301,26 +301,77 @@ static guint qv_targets(const qv_ctx *c, const kueue_node *n, const job_run *j, 
   return qv_minimal(c, cand, TRUE, NULL, out);
 }
 
-guint quota_victims(quota_state *q, const pool_state *p, int f, const job_run *j, gboolean fair,
-                    GPtrArray *victims) {
-  const kueue_node *n = qnode(q, j->cq);
-  int root = -1;
-  for (int r = n->parent; r >= 0; r = qnode(q, r)->parent) root = r;
-  GPtrArray *all = g_ptr_array_new(), *cand = g_ptr_array_new();
+quota_running_set *quota_running_new(const quota_state *q) {
+  quota_running_set *r = g_new0(quota_running_set, 1);
+  r->jobs = g_ptr_array_new();
+  r->min_priority = g_new(int32_t, MAX(q->n_nodes, 1u));
+  return r;
+}
+
+void quota_running_free(quota_running_set *r) {
+  if (!r) return;
+  g_ptr_array_unref(r->jobs);
+  g_free(r->min_priority);
+  g_free(r);
+}
+
+void quota_running(const quota_state *q, const pool_state *p, quota_running_set *r) {
+  GPtrArray *running = r->jobs;
+  g_ptr_array_set_size(running, 0);
+  for (guint i = 0; i < q->n_nodes; i++) r->min_priority[i] = G_MAXINT32;
   for (guint32 g = 0; g < p->n_gpus; g++)
     for (guint32 i = 0; i < p->gpus[g].n_residents; i++) {
       job_run *v = p->gpus[g].residents[i]->job;
       if (v->preempt_mark || v->cq < 0) continue;
       v->preempt_mark = TRUE;
-      g_ptr_array_add(all, v);
+      g_ptr_array_add(running, v);
+      if (!v->terminating) r->min_priority[v->cq] = MIN(r->min_priority[v->cq], v->spec->priority);
     }
+  for (guint i = 0; i < running->len; i++) ((job_run *)g_ptr_array_index(running, i))->preempt_mark = FALSE;
+}
+
+/* Can j have a candidate at all (qv_candidate, as qv_targets keeps them; classic
+ * preemption)? Its own queue's need one below its priority (or equal, newer); another
+ * queue's, that some other ClusterQueue of its root cohort borrows, and (but with
+ * borrowWithinCohort) that j's queue is under its nominal quota. A necessary condition
+ * only: FALSE spares the scan of the running jobs for a job that would find none. */
+static gboolean qv_possible(const quota_state *q, const quota_running_set *r, int f,
+                            const job_run *j, int root) {
+  const kueue_node *n = qnode(q, j->cq);
+  int32_t pj = j->spec->priority, low = r->min_priority[j->cq];
+  if ((n->within == KUEUE_PREEMPT_LOWER_PRIORITY && low < pj) ||
+      (n->within == KUEUE_PREEMPT_LOWER_OR_NEWER_EQUAL && low <= pj))
+    return TRUE;
+  if (n->reclaim == KUEUE_PREEMPT_NEVER || root < 0) return FALSE;
+  if (n->borrow_within == KUEUE_PREEMPT_NEVER && quota_usage(q, j->cq, f) >= n->quota[f].nominal)
+    return FALSE;
+  for (guint i = 0; i < q->n_nodes; i++) {
+    if ((int)i == j->cq || r->min_priority[i] == G_MAXINT32) continue;
+    int t = (int)i;
+    while (qnode(q, t)->parent >= 0) t = qnode(q, t)->parent;
+    if (t == root && quota_would_borrow(q, (int)i, f, 0)) return TRUE;
+  }
+  return FALSE;
+}
+
+gboolean quota_victims_by_class(const quota_state *q, const job_run *j) {
+  return qnode(q, j->cq)->within != KUEUE_PREEMPT_LOWER_OR_NEWER_EQUAL;
+}
+
+guint quota_victims(quota_state *q, const quota_running_set *running, int f, const job_run *j,
+                    gboolean fair, gboolean quick, GPtrArray *victims) {
+  const kueue_node *n = qnode(q, j->cq);
+  int root = -1;
+  for (int r = n->parent; r >= 0; r = qnode(q, r)->parent) root = r;
+  const GPtrArray *all = running->jobs;
+  GPtrArray *cand = g_ptr_array_new();
   qv_ctx c = {.q = q, .f = f, .cq = j->cq, .need = j->spec->gpus};
   for (guint i = 0; i < all->len; i++) { /* those terminating are gone already */
     job_run *v = g_ptr_array_index(all, i);
-    v->preempt_mark = FALSE;
     if (v->terminating) qv_remove(&c, v, -1);
   }
-  for (guint i = 0; i < all->len; i++) {
+  gboolean any = fair || !quick || qv_possible(q, running, f, j, root); /* else no scan */
+  for (guint i = 0; any && i < all->len; i++) {
     job_run *v = g_ptr_array_index(all, i);
     if (!v->terminating && qv_candidate(q, f, j, v, root)) g_ptr_array_add(cand, v);
   }
@@ -336,7 +387,6 @@ guint quota_victims(quota_state *q, const pool_state *p, int f, const job_run *j
     job_run *v = g_ptr_array_index(all, i);
     if (v->terminating) qv_remove(&c, v, 1);
   }
-  g_ptr_array_unref(all);
   g_ptr_array_unref(cand);
   return k;
 }

@@ -12,8 +12,11 @@ enum {
   SIM_REF_QUEUE = 1u << 3,    /* the events in a binary heap, not the radix heap (pqueue.h) */
   SIM_REF_WARM = 1u << 4,     /* gpu_end's fixed point from the duties now, not from the
                                * card's last fixed point of the same inputs (warm.h) */
-  SIM_REF_ALL = (1u << 5) - 1
+  SIM_REF_QUOTA = 1u << 5,    /* Kueue's preemption: the running jobs listed and searched for
+                               * each refused job, not once per pass with the classes that
+                               * found no victims skipped (quota.h) */
+  SIM_REF_ALL = (1u << 6) - 1
 };
 /* The names of the SIM_REF_* bits, in bit order (run --reference-only=LIST). */
-#define SIM_REF_NAMES {"bursts", "requests", "one", "queue", "warm"}
-#define SIM_REF_COUNT 5
+#define SIM_REF_NAMES {"bursts", "requests", "one", "queue", "warm", "quota"}
+#define SIM_REF_COUNT 6

@@ -1325,14 +1325,36 @@ static void schedule_fair(sim *s, pool_state *p) {
   g_ptr_array_unref(q);
 }
 
+/* A queued job's class for quota_victims (quota_victims_by_class): a pass that found no
+ * victims for one job of a class finds none for the others until something is preempted. */
+typedef struct quota_miss {
+  int cq;
+  int32_t priority;
+  int64_t gpus;
+} quota_miss;
+
+static gboolean quota_missed(const GArray *miss, const job_run *j) {
+  for (guint i = 0; i < miss->len; i++) {
+    const quota_miss *m = &g_array_index(miss, quota_miss, i);
+    if (m->cq == j->cq && m->priority == j->spec->priority && m->gpus == j->spec->gpus) return TRUE;
+  }
+  return FALSE;
+}
+
 /* Kueue's preemption (docs/models.md "Quotas and gangs", reclaiming lent quota): in queue
  * order, each job of a ClusterQueue with spec.preemption that its quota refuses evicts what
  * quota_victims chooses; a queue's first such job that preempts or has victims terminating
- * for it is its last in the pass (Kueue's head), as is a StrictFIFO queue's first. */
+ * for it is its last in the pass (Kueue's head), as is a StrictFIFO queue's first. The pool's
+ * running jobs are listed once per pass (again after a preemption) and a job whose class
+ * found no victims is not searched again (the same answer, without a scan per queued job:
+ * bench/README.md, "Quotas and priorities"). */
 static void quota_preempt_pass(sim *s, pool_state *p) {
   int f = s->quota_flavor[p->index];
   if (!s->sc->kueue->preempts || f < 0 || !p->n_queued) return;
   GPtrArray *q = g_ptr_array_new(), *victims = g_ptr_array_new();
+  quota_running_set *running = quota_running_new(s->quota);
+  GArray *miss = g_array_new(FALSE, FALSE, sizeof(quota_miss));
+  gboolean listed = FALSE;
   quota_queued(p, q);
   s->quota_pass++; /* marks the queues whose first refused job was seen */
   for (guint i = 0; i < q->len; i++) {
@@ -1342,13 +1364,26 @@ static void quota_preempt_pass(sim *s, pool_state *p) {
         (n->within == KUEUE_PREEMPT_NEVER && n->reclaim == KUEUE_PREEMPT_NEVER))
       continue;
     g_ptr_array_set_size(victims, 0);
-    if (!j->preempt_pending && quota_victims(s->quota, p, f, j, s->sc->kueue_fair_sharing, victims))
-      preempt_start(s, j, victims, PREEMPT_WHY_IN_QUEUE);
+    gboolean ref = (s->reference & SIM_REF_QUOTA) != 0;
+    gboolean by_class = !ref && quota_victims_by_class(s->quota, j);
+    if (!j->preempt_pending && !(by_class && quota_missed(miss, j))) {
+      if (!listed || ref) quota_running(s->quota, p, running), listed = TRUE;
+      if (quota_victims(s->quota, running, f, j, s->sc->kueue_fair_sharing, !ref, victims)) {
+        preempt_start(s, j, victims, PREEMPT_WHY_IN_QUEUE);
+        g_array_set_size(miss, 0); /* what is terminating now counts as gone */
+        listed = FALSE;
+      } else if (by_class) {
+        quota_miss m = {j->cq, j->spec->priority, j->spec->gpus};
+        g_array_append_val(miss, m);
+      }
+    }
     if (j->preempt_pending || n->strategy == KUEUE_STRICT_FIFO)
       s->quota_blocked[j->cq] = s->quota_pass; /* BestEffortFIFO: the next one may try */
   }
   g_ptr_array_unref(q);
   g_ptr_array_unref(victims);
+  quota_running_free(running);
+  g_array_unref(miss);
 }
 
 /* Kueue's order of a pass (s->kueue_order): jobs within their nominal quota, then those

@@ -6,13 +6,19 @@
 # (src/sim/bursts.c) in every way: session ends, random crashes of notebooks mid-burst and
 # mid-gap, a horizon, phases that change a notebook's duty, tenants, several pools
 # (shared-pools.yaml's notebooks share cards: nothing walked), a 1,000-job generated
-# trace; inference services take the call-free request loop or the general one; cards
+# trace, Kueue queues that reclaim by preemption; inference services take the call-free request loop or the general one; cards
 # with one resident the specialised fixed point or the general one; events the radix heap
 # or a binary heap; shared cards' fixed points from a warm start or a cold one (to the last
 # digit, at the end). Then random services (seeds, rates, service times, distributions, cv,
 # batch sizes) against the general loop.
 X="$SCEN/baseline-exclusive.yaml"; M="$TRACES/mixed-small.csv"
 "$SHARESIM" gen --profile mixed --gpus 64 --days 2 --jobs 1000 --seed 5 > gen.csv 2>/dev/null
+# a generated trace of two teams (gangs up to 4 GPUs) on Kueue's reclaim example: queues
+# that borrow, reclaim and preempt by priority (the quota fast path, SIM_REF_QUOTA; 29
+# preemptions; a pass that kept the failures of before a preemption moves 7 files)
+"$SHARESIM" gen --profile mixed --gpus 16 --days 1 --jobs 3000 --seed 5 2>/dev/null |
+  awk -F, -v OFS=, 'NR == 1 { print; next } $4 <= 4 { $7 = NR % 2 ? "team-a" : "team-b"; print }' |
+  head -1200 > kq.csv
 # phases on the notebooks: a busier duty, then a quieter one and more memory, a crash
 awk -F, 'NR > 1 && $3 == "notebook" { n++
   if (n % 3 == 0) print $1 ",900,,0.8,,,"
@@ -70,6 +76,7 @@ shared|no|one|$SCEN/shared-pools.yaml|$M|
 phases|yes|bursts|$X|$M|--phases phases.csv
 generated|yes||$X|gen.csv|--set crash_rates.notebook=0.5
 mps|no|requests|$SCEN/embeddings-mps.yaml|$M|--set inference.service_dist=exponential
+kueue|yes|quota|$DATA/kueue/s-reclaim2.yaml|kq.csv|--set inference.model=fluid
 CASES
 
 # Random services: the call-free request loop (inf_serve_fast) against the general one
