@@ -561,12 +561,11 @@ static int sweep_seed_key(const sweep_spec *s) {
 /* A row's "scenario,seed," (as every result CSV begins): the point's run's scenario name
  * and seed. A point of several seeds (its row is their mean) has an empty seed, unless the
  * grid varies `seed`: then the point's value of it (its first seed), the one column that
- * carries the swept key (sweep.csv never repeats the column name). */
-static void sweep_csv_run(GString *out, const sweep_spec *s, guint p, const run_figures *f,
-                          gboolean seeds) {
+ * carries the swept key (sweep.csv never repeats the column name); k: sweep_seed_key's. */
+static void sweep_csv_run(GString *out, const sweep_spec *s, int k, guint p,
+                          const run_figures *f, gboolean seeds) {
   util_csv_field(out, f->scenario ? f->scenario : "");
   g_string_append_c(out, ',');
-  int k = sweep_seed_key(s);
   if (k >= 0)
     util_csv_field(out, sweep_grid_value(s->grid, (guint)k, p));
   else if (!seeds)
@@ -612,7 +611,7 @@ gboolean sweep_csv(const sweep_spec *s, const char *dir, GString *out, GPtrArray
   for (guint p = 0; p < runs->len; p++) {
     const run_figures *f = g_ptr_array_index(runs, p);
     if (!f) continue;
-    sweep_csv_run(out, s, p, f, g_ptr_array_index(groups, p) != NULL);
+    sweep_csv_run(out, s, seed_key, p, f, g_ptr_array_index(groups, p) != NULL);
     util_csv_field(out, g_ptr_array_index(s->names, p));
     for (guint k = 0; k < s->grid->keys->len; k++) {
       if ((int)k == seed_key) continue;
