@@ -19,6 +19,7 @@ struct quota_state {
   guint n_nodes, n_fl;
   const int64_t *subtree, *kept; /* [node * n_fl + f]: the objects' (kueue.h) */
   int64_t *usage;
+  int *root;                     /* per node: the root of its tree (itself for a root) */
 };
 
 quota_state *quota_new(const scenario_kueue *k) {
@@ -30,12 +31,20 @@ quota_state *quota_new(const scenario_kueue *k) {
   q->subtree = k->subtree;
   q->kept = k->kept;
   q->usage = g_new0(int64_t, cells);
+  q->root = g_new(int, MAX(q->n_nodes, 1u));
+  for (guint i = 0; i < q->n_nodes; i++) { /* the tree has no cycle (kueue.c refuses one) */
+    int r = (int)i;
+    while (g_array_index(k->nodes, kueue_node, r).parent >= 0)
+      r = g_array_index(k->nodes, kueue_node, r).parent;
+    q->root[i] = r;
+  }
   return q;
 }
 
 void quota_free(quota_state *q) {
   if (!q) return;
   g_free(q->usage);
+  g_free(q->root);
   g_free(q);
 }
 
@@ -83,9 +92,7 @@ int64_t quota_share(const quota_state *q, int cq, int f, int64_t n) {
   if (x->parent < 0 || b <= 0) return 0;
   int64_t w = (int64_t)(x->weight * 1000 + 0.5);
   if (w <= 0) return INT64_MAX;
-  int root = cq;
-  while (qnode(q, root)->parent >= 0) root = qnode(q, root)->parent;
-  int64_t lendable = q->subtree[(gsize)root * q->n_fl + f];
+  int64_t lendable = q->subtree[(gsize)q->root[cq] * q->n_fl + f];
   if (lendable <= 0) return 0;
   return b * 1000 / lendable * 1000 / w;
 }
@@ -166,9 +173,7 @@ static gboolean qv_candidate(const quota_state *q, int f, const job_run *j, cons
                                     (j->spec->submit_ns == v->spec->submit_ns && j->index < v->index)));
   }
   if (n->reclaim == KUEUE_PREEMPT_NEVER || root < 0) return FALSE;
-  int r = v->cq;
-  while (qnode(q, r)->parent >= 0) r = qnode(q, r)->parent;
-  if (r != root || !quota_would_borrow(q, v->cq, f, 0)) return FALSE;
+  if (q->root[v->cq] != root || !quota_would_borrow(q, v->cq, f, 0)) return FALSE;
   return n->reclaim == KUEUE_PREEMPT_ANY || pv < pj;
 }
 
@@ -347,9 +352,7 @@ static gboolean qv_possible(const quota_state *q, const quota_running_set *r, in
     return FALSE;
   for (guint i = 0; i < q->n_nodes; i++) {
     if ((int)i == j->cq || r->min_priority[i] == G_MAXINT32) continue;
-    int t = (int)i;
-    while (qnode(q, t)->parent >= 0) t = qnode(q, t)->parent;
-    if (t == root && quota_would_borrow(q, (int)i, f, 0)) return TRUE;
+    if (q->root[i] == root && quota_would_borrow(q, (int)i, f, 0)) return TRUE;
   }
   return FALSE;
 }
@@ -361,8 +364,7 @@ gboolean quota_victims_by_class(const quota_state *q, const job_run *j) {
 guint quota_victims(quota_state *q, const quota_running_set *running, int f, const job_run *j,
                     gboolean fair, gboolean quick, GPtrArray *victims) {
   const kueue_node *n = qnode(q, j->cq);
-  int root = -1;
-  for (int r = n->parent; r >= 0; r = qnode(q, r)->parent) root = r;
+  int root = n->parent >= 0 ? q->root[j->cq] : -1; /* -1: no cohort */
   const GPtrArray *all = running->jobs;
   GPtrArray *cand = g_ptr_array_new();
   qv_ctx c = {.q = q, .f = f, .cq = j->cq, .need = j->spec->gpus};
