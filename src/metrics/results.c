@@ -103,6 +103,11 @@ void results_free(results *r) {
   g_array_unref(r->gpu_series_jobs);
   g_ptr_array_unref(r->job_waits);
   g_array_unref(r->job_waits_zero);
+  if (r->prio_waits) {
+    for (guint i = 0; i < r->prio_waits->len; i++)
+      g_array_unref(g_array_index(r->prio_waits, results_prio_waits, i).waits);
+    g_array_unref(r->prio_waits);
+  }
   if (r->services_keep) g_byte_array_unref(r->services_keep);
   g_string_chunk_free(r->strings);
   g_free(r);
@@ -228,9 +233,75 @@ static void results_add_wait(results *r, int pool_index, double wait_s) {
   g_array_index(r->job_waits_zero, guint64, slot)++;
 }
 
+void results_track_priorities(results *r) {
+  if (!r->prio_waits) r->prio_waits = g_array_new(FALSE, TRUE, sizeof(results_prio_waits));
+}
+
+/* The entry of priority p (created at its first job; beyond the bound, `other`). */
+static results_prio_waits *results_prio_slot(results *r, int32_t p) {
+  GArray *a = r->prio_waits;
+  for (guint i = 0; i < a->len; i++) {
+    results_prio_waits *pw = &g_array_index(a, results_prio_waits, i);
+    if (!pw->other && pw->priority == p) return pw;
+  }
+  gboolean other = a->len >= RESULTS_MAX_PRIORITIES;
+  if (other) {
+    results_prio_waits *last = &g_array_index(a, results_prio_waits, a->len - 1);
+    if (last->other) return last;
+  }
+  results_prio_waits pw = {.priority = other ? 0 : p, .other = other,
+                           .waits = g_array_new(FALSE, FALSE, sizeof(double))};
+  g_array_append_val(a, pw);
+  return &g_array_index(a, results_prio_waits, a->len - 1);
+}
+
+static void results_add_prio(results *r, const job_result *j) {
+  results_prio_waits *pw = results_prio_slot(r, j->priority);
+  pw->jobs++;
+  if (!results_job_started(j)) return;
+  if (results_wait_is_zero(j->wait_s)) pw->zeros++;
+  else g_array_append_val(pw->waits, j->wait_s);
+}
+
+/* mean, median, p95 and max of `zeros` zero waits and the values of w (sorted in place). */
+static void results_stats_with_zeros(GArray *w, guint64 zeros, double *mean_s, double *p50_s,
+                                     double *p95_s, double *max_s) {
+  if (!zeros) {
+    results_wait_stats(w ? (double *)(void *)w->data : NULL, w ? w->len : 0, mean_s, p50_s,
+                       p95_s, max_s);
+    return;
+  }
+  /* the zero waits laid out before the others for GSL, the others sorted in place too
+   * (results_compute_totals walks them merged) */
+  gsize n = (gsize)zeros + (w ? w->len : 0);
+  double *all = g_new0(double, n);
+  if (w && w->len) {
+    gsl_sort((double *)(void *)w->data, 1, w->len);
+    memcpy(all + zeros, w->data, w->len * sizeof(double));
+  }
+  results_wait_stats(all, n, mean_s, p50_s, p95_s, max_s);
+  g_free(all);
+}
+
+static int results_prio_cmp(gconstpointer a, gconstpointer b, gpointer data) {
+  const GArray *all = data;
+  const results_prio_waits *x = &g_array_index(all, results_prio_waits, *(const guint *)a);
+  const results_prio_waits *y = &g_array_index(all, results_prio_waits, *(const guint *)b);
+  if (x->other != y->other) return x->other ? 1 : -1;
+  return (x->priority < y->priority) - (x->priority > y->priority);
+}
+
+GArray *results_prio_order(const results *r) {
+  GArray *order = g_array_new(FALSE, FALSE, sizeof(guint));
+  for (guint i = 0; r->prio_waits && i < r->prio_waits->len; i++) g_array_append_val(order, i);
+  g_array_sort_with_data(order, results_prio_cmp, r->prio_waits);
+  return order;
+}
+
 void results_add_job(results *r, const job_result *j, gboolean keep) {
   g_return_if_fail(r != NULL && j != NULL);
   r->job_count++;
+  if (r->prio_waits) results_add_prio(r, j);
   if ((guint)j->outcome < OUTCOME_COUNT) r->job_outcomes[j->outcome]++;
   if (results_job_started(j)) results_add_wait(r, j->pool_index, j->wait_s);
   if (isfinite(j->straggler_delay_s)) r->straggler_delay_h += j->straggler_delay_s / 3600.0;
@@ -247,24 +318,13 @@ void results_fill_pool_waits(results *r) {
   for (guint p = 0; p < r->pools->len; p++) {
     pool_result *pr = &g_array_index(r->pools, pool_result, p);
     GArray *w = p + 1 < r->job_waits->len ? g_ptr_array_index(r->job_waits, p + 1) : NULL;
-    guint64 zeros = results_zeros_of(r, p + 1);
-    /* sorted in place: the order of the waits is not part of the results */
-    if (!zeros) {
-      results_wait_stats(w ? (double *)(void *)w->data : NULL, w ? w->len : 0, &pr->wait_mean_s,
-                         &pr->wait_p50_s, &pr->wait_p95_s, &pr->wait_max_s);
-      continue;
-    }
-    /* the zero waits laid out before the others for GSL, the others sorted in place too
-     * (results_compute_totals walks them merged) */
-    gsize n = (gsize)zeros + (w ? w->len : 0);
-    double *all = g_new0(double, n);
-    if (w && w->len) {
-      gsl_sort((double *)(void *)w->data, 1, w->len);
-      memcpy(all + zeros, w->data, w->len * sizeof(double));
-    }
-    results_wait_stats(all, n, &pr->wait_mean_s, &pr->wait_p50_s, &pr->wait_p95_s,
-                       &pr->wait_max_s);
-    g_free(all);
+    results_stats_with_zeros(w, results_zeros_of(r, p + 1), &pr->wait_mean_s, &pr->wait_p50_s,
+                             &pr->wait_p95_s, &pr->wait_max_s);
+  }
+  for (guint i = 0; r->prio_waits && i < r->prio_waits->len; i++) {
+    results_prio_waits *pw = &g_array_index(r->prio_waits, results_prio_waits, i);
+    results_stats_with_zeros(pw->waits, pw->zeros, &pw->mean_s, &pw->p50_s, &pw->p95_s,
+                             &pw->max_s);
   }
 }
 
@@ -381,6 +441,18 @@ void results_culls_total(const results *r, results_culls *out) {
     out->returns += c->returns;
     out->freed_gpu_s += c->freed_gpu_s;
     out->return_wait_s += c->return_wait_s;
+  }
+}
+
+void results_sched_total(const results *r, results_sched *out) {
+  *out = (results_sched){0};
+  for (guint i = 0; i < r->tenants->len; i++) {
+    const tenant_result *t = &g_array_index(r->tenants, tenant_result, i);
+    out->preempted += t->preempted;
+    out->reclaimed += t->reclaimed;
+    out->preempt_lost_gpu_s += t->preempt_lost_gpu_s;
+    out->quota_gpu_s += t->quota_gpu_s;
+    out->borrowed_gpu_s += t->borrowed_gpu_s;
   }
 }
 

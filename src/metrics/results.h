@@ -31,6 +31,7 @@ typedef struct job_result {
                                           * live; a kept row's id is the results' copy */
   const char *reason;       /* unplaceable/failed reason, or "" (owned by results string chunk) */
   guint32 gpus;
+  int32_t priority;         /* its priority (its class's value or its trace cell) */
   int pool_index;           /* -1 when unrouted */
   job_outcome outcome;
   double submit_s;
@@ -277,6 +278,9 @@ typedef struct results {
                               * written to any file: for the memory tests) */
   GPtrArray *job_waits;      /* GArray of double per pool_index + 1 (0: no pool): wait_s of
                               * the rows that started and waited (8 bytes per such job) */
+  GArray *prio_waits;       /* results_prio_waits per distinct priority, in order of first
+                              * appearance (at most RESULTS_MAX_PRIORITIES, the rest in one
+                              * `other` entry); NULL unless the scenario has priority classes */
   GArray *job_waits_zero;    /* guint64 per the same slots: the rows that started without
                               * waiting (wait_s +0.0, most of them), counted, not stored */
   GArray *gpus;             /* gpu_result, pool order then node then index */
@@ -355,13 +359,35 @@ void results_compute_totals(const results *r, results_totals *t);
 void results_wait_stats(double *wait_s, gsize n, double *mean_s, double *p50_s,
                         double *p95_s, double *max_s);
 /* Fills every pool's wait_mean/p50/p95/max_s from the jobs routed to it (pool_index)
- * that started (r->job_waits), with results_wait_stats. */
+ * that started (r->job_waits), with results_wait_stats; likewise each priority's. */
 void results_fill_pool_waits(results *r);
 /* Sum of the tenants' showback cost; a tenant's cost_share is its cost over this
  * (NAN when it is 0), so the shares add up to 1. */
 double results_showback_total(const results *r);
 /* The idle culler's figures over every pool (the sum of the pools' rows). */
 void results_culls_total(const results *r, results_culls *out);
+/* The queue waits of the jobs of one priority that started (wait by priority, only with
+ * priority classes): the non-zero waits, the count of zero ones, the jobs of that priority. */
+#define RESULTS_MAX_PRIORITIES 64
+typedef struct results_prio_waits {
+  int32_t priority;
+  gboolean other;           /* the priorities beyond the first RESULTS_MAX_PRIORITIES */
+  GArray *waits;            /* double: the non-zero waits (8 bytes per such job) */
+  guint64 zeros, jobs;
+  double mean_s, p50_s, p95_s, max_s; /* over those that started (results_fill_pool_waits) */
+} results_prio_waits;
+/* Turns wait by priority on (before the first results_add_job). */
+void results_track_priorities(results *r);
+/* The entries of r->prio_waits, highest priority first (`other` last): indices into it. */
+GArray *results_prio_order(const results *r);
+/* The scheduler's figures over every tenant (the sum of the tenants' rows): preemptions
+ * suffered, of which Kueue's to reclaim lent quota, the work they lost x workers, and the
+ * GPU-seconds admitted under a Kueue quota and borrowed. */
+typedef struct results_sched {
+  guint32 preempted, reclaimed;
+  double preempt_lost_gpu_s, quota_gpu_s, borrowed_gpu_s;
+} results_sched;
+void results_sched_total(const results *r, results_sched *out);
 /* Memory oversubscription over the run (r->oversub): GPU-seconds with more memory than
  * the card (the GPUs' oversub_s), the jobs that ran with memory beyond it, their
  * worker-seconds so and those x their slowdown (the pools' sums). */

@@ -142,6 +142,58 @@ static void json_pools(JsonBuilder *b, const results *r) {
   json_builder_end_array(b);
 }
 
+/* The scheduler's totals (the tenants' sums), each object only where the scenario has it:
+ * `preemption` where jobs preempt, `quotas` with Kueue quotas; compare shows them. */
+static void json_sched(JsonBuilder *b, const results *r) {
+  results_sched s;
+  results_sched_total(r, &s);
+  if (r->preemption) {
+    json_builder_set_member_name(b, "preemption");
+    json_builder_begin_object(b);
+    json_int(b, "preemptions", s.preempted);
+    if (r->reclaim) json_int(b, "reclaims", s.reclaimed);
+    json_num(b, "lost_gpu_h", s.preempt_lost_gpu_s / 3600.0);
+    json_builder_end_object(b);
+  }
+  if (r->quotas) {
+    json_builder_set_member_name(b, "quotas");
+    json_builder_begin_object(b);
+    json_num(b, "quota_gpu_h", s.quota_gpu_s / 3600.0);
+    json_num(b, "borrowed_gpu_h", s.borrowed_gpu_s / 3600.0);
+    json_builder_end_object(b);
+  }
+}
+
+/* Wait by priority (only with priority classes): per priority, highest first. */
+static void json_prio_waits(JsonBuilder *b, const results *r) {
+  if (!r->prio_waits) return;
+  g_autoptr(GArray) order = results_prio_order(r);
+  json_builder_set_member_name(b, "wait_by_priority");
+  json_builder_begin_array(b);
+  for (guint k = 0; k < order->len; k++) {
+    const results_prio_waits *pw =
+        &g_array_index(r->prio_waits, results_prio_waits, g_array_index(order, guint, k));
+    g_autofree char *name = pw->other ? g_strdup("other priorities")
+                                      : g_strdup_printf("priority %d", pw->priority);
+    json_builder_begin_object(b);
+    json_str(b, "name", name);
+    if (pw->other) {
+      json_builder_set_member_name(b, "priority");
+      json_builder_add_null_value(b);
+    } else {
+      json_builder_set_member_name(b, "priority"); /* may be negative */
+      json_builder_add_int_value(b, pw->priority);
+    }
+    json_int(b, "jobs", pw->jobs);
+    json_int(b, "started", pw->zeros + pw->waits->len);
+    json_num(b, "wait_mean_s", pw->mean_s);
+    json_num(b, "wait_p95_s", pw->p95_s);
+    json_num(b, "wait_max_s", pw->max_s);
+    json_builder_end_object(b);
+  }
+  json_builder_end_array(b);
+}
+
 static void json_tenants(JsonBuilder *b, const results *r) {
   double showback = results_showback_total(r);
   json_builder_set_member_name(b, "tenants");
@@ -312,6 +364,8 @@ char *report_json(const results *r, gboolean include_engine_stats) {
     json_culls(b, r, &c);
     json_builder_end_object(b);
   }
+  json_sched(b, r);
+  json_prio_waits(b, r);
   if (r->oversub) { /* memory beyond the card (unified memory) */
     results_oversub o;
     results_oversub_total(r, &o);

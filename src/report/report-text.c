@@ -243,16 +243,12 @@ static void text_llm(GString *out, const results *r) {
  * borrowed from cohorts, and per tenant that borrowed, in name order. */
 static void text_quotas(GString *out, const results *r) {
   if (!r->quotas) return;
-  double used = 0, borrowed = 0;
-  for (guint i = 0; i < r->tenants->len; i++) {
-    const tenant_result *t = &g_array_index(r->tenants, tenant_result, i);
-    used += t->quota_gpu_s;
-    borrowed += t->borrowed_gpu_s;
-  }
+  results_sched s;
+  results_sched_total(r, &s);
   text_label(out, "quotas");
-  text_fmt(out, "%.1f", used / 3600.0);
+  text_fmt(out, "%.1f", s.quota_gpu_s / 3600.0);
   g_string_append(out, " GPU-h under Kueue quotas, ");
-  text_fmt(out, "%.1f", borrowed / 3600.0);
+  text_fmt(out, "%.1f", s.borrowed_gpu_s / 3600.0);
   g_string_append(out, " borrowed");
   for (guint i = 0; i < r->tenants->len; i++) {
     const tenant_result *t = &g_array_index(r->tenants, tenant_result, i);
@@ -265,23 +261,41 @@ static void text_quotas(GString *out, const results *r) {
   g_string_append_c(out, '\n');
 }
 
+/* Wait by priority (only with priority classes): per priority, highest first, its jobs and
+ * the mean and p95 queue wait of those that started. */
+static void text_prio_waits(GString *out, const results *r) {
+  if (!r->prio_waits || !r->prio_waits->len) return;
+  g_autoptr(GArray) order = results_prio_order(r);
+  text_label(out, "wait by priority");
+  for (guint k = 0; k < order->len; k++) {
+    const results_prio_waits *pw =
+        &g_array_index(r->prio_waits, results_prio_waits, g_array_index(order, guint, k));
+    if (k) g_string_append(out, "; ");
+    if (pw->other) g_string_append(out, "other");
+    else g_string_append_printf(out, "%d", pw->priority);
+    g_string_append_printf(out, ": %" G_GUINT64_FORMAT " job%s", pw->jobs,
+                           pw->jobs == 1 ? "" : "s");
+    if (isnan(pw->mean_s)) continue;
+    g_string_append(out, ", mean ");
+    text_duration(out, pw->mean_s);
+    g_string_append(out, " p95 ");
+    text_duration(out, pw->p95_s);
+  }
+  g_string_append_c(out, '\n');
+}
+
 /* Preemptions (only where the scenario lets jobs preempt): the total, GPU-hours of work
  * lost, and per tenant suffered / caused, in name order. */
 static void text_preemption(GString *out, const results *r) {
   if (!r->preemption) return;
-  guint32 n = 0, reclaims = 0;
-  double lost = 0;
-  for (guint i = 0; i < r->tenants->len; i++) {
-    const tenant_result *t = &g_array_index(r->tenants, tenant_result, i);
-    n += t->preempted;
-    reclaims += t->reclaimed;
-    lost += t->preempt_lost_gpu_s;
-  }
+  results_sched s;
+  results_sched_total(r, &s);
+  guint32 n = s.preempted;
   text_label(out, "preemption");
   g_string_append_printf(out, "%u preemption%s", n, n == 1 ? "" : "s");
-  if (r->reclaim) g_string_append_printf(out, " (%u to reclaim lent quota)", reclaims);
+  if (r->reclaim) g_string_append_printf(out, " (%u to reclaim lent quota)", s.reclaimed);
   g_string_append(out, "; work lost ");
-  text_fmt(out, "%.1f", lost / 3600.0);
+  text_fmt(out, "%.1f", s.preempt_lost_gpu_s / 3600.0);
   g_string_append(out, " GPU-h");
   for (guint i = 0; i < r->tenants->len && n; i++) {
     const tenant_result *t = &g_array_index(r->tenants, tenant_result, i);
@@ -522,6 +536,7 @@ void report_text(const results *r, GString *out) {
   }
 
   text_mig_carved(out, r);
+  text_prio_waits(out, r);
   text_preemption(out, r);
   text_quotas(out, r);
   text_culling(out, r);

@@ -1586,6 +1586,7 @@ static void job_row(sim *s, const job_run *j, job_result *out) {
       .pool = j->pool >= 0 ? scenario_pool(s->sc, (guint)j->pool)->name : "",
       .reason = j->reason ? j->reason : "",
       .gpus = sp->gpus,
+      .priority = sp->priority,
       .pool_index = j->pool,
       .outcome = j->outcome,
       .submit_s = util_ns_to_seconds(sp->submit_ns),
@@ -1941,6 +1942,7 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
   s->res->scenario_path = g_strdup(sc->path);
   s->res->trace_path = g_strdup(tr->path);
   s->res->cull_timeout_s = util_ns_to_seconds(sc->notebook_cull_ns);
+  if (sc->priority) results_track_priorities(s->res); /* wait by priority */
   /* the scenario's start: places the run; else the trace's own (submit_utc, from imports) */
   s->res->start_unix = isfinite(sc->start_unix) ? sc->start_unix : tr->start_unix;
   s->progress = opt && opt->progress && isatty(2);

@@ -24,7 +24,8 @@ expect_eq "$(cell borrow/tenants.csv team-a quota_gpu_h)" 6 "GPU-hours under the
 expect_eq "$(cell borrow/tenants.csv team-a borrowed_gpu_h)" 2 "GPU-hours borrowed"
 expect_eq "$(cell borrow/tenants.csv team-b borrowed_gpu_h)" 0 "team-b borrowed nothing"
 expect_out_contains "quotas            10.0 GPU-h under Kueue quotas, 2.0 borrowed; team-a borrowed 2.0"
-expect_eq "$(grep -c '"borrowed_gpu_h" : 2' borrow/summary.json)" 1 "summary.json"
+expect_eq "$(grep -c '"borrowed_gpu_h" : 2' borrow/summary.json)" 2 "summary.json: team-a's and the total"
+expect_eq "$(grep -A2 '"quotas" : {' borrow/summary.json | tr -d ' \n')" '"quotas":{"quota_gpu_h":10,"borrowed_gpu_h":2' "summary.json's quotas totals"
 
 # borrowingLimit 1 (a kind: List, v1beta2's cohortName): team-a holds at most 5
 run run "$K/s-limit.yaml" "$K/borrow.csv" -o limit -q

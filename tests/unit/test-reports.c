@@ -890,3 +890,48 @@ Test(reports, zero_waits_are_counted_and_give_gsl_figures) {
   }
   g_rand_free(g);
 }
+
+/* Wait by priority: one entry per priority value up to RESULTS_MAX_PRIORITIES, the rest in
+ * one `other` entry (last in the order), highest priority first; zero waits counted. */
+Test(reports, wait_by_priority_is_bounded_and_ordered) {
+  results *r = results_new();
+  results_track_priorities(r);
+  for (int i = 0; i < RESULTS_MAX_PRIORITIES + 6; i++) {
+    job_result j = reports_job("j", "batch", "t", "p", 0, 1);
+    j.outcome = OUTCOME_COMPLETED;
+    j.priority = i - 3; /* -3 .. 66: negatives too */
+    j.start_s = 0;
+    j.wait_s = i % 2 ? 10.0 * i : 0.0;
+    results_add_job(r, &j, FALSE);
+  }
+  job_result queued = reports_job("q", "batch", "t", "p", 0, 1); /* never started */
+  queued.priority = 5;
+  queued.wait_s = NAN;
+  results_add_job(r, &queued, FALSE);
+  results_fill_pool_waits(r);
+  cr_assert_eq(r->prio_waits->len, RESULTS_MAX_PRIORITIES + 1);
+  GArray *order = results_prio_order(r);
+  const results_prio_waits *first =
+      &g_array_index(r->prio_waits, results_prio_waits, g_array_index(order, guint, 0));
+  const results_prio_waits *last = &g_array_index(
+      r->prio_waits, results_prio_waits, g_array_index(order, guint, order->len - 1));
+  const results_prio_waits *lowest = &g_array_index(
+      r->prio_waits, results_prio_waits, g_array_index(order, guint, order->len - 2));
+  cr_assert_eq(first->priority, RESULTS_MAX_PRIORITIES - 4, "the highest kept first");
+  cr_assert(!first->other);
+  cr_assert_eq(lowest->priority, -3, "the lowest value before `other`");
+  cr_assert(last->other, "`other` last");
+  cr_assert_eq(last->jobs, 6);
+  /* its waits: i = 64..69, odd ones 650, 670, 690 s, even ones 0 */
+  cr_assert_float_eq(last->mean_s, (650.0 + 670 + 690) / 6, 1e-9);
+  cr_assert_float_eq(last->max_s, 690.0, 1e-9);
+  g_array_unref(order);
+  for (guint i = 0; i < r->prio_waits->len; i++) {
+    const results_prio_waits *pw = &g_array_index(r->prio_waits, results_prio_waits, i);
+    if (pw->priority == 5 && !pw->other) {
+      cr_assert_eq(pw->jobs, 2, "the queued job counts among the jobs");
+      cr_assert_eq(pw->zeros + pw->waits->len, 1, "only the started one has a wait");
+    }
+  }
+  results_free(r);
+}
