@@ -177,13 +177,6 @@ static void json_prio_waits(JsonBuilder *b, const results *r) {
                                       : g_strdup_printf("priority %d", pw->priority);
     json_builder_begin_object(b);
     json_str(b, "name", name);
-    if (pw->other) {
-      json_builder_set_member_name(b, "priority");
-      json_builder_add_null_value(b);
-    } else {
-      json_builder_set_member_name(b, "priority"); /* may be negative */
-      json_builder_add_int_value(b, pw->priority);
-    }
     json_int(b, "jobs", pw->jobs);
     json_int(b, "started", pw->zeros + pw->waits->len);
     json_num(b, "wait_mean_s", pw->mean_s);
