@@ -145,6 +145,7 @@ typedef struct scenario_llm {
   guint32 block_size;             /* tokens per KV block; default 16 */
   double stream_ms_per_token;     /* serial delivery cost of one output token; default 0 */
   gboolean closed_loop;           /* latencies from admission (closed loop); default off */
+  double frontend_ms;             /* serial front-end cost of one request; default 0 */
   double bandwidth_efficiency;    /* share of peak memory bandwidth a step gets; default 0.76 */
   double compute_efficiency;      /* share of peak FP16 FLOP/s a step gets; default 0.66 */
   double step_overhead_ms;        /* fixed cost of one iteration; default 0.54 */

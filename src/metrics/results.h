@@ -184,6 +184,8 @@ typedef struct service_result {
   double ttft_p50_ms, ttft_p99_ms, tpot_p50_ms, tpot_p99_ms; /* NAN when none */
   struct histogram *ttft_ns, *tpot_ns; /* their distributions, owned; NULL if not LLM */
   double goodput_rps;       /* requests meeting every SLO they have, per second up */
+  double last_end_ms;       /* the last request's end (ms from the run's start; NAN when
+                             * none); not written to a file (validate reads it) */
   int64_t kv_blocks;        /* KV-cache blocks (16 tokens) the pre-allocation left */
   double reserved_gb;       /* memory pre-allocated (gpu_memory_utilization x visible) */
 } service_result;

@@ -69,6 +69,7 @@ const scenario_model_key *const sim_model_keys[] = {
     &workload_key_llm_block_size,
     &workload_key_llm_stream_ms_per_token,
     &workload_key_llm_closed_loop,
+    &workload_key_llm_frontend_ms,
     &workload_key_llm_bandwidth_efficiency,
     &workload_key_llm_compute_efficiency,
     &workload_key_llm_step_overhead_ms,

@@ -375,7 +375,7 @@ Test(llm, scenario_llm_keys) {
   g_autofree char *p = tu_write_temp("llm-keys.yaml",
       "name: k\npools:\n  - {name: p, gpu: H100-80GB, nodes: 1, strategy: exclusive}\n"
       "llm: {max_num_batched_tokens: 2048, chunked_prefill: false, block_size: 32, "
-      "closed_loop: true}\n");
+      "closed_loop: true, frontend_ms: 7.5}\n");
   g_autoptr(diag_list) d = diag_list_new(0);
   scenario *sc = scenario_load(p, d);
   cr_assert_not_null(sc);
@@ -383,6 +383,7 @@ Test(llm, scenario_llm_keys) {
   cr_assert_not(sc->llm.chunked_prefill);
   cr_assert_eq(sc->llm.block_size, 32);
   cr_assert(sc->llm.closed_loop);
+  cr_assert_eq(sc->llm.frontend_ms, 7.5);
   scenario_free(sc);
   g_autofree char *q = tu_write_temp("llm-bad.yaml",
       "name: k\npools:\n  - {name: p, gpu: H100-80GB, nodes: 1, strategy: exclusive}\n"
@@ -482,4 +483,76 @@ Test(llm, closed_loop_counts_latency_from_sending) {
   cr_assert_eq(l.n, 300);
   cr_assert_gt(st.preemptions, 0);
   llm_engine_free(e);
+}
+
+/* ---- the front end (llm.frontend_ms) ----
+ * An engine whose every step lasts 1 ms (the step overhead; bandwidth and FLOP/s so high
+ * that the roofline adds under a nanosecond), so that the step sequence can be worked out
+ * by hand. Each request's arrival, first token and end (ms) are kept in order. */
+typedef struct fe_ud { double a[8], f[8], e[8]; guint n; } fe_ud;
+static void fe_done(void *ud, double a, double f, double e, guint32 o) {
+  fe_ud *u = ud;
+  (void)o;
+  cr_assert_lt(u->n, 8);
+  u->a[u->n] = a / 1e6;
+  u->f[u->n] = f / 1e6;
+  u->e[u->n] = e / 1e6;
+  u->n++;
+}
+static void fe_run(gboolean closed, double frontend_ms, guint32 seqs, guint n, guint32 output,
+                   fe_ud *u) {
+  llm_config cfg = llm_cfg("llama-3.1-8b", "H100-80GB", seqs, 100000);
+  cfg.bw_bytes_per_ns = cfg.flops_per_ns = 1e15;
+  cfg.step_overhead_ns = 1e6;
+  cfg.closed_loop = closed;
+  cfg.frontend_ns = frontend_ms * 1e6;
+  llm_engine *e = llm_engine_new(&cfg, 0);
+  for (guint i = 0; i < n; i++) cr_assert(llm_engine_submit(e, 0, 4, output));
+  *u = (fe_ud){0};
+  llm_engine_run(e, 1e9, fe_done, u);
+  cr_assert_eq(u->n, n);
+  llm_engine_free(e);
+}
+static void fe_expect(const fe_ud *u, guint i, double a, double f, double e) {
+  cr_assert(fabs(u->a[i] - a) < 1e-6 && fabs(u->f[i] - f) < 1e-6 && fabs(u->e[i] - e) < 1e-6,
+            "request %u: sent %.6f first %.6f end %.6f ms, expected %g %g %g", i, u->a[i],
+            u->f[i], u->e[i], a, f, e);
+}
+
+/* Open loop: three requests arrive at 0 and pass the serial front end of 2 ms one after the
+ * other (ready at 2, 4, 6 ms); each is one prefill step of 1 ms (output 1), the engine idle
+ * in between: TTFT 3, 5 and 7 ms from their arrival. */
+Test(llm, frontend_is_serial_in_open_loop) {
+  fe_ud u;
+  fe_run(FALSE, 2.0, 8, 3, 1, &u);
+  fe_expect(&u, 0, 0, 3, 3);
+  fe_expect(&u, 1, 0, 5, 5);
+  fe_expect(&u, 2, 0, 7, 7);
+}
+
+/* Closed loop of 2 clients, front end 2.5 ms, 1 ms steps, outputs of 3 tokens (a prefill
+ * and two decodes). Both clients send at 0: ready at 2.5 and 5. r0 runs 2.5-5.5 (first
+ * token 3.5). r1, ready at 5 in the middle of r0's last step, waits for its end: 5.5-8.5
+ * (first 6.5). Client 0 sends r2 at 5.5, ready at 8 (in r1's last step): 8.5-11.5, first
+ * 9.5. Client 1 sends r3 at 8.5, ready at 11: 11.5-14.5, first 12.5. TTFT 3.5, 6.5, 4, 4. */
+Test(llm, frontend_closed_loop_step_sequence) {
+  fe_ud u;
+  fe_run(TRUE, 2.5, 2, 4, 3, &u);
+  fe_expect(&u, 0, 0, 3.5, 5.5);
+  fe_expect(&u, 1, 0, 6.5, 8.5);
+  fe_expect(&u, 2, 5.5, 9.5, 11.5);
+  fe_expect(&u, 3, 8.5, 12.5, 14.5);
+}
+
+/* The same with a front end of 0.5 ms: r1, ready at 1 during r0's prefill (0.5-1.5), joins
+ * the next step beside r0's first decode (a mixed step, 1.5-2.5) and decodes beside it:
+ * r0 ends at 3.5, r1 at 4.5. r2 (sent 3.5, ready 4) waits for the step 3.5-4.5 to end and
+ * runs 4.5-7.5; r3 (sent 4.5, ready 5) joins at 5.5 beside r2's decodes, ending at 8.5. */
+Test(llm, frontend_request_joins_running_decodes) {
+  fe_ud u;
+  fe_run(TRUE, 0.5, 2, 4, 3, &u);
+  fe_expect(&u, 0, 0, 1.5, 3.5);
+  fe_expect(&u, 1, 0, 2.5, 4.5);
+  fe_expect(&u, 2, 3.5, 5.5, 7.5);
+  fe_expect(&u, 3, 4.5, 6.5, 8.5);
 }

@@ -25,6 +25,8 @@ typedef struct llm_seq {
 
 typedef struct llm_wait {
   double arrival, first;
+  double ready;            /* it may be admitted from then on (front end; -inf without one;
+                            * +inf: in a closed loop, not yet sent by its client) */
   guint32 prompt, output, gen_before;
   gboolean sent;           /* admitted before (a preempted request): its client has sent it */
 } llm_wait;
@@ -68,6 +70,11 @@ struct llm_engine {
   /* the waiting queue (a ring; preempted requests go to its front) */
   llm_wait *wq;
   guint32 w_head, w_len, w_cap; /* w_cap: 0 or a power of two (64, doubled) */
+  /* the front end (frontend_ns > 0): busy until fe_free; in a closed loop the first n_sent
+   * waiting requests are the ones their clients have sent */
+  gboolean fe;
+  double fe_free;
+  guint32 n_sent;
   guint64 steps, preemptions, refused;
 };
 
@@ -350,8 +357,9 @@ static void llm_preempt_tail(llm_engine *e) {
   int32_t s = e->tail;
   g_assert(s >= 0);
   llm_seq *q = &e->seq[s];
-  llm_wait w = {.arrival = q->arrival, .first = q->first, .prompt = q->prompt,
-                .output = q->output, .gen_before = q->gen_before, .sent = TRUE};
+  llm_wait w = {.arrival = q->arrival, .first = q->first, .ready = -INFINITY,
+                .prompt = q->prompt, .output = q->output, .gen_before = q->gen_before,
+                .sent = TRUE};
   if (q->state == SEQ_DECODE) {
     w.gen_before = (guint32)(e->G - q->g0);
     llm_decode_remove(e, s);
@@ -364,6 +372,7 @@ static void llm_preempt_tail(llm_engine *e) {
   e->w_head = (e->w_head + e->w_cap - 1) & (e->w_cap - 1);
   e->wq[e->w_head] = w;
   e->w_len++;
+  if (e->fe && e->c.closed_loop) e->n_sent++; /* its client still waits for it */
   e->preemptions++;
 }
 
@@ -390,6 +399,8 @@ llm_engine *llm_engine_new(const llm_config *c, double now_ns) {
   if (!(c->block_size & (c->block_size - 1)))
     for (e->bs_shift = 0; (1u << e->bs_shift) < c->block_size; e->bs_shift++) {}
   e->free_blocks = c->kv_blocks;
+  e->fe = c->frontend_ns > 0;
+  e->fe_free = -INFINITY;
   llm_consts_init(&e->k, c);
   return e;
 }
@@ -412,6 +423,30 @@ void llm_engine_set_rates(llm_engine *e, double bw, double flops) {
   e->k.inv_flops = 1.0 / flops;
 }
 
+/* ---- the front end ---- */
+
+/* The request passes the serial front end from its arrival (its sending): it is ready
+ * frontend_ns after the later of that and the end of the request before it there. */
+static void llm_frontend(llm_engine *e, llm_wait *w) {
+  double start = w->arrival > e->fe_free ? w->arrival : e->fe_free;
+  w->ready = e->fe_free = start + e->c.frontend_ns;
+}
+
+/* A client of a closed loop is free at t (its request ended, or it starts): it sends the
+ * first waiting request not sent yet, which counts its latencies from t. */
+static void llm_send_next(llm_engine *e, double t) {
+  if (e->n_sent >= e->w_len) return;
+  llm_wait *w = &e->wq[(e->w_head + e->n_sent) & (e->w_cap - 1)];
+  w->arrival = t;
+  llm_frontend(e, w);
+  e->n_sent++;
+}
+
+/* The request at the head of the queue has passed the front end by now. */
+static inline gboolean llm_head_ready(const llm_engine *e) {
+  return e->w_len && e->wq[e->w_head].ready <= e->clock;
+}
+
 gboolean llm_engine_submit(llm_engine *e, double arrival_ns, guint32 prompt, guint32 output) {
   prompt = MAX(prompt, 1u);
   output = MAX(output, 1u);
@@ -423,9 +458,16 @@ gboolean llm_engine_submit(llm_engine *e, double arrival_ns, guint32 prompt, gui
   }
   if (e->w_len == e->w_cap) llm_wait_grow(e);
   llm_wait *w = &e->wq[(e->w_head + e->w_len) & (e->w_cap - 1)];
-  *w = (llm_wait){.arrival = arrival_ns, .first = NAN, .prompt = prompt, .output = output,
-                  .gen_before = 0, .sent = FALSE};
+  *w = (llm_wait){.arrival = arrival_ns, .first = NAN, .ready = -INFINITY, .prompt = prompt,
+                  .output = output, .gen_before = 0, .sent = FALSE};
   e->w_len++;
+  if (!e->fe) return TRUE;
+  if (!e->c.closed_loop) {
+    llm_frontend(e, w);
+    return TRUE;
+  }
+  w->ready = INFINITY; /* its client sends it when a client is free */
+  if (e->n_running + e->n_sent < e->c.max_num_seqs) llm_send_next(e, arrival_ns);
   return TRUE;
 }
 
@@ -447,6 +489,7 @@ void llm_engine_clear(llm_engine *e, void (*lost)(void *ud, double arrival_ns), 
   for (guint32 i = 0; i < e->w_len; i++)
     if (lost) lost(ud, e->wq[(e->w_head + i) & (e->w_cap - 1)].arrival);
   e->w_len = 0;
+  e->n_sent = 0;
   g_assert(e->free_blocks == e->c.kv_blocks);
 }
 
@@ -521,7 +564,8 @@ static int64_t llm_decode_steps_blocks(const llm_engine *e, int64_t hi) {
  * counts from here (its first admission) instead of from its queued arrival. */
 static int32_t llm_admit(llm_engine *e, guint32 chunk, int64_t blocks) {
   llm_wait w = e->wq[e->w_head];
-  if (e->c.closed_loop && !w.sent && w.arrival < e->clock) w.arrival = e->clock;
+  if (e->c.closed_loop && !e->fe && !w.sent && w.arrival < e->clock) w.arrival = e->clock;
+  if (e->fe && e->c.closed_loop) e->n_sent--;
   e->w_head = (e->w_head + 1) & (e->w_cap - 1);
   e->w_len--;
   int32_t s = e->free_stack[--e->n_free];
@@ -575,7 +619,7 @@ static gint64 llm_plan_prefills(llm_engine *e, gint64 budget, guint32 *chunks,
 /* Admits waiting requests FCFS while the budget, max_num_seqs and free blocks allow. */
 static void llm_plan_admissions(llm_engine *e, gint64 budget, guint32 *chunks,
                                 llm_step_plan *pl) {
-  while (e->w_len && e->n_free && budget > 0) {
+  while (llm_head_ready(e) && e->n_free && budget > 0) {
     const llm_wait *w = &e->wq[e->w_head];
     guint32 target = w->prompt + w->gen_before;
     if (!e->c.chunked_prefill && (gint64)target > budget && pl->prefill_tokens > 0) break;
@@ -598,6 +642,7 @@ static void llm_finish_decodes(llm_engine *e, llm_done_fn done, void *ud) {
     if (done) done(ud, q->arrival, q->first, e->clock, q->output);
     llm_decode_remove_at(e, s, 0);
     llm_list_unlink(e, s);
+    if (e->fe && e->c.closed_loop) llm_send_next(e, e->clock);
   }
 }
 
@@ -621,6 +666,7 @@ static void llm_finish_prefills(llm_engine *e, const guint32 *chunks, llm_done_f
       if (done) done(ud, q->arrival, q->first, e->clock, q->output);
       e->free_blocks += llm_blocks(e, (int64_t)q->prompt + generated - 1);
       llm_list_unlink(e, s);
+      if (e->fe && e->c.closed_loop) llm_send_next(e, e->clock);
       continue;
     }
     llm_decode_add(e, s, generated);
@@ -633,7 +679,8 @@ static double llm_mixed_step(llm_engine *e, llm_done_fn done, void *ud, guint32 
   llm_step_plan pl = {0};
   gint64 budget = e->c.max_num_batched_tokens;
   /* decodes first; without chunked prefill a step with admissions runs no decodes */
-  gboolean prefill_only = !e->c.chunked_prefill && e->n_pre == 0 && e->w_len && e->n_free;
+  gboolean prefill_only = !e->c.chunked_prefill && e->n_pre == 0 && llm_head_ready(e) &&
+                          e->n_free;
   if (!prefill_only && e->n_decode) {
     int64_t need = llm_decode_blocks_needed(e, 1);
     while (need > e->free_blocks && e->n_running) {
@@ -736,7 +783,7 @@ static double llm_decode_stretch(llm_engine *e, double until, llm_done_fn done, 
 }
 
 static gboolean llm_can_admit(const llm_engine *e) {
-  if (!e->w_len || !e->n_free) return FALSE;
+  if (!llm_head_ready(e) || !e->n_free) return FALSE;
   const llm_wait *w = &e->wq[e->w_head];
   guint32 chunk = w->prompt + w->gen_before;
   if (e->c.chunked_prefill) chunk = MIN(chunk, e->c.max_num_batched_tokens);
@@ -752,9 +799,17 @@ double llm_engine_run(llm_engine *e, double until, llm_done_fn done, void *ud) {
   guint32 *chunks = g_newa(guint32, e->c.max_num_seqs);
   while (e->clock < until) {
     double dt = 0;
+    /* a request still in the front end joins at the end of the step running when it is
+     * ready (vLLM's engine core takes new requests between steps) */
+    double ready = e->w_len ? e->wq[e->w_head].ready : INFINITY;
+    double lim = ready > e->clock && ready < until ? ready : until;
     if (e->n_pre == 0 && e->n_decode && !llm_can_admit(e))
-      dt = llm_decode_stretch(e, until, done, ud);
+      dt = llm_decode_stretch(e, lim, done, ud);
     if (dt == 0 && (e->n_running || e->w_len)) dt = llm_mixed_step(e, done, ud, chunks);
+    if (dt == 0 && lim < until) { /* nothing runs until the front end passes one */
+      e->clock = lim;
+      continue;
+    }
     if (dt == 0) { /* nothing can run: idle to until */
       e->clock = until;
       break;

@@ -36,6 +36,13 @@ typedef struct llm_config {
    * sent when a seat frees, so latencies (TTFT, end to end) count from a request's first
    * admission, not its queued arrival (docs/models.md, "Closed loop"); FALSE by default */
   gboolean closed_loop;
+  /* the serial front end's cost of one request (the API server's HTTP handling, chat
+   * template, tokenising and input processing, and the client's own request work, one
+   * request at a time): a request enters the waiting queue max(sent, front end free) +
+   * this after it is sent (its arrival; in a closed loop, its client's previous request
+   * ended). 0 by default: nothing between a request and the queue, as before
+   * (docs/models.md, "Front end") */
+  double frontend_ns;
   guint32 max_num_seqs;
   guint32 max_num_batched_tokens;
   guint32 block_size;          /* tokens per KV block (vLLM default 16) */

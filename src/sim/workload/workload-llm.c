@@ -44,6 +44,11 @@ const scenario_model_key workload_key_llm_closed_loop = {
     SCENARIO_MODEL_ONOFF, NULL, 0, 1, FALSE, FALSE, 0,
     offsetof(scenario, llm.closed_loop), NULL,
     &workload_section_llm};
+const scenario_model_key workload_key_llm_frontend_ms = {
+    {"llm.frontend_ms", "0", "the serial front-end cost of one request", NULL},
+    SCENARIO_MODEL_NUMBER, "milliseconds per request from 0 to 10000", 0, 10000, FALSE,
+    FALSE, 0, offsetof(scenario, llm.frontend_ms), NULL,
+    &workload_section_llm};
 const scenario_model_key workload_key_llm_bandwidth_efficiency = {
     {"llm.bandwidth_efficiency", "0.76", "the share of peak memory bandwidth a step gets",
      NULL},
@@ -95,6 +100,7 @@ typedef struct llm_state {
   double mu_p, mu_o;           /* lognormal locations of the lengths */
   int64_t reserve_bytes, weight_bytes;
   double busy_ns, up_ns, duty;
+  double last_end_ns;           /* the latest request end (-inf before the first) */
   histogram *e2e, *ttft, *tpot;
   guint64 served, dropped, unanswered, violations, good, ttft_miss, tpot_miss;
   double slo_ns, slo_ttft_ns, slo_tpot_ns;
@@ -185,6 +191,7 @@ static void llm_done(void *ud, double arrival, double first, double end, guint32
   double tpot = output > 1 ? (end - first) / (double)(output - 1) : NAN;
   histogram_add(st->e2e, e2e);
   histogram_add(st->ttft, ttft);
+  if (end > st->last_end_ns) st->last_end_ns = end;
   if (!isnan(tpot)) histogram_add(st->tpot, tpot);
   st->served++;
   gboolean miss_e2e = e2e > st->slo_ns, miss_ttft = ttft > st->slo_ttft_ns;
@@ -241,6 +248,7 @@ static llm_state *llm_state_new(sim *s, job_run *j) {
                          .chunked_prefill = sc->llm.chunked_prefill,
                          .stream_ns_per_token = sc->llm.stream_ms_per_token * 1e6,
                          .closed_loop = sc->llm.closed_loop,
+                         .frontend_ns = sc->llm.frontend_ms * 1e6,
                          .step_overhead_ns = sc->llm.step_overhead_ms * 1e6,
                          .max_waiting = LLM_MAX_WAITING};
   st->b_arr = g_new(rngfast_buf, 1);
@@ -265,6 +273,7 @@ static llm_state *llm_state_new(sim *s, job_run *j) {
   st->next_a = (double)workload_now(s);
   llm_next_arrival(st);
   st->duty = 1.0; /* until measured: busy whenever it may be */
+  st->last_end_ns = -INFINITY;
   return st;
 }
 
@@ -388,7 +397,7 @@ static void llm_report(sim *s, job_run *j) {
       .slo_ms = sp->slo_ms > 0 ? sp->slo_ms : NAN, .slo_pct = sp->slo_pct,
       .attainment_pct = NAN, .met = -1, .busy_frac = NAN, .llm = TRUE,
       .ttft_p50_ms = NAN, .ttft_p99_ms = NAN, .tpot_p50_ms = NAN, .tpot_p99_ms = NAN,
-      .goodput_rps = NAN};
+      .goodput_rps = NAN, .last_end_ms = NAN};
   if (st) {
     llm_finalise(st, (double)workload_now(s));
     sr.served = st->served;
@@ -403,6 +412,7 @@ static void llm_report(sim *s, job_run *j) {
       sr.p95_ms = llm_q_ms(st->e2e, 0.95);
       sr.p99_ms = llm_q_ms(st->e2e, 0.99);
       sr.max_ms = histogram_max(st->e2e) / 1e6;
+      sr.last_end_ms = st->last_end_ns / 1e6;
     }
     if (sp->slo_ms > 0 && sr.requests) {
       sr.attainment_pct = 100.0 * (double)(sr.requests - sr.violations) / (double)sr.requests;

@@ -120,6 +120,7 @@ const char *workload_service_dist_name(service_dist d);
 extern const scenario_model_key workload_key_llm_max_num_batched_tokens,
     workload_key_llm_chunked_prefill, workload_key_llm_block_size,
     workload_key_llm_stream_ms_per_token, workload_key_llm_closed_loop,
+    workload_key_llm_frontend_ms,
     workload_key_llm_bandwidth_efficiency,
     workload_key_llm_compute_efficiency, workload_key_llm_step_overhead_ms;
 /* Default CV of a request's service time (lognormal, docs/models.md section 9): Tally's BERT

@@ -20,6 +20,7 @@ static const char *const fit_llm_step[] = {"llm.a100.c1.*", "llm.h100.c1.tpot_ms
 /* (their throughput and TPOT; the TTFT rows of the same runs are predictions) */
 static const char *const fit_llm_stream[] = {"llm.h100.c16.tok_s", "llm.h100.c16.tpot_ms",
                                              "llm.h100.c64.tok_s", "llm.h100.c64.tpot_ms", NULL};
+static const char *const fit_llm_frontend[] = {"llm.h100.c1.ttft_ms", NULL};
 static const char *const fit_fgd[] = {"fgd.*", NULL};
 
 static const validate_fit fits[] = {
@@ -38,8 +39,10 @@ static const validate_fit fits[] = {
      "LLM_EFF_BANDWIDTH, LLM_EFF_FLOPS", fit_llm_eff},
     {"LLM step overhead 0.54 ms (c = 1 throughput is its TPOT's inverse)", "LLM_STEP_OVERHEAD_NS",
      fit_llm_step},
-    {"H100 sweep client's streaming cost 0.733 ms a token (it sets c = 16 and 64)",
+    {"H100 sweep client's streaming cost 0.743 ms a token (it sets c = 16 and 64)",
      "validate-llm.c", fit_llm_stream},
+    {"H100 sweep's front-end cost 7.29 ms a request (client, API server, input processing)",
+     "validate-llm.c", fit_llm_frontend},
     {"FGD policies' implementation (developed on the openb default workload)",
      "src/sim/place/place-*.c, src/study/fill/fill.c", fit_fgd},
     {NULL, NULL, NULL},

@@ -1,7 +1,7 @@
 /* validate-llm.c: LLM serving against published vLLM concurrency sweeps, through the real
  * simulator: a closed loop of c clients is one server with max_num_seqs = c and recorded
  * requests of fixed lengths all waiting at time 0, so each client's next request starts as
- * its last one ends. Either 20 c of them (`vllm bench serve --max-concurrency c --num-prompts
+ * its last one ends (with `llm.closed_loop`, it is sent then and passes the front end). Either 20 c of them (`vllm bench serve --max-concurrency c --num-prompts
  * 20c`) or as many as the clients start in a measurement window (InferenceBench), the first
  * few discarded; the throughput is the counted output tokens over the last completion. TTFT
  * is read from the same window rerun with `llm.closed_loop` (latency from each request's
@@ -17,52 +17,67 @@
  * decides it (a calibration row, validate-fits.c), or NULL (a prediction). */
 typedef struct llm_point {
   guint conc;
-  gboolean tpot, no_tok, ttft; /* ttft: TTFT p50 and p99 are published (prediction rows) */
-  const char *tok_fit, *tpot_fit;
+  gboolean tpot, no_tok, ttft; /* ttft: TTFT p50 and p99 are published */
+  const char *tok_fit, *tpot_fit, *ttft_fit; /* ttft_fit: the TTFT p50's (p99: a prediction) */
 } llm_point;
 
 typedef struct llm_sweep {
   const char *key;      /* published keys llm.KEY.cC.tok_s / .tpot_ms */
   const char *gpu;
   guint32 prompt, output;
-  const char *engine;   /* the scenario's llm: line ("" for the defaults) */
+  const char *engine;   /* the scenario's llm: line ("" for the defaults); when it says
+                         * closed_loop, one run gives every row of a point (the throughput
+                         * over the last request's end) */
   const char *engine_closed; /* the same with closed_loop: true (for the TTFT rows) */
+  gboolean closed;      /* engine is a closed loop (the same as engine_closed) */
   double window_s;      /* the clients start requests for this long (0: 20 c requests) */
   guint discard;        /* first completions not counted (the harness's warm-up) */
   const llm_point *points; /* conc 0 ends */
 } llm_sweep;
+
+/* The H100 case's engine: the client's streaming cost (fitted on the c = 64 TPOT) and the
+ * front end's cost of a request (fitted on the c = 1 TTFT p50), as a closed loop. */
+#define LLM_H100_ENGINE \
+  "llm: {stream_ms_per_token: 0.743, frontend_ms: 7.29, closed_loop: true}\n"
 
 /* vllm bench serve. The roofline's efficiencies come from Vidur's kernel profiles; the
  * fixed cost of a step (LLM_STEP_OVERHEAD_NS) from the two c = 1 TPOTs, this one and the
  * H100's; at c = 1 the throughput is that TPOT's inverse, so it is in sample too
  * (docs/models.md, "Calibration and errors"). */
 static const llm_point llm_a100[] = {
-    {1, TRUE, FALSE, FALSE, "set by the step overhead", "step overhead fitted"},
-    {8, FALSE, FALSE, FALSE, NULL, NULL},
-    {0, FALSE, FALSE, FALSE, NULL, NULL}};
+    {1, TRUE, FALSE, FALSE, "set by the step overhead", "step overhead fitted", NULL},
+    {8, FALSE, FALSE, FALSE, NULL, NULL, NULL},
+    {0, FALSE, FALSE, FALSE, NULL, NULL, NULL}};
 /* InferenceBench: the step overhead is fitted on the c = 1 TPOT, the client's delivery cost
- * on the c = 64 one, and that cost sets c = 16 and 64 (their TPOT is c x 0.733 ms). The
+ * on the c = 64 one, and that cost sets c = 16 and 64 (their TPOT is about c x 0.743 ms). The
  * c = 1 throughput is no row: it is 79 % of 1 / TPOT where c = 4-64 give 94-96 % of
  * c / TPOT, about 57 s of its 300 s window produced no counted token, a loss no
  * per-request cost explains (docs/models.md: the simulator is 26 % above it). Its TTFT
- * p50 and p99 come from the same runs; nothing is fitted on them (predictions, 20 %). */
+ * p50 and p99 come from the same runs (20 %): the front end's cost is fitted on the c = 1
+ * p50 (13.98 ms against the 6.69 ms prefill step the engine alone gives); the other seven
+ * are predictions. */
 static const llm_point llm_h100[] = {
-    {1, TRUE, TRUE, TRUE, NULL, "step overhead fitted"},
-    {4, TRUE, FALSE, TRUE, NULL, NULL},
-    {16, TRUE, FALSE, TRUE, "set by the streaming cost", "set by the streaming cost"},
-    {64, TRUE, FALSE, TRUE, "set by the streaming cost", "streaming cost fitted: 46.91 ms / 64"},
-    {0, FALSE, FALSE, FALSE, NULL, NULL}};
+    {1, TRUE, TRUE, TRUE, NULL, "step overhead fitted", "front-end cost fitted"},
+    {4, TRUE, FALSE, TRUE, NULL, NULL, NULL},
+    {16, TRUE, FALSE, TRUE, "set by the streaming cost", "set by the streaming cost", NULL},
+    {64, TRUE, FALSE, TRUE, "set by the streaming cost", "streaming cost fitted",
+     NULL},
+    {0, FALSE, FALSE, FALSE, NULL, NULL, NULL}};
 
 static const llm_sweep llm_sweeps[] = {
-    {"a100", "A100-40GB", 1024, 128, "", "", 0, 0, llm_a100},
+    {"a100", "A100-40GB", 1024, 128, "", "", FALSE, 0, 0, llm_a100},
     /* ~45 prompt tokens (InferenceBench's bundled prompts in Llama 3.1's chat template);
      * its plugin asks max_tokens 128 and the answers average 123 tokens (its Llama-3.1-8B
      * envelope on the same H100 and vLLM: 227.5 tok/s at 1.850 requests/s). `bench run`'s
      * window is 300 s (--duration's default) and its first 3 completions are discarded.
-     * Its Python client takes 0.733 ms to deliver a token, so at most ~1,360 tokens a
-     * second leave the server. */
-    {"h100", "H100-80GB", 45, 123, "llm: {stream_ms_per_token: 0.733}\n",
-     "llm: {stream_ms_per_token: 0.733, closed_loop: true}\n", 300, 3, llm_h100},
+     * Its Python client takes 0.743 ms to deliver a token (fitted on the c = 64 TPOT: with
+     * the front end, some of the 64 clients are between requests at any step, so a step
+     * delivers fewer than 64 tokens), so at most ~1,350 tokens a second leave the server. Each request passes a serial front end of 7.29 ms (its
+     * client's request work, the API server's HTTP handling, chat template and tokenising,
+     * and the engine's input processing), fitted on the c = 1 TTFT p50; the clients send
+     * their next requests as their last ones end (a closed loop), and each run gives the
+     * point's throughput, TPOT and TTFT. */
+    {"h100", "H100-80GB", 45, 123, LLM_H100_ENGINE, LLM_H100_ENGINE, TRUE, 300, 3, llm_h100},
 };
 
 /* Writes the case's files and runs it with its requests file attached (closed: with
@@ -113,6 +128,12 @@ static void llm_row(validate_ctx *c, const llm_sweep *w, guint conc, const char 
   validate_rel(c, key, src, cmp, pub, predicted, tol);
 }
 
+/* The run's span: from 0 to its last request's end (in a closed loop the longest end to
+ * end counts from a request's sending, not from 0). */
+static double llm_span_ms(const llm_sweep *w, const service_result *s) {
+  return w->closed ? s->last_end_ms : s->max_ms;
+}
+
 /* Runs one point: 20 c requests, then, for a measurement window, as many as the clients
  * start in it (each client's requests take the same time: 20 of them gave it); *n gets
  * the number of requests of the run returned. */
@@ -122,7 +143,7 @@ static results *llm_point_run(validate_ctx *c, const llm_sweep *w, guint conc, g
   *n = 20 * conc;
   results *r = llm_run(c, name, w, conc, *n, FALSE, error);
   if (!r || w->window_s <= 0) return r;
-  double cycle_s = validate_service(r, "svc")->max_ms / 1e3 / 20;
+  double cycle_s = llm_span_ms(w, validate_service(r, "svc")) / 1e3 / 20;
   results_free(r);
   guint per_client = (guint)ceil(w->window_s / cycle_s);
   g_autofree char *wname = g_strdup_printf("llm-%s-c%u-window", w->key, conc);
@@ -134,14 +155,18 @@ static results *llm_point_run(validate_ctx *c, const llm_sweep *w, guint conc, g
  * request's TTFT from its sending (its client's previous request ended) to its first token,
  * as the client measures it; its time at 0 in the queue is no part of it. (The harness's 3
  * warm-up requests are counted here; their TTFT is every other request's in these runs.) */
-static gboolean llm_ttft_rows(validate_ctx *c, const llm_sweep *w, guint conc, guint n,
+static void llm_ttft_of(validate_ctx *c, const llm_sweep *w, const llm_point *p,
+                        const service_result *s) {
+  llm_row(c, w, p->conc, "median TTFT (ms)", p->ttft_fit, "ttft_ms", s->ttft_p50_ms, 0.20);
+  llm_row(c, w, p->conc, "TTFT p99 (ms)", NULL, "ttft_p99_ms", s->ttft_p99_ms, 0.20);
+}
+
+static gboolean llm_ttft_rows(validate_ctx *c, const llm_sweep *w, const llm_point *p, guint n,
                               GError **error) {
-  g_autofree char *name = g_strdup_printf("llm-%s-c%u-ttft", w->key, conc);
-  results *r = llm_run(c, name, w, conc, n, TRUE, error);
+  g_autofree char *name = g_strdup_printf("llm-%s-c%u-ttft", w->key, p->conc);
+  results *r = llm_run(c, name, w, p->conc, n, TRUE, error);
   if (!r) return FALSE;
-  const service_result *s = validate_service(r, "svc");
-  llm_row(c, w, conc, "median TTFT (ms)", NULL, "ttft_ms", s->ttft_p50_ms, 0.20);
-  llm_row(c, w, conc, "TTFT p99 (ms)", NULL, "ttft_p99_ms", s->ttft_p99_ms, 0.20);
+  llm_ttft_of(c, w, p, validate_service(r, "svc"));
   results_free(r);
   return TRUE;
 }
@@ -154,13 +179,14 @@ static gboolean llm_sweep_rows(validate_ctx *c, const llm_sweep *w, GError **err
     const service_result *s = validate_service(r, "svc");
     /* all requests arrive at 0: the longest end to end is the run's duration */
     double counted = s->served > w->discard ? (double)(s->served - w->discard) : 0;
-    double tok_s = counted * w->output / (s->max_ms / 1e3);
+    double tok_s = counted * w->output / (llm_span_ms(w, s) / 1e3);
     if (!p->no_tok)
       llm_row(c, w, p->conc, "output tokens/s", p->tok_fit, "tok_s", tok_s, 0.15);
     if (p->tpot)
       llm_row(c, w, p->conc, "median TPOT (ms)", p->tpot_fit, "tpot_ms", s->tpot_p50_ms, 0.15);
+    if (p->ttft && w->closed) llm_ttft_of(c, w, p, s);
     results_free(r);
-    if (p->ttft && !llm_ttft_rows(c, w, p->conc, n, error)) return FALSE;
+    if (p->ttft && !w->closed && !llm_ttft_rows(c, w, p, n, error)) return FALSE;
   }
   return TRUE;
 }
