@@ -25,6 +25,7 @@ scenario.o scenario_strategy_row likewise
 scenario.o scenario_model_table the model constants (scenario_use_model_keys): likewise
 scenario.o scenario_n_placements the placement table (scenario_use_placements): likewise
 scenario.o scenario_placement_row likewise
+scenario.o scenario_sections the pool sections (scenario_use_pool_sections): likewise
 safeopen.o safeopen_inputs_lock the mutex itself
 safeopen.o safeopen_inputs the files read so far (device, inode): behind safeopen_inputs_lock
 paths.o paths_extra_lex   set by option parsing (--allow-path) before any run, read-only after

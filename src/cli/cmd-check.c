@@ -50,6 +50,12 @@ static void list_keys(GString *out) {
   for (guint i = 0; kueue_top_keys[i]; i++) list_top_key(out, kueue_top_keys[i]);
   list_pool_keys(out, "strategy", scenario_strategy_count(), strategy_keys, strategy_name);
   list_pool_keys(out, "placement", scenario_placement_count(), placement_keys, placement_name);
+  /* a pool section's keys as SECTION.KEY, owned by the section */
+  const scenario_pool_section *const *sec = scenario_pool_sections();
+  for (guint i = 0; sec[i]; i++)
+    for (const scenario_key *const *k = sec[i]->keys; k && *k; k++)
+      g_string_append_printf(out, "%s.%s\t%s\tsection %s\t%s\n", sec[i]->name, (*k)->name,
+                             (*k)->def ? (*k)->def : "required", sec[i]->name, (*k)->doc);
 }
 
 static int cmd_check_main(int argc, char **argv) {

@@ -117,6 +117,7 @@ int cmd_main(int argc, char **argv) {
   cleanup_install();
   scenario_use_strategies(share_count(), share_input_row); /* input knows no strategies */
   scenario_use_model_keys(sim_model_keys); /* nor any model's constants */
+  scenario_use_pool_sections(sim_pool_sections); /* nor pool sections */
   scenario_use_placements(place_count(), place_input_row); /* nor placement policies */
   const char *name = argc >= 2 ? argv[1] : NULL; /* before option parsing reorders argv */
   cmd_stdout own = {0};

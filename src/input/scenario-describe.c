@@ -98,6 +98,9 @@ char *scenario_pool_describe(const pool_spec *p) {
   if (p->strategy && p->strategy->describe) p->strategy->describe(s, p);
   else scenario_describe_no_sharing(s, p);
   g_string_append_printf(s, ", $%.2f/GPU-h", p->price_per_gpu_hour);
+  const scenario_pool_section *const *sec = scenario_pool_sections();
+  for (guint i = 0; sec[i]; i++)
+    if (p->section_conf[i]) sec[i]->describe(s, p, p->section_conf[i]);
   if (p->dra_note) g_string_append_printf(s, "; %s", p->dra_note);
   return g_string_free(s, FALSE);
 }

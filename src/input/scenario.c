@@ -42,6 +42,32 @@ guint scenario_strategy_count(void) {
   return scenario_n_strategies;
 }
 
+/* The pools' sections the program gave (scenario_use_pool_sections); none until then. */
+static const scenario_pool_section *const scenario_no_sections[] = {NULL};
+static const scenario_pool_section *const *scenario_sections = scenario_no_sections;
+
+void scenario_use_pool_sections(const scenario_pool_section *const *sections) {
+  guint n = 0;
+  while (sections && sections[n]) n++;
+  if (n > SCENARIO_MAX_POOL_SECTIONS)
+    g_error("scenario: %u pool sections, more than SCENARIO_MAX_POOL_SECTIONS", n);
+  scenario_sections = sections ? sections : scenario_no_sections;
+}
+
+const scenario_pool_section *const *scenario_pool_sections(void) { return scenario_sections; }
+
+gconstpointer pool_section_conf(const pool_spec *p, const scenario_pool_section *s) {
+  for (guint i = 0; scenario_sections[i]; i++)
+    if (scenario_sections[i] == s) return p->section_conf[i];
+  return NULL;
+}
+
+static gboolean pool_key_section(const char *key) {
+  for (guint i = 0; scenario_sections[i]; i++)
+    if (!strcmp(scenario_sections[i]->name, key)) return TRUE;
+  return FALSE;
+}
+
 /* The placement table the program gave (scenario_use_placements). */
 static guint scenario_n_placements;
 static const scenario_placement *(*scenario_placement_row)(guint i);
@@ -343,7 +369,8 @@ static gboolean key_in(const char *const *keys, const char *key) {
 }
 
 static gboolean pool_key_common(const char *key) {
-  return key_in(pool_common_keys, key) || key_in(pool_common_tail_keys, key);
+  return key_in(pool_common_keys, key) || key_in(pool_common_tail_keys, key) ||
+         pool_key_section(key);
 }
 
 /* May a pool of strategy s set key? */
@@ -370,6 +397,7 @@ static const char **pool_key_names_new(void) {
   for (guint i = 0; i < scenario_placement_count(); i++)
     pool_key_names_add(a, scenario_placement_get(i)->keys);
   for (const char *const *k = pool_common_tail_keys; *k; k++) g_ptr_array_add(a, (gpointer)*k);
+  for (guint i = 0; scenario_sections[i]; i++) g_ptr_array_add(a, (gpointer)scenario_sections[i]->name);
   g_ptr_array_add(a, NULL);
   return (const char **)g_ptr_array_free(a, FALSE);
 }
@@ -461,6 +489,7 @@ static void pool_free(pool_spec *p) {
   g_free(p->dra_note);
   g_free(p->strategy_conf);
   g_free(p->placement_conf);
+  for (guint i = 0; i < SCENARIO_MAX_POOL_SECTIONS; i++) g_free(p->section_conf[i]);
   scenario_nodes_free(p);
   g_free(p);
 }
@@ -677,9 +706,11 @@ struct pool_check {
   nvconfig_mig *mc;
   dra_claim *dra;
   gboolean explicit_replicas, explicit_fail, explicit_rename;
+  gboolean section;           /* reads a section's mapping (pm): its keys are its own */
 };
 
 const scenario_yaml *pool_check_key(const pool_check *c, const char *key) {
+  if (c->section) return scenario_yaml_get(c->pm, key);
   gboolean placement_own = c->placement && scenario_placement_key(c->placement, key);
   if (!placement_own && (!c->strategy_ok || !pool_key_allowed(c->strategy, key))) return NULL;
   return scenario_yaml_get(c->pm, key);
@@ -1145,6 +1176,31 @@ static void validate_pool_policies(pool_check *pc, pool_spec *p) {
   p->price_per_gpu_hour = price_override; /* resolved against prices: later */
 }
 
+/* The pool's sections (scenario_use_pool_sections): each a mapping of its own keys, read by
+ * its model's validate through a pool_check on the mapping, after every other pool key. */
+static void validate_pool_sections(pool_check *pc, pool_spec *p) {
+  for (guint i = 0; scenario_sections[i]; i++) {
+    const scenario_pool_section *sec = scenario_sections[i];
+    const scenario_yaml *n = scenario_yaml_get(pc->pm, sec->name);
+    if (!n) continue;
+    pool_check sub = {.c = pc->c, .pm = n, .strategy = pc->strategy,
+                      .strategy_ok = pc->strategy_ok, .placement = pc->placement, .section = TRUE};
+    g_snprintf(sub.prefix, sizeof sub.prefix, "%s.%s", pc->prefix, sec->name);
+    if (n->type != SCENARIO_YAML_MAP) {
+      g_autofree char *ex = g_strdup_printf("a mapping, e.g. %s", sec->example);
+      scenario_yaml_expected(pc->c->d, pc->c->file, n, sub.prefix, ex);
+      continue;
+    }
+    g_autoptr(GPtrArray) names = g_ptr_array_new();
+    for (const scenario_key *const *k = sec->keys; k && *k; k++)
+      g_ptr_array_add(names, (gpointer)(*k)->name);
+    g_ptr_array_add(names, NULL);
+    scenario_yaml_check_keys(pc->c->d, pc->c->file, n, sub.prefix,
+                             (const char *const *)names->pdata);
+    p->section_conf[i] = sec->validate(&sub, p);
+  }
+}
+
 /* Validates one pool mapping: the common keys, then the strategy's own (its validate), then
  * the device-plugin config's settings the pool did not set itself. Always returns a pool
  * (for names in later messages); errors are in c->d. */
@@ -1167,6 +1223,7 @@ static pool_spec *validate_pool(vctx *c, guint idx, const scenario_yaml *pm, GHa
   validate_pool_policies(&pc, p);
   if (pc.strategy_ok && p->strategy->validate) p->strategy->validate(&pc, p);
   if (pc.placement && pc.placement->validate) pc.placement->validate(&pc, p);
+  validate_pool_sections(&pc, p);
   if (pc.sc && pool_check_key(&pc, "sharing_config") && (!p->strategy->mig_devices || p->gpu))
     pool_apply_sharing(c, p, pc.prefix, pc.sc_node, pc.sc, pc.explicit_replicas,
                        pc.explicit_fail, pc.explicit_rename);
@@ -1732,6 +1789,46 @@ static const char *override_section(const char *key) {
   return sec ? sec->name : NULL;
 }
 
+/* --set pools.NAME.SECTION.KEY=VALUE (a pool section's key, scenario_pool_section): sets KEY
+ * in the section's mapping of pool NAME, creating the mapping when the pool has none. FALSE
+ * (val untouched) when key is not pools.NAME.SECTION.KEY of a section and one of its keys,
+ * or no pool is named NAME (the caller reports it). */
+static gboolean apply_section_override(scenario_yaml *root, const char *key, scenario_yaml *val,
+                                       const char *origin) {
+  if (!g_str_has_prefix(key, "pools.")) return FALSE;
+  const char *rest = key + strlen("pools."), *dot = strrchr(rest, '.');
+  if (!dot || dot == rest || !dot[1]) return FALSE;
+  const scenario_pool_section *sec = NULL;
+  size_t name_len = 0;
+  for (guint i = 0; scenario_sections[i] && !sec; i++) {
+    size_t n = strlen(scenario_sections[i]->name);
+    if ((size_t)(dot - rest) > n + 1 && dot[-(ptrdiff_t)n - 1] == '.' &&
+        !strncmp(dot - n, scenario_sections[i]->name, n))
+      sec = scenario_sections[i], name_len = (size_t)(dot - rest) - n - 1;
+  }
+  gboolean known = FALSE;
+  for (const scenario_key *const *k = sec ? sec->keys : NULL; k && *k; k++)
+    known = known || !strcmp((*k)->name, dot + 1);
+  const scenario_yaml *pools = scenario_yaml_get(root, "pools");
+  if (!known || !pools || pools->type != SCENARIO_YAML_SEQ) return FALSE;
+  for (guint i = 0; i < pools->items->len; i++) {
+    scenario_yaml *pm = g_ptr_array_index(pools->items, i);
+    const scenario_yaml *nm = scenario_yaml_get(pm, "name");
+    if (!nm || nm->type != SCENARIO_YAML_SCALAR || strlen(nm->text) != name_len ||
+        strncmp(nm->text, rest, name_len) || pm->type != SCENARIO_YAML_MAP)
+      continue;
+    scenario_yaml *map = (scenario_yaml *)scenario_yaml_get(pm, sec->name);
+    if (!map || map->type != SCENARIO_YAML_MAP) {
+      map = scenario_yaml_new(SCENARIO_YAML_MAP, 0, 0);
+      map->origin = g_strdup(origin);
+      map_set(pm, sec->name, map, origin);
+    }
+    map_set(map, dot + 1, val, origin);
+    return TRUE;
+  }
+  return FALSE;
+}
+
 static void apply_override(scenario_yaml *root, const char *file, const char *ov, diag_list *d) {
   const char *eq = strchr(ov, '=');
   if (!eq || eq == ov) {
@@ -1769,6 +1866,7 @@ static void apply_override(scenario_yaml *root, const char *file, const char *ov
     map_set(root, key, val, origin);
     return;
   }
+  if (apply_section_override(root, key, val, origin)) return;
   if (g_str_has_prefix(key, "pools.")) {
     const char *rest = key + strlen("pools.");
     const char *dot = strrchr(rest, '.');

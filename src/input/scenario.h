@@ -44,6 +44,7 @@ typedef enum { VGPU_BEST_EFFORT = 0, VGPU_EQUAL_SHARE, VGPU_FIXED_SHARE } vgpu_s
 #define POOL_PINNED_DEFAULT (-1) /* total / replicas, as the device plugin sets it */
 #define POOL_PINNED_NONE (-2)    /* "none": no per-client limit */
 
+#define SCENARIO_MAX_POOL_SECTIONS 4 /* pool sections a program may hand the reader */
 typedef struct pool_spec {
   char *name;
   guint line;                   /* line of the pool's mapping in the scenario */
@@ -107,6 +108,10 @@ typedef struct pool_spec {
   char *dra_claim_path;         /* dra_claim: the DRA file (with its #NAME), or NULL */
   char *dra_note;               /* what was taken from that claim, in words (check), or NULL */
   char *ref_dir;                /* the folder those files are confined to (paths.h), or NULL */
+  /* The blocks of the pool's sections (scenario_pool_section: `autoscale:`, `spot:`), by
+   * the section's place in the table; NULL where the pool has none. Read through
+   * pool_section_conf. */
+  gpointer section_conf[SCENARIO_MAX_POOL_SECTIONS];
 } pool_spec;
 
 typedef struct route_rule {
@@ -343,6 +348,31 @@ void scenario_use_model_keys(const scenario_model_key *const *keys);
 /* The table given (aborts with a message when none was: a program that reads scenarios must
  * call scenario_use_model_keys). */
 const scenario_model_key *const *scenario_model_keys(void);
+
+/* A pool's section: a mapping of keys that a model of the simulator owns (`autoscale:` and
+ * `spot:`, src/sim/autoscale.c), declared in its file with the validate that reads them, and
+ * handed to the reader in a table as the strategies are (scenario_use_pool_sections; the
+ * simulator's is sim_pool_sections in src/sim/sim.c). The reader accepts the section's name
+ * as a pool key, refuses keys of the mapping its row does not declare, and calls validate
+ * after every other key of the pool; this layer names no section. */
+typedef struct scenario_pool_section {
+  const char *name;               /* the pool's key: "autoscale" */
+  const scenario_key *const *keys; /* the keys inside the mapping, NULL-terminated */
+  const char *example;            /* a mapping, for "expected a mapping, e.g. ..." */
+  /* Reads and range-checks its keys: c reads the section's mapping (pool_check_key,
+   * pool_check_int ... name keys inside it, pool_check_map is the mapping, the prefix
+   * "pools[N].NAME"); p has its other keys read. Returns the block its model reads
+   * (g_malloc'd plain data, g_free'd with the pool; NULL when it reported a problem). */
+  gpointer (*validate)(pool_check *c, pool_spec *p);
+  /* Appends its settings to `check`'s line of the pool (", autoscaled 0..4 nodes"). */
+  void (*describe)(GString *s, const pool_spec *p, gconstpointer conf);
+} scenario_pool_section;
+/* The sections, NULL-terminated (at most SCENARIO_MAX_POOL_SECTIONS), set once per process
+ * before a scenario is read as scenario_use_strategies; none until then. */
+void scenario_use_pool_sections(const scenario_pool_section *const *sections);
+const scenario_pool_section *const *scenario_pool_sections(void);
+/* The block of pool p's section s, NULL when p has no such section. */
+gconstpointer pool_section_conf(const pool_spec *p, const scenario_pool_section *s);
 
 /* The key groups NVIDIA's files also set, parsed here (pool_check_device_plugin,
  * pool_check_timeslice, pool_check_mig): a strategy lists those it reads in its keys. */

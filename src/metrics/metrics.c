@@ -35,6 +35,8 @@ typedef struct metrics_tenant_state {
   guint32 reclaimed, reclaims_caused;
   double preempt_lost_gpu_s;
   double quota_gpu_s, borrowed_gpu_s;
+  guint32 spot_evictions;         /* spot interruptions' evictions of its jobs, and the */
+  double spot_lost_gpu_s;         /* work they lost x workers (from the rows) */
   results_culls culls;            /* the rows' sums (metrics_rowsums_hand_over) */
   guint32 blast_caused, blast_suffered; /* victims in other tenants, from other tenants */
 } metrics_tenant_state;
@@ -47,6 +49,7 @@ struct metrics {
   guint n_pools;
   metrics_pool *pools;
   double *licence_per_worker_hour; /* per pool, < 0: none */
+  double *price_factor;      /* per pool: its GPUs' price x this (spot capacity), default 1 */
   double *licensed_worker_s;       /* per pool */
   GHashTable *tenant_index;        /* name -> index + 1 */
   GArray *tenants;                 /* metrics_tenant_state */
@@ -135,6 +138,7 @@ metrics *metrics_new(const scenario *sc, results *r, gboolean gpu_series) {
   m->n_pools = sc->pools->len;
   m->pools = g_new0(metrics_pool, m->n_pools ? m->n_pools : 1);
   m->licence_per_worker_hour = g_new(double, m->n_pools ? m->n_pools : 1);
+  m->price_factor = g_new(double, m->n_pools ? m->n_pools : 1);
   m->licensed_worker_s = g_new0(double, m->n_pools ? m->n_pools : 1);
   for (guint i = 0; i < m->n_pools; i++) {
     const pool_spec *ps = scenario_pool(sc, i);
@@ -149,6 +153,7 @@ metrics *metrics_new(const scenario *sc, results *r, gboolean gpu_series) {
       mp->gpu_series_jobs = g_array_new(FALSE, FALSE, sizeof(guint32));
     }
     m->licence_per_worker_hour[i] = -1;
+    m->price_factor[i] = 1.0;
   }
   m->tenant_index = g_hash_table_new(g_str_hash, g_str_equal);
   m->tenants = g_array_new(FALSE, TRUE, sizeof(metrics_tenant_state));
@@ -180,6 +185,7 @@ void metrics_free(metrics *m) {
   g_hash_table_destroy(m->blast);
   g_free(m->pools);
   g_free(m->licence_per_worker_hour);
+  g_free(m->price_factor);
   g_free(m->licensed_worker_s);
   g_free(m->row_pools);
   g_free(m);
@@ -253,6 +259,7 @@ void metrics_pool_integrate_to(metrics_pool *mp, sim_time now) {
     }
     mp->drain_gpu_ns += (metrics_i128)mp->draining * dt;
     mp->down_gpu_ns += (metrics_i128)mp->down * dt;
+    mp->unprov_gpu_ns += (metrics_i128)mp->unprovisioned * dt;
     mp->t_last = upto;
     if (upto == bucket_end) {
       metrics_pool_emit(mp, bucket_end);
@@ -544,6 +551,8 @@ typedef struct rowsums_tenant {
   guint32 preempted, preempts_caused, reclaimed, reclaims_caused;
   double preempt_lost_gpu_s;
   double quota_gpu_s, borrowed_gpu_s;
+  guint32 spot_evictions;
+  double spot_lost_gpu_s;
   results_culls culls;
 } rowsums_tenant;
 
@@ -605,6 +614,8 @@ void metrics_rowsums_add(metrics_rowsums *s, const job_result *jr, guint32 tenan
   t->preempt_lost_gpu_s += jr->preempt_lost_gpu_s;
   t->quota_gpu_s += jr->quota_gpu_s;
   t->borrowed_gpu_s += jr->borrowed_gpu_s;
+  t->spot_evictions += jr->spot_evictions;
+  t->spot_lost_gpu_s += jr->spot_lost_gpu_s;
   culls_add(&t->culls, &jr->culls);
   if (pool >= 0 && jr->oversub_gpu_s > 0) {
     pool_result *pr = &s->pools[pool];
@@ -632,6 +643,8 @@ void metrics_rowsums_hand_over(metrics *m, metrics_rowsums *s) {
     t->preempt_lost_gpu_s += x->preempt_lost_gpu_s;
     t->quota_gpu_s += x->quota_gpu_s;
     t->borrowed_gpu_s += x->borrowed_gpu_s;
+    t->spot_evictions += x->spot_evictions;
+    t->spot_lost_gpu_s += x->spot_lost_gpu_s;
     culls_add(&t->culls, &x->culls);
   }
   m->row_pools = g_new0(pool_result, MAX(1u, m->n_pools));
@@ -678,6 +691,11 @@ void metrics_pool_set_licence(metrics *m, guint32 pool, double per_worker_hour) 
   m->licence_per_worker_hour[pool] = per_worker_hour;
 }
 
+void metrics_pool_set_price_factor(metrics *m, guint32 pool, double factor) {
+  g_assert(pool < m->n_pools);
+  m->price_factor[pool] = factor;
+}
+
 /* The pool's row: gauges and GPU rows from the integrals, provisioned time and its cost,
  * licences; its time series with the SLO violations of each interval. */
 static void metrics_freeze_pool(metrics *m, metrics_pool *mp, pool_result pr) {
@@ -698,6 +716,8 @@ static void metrics_freeze_pool(metrics *m, metrics_pool *mp, pool_result pr) {
   }
   const pool_spec *ps = scenario_pool(m->sc, mp->index);
   pr.provisioned_gpu_s = (double)mp->n_gpus * r->end_s;
+  if (mp->unprov_gpu_ns) /* autoscaled: the GPUs of the nodes provisioned, over time */
+    pr.provisioned_gpu_s -= (double)mp->unprov_gpu_ns / 1e9;
   pr.drain_gpu_s = (double)mp->drain_gpu_ns / 1e9;
   pr.down_gpu_s = (double)mp->down_gpu_ns / 1e9;
   for (guint32 gi = 0; gi < mp->n_gpus; gi++) {
@@ -721,7 +741,7 @@ static void metrics_freeze_pool(metrics *m, metrics_pool *mp, pool_result pr) {
     pr.sm_active_gpu_s += gr.sm_active_s;
     pr.mem_gb_s += gr.mem_gb_s;
   }
-  pr.cost = pr.provisioned_gpu_s / 3600 * ps->price_per_gpu_hour;
+  pr.cost = pr.provisioned_gpu_s / 3600 * (ps->price_per_gpu_hour * m->price_factor[mp->index]);
   if (m->licence_per_worker_hour[mp->index] >= 0) {
     /* one licence per resident worker (a vGPU VM): worker-hours x the licence price */
     pr.vgpu_s = m->licensed_worker_s[mp->index];
@@ -792,7 +812,7 @@ static void metrics_freeze_tenants(metrics *m, sim_time end) {
       alloc += t->int_pool_alloc[p];
       if (t->int_pool_alloc[p])
         cost += metrics_i128_value(t->int_pool_alloc[p]) / 1e9 / 3600 *
-                scenario_pool(m->sc, p)->price_per_gpu_hour;
+                (scenario_pool(m->sc, p)->price_per_gpu_hour * m->price_factor[p]);
     }
     tenant_result tr = {
         .name = t->name,
@@ -806,6 +826,8 @@ static void metrics_freeze_tenants(metrics *m, sim_time end) {
         .reclaimed = t->reclaimed,
         .reclaims_caused = t->reclaims_caused,
         .preempt_lost_gpu_s = t->preempt_lost_gpu_s,
+        .spot_evictions = t->spot_evictions,
+        .spot_lost_gpu_s = t->spot_lost_gpu_s,
         .quota_gpu_s = t->quota_gpu_s,
         .borrowed_gpu_s = t->borrowed_gpu_s,
         .culls = t->culls,

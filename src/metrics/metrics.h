@@ -122,6 +122,10 @@ typedef struct metrics_pool {
   metrics_ring ahead;             /* busy and SM-active of bursts accounted ahead (metrics_burst),
                                    * by interval: added to acc as each one closes */
   metrics_i128 drain_gpu_ns, down_gpu_ns;
+  /* GPUs not provisioned now (an autoscaled pool's nodes absent: set by the cluster before
+   * each integration), and their integral: provisioned time is n_gpus x the run less it */
+  guint32 unprovisioned;
+  metrics_i128 unprov_gpu_ns;
   GArray *ts;                     /* ts_row, one per interval from time 0 */
   GArray *slo_violations;         /* guint64 per interval (by request arrival) */
   GArray *gpu_series, *gpu_series_jobs; /* NULL unless recorded */
@@ -261,6 +265,9 @@ typedef void (*metrics_ts_sink)(void *data, const ts_row *row);
 void metrics_set_ts_sink(metrics *m, metrics_ts_sink sink, void *data);
 
 /* ---- the end ---- */
+/* Per pool: its GPUs' price is the scenario's x factor (a spot pool's discount,
+ * src/sim/autoscale.c), in pools.csv's cost and the tenants' showback; default 1. */
+void metrics_pool_set_price_factor(metrics *m, guint32 pool, double factor);
 /* Per pool: the strategy's licence price per worker-hour (share_ops.licence_per_worker_hour),
  * or a negative value when its pool charges none. Set before metrics_freeze. */
 void metrics_pool_set_licence(metrics *m, guint32 pool, double per_worker_hour);

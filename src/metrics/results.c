@@ -24,6 +24,8 @@ static const char *const results_event_names[EVENT_KIND_COUNT] = {
   [EVENT_BACKOFF] = "backoff",         [EVENT_CULL] = "cull",
   [EVENT_MIG_CREATE] = "mig_create",   [EVENT_MIG_DESTROY] = "mig_destroy",
   [EVENT_MIG_FRAGMENTED] = "mig_fragmented",
+  [EVENT_NODE_PROVISION] = "node_provision", [EVENT_NODE_READY] = "node_ready",
+  [EVENT_NODE_REMOVE] = "node_remove", [EVENT_SPOT_NOTICE] = "spot_notice",
 };
 
 const char *job_outcome_name(job_outcome o) {
@@ -403,6 +405,12 @@ void results_compute_totals(const results *r, results_totals *t) {
   results_wait_stats(waits, nwaits, &t->wait_mean_s, &t->wait_p50_s, &t->wait_p95_s,
                      &t->wait_max_s);
   g_free(waits);
+}
+
+double results_node_h(const results *r) {
+  double s = 0;
+  for (guint i = 0; i < r->pools->len; i++) s += g_array_index(r->pools, pool_result, i).node_s;
+  return s / 3600.0;
 }
 
 double results_showback_total(const results *r) {

@@ -64,6 +64,8 @@ typedef struct job_result {
   guint32 preempts_caused;  /* running jobs it evicted by preemption */
   guint32 reclaimed, reclaims_caused; /* of those, Kueue's to reclaim lent quota */
   double preempt_lost_gpu_s; /* work its preemptions lost x workers (GPU-seconds) */
+  guint32 spot_evictions;   /* times a spot interruption evicted it (autoscale.h) */
+  double spot_lost_gpu_s;   /* work those lost x workers (GPU-seconds) */
   double quota_gpu_s;       /* GPU-seconds admitted under its ClusterQueue's quota (Kueue) */
   double borrowed_gpu_s;    /* of which above the queue's nominal quota at admission */
   double oversub_gpu_s;     /* worker-seconds run with memory beyond the card (host memory
@@ -108,6 +110,14 @@ typedef struct pool_result {
    * their worker-seconds so, and those x their slowdown (the mean slowdown's numerator) */
   guint32 oversub_jobs;
   double oversub_gpu_s, oversub_slow_gpu_s;
+  /* autoscaling (src/sim/autoscale.c; results.autoscale): node-seconds provisioned (booting,
+   * ready or under a spot notice; what is billed), the bounds, nodes asked for and removed,
+   * spot interruptions and the work they lost (GPU-seconds) */
+  gboolean autoscaled;      /* this pool autoscales (a fixed pool in such a run: its nodes
+                             * all the run, min = max = peak, no scaling) */
+  double node_s;
+  guint32 nodes_min, nodes_max, nodes_peak, scale_ups, scale_downs, spot_interruptions;
+  double spot_lost_gpu_s;
 } pool_result;
 
 /* A tenant's part of the pools' gauges: each GPU's allocated, busy and SM-active time
@@ -121,6 +131,8 @@ typedef struct tenant_result {
   guint32 preempted, preempts_caused; /* preemptions its jobs suffered and caused */
   guint32 reclaimed, reclaims_caused; /* of which Kueue's to reclaim lent quota */
   double preempt_lost_gpu_s; /* work its jobs lost to preemptions x workers (GPU-seconds) */
+  guint32 spot_evictions;   /* its jobs evicted by spot interruptions */
+  double spot_lost_gpu_s;   /* work they lost x workers (GPU-seconds) */
   results_culls culls;      /* its notebooks' (the rows' sums) */
   double quota_gpu_s, borrowed_gpu_s; /* GPU-seconds admitted under a Kueue quota, borrowed */
   guint32 blast_caused;     /* jobs of other tenants its jobs' faults killed or evicted */
@@ -222,7 +234,12 @@ typedef enum {
   EVENT_UNPLACEABLE, EVENT_BACKOFF, EVENT_PREEMPTION, EVENT_CULL,
   /* MIG carved on demand (share-migdyn.c): an instance created (its slices taken, detail
    * "PROFILE@START"), destroyed (its slices free again), a job refused by fragmentation */
-  EVENT_MIG_CREATE, EVENT_MIG_DESTROY, EVENT_MIG_FRAGMENTED, EVENT_KIND_COUNT
+  EVENT_MIG_CREATE, EVENT_MIG_DESTROY, EVENT_MIG_FRAGMENTED,
+  /* autoscaling and spot (src/sim/autoscale.c; job empty, node set, gpu -1): a node asked
+   * for (its boot begins, billed from now), ready (takes jobs), removed (unbilled from now),
+   * and a spot interruption's notice (no new jobs; its residents evicted at the end) */
+  EVENT_NODE_PROVISION, EVENT_NODE_READY, EVENT_NODE_REMOVE, EVENT_SPOT_NOTICE,
+  EVENT_KIND_COUNT
 } event_kind;
 const char *event_kind_name(event_kind k);
 
@@ -298,6 +315,10 @@ typedef struct results {
                              * and the summary show the preemptions to reclaim quota too */
   gboolean oversub;         /* a pool lets cards hold more memory than they have (unified
                              * memory): jobs.csv, gpus.csv and the summary show it (opt-in) */
+  gboolean autoscale;       /* a pool autoscales: pools.csv, summary.json and the summary
+                             * show its node-hours and scaling (opt-in) */
+  gboolean spot;            /* a pool is spot capacity: tenants.csv and the summary show the
+                             * interruptions' evictions and lost work (opt-in) */
   GArray *timeseries;       /* ts_row, by pool then time */
   GArray *tenant_timeseries; /* tenant_ts_row, by tenant (tenants order) then time; empty
                               * when the series are streamed (below) */
@@ -366,6 +387,8 @@ void results_fill_pool_waits(results *r);
 /* Sum of the tenants' showback cost; a tenant's cost_share is its cost over this
  * (NAN when it is 0), so the shares add up to 1. */
 double results_showback_total(const results *r);
+/* Node-hours provisioned over the pools (pool_result.node_s; 0 unless r->autoscale). */
+double results_node_h(const results *r);
 /* The idle culler's figures over every pool (the sum of the pools' rows). */
 void results_culls_total(const results *r, results_culls *out);
 /* The queue waits of the jobs of one priority that started (wait by priority, only with

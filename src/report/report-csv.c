@@ -260,6 +260,22 @@ static void csv_culls_header(GString *out, const results *r) {
   g_string_append(out, CSV_CULL_COLUMNS "\n");
 }
 
+/* Autoscaling's columns (only where a pool autoscales: r->autoscale); a fixed pool's nodes
+ * are there the whole run and it never scales. */
+#define CSV_AUTOSCALE_COLUMNS ",node_h,nodes_min,nodes_max,nodes_peak,scale_ups,scale_downs," \
+                              "spot_interruptions,spot_lost_gpu_h"
+static void csv_autoscale(GString *out, const results *r, const pool_result *p) {
+  if (!r->autoscale) return;
+  csv_n(out, csv_hours(p->node_s));
+  csv_u(out, p->nodes_min);
+  csv_u(out, p->nodes_max);
+  csv_u(out, p->nodes_peak);
+  csv_u(out, p->scale_ups);
+  csv_u(out, p->scale_downs);
+  csv_u(out, p->spot_interruptions);
+  csv_n(out, csv_hours(p->spot_lost_gpu_s));
+}
+
 void report_csv_pools_to(const results *r, report_out *ro) {
   GString *out = ro->buf;
   g_string_append(out, CSV_KEY_HEADER "pool,gpu,strategy,gpus,price_per_gpu_hour,provisioned_gpu_h,"
@@ -269,6 +285,10 @@ void report_csv_pools_to(const results *r, report_out *ro) {
                        "wait_max_s,oom_kills,innocent_victims,crashes,restarts,evictions,"
                        "reconfigurations,work_lost_gpu_h,straggler_wait_gpu_h,drain_gpu_h,down_gpu_h,vgpu_h\n");
   csv_culls_header(out, r);
+  if (r->autoscale) {
+    g_string_truncate(out, out->len - 1);
+    g_string_append(out, CSV_AUTOSCALE_COLUMNS "\n");
+  }
   for (guint i = 0; i < r->pools->len; i++) {
     const pool_result *p = &g_array_index(r->pools, pool_result, i);
     csv_key(out, r);
@@ -309,6 +329,7 @@ void report_csv_pools_to(const results *r, report_out *ro) {
     csv_n(out, csv_hours(p->down_gpu_s));
     csv_n(out, csv_hours(p->vgpu_s));
     csv_culls(out, r, &p->culls);
+    csv_autoscale(out, r, p);
     csv_eol(out);
     report_out_row(ro);
   }
@@ -354,6 +375,10 @@ void report_csv_tenants_to(const results *r, report_out *ro) {
     g_string_append(out, r->reclaim ? ",quota_gpu_h,borrowed_gpu_h,reclaims_suffered,reclaims_caused\n"
                                     : ",quota_gpu_h,borrowed_gpu_h\n");
   }
+  if (r->spot) { /* and the spot interruptions' where a pool is spot capacity */
+    g_string_truncate(out, out->len - 1);
+    g_string_append(out, ",spot_evictions,spot_lost_gpu_h\n");
+  }
   double showback = results_showback_total(r);
   for (guint i = 0; i < r->tenants->len; i++) {
     const tenant_result *t = &g_array_index(r->tenants, tenant_result, i);
@@ -380,6 +405,10 @@ void report_csv_tenants_to(const results *r, report_out *ro) {
         csv_u(out, t->reclaimed);
         csv_u(out, t->reclaims_caused);
       }
+    }
+    if (r->spot) {
+      csv_u(out, t->spot_evictions);
+      csv_n(out, csv_hours(t->spot_lost_gpu_s));
     }
     csv_eol(out);
     report_out_row(ro);

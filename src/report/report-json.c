@@ -137,6 +137,18 @@ static void json_pools(JsonBuilder *b, const results *r) {
     json_num(b, "down_gpu_h", p->down_gpu_s / 3600.0);
     json_num(b, "vgpu_h", p->vgpu_s / 3600.0);
     json_culls(b, r, &p->culls);
+    if (r->autoscale) { /* a run with an autoscaled pool: every pool's nodes */
+      json_num(b, "node_h", p->node_s / 3600.0);
+      json_int(b, "nodes_min", p->nodes_min);
+      json_int(b, "nodes_max", p->nodes_max);
+      json_int(b, "nodes_peak", p->nodes_peak);
+      json_int(b, "scale_ups", p->scale_ups);
+      json_int(b, "scale_downs", p->scale_downs);
+      if (r->spot) {
+        json_int(b, "spot_interruptions", p->spot_interruptions);
+        json_num(b, "spot_lost_gpu_h", p->spot_lost_gpu_s / 3600.0);
+      }
+    }
     json_builder_end_object(b);
   }
   json_builder_end_array(b);
@@ -212,6 +224,10 @@ static void json_tenants(JsonBuilder *b, const results *r) {
         json_int(b, "reclaims_suffered", t->reclaimed);
         json_int(b, "reclaims_caused", t->reclaims_caused);
       }
+    }
+    if (r->spot) {
+      json_int(b, "spot_evictions", t->spot_evictions);
+      json_num(b, "spot_lost_gpu_h", t->spot_lost_gpu_s / 3600.0);
     }
     json_culls(b, r, &t->culls);
     json_int(b, "blast_caused", t->blast_caused);
@@ -345,6 +361,7 @@ char *report_json(const results *r, gboolean include_engine_stats) {
   json_num(b, "span_s", r->end_s);
   json_num(b, "interval_s", r->interval_s);
   json_totals(b, &t);
+  if (r->autoscale) json_num(b, "node_h_provisioned", results_node_h(r));
   json_pools(b, r);
   json_tenants(b, r);
   json_blast(b, r);

@@ -307,6 +307,32 @@ static void text_preemption(GString *out, const results *r) {
   g_string_append_c(out, '\n');
 }
 
+/* Autoscaling (only where a pool autoscales): node-hours provisioned (what the cost
+ * counts), nodes asked for and removed, spot interruptions and the work they lost. */
+static void text_autoscale(GString *out, const results *r) {
+  if (!r->autoscale) return;
+  guint32 ups = 0, downs = 0, spot = 0;
+  double lost = 0;
+  for (guint i = 0; i < r->pools->len; i++) {
+    const pool_result *p = &g_array_index(r->pools, pool_result, i);
+    ups += p->scale_ups;
+    downs += p->scale_downs;
+    spot += p->spot_interruptions;
+    lost += p->spot_lost_gpu_s;
+  }
+  text_label(out, "autoscaling");
+  text_fmt(out, "%.1f", results_node_h(r));
+  g_string_append_printf(out, " node-h provisioned; %u node%s asked for, %u removed", ups,
+                         ups == 1 ? "" : "s", downs);
+  if (r->spot) {
+    g_string_append_printf(out, "; %u spot interruption%s, work lost ", spot,
+                           spot == 1 ? "" : "s");
+    text_fmt(out, "%.1f", lost / 3600.0);
+    g_string_append(out, " GPU-h");
+  }
+  g_string_append_c(out, '\n');
+}
+
 /* Finance view: each tenant's showback (cost by allocated GPU time) and share, the
  * largest first (ties by name), at most three, then the rest summed. */
 static void text_showback(GString *out, const results *r) {
@@ -538,6 +564,7 @@ void report_text(const results *r, GString *out) {
   text_mig_carved(out, r);
   text_prio_waits(out, r);
   text_preemption(out, r);
+  text_autoscale(out, r);
   text_quotas(out, r);
   text_culling(out, r);
   text_slo(out, r);

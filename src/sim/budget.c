@@ -9,6 +9,7 @@
 #include "priority.h"
 #include "kueue.h"
 #include "preempt.h"
+#include "autoscale.h"
 #include <math.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -131,6 +132,17 @@ static double budget_preemptions(const scenario *sc, const pool_spec *p) {
   return (double)sc->max_restarts + 1;
 }
 
+/* Spot interruptions job j can suffer in pool p (autoscale.h): a Poisson count over its
+ * workers' node-hours (its work and an hour more, each attempt), its mean and six of its
+ * standard deviations more; each one re-queues it at once, as a preemption does. */
+static double budget_interruptions(const pool_spec *p, const job_spec *j, double restarts) {
+  const autoscale_spot_conf *sp = autoscale_spot_of(p);
+  if (!sp || sp->rate_per_hour <= 0) return 0;
+  double mean = sp->rate_per_hour * j->gpus * (1 + restarts) *
+                (util_ns_to_seconds(j->duration_ns) + 3600.0) / 3600.0;
+  return mean + 6.0 * sqrt(mean) + 6.0;
+}
+
 /* Job i's work: its pool's queue (GPU-seconds, the longest job, the widest gang, the last
  * submit) and its events, one line per mechanism of BUDGET_EV_*. */
 static void budget_job_events(budget_rows *b, const scenario *sc, const trace *tr, guint i,
@@ -142,7 +154,7 @@ static void budget_job_events(budget_rows *b, const scenario *sc, const trace *t
   if (!p || !budget_can_run(p, j)) return; /* unrouted or unplaceable: ends at its submit */
   gboolean can_die = FALSE;
   double restarts = budget_restarts(sc, tr, p, j, &can_die);
-  double preempts = budget_preemptions(sc, p);
+  double preempts = budget_preemptions(sc, p) + budget_interruptions(p, j, restarts);
   double attempts = 1 + restarts + preempts;
   /* every restart but the first may wait out a back-off (sim.c): its end is an event, a row
    * more in events.csv, and up to restart_backoff_max of time off the GPUs; a preemption
@@ -164,6 +176,11 @@ static void budget_job_events(budget_rows *b, const scenario *sc, const trace *t
       attempts * (1 + (sc->crash_rate_per_hour[j->kind] > 0)) + backoffs + preempts;
   if (budget_is(p, "mig") && p->reconfigure == RECONFIGURE_ON_DEMAND)
     ev[BUDGET_EV_ATTEMPTS] += 2.0 * attempts * j->gpus;
+  if (autoscale_conf_of(p)) { /* per attempt a scan, and per worker a node asked for, ready,
+                              * interrupted or removed when empty, and its rows */
+    ev[BUDGET_EV_ATTEMPTS] += attempts * (1 + 4.0 * j->gpus);
+    b->fault_rows += attempts * 4.0 * j->gpus;
+  }
   ev[BUDGET_EV_PHASES] = attempts * j->phase_count;
   if (j->checkpoint_ns > 0 && !session)
     ev[BUDGET_EV_CHECKPOINTS] = attempts + wall / util_ns_to_seconds(j->checkpoint_ns);
@@ -273,6 +290,10 @@ void budget_estimate_rows(const scenario *sc, const trace *tr, const budget_rows
   e->series_rows = e->intervals * (sc->pools->len + e->tenants);
   e->gpu_rows = gpu_series ? e->intervals * e->gpus : 0;
   e->ev[BUDGET_EV_INTERVALS] = e->intervals + 1;
+  for (guint i = 0; i < sc->pools->len; i++) /* an autoscaled pool's first nodes: a removal
+                                              * and an interruption each */
+    if (autoscale_conf_of(scenario_pool(sc, i)))
+      e->ev[BUDGET_EV_ATTEMPTS] += 2.0 * scenario_pool(sc, i)->nodes;
   /* a scheduling pass follows what frees or asks for GPUs, at most once each (an arrival,
    * the end or crash of an attempt, a phase that kills), and strategies' own events (MIG
    * reconfigurations) come from those passes: one more each */

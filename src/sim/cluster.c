@@ -218,6 +218,8 @@ void cluster_pool_clear(pool_state *p) {
   g_free(p->queued_by_gpus);
   g_array_unref(p->queue_sizes);
   g_free(p->share_tree);
+  g_free(p->node_closed);
+  g_free(p->gpu_want_cap);
   memset(p, 0, sizeof *p);
 }
 
@@ -336,6 +338,10 @@ gboolean cluster_find_placement(const pool_state *p, const job_run *j, gpu_state
 }
 
 void cluster_gpu_set_capacity(pool_state *p, gpu_state *g, guint32 slots) {
+  if (G_UNLIKELY(p->node_closed)) { /* the strategy's wish, kept for when the node opens */
+    p->gpu_want_cap[g->index] = MIN(slots, p->slots_per_gpu);
+    if (p->node_closed[g->node] & 1) slots = 0;
+  }
   guint32 before = gpu_free(g);
   g->slots_cap = MIN(slots, p->slots_per_gpu);
   int delta = (int)gpu_free(g) - (int)before;
@@ -356,6 +362,29 @@ void cluster_gpu_set_service(pool_state *p, gpu_state *g, gpu_service service, g
     p->reconfigurations++;
   }
   cluster_gpu_set_capacity(p, g, service == GPU_UP ? slots : 0);
+}
+
+void cluster_pool_autoscaled(pool_state *p) {
+  g_assert(!p->node_closed);
+  p->node_closed = g_new0(guint8, MAX(1u, p->n_nodes));
+  p->gpu_want_cap = g_new(guint32, MAX(1u, p->n_gpus));
+  for (guint32 i = 0; i < p->n_gpus; i++) p->gpu_want_cap[i] = p->gpus[i].slots_cap;
+}
+
+void cluster_node_set(pool_state *p, guint32 n, gboolean open, gboolean provisioned,
+                      sim_time now) {
+  g_assert(p->node_closed && n < p->n_nodes);
+  cluster_pool_integrate(p, now);
+  gboolean was_prov = !(p->node_closed[n] & 2);
+  if (was_prov != provisioned) {
+    if (provisioned) p->n_unprov_gpus -= p->node_gpus[n];
+    else p->n_unprov_gpus += p->node_gpus[n];
+  }
+  p->node_closed[n] = (guint8)((open ? 0 : 1) | (provisioned ? 0 : 2));
+  for (guint32 l = 0; l < p->node_gpus[n]; l++) {
+    guint32 i = p->node_first[n] + l;
+    cluster_gpu_set_capacity(p, cluster_gpu(p, i), p->gpu_want_cap[i]);
+  }
 }
 
 /* Appends t to g's residents (moving them out of line past GPU_RESIDENTS_BUF). */
@@ -444,6 +473,7 @@ void cluster_pool_integrate(pool_state *p, sim_time now) {
   m->running = p->n_running;
   m->draining = p->n_draining;
   m->down = p->n_down;
+  m->unprovisioned = p->n_unprov_gpus;
   m->frag_on = p->target != NULL;
   m->frag_milli = p->frag_milli;
   m->free_milli = p->free_milli;

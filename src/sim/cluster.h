@@ -129,6 +129,15 @@ struct pool_state {
   guint32 fault_victims;   /* innocent victims of a fault other than an OOM kill */
   double work_lost_gpu_ns;
   double straggler_wait_gpu_ns;
+  /* autoscaling (autoscale.c; NULL and 0 unless the pool autoscales): which nodes take no
+   * new placements (absent, booting, or under a spot notice), the slots each GPU offers
+   * when its node is open (what the strategy last set), the GPUs of the nodes not
+   * provisioned now (unbilled: integrated by cluster_pool_integrate), the autoscaler's
+   * state of the pool */
+  guint8 *node_closed;
+  guint32 *gpu_want_cap;
+  guint32 n_unprov_gpus;
+  struct autoscale_pool *autoscale;
 };
 
 struct job_run {
@@ -205,6 +214,8 @@ struct job_run {
   guint32 reclaimed, reclaims_caused; /* of which by Kueue to reclaim lent quota (quota.c) */
   guint8 preempt_why;        /* while terminating: PREEMPT_WHY_* of preempt.h */
   double preempt_lost_gpu_ns; /* work lost to its preemptions x workers (GPU x ns) */
+  guint32 spot_evictions;    /* times a spot interruption evicted it (autoscale.h) */
+  double spot_lost_gpu_ns;   /* work those lost x workers (GPU x ns) */
   gboolean may_preempt;      /* its class's preemption_policy is PreemptLowerPriority */
   gboolean preempt_mark;     /* scratch of preempt_select */
   /* Kueue's quotas (quota.h; sim.c): its ClusterQueue, -1 when none (no `kueue` section, or
@@ -271,6 +282,13 @@ void cluster_gpu_set_capacity(pool_state *p, gpu_state *g, guint32 slots);
  * counts a reconfiguration each time a GPU goes down. */
 void cluster_gpu_set_service(pool_state *p, gpu_state *g, gpu_service service, guint32 slots,
                              sim_time now);
+/* Autoscaling (autoscale.c): the pool's nodes may open and close from now on (once, after
+ * cluster_pool_init); every node is open and provisioned until told otherwise. */
+void cluster_pool_autoscaled(pool_state *p);
+/* Node n takes placements (open) or none (its GPUs offer no slot; residents stay), and is
+ * provisioned (billed) or not; brings the pool's integrals up to now first. */
+void cluster_node_set(pool_state *p, guint32 n, gboolean open, gboolean provisioned,
+                      sim_time now);
 /* Changes a resident's memory (integrate the GPU first). */
 void cluster_task_set_mem(task *t, int64_t bytes);
 /* Records g's memory in use in its peaks (attach and set_mem do it), unless it is more than

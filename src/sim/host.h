@@ -3,8 +3,8 @@
  * (docs/architecture.md, tests/sim-rooms), so they name no function of it: every sim begins
  * with a sim_host, whose calls sim.c fills with its own functions (sim_host_init), and the
  * bridges forward through them (an include or call of sim.c from below fails
- * tests/check-layers.sh and tests/check-link-layers.sh). Only the bridges and sim.c
- * include this header. */
+ * tests/check-layers.sh and tests/check-link-layers.sh). Only the bridges, the autoscaler
+ * (autoscale.c, which acts on the run as they do) and sim.c include this header. */
 #pragma once
 #include "cluster.h"
 
@@ -20,6 +20,12 @@ typedef struct sim_calls {
   void (*log_event)(sim *s, event_kind kind, const pool_state *p, const gpu_state *g,
                     const job_run *j, const job_run *cause, const char *detail);
   double (*job_expected_end)(const sim *s, const job_run *j);
+  /* for the autoscaler (autoscale.c): an event cancelled; whether j's quota admits it (a
+   * job Kueue holds back has no pods for the autoscaler to see); node n of p interrupted:
+   * its residents evicted, as a spot interruption's victims */
+  void (*cancel)(sim *s, event_id id);
+  gboolean (*job_admitted)(const sim *s, const job_run *j);
+  void (*evict_node)(sim *s, pool_state *p, guint32 n, const char *detail);
   /* forwarded by workload.c */
   void (*job_set_demand)(sim *s, job_run *j, gboolean active, double duty, double work_ns);
   void (*job_refresh)(sim *s, job_run *j);

@@ -16,6 +16,7 @@
 #include "quota.h"
 #include "priority.h"
 #include "warm.h"
+#include "autoscale.h"
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -77,6 +78,12 @@ const scenario_model_key *const sim_model_keys[] = {
     NULL,
 };
 
+const scenario_pool_section *const sim_pool_sections[] = {
+    &autoscale_section,
+    &autoscale_spot_section,
+    NULL,
+};
+
 struct sim {
   /* calls, sc, tr, now, m: what the plug-in bridges read (host.h), also as host */
   union {
@@ -131,6 +138,7 @@ struct sim {
   guint32 quota_pass;        /* on_schedule passes, numbered */
   gboolean kueue_order;      /* a ClusterQueue preempts or fair sharing is on: a pass admits
                               * as Kueue orders its entries (quota_admit_pass) */
+  gboolean autoscale_on;     /* some pool autoscales (autoscale.h) */
 };
 
 /* The slot of a row that is out while an earlier one is not. */
@@ -670,6 +678,7 @@ static void job_release(sim *s, job_run *j) {
   for (guint32 w = 0; w < n; w++) gpu_end(s, gpus[w]);
   cluster_pool_integrate(p, now);
   p->n_running--;
+  if (G_UNLIKELY(p->autoscale)) autoscale_released(s, p, gpus, n);
   if (p->ops->on_release)
     for (guint32 w = 0; w < n; w++) {
       gboolean seen = FALSE; /* once per GPU, even with several workers on it */
@@ -685,6 +694,9 @@ static void job_done(sim *s, job_run *j, job_outcome outcome) {
   j->end = sim_now(s);
   s->jobs_done++;
   g_array_append_val(s->just_done, j->index);
+  if (G_UNLIKELY(s->autoscale_on) && s->jobs_done == s->n_jobs)
+    for (guint i = 0; i < s->n_pools; i++)
+      if (s->pools[i].autoscale) autoscale_quiesce(s, &s->pools[i]);
   const workload_ops *wl = j->wl;
   if (wl->on_done) wl->on_done(s, j);
   if (j->rng_faults) gsl_rng_free(j->rng_faults);
@@ -1106,6 +1118,7 @@ static gboolean try_start(sim *s, pool_state *p, job_run *j) {
     t->mem_bytes = j->mem_bytes;
     cluster_attach(p, t, s->scratch_gpus[w], s->scratch_slots[w]);
   }
+  if (G_UNLIKELY(p->autoscale)) autoscale_placed(s, p, s->scratch_gpus, n);
   j->state = JOB_RUNNING;
   j->active = FALSE;
   j->duty = 0;
@@ -1406,6 +1419,7 @@ static void on_schedule(void *ctx, void *obj, uint64_t arg) {
   if (G_LIKELY(!s->kueue_order)) schedule_merge(s, p, ADMIT_ALL);
   else quota_admit_pass(s, p);
   if (G_UNLIKELY(s->preempt_on)) preempt_pass(s, p);
+  if (G_UNLIKELY(p->autoscale) && p->n_queued) autoscale_after_pass(s, p);
 }
 
 static void request_schedule(sim *s, pool_state *p) {
@@ -1432,6 +1446,28 @@ void sim_evict_gpu(sim *s, gpu_state *g, const job_run *source, const char *deta
   for (guint i = 0; i < g->n_residents; i++)
     g_ptr_array_add(s->scratch_victims, g->residents[i]);
   kill_victims(s, EVENT_EVICTION, NULL, NULL, source, g, detail);
+}
+
+/* Node n of p is interrupted (a spot node, autoscale.c): each resident evicted as an
+ * eviction's victim, its work back to its last checkpoint, counted as the interruption's. */
+static void sim_evict_node(sim *s, pool_state *p, guint32 n, const char *detail) {
+  for (guint32 l = 0; l < p->node_gpus[n]; l++) {
+    gpu_state *g = cluster_gpu(p, p->node_first[n] + l);
+    while (g->n_residents) {
+      job_run *v = ((task *)g->residents[0])->job;
+      double lost0 = v->work_lost_ns;
+      blast_count(s, EVENT_EVICTION, METRICS_NO_TENANT, v->tenant,
+                  job_kill(s, v, EVENT_EVICTION, NULL, NULL, g, detail));
+      v->spot_evictions++;
+      v->spot_lost_gpu_ns += (v->work_lost_ns - lost0) * v->spec->gpus;
+    }
+  }
+}
+
+static void sim_cancel(sim *s, event_id id) { engine_cancel(s->eng, id); }
+
+static gboolean sim_job_admitted(const sim *s, const job_run *j) {
+  return G_LIKELY(j->cq < 0) || quota_admits(s, j);
 }
 
 /* ---- arrivals ---- */
@@ -1616,6 +1652,8 @@ static void job_row(sim *s, const job_run *j, job_result *out) {
       .reclaimed = j->reclaimed,
       .reclaims_caused = j->reclaims_caused,
       .preempt_lost_gpu_s = j->preempt_lost_gpu_ns / 1e9,
+      .spot_evictions = j->spot_evictions,
+      .spot_lost_gpu_s = j->spot_lost_gpu_ns / 1e9,
       .quota_gpu_s = j->quota_gpu_ns / 1e9,
       .borrowed_gpu_s = j->borrowed_gpu_ns / 1e9,
       .culls = j->culls,
@@ -1690,7 +1728,8 @@ static pool_result *pool_rows(sim *s) {
         .gpu_model = ps->gpu->name,
         .strategy = share_strategy_name(ps->strategy),
         .gpus = p->n_gpus,
-        .price_per_gpu_hour = ps->price_per_gpu_hour,
+        .price_per_gpu_hour = ps->price_per_gpu_hour *
+                              (autoscale_spot_of(ps) ? autoscale_spot_of(ps)->price_factor : 1),
         .oom_kills = p->oom_kills,
         .innocent_victims = p->innocent_victims,
         .fault_victims = p->fault_victims,
@@ -1700,6 +1739,12 @@ static pool_result *pool_rows(sim *s) {
         .reconfigurations = p->reconfigurations,
         .work_lost_gpu_s = p->work_lost_gpu_ns / 1e9,
     };
+    if (p->autoscale) {
+      autoscale_close(&s->pools[pi], sim_now(s), &rows[pi]);
+    } else if (s->autoscale_on) { /* a fixed pool beside autoscaled ones */
+      rows[pi].node_s = (double)p->n_nodes * util_ns_to_seconds(sim_now(s));
+      rows[pi].nodes_min = rows[pi].nodes_max = rows[pi].nodes_peak = p->n_nodes;
+    }
   }
   return rows;
 }
@@ -1743,7 +1788,10 @@ static void sim_free(sim *s) {
   for (guint k = 0; s->svc_rows && k < s->svc_rows->len; k++)
     results_service_clear(&g_array_index(s->svc_rows, service_result, k));
   if (s->svc_rows) g_array_unref(s->svc_rows);
-  for (guint i = 0; i < s->n_pools; i++) cluster_pool_clear(&s->pools[i]);
+  for (guint i = 0; i < s->n_pools; i++) {
+    autoscale_pool_free(&s->pools[i]);
+    cluster_pool_clear(&s->pools[i]);
+  }
   g_free(s->pools);
   g_free(s->jobs);
   g_free(s->arrival_order);
@@ -1808,6 +1856,9 @@ static const sim_calls sim_bridge_calls = {
     .evict_gpu = sim_evict_gpu,
     .log_event = sim_log_event,
     .job_expected_end = sim_job_expected_end,
+    .cancel = sim_cancel,
+    .job_admitted = sim_job_admitted,
+    .evict_node = sim_evict_node,
     .job_set_demand = sim_job_set_demand,
     .job_refresh = sim_job_refresh,
     .job_mem_room = sim_job_mem_room,
@@ -1842,6 +1893,14 @@ static void sim_build(sim *s, const sim_options *opt) {
       s->res->oversub = TRUE;
     }
     max_gpus = MAX(max_gpus, p->n_gpus * p->slots_per_gpu);
+    if (G_UNLIKELY(autoscale_conf_of(spec))) {
+      autoscale_pool_init(s, p);
+      s->autoscale_on = s->res->autoscale = TRUE;
+      if (autoscale_spot_of(spec)) {
+        metrics_pool_set_price_factor(s->m, i, autoscale_spot_of(spec)->price_factor);
+        s->res->spot = TRUE;
+      }
+    }
   }
   s->n_jobs = trace_n_jobs(s->tr);
   s->jobs = g_new0(job_run *, 1024);

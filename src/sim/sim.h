@@ -76,6 +76,9 @@ typedef struct sim_options {
  * to the reader (scenario_use_model_keys). A new constant: its declaration in its model's
  * file and a row here (sim.c). */
 extern const scenario_model_key *const sim_model_keys[];
+/* The pools' sections the scenario reader takes (scenario_use_pool_sections): autoscaling
+ * and spot capacity (autoscale.c). */
+extern const scenario_pool_section *const sim_pool_sections[];
 /* The restart keys (max_restarts, restart_backoff, _max, _reset), declared in sim.c. */
 extern const scenario_model_key sim_key_max_restarts, sim_key_restart_backoff,
     sim_key_restart_backoff_max, sim_key_restart_backoff_reset;

@@ -327,6 +327,7 @@ int main(int argc, char **argv) {
   inv_opts o = {.seeds = 200, .first = 1, .keep = "invariant-failures"};
   scenario_use_strategies(share_count(), share_input_row); /* the program's own table */
   scenario_use_model_keys(sim_model_keys); /* nor any model's constants */
+  scenario_use_pool_sections(sim_pool_sections); /* nor pool sections */
   scenario_use_placements(place_count(), place_input_row); /* nor placement policies */
   const char *env = g_getenv("INVARIANT_SEEDS");
   if (env) o.seeds = (guint32)atoi(env);

@@ -19,6 +19,7 @@
 static gboolean mr_accepts(const char *key, const char *value) {
   scenario_use_strategies(share_count(), share_input_row);
   scenario_use_model_keys(sim_model_keys); /* nor any model's constants */
+  scenario_use_pool_sections(sim_pool_sections); /* nor pool sections */
   g_autofree char *set = g_strdup_printf("%s=%s", key, value);
   const char *ov[] = {set};
   g_autoptr(diag_list) d = diag_list_new(0);

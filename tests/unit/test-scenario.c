@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include "nvconfig.h"
 #include "paths.h"
+#include "autoscale.h"
 
 #define SDIR TEST_DATA_DIR "/scenario/"
 #define NVDIR TEST_DATA_DIR "/scenario/nvidia/"
@@ -360,7 +361,7 @@ Test(scenario, unknown_pool_key_lists_valid_keys_and_suggests) {
              "layout, layouts, reconfigure, drain, reconfigure_time, mig_config, "
              "mig_config_name, instance_sharing, activeThreadPercentage, pinnedMemLimit, profile, scheduler, "
              "vgpu_licence_per_hour, fraction_cap, max_jobs_per_gpu, cpu_weight, sharing_config, "
-             "dra_claim, dra_request, cpu_milli, memory_mib, model, node_groups");
+             "dra_claim, dra_request, cpu_milli, memory_mib, model, node_groups, autoscale, spot");
 }
 
 Test(scenario, unknown_top_level_key) {
@@ -1520,4 +1521,49 @@ Test(scenario, priority_classes_refused) {
   expect_msg_contains(d, ":8:41: priority_classes[3].global_default: a second global default");
   expect_msg_contains(d, ":10:12: priority_rules[1].kind: expected a job kind");
   diag_list_free(d);
+}
+
+/* ---- a pool's sections are handed in (scenario_use_pool_sections) ------------------- */
+
+/* A section the simulator does not have: the reader takes its name as a pool key, refuses
+ * keys of its mapping the row does not declare, hands the row's validate a check on the
+ * mapping (keys read inside it, messages prefixed pools[N].NAME) and keeps the block it
+ * returns for the pool; `check`'s line of the pool ends with its describe. */
+static const scenario_key toy_level = {"level", "1", "a toy's level", "0|9"};
+static const scenario_key *const toy_section_keys[] = {&toy_level, NULL};
+static gpointer toy_section_validate(pool_check *c, pool_spec *p) {
+  int64_t v = 1;
+  if (pool_check_key(c, toy_level.name) && !pool_check_int(c, toy_level.name, 0, 9, &v))
+    return NULL;
+  int *conf = g_new(int, 1);
+  *conf = (int)v + (int)p->nodes * 10;
+  return conf;
+}
+static void toy_section_describe(GString *s, const pool_spec *p, gconstpointer conf) {
+  (void)p;
+  g_string_append_printf(s, ", toy %d", *(const int *)conf);
+}
+static const scenario_pool_section toy_pool_section = {"toy", toy_section_keys, "{level: 2}",
+                                                  toy_section_validate, toy_section_describe};
+static const scenario_pool_section *const toy_sections[] = {&toy_pool_section, NULL};
+
+Test(scenario, pool_sections_are_given_by_the_program) {
+  scenario_use_pool_sections(toy_sections);
+  g_autoptr(scenario) s = load_ok("pools:\n  - name: p\n" POOL_MIN "    toy: {level: 3}\n");
+  const int *conf = pool_section_conf(scenario_pool(s, 0), &toy_pool_section);
+  cr_assert(conf);
+  cr_expect_eq(*conf, 13, "level 3 and the pool's one node, as validate read them");
+  g_autofree char *line = scenario_pool_describe(scenario_pool(s, 0));
+  cr_expect(g_str_has_suffix(line, ", toy 13"), "%s", line);
+  g_autoptr(scenario) n = load_ok("pools:\n  - name: p\n" POOL_MIN);
+  cr_expect_null(pool_section_conf(scenario_pool(n, 0), &toy_pool_section), "no section, no block");
+  expect_msg_contains_load("pools:\n  - name: p\n" POOL_MIN "    toy: {level: 12}\n",
+                           ":5:18: pools[1].toy.level: expected an integer from 0 to 9, found '12'");
+  expect_msg_contains_load("pools:\n  - name: p\n" POOL_MIN "    toy: {lvl: 2}\n",
+                           ":5:11: pools[1].toy: unknown key 'lvl'");
+  expect_msg_contains_load("pools:\n  - name: p\n" POOL_MIN "    toy: 2\n",
+                           ":5:10: pools[1].toy: expected a mapping, e.g. {level: 2}, found '2'");
+  /* the simulator's sections again (the pool keys' names stay those first read) */
+  scenario_use_pool_sections(sim_pool_sections);
+  cr_expect_eq(scenario_pool_sections()[0], &autoscale_section);
 }
