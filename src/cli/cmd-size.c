@@ -867,7 +867,7 @@ static int cmd_size_main(int argc, char **argv) {
       {"jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs, "Probes run at once (default: the number of processors); the result is the same for any N", "N"},
       {"seeds", 0, 0, G_OPTION_ARG_STRING, &a.seeds, "Run every probe with N seeds (the scenario's and the next N - 1; 2 to 1000) and judge their mean", "N"},
       {"every-seed", 0, 0, G_OPTION_ARG_NONE, &a.every_seed, "With --seeds: a size meets the constraints only when every seed meets them", NULL},
-      {"model-range", 0, 0, G_OPTION_ARG_NONE, &a.model_range, "Judge every size at the pessimistic end of the model ranges: it meets the constraints only when it does with each fitted or assumed constant at each end of its interval (21 runs per size; DIR/nodes-N/ a model-range folder)", NULL},
+      {"model-range", 0, 0, G_OPTION_ARG_NONE, &a.model_range, "Judge every size at the pessimistic end of the model ranges: it meets the constraints only when it does with each fitted or assumed constant at each end of its interval (23 runs per size; DIR/nodes-N/ a model-range folder)", NULL},
       CMD_SQL_OPTION(a.sqlite),
       {"no-progress", 0, 0, G_OPTION_ARG_NONE, &a.no_progress, "Never show the progress bar", NULL},
       {NULL}};

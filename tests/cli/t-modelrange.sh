@@ -11,7 +11,7 @@ mr_field() { awk -F, -v k="$2" -v n="$3" '$2 == k { print $n }' "$1/model-range.
 
 run run "$D/ts.yaml" "$D/mixed.csv" --model-range -j 1 -o m1 --no-progress
 expect_rc 0
-expect_out_contains "model range over 10 constants (21 runs)"
+expect_out_contains "model range over 11 constants (23 runs)"
 expect_out_contains "results written to m1/"
 for f in model-range.txt model-range.csv model-range.json .sharesim-folder base/seed-1/summary.json \
          ts_switch_loss-low/seed-1/jobs.csv llm.step_overhead_ms-high/seed-1/summary.json; do
@@ -36,7 +36,7 @@ case "$(mr_field m1 busy_frac 10) $(mr_field m1 busy_frac 11)" in
 esac
 expect_eq "$(mr_field m1 slo:violation_minutes 11)" "inference.service_cv=1" "worst SLO minutes from the variable service"
 # the MPS and LLM constants move nothing here; the time-slicing ones move figures
-for k in mps_bandwidth_loss mps_block_wait mps_block_corr llm.bandwidth_efficiency llm.compute_efficiency llm.step_overhead_ms; do
+for k in mps_bandwidth_loss mps_block_wait mps_block_corr llm.bandwidth_efficiency llm.compute_efficiency llm.step_overhead_ms llm.frontend_ms; do
   if grep -qE "^  $k +.* moved 0 / 0$" m1/model-range.txt; then pass; else fail "$k moved figures of a scenario without MPS or LLM: $(grep "^  $k " m1/model-range.txt)"; fi
 done
 for k in ts_switch_loss ts_curve_exp ts_overlap_exp; do
@@ -54,7 +54,7 @@ run run "$L/one-gpu.yaml" "$L/service.csv" --requests "$L/requests.csv" --model-
 expect_rc 0
 expect_eq "$(mr_field ml llm:ttft_p99_ms 5)" "$(csv_get ml/base/seed-1/llm.csv "" "" ttft_p99_ms | head -1)" "TTFT p99 value from llm.csv"
 case "$(mr_field ml llm:ttft_p99_ms 11)" in
-  llm.compute_efficiency=0.495|llm.step_overhead_ms=0.675|llm.bandwidth_efficiency=0.57) pass ;;
+  llm.compute_efficiency=0.495|llm.step_overhead_ms=0.675|llm.bandwidth_efficiency=0.57|llm.frontend_ms=9.11) pass ;;
   *) fail "slowest TTFT set by $(mr_field ml llm:ttft_p99_ms 11)" ;;
 esac
 case "$(mr_field ml llm:ttft_p99_ms 10)" in
@@ -169,7 +169,7 @@ expect_eq "$(head -1 lc.txt)" "ts_switch_loss 0.06 0.045 0.075" "first constant 
 if command -v bash >/dev/null 2>&1 && command -v join >/dev/null 2>&1; then
   BUILD_DIR=$(cd "$(dirname "$SHARESIM")" && pwd) bash "$TOP_SRCDIR/scripts/flips" --case colfax > flips.txt 2> flips.err
   expect_eq "$?" 0 "scripts/flips: $(head -2 flips.err)"
-  expect_eq "$(grep -c '^| `' flips.txt)" "19" "one row per constant end that is not the default"
+  expect_eq "$(grep -c '^| `' flips.txt)" "20" "one row per constant end that is not the default"
   if grep -q '^| `ts_switch_loss` | 0.045 (default 0.06) | `colfax.four.bandwidth` (yes -> no)' flips.txt; then pass
   else fail "ts_switch_loss's low end does not flip colfax.four.bandwidth: $(grep ts_switch_loss flips.txt | head -1)"; fi
   expect_eq "$(grep -v '^| `ts_switch_loss`' flips.txt | grep '^| `' | grep -vc '| none | none |$')" "0" "rows moved by constants Colfax's cases do not read"

@@ -94,9 +94,9 @@ run compare "$MR/whole8.yaml" "$MR/shared4.yaml" "$MR/batch.csv" --model-range -
 run report fl -o fl.html; expect_rc 0
 if grep -qE 'queue wait p95</td><td class="pick">0 s</td><td>[0-9.]+ m \[[0-9.]+ m, [0-9.]+ m\]' fl.html; then pass; else fail "compare --model-range: no range beside a figure"; fi
 if grep -qF 'slowdown of batch, mean / p95</td><td class="pick">1.00x / 1.00x</td><td>1.61x [1.44x, 1.84x] /' fl.html; then pass; else fail "compare --model-range: no range beside a class's slowdown"; fi
-if grep -qF '<b>The recommendation flips inside the model range</b>, at 1 of the 20 settings' fl.html && grep -qF 'with ts_curve_exp=1.5 it is shared4.' fl.html; then pass; else fail "compare --model-range: the flip of the recommendation not said"; fi
+if grep -qF '<b>The recommendation flips inside the model range</b>, at 1 of the 22 settings' fl.html && grep -qF 'with ts_curve_exp=1.5 it is shared4.' fl.html; then pass; else fail "compare --model-range: the flip of the recommendation not said"; fi
 run report mr mr -o mr2.html; expect_rc 0
-if grep -qF 'The recommendation holds at every one of the 20 settings' mr2.html; then pass; else fail "model range: a recommendation that holds not said to"; fi
+if grep -qF 'The recommendation holds at every one of the 22 settings' mr2.html; then pass; else fail "model range: a recommendation that holds not said to"; fi
 # --size-to-constraints: the headline is the sized set-ups' (compare.json says what each
 # typed); without it, the same saving is said to come from the counts typed
 sed 's/,0\.9$/,0.5/' "$MR/batch.csv" > light.csv
