@@ -150,7 +150,7 @@ metrics *metrics_new(const scenario *sc, results *r, gboolean gpu_series) {
     mp->slo_violations = g_array_new(FALSE, TRUE, sizeof(guint64));
     if (gpu_series) {
       mp->gpu_series = g_array_new(FALSE, FALSE, sizeof(gpu_series_row));
-      mp->gpu_series_jobs = g_array_new(FALSE, FALSE, sizeof(guint32));
+      mp->gpu_series_jobs = g_array_new(FALSE, FALSE, sizeof(gpu_series_job));
     }
     m->licence_per_worker_hour[i] = -1;
     m->price_factor[i] = 1.0;
@@ -204,8 +204,8 @@ void metrics_pool_use_gpus(metrics_pool *mp, guint32 n_gpus, metrics_gpu *first,
   mp->gpu_stride = first ? stride : sizeof(metrics_gpu);
   for (guint32 k = 0; k < n_gpus; k++) metrics_pool_gpu(mp, k)->over_from = INT64_MAX;
   for (guint32 k = 0; mp->m->gpu_series && k < n_gpus; k++) {
-    metrics_pool_gpu(mp, k)->ser_jobs = g_array_new(FALSE, FALSE, sizeof(guint32));
-    metrics_pool_gpu(mp, k)->cur_jobs = g_array_new(FALSE, FALSE, sizeof(guint32));
+    metrics_pool_gpu(mp, k)->ser_jobs = g_array_new(FALSE, FALSE, sizeof(gpu_series_job));
+    metrics_pool_gpu(mp, k)->cur_jobs = g_array_new(FALSE, FALSE, sizeof(gpu_series_job));
   }
 }
 
@@ -268,9 +268,10 @@ void metrics_pool_integrate_to(metrics_pool *mp, sim_time now) {
   }
 }
 
-static void metrics_jobs_add_unique(GArray *jobs, guint32 job) {
+/* A job once per GPU and interval: its first instance there stays. */
+static void metrics_jobs_add_unique(GArray *jobs, gpu_series_job job) {
   for (guint i = 0; i < jobs->len; i++)
-    if (g_array_index(jobs, guint32, i) == job) return;
+    if (g_array_index(jobs, gpu_series_job, i).job == job.job) return;
   g_array_append_val(jobs, job);
 }
 
@@ -300,7 +301,7 @@ static void metrics_record_gpus(metrics_pool *mp, sim_time end) {
     g->ser_peak_mem = g->mem_bytes;
     g_array_set_size(g->ser_jobs, 0);
     for (guint k = 0; k < g->cur_jobs->len; k++)
-      metrics_jobs_add_unique(g->ser_jobs, g_array_index(g->cur_jobs, guint32, k));
+      metrics_jobs_add_unique(g->ser_jobs, g_array_index(g->cur_jobs, gpu_series_job, k));
   }
 }
 
@@ -357,19 +358,20 @@ void metrics_gpu_note_peak(metrics_pool *mp, guint32 gpu) {
   if (g->mem_bytes > g->ser_peak_mem) g->ser_peak_mem = g->mem_bytes;
 }
 
-void metrics_gpu_attach(metrics_pool *mp, guint32 gpu, guint32 job) {
+void metrics_gpu_attach(metrics_pool *mp, guint32 gpu, guint32 job, guint32 inst) {
   metrics_gpu *g = metrics_pool_gpu(mp, gpu);
   g->jobs_hosted++;
   if (!g->cur_jobs) return;
-  metrics_jobs_add_unique(g->ser_jobs, job);
-  g_array_append_val(g->cur_jobs, job);
+  gpu_series_job e = {job, inst};
+  metrics_jobs_add_unique(g->ser_jobs, e);
+  g_array_append_val(g->cur_jobs, e);
 }
 
 void metrics_gpu_detach(metrics_pool *mp, guint32 gpu, guint32 job) {
   metrics_gpu *g = metrics_pool_gpu(mp, gpu);
   if (!g->cur_jobs) return;
   for (guint i = 0; i < g->cur_jobs->len; i++)
-    if (g_array_index(g->cur_jobs, guint32, i) == job) {
+    if (g_array_index(g->cur_jobs, gpu_series_job, i).job == job) {
       g_array_remove_index(g->cur_jobs, i); /* keeps arrival order */
       return;
     }

@@ -73,7 +73,7 @@ typedef struct metrics_gpu {      /* one GPU's gauges now and their integrals */
    * jobs now (one entry per worker, in arrival order) */
   metrics_i128 ser_alloc, ser_busy, ser_sm, ser_mem;
   int64_t ser_peak_mem;
-  GArray *ser_jobs, *cur_jobs;    /* guint32 job indices */
+  GArray *ser_jobs, *cur_jobs;    /* gpu_series_job: job indices and MIG instances */
   guint32 node, local;            /* where it is (set by the cluster: node groups differ) */
   /* memory oversubscription: the memory above which the GPU counts as oversubscribed
    * (INT64_MAX: never) and the time it was */
@@ -203,8 +203,9 @@ void metrics_gpu_mem(metrics_pool *mp, guint32 gpu, int64_t delta_bytes);
 /* Records the GPU's memory in use in its peaks (whole and per interval), unless it is more
  * than the card holds: that is a demand about to fail, never memory in use. */
 void metrics_gpu_note_peak(metrics_pool *mp, guint32 gpu);
-/* A worker of job `job` arrived on / left the GPU. */
-void metrics_gpu_attach(metrics_pool *mp, guint32 gpu, guint32 job);
+/* A worker of job `job` arrived on / left the GPU; inst: the MIG instance it holds there
+ * (gpu_series_job.inst, 0 the whole card). */
+void metrics_gpu_attach(metrics_pool *mp, guint32 gpu, guint32 job, guint32 inst);
 void metrics_gpu_detach(metrics_pool *mp, guint32 gpu, guint32 job);
 void metrics_gpu_oom(metrics_pool *mp, guint32 gpu);
 /* n requests of the pool's services that arrived in interval `bucket` missed their SLO. */

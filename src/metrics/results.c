@@ -64,7 +64,7 @@ results *results_new(void) {
   r->services = g_array_new(FALSE, TRUE, sizeof(service_result));
   g_array_set_clear_func(r->services, (GDestroyNotify)results_service_clear);
   r->gpu_series = g_array_new(FALSE, FALSE, sizeof(gpu_series_row));
-  r->gpu_series_jobs = g_array_new(FALSE, FALSE, sizeof(guint32));
+  r->gpu_series_jobs = g_array_new(FALSE, FALSE, sizeof(gpu_series_job));
   r->strings = g_string_chunk_new(4096);
   r->job_waits = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
   r->job_waits_zero = g_array_new(FALSE, TRUE, sizeof(guint64));

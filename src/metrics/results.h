@@ -226,8 +226,20 @@ typedef struct gpu_series_row {
   double t_start_s, t_end_s;
   double allocated, busy, sm_active, mem_gb; /* mem_gb: the mean; peak_mem_gb: the largest */
   double peak_mem_gb;
-  guint32 jobs_first, jobs_n; /* r->gpu_series_jobs[first .. first + n): indices into r->jobs */
+  guint32 jobs_first, jobs_n; /* r->gpu_series_jobs[first .. first + n) */
 } gpu_series_row;
+
+/* A job resident on a GPU in an interval (gpu_series_row): its index into r->jobs, and the
+ * MIG instance it held there (its first in the interval), as dcgm-exporter labels a MIG
+ * device: 0 for the whole card, else GPU_SERIES_INST(profile, gi_id) with profile the
+ * index into the pool's GPU model's profiles (catalog.h) and gi_id the instance's number
+ * on its GPU (docs/outputs.md, dcgm.prom). */
+typedef struct gpu_series_job {
+  guint32 job, inst;
+} gpu_series_job;
+#define GPU_SERIES_INST(profile, gi_id) ((((guint32)(profile) + 1u) << 8) | ((guint32)(gi_id) & 0xffu))
+#define GPU_SERIES_INST_PROFILE(inst) (((inst) >> 8) - 1u) /* inst != 0 */
+#define GPU_SERIES_INST_ID(inst) ((inst) & 0xffu)
 
 typedef enum {
   EVENT_OOM_KILL = 0, EVENT_CRASH, EVENT_RESTART, EVENT_EVICTION, EVENT_RECONFIGURE,
@@ -334,7 +346,7 @@ typedef struct results {
   GArray *events_log;       /* event_row, by time then sequence */
   GArray *services;         /* service_result, trace order (inference jobs) */
   GArray *gpu_series;       /* gpu_series_row by pool, then time, then GPU; empty unless asked */
-  GArray *gpu_series_jobs;  /* guint32 */
+  GArray *gpu_series_jobs;  /* gpu_series_job */
   gboolean gpu_series_on;   /* the run recorded them: the result folder gets dcgm.csv/.prom */
   /* Streamed services (sim_options.services_sink): each services row went to the sink in
    * trace order, and services keeps only the rows the summaries name (results_slo_worst's

@@ -7,9 +7,12 @@
  * dcgm.csv has no row for a GPU idle in an interval; dcgm.prom, as dcgm-exporter exports
  * every GPU, gives it a sample of its own (container, namespace and pod empty). dcgm.prom
  * adds the gauges NVIDIA's Grafana dashboard queries (power, temperature, clocks, tensor
- * activity: modelled or marked synthetic) and labels its series as dcgm-exporter does, plus
- * instance, pool and scenario; a run with a `start:` is stamped in Unix seconds, else in
- * seconds from 0. Both are written a line at a time. It reads the frozen results only. */
+ * activity: modelled or marked synthetic) and labels its series as dcgm-exporter does (a
+ * job's series on a MIG instance with GPU_I_PROFILE and GPU_I_ID), plus instance, pool and
+ * scenario; a run with a `start:` is stamped in Unix seconds, else in seconds from 0
+ * (dcgm.prom: whole seconds, rounded up). Both are written a line at a time; their size is
+ * bounded before the run by the work budget (src/sim/budget.c, budget_dcgm). It reads the
+ * frozen results only. */
 #include "report.h"
 #include "util.h"
 #include "catalog.h"
@@ -99,8 +102,13 @@ static const char *report_dcgm_pool(const results *r, guint32 pool) {
   return pool < r->pools->len ? g_array_index(r->pools, pool_result, pool).name : "";
 }
 
+static const gpu_series_job *report_dcgm_entry(const results *r, const gpu_series_row *row,
+                                               guint k) {
+  return &g_array_index(r->gpu_series_jobs, gpu_series_job, row->jobs_first + k);
+}
+
 static const job_result *report_dcgm_job(const results *r, const gpu_series_row *row, guint k) {
-  guint32 idx = g_array_index(r->gpu_series_jobs, guint32, row->jobs_first + k);
+  guint32 idx = report_dcgm_entry(r, row, k)->job;
   return idx < r->jobs->len ? &g_array_index(r->jobs, job_result, idx) : NULL;
 }
 
@@ -167,15 +175,20 @@ static char *report_dcgm_uuid(const char *pool, guint32 node, guint32 gpu) {
   return g_strdup_printf("GPU-%.8s-%.4s-%.4s-%.4s-%.12s", h, h + 8, h + 12, h + 16, h + 20);
 }
 
-/* dcgm-exporter's label set, in its order (gpu, UUID, pci_bus_id, device, modelName,
- * Hostname, DCGM_FI_DRIVER_VERSION, container, namespace, pod), then the scrape target's
- * instance and sharesim's pool and scenario. The GPU's own labels (up to the driver
- * version), the same for all its series, are made once per GPU (report_dcgm_gpu_labels).
+/* dcgm-exporter's label set, in its order (gpu, UUID, pci_bus_id, device, modelName, on a
+ * MIG device GPU_I_PROFILE and GPU_I_ID, Hostname, DCGM_FI_DRIVER_VERSION, container,
+ * namespace, pod: the exporter's text template), then the scrape target's instance and
+ * sharesim's pool and scenario. The GPU's own labels, the same for all its series, are
+ * made once per GPU (report_dcgm_gpu_labels): head up to modelName, tail from Hostname to
+ * the driver version. A job's series on a MIG instance (gpu_series_job.inst) carries the
+ * instance's profile name and number between them, as the exporter labels a MIG device;
+ * gpu and UUID stay the card's, as there.
  * A job id "ns/pod" (as `import dcgm` names them) gives namespace ns and pod pod; else the
  * pod is the id and the namespace the tenant. A GPU with no pod in an interval (j NULL)
  * has a series of its own, as dcgm-exporter exports every GPU: container, namespace and
  * pod empty. */
-static void report_dcgm_gpu_labels(GString *out, const results *r, const gpu_series_row *row) {
+static void report_dcgm_gpu_labels(GString *head, GString *tail, const results *r,
+                                   const gpu_series_row *row) {
   const char *pool = report_dcgm_pool(r, row->pool);
   const gpu_model *g = report_dcgm_model(r, row);
   g_autofree char *host = g_strdup_printf("%s-node%u", pool, row->node);
@@ -184,25 +197,41 @@ static void report_dcgm_gpu_labels(GString *out, const results *r, const gpu_ser
   g_autofree char *device = g_strdup_printf("nvidia%u", row->gpu);
   char gpu[16];
   g_snprintf(gpu, sizeof gpu, "%u", row->gpu);
-  g_string_truncate(out, 0);
-  report_prom_label(out, "gpu", gpu, TRUE);
-  report_prom_label(out, "UUID", uuid, FALSE);
-  report_prom_label(out, "pci_bus_id", bus, FALSE);
-  report_prom_label(out, "device", device, FALSE);
-  report_prom_label(out, "modelName", g ? g->product_name : "NVIDIA GPU", FALSE);
-  report_prom_label(out, "Hostname", host, FALSE);
-  report_prom_label(out, "DCGM_FI_DRIVER_VERSION", "simulated", FALSE);
+  g_string_truncate(head, 0);
+  report_prom_label(head, "gpu", gpu, TRUE);
+  report_prom_label(head, "UUID", uuid, FALSE);
+  report_prom_label(head, "pci_bus_id", bus, FALSE);
+  report_prom_label(head, "device", device, FALSE);
+  report_prom_label(head, "modelName", g ? g->product_name : "NVIDIA GPU", FALSE);
+  g_string_truncate(tail, 0);
+  report_prom_label(tail, "Hostname", host, FALSE);
+  report_prom_label(tail, "DCGM_FI_DRIVER_VERSION", "simulated", FALSE);
+}
+
+/* GPU_I_PROFILE and GPU_I_ID of a MIG instance inst (gpu_series_job.inst; 0: none). */
+static void report_dcgm_mig_labels(GString *out, const results *r, const gpu_series_row *row,
+                                   guint32 inst) {
+  const gpu_model *g = report_dcgm_model(r, row);
+  guint32 profile = inst ? GPU_SERIES_INST_PROFILE(inst) : 0;
+  if (!inst || !g || profile >= g->n_profiles) return;
+  char id[16];
+  g_snprintf(id, sizeof id, "%u", GPU_SERIES_INST_ID(inst));
+  report_prom_label(out, "GPU_I_PROFILE", g->profiles[profile].name, FALSE);
+  report_prom_label(out, "GPU_I_ID", id, FALSE);
 }
 
 static void report_dcgm_prom_labels(GString *out, const results *r, const gpu_series_row *row,
-                                    const GString *gpu_labels, const job_result *j) {
+                                    const GString *const gpu_labels[2], const job_result *j,
+                                    guint32 inst) {
   const char *pool = report_dcgm_pool(r, row->pool);
   g_autofree char *instance = g_strdup_printf("%s-node%u:9400", pool, row->node);
   const char *slash = j && j->id ? strchr(j->id, '/') : NULL;
   g_autofree char *ns = slash ? g_strndup(j->id, (gsize)(slash - j->id))
                               : g_strdup(j && j->tenant ? j->tenant : "");
   g_string_truncate(out, 0);
-  g_string_append_len(out, gpu_labels->str, (gssize)gpu_labels->len);
+  g_string_append_len(out, gpu_labels[0]->str, (gssize)gpu_labels[0]->len);
+  report_dcgm_mig_labels(out, r, row, inst);
+  g_string_append_len(out, gpu_labels[1]->str, (gssize)gpu_labels[1]->len);
   report_prom_label(out, "container", j ? report_dcgm_container(j->kind) : "", FALSE);
   report_prom_label(out, "namespace", ns, FALSE);
   report_prom_label(out, "pod", slash ? slash + 1 : j && j->id ? j->id : "", FALSE);
@@ -218,11 +247,13 @@ typedef struct report_dcgm_sample {
   guint32 row, k;
 } report_dcgm_sample;
 
-/* The series of a sample on its GPU: 0 the idle one, else 1 + the job's index. */
+/* The series of a sample on its GPU: 0 the idle one, else 1 + the job's index and its
+ * MIG instance there (a job back on another instance of the card is another series). */
 static guint64 report_dcgm_series_of(const results *r, const report_dcgm_sample *s) {
   if (s->k == REPORT_DCGM_IDLE) return 0;
   const gpu_series_row *row = &g_array_index(r->gpu_series, gpu_series_row, s->row);
-  return 1 + (guint64)g_array_index(r->gpu_series_jobs, guint32, row->jobs_first + s->k);
+  const gpu_series_job *e = report_dcgm_entry(r, row, s->k);
+  return ((1 + (guint64)e->job) << 24) | (e->inst & 0xffffffu);
 }
 
 static const gpu_series_row *report_dcgm_row(const results *r, guint32 idx) {
@@ -258,7 +289,7 @@ typedef struct report_dcgm_writer {
   report_out *ro;
   GArray *order;   /* guint32 row indices in GPU order (report_dcgm_row_cmp) */
   GArray *samples; /* one GPU's report_dcgm_sample */
-  GString *gpu_labels, *labels;
+  GString *gpu_labels[2], *labels; /* the GPU's labels before and after the MIG ones */
 } report_dcgm_writer;
 
 /* The samples of metric def on the GPU of rows order[a, b), series by series. */
@@ -272,23 +303,28 @@ static void report_dcgm_gpu(report_dcgm_writer *w, const dcgm_metric_def *def, g
     for (s.k = 0; s.k < report_dcgm_row(r, idx)->jobs_n; s.k++) g_array_append_val(w->samples, s);
   }
   g_array_sort_with_data(w->samples, report_dcgm_sample_cmp, (gpointer)r);
-  report_dcgm_gpu_labels(w->gpu_labels, r, report_dcgm_row(r, g_array_index(w->order, guint32, a)));
+  report_dcgm_gpu_labels(w->gpu_labels[0], w->gpu_labels[1], r,
+                         report_dcgm_row(r, g_array_index(w->order, guint32, a)));
   guint64 series = G_MAXUINT64;
+  gint64 last = G_MININT64;
   GString *out = w->ro->buf;
   for (guint i = 0; i < w->samples->len; i++) {
     const report_dcgm_sample *s = &g_array_index(w->samples, report_dcgm_sample, i);
     const gpu_series_row *row = report_dcgm_row(r, s->row);
     if (report_dcgm_series_of(r, s) != series) { /* a new series: its labels, once */
       series = report_dcgm_series_of(r, s);
-      report_dcgm_prom_labels(w->labels, r, row, w->gpu_labels,
-                              s->k == REPORT_DCGM_IDLE ? NULL : report_dcgm_job(r, row, s->k));
+      last = G_MININT64;
+      gboolean idle = s->k == REPORT_DCGM_IDLE;
+      report_dcgm_prom_labels(w->labels, r, row, (const GString *const *)w->gpu_labels,
+                              idle ? NULL : report_dcgm_job(r, row, s->k),
+                              idle ? 0 : report_dcgm_entry(r, row, s->k)->inst);
     }
     g_string_append(out, def->name);
     g_string_append_c(out, '{');
     g_string_append_len(out, w->labels->str, (gssize)w->labels->len);
     report_num(out, report_dcgm_value(def, r, row));
     g_string_append_c(out, ' ');
-    report_prom_stamp(out, r, row->t_end_s);
+    report_prom_stamp_whole(out, r, row->t_end_s, &last);
     g_string_append_c(out, '\n');
     report_out_row(w->ro);
   }
@@ -298,8 +334,8 @@ static void report_dcgm_gpu(report_dcgm_writer *w, const dcgm_metric_def *def, g
  * row, and one GPU's samples), then the pools' series, then # EOF. */
 void report_dcgm_openmetrics_to(const results *r, report_out *ro) {
   report_dcgm_writer w = {r, ro, g_array_sized_new(FALSE, FALSE, sizeof(guint32), r->gpu_series->len),
-                          g_array_new(FALSE, FALSE, sizeof(report_dcgm_sample)), g_string_new(NULL),
-                          g_string_new(NULL)};
+                          g_array_new(FALSE, FALSE, sizeof(report_dcgm_sample)),
+                          {g_string_new(NULL), g_string_new(NULL)}, g_string_new(NULL)};
   for (guint32 i = 0; i < r->gpu_series->len; i++) g_array_append_val(w.order, i);
   g_array_sort_with_data(w.order, report_dcgm_row_cmp, (gpointer)r);
   for (gsize m = 0; m < G_N_ELEMENTS(report_dcgm_metrics); m++) {
@@ -319,7 +355,8 @@ void report_dcgm_openmetrics_to(const results *r, report_out *ro) {
   report_prom_pools(r, ro);
   g_string_append(ro->buf, "# EOF\n");
   g_string_free(w.labels, TRUE);
-  g_string_free(w.gpu_labels, TRUE);
+  g_string_free(w.gpu_labels[0], TRUE);
+  g_string_free(w.gpu_labels[1], TRUE);
   g_array_unref(w.samples);
   g_array_unref(w.order);
 }

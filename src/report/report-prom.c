@@ -40,6 +40,14 @@ void report_prom_stamp(GString *out, const results *r, double t_s) {
   else report_num(out, t_s);
 }
 
+void report_prom_stamp_whole(GString *out, const results *r, double t_s, gint64 *last) {
+  double v = ceil((isfinite(r->start_unix) ? r->start_unix : 0) + t_s);
+  gint64 s = (gint64)v;
+  if (*last != G_MININT64 && s <= *last) s = *last + 1;
+  *last = s;
+  g_string_append_printf(out, "%" G_GINT64_FORMAT, s);
+}
+
 /* OOM kills of pool (by name) at or before t_s; *next walks the time-ordered events log. */
 static guint64 prom_oom_upto(const results *r, const char *pool, double t_s, guint *next,
                              guint64 *count) {
@@ -72,6 +80,7 @@ static void prom_family_samples(report_out *ro, const results *r, const prom_fam
   guint next = 0;
   guint64 kills = 0;
   guint32 pool = G_MAXUINT32;
+  gint64 last = G_MININT64;
   for (guint i = 0; i < r->timeseries->len; i++) {
     const ts_row *t = &g_array_index(r->timeseries, ts_row, i);
     if (t->pool >= r->pools->len) continue;
@@ -80,6 +89,7 @@ static void prom_family_samples(report_out *ro, const results *r, const prom_fam
       pool = t->pool;
       next = 0;
       kills = 0;
+      last = G_MININT64;
     }
     g_string_append_printf(out, "%s%s{", f->name, sfx);
     report_prom_label(out, "pool", p->name, TRUE);
@@ -89,7 +99,7 @@ static void prom_family_samples(report_out *ro, const results *r, const prom_fam
                                         prom_oom_upto(r, p->name, t->t_end_s, &next, &kills));
     else report_num(out, prom_value(f, t, p->gpus));
     g_string_append_c(out, ' ');
-    report_prom_stamp(out, r, t->t_end_s);
+    report_prom_stamp_whole(out, r, t->t_end_s, &last);
     g_string_append_c(out, '\n');
     report_out_row(ro);
   }

@@ -159,6 +159,12 @@ void report_prom_label(GString *out, const char *name, const char *value, gboole
 /* A sample time: seconds from the start as report_num writes them, or exact Unix seconds for
  * a run placed at a date (scenario start:). */
 void report_prom_stamp(GString *out, const results *r, double t_s);
+/* dcgm.prom's sample time: the same in whole seconds, rounded up (a run's last interval
+ * is cut at its end, which may fall within a second; `promtool check metrics` reads only
+ * integer stamps), and at least one more than *last, the series' previous stamp (then
+ * updated; G_MININT64 before a series' first), so that a series' stamps stay distinct and
+ * in order. */
+void report_prom_stamp_whole(GString *out, const results *r, double t_s, gint64 *last);
 
 /* Writes every file of the table that r's run writes into dir atomically (outdir.h): the
  * folder appears complete or not at all. Deterministic: the same results give

@@ -419,7 +419,9 @@ void cluster_attach(pool_state *p, task *view, gpu_state *g, guint32 slot) {
   metrics_gpu_note_peak(p->m, g->index);
   guint32 free_before = gpu_free(g);
   g->slots_used++;
-  metrics_gpu_attach(p->m, g->index, t->job->index);
+  guint32 profile, gi_id;
+  gboolean mig = p->ops->instance_of && p->ops->instance_of(&p->share_view, g, view, &profile, &gi_id);
+  metrics_gpu_attach(p->m, g->index, t->job->index, mig ? GPU_SERIES_INST(profile, gi_id) : 0);
   t->m_part[0] = t->m_part[1] = t->m_part[2] = 0;
   t->m_part_fx[0] = t->m_part_fx[1] = t->m_part_fx[2] = 0;
   t->part_since = gpu_run_of(g)->m.t_last;

@@ -21,6 +21,9 @@ for s in alpha beta; do
   printf 'name: %s\nstart: 2026-11-01T00:00:00Z\ninterval: 10m\npools:\n  - {name: p, gpu: A100-80GB, nodes: 2, gpus_per_node: 2}\n' "$s" > "$s.yaml"
   run run "$s.yaml" g.csv -o "$s" --dcgm -q; expect_rc 0
 done
+# the same cluster carved into MIG instances: a job's series carries its instance's labels
+printf 'name: gamma\nstart: 2026-11-01T00:00:00Z\ninterval: 10m\npools:\n  - {name: p, gpu: A100-80GB, nodes: 2, gpus_per_node: 2, strategy: mig, layout: "3g.40gb x2"}\n' > gamma.yaml
+run run gamma.yaml g.csv -o gamma --dcgm -q; expect_rc 0
 
 # ---- labels as dcgm-exporter writes them, the scenario on every series ----
 line=$(grep -m1 '^DCGM_FI_DEV_GPU_TEMP{gpu="0"' alpha/dcgm.prom)
@@ -32,16 +35,30 @@ expect_eq "$(grep -v '^#' alpha/dcgm.prom | grep -vc 'scenario="alpha"')" "0" "e
 expect_eq "$(grep -c 'container="pytorch"' alpha/dcgm.prom | sed 's/^0$/none/')" \
           "$(grep -c 'pod="b"' alpha/dcgm.prom)" "a training pod's container is pytorch"
 
+# a MIG device's series as dcgm-exporter writes it: GPU_I_PROFILE and GPU_I_ID after
+# modelName, gpu and UUID the card's; an idle card's series has neither
+line=$(grep -m1 '^DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu="0".*pod="a"' gamma/dcgm.prom)
+case $line in
+  *'device="nvidia0",modelName="NVIDIA A100-SXM4-80GB",GPU_I_PROFILE="3g.40gb",GPU_I_ID="'[01]'",Hostname="p-node'?'",DCGM_FI_DRIVER_VERSION="simulated",container="main",namespace="ml",pod="a",'*) pass ;;
+  *) fail "MIG labels not dcgm-exporter's: $line" ;;
+esac
+expect_eq "$(grep 'pod=""' gamma/dcgm.prom | grep -c GPU_I_)" "0" "an idle card's series has no MIG labels"
+expect_eq "$(grep -v '^#' alpha/dcgm.prom | grep -c GPU_I_)" "0" "no MIG labels off MIG"
+
 # ---- promtool check metrics: clean but for the camelCase lint of modelName ----
-promtool check metrics < alpha/dcgm.prom > lint.txt 2>&1
-expect_eq "$(grep -v "label names should be written in 'snake_case' not 'camelCase'" lint.txt | head -3)" "" "promtool finds only the camelCase lint"
+# (gamma's jobs end within a second, stamped rounded up to a whole one)
+for s in alpha gamma; do
+  promtool check metrics < $s/dcgm.prom > lint.txt 2>&1
+  expect_eq "$(grep -v "label names should be written in 'snake_case' not 'camelCase'" lint.txt | head -3)" "" "promtool finds only the camelCase lint ($s)"
+done
 sed 's/modelName=/model_name=/' alpha/dcgm.prom | promtool check metrics > lint2.txt 2>&1
 expect_eq "$?:$(head -3 lint2.txt)" "0:" "promtool check metrics clean with modelName renamed"
 
 # ---- both runs in one TSDB, served by Prometheus ----
 promtool tsdb create-blocks-from openmetrics alpha/dcgm.prom tsdb > blocks.txt 2>&1 &&
-  promtool tsdb create-blocks-from openmetrics beta/dcgm.prom tsdb >> blocks.txt 2>&1
-expect_eq "$?" "0" "promtool loads both dcgm.prom ($(tail -1 blocks.txt))"
+  promtool tsdb create-blocks-from openmetrics beta/dcgm.prom tsdb >> blocks.txt 2>&1 &&
+  promtool tsdb create-blocks-from openmetrics gamma/dcgm.prom tsdb >> blocks.txt 2>&1
+expect_eq "$?" "0" "promtool loads the three dcgm.prom ($(tail -1 blocks.txt))"
 printf 'global:\n  scrape_interval: 1m\n' > prom.yml
 url=""
 for try in 1 2 3; do
@@ -74,7 +91,7 @@ expect_eq "$(label_values DCGM_FI_DEV_FB_FREE Hostname)" "p-node0 p-node1" "labe
 expect_eq "$(label_values 'DCGM_FI_DEV_FB_FREE{Hostname=~"p-node0|p-node1"}' gpu)" "0 1" "label_values(DCGM_FI_DEV_FB_FREE{Hostname=~\$Hostname}, gpu)"
 expect_eq "$(label_values DCGM_FI_DEV_GPU_TEMP instance)" "p-node0:9400 p-node1:9400" "label_values(DCGM_FI_DEV_GPU_TEMP, instance)"
 expect_eq "$(label_values DCGM_FI_DEV_GPU_TEMP gpu)" "0 1" "label_values(DCGM_FI_DEV_GPU_TEMP, gpu)"
-expect_eq "$(label_values sharesim_pool_gpus_busy scenario)" "alpha beta" "two runs kept apart by scenario"
+expect_eq "$(label_values sharesim_pool_gpus_busy scenario)" "alpha beta gamma" "three runs kept apart by scenario"
 
 # the panel queries, verbatim, with the variables set to All as Grafana expands them (a regex
 # of the values): each must return series
@@ -119,7 +136,12 @@ done < queries.txt
 # two runs in one Prometheus keep their own series: as many per scenario, none overwritten
 promtool query instant --time="$T" "$url" 'count by (scenario) (DCGM_FI_DEV_GPU_TEMP)' > n.txt 2>&1
 expect_eq "$(sed -n 's/.*scenario="\([a-z]*\)"} => \([0-9]*\) @.*/\1 \2/p' n.txt | sort | tr '\n' ' ')" \
-  "alpha 4 beta 4 " "GPU_TEMP series per scenario at $T"
+  "alpha 4 beta 4 gamma 6 " "GPU_TEMP series per scenario at $T (gamma: its 4 pods on instances of 2 cards, 2 cards idle)"
+# the dashboard's MIG grouping (by GPU_I_ID, GPU_I_PROFILE) tells gamma's instances apart:
+# every pod's series on a 3g.40gb instance
+promtool query instant --time="$T" "$url" \
+  'max(DCGM_FI_PROF_GR_ENGINE_ACTIVE{scenario="gamma",pod!=""}) by (Hostname, gpu, GPU_I_ID, GPU_I_PROFILE, pod)' > mig.txt 2>&1
+expect_eq "$(grep -c 'GPU_I_PROFILE="3g.40gb"' mig.txt)" "$(grep -c '=>' mig.txt | sed 's/^0$/none/')" "every gamma pod's series on a 3g.40gb instance"
 # an idle GPU keeps its series, as dcgm-exporter exports every GPU (pod, namespace and
 # container empty): in the interval ending 01:00 b and nb have gone and only a runs, on one
 # of the four GPUs

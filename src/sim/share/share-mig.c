@@ -556,6 +556,17 @@ static void mig_crash_victims(const share_pool *p, gpu_state *g, task *t, GPtrAr
   }
 }
 
+/* The instance t holds (dcgm.prom's GPU_I_PROFILE and GPU_I_ID): its profile and its
+ * position in g's current layout; none when MIG is off on g. */
+static gboolean mig_instance_of(const share_pool *p, const gpu_state *g, const task *t,
+                                guint32 *profile, guint32 *gi_id) {
+  const mig_shape *sh = gpu_shape(p, g);
+  if (mig_off(&sh->layout) || t->slot >= sh->layout.n) return FALSE;
+  *profile = sh->layout.inst[t->slot].profile;
+  *gi_id = t->slot;
+  return TRUE;
+}
+
 /* ---- reconfiguration ---- */
 
 static void claim_add(mig_pool *mp, mig_gpu *mg, const share_job *j, guint32 workers) {
@@ -790,6 +801,7 @@ const share_ops share_mig_ops = {
     .gpu_accepts = mig_gpu_accepts,
     .update_speeds = mig_update_speeds,
     .partition = mig_partition,
+    .instance_of = mig_instance_of,
     .gauges = share_default_gauges,
     .mem_capacity = mig_mem_capacity,
     .oom_victims = mig_oom_victims,

@@ -628,6 +628,17 @@ static void md_partition(const share_pool *p, const gpu_state *g, const task *t,
   *bw = (double)pr->mem_slices / (double)m->mig_slots;
 }
 
+/* The instance t holds (dcgm.prom's GPU_I_PROFILE and GPU_I_ID): its profile and its
+ * record on g; none in full mode. */
+static gboolean md_instance_of(const share_pool *p, const gpu_state *g, const task *t,
+                               guint32 *profile, guint32 *gi_id) {
+  const md_gpu *mg = &((const md_pool *)p->strategy_data)->gpus[g->index];
+  if (mg->mode == MD_FULL || t->slot >= CATALOG_MAX_INSTANCES) return FALSE;
+  *profile = mg->inst[t->slot].profile;
+  *gi_id = t->slot;
+  return TRUE;
+}
+
 /* The instance's memory; the card's in full mode. */
 static int64_t md_mem_capacity(const share_pool *p, const gpu_state *g, const task *t) {
   const md_gpu *mg = &((const md_pool *)p->strategy_data)->gpus[g->index];
@@ -770,6 +781,7 @@ const share_ops share_migdyn_ops = {
     .gpu_accepts = md_gpu_accepts,
     .update_speeds = md_update_speeds,
     .partition = md_partition,
+    .instance_of = md_instance_of,
     .gauges = share_default_gauges,
     .mem_capacity = md_mem_capacity,
     .oom_victims = share_offender_oom_victims,

@@ -208,6 +208,12 @@ typedef struct share_ops {
    * card's). More than the card where the strategy serves the rest from host memory
    * through unified memory (share_oversub below); those residents then run slowed. */
   int64_t (*device_mem)(const share_pool *p);
+  /* The MIG instance t holds on g, for the labels dcgm-exporter gives a MIG device's series
+   * (GPU_I_PROFILE, GPU_I_ID; report-dcgm.c): TRUE with *profile its index into the pool's
+   * GPU model's profiles and *gi_id its number on g, FALSE on the whole card. NULL: never
+   * an instance. Read-only; cluster.c asks when t arrives on g (cluster_attach). */
+  gboolean (*instance_of)(const share_pool *p, const gpu_state *g, const task *t,
+                          guint32 *profile, guint32 *gi_id);
 } share_ops;
 
 /* Tolerance of share sums (fractional shares add to at most 1 + SHARE_EPS). */
