@@ -60,11 +60,13 @@ static void list_keys(GString *out) {
 
 static int cmd_check_main(int argc, char **argv) {
   g_autofree char *phases = NULL, *requests = NULL;
-  gboolean estimate = FALSE, keys = FALSE;
+  gboolean estimate = FALSE, keys = FALSE, dcgm = FALSE;
   GOptionEntry entries[] = {
       {"estimate", 0, 0, G_OPTION_ARG_NONE, &estimate,
        "Print each trace's work and memory estimate (docs/scenario-format.md, \"Work budget\")",
        NULL},
+      {"dcgm", 0, 0, G_OPTION_ARG_NONE, &dcgm,
+       "Check and estimate the runs as with run --dcgm (its memory and dcgm output)", NULL},
       {"phases", 0, 0, G_OPTION_ARG_FILENAME, &phases, "Phases file to check against the trace", "P.csv"},
       {"requests", 0, 0, G_OPTION_ARG_FILENAME, &requests, "Requests file to check against the trace", "R.csv"},
       {"list-keys", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &keys, "Print the declared scenario keys (name, default, owners, doc) and exit", NULL},
@@ -104,14 +106,14 @@ static int cmd_check_main(int argc, char **argv) {
     if (sc->priority) priority_describe(ok, sc->priority);
     if (sc->kueue) kueue_describe(ok, sc->kueue);
   }
-  if (sc && argc == 2) cmd_budget(sc, NULL, FALSE, d);
+  if (sc && argc == 2) cmd_budget(sc, NULL, dcgm, d);
   for (int i = 2; i < argc; i++) {
     g_autoptr(trace) tr = trace_load(argv[i], d);
     if (!tr) continue;
     if (phases) trace_load_phases(tr, phases, d);
     if (requests) trace_check_requests(tr, requests, d);
     if (sc) sim_check_jobs(sc, tr, d);
-    if (sc) cmd_budget(sc, tr, FALSE, d);
+    if (sc) cmd_budget(sc, tr, dcgm, d);
     g_string_append_printf(ok, "%s: %u jobs", argv[i], trace_n_jobs(tr));
     if (isfinite(tr->start_unix)) { /* from its submit_utc column (an import of absolute times) */
       g_string_append(ok, ", second 0 at ");
@@ -121,7 +123,7 @@ static int cmd_check_main(int argc, char **argv) {
     g_string_append_c(ok, '\n');
     if (sc && estimate) {
       budget_estimate e;
-      budget_estimate_run(sc, tr, FALSE, &e);
+      budget_estimate_run(sc, tr, dcgm, &e);
       g_autofree char *text = budget_estimate_describe(&e);
       printf("%s: estimate: %s\n", argv[i], text); /* printed even when problems follow */
     }
@@ -138,7 +140,7 @@ static int cmd_check_main(int argc, char **argv) {
 const cmd_entry cmd_check_entry = {
     .loads_scenarios = TRUE,
     .name = "check",
-    .usage = "SCENARIO.yaml [TRACE.csv ...] [--phases P.csv] [--requests R.csv] [--estimate]",
+    .usage = "SCENARIO.yaml [TRACE.csv ...] [--phases P.csv] [--requests R.csv] [--estimate] [--dcgm]",
     .summary = "validate a scenario and traces; report every problem with file:line",
     .main = cmd_check_main,
 };

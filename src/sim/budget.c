@@ -43,7 +43,9 @@ void budget_rows_clear(budget_rows *b) {
   g_free(b->pool_work_gpu_s);
   g_free(b->pool_longest_s);
   g_free(b->pool_widest);
+  g_free(b->pool_residents);
   b->pool_last_s = b->pool_work_gpu_s = b->pool_longest_s = b->pool_widest = NULL;
+  b->pool_residents = NULL;
   b->n_pools = 0;
 }
 
@@ -62,11 +64,11 @@ static gboolean budget_is(const pool_spec *p, const char *name) {
 }
 
 static void budget_slowdown(const scenario *sc, const pool_spec *p, const job_spec *j,
-                            double *job, double *gpu) {
+                            double *job, double *gpu, double *most) {
   double residents, alone, loss = 2.0 * (sc->interference_path ? 1.5 : 1.0);
   guint32 r = MAX(1u, p->replicas);
   if (budget_is(p, "exclusive")) {
-    *job = *gpu = 1;
+    *job = *gpu = *most = 1;
     return;
   }
   const share_ops *ops = share_for(p->strategy);
@@ -86,6 +88,7 @@ static void budget_slowdown(const scenario *sc, const pool_spec *p, const job_sp
   }
   *job = residents * loss;
   *gpu = alone * loss;
+  *most = residents;
 }
 
 /* FALSE when job j can never run in pool p (it ends unplaceable at its submit). */
@@ -143,6 +146,20 @@ static double budget_interruptions(const pool_spec *p, const job_spec *j, double
   return mean + 6.0 * sqrt(mean) + 6.0;
 }
 
+/* Job j's share of run --dcgm's per-GPU job entries (budget_rows.gpu_jobs_*): on each of
+ * its GPUs it is an entry of every interval it is resident in, at most its wall time over
+ * the interval plus 2 for each stay (attempt or cull: the intervals it starts and ends in);
+ * and per pool the most residents one GPU holds at once. */
+static double budget_escaped(const char *s);
+
+static void budget_job_dcgm(budget_rows *b, const scenario *sc, guint pi, const job_spec *j,
+                            double resident_s, double stays, double most) {
+  double interval_s = util_ns_to_seconds(sc->interval_ns);
+  b->gpu_jobs_time += j->gpus * (resident_s / interval_s + 2.0 * stays);
+  b->gpu_jobs_stays += j->gpus * stays;
+  b->pool_residents[pi] = MAX(b->pool_residents[pi], most);
+}
+
 /* Job i's work: its pool's queue (GPU-seconds, the longest job, the widest gang, the last
  * submit) and its events, one line per mechanism of BUDGET_EV_*. */
 static void budget_job_events(budget_rows *b, const scenario *sc, const trace *tr, guint i,
@@ -163,8 +180,8 @@ static void budget_job_events(budget_rows *b, const scenario *sc, const trace *t
   double backoff_s = backoffs * util_ns_to_seconds(sc->restart_backoff_max_ns);
   if (can_die || preempts > 0) b->fault_rows += 2 * attempts + backoffs; /* a kill and a
                                                                            * requeue each */
-  double slow_job = 1, slow_gpu = 1;
-  budget_slowdown(sc, p, j, &slow_job, &slow_gpu);
+  double slow_job = 1, slow_gpu = 1, most = 1, culls = 0;
+  budget_slowdown(sc, p, j, &slow_job, &slow_gpu, &most);
   double secs = budget_job_seconds(sc, j), dur = util_ns_to_seconds(j->duration_ns);
   /* wall time of all its attempts: a session's is its length; work is stretched */
   double wall = session ? secs : attempts * secs * slow_job;
@@ -197,7 +214,7 @@ static void budget_job_events(budget_rows *b, const scenario *sc, const trace *t
      * attempt when it never computes: each cull adds its user's return and the restarted
      * session's end and timer, and a row of events.csv */
     double mean = j->burst_ns > 0 ? secs * j->busy / util_ns_to_seconds(j->burst_ns) : 0;
-    double culls = attempts + mean + 6.0 * sqrt(mean) + 6.0;
+    culls = attempts + mean + 6.0 * sqrt(mean) + 6.0;
     ev[BUDGET_EV_ATTEMPTS] += 3.0 * culls;
     b->fault_rows += culls;
   }
@@ -207,6 +224,7 @@ static void budget_job_events(budget_rows *b, const scenario *sc, const trace *t
     b->pool_work_gpu_s = g_new0(double, b->n_pools);
     b->pool_longest_s = g_new0(double, b->n_pools);
     b->pool_widest = g_new0(double, b->n_pools);
+    b->pool_residents = g_new0(double, b->n_pools);
   }
   /* what it adds to the queue, in seconds of a GPU that holds a resident: a session holds
    * its GPUs for its length, work takes its attempts at the GPU's slowest; an on-demand
@@ -223,12 +241,15 @@ static void budget_job_events(budget_rows *b, const scenario *sc, const trace *t
   b->pool_work_gpu_s[pi] += occupied * j->gpus;
   b->pool_longest_s[pi] = MAX(b->pool_longest_s[pi], longest);
   b->pool_widest[pi] = MAX(b->pool_widest[pi], (double)j->gpus);
+  budget_job_dcgm(b, sc, (guint)pi, j, wall + held, attempts + culls, most);
   (void)i;
 }
 
 void budget_rows_add(budget_rows *b, const scenario *sc, const trace *tr, guint i,
                      const job_spec *j) {
   b->end_s = MAX(b->end_s, util_ns_to_seconds(j->submit_ns + j->duration_ns));
+  b->longest_names = MAX(b->longest_names, (gsize)(budget_escaped(j->id) +
+                                                    budget_escaped(j->tenant ? j->tenant : "default")));
   double secs = budget_job_seconds(sc, j);
   if (j->kind == JOB_INFERENCE && !sc->inference.fluid && !j->has_requests) {
     double n = budget_job_rate(tr, j) * secs;
@@ -268,6 +289,59 @@ static void budget_trace(const scenario *sc, const trace *tr, budget_rows *b) {
   g_hash_table_destroy(seen);
 }
 
+/* The bytes of s in a dcgm.prom label value or a dcgm.csv field at most: each backslash,
+ * quote or newline written as two characters (a CSV field's two quotes are in the fixed
+ * bytes). */
+static double budget_escaped(const char *s) {
+  gsize n = 0;
+  for (; s && *s; s++) n += (*s == '\\' || *s == '"' || *s == '\n') ? 2 : 1;
+  return (double)n;
+}
+
+/* The longest variable label values of a dcgm.prom line: pool, model and MIG profile. */
+static void budget_dcgm_names(const scenario *sc, double *pool, double *model, double *profile) {
+  *pool = *model = *profile = 0;
+  for (guint k = 0; k < sc->pools->len; k++) {
+    const pool_spec *p = scenario_pool(sc, k);
+    *pool = MAX(*pool, budget_escaped(p->name));
+    *model = MAX(*model, p->gpu && p->gpu->product_name ? budget_escaped(p->gpu->product_name)
+                                                         : BUDGET_DCGM_MODEL_NAME);
+    for (guint q = 0; p->gpu && q < p->gpu->n_profiles; q++)
+      *profile = MAX(*profile, budget_escaped(p->gpu->profiles[q].name));
+  }
+}
+
+/* run --dcgm's per-GPU job entries and output bytes (budget_estimate.gpu_jobs, dcgm_bytes).
+ * Entries: the smaller of the jobs' time on their GPUs (budget_job_dcgm) and the residents a
+ * pool's GPUs hold at once over the intervals plus every stay. dcgm.prom has, for each
+ * gauge, a line per GPU and interval: one for its first resident or none, one more per
+ * further resident, so at most the GPU's line plus the smaller of the entries and the
+ * residents but one at once plus the stays; each line at most the fixed bytes and its
+ * variable labels (the pool name three times, the scenario's, the job's id and tenant, the
+ * model, the profile, the container). dcgm.csv: four rows per entry; the pools' series; the
+ * headers. An interval more than the span's: the last, cut at the end. */
+static void budget_dcgm(const scenario *sc, const budget_rows *rows, budget_estimate *e) {
+  double by_time = rows ? rows->gpu_jobs_time : 0, stays = rows ? rows->gpu_jobs_stays : 0;
+  double at_once = stays, more = stays, intervals = e->intervals + 1;
+  for (guint k = 0; rows && k < rows->n_pools; k++) {
+    double gpus = (double)pool_gpus(scenario_pool(sc, k)), m = rows->pool_residents[k];
+    at_once += intervals * gpus * m;
+    more += intervals * gpus * MAX(0.0, m - 1);
+  }
+  e->gpu_jobs = MIN(by_time, at_once);
+  double pool, model, profile, scen = budget_escaped(sc->name);
+  double names = rows ? (double)rows->longest_names : 0;
+  budget_dcgm_names(sc, &pool, &model, &profile);
+  double vars = 3.0 * pool + scen + names + model + profile + BUDGET_DCGM_CONTAINER;
+  double lines = BUDGET_DCGM_GAUGES * (intervals * e->gpus + MIN(by_time, more));
+  double prom = lines * (BUDGET_DCGM_PROM_LINE + vars);
+  double pools = BUDGET_DCGM_POOL_FAMILIES * intervals * sc->pools->len *
+                 (BUDGET_DCGM_POOL_LINE + pool + scen);
+  double csv = BUDGET_DCGM_CSV_GAUGES * e->gpu_jobs *
+               (BUDGET_DCGM_CSV_ROW + 3.0 * pool + 2.0 * scen + names);
+  e->dcgm_bytes = BUDGET_DCGM_HEADERS + prom + pools + csv;
+}
+
 void budget_estimate_rows(const scenario *sc, const trace *tr, const budget_rows *rows,
                           gboolean gpu_series, budget_estimate *e) {
   *e = (budget_estimate){.top_requests_job = -1, .top_events_job = -1};
@@ -289,6 +363,7 @@ void budget_estimate_rows(const scenario *sc, const trace *tr, const budget_rows
   e->intervals = ceil(e->span_s / util_ns_to_seconds(sc->interval_ns));
   e->series_rows = e->intervals * (sc->pools->len + e->tenants);
   e->gpu_rows = gpu_series ? e->intervals * e->gpus : 0;
+  if (gpu_series) budget_dcgm(sc, tr ? rows : NULL, e);
   e->ev[BUDGET_EV_INTERVALS] = e->intervals + 1;
   for (guint i = 0; i < sc->pools->len; i++) /* an autoscaled pool's first nodes: a removal
                                               * and an interruption each */
@@ -302,7 +377,7 @@ void budget_estimate_rows(const scenario *sc, const trace *tr, const budget_rows
   for (int k = 0; k < BUDGET_EV_COUNT; k++) e->events += e->ev[k];
   e->mem_bytes = BUDGET_BYTES_BASE + e->gpus * BUDGET_BYTES_PER_GPU + e->series_rows * BUDGET_BYTES_PER_SERIES_ROW +
                  e->gpu_rows * ((double)sizeof(gpu_series_row) + BUDGET_BYTES_PER_GPU_ORDER) +
-                 e->tenants * BUDGET_BYTES_PER_TENANT * MAX(1.0, sc->pools->len / 3.0) +
+                 e->gpu_jobs * BUDGET_BYTES_PER_GPU_JOB + e->tenants * BUDGET_BYTES_PER_TENANT * MAX(1.0, sc->pools->len / 3.0) +
                  (tr ? rows->fault_rows : 0) * BUDGET_BYTES_PER_FAULT_ROW +
                  (tr ? trace_n_jobs(tr) : 0) *
                      (BUDGET_BYTES_PER_JOB + (gpu_series ? BUDGET_BYTES_PER_KEPT_ROW : 0));
@@ -364,6 +439,25 @@ static void budget_report_memory(const scenario *sc, const trace *tr, const budg
   g_string_free(m, TRUE);
 }
 
+/* run --dcgm's output beyond its budget: at the interval (the usual remedy), what it is
+ * made of; without a horizon the span is the queue's bound, and a horizon the remedy too. */
+static void budget_report_dcgm(const scenario *sc, const trace *tr, const budget_estimate *e,
+                               diag_list *d) {
+  gboolean open = tr && sc->horizon_ns <= 0;
+  g_autofree char *span = open ? g_strdup_printf("; without a horizon the run may last %.4g s, "
+                                                 "the last submit plus the queued work",
+                                                 e->span_s) : g_strdup("");
+  diag_add(d, sc->path, sc->interval_line ? sc->interval_line : sc->horizon_line, 0,
+           "estimated run --dcgm output %.3g GB is beyond the budget of %.3g GB: dcgm.prom has "
+           "a sample of each of %.0f gauges per GPU and interval (%.4g GPUs over %.4g intervals "
+           "of %.4g s%s) and per job resident on a GPU in an interval (up to %.4g), each line "
+           "labelled as dcgm-exporter does; %sset a larger interval (each doubling about halves "
+           "it), leave out --dcgm, or %s",
+           e->dcgm_bytes / 1e9, BUDGET_MAX_DCGM_BYTES / 1e9, BUDGET_DCGM_GAUGES, e->gpus,
+           e->intervals, util_ns_to_seconds(sc->interval_ns), span, e->gpu_jobs,
+           open ? "set a horizon, " : "", budget_hint);
+}
+
 static const char *const budget_ev_names[BUDGET_EV_COUNT] = {
     [BUDGET_EV_ARRIVALS] = "arrivals", [BUDGET_EV_ATTEMPTS] = "attempts (1 + restarts)",
     [BUDGET_EV_PHASES] = "phases", [BUDGET_EV_CHECKPOINTS] = "checkpoints",
@@ -413,6 +507,9 @@ char *budget_estimate_describe(const budget_estimate *e) {
     g_string_append_printf(s, "%s%s %.0f", k ? ", " : "", budget_ev_names[k], ceil(e->ev[k]));
   g_string_append_printf(s, "), %.0f requests, %.0f bytes of memory, a span of up to %.0f s",
                          ceil(e->requests), ceil(e->mem_bytes), ceil(e->span_s));
+  if (e->dcgm_bytes > 0)
+    g_string_append_printf(s, ", %.0f per-GPU job entries, %.0f bytes of dcgm output",
+                           ceil(e->gpu_jobs), ceil(e->dcgm_bytes));
   return g_string_free(s, FALSE);
 }
 
@@ -436,6 +533,7 @@ gboolean budget_check_rows(const scenario *sc, const trace *tr, const budget_row
   }
   if (e.events > BUDGET_MAX_EVENTS) budget_report_events(sc, tr, &e, d);
   if (e.mem_bytes > BUDGET_MAX_MEM_BYTES) budget_report_memory(sc, tr, &e, d);
+  if (e.dcgm_bytes > BUDGET_MAX_DCGM_BYTES) budget_report_dcgm(sc, tr, &e, d);
   return d->count == before;
 }
 

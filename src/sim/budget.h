@@ -32,6 +32,32 @@
                                         * sizeof(gpu_series_row), one per GPU and interval) */
 #define BUDGET_BYTES_PER_KEPT_ROW 250.0 /* run --dcgm keeps every row in memory: a 200-byte
                                          * job_result and its gpu_ids (100k: 109 vs 82 MB) */
+#define BUDGET_BYTES_PER_GPU_JOB 48.0  /* run --dcgm: a job resident on a GPU in an interval
+                                        * (gpu_series_job, 8 bytes) in the pool's array, the
+                                        * results' and dcgm.prom's writer's (one GPU's), each
+                                        * up to twice its length as GArrays grow */
+/* run --dcgm's output (dcgm.prom and dcgm.csv): assumption, a guard against filling a disk
+ * (4 times the memory budget; promtool imports such a file for many minutes). The bundled
+ * three-pools scenario over its week on traces/mixed-small.csv writes 1.5 GB, estimated at
+ * 9.5 GB (the estimate is an upper bound; docs/scenario-format.md) */
+#define BUDGET_MAX_DCGM_BYTES 16e9
+/* The most bytes of one dcgm.prom sample line but for its variable label values (counted
+ * apart, escaped): the longest metric name (31), the label names, quotes and fixed text
+ * with a UUID (40) and PCI bus id (16): 303 bytes in report-dcgm.c's label order; four
+ * numbers of up to 10 digits (gpu, device, node twice), a GPU_I_ID of up to 3, a value of up
+ * to 24 characters and a stamp of up to 20, two spaces and the newline: 392, rounded up */
+#define BUDGET_DCGM_PROM_LINE 400.0
+/* The same for a pool sample of dcgm.prom (report-prom.c: name, pool, scenario, a value, a
+ * stamp) and a dcgm.csv row (scenario and seed key, stamp, metric, value, GPU, a UUID
+ * "GPU-pool-node-gpu", host "pool-nodeN", pool, commas) */
+#define BUDGET_DCGM_POOL_LINE 120.0
+#define BUDGET_DCGM_CSV_ROW 200.0
+#define BUDGET_DCGM_GAUGES 10.0      /* dcgm.prom's per-GPU gauges (report-dcgm.c's table) */
+#define BUDGET_DCGM_CSV_GAUGES 4.0   /* of them in dcgm.csv */
+#define BUDGET_DCGM_POOL_FAMILIES 6.0 /* report-prom.c's pool families */
+#define BUDGET_DCGM_HEADERS 8192.0   /* # TYPE, # HELP and # EOF lines, and the CSV header */
+#define BUDGET_DCGM_MODEL_NAME 64.0  /* modelName of a model with no product name */
+#define BUDGET_DCGM_CONTAINER 16.0   /* the longest container label ("kserve-container") */
 
 /* The mechanisms that schedule engine events, each declaring its share (budget.c,
  * docs/scenario-format.md "Work budget"). A mechanism that adds events must add its line
@@ -62,6 +88,11 @@ typedef struct budget_estimate {
   guint tenants;        /* tenants of the trace (each has its own series) */
   double series_rows;   /* time-series rows: (pools + tenants) x intervals */
   double gpu_rows;      /* per-GPU rows (run --dcgm): GPUs x intervals, an upper bound */
+  double gpu_jobs;      /* per-GPU job entries (run --dcgm: a job resident on a GPU in an
+                         * interval, a sample of each gauge in dcgm.prom), an upper bound:
+                         * the smaller of budget_rows.gpu_jobs_time's sum and the residents
+                         * a pool's GPUs hold at once over the intervals plus the arrivals */
+  double dcgm_bytes;    /* dcgm.prom and dcgm.csv together (run --dcgm), an upper bound */
   double requests;      /* simulated inference requests (the request-level model) */
   double events;        /* engine events, every mechanism's (budget_rows.ev), an upper
                          * bound of summary.json engine.events */
@@ -87,6 +118,12 @@ typedef struct budget_rows {
   guint n_pools;        /* per pool (routed jobs): last submit, GPU-seconds of work at the
                          * pool's slowest, the longest job at its slowest, the widest gang */
   double *pool_last_s, *pool_work_gpu_s, *pool_longest_s, *pool_widest;
+  /* run --dcgm's per-GPU job entries (budget_estimate.gpu_jobs): per job and GPU, its
+   * intervals resident (its wall time over the interval, plus 2 per stay on a GPU), the
+   * stays (workers x attempts and culls), per pool the most residents a GPU holds at once;
+   * and the longest job id and tenant together (dcgm.prom's pod and namespace labels) */
+  double gpu_jobs_time, gpu_jobs_stays, *pool_residents;
+  gsize longest_names;
 } budget_rows;
 void budget_rows_init(budget_rows *b);
 void budget_rows_clear(budget_rows *b); /* frees the per-pool sums (init again to reuse) */
@@ -107,7 +144,8 @@ void budget_estimate_run(const scenario *sc, const trace *tr, gboolean gpu_serie
 void budget_estimate_rows(const scenario *sc, const trace *tr, const budget_rows *rows,
                           gboolean gpu_series, budget_estimate *out);
 /* "E events (arrivals a, attempts b, ...), R requests, M bytes of memory, a span of up to
- * S s" (check --estimate). */
+ * S s" (check --estimate), and with --dcgm ", G per-GPU job entries, B bytes of dcgm
+ * output". */
 char *budget_estimate_describe(const budget_estimate *e);
 /* Adds one problem per exceeded budget, at the line that causes it (the trace row of the
  * job that asks for most, or the scenario's interval/horizon or largest pool), with the

@@ -117,3 +117,20 @@ run_limited run ph.yaml svc.csv --phases ph.csv -q; expect_rc 0
 sed 's/,5,20$/,1e-300,20/' svc.csv > tiny.csv
 run check ph.yaml tiny.csv; expect_rc 2
 expect_err_contains "tiny.csv:2:7: rate_rps: expected requests per second: 0, or from 1e-9 to 1e9, found '1e-300'"
+
+# issue 30: run --dcgm's output is bounded too. 1,000 GPUs over a week at 1 minute: its
+# memory is within the budget, its dcgm.prom (10 gauge lines per GPU and interval, each
+# labelled as dcgm-exporter does) is not; refused before any work at the interval line,
+# with the remedies, by check --dcgm and run --dcgm; without --dcgm it is fine
+printf 'name: big\nhorizon: 7d\ninterval: 1m\npools:\n  - {name: p, gpu: A100-80GB, nodes: 125, gpus_per_node: 8}\n' > big.yaml
+printf 'id,submit_s,kind,gpus,mem_gb,duration_s\na,0,batch,1,10,3600\n' > one.csv
+run check big.yaml one.csv; expect_rc 0
+run check big.yaml one.csv --dcgm; expect_rc 2
+expect_err_contains "big.yaml:3: estimated run --dcgm output 46.5 GB is beyond the budget of 16 GB: dcgm.prom has a sample of each of 10 gauges per GPU and interval (1000 GPUs over 1.008e+04 intervals of 60 s) and per job resident on a GPU in an interval (up to 62), each line labelled as dcgm-exporter does; set a larger interval (each doubling about halves it), leave out --dcgm, or give --allow-large to run it anyway"
+run_limited run big.yaml one.csv --dcgm -o big -q; expect_rc 2
+expect_err_contains "big.yaml:3: estimated run --dcgm output 46.5 GB"
+expect_no_path big
+# a 4 times larger interval brings it within the budget (12 GB), and --estimate says so
+sed 's/interval: 1m/interval: 4m/' big.yaml > big4.yaml
+run check big4.yaml one.csv --dcgm --estimate; expect_rc 0
+expect_out_contains "per-GPU job entries, 1"

@@ -1,12 +1,15 @@
 /* inv-budget.c: the work and memory estimate against what a run did (issue 29). For each
- * case, `sharesim check --estimate` must not be below the run's summary.json
- * engine.events, nor below its peak resident memory (wait4's ru_maxrss): a mechanism that
- * adds events or memory without declaring it in src/sim/budget.c fails here. The smallest
- * ratios are kept for the summary line. Also the spawn that measures the peak. */
+ * case, `sharesim check --estimate --dcgm` must not be below the run's summary.json
+ * engine.events, nor below its peak resident memory (wait4's ru_maxrss), nor below what
+ * run --dcgm wrote (issue 30: its per-GPU job entries, dcgm.csv's rows over its 4 gauges,
+ * and the bytes of dcgm.prom and dcgm.csv): a mechanism that adds events, memory or
+ * samples without declaring them in src/sim/budget.c fails here. The smallest ratios are
+ * kept for the summary line. Also the spawn that measures the peak. */
 #define _DEFAULT_SOURCE /* wait4 */
 #include "invariants.h"
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -73,13 +76,51 @@ static double inv_number_after(const char *text, const char *key) {
   return g_ascii_isdigit(*p) ? g_ascii_strtod(p, NULL) : -1;
 }
 
+/* The bytes of out/name (0 when absent) and, with lines, its lines: read in blocks, so
+ * that this process does not grow by the file (its size is every later run's start). */
+static double inv_file_size(const char *out, const char *name, double *lines) {
+  g_autofree char *p = g_build_filename(out, name, NULL);
+  FILE *f = fopen(p, "rb");
+  if (!f) return 0;
+  char buf[65536];
+  size_t got;
+  double n = 0;
+  if (lines) *lines = 0;
+  while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
+    n += (double)got;
+    for (size_t i = 0; lines && i < got; i++) *lines += buf[i] == '\n';
+  }
+  fclose(f);
+  return n;
+}
+
+/* run --dcgm's output against the estimate's per-GPU job entries and dcgm bytes, printed
+ * after the span: "a span of up to S s, G per-GPU job entries, B bytes of dcgm output". */
+static void inv_budget_dcgm(const char *text, const char *out, inv_report *rep) {
+  const char *p = text ? strstr(text, "a span of up to ") : NULL;
+  double span = -1, entries = -1, bytes = -1, csv_lines = 0;
+  if (!p || sscanf(p, "a span of up to %lf s, %lf per-GPU job entries, %lf bytes", &span,
+                   &entries, &bytes) != 3) {
+    g_string_append(rep->fail, "budget: check --estimate --dcgm printed no dcgm estimate\n");
+    return;
+  }
+  double written = inv_file_size(out, "dcgm.prom", NULL) + inv_file_size(out, "dcgm.csv", &csv_lines);
+  double rows = csv_lines > 0 ? (csv_lines - 1) / 4.0 : 0; /* the header; 4 gauges a job entry */
+  if (rows > entries)
+    g_string_append_printf(rep->fail, "budget: estimated per-GPU job entries %.0f below the "
+                           "run's %.0f (src/sim/budget.c, budget_job_dcgm)\n", entries, rows);
+  if (written > bytes)
+    g_string_append_printf(rep->fail, "budget: estimated dcgm output %.0f bytes below the run's "
+                           "%.0f (src/sim/budget.c, budget_dcgm)\n", bytes, written);
+}
+
 void inv_budget_check(inv_budget *b, const char *sharesim, const char *dir, const char *out,
                       long run_maxrss_kb, const char *what, inv_report *rep) {
   g_autofree char *sc = g_build_filename(dir, "scenario.yaml", NULL),
                   *tr = g_build_filename(dir, "trace.csv", NULL),
                   *ph = g_build_filename(dir, "phases.csv", NULL),
                   *sum = g_build_filename(out, "summary.json", NULL);
-  const char *argv[] = {sharesim, "check", sc, tr, "--phases", ph, "--estimate", NULL};
+  const char *argv[] = {sharesim, "check", sc, tr, "--phases", ph, "--estimate", "--dcgm", NULL};
   g_autofree char *text = NULL, *err = NULL, *json = NULL;
   rep->checks++;
   /* the estimate is printed even when check finds problems (jobs no pool can hold) */
@@ -107,6 +148,7 @@ void inv_budget_check(inv_budget *b, const char *sharesim, const char *dir, cons
     g_string_append_printf(rep->fail, "budget: estimated events %.0f below the run's engine.events "
                            "%.0f (a mechanism adds events it does not declare, src/sim/budget.c)\n",
                            est_ev, events);
+  inv_budget_dcgm(text, out, rep);
   if (est_mem < rss && !INV_SANITIZED)
     g_string_append_printf(rep->fail, "budget: estimated memory %.0f bytes below the run's peak "
                            "resident %.0f (src/sim/budget.c)\n", est_mem, rss);

@@ -137,7 +137,24 @@ Test(inputsafety, budget_estimate_matches_hand_counts) {
   TU_NEAR(e.mem_bytes, BUDGET_BYTES_BASE + 2 * BUDGET_BYTES_PER_TENANT +
                            20 * BUDGET_BYTES_PER_GPU + 8640 * 4 * BUDGET_BYTES_PER_SERIES_ROW +
                            8640 * 20 * ((double)sizeof(gpu_series_row) + BUDGET_BYTES_PER_GPU_ORDER) +
+                           9016 * BUDGET_BYTES_PER_GPU_JOB +
                            3 * (BUDGET_BYTES_PER_JOB + BUDGET_BYTES_PER_KEPT_ROW),
+          1e-3);
+  /* run --dcgm's job entries (issue 30), on pool a's GPUs of their own (one resident at
+   * once, one stay each): by their time, inf 82,800 s (cut at the horizon), nb 7,200 s and
+   * tr 100 s over 10 s intervals, plus 2 per stay: 8,282 + 722 + 12 = 9,016, below the
+   * residents at once (8,641 x 16 + 3); beyond a GPU's first resident only the 3 stays */
+  TU_NEAR(e.gpu_jobs, 9016, 1e-9);
+  const gpu_model *a100 = catalog_find("A100-80GB"), *t4 = catalog_find("T4");
+  double model = MAX(strlen(a100->product_name), strlen(t4->product_name)), profile = 0;
+  for (guint q = 0; q < a100->n_profiles; q++) profile = MAX(profile, strlen(a100->profiles[q].name));
+  for (guint q = 0; q < t4->n_profiles; q++) profile = MAX(profile, strlen(t4->profiles[q].name));
+  double vars = 3 * 1 + strlen(sc->name) + strlen("inf") + strlen("x") + model + profile +
+                BUDGET_DCGM_CONTAINER;
+  TU_NEAR(e.dcgm_bytes,
+          BUDGET_DCGM_HEADERS + BUDGET_DCGM_GAUGES * (8641.0 * 20 + 3) * (BUDGET_DCGM_PROM_LINE + vars) +
+              BUDGET_DCGM_POOL_FAMILIES * 8641 * 2 * (BUDGET_DCGM_POOL_LINE + 1 + strlen(sc->name)) +
+              BUDGET_DCGM_CSV_GAUGES * 9016 * (BUDGET_DCGM_CSV_ROW + 3 + 2 * strlen(sc->name) + 4),
           1e-3);
   cr_assert(budget_check(sc, tr, TRUE, d));
   cr_assert_eq(d->count, 0);
