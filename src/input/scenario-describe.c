@@ -4,6 +4,7 @@
  * its row's describe. It reads a frozen pool_spec only; it validates and prints nothing. */
 #include "scenario.h"
 #include "nvconfig.h"
+#include "podspec.h"
 
 /* " (from FILE#KEY (ConfigMap NAME))" when the pool took its sharing from a device-plugin
  * config: the file is read again for the key it was taken from (a Helm default key). */
@@ -90,6 +91,32 @@ void scenario_describe_mig(GString *s, const pool_spec *p) {
   mig_ignored(s, p);
 }
 
+/* "from HAMi Pod NS/NAME in FILE: nvidia.com/gpu 2, nvidia.com/gpumem 3000 MiB, ..." */
+static void scenario_describe_pod(GString *s, const pool_spec *p) {
+  const pod_gpu *g = p->pod;
+  g_string_append_printf(s, "; from %s %s in %s:", pod_kind_name(g->kind), g->object, g->path);
+  if (g->kind == POD_KAI) {
+    if (g->fraction > 0) g_string_append_printf(s, " gpu-fraction %g", g->fraction);
+    else g_string_append_printf(s, " gpu-memory %g MiB", g->kai_mem_mib);
+    return;
+  }
+  const char *sep = " ";
+  if (g->gpus) {
+    g_string_append_printf(s, "%snvidia.com/gpu %u (jobs keep their trace's GPU count)", sep,
+                           g->gpus);
+    sep = ", ";
+  }
+  if (g->mem_mib > 0) {
+    g_string_append_printf(s, "%snvidia.com/gpumem %g MiB", sep, g->mem_mib);
+    sep = ", ";
+  }
+  if (g->mem_percent > 0) {
+    g_string_append_printf(s, "%snvidia.com/gpumem-percentage %g", sep, g->mem_percent);
+    sep = ", ";
+  }
+  if (g->cores > 0) g_string_append_printf(s, "%snvidia.com/gpucores %g", sep, 100.0 * g->cores);
+}
+
 char *scenario_pool_describe(const pool_spec *p) {
   GString *s = g_string_new(NULL);
   g_string_append_printf(s, "%s: %u node%s x %u %s, %s", p->name, p->nodes,
@@ -102,5 +129,6 @@ char *scenario_pool_describe(const pool_spec *p) {
   for (guint i = 0; sec[i]; i++)
     if (p->section_conf[i]) sec[i]->describe(s, p, p->section_conf[i]);
   if (p->dra_note) g_string_append_printf(s, "; %s", p->dra_note);
+  if (p->pod) scenario_describe_pod(s, p);
   return g_string_free(s, FALSE);
 }

@@ -7,6 +7,7 @@
 #include "kueue.h"
 #include "nvconfig.h"
 #include "dra.h"
+#include "podspec.h"
 #include "llm-model.h"
 #include "caltime.h"
 #include "paths.h"
@@ -359,6 +360,7 @@ static const char *const pool_common_keys[] = {"name", "gpu", "nodes", "gpus_per
 static const char *const pool_common_tail_keys[] = {
     "sharing_config", /* a config without a sharing section leaves exclusive */
     "dra_claim", "dra_request", /* a Kubernetes DRA claim instead (scenario-dra.c) */
+    "pod_spec",       /* a Pod with HAMi's resources or KAI's annotations (podspec.c) */
     "cpu_milli",      /* host resources and node groups: scenario-nodes.c */
     "memory_mib", "model", "node_groups", NULL};
 
@@ -487,6 +489,8 @@ static void pool_free(pool_spec *p) {
   g_free(p->mig_config_name);
   g_free(p->dra_claim_path);
   g_free(p->dra_note);
+  g_free(p->pod_spec_path);
+  pod_gpu_free(p->pod);
   g_free(p->strategy_conf);
   g_free(p->placement_conf);
   for (guint i = 0; i < SCENARIO_MAX_POOL_SECTIONS; i++) g_free(p->section_conf[i]);
@@ -701,7 +705,7 @@ struct pool_check {
   share_strategy strategy;
   gboolean strategy_ok;
   placement_policy placement; /* the pool's, once read (NULL when `placement:` is invalid) */
-  const scenario_yaml *strategy_node, *sc_node, *mc_node, *mcn_node, *dra_node;
+  const scenario_yaml *strategy_node, *sc_node, *mc_node, *mcn_node, *dra_node, *pod_node;
   nvconfig_sharing *sc;
   nvconfig_mig *mc;
   dra_claim *dra;
@@ -1025,6 +1029,39 @@ static void pool_load_dra(pool_check *pc, pool_spec *p, gboolean explicit) {
   if (p->strategy == implied) scenario_dra_layout(c->d, pc->dra, p);
 }
 
+/* pod_spec: the Pod whose GPU requests the pool's jobs make, the strategy they imply (HAMi's
+ * resources: hami, KAI's annotations: kai) unless the pool names one (which must then be
+ * the same); not with the NVIDIA files, which configure another sharing. */
+static void pool_load_pod(pool_check *pc, pool_spec *p, gboolean explicit) {
+  vctx *c = pc->c;
+  if (!(pc->pod_node = scenario_yaml_get(pc->pm, "pod_spec"))) return;
+  if (pc->sc_node || pc->mc_node || pc->dra_node) {
+    pool_check_report(pc, scenario_yaml_get_key(pc->pm, "pod_spec"), "%s: pod_spec and %s are "
+                      "alternatives: HAMi and KAI share the GPUs the device plugin or the DRA "
+                      "driver would", pc->prefix, pc->sc_node ? "sharing_config"
+                      : pc->mc_node ? "mig_config" : "dra_claim");
+    return;
+  }
+  g_autofree char *full = v_file(c, pc->pod_node, pool_check_what(pc, "pod_spec"));
+  if (!full) return;
+  pod_gpu *pod = podspec_load_in(c->dir, full, c->d);
+  p->pod_spec_path = g_steal_pointer(&full);
+  if (!p->ref_dir) p->ref_dir = g_strdup(c->dir);
+  if (!pod || !pc->strategy_ok) {
+    pod_gpu_free(pod);
+    return;
+  }
+  share_strategy implied = NULL;
+  share_strategy_parse(pod->kind == POD_KAI ? "kai" : "hami", &implied);
+  if (!explicit && implied) p->strategy = implied;
+  else if (implied && p->strategy != implied)
+    scenario_yaml_report(c->d, c->file, pc->strategy_node, "%s: '%s' contradicts %s, whose %s "
+                         "asks for %s's sharing (strategy %s)", pool_check_what(pc, "strategy"),
+                         share_strategy_name(p->strategy), pod->path, pod->object,
+                         pod_kind_name(pod->kind), share_strategy_name(implied));
+  p->pod = pod;
+}
+
 /* The strategy key and the NVIDIA files that may imply it: explicit, else mig_config ->
  * mig, a device-plugin config -> its sharing kind, else exclusive. */
 static void validate_pool_strategy(pool_check *pc, pool_spec *p) {
@@ -1069,6 +1106,7 @@ static void validate_pool_strategy(pool_check *pc, pool_spec *p) {
                            : sc_flag   ? strategy_implied(sc_flag) : NULL;
   if (implied) p->strategy = implied;
   pool_load_dra(pc, p, explicit);
+  pool_load_pod(pc, p, explicit);
   pc->strategy = p->strategy;
   if (!sc || sc->kind == NVCONFIG_SHARING_NONE || !pc->strategy_ok) return;
   const char *section = nvconfig_sharing_kind_name(sc->kind);

@@ -107,12 +107,34 @@ typedef struct pool_spec {
   char *mig_config_name;
   char *dra_claim_path;         /* dra_claim: the DRA file (with its #NAME), or NULL */
   char *dra_note;               /* what was taken from that claim, in words (check), or NULL */
+  char *pod_spec_path;          /* pod_spec: the Pod file (with its #NAME), or NULL */
+  struct pod_gpu *pod;          /* its GPU requests (podspec.h), read by hami and kai; owned */
   char *ref_dir;                /* the folder those files are confined to (paths.h), or NULL */
   /* The blocks of the pool's sections (scenario_pool_section: `autoscale:`, `spot:`), by
    * the section's place in the table; NULL where the pool has none. Read through
    * pool_section_conf. */
   gpointer section_conf[SCENARIO_MAX_POOL_SECTIONS];
 } pool_spec;
+
+typedef enum {
+  POD_HAMI = 1, /* HAMi's resources (nvidia.com/gpucores, gpumem, gpumem-percentage) */
+  POD_KAI,      /* KAI's annotations (gpu-fraction, gpu-memory) */
+} pod_kind;
+
+/* The GPU requests of a pool's pod_spec (podspec.h reads them; hami and kai take them
+ * where the pool sets no key of its own). */
+typedef struct pod_gpu {
+  char *path;           /* the file, as given (without a #NAME) */
+  char *object;         /* "Pod default/gpu-pod" */
+  pod_kind kind;
+  guint32 gpus;         /* nvidia.com/gpu of the GPU container (HAMi), 0 when unset */
+  double cores;         /* HAMi nvidia.com/gpucores / 100, 0 when unset */
+  double mem_mib;       /* HAMi nvidia.com/gpumem (MiB), 0 when unset */
+  double mem_percent;   /* HAMi nvidia.com/gpumem-percentage, 0 when unset */
+  double fraction;      /* KAI gpu-fraction, 0 when unset */
+  double kai_mem_mib;   /* KAI gpu-memory (MiB), 0 when unset */
+  guint line, col;      /* position of the object's metadata.name (else its kind) */
+} pod_gpu;
 
 typedef struct route_rule {
   guint line;

@@ -361,7 +361,7 @@ Test(scenario, unknown_pool_key_lists_valid_keys_and_suggests) {
              "layout, layouts, reconfigure, drain, reconfigure_time, mig_config, "
              "mig_config_name, instance_sharing, activeThreadPercentage, pinnedMemLimit, profile, scheduler, "
              "vgpu_licence_per_hour, fraction_cap, max_jobs_per_gpu, cpu_weight, sharing_config, "
-             "dra_claim, dra_request, cpu_milli, memory_mib, model, node_groups, autoscale, spot");
+             "dra_claim, dra_request, pod_spec, cpu_milli, memory_mib, model, node_groups, autoscale, spot");
 }
 
 Test(scenario, unknown_top_level_key) {

@@ -25,10 +25,12 @@ typedef struct hami_conf {
   int policy;        /* hami_policy */
   double cores;      /* gpucores / 100 for every container; 0: its gpu_frac */
   double scaling;    /* device_memory_scaling (deviceMemoryScaling) */
+  double mem_mib;    /* gpumem: every container's memory limit in MiB; 0: its own memory */
+  double mem_pct;    /* gpumem_percentage: the same in percent of the card; 0: unset */
   share_oversub over; /* ratio: the scaling when above 1 (CUDA_OVERSUBSCRIBE), else 1 */
 } hami_conf;
 
-static const hami_conf hami_defaults = {HAMI_SPLIT, HAMI_CORES_DEFAULT, 0, 1.0,
+static const hami_conf hami_defaults = {HAMI_SPLIT, HAMI_CORES_DEFAULT, 0, 1.0, 0, 0,
                                         {1.0, SHARE_OVERSUB_SLOWDOWN}};
 
 static const hami_conf *hami_conf_of(const pool_spec *p) {
@@ -44,15 +46,26 @@ static int64_t hami_registered(const pool_spec *p) {
 }
 
 /* A container's core share (nvidia.com/gpucores / 100) and memory limit (nvidia.com/gpumem:
- * its mem_gb, plus an inference service's KV cache at full batch, kv_gb x max_batch, so
- * that it can serve its batch; none asked: the whole card, as gpumem-percentage 100). */
+ * the pool's gpumem or gpumem_percentage of the card when set, as every container of a Pod
+ * file asks it; else its mem_gb, plus an inference service's KV cache at full batch,
+ * kv_gb x max_batch, so that it can serve its batch; none asked: the whole card, as
+ * gpumem-percentage 100). */
 static double hami_cores(const pool_spec *p, const job_spec *j) {
   const hami_conf *c = hami_conf_of(p);
   return c->cores > 0 ? c->cores : j->gpu_frac;
 }
 
+/* The pool's fixed limit in bytes (gpumem, gpumem_percentage), 0 when none. */
+static int64_t hami_fixed_limit(const pool_spec *p) {
+  const hami_conf *c = hami_conf_of(p);
+  if (c->mem_mib > 0) return (int64_t)(c->mem_mib * 1048576.0);
+  return c->mem_pct > 0 ? (int64_t)((double)p->gpu->mem_bytes * c->mem_pct / 100.0) : 0;
+}
+
 static int64_t hami_mem_limit(const pool_spec *p, const job_spec *j) {
   int64_t card = hami_registered(p);
+  int64_t fixed = hami_fixed_limit(p);
+  if (fixed > 0) return MIN(fixed, card);
   int64_t want = j->mem_bytes + j->kv_bytes * (int64_t)MAX(j->max_batch, 1u);
   return want > 0 && want < card ? want : card;
 }
@@ -73,6 +86,13 @@ static gboolean hami_can_ever_fit(const pool_spec *p, const job_spec *j, char **
                               G_GUINT64_FORMAT " GPU%s, room for %" G_GUINT64_FORMAT,
                               j->gpus, 100.0 * hami_cores(p, j), UTIL_GB(hami_mem_limit(p, j)),
                               p->name, total, total == 1 ? "" : "s", total * per_gpu);
+    return FALSE;
+  }
+  int64_t fixed = hami_fixed_limit(p);
+  if (fixed > 0 && j->mem_bytes > fixed) {
+    *reason = g_strdup_printf("needs %.2f GB per worker; a container of pool '%s' may hold "
+                              "%.2f GB (nvidia.com/gpumem)", UTIL_GB(j->mem_bytes), p->name,
+                              UTIL_GB(fixed));
     return FALSE;
   }
   if (j->mem_bytes > hami_registered(p)) {
@@ -163,9 +183,35 @@ static const scenario_key hami_key_scaling = {
     "device_memory_scaling", "1", "deviceMemoryScaling: the memory the scheduler counts on a "
     "card, in cards (0 < S <= 10); above 1 the containers may hold more than the card, the "
     "rest in host memory, slowed (migration_slowdown)", "1|1.5|2"};
+static const scenario_key hami_key_mem = {
+    "gpumem", "mem_gb", "memory limit of every container in MiB (nvidia.com/gpumem); default: "
+    "its own memory", NULL};
+static const scenario_key hami_key_mem_pct = {
+    "gpumem_percentage", "none", "memory limit of every container in percent of the card "
+    "(nvidia.com/gpumem-percentage), instead of gpumem", NULL};
 static const scenario_key *const hami_keys[] = {
     &scenario_key_timeslice, &scenario_key_context_switch, &hami_key_split, &hami_key_policy,
-    &hami_key_cores, &hami_key_scaling, &share_key_migration_slowdown, NULL};
+    &hami_key_cores, &hami_key_scaling, &share_key_migration_slowdown, &hami_key_mem,
+    &hami_key_mem_pct, NULL};
+
+/* gpumem / gpumem_percentage (one of them), else the Pod file's; and the Pod file's
+ * gpucores where the pool sets none. */
+static void hami_validate_limits(pool_check *c, pool_spec *p, hami_conf *conf) {
+  const pod_gpu *pod = p->pod && p->pod->kind == POD_HAMI ? p->pod : NULL;
+  gboolean mem = pool_check_number(c, "gpumem", "a memory limit in MiB greater than 0", 0, TRUE,
+                                   1048576.0, FALSE, &conf->mem_mib);
+  gboolean pct = pool_check_number(c, "gpumem_percentage", "a percentage greater than 0 and "
+                                   "at most 100", 0, TRUE, 100, FALSE, &conf->mem_pct);
+  if (mem && pct)
+    pool_check_report(c, pool_check_key(c, "gpumem_percentage"), "%s: gpumem and "
+                      "gpumem_percentage together: HAMi takes one or the other",
+                      pool_check_prefix(c));
+  if (!pool_check_key(c, "gpumem") && !pool_check_key(c, "gpumem_percentage") && pod) {
+    conf->mem_mib = pod->mem_mib;
+    conf->mem_pct = pod->mem_percent;
+  }
+  if (!pool_check_key(c, "gpucores") && pod && pod->cores > 0) conf->cores = pod->cores;
+}
 
 static void hami_validate_pool(pool_check *c, pool_spec *p) {
   pool_check_timeslice(c, p);
@@ -186,12 +232,15 @@ static void hami_validate_pool(pool_check *c, pool_spec *p) {
     conf->scaling = sc;
   conf->over.ratio = MAX(conf->scaling, 1.0);
   share_oversub_check(c, &conf->over);
+  hami_validate_limits(c, p, conf);
 }
 
 static void hami_describe(GString *s, const pool_spec *p) {
   const hami_conf *c = hami_conf_of(p);
   g_string_append_printf(s, ", split %u, cores %s", c->split, hami_policy_names[c->policy]);
   if (c->cores > 0) g_string_append_printf(s, " %g%%", 100.0 * c->cores);
+  if (c->mem_mib > 0) g_string_append_printf(s, ", gpumem %g MiB", c->mem_mib);
+  if (c->mem_pct > 0) g_string_append_printf(s, ", gpumem %g%% of the card", c->mem_pct);
   if (c->scaling < 1.0) g_string_append_printf(s, ", memory counted %g x the card", c->scaling);
   share_oversub_describe(s, &c->over);
   scenario_describe_no_sharing(s, p);

@@ -152,6 +152,18 @@ static void kai_validate_pool(pool_check *c, pool_spec *p) {
   if (pool_check_int(c, "max_pods_per_gpu", 1, KAI_MAX_SLOTS, &n)) conf->slots = (guint32)n;
   pool_check_number(c, "gpu_fraction", "a fraction greater than 0 and at most 1", 0, TRUE, 1,
                     FALSE, &conf->fraction);
+  const pod_gpu *pod = p->pod && p->pod->kind == POD_KAI ? p->pod : NULL;
+  if (pool_check_key(c, "gpu_fraction") || !pod) return;
+  if (pod->fraction > 0) {
+    conf->fraction = pod->fraction;
+  } else if (p->gpu) { /* gpu-memory: the share of the card that memory is */
+    double f = pod->kai_mem_mib * 1048576.0 / (double)p->gpu->mem_bytes;
+    if (f > 1.0)
+      pool_check_report(c, pool_check_key(c, "pod_spec"), "%s: %s asks gpu-memory %g MiB, more "
+                        "than a %s holds (%.0f MiB)", pool_check_prefix(c), pod->object,
+                        pod->kai_mem_mib, p->gpu->name, (double)p->gpu->mem_bytes / 1048576.0);
+    else conf->fraction = f;
+  }
 }
 
 static void kai_describe(GString *s, const pool_spec *p) {

@@ -252,7 +252,8 @@ gboolean sweep_spec_add_references(sweep_spec *s, const struct scenario *sc, GEr
     const pool_spec *p = g_ptr_array_index(sc->pools, i);
     if (!sweep_ref_add(s, p->ref_dir, p->sharing_config_path, error) ||
         !sweep_ref_add(s, p->ref_dir, p->mig_config_path, error) ||
-        !sweep_ref_add(s, p->ref_dir, p->dra_claim_path, error))
+        !sweep_ref_add(s, p->ref_dir, p->dra_claim_path, error) ||
+        !sweep_ref_add(s, p->ref_dir, p->pod_spec_path, error))
       return FALSE;
   }
   return TRUE;
