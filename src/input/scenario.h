@@ -6,6 +6,7 @@
 #pragma once
 #include <glib.h>
 #include <stdint.h>
+#include "podspec.h" /* pod_gpu, a pool's pod_spec */
 #include "util.h"
 #include "diag.h"
 #include "catalog.h"
@@ -116,25 +117,7 @@ typedef struct pool_spec {
   gpointer section_conf[SCENARIO_MAX_POOL_SECTIONS];
 } pool_spec;
 
-typedef enum {
-  POD_HAMI = 1, /* HAMi's resources (nvidia.com/gpucores, gpumem, gpumem-percentage) */
-  POD_KAI,      /* KAI's annotations (gpu-fraction, gpu-memory) */
-} pod_kind;
 
-/* The GPU requests of a pool's pod_spec (podspec.h reads them; hami and kai take them
- * where the pool sets no key of its own). */
-typedef struct pod_gpu {
-  char *path;           /* the file, as given (without a #NAME) */
-  char *object;         /* "Pod default/gpu-pod" */
-  pod_kind kind;
-  guint32 gpus;         /* nvidia.com/gpu of the GPU container (HAMi), 0 when unset */
-  double cores;         /* HAMi nvidia.com/gpucores / 100, 0 when unset */
-  double mem_mib;       /* HAMi nvidia.com/gpumem (MiB), 0 when unset */
-  double mem_percent;   /* HAMi nvidia.com/gpumem-percentage, 0 when unset */
-  double fraction;      /* KAI gpu-fraction, 0 when unset */
-  double kai_mem_mib;   /* KAI gpu-memory (MiB), 0 when unset */
-  guint line, col;      /* position of the object's metadata.name (else its kind) */
-} pod_gpu;
 
 typedef struct route_rule {
   guint line;
