@@ -53,6 +53,7 @@ void results_service_clear(service_result *s) {
 results *results_new(void) {
   results *r = g_new0(results, 1);
   r->start_unix = NAN;
+  r->stopped_at_s = NAN;
   r->jobs = g_array_new(FALSE, TRUE, sizeof(job_result));
   r->gpus = g_array_new(FALSE, TRUE, sizeof(gpu_result));
   r->pools = g_array_new(FALSE, TRUE, sizeof(pool_result));

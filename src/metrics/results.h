@@ -319,6 +319,10 @@ typedef struct results {
   GArray *tenants;          /* tenant_result, sorted by name */
   GArray *blast;            /* blast_row with a victim, by kind, then from, then to (names:
                              * strcmp order); same-tenant pairs included (from == to) */
+  double stopped_at_s;      /* the run gave up early (sim_options.give_up_*) at this time;
+                             * NAN when it ran to its end */
+  guint64 stopped_late;     /* then: the jobs that had first started late */
+  double stopped_wait_s;    /* then: after how long since submission a start was late */
   gboolean preemption;      /* the scenario let jobs preempt: tenants.csv and the summary
                              * show the preemptions (opt-in columns) */
   gboolean quotas;          /* the scenario has Kueue quotas: tenants.csv and the summary

@@ -376,6 +376,14 @@ char *report_json(const results *r, gboolean include_engine_stats) {
   }
   json_sched(b, r);
   json_prio_waits(b, r);
+  if (isfinite(r->stopped_at_s)) { /* the run gave up early (plan's probes) */
+    json_builder_set_member_name(b, "stopped_early");
+    json_builder_begin_object(b);
+    json_num(b, "at_s", r->stopped_at_s);
+    json_int(b, "late_jobs", r->stopped_late);
+    json_num(b, "wait_s", r->stopped_wait_s);
+    json_builder_end_object(b);
+  }
   if (r->oversub) { /* memory beyond the card (unified memory) */
     results_oversub o;
     results_oversub_total(r, &o);

@@ -563,6 +563,15 @@ void report_text(const results *r, GString *out) {
 
   text_mig_carved(out, r);
   text_prio_waits(out, r);
+  if (isfinite(r->stopped_at_s)) { /* the run gave up early (plan's probes) */
+    text_label(out, "stopped early");
+    g_string_append(out, "at ");
+    text_duration(out, r->stopped_at_s);
+    g_string_append_printf(out, ": %" G_GUINT64_FORMAT " jobs had started more than ",
+                           r->stopped_late);
+    text_duration(out, r->stopped_wait_s);
+    g_string_append(out, " after their submission\n");
+  }
   text_preemption(out, r);
   text_autoscale(out, r);
   text_quotas(out, r);

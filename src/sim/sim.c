@@ -139,6 +139,11 @@ struct sim {
   gboolean kueue_order;      /* a ClusterQueue preempts or fair sharing is on: a pass admits
                               * as Kueue orders its entries (quota_admit_pass) */
   gboolean autoscale_on;     /* some pool autoscales (autoscale.h) */
+  /* giving up early (sim_options.give_up_*): 0 late starts when off */
+  sim_time give_up_wait_ns;
+  guint64 give_up_late, late;
+  guint32 overdue_next;      /* the arrivals (in submit order) give_up_check has judged */
+  gboolean gave_up;          /* give_up_late jobs started late: the run ends now */
 };
 
 /* The slot of a row that is out while an earlier one is not. */
@@ -1933,6 +1938,25 @@ static inline gboolean sim_checkpoint(sim *s, sim_time horizon) {
   return !(s->stop && g_atomic_int_get(s->stop)) && !rowwriter_failed(s->rw);
 }
 
+/* Giving up early (sim_options.give_up_*): the jobs whose wait limit has passed, in submit
+ * order, each counted late when it had not started by then (still queued, or started
+ * later: the pass comes at the first event after the limit, so a late start is seen); one
+ * whose row is already out ended before it, on time (or never fitted: a failure of its
+ * own). Amortised O(1) an event. */
+static void give_up_check(sim *s) {
+  sim_time now = sim_now(s);
+  while (s->overdue_next < s->next_arrival) {
+    guint32 idx = s->arrival_order ? s->arrival_order[s->overdue_next] : s->overdue_next;
+    const job_run *j = idx >= s->next_emit ? *job_slot(s, idx) : NULL; /* NULL: its row out */
+    if (j == SLOT_OUT) j = NULL;
+    if (j && j->spec->submit_ns + s->give_up_wait_ns >= now) break;
+    s->overdue_next++;
+    if (j && (j->first_start < 0 || j->first_start - j->spec->submit_ns > s->give_up_wait_ns))
+      s->late++;
+  }
+  if (s->late >= s->give_up_late) s->gave_up = TRUE;
+}
+
 /* Runs the events up to the horizon (or the last one); returns the end of the run. FALSE in
  * *stopped when it ran to the end, TRUE when sim_options.stop cut it short. */
 static sim_time sim_loop(sim *s, gboolean *stopped) {
@@ -1940,18 +1964,26 @@ static sim_time sim_loop(sim *s, gboolean *stopped) {
   sim_time horizon = s->sc->horizon_ns;
   *stopped = FALSE;
   if (horizon > 0) {
-    while (!*stopped && engine_next_time(s->eng) <= horizon && engine_step(s->eng)) {
+    while (!*stopped && !s->gave_up && engine_next_time(s->eng) <= horizon &&
+           engine_step(s->eng)) {
       emit_ready(s);
+      if (G_UNLIKELY(s->give_up_late)) give_up_check(s);
       *stopped = !sim_checkpoint(s, horizon);
     }
-    if (!*stopped) engine_run_until(s->eng, horizon);
+    if (!*stopped && !s->gave_up) engine_run_until(s->eng, horizon);
   } else {
-    while (!*stopped && engine_step(s->eng)) {
+    while (!*stopped && !s->gave_up && engine_step(s->eng)) {
       emit_ready(s);
+      if (G_UNLIKELY(s->give_up_late)) give_up_check(s);
       *stopped = !sim_checkpoint(s, 0);
     }
   }
   if (s->progress) progress_tick(s, horizon, TRUE);
+  if (s->gave_up) { /* as at a horizon: close_books cuts what runs and waits here */
+    s->res->stopped_at_s = util_ns_to_seconds(sim_now(s));
+    s->res->stopped_late = s->late;
+    s->res->stopped_wait_s = util_ns_to_seconds(s->give_up_wait_ns);
+  }
   return sim_now(s);
 }
 
@@ -2007,6 +2039,10 @@ results *sim_run(const scenario *sc, const trace *tr, const sim_options *opt, GE
   s->res->start_unix = isfinite(sc->start_unix) ? sc->start_unix : tr->start_unix;
   s->progress = opt && opt->progress && isatty(2);
   s->stop = opt ? opt->stop : NULL;
+  if (opt && opt->give_up_late && opt->give_up_wait_s >= 0) {
+    s->give_up_late = opt->give_up_late;
+    s->give_up_wait_ns = util_seconds_to_ns(opt->give_up_wait_s);
+  }
   s->res->gpu_series_on = opt && opt->gpu_series;
   s->reference = opt ? opt->reference & SIM_REF_ALL : 0;
   if (!(s->reference & SIM_REF_WARM)) s->warm = warm_new();

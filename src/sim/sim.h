@@ -51,6 +51,13 @@ typedef struct sim_options {
    * rows the summaries name, results_services_streamed). */
   void (*services_sink)(void *data, const results *r, const service_result *row);
   void *services_sink_data;
+  /* Give up early (plan's probes, docs/studies.md "plan"): once give_up_late jobs have
+   * waited more than give_up_wait_s since their submission before their first start
+   * (started that late, or still queued that long), the run ends there as at a horizon and
+   * results->stopped_at_s says when. The caller knows that so many such jobs already break
+   * its constraint. 0: off. */
+  double give_up_wait_s;
+  guint64 give_up_late;
   /* Events pending at once beyond which the run ends with a SHARESIM_ERROR_RUNTIME error
    * (engine_full); 0: the engine's own limit, ENGINE_MAX_PENDING (tests set fewer). */
   guint64 max_pending_events;

@@ -50,7 +50,8 @@ static void studyrun_execute(studyrun_task *t, gboolean progress) {
     t->stopped = TRUE;
     return;
   }
-  sim_options opt = {.progress = progress, .stop = &t->stop};
+  sim_options opt = {.progress = progress, .stop = &t->stop,
+                     .give_up_wait_s = t->give_up_wait_s, .give_up_late = t->give_up_late};
   g_autoptr(results) res = studyrun_simulate(t->sc, t->tr, &opt, t->dir, &t->error);
   if (!res) {
     t->stopped = g_atomic_int_get(&t->stop) != 0;

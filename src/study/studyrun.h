@@ -25,6 +25,8 @@ typedef struct studyrun_task {
   const trace *tr;         /* borrowed likewise; several tasks may share one */
   char *dir;               /* the result folder to write; owned */
   guint id;                /* the caller's */
+  double give_up_wait_s;   /* sim_options.give_up_wait_s and give_up_late (0: run to the end) */
+  guint64 give_up_late;
   /* set by the run */
   run_figures *fig;        /* the folder's figures (NULL on error); owned by the task */
   GError *error;           /* why it failed; owned */

@@ -1,7 +1,8 @@
 # t-plan.sh: `sharesim plan`: the recommended scenario reproduces its run byte for byte, its
 # NVIDIA device-plugin and mig-parted files read back into the same pools and run the same, the
 # files are the same at any -j, the answer equals the cheapest feasible set-up of an
-# exhaustive run and every cheaper set-up names the constraint it broke, the trust rules
+# exhaustive run and every cheaper set-up names the constraint it broke (a probe that gave up
+# early fails there too), the trust rules
 # hold (an untrusted class is never given time-slicing, MPS or fractional; an org class
 # never MPS), pareto.csv is the Pareto front of probes.csv (checked point by point), a plan
 # killed midway resumes from its journal to the same files, and bad input is refused at file:line:column with nothing written.
@@ -89,6 +90,14 @@ for cls in notebook inference training batch; do
   unnamed=$(awk -F, -v c=$cls -v w="$got" '$1 == c && $8 + 0 < w + 0 && ($9 != 0 || $10 == "\"\"")' tinyx/probes.csv | head -3)
   expect_eq "$unnamed" "" "every $cls set-up cheaper than the plan's fails and names why"
 done
+# a probe that gave up (its class's wait limit already broken by enough late jobs) fails in
+# the exhaustive run too, which runs every probe to its end
+stopped=$(grep -c 'where the probe stopped' tiny/probes.csv)
+expect_eq "$([ "$stopped" -gt 0 ] && echo some)" some "probes give up ($stopped)"
+wrong=$(awk -F, 'FNR == NR { if ($9 == 0) failed[$1 FS $3 FS $4 FS $5 FS $6] = 1; next }
+  /where the probe stopped/ && !(($1 FS $3 FS $4 FS $5 FS $6) in failed)' tinyx/probes.csv tiny/probes.csv | head -3)
+expect_eq "$wrong" "" "every probe that gave up fails when run to its end"
+expect_eq "$(grep -c 'where the probe stopped' tinyx/probes.csv)" 0 "--exhaustive never gives up"
 
 # ---- the Pareto fronts against every set-up simulated (probes.csv), by the definition ----
 # Per class and front (slo: cost against worst SLO attainment, higher better; wait: against

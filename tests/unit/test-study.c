@@ -1252,3 +1252,27 @@ Test(plan, journal_keeps_the_blast_radius) {
   g_remove(tr);
   g_rmdir(dir);
 }
+
+/* plan's early give-up (plan_give_up_late): on every n up to 400, as many late starts as
+ * it says put GSL's p95 of the n waits over the limit whatever the other waits are (at the
+ * limit exactly: the largest they may be), and one fewer never suffices (the others at 0,
+ * the late ones just over the limit: the p95 interpolates below it). */
+Test(plan, give_up_count_is_the_fewest_late_starts_that_break_the_p95) {
+  const double limit = 600;
+  double *w = g_new(double, 400);
+  for (guint64 n = 1; n <= 400; n++) {
+    guint64 k = plan_give_up_late(n);
+    cr_assert(k >= 1 && k <= n, "n %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT, n, k);
+    double mean, p50, p95, max;
+    for (guint64 i = 0; i < n; i++) w[i] = i < n - k ? limit : limit * (1 + 1e-9);
+    results_wait_stats(w, n, &mean, &p50, &p95, &max);
+    cr_assert(p95 > limit, "n %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " late starts leave "
+              "the p95 at %.17g", n, k, p95);
+    if (k < 2) continue;
+    for (guint64 i = 0; i < n; i++) w[i] = i < n - (k - 1) ? 0 : limit * (1 + 1e-12);
+    results_wait_stats(w, n, &mean, &p50, &p95, &max);
+    cr_assert(p95 <= limit, "n %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " late starts "
+              "already break it (p95 %.17g)", n, k - 1, p95);
+  }
+  g_free(w);
+}

@@ -15,8 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#define PLAN_JOURNAL_MAGIC "sharesim plan journal 2"
-#define PLAN_JOURNAL_NUMBERS 12 /* ten figures, the blast radius and its untrusted part */
+#define PLAN_JOURNAL_MAGIC "sharesim plan journal 3"
+#define PLAN_JOURNAL_NUMBERS 14 /* ten figures, the blast radius and its untrusted part, when
+                                 * the probe gave up and its late starts */
 #define PLAN_JOURNAL_FIELDS (PLAN_JOURNAL_NUMBERS + 3) /* key, numbers, worst service, source */
 
 /* The SHA-256 of a file's bytes, NULL with error. */
@@ -64,7 +65,8 @@ static gboolean plan_journal_record(plan *p, const char *line) {
   *m = (plan_measure){.unplaceable = v[0], .queued = v[1], .wait_p95_s = v[2],
                       .oom_kills = v[3], .victims = v[4], .slo_min = v[5],
                       .slowdown_mean = v[6], .slowdown_p95 = v[7], .allocated_frac = v[8],
-                      .busy_frac = v[9], .blast = v[10], .blast_untrusted = v[11]};
+                      .busy_frac = v[9], .blast = v[10], .blast_untrusted = v[11],
+                      .stopped_at_s = v[12], .stopped_late = v[13]};
   m->slo_worst = plan_journal_text(f[PLAN_JOURNAL_NUMBERS + 1]);
   m->blast_src = plan_journal_text(f[PLAN_JOURNAL_NUMBERS + 2]);
   g_hash_table_replace(p->resumed, g_strcompress(f[0]), m);
@@ -122,7 +124,8 @@ void plan_journal_line(GString *s, const char *key, const plan_measure *m) {
   g_string_append(s, k);
   const double v[] = {m->unplaceable, m->queued, m->wait_p95_s, m->oom_kills, m->victims,
                       m->slo_min, m->slowdown_mean, m->slowdown_p95, m->allocated_frac,
-                      m->busy_frac, m->blast, m->blast_untrusted};
+                      m->busy_frac, m->blast, m->blast_untrusted, m->stopped_at_s,
+                      m->stopped_late};
   G_STATIC_ASSERT(G_N_ELEMENTS(v) == PLAN_JOURNAL_NUMBERS);
   for (guint i = 0; i < G_N_ELEMENTS(v); i++) plan_journal_value(s, v[i]);
   plan_journal_put_text(s, m->slo_worst);

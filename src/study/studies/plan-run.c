@@ -231,8 +231,14 @@ static void plan_start(plan *p, GArray *probes, guint ci, guint32 nodes) {
     GError *err = NULL;
     pr.sc = plan_probe_scenario(p, ci, nodes, k, stem, &err);
     if (pr.sc) {
-      pr.task = studyrun_task_new(pr.sc, g_array_index(p->classes, plan_class, c->cls).tr, dir,
-                                  probes->len);
+      const plan_class *cls = &g_array_index(p->classes, plan_class, c->cls);
+      pr.task = studyrun_task_new(pr.sc, cls->tr, dir, probes->len);
+      /* one seed per probe: a run whose late starts already break the class's wait limit
+       * gives up there (with more seeds the 95 % bound is judged over all of them) */
+      if (!p->opt.exhaustive && p->opt.n_seeds == 1 && !isnan(cls->max_wait_p95_s)) {
+        pr.task->give_up_wait_s = cls->max_wait_p95_s;
+        pr.task->give_up_late = plan_give_up_late(cls->n_jobs);
+      }
     } else {
       pr.task = studyrun_task_new(NULL, NULL, dir, probes->len);
       pr.task->error = err;
@@ -283,6 +289,10 @@ static void plan_measure_worse(plan_measure *acc, const plan_measure *m) {
                       m->victims, m->slowdown_mean, m->slowdown_p95, m->blast};
   for (guint i = 0; i < G_N_ELEMENTS(b); i++)
     if (isfinite(b[i]) && (!isfinite(*a[i]) || b[i] > *a[i])) *a[i] = b[i];
+  if (m->stopped_late > acc->stopped_late) { /* an end's run that gave up */
+    acc->stopped_late = m->stopped_late;
+    acc->stopped_at_s = m->stopped_at_s;
+  }
   if (isfinite(m->slo_min) && (!isfinite(acc->slo_min) || m->slo_min < acc->slo_min)) {
     acc->slo_min = m->slo_min;
     g_free(acc->slo_worst);

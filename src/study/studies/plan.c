@@ -393,14 +393,24 @@ void plan_measure_of(const run_figures *f, const plan_class *k, plan_measure *m)
       .blast_untrusted = f->blast_known
                              ? figures_blast_across(f, (const char *const *)k->untrusted->pdata,
                                                     k->untrusted->len)
-                             : NAN};
+                             : NAN,
+      .stopped_at_s = figures_value(f, "stopped_early:at_s"),
+      .stopped_late = figures_value(f, "stopped_early:late_jobs")};
+  if (!(m->stopped_late > 0)) m->stopped_late = 0;
   m->slo_worst = worst ? g_strdup(worst) : NULL;
   const char *src = plan_blast_src(f, k);
   m->blast_src = src ? g_strdup(src) : NULL;
 }
 
 gboolean plan_served(const plan_measure *m) {
-  return !(m->unplaceable > 0) && !(m->queued > 0);
+  return !(m->unplaceable > 0) && !(m->queued > 0) && !(m->stopped_late > 0);
+}
+
+guint64 plan_give_up_late(guint64 n) {
+  /* the 95 % quantile interpolates between order statistics lo and lo + 1, lo =
+   * floor(0.95 (n - 1)): it exceeds the limit once order statistic lo does, that is once
+   * n - lo waits do */
+  return n ? n - (guint64)floor(0.95 * (double)(n - 1)) : 0;
 }
 
 /* The value a constraint is judged on over n seeds: the upper (upper TRUE) or lower end of
@@ -424,11 +434,24 @@ static void plan_why(GString *why, const char *what, figure_unit u, double v, co
   figures_format(why, u, limit);
 }
 
+/* The constraint a probe that gave up early broke, into why. */
+static void plan_why_stopped(GString *why, double limit, double late, double at_s) {
+  g_string_append_printf(why, "%squeue wait p95 > ", why->len ? "; " : "");
+  figures_format(why, FIGURE_SECONDS, limit);
+  g_string_append_printf(why, ": %.0f job(s) had waited longer for their start by ", late);
+  figures_format(why, FIGURE_SECONDS, at_s);
+  g_string_append(why, ", where the probe stopped");
+}
+
 gboolean plan_judge(const plan_class *k, plan_measure *const *seeds, guint n,
                     plan_measure *out, GString *why) {
-  double never = 0, queued = 0, untrusted = 0;
+  double never = 0, queued = 0, untrusted = 0, late = 0, stop_at = NAN;
   const char *src = NULL;
   for (guint i = 0; i < n; i++) {
+    if (seeds[i]->stopped_late > late) {
+      late = seeds[i]->stopped_late;
+      stop_at = seeds[i]->stopped_at_s;
+    }
     if (isfinite(seeds[i]->unplaceable)) never = MAX(never, seeds[i]->unplaceable);
     if (isfinite(seeds[i]->queued)) queued = MAX(queued, seeds[i]->queued);
     if (isfinite(seeds[i]->blast_untrusted) && seeds[i]->blast_untrusted > untrusted) {
@@ -444,19 +467,23 @@ gboolean plan_judge(const plan_class *k, plan_measure *const *seeds, guint n,
                         .slowdown_p95 = PLAN_B(slowdown_p95, TRUE),
                         .allocated_frac = PLAN_B(allocated_frac, TRUE),
                         .busy_frac = PLAN_B(busy_frac, TRUE), .blast = PLAN_B(blast, TRUE),
-                        .blast_untrusted = untrusted};
+                        .blast_untrusted = untrusted, .stopped_at_s = stop_at,
+                        .stopped_late = late};
 #undef PLAN_B
   out->slo_worst = g_strdup(seeds[0]->slo_worst);
   out->blast_src = g_strdup(src);
   gsize before = why->len;
   if (never > 0) g_string_append_printf(why, "%s%.0f job(s) never fit", why->len ? "; " : "", never);
-  if (queued > 0)
+  if (late > 0) /* gave up: these many late starts alone put the p95 over the limit */
+    plan_why_stopped(why, k->max_wait_p95_s, late, stop_at);
+  else if (queued > 0)
     g_string_append_printf(why, "%s%.0f job(s) still queued at the end", why->len ? "; " : "", queued);
   if (untrusted > 0) /* a hard rule: in any seed, never traded against cost */
     g_string_append_printf(why, "%suntrusted tenant %s's faults reached other tenants (%.0f "
                            "job(s) killed or evicted)", why->len ? "; " : "", src ? src : "?",
                            untrusted);
-  if (!isnan(k->max_wait_p95_s) && isfinite(out->wait_p95_s) && out->wait_p95_s > k->max_wait_p95_s)
+  if (!(late > 0) && !isnan(k->max_wait_p95_s) && isfinite(out->wait_p95_s) &&
+      out->wait_p95_s > k->max_wait_p95_s)
     plan_why(why, "queue wait p95", FIGURE_SECONDS, out->wait_p95_s, ">", k->max_wait_p95_s);
   if (k->max_oom >= 0 && isfinite(out->oom_kills) && out->oom_kills > (double)k->max_oom)
     plan_why(why, "OOM kills", FIGURE_NUMBER, out->oom_kills, ">", (double)k->max_oom);

@@ -25,6 +25,9 @@ typedef struct plan_measure {
    * NAN when the run's summary has none (a folder of an older sharesim) */
   double blast, blast_untrusted;
   char *blast_src;              /* owned, may be NULL */
+  /* a probe that gave up early (plan_give_up_late): when, and the jobs that had started
+   * later than the class's max_wait_p95 allows; NAN and 0 for a probe run to its end */
+  double stopped_at_s, stopped_late;
 } plan_measure;
 
 /* One class: the jobs of one kind. */
@@ -153,6 +156,10 @@ void plan_measure_clear(plan_measure *m);
 /* Every job fitted and none was left queued (in every seed): the figures describe all of
  * the class's jobs. */
 gboolean plan_served(const plan_measure *m);
+/* The number of a class's n jobs that, once started more than its max_wait_p95 after
+ * their submission, make the p95 queue wait (GSL's quantile of the n waits) exceed it
+ * whatever the others wait: n - floor(0.95 (n - 1)). A probe gives up there (plan-run.c). */
+guint64 plan_give_up_late(guint64 n);
 /* Judges the measures of a probe's seeds against class k's constraints: a constraint holds
  * when its 95 % bound over the seeds does (the value itself with one seed); every job must
  * fit and none be left queued in every seed, and no fault of an untrusted tenant may reach
