@@ -284,6 +284,18 @@ static void text_prio_waits(GString *out, const results *r) {
   g_string_append_c(out, '\n');
 }
 
+/* A run that gave up early (plan's probes, sim_options.give_up_*): when, and why. */
+static void text_stopped(GString *out, const results *r) {
+  if (!isfinite(r->stopped_at_s)) return;
+  text_label(out, "stopped early");
+  g_string_append(out, "at ");
+  text_duration(out, r->stopped_at_s);
+  g_string_append_printf(out, ": %" G_GUINT64_FORMAT " jobs had waited more than ",
+                         r->stopped_late);
+  text_duration(out, r->stopped_wait_s);
+  g_string_append(out, " for their first start\n");
+}
+
 /* Preemptions (only where the scenario lets jobs preempt): the total, GPU-hours of work
  * lost, and per tenant suffered / caused, in name order. */
 static void text_preemption(GString *out, const results *r) {
@@ -563,15 +575,7 @@ void report_text(const results *r, GString *out) {
 
   text_mig_carved(out, r);
   text_prio_waits(out, r);
-  if (isfinite(r->stopped_at_s)) { /* the run gave up early (plan's probes) */
-    text_label(out, "stopped early");
-    g_string_append(out, "at ");
-    text_duration(out, r->stopped_at_s);
-    g_string_append_printf(out, ": %" G_GUINT64_FORMAT " jobs had started more than ",
-                           r->stopped_late);
-    text_duration(out, r->stopped_wait_s);
-    g_string_append(out, " after their submission\n");
-  }
+  text_stopped(out, r);
   text_preemption(out, r);
   text_autoscale(out, r);
   text_quotas(out, r);
