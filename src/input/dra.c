@@ -545,28 +545,6 @@ static void request_parse(dctx *c, const scenario_yaml *r, const char *what) {
  * The file's objects, the claim a pool names, and who shares it
  * ==================================================================================== */
 
-/* Every object of the documents, the items of a List in its place. */
-static void objects_collect(dctx *c, const scenario_yaml *docs) {
-  for (guint i = 0; i < docs->items->len; i++) {
-    const scenario_yaml *o = g_ptr_array_index(docs->items, i);
-    if (o->type != SCENARIO_YAML_MAP) {
-      scenario_yaml_expected(c->d, c->file, o, "document", "a Kubernetes object (a mapping "
-                             "with apiVersion and kind)");
-      continue;
-    }
-    const scenario_yaml *items = scenario_yaml_get(o, "items");
-    if (!g_strcmp0(text(scenario_yaml_get(o, "kind")), "List") && items &&
-        items->type == SCENARIO_YAML_SEQ) {
-      for (guint k = 0; k < items->items->len; k++) {
-        const scenario_yaml *it = g_ptr_array_index(items->items, k);
-        if (it->type == SCENARIO_YAML_MAP) g_ptr_array_add(c->objects, (gpointer)it);
-        else scenario_yaml_expected(c->d, c->file, it, "items", "Kubernetes objects");
-      }
-      continue;
-    }
-    g_ptr_array_add(c->objects, (gpointer)o);
-  }
-}
 
 static gboolean is_claim(const scenario_yaml *o) {
   const char *k = text(scenario_yaml_get(o, "kind"));
@@ -820,7 +798,7 @@ dra_claim *dra_load_in(const char *within, const char *path, const char *request
   out->thread_pct = -1;
   out->profiles = g_ptr_array_new_with_free_func(g_free);
   out->profile_pos = g_array_new(FALSE, FALSE, sizeof(guint));
-  objects_collect(&c, docs);
+  scenario_yaml_k8s_objects(c.d, c.file, docs, c.objects);
   const scenario_yaml *claim = diags->count == before ? claim_pick(&c, key) : NULL;
   if (claim && claim_read(&c, claim)) {
     const scenario_yaml *pos = scenario_yaml_get(scenario_yaml_get(claim, "metadata"), "name");

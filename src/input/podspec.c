@@ -43,28 +43,6 @@ static const char *meta(const scenario_yaml *o, const char *key) {
   return text(scenario_yaml_get(scenario_yaml_get(o, "metadata"), key));
 }
 
-/* Every object of the documents, the items of a List in its place. */
-static void objects_collect(pctx *c, const scenario_yaml *docs) {
-  for (guint i = 0; i < docs->items->len; i++) {
-    const scenario_yaml *o = g_ptr_array_index(docs->items, i);
-    if (o->type != SCENARIO_YAML_MAP) {
-      scenario_yaml_expected(c->d, c->file, o, "document", "a Kubernetes object (a mapping "
-                             "with apiVersion and kind)");
-      continue;
-    }
-    const scenario_yaml *items = scenario_yaml_get(o, "items");
-    if (!g_strcmp0(text(scenario_yaml_get(o, "kind")), "List") && items &&
-        items->type == SCENARIO_YAML_SEQ) {
-      for (guint k = 0; k < items->items->len; k++) {
-        const scenario_yaml *it = g_ptr_array_index(items->items, k);
-        if (it->type == SCENARIO_YAML_MAP) g_ptr_array_add(c->objects, (gpointer)it);
-        else scenario_yaml_expected(c->d, c->file, it, "items", "Kubernetes objects");
-      }
-      continue;
-    }
-    g_ptr_array_add(c->objects, (gpointer)o);
-  }
-}
 
 /* The pod template of a Pod or workload: its metadata's holder (the Pod, or the template)
  * in *holder, and its spec; NULL for other kinds. */
@@ -249,7 +227,7 @@ pod_gpu *podspec_load_in(const char *within, const char *path, diag_list *diags)
   pctx c = {.d = diags, .file = file, .objects = g_ptr_array_new()};
   pod_gpu *out = g_new0(pod_gpu, 1);
   out->path = g_strdup(file);
-  objects_collect(&c, docs);
+  scenario_yaml_k8s_objects(c.d, c.file, docs, c.objects);
   const scenario_yaml *o = diags->count == before ? object_pick(&c, key) : NULL;
   if (o) {
     const scenario_yaml *pos = scenario_yaml_get(scenario_yaml_get(o, "metadata"), "name");

@@ -385,6 +385,30 @@ void scenario_yaml_expected(diag_list *d, const char *file, const scenario_yaml 
              scenario_yaml_describe(n));
 }
 
+void scenario_yaml_k8s_objects(diag_list *d, const char *file, const scenario_yaml *docs,
+                               GPtrArray *out) {
+  for (guint i = 0; i < docs->items->len; i++) {
+    const scenario_yaml *o = g_ptr_array_index(docs->items, i);
+    if (o->type != SCENARIO_YAML_MAP) {
+      scenario_yaml_expected(d, file, o, "document", "a Kubernetes object (a mapping "
+                             "with apiVersion and kind)");
+      continue;
+    }
+    const scenario_yaml *kind = scenario_yaml_get(o, "kind");
+    const scenario_yaml *items = scenario_yaml_get(o, "items");
+    if (kind && kind->type == SCENARIO_YAML_SCALAR && !strcmp(kind->text, "List") && items &&
+        items->type == SCENARIO_YAML_SEQ) {
+      for (guint k = 0; k < items->items->len; k++) {
+        const scenario_yaml *it = g_ptr_array_index(items->items, k);
+        if (it->type == SCENARIO_YAML_MAP) g_ptr_array_add(out, (gpointer)it);
+        else scenario_yaml_expected(d, file, it, "items", "Kubernetes objects");
+      }
+      continue;
+    }
+    g_ptr_array_add(out, (gpointer)o);
+  }
+}
+
 /* Edit distance (Levenshtein), for "did you mean"; strings longer than 64 give 99. */
 static guint edit_distance(const char *a, const char *b) {
   size_t la = strlen(a), lb = strlen(b);

@@ -70,6 +70,11 @@ void scenario_yaml_report(diag_list *d, const char *file, const scenario_yaml *n
  * override origin the "what" is replaced by "--set KEY". */
 void scenario_yaml_expected(diag_list *d, const char *file, const scenario_yaml *n,
                             const char *what, const char *expected);
+/* The Kubernetes objects of a multi-document file (docs: the SEQ of its documents), the
+ * items of a `kind: List` in its place, appended to out (const scenario_yaml*, borrowed); a
+ * document or item that is not a mapping is reported (scenario_yaml_expected) and skipped. */
+void scenario_yaml_k8s_objects(diag_list *d, const char *file, const scenario_yaml *docs,
+                               GPtrArray *out);
 /* Reports every key of map that is not in valid (NULL-terminated): "what: unknown key
  * 'k' (did you mean 'x'?); valid keys: a, b, c". Returns FALSE if any was unknown. */
 gboolean scenario_yaml_check_keys(diag_list *d, const char *file, const scenario_yaml *map,
