@@ -115,12 +115,13 @@ static void inv_budget_dcgm(const char *text, const char *out, inv_report *rep) 
 }
 
 void inv_budget_check(inv_budget *b, const char *sharesim, const char *dir, const char *out,
-                      long run_maxrss_kb, const char *what, inv_report *rep) {
+                      long run_maxrss_kb, gboolean dcgm, const char *what, inv_report *rep) {
   g_autofree char *sc = g_build_filename(dir, "scenario.yaml", NULL),
                   *tr = g_build_filename(dir, "trace.csv", NULL),
                   *ph = g_build_filename(dir, "phases.csv", NULL),
                   *sum = g_build_filename(out, "summary.json", NULL);
-  const char *argv[] = {sharesim, "check", sc, tr, "--phases", ph, "--estimate", "--dcgm", NULL};
+  const char *argv[] = {sharesim, "check", sc, tr, "--phases", ph, "--estimate",
+                        dcgm ? "--dcgm" : NULL, NULL};
   g_autofree char *text = NULL, *err = NULL, *json = NULL;
   rep->checks++;
   /* the estimate is printed even when check finds problems (jobs no pool can hold) */
@@ -148,7 +149,7 @@ void inv_budget_check(inv_budget *b, const char *sharesim, const char *dir, cons
     g_string_append_printf(rep->fail, "budget: estimated events %.0f below the run's engine.events "
                            "%.0f (a mechanism adds events it does not declare, src/sim/budget.c)\n",
                            est_ev, events);
-  inv_budget_dcgm(text, out, rep);
+  if (dcgm) inv_budget_dcgm(text, out, rep);
   if (est_mem < rss && !INV_SANITIZED)
     g_string_append_printf(rep->fail, "budget: estimated memory %.0f bytes below the run's peak "
                            "resident %.0f (src/sim/budget.c)\n", est_mem, rss);

@@ -97,9 +97,10 @@ typedef struct inv_budget {
  * its stdout into *out when out is not NULL, its peak resident size into *maxrss_kb. */
 gboolean inv_spawn_measured(const char *const *argv, char **out, char **err, long *maxrss_kb);
 /* `check --estimate` of the case in dir against the run's out/summary.json engine.events
- * and its peak resident size: a failure when the estimate is below either. */
+ * and its peak resident size: a failure when the estimate is below either; with dcgm (a run
+ * with --dcgm), `check --estimate --dcgm` and its dcgm output too. */
 void inv_budget_check(inv_budget *b, const char *sharesim, const char *dir, const char *out,
-                      long run_maxrss_kb, const char *what, inv_report *rep);
+                      long run_maxrss_kb, gboolean dcgm, const char *what, inv_report *rep);
 
 /* Checks every invariant on the result folder out of case c (inputs in case_dir). */
 void inv_check_folder(const inv_case *c, const char *case_dir, const char *out, inv_report *rep);
