@@ -293,7 +293,6 @@ static void remove_node(sim *s, pool_state *p, guint32 n, const char *why) {
   cancel(s, &a->ev_phase[n]);
   a->idle_due[n] = -1;
   node_phase(s, p, n, NODE_ABSENT);
-  a->scale_downs++;
   node_event(s, p, EVENT_NODE_REMOVE, n, why);
 }
 
@@ -324,6 +323,7 @@ static void on_idle(void *ctx, void *obj, uint64_t key) {
   char detail[96];
   snprintf(detail, sizeof detail, "scale-down: empty for %.0f s",
            util_ns_to_seconds(a->conf->unneeded_ns));
+  a->scale_downs++; /* the autoscaler's own removal (a spot interruption is not one) */
   remove_node(s, p, (guint32)n, detail);
 }
 
@@ -346,7 +346,6 @@ static void on_notice_end(void *ctx, void *obj, uint64_t key) {
   sim_host_of(s)->calls->evict_node(s, p, (guint32)n, "spot interruption: node gone");
   a->spot_lost_gpu_ns += p->work_lost_gpu_ns - lost0;
   remove_node(s, p, (guint32)n, "spot interruption");
-  a->scale_downs--; /* not the autoscaler's removal */
   keep_minimum(s, p);
   sim_host_of(s)->calls->request_schedule(s, p);
 }
